@@ -1,0 +1,24 @@
+// TypeScript ESM under jest: ts-jest's ESM preset, run with --experimental-vm-modules
+// (see package.json "test"). Two projects: fast unit tests with mocked embedder/store,
+// and the slow ones that load the real model and build real indexes (test/integration).
+const tsJest = {
+  '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
+};
+const common = {
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: tsJest,
+};
+
+export default {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], testEnvironment: 'node' },
+    {
+      ...common,
+      displayName: 'slow',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // onnxruntime checks typed arrays against the host realm's constructors.
+      testEnvironment: '<rootDir>/test/helpers/host-realm-environment.cjs',
+    },
+  ],
+};

@@ -1,0 +1,84 @@
+import { chunkMarkdown } from '../chunks/chunk.js';
+import { extractMetadata } from '../corpus/metadata.js';
+import type { DocStatus, DocumentType } from '../corpus/types.js';
+import type { Embedder } from '../embeddings/embedder.js';
+import type { SearchHit, VectorStore } from '../index/types.js';
+import { classifyScore, type HistoryStatus, type Thresholds } from './classify.js';
+
+export interface HistoryMatch {
+  issueId: string | null;
+  title: string;
+  filePath: string;
+  score: number;
+  status: DocStatus | null;
+  statusReason: string | null;
+  summary: string;
+  documentType: DocumentType;
+  /** The section and excerpt of the past document's best-matching chunk. */
+  section: string;
+  excerpt: string;
+}
+
+export interface HistoryCheck {
+  status: HistoryStatus;
+  /** Matches that count for the status: >= related threshold, best first. */
+  matches: HistoryMatch[];
+  /** The k nearest documents whatever their score (for --json and logs). */
+  nearest: HistoryMatch[];
+}
+
+/** Chunks retrieved per brief chunk so that k distinct documents survive grouping. */
+const CHUNKS_PER_DOC = 8;
+
+/** Embed the brief as the index embeds documents. */
+export async function embedBrief(text: string, embedder: Embedder): Promise<Float32Array[]> {
+  const { metadata, body } = extractMetadata('brief.md', text, ['history'], '');
+  const chunks = chunkMarkdown(body, metadata.title, {
+    maxTokens: embedder.maxTokens - 2,
+    minTokens: 24,
+    countTokens: (t) => embedder.countTokens(t),
+  });
+  const texts = chunks.length ? chunks.map((c) => c.embedText) : [text];
+  return embedder.embed(texts);
+}
+
+/**
+ * Score each past document by its best (brief chunk, document chunk) pair and
+ * keep the k best distinct documents.
+ */
+export function nearestDocuments(store: VectorStore, briefVectors: Float32Array[], k: number, type: 'history' | 'standard'): HistoryMatch[] {
+  const best = new Map<string, SearchHit>();
+  for (const v of briefVectors) {
+    for (const hit of store.search(v, k * CHUNKS_PER_DOC, type)) {
+      const prev = best.get(hit.doc.filePath);
+      if (!prev || hit.score > prev.score) best.set(hit.doc.filePath, hit);
+    }
+  }
+  return [...best.values()]
+    .sort((a, b) => b.score - a.score || a.doc.filePath.localeCompare(b.doc.filePath))
+    .slice(0, k)
+    .map(toMatch);
+}
+
+export function toMatch(hit: SearchHit): HistoryMatch {
+  return {
+    issueId: hit.doc.issueId,
+    title: hit.doc.title,
+    filePath: hit.doc.filePath,
+    score: hit.score,
+    status: hit.doc.status,
+    statusReason: hit.doc.statusReason,
+    summary: hit.doc.summary,
+    documentType: hit.doc.documentType,
+    section: hit.section,
+    excerpt: hit.excerpt,
+  };
+}
+
+/** The history check proper: nearest k past documents, classified on the top score. */
+export function checkHistory(store: VectorStore, briefVectors: Float32Array[], k: number, thresholds: Thresholds): HistoryCheck {
+  const nearest = nearestDocuments(store, briefVectors, k, 'history');
+  const status = classifyScore(nearest[0]?.score, thresholds);
+  const matches = nearest.filter((m) => m.score >= thresholds.related);
+  return { status, matches, nearest };
+}

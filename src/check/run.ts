@@ -1,0 +1,109 @@
+import type { Config } from '../config/schema.js';
+import type { Embedder } from '../embeddings/embedder.js';
+import { errorMessage, IndexUnavailableError } from '../errors.js';
+import type { VectorStore } from '../index/types.js';
+import type { HistoryStatus } from './classify.js';
+import { checkHistory, embedBrief, type HistoryMatch } from './history.js';
+import { retrieveStandards, type StandardContext } from './standards.js';
+
+/** Where the memory comes from; tests pass a fake embedder and an in-memory store. */
+export interface CheckDeps {
+  loadEmbedder: () => Promise<Embedder>;
+  openStore: () => Promise<VectorStore>;
+  /** e.g. "embedding:Xenova/all-MiniLM-L6-v2@q8+hnsw" — reported as the method that answered. */
+  method: string;
+}
+
+export interface HistoryOutcome {
+  status: HistoryStatus | 'error';
+  matches: HistoryMatch[];
+  nearest: HistoryMatch[];
+  error: string | null;
+  method: string;
+}
+
+export interface StandardsOutcome {
+  items: StandardContext[];
+  error: string | null;
+  method: string;
+}
+
+export interface CheckOutcome {
+  history: HistoryOutcome;
+  standards: StandardsOutcome;
+  warnings: string[];
+  timings: Record<string, number>;
+}
+
+export class CheckTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`timed out after ${(ms / 1000).toFixed(1)}s`);
+    this.name = 'TimeoutError';
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CheckTimeoutError(ms)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The history check and the standards lookup. Never throws: any technical
+ * failure comes back as status "error" with its message, and the caller
+ * proceeds (fail open) and says so.
+ */
+export async function runChecks(briefText: string, config: Config, deps: CheckDeps, opts: { history: boolean; standards: boolean }): Promise<CheckOutcome> {
+  const timings: Record<string, number> = {};
+  const warnings: string[] = [];
+  const t = () => performance.now();
+  const failed = (e: unknown): CheckOutcome => {
+    const error = errorMessage(e);
+    return {
+      history: { status: 'error', matches: [], nearest: [], error, method: 'none' },
+      standards: { items: [], error: e instanceof IndexUnavailableError && /no index/.test(error) ? 'Vector store not found. Run `agentos index`.' : error, method: 'none' },
+      warnings,
+      timings,
+    };
+  };
+  try {
+    return await withTimeout(
+      (async (): Promise<CheckOutcome> => {
+        const t0 = t();
+        // Model and index load in parallel: they are independent and both take time.
+        const [embedder, store] = await Promise.all([
+          deps.loadEmbedder().then((e) => ((timings.modelLoadMs = t() - t0), e)),
+          deps.openStore().then((s) => ((timings.indexLoadMs = t() - t0), s)),
+        ]);
+        const t1 = t();
+        const vectors = await embedBrief(briefText, embedder);
+        timings.embedMs = t() - t1;
+        const t2 = t();
+        let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method: deps.method };
+        if (opts.history) {
+          if (store.count('history') === 0 && store.count() > 0) {
+            warnings.push('the index holds no completed work; run `agentos index --include-history` to check against history');
+          }
+          const h = checkHistory(store, vectors, config.history.k, config.thresholds);
+          history = { ...h, error: null, method: deps.method };
+        }
+        const standards: StandardsOutcome = { items: [], error: null, method: deps.method };
+        if (opts.standards) {
+          standards.items = retrieveStandards(store, vectors, {
+            candidates: config.standards.candidates,
+            threshold: config.thresholds.standards,
+            k: config.standards.k,
+          });
+        }
+        timings.queryMs = t() - t2;
+        return { history, standards, warnings, timings };
+      })(),
+      config.check.timeoutMs,
+    );
+  } catch (e) {
+    return failed(e);
+  }
+}

@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { decodeText } from '../corpus/read.js';
+import { extractMetadata } from '../corpus/metadata.js';
+import type { DocStatus } from '../corpus/types.js';
+import { UsageError } from '../errors.js';
+import type { VectorStore } from '../index/types.js';
+import { nearestDocuments } from './history.js';
+
+export interface StandardContext {
+  filePath: string;
+  title: string;
+  section: string;
+  /** null for manual context (nobody scored it; it is there because the user said so). */
+  score: number | null;
+  snippet: string;
+  status: DocStatus | null;
+  source: 'manual' | 'retrieved';
+}
+
+export interface StandardsRule {
+  candidates: number;
+  threshold: number;
+  k: number;
+}
+
+/**
+ * The Librarian's rule: ask for `candidates` standards, keep those scoring at
+ * least `threshold`, take the best `k`. One entry per document (its best section).
+ */
+export function retrieveStandards(store: VectorStore, briefVectors: Float32Array[], rule: StandardsRule): StandardContext[] {
+  return nearestDocuments(store, briefVectors, rule.candidates, 'standard')
+    .filter((m) => m.score >= rule.threshold)
+    .slice(0, rule.k)
+    .map((m) => ({
+      filePath: m.filePath,
+      title: m.title,
+      section: m.section,
+      score: m.score,
+      snippet: m.excerpt,
+      status: m.status,
+      source: 'retrieved' as const,
+    }));
+}
+
+/** Manual context comes first and wins: a retrieved document with the same path is dropped. */
+export function mergeContext(manual: StandardContext[], retrieved: StandardContext[]): StandardContext[] {
+  const seen = new Set(manual.map((m) => m.filePath));
+  const out = [...manual];
+  for (const r of retrieved) {
+    if (!seen.has(r.filePath)) {
+      seen.add(r.filePath);
+      out.push(r);
+    }
+  }
+  return out;
+}
+
+/** Read `--context FILE` documents; an unreadable one is a usage error naming it. */
+export async function readManualContext(files: string[], cwd: string, root: string): Promise<StandardContext[]> {
+  const out: StandardContext[] = [];
+  for (const f of files) {
+    const abs = path.resolve(cwd, f);
+    let buf: Buffer;
+    try {
+      buf = await readFile(abs);
+    } catch (e) {
+      throw new UsageError(`${f}: cannot read context file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    const decoded = decodeText(buf, 1024 * 1024);
+    if (!decoded.ok) throw new UsageError(`${f}: cannot use context file: ${decoded.reason}`);
+    const rel = path.relative(root, abs);
+    const filePath = rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel.split(path.sep).join('/');
+    const { metadata } = extractMetadata(filePath, decoded.text, ['standard'], decoded.hash);
+    out.push({ filePath, title: metadata.title, section: metadata.title, score: null, snippet: metadata.summary, status: metadata.status, source: 'manual' });
+  }
+  return out;
+}

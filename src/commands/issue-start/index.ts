@@ -1,0 +1,184 @@
+import path from 'node:path';
+import type { GlobalOptions } from '../../cli.js';
+import { readBrief } from '../../check/brief.js';
+import { formatScore } from '../../check/classify.js';
+import { runChecks, type CheckDeps, type CheckOutcome } from '../../check/run.js';
+import { mergeContext, readManualContext } from '../../check/standards.js';
+import { loadConfig } from '../../config/load.js';
+import type { Config } from '../../config/schema.js';
+import { firstH1, cleanTitle } from '../../corpus/metadata.js';
+import { decideDuplicate, type Decision, type DuplicateAction, type DuplicateAsker } from '../../decision/decide.js';
+import { inquirerAsker, PromptCancelled } from '../../decision/prompt.js';
+import { modelSetup } from '../../embeddings/setup.js';
+import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import { openStore } from '../../index/hnsw-store.js';
+import { canPrompt, useColor, type IO } from '../../io.js';
+import { createFileLogger } from '../../log/logger.js';
+import { findProjectRoot } from '../../project.js';
+import { makeStyle, renderDuplicateAlert, renderRelated, renderStandards } from '../../output/render.js';
+import { composeBrief } from '../../output/compose.js';
+import { stripAgentosSections } from '../../output/sections.js';
+import { slugify, writeFileAtomic } from '../../output/write.js';
+import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
+
+export interface IssueStartOptions {
+  nonInteractive?: boolean;
+  onDuplicate: DuplicateAction;
+  out?: string;
+  print?: boolean;
+  json?: boolean;
+  strict?: boolean;
+  context: string[];
+}
+
+/** Test seam: the check's dependencies and the prompt can be replaced. */
+export interface IssueStartSeams {
+  deps?: (config: Config, root: string) => CheckDeps;
+  asker?: DuplicateAsker;
+}
+
+export const FAIL_OPEN = (error: string) => `Historian check failed: ${error}. Proceeding without history check.`;
+
+export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: string, opts: IssueStartOptions, seams: IssueStartSeams = {}): Promise<number> {
+  if (opts.print && opts.json) throw new UsageError('--print and --json both write to stdout; choose one');
+  const root = findProjectRoot(io.cwd, globals.cwd);
+  const { config, warnings: configWarnings } = await loadConfig(root);
+  const brief = await readBrief(briefArg, io.cwd, io.stdin);
+  const title = cleanTitle(firstH1(brief.text) ?? (brief.absPath ? path.basename(brief.absPath, path.extname(brief.absPath)) : 'brief'));
+  const outPath = opts.out
+    ? path.resolve(io.cwd, opts.out)
+    : path.join(root, '.agentos', 'issues', slugify(title, `brief-${brief.hash.slice(0, 8)}`), 'brief.md');
+  if (brief.absPath && path.resolve(outPath) === brief.absPath) {
+    throw new UsageError(`${opts.out}: is the brief itself; agentos never modifies the brief in place (choose another --out)`);
+  }
+  const manual = await readManualContext(opts.context ?? [], io.cwd, root);
+  const st = await makeStyle(useColor(io));
+  const err = (s = '') => io.stderr.write(s + '\n');
+  for (const w of configWarnings) err(`warning: ${w}`);
+
+  // 1. Decide what the memory says.
+  const deps = seams.deps ? seams.deps(config, root) : defaultDeps(io, config, root);
+  const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
+  const started = performance.now();
+  const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(stripAgentosSections(brief.text), config, deps, { history: true, standards: true }));
+  outcome.timings.checkMs = performance.now() - started;
+  const logger = await createFileLogger(root);
+  const logBase = { brief: brief.absPath ? path.relative(root, brief.absPath) : 'stdin', briefSha256: brief.hash };
+
+  if (outcome.history.error) {
+    err(st.yellow(FAIL_OPEN(outcome.history.error)));
+    logger.warn({ ...logBase, event: 'history_check_failed', error: outcome.history.error }, 'history check failed open');
+    if (opts.strict) {
+      logger.flush?.();
+      throw new ExitError(`history check failed and --strict was given: ${outcome.history.error}`, ExitCode.IndexUnavailable);
+    }
+  }
+  if (outcome.standards.error) {
+    const e = outcome.standards.error;
+    err(st.yellow(e.startsWith('Vector store') ? `warning: ${e}` : `warning: Librarian check failed: ${e}. Proceeding without standards context.`));
+  }
+  for (const w of outcome.warnings) err(st.yellow(`warning: ${w}`));
+  const standards = mergeContext(manual, outcome.standards.items);
+  for (const s of outcome.standards.items) {
+    logger.info({ ...logBase, event: 'standard_retrieved', filePath: s.filePath, section: s.section, score: s.score, snippet: s.snippet }, `Retrieved: ${s.filePath} (section: ${s.section}, score: ${formatScore(s.score ?? 0)})`);
+  }
+
+  // 2. Ask (or apply the policy) only for a duplicate alert.
+  const alerts = outcome.history.status === 'duplicate_alert' ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate) : [];
+  if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st));
+  const interactive = canPrompt(io, Boolean(opts.nonInteractive));
+  let decision: Decision;
+  try {
+    decision = await decideDuplicate(alerts, {
+      canPrompt: interactive,
+      policy: opts.onDuplicate,
+      asker: seams.asker ?? (interactive ? inquirerAsker(io.stdin, io.stderr) : null),
+    });
+  } catch (e) {
+    if (e instanceof PromptCancelled) {
+      logger.info({ ...logBase, event: 'decision', status: outcome.history.status, decision: 'cancelled', decidedBy: 'user', matches: summarize(alerts) }, 'cancelled at prompt');
+      err('Cancelled: nothing was written.');
+      return ExitCode.Cancelled;
+    }
+    throw e;
+  }
+  if (alerts.length && decision.by === 'policy') err(`Not prompting (non-interactive): applying --on-duplicate ${decision.action}.`);
+
+  const record = {
+    ...logBase,
+    event: 'decision',
+    status: outcome.history.status,
+    decision: decision.action,
+    decidedBy: decision.by,
+    linked: decision.linked ? { issueId: decision.linked.issueId, filePath: decision.linked.filePath } : null,
+    matches: summarize(outcome.history.nearest),
+    method: outcome.history.method,
+    error: outcome.history.error,
+  };
+  logger.info(record, `history check: ${outcome.history.status}, decision: ${decision.action}`);
+
+  const result = {
+    status: outcome.history.status,
+    decision: decision.action,
+    decidedBy: decision.by,
+    method: outcome.history.method,
+    error: outcome.history.error,
+    matches: outcome.history.matches.map(jsonMatch),
+    nearest: outcome.history.nearest.map(jsonMatch),
+    linked: decision.linked ? jsonMatch(decision.linked) : null,
+    standards: { method: outcome.standards.method, error: outcome.standards.error, items: standards },
+    brief: { path: brief.absPath, sha256: brief.hash },
+    output: null as string | null,
+    warnings: outcome.warnings,
+    timings: Object.fromEntries(Object.entries(outcome.timings).map(([k, v]) => [k, Math.round(v)])),
+  };
+
+  // 3. Act: abort writes nothing; everything else writes the brief to use.
+  if (decision.action === 'abort') {
+    const top = alerts[0];
+    err(st.red(`Aborted: this appears to duplicate ${top.issueId ? `#${top.issueId}` : top.filePath}`));
+    if (opts.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return ExitCode.AbortedDuplicate;
+  }
+  const related = outcome.history.status === 'related_context' ? outcome.history.matches : [];
+  const composed = composeBrief(brief.text, { linked: decision.linked, related, standards });
+  await writeFileAtomic(outPath, composed);
+  await writeFileAtomic(path.join(path.dirname(outPath), 'check.json'), JSON.stringify({ ...result, output: outPath }, null, 2) + '\n');
+  result.output = outPath;
+
+  if (related.length) err(renderRelated(related, st));
+  if (standards.length) err(renderStandards(standards, st));
+  if (outcome.history.status === 'clear' && !outcome.history.error) err(st.green('✓ No similar past work found.'));
+  err(`Brief to use: ${path.relative(io.cwd, outPath) || outPath}`);
+
+  if (opts.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  else if (opts.print) io.stdout.write(composed);
+  return ExitCode.Ok;
+}
+
+function summarize(matches: { issueId: string | null; filePath: string; score: number }[]) {
+  return matches.map((m) => ({ issueId: m.issueId, filePath: m.filePath, score: Number(m.score.toFixed(4)) }));
+}
+
+function jsonMatch(m: import('../../check/history.js').HistoryMatch) {
+  return {
+    id: m.issueId,
+    title: m.title,
+    path: m.filePath,
+    score: Number(m.score.toFixed(6)),
+    status: m.status,
+    statusReason: m.statusReason,
+    summary: m.summary,
+    section: m.section,
+    excerpt: m.excerpt,
+  };
+}
+
+function defaultDeps(io: IO, config: Config, root: string): CheckDeps {
+  const model = modelSetup(io.env, config, root);
+  return {
+    method: `embedding:${model.identity.modelId}+hnsw`,
+    loadEmbedder: model.load,
+    openStore: () => openStore(root, model.identity),
+  };
+}

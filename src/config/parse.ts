@@ -1,0 +1,150 @@
+import picomatch from 'picomatch';
+import { DEFAULT_CONFIG, type Config } from './schema.js';
+
+export interface ParsedConfig {
+  config: Config;
+  warnings: string[];
+  errors: string[];
+}
+
+type Raw = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Validate a parsed YAML document into a Config. Pure: no I/O, never throws.
+ * Unknown keys are errors (a typo in a threshold must not be silently ignored).
+ * Keys are snake_case in YAML.
+ */
+export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): ParsedConfig {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const config: Config = structuredClone(DEFAULT_CONFIG);
+  if (raw === null || raw === undefined) return { config, warnings, errors };
+  if (!isObject(raw)) {
+    return { config, warnings, errors: [`${source}: expected a mapping at the top level`] };
+  }
+
+  const err = (key: string, problem: string) => errors.push(`${source}: ${key}: ${problem}`);
+
+  const section = (name: string, allowed: string[]): Raw | null => {
+    const v = raw[name];
+    if (v === undefined || v === null) return null;
+    if (!isObject(v)) {
+      err(name, 'expected a mapping');
+      return null;
+    }
+    for (const k of Object.keys(v)) {
+      if (!allowed.includes(k)) err(`${name}.${k}`, `unknown key (allowed: ${allowed.join(', ')})`);
+    }
+    return v;
+  };
+
+  const globs = (key: string, v: unknown): string[] | undefined => {
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || v.some((g) => typeof g !== 'string' || g.trim() === '')) {
+      err(key, 'expected a list of non-empty glob strings');
+      return undefined;
+    }
+    for (const g of v as string[]) {
+      const problem = globProblem(g);
+      if (problem) err(key, `bad glob "${g}": ${problem}`);
+    }
+    return v as string[];
+  };
+
+  const num = (key: string, v: unknown, min: number, max: number, integer = false): number | undefined => {
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || Number.isNaN(v) || (integer && !Number.isInteger(v))) {
+      err(key, `expected ${integer ? 'an integer' : 'a number'}, got ${JSON.stringify(v)}`);
+      return undefined;
+    }
+    if (v < min || v > max) {
+      err(key, `must be between ${min} and ${max}, got ${v}`);
+      return undefined;
+    }
+    return v;
+  };
+
+  for (const k of Object.keys(raw)) {
+    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check'].includes(k)) {
+      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check)');
+    }
+  }
+
+  const corpus = section('corpus', ['standards', 'history', 'exclude', 'max_file_kb']);
+  if (corpus) {
+    config.corpus.standards = globs('corpus.standards', corpus.standards) ?? config.corpus.standards;
+    config.corpus.history = globs('corpus.history', corpus.history) ?? config.corpus.history;
+    config.corpus.exclude = globs('corpus.exclude', corpus.exclude) ?? config.corpus.exclude;
+    const kb = num('corpus.max_file_kb', corpus.max_file_kb, 1, 1024 * 1024, true);
+    if (kb !== undefined) config.corpus.maxFileBytes = kb * 1024;
+  }
+
+  const th = section('thresholds', ['duplicate', 'related', 'standards']);
+  if (th) {
+    config.thresholds.duplicate = num('thresholds.duplicate', th.duplicate, 0, 1) ?? config.thresholds.duplicate;
+    config.thresholds.related = num('thresholds.related', th.related, 0, 1) ?? config.thresholds.related;
+    config.thresholds.standards = num('thresholds.standards', th.standards, 0, 1) ?? config.thresholds.standards;
+  }
+  if (!(config.thresholds.related < config.thresholds.duplicate)) {
+    err(
+      'thresholds',
+      `related (${config.thresholds.related}) must be below duplicate (${config.thresholds.duplicate})`,
+    );
+  }
+
+  const hist = section('history', ['k']);
+  if (hist) config.history.k = num('history.k', hist.k, 1, 50, true) ?? config.history.k;
+
+  const std = section('standards', ['k', 'candidates']);
+  if (std) {
+    config.standards.k = num('standards.k', std.k, 1, 50, true) ?? config.standards.k;
+    config.standards.candidates = num('standards.candidates', std.candidates, 1, 200, true) ?? config.standards.candidates;
+    if (config.standards.candidates < config.standards.k) {
+      warnings.push(`${source}: standards.candidates is below standards.k; using ${config.standards.k}`);
+      config.standards.candidates = config.standards.k;
+    }
+  }
+
+  const model = section('model', ['dir', 'id', 'dtype']);
+  if (model) {
+    if (model.dir !== undefined) {
+      if (typeof model.dir !== 'string' || model.dir === '') err('model.dir', 'expected a folder path');
+      else config.model.dir = model.dir;
+    }
+    if (model.id !== undefined) {
+      if (typeof model.id !== 'string' || !/^[\w.-]+\/[\w.-]+$/.test(model.id)) err('model.id', 'expected "owner/name"');
+      else config.model.id = model.id;
+    }
+    if (model.dtype !== undefined) {
+      if (model.dtype !== 'q8' && model.dtype !== 'fp32') err('model.dtype', 'expected q8 or fp32');
+      else config.model.dtype = model.dtype;
+    }
+  }
+
+  const check = section('check', ['timeout_ms']);
+  if (check) config.check.timeoutMs = num('check.timeout_ms', check.timeout_ms, 100, 600_000, true) ?? config.check.timeoutMs;
+
+  return { config, warnings, errors };
+}
+
+/** Why a glob is unusable for repo-relative matching, or null when fine. */
+export function globProblem(glob: string): string | null {
+  if (glob.startsWith('/') || /^[A-Za-z]:[\\/]/.test(glob)) return 'must be relative to the repository root';
+  if (glob.split('/').includes('..')) return 'must not leave the repository (contains "..")';
+  if (glob.includes('\\')) return 'use "/" as the path separator';
+  let depth = 0;
+  for (const ch of glob) {
+    if (ch === '[' || ch === '{') depth++;
+    if (ch === ']' || ch === '}') depth--;
+    if (depth < 0) return 'unbalanced brackets';
+  }
+  if (depth !== 0) return 'unbalanced brackets';
+  try {
+    picomatch.makeRe(glob);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return null;
+}

@@ -1,0 +1,59 @@
+/** The shape of `.agentos/config.yaml` after validation, with defaults applied. */
+export interface Config {
+  corpus: {
+    /** Globs (repo-relative, matched case-insensitively) of standing decisions. */
+    standards: string[];
+    /** Globs of completed work, indexed with `--include-history`. */
+    history: string[];
+    /** Globs never indexed, whatever else matches. */
+    exclude: string[];
+    /** Files larger than this are skipped with a warning. */
+    maxFileBytes: number;
+  };
+  thresholds: {
+    /** Top score at or above this raises the duplicate alert. */
+    duplicate: number;
+    /** Top score at or above this (and below `duplicate`) adds related context. */
+    related: number;
+    /** Standards at or above this are attached as relevant standards. */
+    standards: number;
+  };
+  history: { k: number };
+  standards: { k: number; candidates: number };
+  model: {
+    /** Folder holding `<model id>/` (tokenizer, config, onnx/). Offline when set. */
+    dir: string | null;
+    id: string;
+    dtype: 'q8' | 'fp32';
+  };
+  check: {
+    /** The history check gives up (and fails open) after this long. */
+    timeoutMs: number;
+  };
+}
+
+export const DEFAULT_CONFIG: Config = {
+  corpus: {
+    standards: [
+      'docs/adrs/**/*.md',
+      'docs/adr/**/*.md',
+      'docs/standards/**/*.md',
+      'docs/LLDs/done/*.md',
+      'docs/lld/done/*.md',
+    ],
+    history: [
+      'docs/audit/done/*/001-issue.md',
+      'docs/lineage/done/*/001-issue.md',
+      'docs/lineage/done/*/001-brief.md',
+      'docs/LLDs/done/*.md',
+      'docs/lld/done/*.md',
+    ],
+    exclude: [],
+    maxFileBytes: 1024 * 1024,
+  },
+  thresholds: { duplicate: 0.85, related: 0.5, standards: 0.7 },
+  history: { k: 3 },
+  standards: { k: 3, candidates: 5 },
+  model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8' },
+  check: { timeoutMs: 30_000 },
+};

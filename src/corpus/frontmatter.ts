@@ -1,0 +1,25 @@
+import YAML from 'yaml';
+
+export interface Frontmatter {
+  data: Record<string, unknown>;
+  body: string;
+  /** Set when a frontmatter block exists but is not valid YAML (or not a mapping). */
+  error: string | null;
+}
+
+const FENCE = /^---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*(?:\n|$)/;
+
+/** Split `---` YAML frontmatter from the body. Never throws: bad YAML is reported, not fatal. */
+export function splitFrontmatter(text: string): Frontmatter {
+  const m = FENCE.exec(text);
+  if (!m) return { data: {}, body: text, error: null };
+  const body = text.slice(m[0].length);
+  try {
+    const data = YAML.parse(m[1]);
+    if (data === null || data === undefined) return { data: {}, body, error: null };
+    if (typeof data !== 'object' || Array.isArray(data)) return { data: {}, body, error: 'frontmatter is not a mapping' };
+    return { data: data as Record<string, unknown>, body, error: null };
+  } catch (e) {
+    return { data: {}, body, error: `malformed YAML frontmatter (${(e as Error).message.split('\n')[0]})` };
+  }
+}

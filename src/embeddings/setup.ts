@@ -1,0 +1,34 @@
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import type { Config } from '../config/schema.js';
+import type { ModelIdentity } from '../index/build.js';
+import type { Embedder } from './embedder.js';
+import { fingerprintFile, onnxFileName, resolveModelLocation, type ModelLocation } from './model-location.js';
+import { MAX_TOKENS } from './minilm.js';
+
+export interface ModelSetup {
+  location: ModelLocation;
+  /** Known without loading the model, so a no-op index run stays cheap. */
+  identity: ModelIdentity;
+  load(): Promise<Embedder>;
+}
+
+export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string): ModelSetup {
+  const { id, dtype } = config.model;
+  const location = resolveModelLocation(env, config.model.dir, root, id, dtype);
+  const file = location.dir ? path.join(location.dir, id, onnxFileName(dtype)) : null;
+  const identity: ModelIdentity = {
+    modelId: `${id}@${dtype}`,
+    modelFingerprint: file && existsSync(file) ? fingerprintFile(file) : 'unknown',
+    dimensions: 384,
+    maxTokens: MAX_TOKENS,
+  };
+  return {
+    location,
+    identity,
+    load: async () => {
+      const { MiniLMEmbedder } = await import('./minilm.js');
+      return MiniLMEmbedder.load({ modelId: id, dtype, location });
+    },
+  };
+}

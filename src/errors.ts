@@ -1,0 +1,57 @@
+/**
+ * Exit codes are part of the CLI contract (README "Exit codes", `--help`).
+ * 0 proceed, 1 unexpected, 2 usage / bad input, 3 aborted as duplicate,
+ * 4 index unusable (index/search/context commands), 130 cancelled at a prompt.
+ */
+export const ExitCode = {
+  Ok: 0,
+  Unexpected: 1,
+  Usage: 2,
+  AbortedDuplicate: 3,
+  IndexUnavailable: 4,
+  Cancelled: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** An error that carries the exit code and a one-line message for the user. */
+export class ExitError extends Error {
+  constructor(
+    message: string,
+    readonly code: ExitCodeValue,
+  ) {
+    super(message);
+    this.name = 'ExitError';
+  }
+}
+
+/** Bad input from the user: a file, a flag, a config value. Exit 2. */
+export class UsageError extends ExitError {
+  constructor(message: string) {
+    super(message, ExitCode.Usage);
+    this.name = 'UsageError';
+  }
+}
+
+/**
+ * The index cannot be used (missing, corrupt, other model/version, locked).
+ * `issue start` turns this into a fail-open warning; `search` reports it.
+ */
+export class IndexUnavailableError extends ExitError {
+  constructor(message: string) {
+    super(message, ExitCode.IndexUnavailable);
+    this.name = 'IndexUnavailableError';
+  }
+}
+
+/** The model files are missing or do not match their pinned hashes. */
+export class ModelUnavailableError extends ExitError {
+  constructor(message: string) {
+    super(message, ExitCode.Unexpected);
+    this.name = 'ModelUnavailableError';
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message.split('\n')[0];
+  return String(err);
+}

@@ -1,0 +1,304 @@
+import { chunkMarkdown, CHUNKING_VERSION, type Chunk } from '../chunks/chunk.js';
+import type { Config } from '../config/schema.js';
+import { extractMetadata, truncate } from '../corpus/metadata.js';
+import { readTextFile } from '../corpus/read.js';
+import { scanCorpus } from '../corpus/scan.js';
+import type { CorpusFile, DocMetadata, SkippedFile } from '../corpus/types.js';
+import type { Embedder } from '../embeddings/embedder.js';
+import { IndexUnavailableError } from '../errors.js';
+import { openGeneration, readCurrent, type HnswStore } from './hnsw-store.js';
+import { HNSW_EF_CONSTRUCTION, HNSW_M, loadHnswlib, type HnswIndex } from './hnswlib.js';
+import { indexPaths } from './layout.js';
+import { acquireLock } from './lock.js';
+import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type StoredChunk, type StoredDoc } from './types.js';
+import { pruneGenerations, writeGeneration } from './write.js';
+
+export interface ModelIdentity {
+  modelId: string;
+  modelFingerprint: string;
+  dimensions: number;
+  maxTokens: number;
+}
+
+export type BuildProgress =
+  | { phase: 'scan'; files: number }
+  | { phase: 'model' }
+  | { phase: 'embed'; done: number; total: number }
+  | { phase: 'write' };
+
+export interface BuildOptions {
+  root: string;
+  config: Config;
+  includeHistory: boolean;
+  full: boolean;
+  /** What the embedder will be, known without loading it (a no-op run never loads the model). */
+  model: ModelIdentity;
+  loadEmbedder: () => Promise<Embedder>;
+  lockWaitMs: number;
+  onProgress?: (p: BuildProgress) => void;
+}
+
+export interface BuildReport {
+  scanned: number;
+  added: string[];
+  changed: string[];
+  unchanged: number;
+  removed: string[];
+  skipped: SkippedFile[];
+  warnings: string[];
+  chunks: number;
+  chunksEmbedded: number;
+  tokensEmbedded: number;
+  fullRebuildReason: string | null;
+  wrote: boolean;
+  generation: string | null;
+}
+
+const EXCERPT_CHARS = 280;
+const EMBED_SLICE = 64;
+/** Marked-deleted labels above this share of the graph trigger a compaction. */
+const MAX_DELETED_SHARE = 0.25;
+
+interface Prepared {
+  file: CorpusFile;
+  metadata: DocMetadata;
+  chunks: Chunk[];
+}
+
+/** Bring the index in line with the corpus: embed what changed, drop what is gone, swap atomically. */
+export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
+  const lock = await acquireLock(indexPaths(opts.root).lock, { waitMs: opts.lockWaitMs });
+  try {
+    return await buildLocked(opts);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
+  const { root, config } = opts;
+  const previousName = readCurrent(root);
+  let existing: HnswStore | null = null;
+  let fullRebuildReason: string | null = opts.full ? '--full was given' : null;
+  if (!opts.full && previousName) {
+    try {
+      existing = await openGeneration(root, previousName);
+      fullRebuildReason = incompatibility(existing.manifest, opts.model);
+      if (fullRebuildReason) existing = null;
+    } catch (e) {
+      fullRebuildReason = e instanceof IndexUnavailableError ? e.message.replace(/; run .*$/, '') : String(e);
+    }
+  } else if (!previousName) {
+    fullRebuildReason = null; // first build: nothing to explain
+  }
+
+  const scan = await scanCorpus(root, config.corpus, opts.includeHistory);
+  opts.onProgress?.({ phase: 'scan', files: scan.files.length });
+  const report: BuildReport = {
+    scanned: scan.files.length,
+    added: [],
+    changed: [],
+    unchanged: 0,
+    removed: [],
+    skipped: [...scan.skipped],
+    warnings: [],
+    chunks: 0,
+    chunksEmbedded: 0,
+    tokensEmbedded: 0,
+    fullRebuildReason,
+    wrote: false,
+    generation: previousName,
+  };
+
+  const oldFiles = existing?.manifest.files ?? {};
+  const oldDocs = new Map((existing?.meta.docs ?? []).map((d) => [d.filePath, d]));
+  const keep: StoredDoc[] = [];
+  const toEmbed: CorpusFile[] = [];
+  const statUpdates: Record<string, { hash: string; size: number; mtimeMs: number }> = {};
+  let metaOnlyChange = false;
+
+  for (const f of scan.files) {
+    const prev = oldFiles[f.relPath];
+    const prevDoc = oldDocs.get(f.relPath);
+    if (!prev || !prevDoc) {
+      toEmbed.push(f);
+      continue;
+    }
+    let same = prev.size === f.size && prev.mtimeMs === f.mtimeMs;
+    if (!same) {
+      const read = await readTextFile(f.absPath, config.corpus.maxFileBytes);
+      same = read.ok && read.hash === prev.hash;
+      if (same) metaOnlyChange = true;
+    }
+    if (!same) {
+      toEmbed.push(f);
+      continue;
+    }
+    const types = [...f.types].sort();
+    if (types.join() !== prevDoc.types.join()) metaOnlyChange = true;
+    keep.push({ ...prevDoc, types });
+    statUpdates[f.relPath] = { hash: prev.hash, size: f.size, mtimeMs: f.mtimeMs };
+    report.unchanged++;
+  }
+
+  const scanned = new Set(scan.files.map((f) => f.relPath));
+  const removedDocs = [...oldDocs.values()].filter((d) => !scanned.has(d.filePath));
+  report.removed = removedDocs.map((d) => d.filePath);
+
+  // Read, describe and chunk what must be embedded; the model loads only now.
+  const prepared: Prepared[] = [];
+  let embedder: Embedder | null = null;
+  for (const f of toEmbed) {
+    const read = await readTextFile(f.absPath, config.corpus.maxFileBytes);
+    if (!read.ok) {
+      report.skipped.push({ relPath: f.relPath, reason: read.reason });
+      if (oldDocs.has(f.relPath)) report.removed.push(f.relPath);
+      continue;
+    }
+    if (!embedder) {
+      opts.onProgress?.({ phase: 'model' });
+      embedder = await opts.loadEmbedder();
+    }
+    const { metadata, body, warnings } = extractMetadata(f.relPath, read.text, f.types, read.hash);
+    report.warnings.push(...warnings);
+    const chunks = chunkMarkdown(body, metadata.title, {
+      maxTokens: embedder.maxTokens - 2,
+      minTokens: 24,
+      countTokens: (t) => embedder!.countTokens(t),
+    });
+    if (chunks.length === 0) {
+      report.skipped.push({ relPath: f.relPath, reason: 'no text to index' });
+      if (oldDocs.has(f.relPath)) report.removed.push(f.relPath);
+      continue;
+    }
+    prepared.push({ file: f, metadata, chunks });
+    statUpdates[f.relPath] = { hash: read.hash, size: f.size, mtimeMs: f.mtimeMs };
+    (oldDocs.has(f.relPath) ? report.changed : report.added).push(f.relPath);
+  }
+
+  const nothingToDo = existing && prepared.length === 0 && report.removed.length === 0;
+  if (nothingToDo && !metaOnlyChange) {
+    report.chunks = existing!.count();
+    return report;
+  }
+
+  // Embed all new chunks together: length-sorted batches across files pad less.
+  const texts = prepared.flatMap((p) => p.chunks.map((c) => c.embedText));
+  const vectors: Float32Array[] = [];
+  const tokensBefore = embedder?.stats?.tokens ?? 0;
+  for (let i = 0; i < texts.length; i += EMBED_SLICE) {
+    vectors.push(...(await embedder!.embed(texts.slice(i, i + EMBED_SLICE))));
+    opts.onProgress?.({ phase: 'embed', done: Math.min(i + EMBED_SLICE, texts.length), total: texts.length });
+  }
+  report.chunksEmbedded = texts.length;
+  report.tokensEmbedded = (embedder?.stats?.tokens ?? 0) - tokensBefore;
+  opts.onProgress?.({ phase: 'write' });
+
+  const hnsw = await loadHnswlib();
+  const dims = opts.model.dimensions;
+  let index: HnswIndex;
+  let nextLabel = existing?.manifest.nextLabel ?? 0;
+  let deletedCount = existing?.manifest.deletedCount ?? 0;
+  const liveOld = keep.reduce((n, d) => n + d.labels.length, 0);
+  const newCount = texts.length;
+
+  if (existing) {
+    index = existing.index;
+    const dropped = [...oldDocs.values()].filter((d) => report.changed.includes(d.filePath) || report.removed.includes(d.filePath));
+    for (const d of dropped) for (const l of d.labels) index.markDelete(l);
+    deletedCount += dropped.reduce((n, d) => n + d.labels.length, 0);
+    if (deletedCount > MAX_DELETED_SHARE * (liveOld + newCount + deletedCount)) {
+      index = compact(hnsw, dims, index, keep, liveOld + newCount);
+      deletedCount = 0;
+    }
+  } else {
+    index = new hnsw.HierarchicalNSW('ip', dims);
+    index.initIndex(Math.max(16, newCount), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
+    nextLabel = 0;
+    deletedCount = 0;
+  }
+  const needed = index.getCurrentCount() + newCount;
+  if (needed > index.getMaxElements()) index.resizeIndex(Math.max(needed, Math.ceil(index.getMaxElements() * 1.5)));
+
+  const docs: StoredDoc[] = [...keep];
+  const chunkRecords = new Map<number, [string, string]>();
+  for (const c of existing?.meta.chunks ?? []) chunkRecords.set(c[0], [c[2], c[3]]);
+  let v = 0;
+  for (const p of prepared) {
+    const labels: number[] = [];
+    for (const c of p.chunks) {
+      const label = nextLabel++;
+      index.addPoint(Array.from(vectors[v++]), label);
+      labels.push(label);
+      chunkRecords.set(label, [c.section, excerptOf(c.text)]);
+    }
+    docs.push({ ...p.metadata, labels });
+  }
+  docs.sort((a, b) => a.filePath.localeCompare(b.filePath));
+  const chunks: StoredChunk[] = [];
+  docs.forEach((d, i) => {
+    for (const l of d.labels) {
+      const [section, excerpt] = chunkRecords.get(l) ?? ['', ''];
+      chunks.push([l, i, section, excerpt]);
+    }
+  });
+  const meta: IndexMeta = { docs, chunks };
+  const files: Manifest['files'] = {};
+  for (const d of docs) files[d.filePath] = statUpdates[d.filePath];
+
+  const manifest: Omit<Manifest, 'integrity'> = {
+    formatVersion: INDEX_FORMAT_VERSION,
+    modelId: opts.model.modelId,
+    modelFingerprint: opts.model.modelFingerprint,
+    dimensions: dims,
+    maxTokens: opts.model.maxTokens,
+    chunkingVersion: CHUNKING_VERSION,
+    includeHistory: opts.includeHistory,
+    createdAt: new Date().toISOString(),
+    chunkCount: chunks.length,
+    nextLabel,
+    deletedCount,
+    files,
+  };
+  const vectorsSource =
+    nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { index };
+  const name = await writeGeneration(root, manifest, meta, vectorsSource);
+  await pruneGenerations(root, previousName ? [name, previousName] : [name]);
+  report.wrote = true;
+  report.generation = name;
+  report.chunks = chunks.length;
+  return report;
+}
+
+/** Why an existing index cannot be updated in place, or null. */
+export function incompatibility(m: Manifest, model: ModelIdentity): string | null {
+  if (m.modelId !== model.modelId) return `the model changed (${m.modelId} -> ${model.modelId})`;
+  if (m.modelFingerprint !== model.modelFingerprint) return `the model weights changed (${m.modelFingerprint} -> ${model.modelFingerprint})`;
+  if (m.dimensions !== model.dimensions) return `the vector size changed (${m.dimensions} -> ${model.dimensions})`;
+  if (m.maxTokens !== model.maxTokens) return `the model window changed (${m.maxTokens} -> ${model.maxTokens})`;
+  if (m.chunkingVersion !== CHUNKING_VERSION) return `the chunking changed (v${m.chunkingVersion} -> v${CHUNKING_VERSION})`;
+  return null;
+}
+
+/** A fresh graph holding only the live points of the kept documents (labels preserved). */
+function compact(
+  hnsw: Awaited<ReturnType<typeof loadHnswlib>>,
+  dims: number,
+  old: HnswIndex,
+  keep: StoredDoc[],
+  capacity: number,
+): HnswIndex {
+  const fresh = new hnsw.HierarchicalNSW('ip', dims);
+  fresh.initIndex(Math.max(16, capacity), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
+  for (const d of keep) for (const l of d.labels) fresh.addPoint(old.getPoint(l), l);
+  return fresh;
+}
+
+function excerptOf(text: string): string {
+  const plain = text
+    .replace(/^#{1,6}\s+/gm, '')
+    .replace(/[*_`>]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return truncate(plain, EXCERPT_CHARS);
+}

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { openSync, readSync, closeSync, readFileSync, statSync } from 'node:fs';
+import { IndexUnavailableError } from '../errors.js';
+import type { CorpusType } from '../corpus/types.js';
+import { indexPaths } from './layout.js';
+import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type SearchHit, type StoredDoc, type VectorStore } from './types.js';
+import { loadHnswlib, type HnswIndex } from './hnswlib.js';
+
+/** Search breadth: recall@3 against an exact scan is measured by `npm run bench`. */
+export const EF_SEARCH = 96;
+const TYPE_BIT: Record<CorpusType, number> = { standard: 1, history: 2 };
+
+export interface ExpectedModel {
+  modelId: string;
+  modelFingerprint: string;
+  dimensions: number;
+}
+
+export const REBUILD_HINT = 'run `agentos index --full`';
+
+export class HnswStore implements VectorStore {
+  private byLabel = new Map<number, { doc: StoredDoc; section: string; excerpt: string; bits: number }>();
+  private counts = { all: 0, standard: 0, history: 0 };
+
+  constructor(
+    readonly manifest: Manifest,
+    readonly meta: IndexMeta,
+    readonly index: HnswIndex,
+  ) {
+    for (const [label, docIdx, section, excerpt] of meta.chunks) {
+      const doc = meta.docs[docIdx];
+      let bits = 0;
+      for (const t of doc.types) bits |= TYPE_BIT[t];
+      this.byLabel.set(label, { doc, section, excerpt, bits });
+      this.counts.all++;
+      if (bits & 1) this.counts.standard++;
+      if (bits & 2) this.counts.history++;
+    }
+  }
+
+  count(type?: CorpusType): number {
+    return type ? this.counts[type] : this.counts.all;
+  }
+
+  search(vector: Float32Array, k: number, type?: CorpusType): SearchHit[] {
+    const n = this.count(type);
+    if (n === 0 || k <= 0) return [];
+    const want = Math.min(k, n);
+    this.index.setEf(Math.max(EF_SEARCH, want));
+    const bit = type ? TYPE_BIT[type] : 0;
+    const filter = bit && n < this.counts.all ? (label: number) => ((this.byLabel.get(label)?.bits ?? 0) & bit) !== 0 : undefined;
+    const res = this.index.searchKnn(Array.from(vector), want, filter);
+    const hits: SearchHit[] = [];
+    res.neighbors.forEach((label, i) => {
+      const c = this.byLabel.get(label);
+      if (c) hits.push({ label, score: 1 - res.distances[i], doc: c.doc, section: c.section, excerpt: c.excerpt });
+    });
+    return hits.sort((a, b) => b.score - a.score);
+  }
+}
+
+/** The live generation's name, or null when no index was ever built. */
+export function readCurrent(root: string): string | null {
+  try {
+    const name = readFileSync(indexPaths(root).current, 'utf8').trim();
+    return /^gen-[\w-]+$/.test(name) ? name : null;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+export function headSha(file: string, bytes = 65536): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return createHash('sha256').update(buf.subarray(0, n)).digest('hex');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Parse and check a manifest; throws IndexUnavailableError naming the problem. */
+export function readManifest(file: string): Manifest {
+  let m: Manifest;
+  try {
+    m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  } catch (e) {
+    throw new IndexUnavailableError(`index manifest ${file} is unreadable or corrupt (${(e as Error).message.split('\n')[0]}); ${REBUILD_HINT}`);
+  }
+  if (m.formatVersion !== INDEX_FORMAT_VERSION) {
+    throw new IndexUnavailableError(`index format ${m.formatVersion} is not the format this agentos reads (${INDEX_FORMAT_VERSION}); ${REBUILD_HINT}`);
+  }
+  return m;
+}
+
+/**
+ * Load the live index for reading. Every way it can be unusable (missing,
+ * truncated, corrupt, another model) is an IndexUnavailableError with the fix.
+ */
+export async function openStore(root: string, expected?: ExpectedModel): Promise<HnswStore> {
+  const paths = indexPaths(root);
+  // A writer may retire the generation between reading CURRENT and opening it: retry once.
+  for (let attempt = 0; ; attempt++) {
+    const name = readCurrent(root);
+    if (!name) throw new IndexUnavailableError(`no index in ${paths.dir}; run \`agentos index --include-history\``);
+    try {
+      return await openGeneration(root, name, expected);
+    } catch (e) {
+      if (attempt === 0 && (e as NodeJS.ErrnoException).code === 'ENOENT' && readCurrent(root) !== name) continue;
+      if (e instanceof IndexUnavailableError) throw e;
+      throw new IndexUnavailableError(`index ${paths.generation(name).dir} is unreadable (${(e as Error).message}); ${REBUILD_HINT}`);
+    }
+  }
+}
+
+export async function openGeneration(root: string, name: string, expected?: ExpectedModel): Promise<HnswStore> {
+  const g = indexPaths(root).generation(name);
+  const manifest = readManifest(g.manifest);
+  if (expected) {
+    if (manifest.modelId !== expected.modelId || manifest.dimensions !== expected.dimensions) {
+      throw new IndexUnavailableError(`index was built with ${manifest.modelId} (${manifest.dimensions} dims), not ${expected.modelId}; ${REBUILD_HINT}`);
+    }
+    if (manifest.modelFingerprint !== expected.modelFingerprint && expected.modelFingerprint !== 'unknown') {
+      throw new IndexUnavailableError(`index was built with other weights of ${manifest.modelId} (fingerprint ${manifest.modelFingerprint}, now ${expected.modelFingerprint}); ${REBUILD_HINT}`);
+    }
+  }
+  const vecBytes = statSync(g.vectors).size;
+  if (vecBytes !== manifest.integrity.vectorsBytes || headSha(g.vectors) !== manifest.integrity.vectorsHeadSha256) {
+    throw new IndexUnavailableError(`index file ${g.vectors} is truncated or corrupt (${vecBytes} bytes, expected ${manifest.integrity.vectorsBytes}); ${REBUILD_HINT}`);
+  }
+  const metaBuf = readFileSync(g.meta);
+  if (metaBuf.length !== manifest.integrity.metaBytes || createHash('sha256').update(metaBuf).digest('hex') !== manifest.integrity.metaSha256) {
+    throw new IndexUnavailableError(`index metadata ${g.meta} is truncated or corrupt; ${REBUILD_HINT}`);
+  }
+  const meta = JSON.parse(metaBuf.toString('utf8')) as IndexMeta;
+  const hnsw = await loadHnswlib();
+  const index = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
+  index.readIndexSync(g.vectors, true);
+  return new HnswStore(manifest, meta, index);
+}

@@ -1,0 +1,57 @@
+import type { CorpusType, DocMetadata } from '../corpus/types.js';
+
+export const INDEX_FORMAT_VERSION = 1;
+
+/** Everything a reader must agree with before trusting the vectors. */
+export interface Manifest {
+  formatVersion: number;
+  modelId: string;
+  modelFingerprint: string;
+  dimensions: number;
+  maxTokens: number;
+  chunkingVersion: number;
+  includeHistory: boolean;
+  createdAt: string;
+  /** Live chunks (deleted labels excluded). */
+  chunkCount: number;
+  /** Next free HNSW label; labels are never reused within a lineage. */
+  nextLabel: number;
+  /** Labels marked deleted in the HNSW graph but not yet compacted away. */
+  deletedCount: number;
+  /** Per-file content hash plus the stat pair that lets a no-op run skip reading. */
+  files: Record<string, { hash: string; size: number; mtimeMs: number }>;
+  /** Sizes (and a hash of meta) so truncation or tampering is caught before hnswlib reads. */
+  integrity: { vectorsBytes: number; vectorsHeadSha256: string; metaBytes: number; metaSha256: string };
+}
+
+export interface StoredDoc extends DocMetadata {
+  labels: number[];
+}
+
+/** [label, doc index, section, excerpt] — arrays keep meta.json compact at 100k chunks. */
+export type StoredChunk = [number, number, string, string];
+
+export interface IndexMeta {
+  docs: StoredDoc[];
+  chunks: StoredChunk[];
+}
+
+export interface SearchHit {
+  label: number;
+  score: number;
+  doc: StoredDoc;
+  section: string;
+  excerpt: string;
+}
+
+/**
+ * Read side of the index. The HNSW file is one implementation; a BM25 or
+ * pgvector store implements the same calls.
+ */
+export interface VectorStore {
+  readonly manifest: Manifest;
+  /** Live chunks of a type (all types when omitted). */
+  count(type?: CorpusType): number;
+  /** Nearest chunks, best first; at most `k`, fewer when the store holds fewer. */
+  search(vector: Float32Array, k: number, type?: CorpusType): SearchHit[];
+}

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { headSha } from './hnsw-store.js';
+import type { HnswIndex } from './hnswlib.js';
+import { indexPaths } from './layout.js';
+import type { IndexMeta, Manifest } from './types.js';
+
+async function fsyncPath(p: string, dir = false): Promise<void> {
+  const fh = await open(p, dir ? 'r' : 'r+');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Write a complete new generation and swap it in. Order matters: every file is
+ * written and fsynced inside a temp folder, the folder is renamed into place,
+ * and only then is CURRENT replaced by rename. A crash before the last rename
+ * leaves the old generation live; after it, the new one is complete.
+ */
+export async function writeGeneration(
+  root: string,
+  manifest: Omit<Manifest, 'integrity'>,
+  meta: IndexMeta,
+  vectors: { index: HnswIndex } | { linkFrom: string },
+): Promise<string> {
+  const paths = indexPaths(root);
+  await mkdir(paths.dir, { recursive: true });
+  const name = `gen-${Date.now().toString(36)}-${process.pid}`;
+  const tmp = path.join(paths.dir, `.tmp-${name}`);
+  await mkdir(tmp);
+  const vecFile = path.join(tmp, 'vectors.hnsw');
+  if ('index' in vectors) vectors.index.writeIndexSync(vecFile);
+  else await link(vectors.linkFrom, vecFile);
+  const metaBuf = Buffer.from(JSON.stringify(meta));
+  await writeFile(path.join(tmp, 'meta.json'), metaBuf);
+  const { size } = await stat(vecFile);
+  const full: Manifest = {
+    ...manifest,
+    integrity: {
+      vectorsBytes: size,
+      vectorsHeadSha256: headSha(vecFile),
+      metaBytes: metaBuf.length,
+      metaSha256: createHash('sha256').update(metaBuf).digest('hex'),
+    },
+  };
+  await writeFile(path.join(tmp, 'manifest.json'), JSON.stringify(full, null, 1));
+  for (const f of ['vectors.hnsw', 'meta.json', 'manifest.json']) await fsyncPath(path.join(tmp, f));
+  await rename(tmp, paths.generation(name).dir);
+  const currentTmp = `${paths.current}.tmp-${process.pid}`;
+  await writeFile(currentTmp, name + '\n');
+  await fsyncPath(currentTmp);
+  await rename(currentTmp, paths.current);
+  await fsyncPath(paths.dir, true).catch(() => undefined);
+  return name;
+}
+
+/**
+ * Remove generations other than the live one and the one before it (a reader
+ * may still be opening that), and temp folders of crashed writers. Call only
+ * while holding the index lock.
+ */
+export async function pruneGenerations(root: string, keep: string[]): Promise<void> {
+  const { dir } = indexPaths(root);
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const stale = (e.startsWith('gen-') && !keep.includes(e)) || e.startsWith('.tmp-') || /^CURRENT\.tmp-/.test(e);
+    if (stale) await rm(path.join(dir, e), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,303 @@
+import { splitFrontmatter } from '../../src/corpus/frontmatter.js';
+import {
+  cleanTitle,
+  documentTypeOf,
+  extractIssueId,
+  extractMetadata,
+  extractStatus,
+  extractSummary,
+  firstH1,
+  truncate,
+} from '../../src/corpus/metadata.js';
+import { decodeText } from '../../src/corpus/read.js';
+import type { CorpusType } from '../../src/corpus/types.js';
+
+const HASH = 'abc123';
+const meta = (relPath: string, text: string, types: CorpusType[] = ['history']) => extractMetadata(relPath, text, types, HASH);
+
+describe('splitFrontmatter', () => {
+  test('parses a YAML mapping and returns the body after the closing fence', () => {
+    const fm = splitFrontmatter('---\ntitle: Hello\nissue_id: 7\n---\n# Body\n');
+    expect(fm).toEqual({ data: { title: 'Hello', issue_id: 7 }, body: '# Body\n', error: null });
+  });
+
+  test('accepts `...` as the closing fence and an empty block', () => {
+    expect(splitFrontmatter('---\na: 1\n...\nrest').data).toEqual({ a: 1 });
+    expect(splitFrontmatter('---\n\n---\nrest')).toEqual({ data: {}, body: 'rest', error: null });
+  });
+
+  test('no frontmatter: the whole text is the body', () => {
+    const text = '# Title\n\n---\n\nafter a rule';
+    expect(splitFrontmatter(text)).toEqual({ data: {}, body: text, error: null });
+  });
+
+  test('malformed YAML is reported, never thrown', () => {
+    const fm = splitFrontmatter('---\ntitle: [unclosed\n---\nbody');
+    expect(fm.error).toMatch(/^malformed YAML frontmatter \(/);
+    expect(fm.data).toEqual({});
+    expect(fm.body).toBe('body');
+  });
+
+  test('a non-mapping frontmatter is reported', () => {
+    expect(splitFrontmatter('---\n- a\n- b\n---\nbody')).toEqual({ data: {}, body: 'body', error: 'frontmatter is not a mapping' });
+    expect(splitFrontmatter('---\njust text\n---\nbody').error).toBe('frontmatter is not a mapping');
+  });
+});
+
+describe('issue_id', () => {
+  test('T170 extract_issue_id_yaml: frontmatter issue_id wins over folder, file and H1', () => {
+    const { metadata, warnings } = meta('docs/audit/done/12-other/001-issue.md', '---\nissue_id: 91\n---\n# Issue #5: X\n');
+    expect(metadata.issueId).toBe('91');
+    expect(warnings).toEqual([]);
+  });
+
+  test.each([
+    [{ issue_id: 91 }, '91'],
+    [{ issue_id: '0042' }, '42'],
+    [{ issue_id: '#17' }, '17'],
+    [{ issue: 33 }, '33'],
+    [{ issue: '#8' }, '8'],
+    [{ issue_id: 'PROJ-7' }, 'PROJ-7'],
+    [{ issue_id: 5, issue: 6 }, '5'],
+    [{ issue_id: '', issue: 6 }, '6'],
+  ])('T170 frontmatter %j -> %p', (data, id) => {
+    expect(extractIssueId('docs/x/notes.md', data, null)).toBe(id);
+  });
+
+  test.each([
+    ['docs/issues/012-issue.md', '12'],
+    ['docs/lineage/done/91-rag-knowledge/001-issue.md', '91'],
+    ['docs/lineage/done/091_rag/001-brief.md', '91'],
+    ['docs/LLDs/done/LLD-088.md', '88'],
+    ['docs/LLDs/done/LLD-088-runner-token-refresh.md', '88'],
+    ['docs/issues/issue-7.md', '7'],
+    ['docs/issues/42.md', '42'],
+  ])('T180 filename fallback: %s -> %s', (relPath, id) => {
+    const { metadata, warnings } = meta(relPath, 'Some text without a heading.\n');
+    expect(metadata.issueId).toBe(id);
+    expect(warnings).toEqual([]);
+  });
+
+  test('T180 the H1 is the last resort: `# Issue #91: ...`', () => {
+    expect(meta('docs/audit/done/rag/001-issue.md', '# Issue #91: RAG knowledge\n').metadata.issueId).toBe('91');
+    expect(extractIssueId('docs/notes/rag.md', {}, '#12 - Thing')).toBe('12');
+    expect(extractIssueId('docs/notes/rag.md', {}, '12: Thing')).toBe('12');
+  });
+
+  test('a sequence file inside an unnumbered folder is not issue 1', () => {
+    expect(extractIssueId('docs/audit/done/rag/001-issue.md', {}, 'RAG knowledge')).toBeNull();
+  });
+
+  test('T190 missing issue id -> a warning, and the document still gets metadata', () => {
+    const { metadata, warnings, body } = meta('docs/audit/done/misc/notes.md', '# Notes on caching\n\nWe looked at caching.\n');
+    expect(metadata.issueId).toBeNull();
+    expect(metadata.title).toBe('Notes on caching');
+    expect(metadata.summary).toBe('We looked at caching.');
+    expect(body).toContain('We looked at caching.');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^docs\/audit\/done\/misc\/notes\.md: no issue id found/);
+  });
+
+  test('standards and ADRs without an issue id do not warn', () => {
+    expect(meta('docs/standards/logging.md', '# Logging\n', ['standard']).warnings).toEqual([]);
+    expect(meta('docs/adrs/use-postgres.md', '# Use Postgres\n', ['standard']).warnings).toEqual([]);
+  });
+});
+
+describe('title', () => {
+  test('T320 YAML metadata: frontmatter title, issue and status are used', () => {
+    const text = '---\ntitle: "RAG knowledge base"\nissue_id: 91\nstatus: done\n---\n# Issue #91: Something else\n\nBody text.\n';
+    const { metadata, body, warnings } = meta('docs/audit/done/91-rag/001-issue.md', text);
+    expect(metadata).toEqual({
+      filePath: 'docs/audit/done/91-rag/001-issue.md',
+      types: ['history'],
+      documentType: 'issue',
+      issueId: '91',
+      title: 'RAG knowledge base',
+      summary: 'Body text.',
+      status: 'done',
+      statusReason: null,
+      contentHash: HASH,
+    });
+    expect(body.startsWith('# Issue #91')).toBe(true);
+    expect(warnings).toEqual([]);
+  });
+
+  test.each([
+    ['# Issue #91: RAG knowledge base', 'RAG knowledge base'],
+    ['# issue #91 - RAG', 'RAG'],
+    ['# #91 RAG', 'RAG'],
+    ['# 91 - RAG', 'RAG'],
+    ['# 012: Caching', 'Caching'],
+    ['# Feature: Add a cache', 'Add a cache'],
+    ['# 2024 roadmap', '2024 roadmap'],
+    ['# Issue #91:', 'Issue #91:'],
+    ['# Plain title ##', 'Plain title'],
+  ])('H1 %p -> title %p', (h1, title) => {
+    expect(meta('docs/audit/done/91-x/001-issue.md', `${h1}\n\nText.\n`).metadata.title).toBe(title);
+  });
+
+  test('T330 filename fallback: no frontmatter title and no H1 -> file name', () => {
+    const { metadata } = meta('docs/audit/done/42-x/rate-limiter.md', '## Only an H2\n\nText.\n');
+    expect(metadata.title).toBe('rate-limiter');
+    expect(metadata.issueId).toBe('42');
+  });
+
+  test('a number title in frontmatter is kept as text', () => {
+    expect(meta('docs/x/a.md', '---\ntitle: 1984\nissue: 1\n---\n').metadata.title).toBe('1984');
+  });
+
+  test('a heading inside a fenced code block is not the H1', () => {
+    const body = '```md\n# Issue #5: Example heading\n```\n\n~~~\n# also not\n~~~\n\n# Real title\n';
+    expect(firstH1(body)).toBe('Real title');
+    const { metadata } = meta('docs/audit/done/misc/notes.md', body);
+    expect(metadata.title).toBe('Real title');
+    expect(metadata.issueId).toBeNull();
+  });
+
+  test('firstH1 ignores H2 and `#tag` lines', () => {
+    expect(firstH1('#hashtag\n## Section\n#  Spaced  Title  \n')).toBe('Spaced  Title');
+    expect(firstH1('no headings')).toBeNull();
+  });
+
+  test('cleanTitle keeps the heading when stripping would leave nothing', () => {
+    expect(cleanTitle('#7')).toBe('#7');
+  });
+});
+
+describe('T340 malformed YAML fallback', () => {
+  test('warns and falls back to file name / H1, never throws', () => {
+    const text = '---\ntitle: [unclosed\nissue_id: 5\n---\n# Issue #7: Real title\n\nBody.\n';
+    const { metadata, warnings, body } = meta('docs/audit/done/misc/notes.md', text);
+    expect(metadata.title).toBe('Real title');
+    expect(metadata.issueId).toBe('7');
+    expect(body).not.toContain('[unclosed');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^docs\/audit\/done\/misc\/notes\.md: malformed YAML frontmatter .*; using the file name and headings instead$/);
+  });
+
+  test('malformed frontmatter and no H1 -> file-name title and folder issue id', () => {
+    const { metadata, warnings } = meta('docs/audit/done/33-x/cache-plan.md', '---\n: : :\n  - [\n---\nBody.\n');
+    expect(metadata.title).toBe('cache-plan');
+    expect(metadata.issueId).toBe('33');
+    expect(warnings.some((w) => w.includes('malformed YAML frontmatter'))).toBe(true);
+  });
+});
+
+describe('summary', () => {
+  test('the objective section wins over the first paragraph', () => {
+    const body = '# T\n\nIntro paragraph.\n\n## 1. Objective\n\nMake builds **fast** with a\n[cache](http://x).\n\nSecond para.\n';
+    expect(extractSummary(body)).toBe('Make builds fast with a cache.');
+  });
+
+  test('otherwise the first prose paragraph, skipping headings, tables, fences and metadata lines', () => {
+    const body = '# T\n\n**Status:** Done\nDate: 2024-01-01\n\n| a | b |\n\n```\ncode\n```\n\n- First real line\ncontinues here.\n';
+    expect(extractSummary(body)).toBe('First real line continues here.');
+  });
+
+  test('is about 300 characters, cut at a word with an ellipsis', () => {
+    const s = extractSummary(`${'word '.repeat(200)}\n`);
+    expect(s.length).toBeLessThanOrEqual(300);
+    expect(s.length).toBeGreaterThan(250);
+    expect(s.endsWith('word…')).toBe(true);
+  });
+
+  test('empty body -> empty summary; truncate leaves short text alone', () => {
+    expect(extractSummary('')).toBe('');
+    expect(truncate('short', 10)).toBe('short');
+    expect(truncate('abcdefghijklmnop', 10)).toBe('abcdefghi…');
+  });
+});
+
+describe('status', () => {
+  test.each([
+    ['Status: Rejected', 'rejected', null],
+    ['**Status:** Rejected — duplicates the caching work in #27', 'rejected', 'Duplicates the caching work in #27'],
+    ['- **Status**: Done', 'done', null],
+    ['Status: Completed', 'done', null],
+    ['> Status: Accepted', 'accepted', null],
+    ['Status: Superseded by ADR-0007', 'superseded', 'Superseded by ADR-0007'],
+    ['SUPERSEDED by ADR-0223', 'superseded', 'Superseded by ADR-0223'],
+    ['This ADR was superseded by #45 last year.', 'superseded', 'Superseded by #45'],
+    ["Status: Won't do", 'rejected', null],
+    ['| Status | Rejected |', 'rejected', null],
+    ['| Status | Rejected — too costly |', 'rejected', 'Too costly'],
+    ['Nothing about it here.', null, null],
+    ['Status: Unclear, see the notes below', null, null],
+  ])('%p -> %p (%p)', (line, status, reason) => {
+    expect(extractStatus({}, `# Title\n\n${line}\n\nSome text.\n`)).toEqual({ status, reason });
+  });
+
+  test.each([
+    ['Rejected because: it duplicates the work in #27.', 'it duplicates the work in #27.'],
+    ['Reason: the vendor API was withdrawn.', 'the vendor API was withdrawn.'],
+    ['- **Rejection reason:** too expensive to run', 'too expensive to run'],
+    ['**Reason:** the team chose Kafka instead', 'the team chose Kafka instead'],
+  ])('a rejected status takes its reason from a %p line', (line, reason) => {
+    const res = extractStatus({}, `# T\n\nStatus: Rejected\n\nBackground.\n\n${line}\n`);
+    expect(res).toEqual({ status: 'rejected', reason });
+  });
+
+  test('a rejected status takes its reason from a Decision section', () => {
+    const res = extractStatus({}, '# T\n\nStatus: Rejected\n\n## Decision\n\nWe keep the current queue instead.\n');
+    expect(res).toEqual({ status: 'rejected', reason: 'We keep the current queue instead.' });
+  });
+
+  test('frontmatter status wins, with its reason text', () => {
+    expect(extractStatus({ status: 'rejected' }, 'Rejected because: overlap with #12 work.')).toEqual({
+      status: 'rejected',
+      reason: 'overlap with #12 work.',
+    });
+    expect(extractStatus({ status: 'superseded by ADR-0009' }, '')).toEqual({ status: 'superseded', reason: 'Superseded by ADR-0009' });
+    expect(extractStatus({ status: 'Done' }, 'Status: Rejected')).toEqual({ status: 'done', reason: null });
+  });
+
+  test('a status line inside the metadata flows into DocMetadata', () => {
+    const { metadata } = meta('docs/adrs/0003-redis.md', '# Redis queue\n\n**Status:** Rejected — reason: ops cost\n', ['standard']);
+    expect(metadata.status).toBe('rejected');
+    expect(metadata.statusReason).toBe('Reason: ops cost');
+    expect(metadata.documentType).toBe('adr');
+  });
+});
+
+describe('documentType', () => {
+  test.each([
+    ['docs/adrs/0001-use-postgres.md', ['standard'], 'adr'],
+    ['docs/adr/0001.md', ['standard'], 'adr'],
+    ['docs/decisions/x.md', ['standard'], 'adr'],
+    ['docs/LLDs/done/LLD-088.md', ['standard', 'history'], 'lld'],
+    ['docs/lld/done/x.md', ['history'], 'lld'],
+    ['docs/design/lld-012-cache.md', ['history'], 'lld'],
+    ['docs/standards/logging.md', ['standard'], 'standard'],
+    ['docs/audit/done/12-x/001-issue.md', ['history'], 'issue'],
+    ['docs/other/thing.md', ['standard'], 'standard'],
+    ['docs/other/thing.md', ['history'], 'issue'],
+  ] as Array<[string, CorpusType[], string]>)('%s %j -> %s', (relPath, types, type) => {
+    expect(documentTypeOf(relPath, types)).toBe(type);
+  });
+
+  test('types are sorted in the metadata', () => {
+    expect(meta('docs/LLDs/done/LLD-1.md', '# X\n', ['standard', 'history']).metadata.types).toEqual(['history', 'standard']);
+  });
+});
+
+describe('CRLF input', () => {
+  const crlf = '---\r\ntitle: From frontmatter\r\nissue_id: 91\r\n---\r\n# Issue #91: RAG\r\n\r\n**Status:** Rejected — too slow\r\n\r\n## Objective\r\n\r\nFind past work.\r\n';
+
+  test('through decodeText (the real pipeline) frontmatter, status and summary all work', () => {
+    const read = decodeText(Buffer.from(`\uFEFF${crlf}`), 1 << 20);
+    if (!read.ok) throw new Error(read.reason);
+    const { metadata, body, warnings } = meta('docs/audit/done/x/001-issue.md', read.text);
+    expect(warnings).toEqual([]);
+    expect(metadata).toMatchObject({ issueId: '91', title: 'From frontmatter', status: 'rejected', statusReason: 'Too slow' });
+    expect(metadata.summary).toBe('Find past work.');
+    expect(body).not.toContain('\r');
+  });
+
+  test('extractMetadata given raw CRLF text gives the same metadata', () => {
+    const { metadata, body } = meta('docs/audit/done/x/001-issue.md', crlf);
+    expect(metadata).toMatchObject({ issueId: '91', title: 'From frontmatter', status: 'rejected', statusReason: 'Too slow' });
+    expect(metadata.summary).toBe('Find past work.');
+    expect(body).not.toContain('\r');
+  });
+});
