@@ -4,7 +4,7 @@
  * split on paragraph boundaries so no chunk exceeds the model's window.
  * Changing anything here changes the vectors: bump CHUNKING_VERSION.
  */
-export const CHUNKING_VERSION = 2;
+export const CHUNKING_VERSION = 3;
 
 export interface Chunk {
   /** The H1/H2 heading the chunk sits under (the document title for a preamble). */
@@ -38,11 +38,19 @@ export function chunkMarkdown(body: string, title: string, opts: ChunkOptions): 
     const section = s.heading ?? title;
     const prefix = section === title ? title : `${title} — ${section}`;
     const budget = Math.max(16, opts.maxTokens - opts.countTokens(prefix));
-    for (const piece of splitToBudget(text, budget, opts.countTokens)) {
+    const pieces = splitToBudget(text, budget, opts.countTokens);
+    for (const piece of pieces) {
+      // When the first paragraph fills the budget alone, the heading is left as a piece of
+      // its own: it says nothing the prefix does not, and would match on the title alone.
+      if (pieces.length > 1 && isHeadingsOnly(piece)) continue;
       chunks.push({ section, text: piece, embedText: `${prefix}\n\n${stripHeadingLine(piece, section)}` });
     }
   }
   return chunks;
+}
+
+function isHeadingsOnly(piece: string): boolean {
+  return piece.split('\n').every((l) => l.trim() === '' || /^#{1,6}\s/.test(l));
 }
 
 /** The heading is already in the prefix; do not feed it twice. */

@@ -23,7 +23,8 @@ export function decodeText(buf: Buffer, maxBytes: number): ReadResult {
   if (buf.length > maxBytes) {
     return { ok: false, reason: `larger than ${Math.round(maxBytes / 1024)} KB (${Math.round(buf.length / 1024)} KB)` };
   }
-  if (buf.subarray(0, 8192).includes(0)) return { ok: false, reason: 'binary file (contains NUL bytes)' };
+  // The whole file (at most maxBytes): a NUL after the first few KB is still not markdown.
+  if (buf.includes(0)) return { ok: false, reason: 'binary file (contains NUL bytes)' };
   let text: string;
   try {
     text = utf8.decode(buf);
