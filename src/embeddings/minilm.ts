@@ -1,5 +1,7 @@
-import path from 'node:path';
 import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { ModelUnavailableError, errorMessage } from '../errors.js';
 import type { Embedder } from './embedder.js';
 import { assertModelFiles, fingerprintFile, onnxFileName, type ModelLocation } from './model-location.js';
@@ -12,20 +14,29 @@ export interface MiniLMOptions {
   modelId: string;
   dtype: 'q8' | 'fp32';
   location: ModelLocation;
+  /** Where the optimised graph is cached (e.g. `<project>/.agentos/cache`); null disables the cache. */
+  cacheDir?: string | null;
 }
 
-// Types of the few Transformers.js calls used here; the library is loaded lazily.
 interface Tensor {
-  data: Float32Array | BigInt64Array;
-  dims: number[];
+  data: Float32Array;
+  dims: readonly number[];
 }
-type Tokenizer = {
-  encode(text: string, opts?: Record<string, unknown>): number[];
-};
-type TensorCtor = new (type: 'int64', data: BigInt64Array, dims: number[]) => Tensor;
-type Model = ((inputs: Record<string, Tensor>) => Promise<{ last_hidden_state: Tensor }>) & { dispose?: () => Promise<void> };
+interface Session {
+  run(feeds: Record<string, unknown>): Promise<Record<string, Tensor>>;
+  release?: () => Promise<void>;
+}
+type TensorCtor = new (type: 'int64', data: BigInt64Array, dims: number[]) => unknown;
+interface Tokenizer {
+  encode(text: string, opts?: { add_special_tokens?: boolean }): { ids: number[] };
+}
 
-/** all-MiniLM-L6-v2 in-process: mean pooling over the attention mask, L2-normalised. */
+/**
+ * all-MiniLM-L6-v2 in-process: mean pooling over the attention mask, L2-normalised.
+ * The tokenizer (@huggingface/tokenizers) and ONNX Runtime are driven directly:
+ * importing all of Transformers.js and optimising the graph on every start cost
+ * ~350 ms of a cold `issue start` (docs/benchmarks.md).
+ */
 export class MiniLMEmbedder implements Embedder {
   readonly dimensions = 384;
   readonly maxTokens = MAX_TOKENS;
@@ -38,37 +49,32 @@ export class MiniLMEmbedder implements Embedder {
     readonly modelId: string,
     readonly modelFingerprint: string,
     private tokenizer: Tokenizer,
-    private model: Model,
+    private session: Session,
     private TensorClass: TensorCtor,
   ) {
     // The special ids, as the tokenizer itself places them around an empty text.
-    const specials = tokenizer.encode('', { add_special_tokens: true });
+    const specials = tokenizer.encode('', { add_special_tokens: true }).ids;
     this.cls = specials[0];
     this.sep = specials[specials.length - 1];
   }
 
   static async load(opts: MiniLMOptions): Promise<MiniLMEmbedder> {
     assertModelFiles(opts.location, opts.modelId, opts.dtype);
-    const tf = await import('@huggingface/transformers');
-    const env = tf.env;
-    if (opts.location.dir) {
-      env.allowRemoteModels = false;
-      env.allowLocalModels = true;
-      env.localModelPath = opts.location.dir.endsWith('/') ? opts.location.dir : opts.location.dir + '/';
-    }
-    let tokenizer: Tokenizer;
-    let model: Model;
+    const folder = opts.location.dir ? path.join(opts.location.dir, opts.modelId) : await downloadFromHub(opts.modelId, opts.dtype);
+    const onnxFile = path.join(folder, onnxFileName(opts.dtype));
+    const fingerprint = existsSync(onnxFile) ? fingerprintFile(onnxFile) : 'unknown';
     try {
-      tokenizer = (await tf.AutoTokenizer.from_pretrained(opts.modelId)) as unknown as Tokenizer;
-      model = (await tf.AutoModel.from_pretrained(opts.modelId, { dtype: opts.dtype, device: 'cpu' })) as unknown as Model;
+      const [{ Tokenizer }, ort] = await Promise.all([import('@huggingface/tokenizers'), import('onnxruntime-node')]);
+      const [tokenizerJson, tokenizerConfig] = await Promise.all([
+        readFile(path.join(folder, 'tokenizer.json'), 'utf8').then(JSON.parse),
+        readFile(path.join(folder, 'tokenizer_config.json'), 'utf8').then(JSON.parse),
+      ]);
+      const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig) as unknown as Tokenizer;
+      const session = await createSession(ort, onnxFile, fingerprint, opts.cacheDir ?? null);
+      return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, session as unknown as Session, ort.Tensor as unknown as TensorCtor);
     } catch (e) {
-      const where = opts.location.dir ? path.join(opts.location.dir, opts.modelId) : `the Hugging Face hub (cache ${env.cacheDir})`;
-      throw new ModelUnavailableError(`cannot load model ${opts.modelId} from ${where}: ${errorMessage(e)}`);
+      throw new ModelUnavailableError(`cannot load model ${opts.modelId} from ${folder}: ${errorMessage(e)}`);
     }
-    const base = opts.location.dir ?? (typeof env.cacheDir === 'string' ? env.cacheDir : '');
-    const file = path.join(base, opts.modelId, onnxFileName(opts.dtype));
-    const fingerprint = existsSync(file) ? fingerprintFile(file) : 'unknown';
-    return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, model, tf.Tensor as unknown as TensorCtor);
   }
 
   countTokens(text: string): number {
@@ -79,7 +85,7 @@ export class MiniLMEmbedder implements Embedder {
   private ids(text: string): number[] {
     let ids = this.idCache.get(text);
     if (ids === undefined) {
-      ids = this.tokenizer.encode(text, { add_special_tokens: false });
+      ids = this.tokenizer.encode(text, { add_special_tokens: false }).ids;
       if (this.idCache.size > 20_000) this.idCache.clear();
       this.idCache.set(text, ids);
     }
@@ -126,10 +132,10 @@ export class MiniLMEmbedder implements Embedder {
       token_type_ids: new T('int64', new BigInt64Array(batch * seq), [batch, seq]),
     };
     const t0 = performance.now();
-    const { last_hidden_state: hidden } = await this.model(inputs);
+    const { last_hidden_state: hidden } = await this.session.run(inputs);
     this.stats.inferenceMs += performance.now() - t0;
     const dim = hidden.dims[2];
-    const data = hidden.data as Float32Array;
+    const data = hidden.data;
     const vectors: Float32Array[] = [];
     for (let b = 0; b < batch; b++) {
       const v = new Float32Array(dim);
@@ -152,6 +158,53 @@ export class MiniLMEmbedder implements Embedder {
   }
 
   async dispose(): Promise<void> {
-    await this.model.dispose?.();
+    await this.session.release?.();
   }
+}
+
+type Ort = typeof import('onnxruntime-node');
+
+/**
+ * Graph optimisation takes ~200 ms per session. Do it once per (weights, ORT
+ * version, CPU arch), save the result (portable "extended" level), and open the
+ * saved graph with optimisation off afterwards. Written by temp + rename; a
+ * cache that fails to load is deleted and rebuilt.
+ */
+async function createSession(ort: Ort, onnxFile: string, fingerprint: string, cacheDir: string | null) {
+  const base = { executionProviders: ['cpu'], enableCpuMemArena: false } as const;
+  if (!cacheDir || fingerprint === 'unknown') return ort.InferenceSession.create(onnxFile, { ...base, graphOptimizationLevel: 'all' });
+  const cached = path.join(cacheDir, `minilm-${fingerprint}-ort${ortVersion()}-${process.arch}.onnx`);
+  if (existsSync(cached)) {
+    try {
+      return await ort.InferenceSession.create(cached, { ...base, graphOptimizationLevel: 'disabled' });
+    } catch {
+      await rm(cached, { force: true });
+    }
+  }
+  try {
+    await mkdir(cacheDir, { recursive: true });
+    const tmp = `${cached}.tmp-${process.pid}`;
+    const session = await ort.InferenceSession.create(onnxFile, { ...base, graphOptimizationLevel: 'extended', optimizedModelFilePath: tmp });
+    await rename(tmp, cached).catch(() => rm(tmp, { force: true }));
+    return session;
+  } catch {
+    return ort.InferenceSession.create(onnxFile, { ...base, graphOptimizationLevel: 'all' });
+  }
+}
+
+function ortVersion(): string {
+  try {
+    return (createRequire(import.meta.url)('onnxruntime-node/package.json') as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Users with internet and no local model: let Transformers.js fetch into its cache, then use those files. */
+async function downloadFromHub(modelId: string, dtype: 'q8' | 'fp32'): Promise<string> {
+  const tf = await import('@huggingface/transformers');
+  await tf.AutoTokenizer.from_pretrained(modelId);
+  const model = await tf.AutoModel.from_pretrained(modelId, { dtype, device: 'cpu' });
+  await (model as unknown as { dispose?: () => Promise<void> }).dispose?.();
+  return path.join(String(tf.env.cacheDir), modelId);
 }

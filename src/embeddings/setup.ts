@@ -28,7 +28,7 @@ export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string)
     identity,
     load: async () => {
       const { MiniLMEmbedder } = await import('./minilm.js');
-      return MiniLMEmbedder.load({ modelId: id, dtype, location });
+      return MiniLMEmbedder.load({ modelId: id, dtype, location, cacheDir: path.join(root, '.agentos', 'cache') });
     },
   };
 }
