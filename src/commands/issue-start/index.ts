@@ -75,7 +75,12 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   }
   if (outcome.standards.error) {
     const e = outcome.standards.error;
-    err(st.yellow(e.startsWith('Vector store') ? `warning: ${e}` : `warning: Librarian check failed: ${e}. Proceeding without standards context.`));
+    const line = e.startsWith('Vector store')
+      ? `warning: ${e}`
+      : e === outcome.history.error
+        ? 'warning: Librarian check failed for the same reason. Proceeding without standards context.'
+        : `warning: Librarian check failed: ${e}. Proceeding without standards context.`;
+    err(st.yellow(line));
   }
   for (const w of outcome.warnings) err(st.yellow(`warning: ${w}`));
   const standards = mergeContext(manual, outcome.standards.items);
