@@ -75,10 +75,21 @@ async function checkInside(realRoot: string, rel: string): Promise<{ abs: string
 
 /** Repo-relative paths of files matching one glob. */
 async function expandGlob(realRoot: string, glob: string, skipped: Map<string, string>): Promise<string[]> {
-  const { base } = picomatch.scan(glob);
+  const scan = picomatch.scan(glob);
   const isMatch = picomatch(glob, { nocase: true, dot: false });
   const out: string[] = [];
-  for (const start of await resolveBaseCaseInsensitive(realRoot, base)) {
+  if (!scan.isGlob) {
+    // A plain path (`docs/CONVENTIONS.md`): its "base" is the file itself, which the
+    // folder walk below never starts from. Look the name up in its folder instead.
+    const dir = path.posix.dirname(scan.base);
+    const name = path.posix.basename(scan.base).toLowerCase();
+    for (const d of await resolveBaseCaseInsensitive(realRoot, dir === '.' ? '' : dir)) {
+      const entries = await readdir(path.join(realRoot, d), { withFileTypes: true }).catch(() => []);
+      for (const e of entries) if (e.name.toLowerCase() === name) out.push(d ? `${d}/${e.name}` : e.name);
+    }
+    return out;
+  }
+  for (const start of await resolveBaseCaseInsensitive(realRoot, scan.base)) {
     await walk(realRoot, start, isMatch, out, skipped, new Set());
   }
   return out;

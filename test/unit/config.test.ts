@@ -61,9 +61,7 @@ describe('parseConfig: defaults', () => {
   test('a top level that is not a mapping is an error naming the file', () => {
     expect(errorsOf(['a', 'b'])).toEqual([`${FILE}: expected a mapping at the top level`]);
     expect(errorsOf('just a string')).toHaveLength(1);
-  });
-
-  test('the source name is used in messages', () => {
+    // The source name is the one passed in.
     expect(parseConfig({ bogus: 1 }, 'other.yaml').errors[0]).toMatch(/^other\.yaml: bogus: unknown key/);
   });
 });
@@ -250,11 +248,8 @@ describe('loadConfig', () => {
     return e as UsageError;
   };
 
-  test('CONFIG_PATH is .agentos/config.yaml', () => {
+  test('a missing .agentos/config.yaml gives the defaults', async () => {
     expect(CONFIG_PATH).toBe(FILE);
-  });
-
-  test('a missing file gives the defaults', async () => {
     const parsed = await loadConfig(root);
     expect(parsed).toEqual({ config: DEFAULT_CONFIG, errors: [], warnings: [] });
   });

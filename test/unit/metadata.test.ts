@@ -1,6 +1,5 @@
 import { splitFrontmatter } from '../../src/corpus/frontmatter.js';
 import {
-  cleanTitle,
   documentTypeOf,
   extractIssueId,
   extractMetadata,
@@ -158,10 +157,6 @@ describe('title', () => {
   test('firstH1 ignores H2 and `#tag` lines', () => {
     expect(firstH1('#hashtag\n## Section\n#  Spaced  Title  \n')).toBe('Spaced  Title');
     expect(firstH1('no headings')).toBeNull();
-  });
-
-  test('cleanTitle keeps the heading when stripping would leave nothing', () => {
-    expect(cleanTitle('#7')).toBe('#7');
   });
 });
 
