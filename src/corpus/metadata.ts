@@ -22,7 +22,10 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
   const h1 = firstH1(body);
   const documentType = documentTypeOf(relPath, types);
 
-  const issueId = extractIssueId(relPath, fm.data, h1);
+  // ADRs and standards are numbered in their own series (ADR-0004 is not issue #4):
+  // only an explicit frontmatter id links them to an issue.
+  const isStanding = documentType === 'standard' || documentType === 'adr';
+  const issueId = isStanding ? extractIssueId(relPath, fm.data, null, true) : extractIssueId(relPath, fm.data, h1);
   if (issueId === null && documentType !== 'standard' && documentType !== 'adr') {
     warnings.push(`${relPath}: no issue id found (frontmatter, file or folder name, or H1); indexed without one`);
   }
@@ -68,7 +71,7 @@ export function firstH1(body: string): string | null {
  * (`91-rag/001-issue.md`); a number in the file name (`012-issue.md`, `LLD-088.md`)
  * unless it is a sequence file inside an issue folder (`001-issue.md`); the H1.
  */
-export function extractIssueId(relPath: string, data: Record<string, unknown>, h1: string | null): string | null {
+export function extractIssueId(relPath: string, data: Record<string, unknown>, h1: string | null, frontmatterOnly = false): string | null {
   for (const key of ['issue_id', 'issue']) {
     const v = stringField(data[key]);
     if (v) {
@@ -76,6 +79,7 @@ export function extractIssueId(relPath: string, data: Record<string, unknown>, h
       return m ? m[1] : v.replace(/^#/, '');
     }
   }
+  if (frontmatterOnly) return null;
   const parts = relPath.split('/');
   const file = parts[parts.length - 1];
   const parent = parts.length > 1 ? parts[parts.length - 2] : '';

@@ -50,10 +50,10 @@ export async function scanCorpus(root: string, globs: CorpusGlobs, includeHistor
       }
     }
   }
-  const files = [...byPath.values()].sort((a, b) => a.relPath.localeCompare(b.relPath));
+  const files = [...byPath.values()].sort((a, b) => comparePaths(a.relPath, b.relPath));
   return {
     files,
-    skipped: [...skipped].map(([relPath, reason]) => ({ relPath, reason })).sort((a, b) => a.relPath.localeCompare(b.relPath)),
+    skipped: [...skipped].map(([relPath, reason]) => ({ relPath, reason })).sort((a, b) => comparePaths(a.relPath, b.relPath)),
   };
 }
 
@@ -164,3 +164,8 @@ async function walk(
   }
 }
 
+
+/** Byte order, the same on every machine and locale. */
+export function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

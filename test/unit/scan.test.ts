@@ -38,7 +38,7 @@ describe('matching', () => {
     await touch('docs/llds/Done/notes.txt');
     await touch('docs/llds/active/LLD-100.md');
     const res = await scanCorpus(root, defaults(), false);
-    expect(paths(res)).toEqual(['docs/ADRs/0001-postgres.MD', 'docs/llds/Done/LLD-088.md', 'docs/Standards/nested/logging.md']);
+    expect(paths(res)).toEqual(['docs/ADRs/0001-postgres.MD', 'docs/Standards/nested/logging.md', 'docs/llds/Done/LLD-088.md']);
     expect(res.files.every((f) => f.types.join() === 'standard')).toBe(true);
     expect(res.skipped).toEqual([]);
   });
@@ -51,9 +51,10 @@ describe('matching', () => {
     expect(paths(await scanCorpus(root, defaults(), false))).toEqual(['docs/adrs/0001.md']);
     const withHistory = await scanCorpus(root, defaults(), true);
     expect(withHistory.files.map((f) => [f.relPath, f.types])).toEqual([
+      // byte order: upper case sorts first, whatever the locale
+      ['docs/Lineage/Done/91-rag/001-brief.md', ['history']],
       ['docs/adrs/0001.md', ['standard']],
       ['docs/audit/done/12-upgrade/001-issue.md', ['history']],
-      ['docs/Lineage/Done/91-rag/001-brief.md', ['history']],
     ]);
   });
 
