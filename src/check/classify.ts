@@ -21,5 +21,11 @@ export function classifyScore(top: number | undefined, t: Thresholds): HistorySt
  * must not print as "0.85". Four decimals, truncated toward the threshold side.
  */
 export function formatScore(score: number): string {
-  return (Math.floor(score * 10000) / 10000).toFixed(4);
+  if (!Number.isFinite(score)) return String(score);
+  // Truncate the number's shortest decimal form, not score * 10000: 0.57 * 10000 is
+  // 5699.999…, which would print a score of exactly 0.57 as "0.5699".
+  const abs = Math.abs(score);
+  const [int, frac = ''] = (abs < 1e-4 ? '0' : String(abs)).split('.');
+  const out = `${int}.${(frac + '0000').slice(0, 4)}`;
+  return score < 0 && out !== '0.0000' ? `-${out}` : out;
 }

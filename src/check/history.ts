@@ -48,11 +48,17 @@ export async function embedBrief(text: string, embedder: Embedder): Promise<Floa
  */
 export function nearestDocuments(store: VectorStore, briefVectors: Float32Array[], k: number, type: 'history' | 'standard'): HistoryMatch[] {
   const best = new Map<string, SearchHit>();
-  for (const v of briefVectors) {
-    for (const hit of store.search(v, k * CHUNKS_PER_DOC, type)) {
-      const prev = best.get(hit.doc.filePath);
-      if (!prev || hit.score > prev.score) best.set(hit.doc.filePath, hit);
+  const available = store.count(type);
+  // One long document can fill every chunk retrieved: widen until k documents or the whole store.
+  for (let want = k * CHUNKS_PER_DOC; ; want *= 4) {
+    best.clear();
+    for (const v of briefVectors) {
+      for (const hit of store.search(v, want, type)) {
+        const prev = best.get(hit.doc.filePath);
+        if (!prev || hit.score > prev.score) best.set(hit.doc.filePath, hit);
+      }
     }
+    if (best.size >= k || want >= available) break;
   }
   return [...best.values()]
     .sort((a, b) => b.score - a.score || a.doc.filePath.localeCompare(b.doc.filePath))

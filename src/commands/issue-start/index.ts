@@ -49,7 +49,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     ? path.resolve(io.cwd, opts.out)
     : path.join(root, '.agentos', 'issues', slugify(title, `brief-${brief.hash.slice(0, 8)}`), 'brief.md');
   if (brief.absPath && path.resolve(outPath) === brief.absPath) {
-    throw new UsageError(`${opts.out}: is the brief itself; agentos never modifies the brief in place (choose another --out)`);
+    throw new UsageError(`${opts.out ?? path.relative(io.cwd, outPath)}: is the brief itself; agentos never modifies the brief in place (choose another --out)`);
   }
   const manual = await readManualContext(opts.context ?? [], io.cwd, root);
   const st = await makeStyle(useColor(io));

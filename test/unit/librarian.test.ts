@@ -1,0 +1,264 @@
+/**
+ * The Librarian (issue 4): standards that govern a brief. Retrieval rule:
+ * 5 candidates, keep score >= 0.7, best 3, one entry per document; manual
+ * --context comes first and wins over a retrieved document with the same path.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { embedBrief } from '../../src/check/history.js';
+import { runChecks } from '../../src/check/run.js';
+import { mergeContext, readManualContext, retrieveStandards, type StandardContext, type StandardsRule } from '../../src/check/standards.js';
+import { runIssueStart, type IssueStartOptions } from '../../src/commands/issue-start/index.js';
+import { DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/errors.js';
+import type { CheckDeps } from '../../src/check/run.js';
+import { basis, fakeDeps, FakeEmbedder, makeIO, makeProject, readLog, standardDoc, storeWithScores, InMemoryStore } from '../helpers/fakes.js';
+
+const RULE: StandardsRule = { candidates: DEFAULT_CONFIG.standards.candidates, threshold: DEFAULT_CONFIG.thresholds.standards, k: DEFAULT_CONFIG.standards.k };
+const BRIEF = '# Store build logs as JSON\n\nEvery build step should write structured JSON log lines with a correlation id, so that a failed build can be traced end to end.\n';
+const OUT = (root: string) => path.join(root, '.agentos', 'issues', 'store-build-logs-as-json', 'brief.md');
+const e0 = [basis(0)];
+
+const retrieve = (store: InMemoryStore, rule: StandardsRule = RULE) => retrieveStandards(store, e0, rule);
+const std = (i: number) => `docs/standards/std-${i}.md`;
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe('retrieveStandards: the rule', () => {
+  test('defaults are 5 candidates, threshold 0.7, top 3', () => {
+    expect(RULE).toEqual({ candidates: 5, threshold: 0.7, k: 3 });
+  });
+
+  test('keeps the best 3 of those scoring >= 0.7, best first', () => {
+    const items = retrieve(storeWithScores([], [0.75, 0.95, 0.72, 0.9, 0.85, 0.71, 0.8]));
+    expect(items.map((s) => [s.filePath, s.score])).toEqual([
+      [std(1), 0.95],
+      [std(3), 0.9],
+      [std(4), 0.85],
+    ]);
+    expect(items.every((s) => s.source === 'retrieved')).toBe(true);
+  });
+
+  test('0.7 itself is kept, anything below is dropped', () => {
+    const items = retrieve(storeWithScores([], [0.69, 0.7, 0.6999, 0.5]));
+    expect(items.map((s) => s.score)).toEqual([0.7]);
+  });
+
+  test('nothing at or above the threshold: no standards', () => {
+    expect(retrieve(storeWithScores([], [0.69, 0.4]))).toEqual([]);
+    expect(retrieve(new InMemoryStore())).toEqual([]);
+  });
+
+  test('only `candidates` documents are considered', () => {
+    const store = storeWithScores([], [0.95, 0.9, 0.85, 0.8]);
+    expect(retrieve(store, { candidates: 2, threshold: 0.7, k: 3 }).map((s) => s.filePath)).toEqual([std(0), std(1)]);
+    expect(retrieve(store, { candidates: 5, threshold: 0.7, k: 4 })).toHaveLength(4);
+  });
+
+  test('one entry per document: its best section, snippet and score', () => {
+    const store = storeWithScores([], [{ score: 0.8, extraChunks: [0.92, 0.88, 0.86, 0.84], section: 'Scope' }, 0.75]);
+    const items = retrieve(store);
+    expect(items.map((s) => s.filePath)).toEqual([std(0), std(1)]);
+    expect(items[0]).toEqual({ filePath: std(0), title: 'Standard 0', section: 'Part 1', score: 0.92, snippet: 'Part 1 of standard 0.', status: 'accepted', source: 'retrieved' });
+  });
+
+  test('three distinct documents even when one document has many high-scoring chunks', () => {
+    const many = Array.from({ length: 60 }, (_, i) => 0.98 - i * 0.001);
+    const items = retrieve(storeWithScores([], [{ score: 0.99, extraChunks: many }, 0.8, 0.75]));
+    expect(items.map((s) => s.filePath)).toEqual([std(0), std(1), std(2)]);
+  });
+
+  test('completed work is not a standard, a document of both types is', () => {
+    const store = storeWithScores([0.99], [0.75]).add(standardDoc(9, { score: 0.9, meta: { filePath: 'docs/LLDs/done/LLD-001.md', types: ['history', 'standard'] } }));
+    expect(retrieve(store).map((s) => s.filePath)).toEqual(['docs/LLDs/done/LLD-001.md', std(0)]);
+  });
+});
+
+describe('mergeContext: manual first and wins', () => {
+  const manual = (p: string): StandardContext => ({ filePath: p, title: `Manual ${p}`, section: 'm', score: null, snippet: 'manual', status: null, source: 'manual' });
+  const retrieved = (p: string, score: number): StandardContext => ({ filePath: p, title: `Retrieved ${p}`, section: 'r', score, snippet: 'retrieved', status: null, source: 'retrieved' });
+
+  test('manual entries come first, in the order given, then the retrieved ones', () => {
+    const out = mergeContext([manual('b.md'), manual('a.md')], [retrieved('c.md', 0.9), retrieved('d.md', 0.8)]);
+    expect(out.map((s) => [s.filePath, s.source])).toEqual([
+      ['b.md', 'manual'],
+      ['a.md', 'manual'],
+      ['c.md', 'retrieved'],
+      ['d.md', 'retrieved'],
+    ]);
+  });
+
+  test('a retrieved document with a manual document\'s path is dropped (the manual one wins)', () => {
+    const out = mergeContext([manual('docs/adrs/0002.md')], [retrieved('docs/adrs/0002.md', 0.95), retrieved('x.md', 0.8)]);
+    expect(out).toHaveLength(2);
+    expect(out[0]).toEqual(manual('docs/adrs/0002.md'));
+    expect(out[1].filePath).toBe('x.md');
+  });
+
+  test('no duplicates among retrieved either; empty inputs are fine', () => {
+    expect(mergeContext([], [retrieved('x.md', 0.9), retrieved('x.md', 0.8)]).map((s) => s.score)).toEqual([0.9]);
+    expect(mergeContext([], [])).toEqual([]);
+    expect(mergeContext([manual('a.md')], [])).toEqual([manual('a.md')]);
+  });
+});
+
+describe('readManualContext', () => {
+  test('reads a document: repo-relative path, title, status, summary as snippet, no score', async () => {
+    const root = await makeProject({
+      'docs/adrs/0002-json-logs.md': '---\nstatus: accepted\n---\n# ADR 0002: Structured JSON logging\n\nAll services log JSON lines with a correlation id.\n',
+    });
+    const [c] = await readManualContext(['docs/adrs/0002-json-logs.md'], root, root);
+    expect(c).toMatchObject({ filePath: 'docs/adrs/0002-json-logs.md', title: 'ADR 0002: Structured JSON logging', score: null, source: 'manual', status: 'accepted' });
+    expect(c.snippet).toContain('correlation id');
+  });
+
+  test('paths are resolved from cwd; a file outside the project keeps its absolute path', async () => {
+    const root = await makeProject({ 'docs/a.md': '# A\n\ntext\n' });
+    const outside = path.join(await makeProject({}), 'outside.md');
+    await writeFile(outside, '# Outside\n\ntext\n');
+    const items = await readManualContext(['a.md', outside], path.join(root, 'docs'), root);
+    expect(items.map((i) => i.filePath)).toEqual(['docs/a.md', outside]);
+  });
+
+  test.each([
+    ['missing', 'nope.md', /nope\.md: cannot read context file \(ENOENT\)/],
+    ['a folder', 'docs', /docs: cannot read context file \(EISDIR\)/],
+    ['binary', 'bin.md', /bin\.md: cannot use context file: binary/],
+  ])('an unreadable context file (%s) is a UsageError naming it', async (_name, file, why) => {
+    const root = await makeProject({ 'docs/x.md': '# X\n', 'bin.md': Buffer.from([0, 1, 2, 3]) });
+    const err = await readManualContext([file], root, root).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).code).toBe(ExitCode.Usage);
+    expect((err as Error).message).toMatch(why);
+  });
+});
+
+describe('runChecks: standards outcome', () => {
+  test('the brief is embedded once and the standards come back with the history check', async () => {
+    const embedder = new FakeEmbedder();
+    const o = await runChecks(BRIEF, structuredClone(DEFAULT_CONFIG), fakeDeps(storeWithScores([0.2], [0.9, 0.72, 0.4]), embedder), { history: true, standards: true });
+    expect(embedder.calls).toHaveLength(1);
+    expect(o.standards.error).toBeNull();
+    expect(o.standards.items.map((s) => s.score)).toEqual([0.9, 0.72]);
+    expect(await embedBrief(BRIEF, embedder)).toHaveLength(embedder.calls[0].length);
+  });
+
+  test('standards off: no lookup', async () => {
+    const o = await runChecks(BRIEF, structuredClone(DEFAULT_CONFIG), fakeDeps(storeWithScores([], [0.9])), { history: true, standards: false });
+    expect(o.standards.items).toEqual([]);
+  });
+});
+
+describe('through issue start', () => {
+  async function start(deps: CheckDeps, opts: Partial<IssueStartOptions> = {}, files: Record<string, string | Buffer> = {}) {
+    const root = await makeProject({ 'brief.md': BRIEF, ...files });
+    const t = makeIO(root);
+    let code: number;
+    let error: ExitError | null = null;
+    try {
+      code = await runIssueStart(t.io, {}, 'brief.md', { onDuplicate: 'link', context: [], ...opts }, { deps: () => deps });
+    } catch (e) {
+      if (!(e instanceof ExitError)) throw e;
+      error = e;
+      code = e.code;
+    }
+    expect(await readFile(path.join(root, 'brief.md'), 'utf8')).toBe(BRIEF);
+    const out = OUT(root);
+    return { root, t, code, error, output: existsSync(out) ? await readFile(out, 'utf8') : null, log: await readLog(root) };
+  }
+
+  test('the Relevant Standards section lists each retrieved standard, and each is logged at info', async () => {
+    const store = storeWithScores([0.1], [
+      { score: 0.91, section: 'Log format', excerpt: 'Log JSON lines with a correlation id.' },
+      { score: 0.74, meta: { status: 'superseded', title: 'Old logging' }, section: 'Old logging' },
+      0.65,
+    ]);
+    const r = await start(fakeDeps(store));
+    expect(r.code).toBe(ExitCode.Ok);
+    expect(r.output).toBe(
+      BRIEF.trimEnd() +
+        '\n\n' +
+        [
+          '<!-- agentos:relevant-standards -->',
+          '## Relevant Standards',
+          '',
+          '_Added by `agentos issue start`: standing decisions that govern this work._',
+          '',
+          '- `docs/standards/std-0.md` — Standard 0 › Log format (score 0.9100)',
+          '  > Log JSON lines with a correlation id.',
+          '- `docs/standards/std-1.md` — Old logging (score 0.7400, **SUPERSEDED**)',
+          '  > Snippet of standard 1.',
+          '<!-- /agentos:relevant-standards -->',
+        ].join('\n') +
+        '\n',
+    );
+    expect(r.t.stderr()).toContain('Relevant standards:');
+
+    const retrieved = r.log.filter((l) => l.event === 'standard_retrieved');
+    expect(retrieved).toHaveLength(2);
+    expect(retrieved[0]).toMatchObject({ level: 30, filePath: 'docs/standards/std-0.md', section: 'Log format', score: 0.91, snippet: 'Log JSON lines with a correlation id.', brief: 'brief.md' });
+    expect(retrieved[0].msg).toBe('Retrieved: docs/standards/std-0.md (section: Log format, score: 0.9100)');
+    expect(retrieved[1]).toMatchObject({ level: 30, filePath: 'docs/standards/std-1.md', section: 'Old logging', score: 0.74, snippet: 'Snippet of standard 1.' });
+    // Every log line is one JSON object with a time.
+    for (const l of r.log) expect(typeof l.time).toBe('string');
+  });
+
+  test('manual --context comes first and wins over the retrieved copy of the same document', async () => {
+    const store = storeWithScores([], [0.9, 0.8]);
+    const r = await start(fakeDeps(store), { context: ['docs/standards/std-1.md'] }, {
+      'docs/standards/std-1.md': '# Logging standard\n\nUse JSON lines everywhere.\n',
+    });
+    expect(r.code).toBe(ExitCode.Ok);
+    const lines = r.output!.split('\n').filter((l) => l.startsWith('- `'));
+    expect(lines).toEqual(['- `docs/standards/std-1.md` — Logging standard (provided with --context)', '- `docs/standards/std-0.md` — Standard 0 › Rule 0 (score 0.9000)']);
+    expect(r.output).toContain('  > Use JSON lines everywhere.');
+    expect(r.output).not.toContain('Snippet of standard 1.');
+  });
+
+  test('an unreadable --context file is a usage error naming it; nothing is checked or written', async () => {
+    const deps = fakeDeps(storeWithScores([], [0.9]));
+    const r = await start(deps, { context: ['docs/missing.md'] });
+    expect(r.error).toBeInstanceOf(UsageError);
+    expect(r.code).toBe(2);
+    expect(r.error!.message).toContain('docs/missing.md');
+    expect(deps.loads.embedder).toBe(0);
+    expect(r.output).toBeNull();
+  });
+
+  test('no standards above the threshold: no section', async () => {
+    const r = await start(fakeDeps(storeWithScores([0.1], [0.69])));
+    expect(r.output).toBe(BRIEF);
+    expect(r.log.filter((l) => l.event === 'standard_retrieved')).toEqual([]);
+  });
+
+  test('no index: warn "Vector store not found. Run `agentos index`." and proceed with the brief', async () => {
+    const deps: CheckDeps = {
+      method: 'fake:test',
+      loadEmbedder: async () => new FakeEmbedder(),
+      openStore: () => Promise.reject(new IndexUnavailableError(`no index in ${path.join(os.tmpdir(), 'p', '.agentos', 'index')}; run \`agentos index --include-history\``)),
+    };
+    const r = await start(deps, { context: ['docs/adrs/0001.md'] }, { 'docs/adrs/0001.md': '# ADR 1\n\nUse Postgres.\n' });
+    expect(r.code).toBe(ExitCode.Ok);
+    expect(r.t.stderrLines()).toContain('warning: Vector store not found. Run `agentos index`.');
+    expect(r.t.stderr()).toMatch(/Historian check failed: no index in .*\. Proceeding without history check\./);
+    // The brief proceeds, with the manual context still attached.
+    expect(r.output).toContain(BRIEF.trimEnd());
+    expect(r.output).toContain('- `docs/adrs/0001.md` — ADR 1 (provided with --context)');
+  });
+
+  test('a store failure fails both checks open, without repeating the error for standards', async () => {
+    const store = storeWithScores([], [0.9]).failWith(new Error('disk on fire'));
+    const r = await start(fakeDeps(store));
+    expect(r.code).toBe(ExitCode.Ok);
+    expect(r.t.stderrLines()).toContain('Historian check failed: disk on fire. Proceeding without history check.');
+    expect(r.t.stderrLines()).toContain('warning: Librarian check failed for the same reason. Proceeding without standards context.');
+    expect(count(r.t.stderr(), 'disk on fire')).toBe(1);
+    expect(r.output).toBe(BRIEF);
+  });
+});
+
+test('fakes: this brief is one chunk, embedded to e0', async () => {
+  const vectors = await embedBrief(BRIEF, new FakeEmbedder());
+  expect(vectors).toEqual([basis(0)]);
+});
