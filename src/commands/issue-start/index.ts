@@ -162,7 +162,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
 }
 
 function summarize(matches: { issueId: string | null; filePath: string; score: number }[]) {
-  return matches.map((m) => ({ issueId: m.issueId, filePath: m.filePath, score: Number(m.score.toFixed(4)) }));
+  return matches.map((m) => ({ issueId: m.issueId, filePath: m.filePath, score: m.score }));
 }
 
 function jsonMatch(m: import('../../check/history.js').HistoryMatch) {
@@ -170,7 +170,7 @@ function jsonMatch(m: import('../../check/history.js').HistoryMatch) {
     id: m.issueId,
     title: m.title,
     path: m.filePath,
-    score: Number(m.score.toFixed(6)),
+    score: m.score, // full precision: a rounded 0.85 must not sit beside status "related_context"
     status: m.status,
     statusReason: m.statusReason,
     summary: m.summary,

@@ -50,7 +50,7 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
         {
           query,
           method: `embedding:${embedder.modelId}+hnsw`,
-          results: results.map((r) => ({ type: r.types.sort(), id: r.issueId, title: r.title, section: r.section, score: Number(r.score.toFixed(6)), status: r.status, statusReason: r.statusReason, documentType: r.documentType, path: r.filePath, excerpt: r.excerpt })),
+          results: results.map((r) => ({ type: r.types.sort(), id: r.issueId, title: r.title, section: r.section, score: r.score, status: r.status, statusReason: r.statusReason, documentType: r.documentType, path: r.filePath, excerpt: r.excerpt })),
         },
         null,
         2,
