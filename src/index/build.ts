@@ -297,7 +297,9 @@ function compact(
 function excerptOf(text: string): string {
   const plain = text
     .replace(/^#{1,6}\s+/gm, '')
-    .replace(/[*_`>]/g, '')
+    .replace(/[*`>]/g, '')
+    // Emphasis underscores only: `auth_sessions` keeps its underscore.
+    .replace(/(?<!\w)_+|_+(?!\w)/g, '')
     .replace(/\s+/g, ' ')
     .trim();
   return truncate(plain, EXCERPT_CHARS);

@@ -1,0 +1,207 @@
+// SLOW: real model
+// MiniLMEmbedder (Transformers.js + onnxruntime, int8 weights provisioned by
+// scripts/provision-model.sh into .agentos/models) against sentence-transformers
+// reference embeddings (fixtures/model-reference/minilm-reference.json).
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { cosine } from '../../src/embeddings/embedder.js';
+import { MAX_TOKENS, MiniLMEmbedder } from '../../src/embeddings/minilm.js';
+import { requiredFiles } from '../../src/embeddings/model-location.js';
+import { ModelUnavailableError } from '../../src/errors.js';
+import { jest } from '@jest/globals';
+
+jest.setTimeout(120_000);
+
+const MODEL_DIR = path.resolve('.agentos/models');
+const MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
+const REFERENCE = path.resolve('fixtures/model-reference/minilm-reference.json');
+
+interface ReferenceItem {
+  text: string;
+  word_pieces_untruncated: number;
+  embedding: number[];
+}
+interface Reference {
+  max_seq_length: number;
+  items: ReferenceItem[];
+}
+
+let embedder: MiniLMEmbedder;
+let ref: Reference;
+
+beforeAll(async () => {
+  ref = JSON.parse(await readFile(REFERENCE, 'utf8')) as Reference;
+  embedder = await MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' } });
+});
+
+afterAll(async () => {
+  await embedder?.dispose();
+});
+
+const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+
+describe('MiniLMEmbedder vs sentence-transformers', () => {
+  test('the reference file is what the test expects (8 texts, 384 dims, truncation at 256)', () => {
+    expect(ref.max_seq_length).toBe(256);
+    expect(ref.items.length).toBeGreaterThanOrEqual(8);
+    for (const it of ref.items) expect(it.embedding).toHaveLength(384);
+    // At least one text must be longer than the model window, or truncation goes untested.
+    expect(ref.items.some((it) => it.word_pieces_untruncated > MAX_TOKENS)).toBe(true);
+  });
+
+  test('identity: 384 dims, window 256, model id and a weights fingerprint', () => {
+    expect(embedder.dimensions).toBe(384);
+    expect(embedder.maxTokens).toBe(256);
+    expect(MAX_TOKENS).toBe(ref.max_seq_length);
+    expect(embedder.modelId).toBe(`${MODEL_ID}@q8`);
+    expect(embedder.modelFingerprint).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  test('every reference text: cosine > 0.99, unit length, 384 dims', async () => {
+    const vectors = await embedder.embed(ref.items.map((it) => it.text));
+    expect(vectors).toHaveLength(ref.items.length);
+    const scores = ref.items.map((it, i) => {
+      const v = vectors[i];
+      expect(v).toBeInstanceOf(Float32Array);
+      expect(v.length).toBe(384);
+      expect(Math.abs(norm(v) - 1)).toBeLessThan(1e-4);
+      for (const x of v) expect(Number.isFinite(x)).toBe(true);
+      return { text: it.text.slice(0, 40), score: cosine(v, Float32Array.from(it.embedding)) };
+    });
+    const failing = scores.filter((s) => !(s.score > 0.99));
+    expect(failing).toEqual([]);
+  });
+
+  test('countTokens matches the reference word-piece counts (the reference counts [CLS] and [SEP], countTokens does not)', () => {
+    for (const it of ref.items) expect({ text: it.text.slice(0, 40), n: embedder.countTokens(it.text) }).toEqual({ text: it.text.slice(0, 40), n: it.word_pieces_untruncated - 2 });
+  });
+
+  test('long text: more than 256 word pieces, truncated at 256 including [CLS]/[SEP], still matches', async () => {
+    const long = ref.items.find((it) => it.word_pieces_untruncated > MAX_TOKENS)!;
+    expect(embedder.countTokens(long.text)).toBeGreaterThan(256);
+    expect(long.text).toMatch(/TRUNCATION SENTINEL/);
+    const [v] = await embedder.embed([long.text]);
+    // 0.9995 when cut as sentence-transformers cuts ([CLS] + 254 pieces + [SEP]); cutting after
+    // [SEP] is added (losing it) gives 0.9987, and a 512 window about 0.86 (fixtures/model-reference/README.md).
+    expect(cosine(v, Float32Array.from(long.embedding))).toBeGreaterThan(0.999);
+
+    // Everything past the window is ignored: changing the tail does not change the vector...
+    const sentinel = long.text.indexOf('TRUNCATION SENTINEL');
+    const [otherTail] = await embedder.embed([long.text.slice(0, sentinel) + 'Completely different closing words about bananas and submarines.']);
+    expect(cosine(v, otherTail)).toBeGreaterThan(0.9999);
+    // ...while the part inside the window does matter (the comparison above is not vacuous).
+    const [otherHead] = await embedder.embed(['Bananas and submarines. ' + long.text]);
+    expect(cosine(v, otherHead)).toBeLessThan(0.9999);
+  });
+
+  test('order is preserved although batches are length-sorted', async () => {
+    // Lengths deliberately out of order, and more than one batch (16) of them.
+    const texts = ref.items.map((it) => it.text);
+    const mixed = [...texts].reverse();
+    for (let i = 0; i < 12; i++) mixed.push(`${'filler word '.repeat((i * 7) % 30)}item ${i}`);
+    mixed.push(...texts);
+    expect(mixed.length).toBeGreaterThan(16);
+    const vectors = await embedder.embed(mixed);
+    expect(vectors).toHaveLength(mixed.length);
+    const singles = await Promise.all(mixed.map(async (t) => (await embedder.embed([t]))[0]));
+    vectors.forEach((v, i) => expect(cosine(v, singles[i])).toBeGreaterThan(0.9999));
+    // And each reference text, wherever it sat in the batch, still matches its own reference.
+    const n = texts.length;
+    ref.items.forEach((it, i) => {
+      expect(cosine(vectors[n - 1 - i], Float32Array.from(it.embedding))).toBeGreaterThan(0.99);
+      expect(cosine(vectors[mixed.length - n + i], Float32Array.from(it.embedding))).toBeGreaterThan(0.99);
+    });
+  });
+
+  test('an empty batch gives no vectors', async () => {
+    await expect(embedder.embed([])).resolves.toEqual([]);
+  });
+});
+
+describe('the optimised-graph cache', () => {
+  let cacheDir: string;
+  beforeAll(async () => {
+    cacheDir = await mkdtemp(path.join(os.tmpdir(), 'agentos-ortcache-'));
+  });
+  afterAll(async () => {
+    await rm(cacheDir, { recursive: true, force: true });
+  });
+  const load = () => MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' }, cacheDir });
+  const texts = () => ref.items.map((it) => it.text);
+
+  test('first load writes the cache, the next load reads it; both match the reference and the uncached model', async () => {
+    const uncached = await embedder.embed(texts());
+    const writing = await load();
+    const files = await readdir(cacheDir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^minilm-${writing.modelFingerprint}-ort.+\\.onnx$`));
+    const reading = await load();
+    expect(await readdir(cacheDir)).toEqual(files); // reused, not rewritten beside
+    try {
+      expect(reading.modelFingerprint).toBe(embedder.modelFingerprint);
+      const [a, b] = [await writing.embed(texts()), await reading.embed(texts())];
+      ref.items.forEach((it, i) => {
+        const r = Float32Array.from(it.embedding);
+        expect(cosine(a[i], r)).toBeGreaterThan(0.99);
+        expect(cosine(b[i], r)).toBeGreaterThan(0.99);
+        expect(cosine(a[i], b[i])).toBeGreaterThan(0.9999);
+        expect(cosine(b[i], uncached[i])).toBeGreaterThan(0.9999);
+      });
+    } finally {
+      await writing.dispose();
+      await reading.dispose();
+    }
+  });
+
+  test('a corrupt cache file is replaced, not fatal', async () => {
+    const [file] = await readdir(cacheDir);
+    await writeFile(path.join(cacheDir, file), 'not an onnx graph');
+    const e = await load();
+    try {
+      const [v] = await e.embed([ref.items[0].text]);
+      expect(cosine(v, Float32Array.from(ref.items[0].embedding))).toBeGreaterThan(0.99);
+      expect((await stat(path.join(cacheDir, file))).size).toBeGreaterThan(1_000_000);
+    } finally {
+      await e.dispose();
+    }
+  });
+});
+
+describe('missing model', () => {
+  let tmp: string;
+  beforeEach(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-model-'));
+  });
+  afterEach(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  test('an empty folder: ModelUnavailableError naming the folder and every missing file', async () => {
+    const err = await MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: tmp, source: 'AGENTOS_MODEL_DIR' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelUnavailableError);
+    const msg = (err as Error).message;
+    expect(msg).toContain(path.join(tmp, MODEL_ID));
+    expect(msg).toContain('AGENTOS_MODEL_DIR');
+    for (const f of requiredFiles('q8')) expect(msg).toContain(f);
+    expect(msg).toContain('onnx/model_quantized.onnx');
+    expect(msg).toMatch(/provision-model\.sh/);
+  });
+
+  test('a partial folder: only the files that are really missing are named', async () => {
+    const folder = path.join(tmp, MODEL_ID);
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(folder, 'config.json'), '{}');
+    await writeFile(path.join(folder, 'tokenizer.json'), '{}');
+    const err = await MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: tmp, source: 'config model.dir' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelUnavailableError);
+    const msg = (err as Error).message;
+    expect(msg).toContain(folder);
+    expect(msg).toContain('config model.dir');
+    const missingPart = msg.slice(msg.indexOf('is missing'));
+    expect(missingPart).toContain('tokenizer_config.json');
+    expect(missingPart).toContain('onnx/model_quantized.onnx');
+    expect(missingPart).not.toMatch(/(^|[\s,])config\.json/);
+    expect(missingPart).not.toMatch(/(^|[\s,])tokenizer\.json/);
+  });
+});

@@ -1,0 +1,365 @@
+// SLOW: real model
+// `agentos issue start` end to end: the built CLI (bin/agentos.js -> dist/), the
+// real model and a real index of a temp copy of fixtures/demo-repo (indexed with
+// --include-history once, in beforeAll). The duplicate prompt is driven through
+// a real pseudo-terminal (util-linux `script`, else python3's pty module), since
+// agentos only prompts when stdin is a TTY and CI is unset.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, link, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { jest } from '@jest/globals';
+import { loadConfig } from '../../src/config/load.js';
+import type { Embedder } from '../../src/embeddings/embedder.js';
+import { modelSetup } from '../../src/embeddings/setup.js';
+import { buildIndex } from '../../src/index/build.js';
+import { stripAgentosSections } from '../../src/output/sections.js';
+
+jest.setTimeout(180_000);
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const MODEL_DIR = path.join(REPO, '.agentos', 'models');
+const DEMO = path.join(REPO, 'fixtures', 'demo-repo');
+const BIN = path.join(REPO, 'bin', 'agentos.js');
+
+const DOCKER = 'briefs/optimize-docker-build-times.md';
+const LOGGING = 'briefs/fix-logging-bug.md';
+const ONBOARDING = 'briefs/unrelated-onboarding-tour.md';
+const MULTI_STAGE = 'briefs/propose-multi-stage-builds.md';
+const SESSION = 'briefs/session-refresh.md';
+const ISSUE_27 = 'docs/audit/done/27-docker-build-optimization/001-issue.md';
+const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
+
+let tmp: string;
+let root: string;
+
+interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, ...extra };
+  for (const k of ['CI', 'AGENTOS_DEBUG', 'FORCE_COLOR', 'NO_COLOR']) if (!(k in extra)) delete env[k];
+  return env;
+}
+
+function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}, projectRoot = root): Promise<RunResult> {
+  const child = spawn(process.execPath, [BIN, '-C', projectRoot, ...args], { cwd: REPO, env: childEnv({ NO_COLOR: '1', ...extraEnv }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+let outN = 0;
+const freshOut = () => path.join(tmp, 'out', String(++outN), 'brief.md');
+const abs = (rel: string) => path.join(root, rel);
+
+/** `issue start --non-interactive --json`, with the brief checked byte-identical afterwards. */
+async function startJson(brief: string, extra: string[] = []) {
+  const before = await readFile(abs(brief));
+  const out = freshOut();
+  const r = await run(['issue', 'start', abs(brief), '--non-interactive', '--json', '-o', out, ...extra]);
+  expect(r.stderr).not.toMatch(STACK_TRACE);
+  expect(r.stderr).not.toMatch(/Historian check failed/);
+  const json = JSON.parse(r.stdout);
+  expect(await readFile(abs(brief))).toEqual(before);
+  return { r, json, out, input: before.toString('utf8') };
+}
+
+/**
+ * Share the model's optimised-graph cache (`.agentos/cache`, ~90 MB, written on a
+ * project's first model load) by hard link, so copies neither copy nor rebuild it.
+ */
+async function shareCache(from: string, to: string): Promise<void> {
+  const src = path.join(from, '.agentos', 'cache');
+  const files = (await readdir(src).catch(() => [] as string[])).filter((f) => f.endsWith('.onnx'));
+  if (files.length === 0) return;
+  const dest = path.join(to, '.agentos', 'cache');
+  await mkdir(dest, { recursive: true });
+  for (const f of files) if (!existsSync(path.join(dest, f))) await link(path.join(src, f), path.join(dest, f));
+}
+
+// ---- pseudo-terminal -------------------------------------------------------
+
+const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** How to run a command on a pty: util-linux `script`, else python3's pty module, else null. */
+function ptyLauncher(): ((cmd: string) => [string, string[]]) | null {
+  const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  if (script.status === 0 && /util-linux/.test(script.stdout + script.stderr)) return (cmd) => ['script', ['-qfec', cmd, '/dev/null']];
+  const py = spawnSync('python3', ['-c', 'import pty, os; print(hasattr(os, "waitstatus_to_exitcode"))'], { encoding: 'utf8' });
+  if (py.status === 0 && py.stdout.trim() === 'True') {
+    const code = 'import os,pty,sys; s=pty.spawn(sys.argv[1:]); c=os.waitstatus_to_exitcode(s); sys.exit(c if c>=0 else 128-c)';
+    return (cmd) => ['python3', ['-c', code, 'sh', '-c', cmd]];
+  }
+  return null;
+}
+const launcher = ptyLauncher();
+if (!launcher) console.warn('issue-start.test: no pseudo-terminal route (util-linux script or python3 pty); the prompt tests are skipped');
+
+const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+
+/**
+ * Run `issue start` on a pty; when the prompt appears, type `keys`. Returns the
+ * terminal transcript (stdout and stderr of agentos, ANSI codes removed).
+ */
+function runOnPty(args: string[], keys: string | null, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string; prompted: boolean }> {
+  const cmd = [process.execPath, BIN, '-C', root, ...args].map(shq).join(' ');
+  const [file, argv] = launcher!(cmd);
+  const child = spawn(file, argv, { cwd: REPO, env: childEnv({ TERM: 'xterm', ...extraEnv }), stdio: ['pipe', 'pipe', 'pipe'] });
+  let raw = '';
+  let prompted = false;
+  child.stdout.on('data', (d: Buffer) => {
+    raw += d.toString();
+    if (!prompted && stripAnsi(raw).includes('What now?')) {
+      prompted = true;
+      // The keys go in once the prompt is drawn (and has put the terminal in raw mode).
+      if (keys !== null) setTimeout(() => child.stdin.write(keys), 300);
+    }
+  });
+  child.stderr.on('data', (d: Buffer) => (raw += d.toString()));
+  // A prompt that never gets its answer would hang the suite: give up loudly instead.
+  const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, output: stripAnsi(raw), prompted });
+    });
+  });
+}
+
+async function logLines(): Promise<Array<Record<string, unknown>>> {
+  try {
+    return (await readFile(abs('.agentos/logs/agentos.log'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  } catch {
+    return [];
+  }
+}
+
+// ---- setup -----------------------------------------------------------------
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-issue-'));
+  root = path.join(tmp, 'demo');
+  await cp(DEMO, root, { recursive: true, filter: (src) => !path.relative(DEMO, src).split(path.sep).includes('.agentos') });
+  const { config } = await loadConfig(root);
+  const setup = modelSetup({ AGENTOS_MODEL_DIR: MODEL_DIR }, config, root);
+  const embedder: Embedder = await setup.load();
+  try {
+    const r = await buildIndex({ root, config, includeHistory: true, full: false, model: setup.identity, loadEmbedder: async () => embedder, lockWaitMs: 0 });
+    expect(r.wrote).toBe(true);
+  } finally {
+    await (embedder as { dispose?: () => Promise<void> }).dispose?.();
+  }
+});
+
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+// ---- non-interactive ---------------------------------------------------------
+
+describe('issue start --non-interactive --json on the demo briefs', () => {
+  test('optimize-docker-build-times: duplicate alert, top match #27, linked by policy', async () => {
+    const { r, json, out, input } = await startJson(DOCKER);
+    expect(r.code).toBe(0);
+    expect(json.status).toBe('duplicate_alert');
+    expect(json.matches[0]).toMatchObject({ id: '27', title: 'Docker Build Optimization', path: ISSUE_27 });
+    expect(json.matches[0].score).toBeGreaterThanOrEqual(0.85);
+    expect(json).toMatchObject({ decision: 'link', decidedBy: 'policy', error: null, output: out });
+    expect(json.linked).toMatchObject({ id: '27', path: ISSUE_27 });
+    expect(json.method).toMatch(/^embedding:Xenova\/all-MiniLM-L6-v2@q8\+hnsw$/);
+    expect(r.stderr).toContain('Similar past work detected');
+    expect(r.stderr).toContain('Not prompting (non-interactive): applying --on-duplicate link.');
+
+    const written = await readFile(out, 'utf8');
+    expect(written.startsWith(input.trimEnd())).toBe(true);
+    expect(written).toContain('## Linked Past Work');
+    expect(written).toContain(ISSUE_27);
+    // check.json beside the brief records the same result.
+    const check = JSON.parse(await readFile(path.join(path.dirname(out), 'check.json'), 'utf8'));
+    expect(check).toMatchObject({ status: 'duplicate_alert', decision: 'link', output: out });
+  });
+
+  test('fix-logging-bug: at least related, #91 among the matches, Related Past Work added', async () => {
+    const { r, json, out, input } = await startJson(LOGGING);
+    expect(r.code).toBe(0);
+    expect(['related_context', 'duplicate_alert']).toContain(json.status);
+    expect(json.matches.map((m: { id: string }) => m.id)).toContain('91');
+    const written = await readFile(out, 'utf8');
+    expect(written.startsWith(input.trimEnd())).toBe(true);
+    if (json.status === 'related_context') {
+      expect(json.decision).toBe('proceed');
+      expect(json.decidedBy).toBe('none');
+      expect(written).toContain('## Related Past Work');
+      expect(written).toMatch(/Issue #91: /);
+      expect(r.stderr).toContain('Related past work');
+    } else {
+      expect(written).toContain('## Linked Past Work');
+    }
+  });
+
+  test('unrelated-onboarding-tour: clear, and the brief to use is the input unchanged', async () => {
+    const { r, json, out } = await startJson(ONBOARDING);
+    expect(r.code).toBe(0);
+    expect(json).toMatchObject({ status: 'clear', decision: 'proceed', decidedBy: 'none', matches: [], linked: null, error: null });
+    expect(json.nearest.length).toBeGreaterThan(0); // it did look
+    expect(json.standards.items).toEqual([]);
+    expect(await readFile(out)).toEqual(await readFile(abs(ONBOARDING)));
+    expect(r.stderr).toContain('No similar past work found.');
+  });
+
+  test('propose-multi-stage-builds: alert on #34, shown as REJECTED with its reason', async () => {
+    const { r, json } = await startJson(MULTI_STAGE);
+    expect(r.code).toBe(0);
+    expect(json.status).toBe('duplicate_alert');
+    const m34 = json.matches.find((m: { id: string }) => m.id === '34');
+    expect(m34).toBeDefined();
+    expect(m34.status).toBe('rejected');
+    expect(m34.statusReason).toMatch(/ADR-0005/);
+    expect(m34.score).toBeGreaterThanOrEqual(0.85);
+    expect(r.stderr).toMatch(/Issue #34: Multi-stage Docker builds/);
+    expect(r.stderr).toMatch(/REJECTED/);
+    expect(r.stderr).toContain('ADR-0005');
+  });
+
+  test('session-refresh: ADR-0004 is among the relevant standards, in the brief to use', async () => {
+    const { r, json, out } = await startJson(SESSION);
+    expect(r.code).toBe(0);
+    const items = json.standards.items as Array<{ filePath: string; source: string; score: number }>;
+    const adr = items.find((s) => s.filePath === 'docs/adrs/0004-authentication-oidc-short-lived-jwt.md');
+    expect(adr).toBeDefined();
+    expect(adr!.source).toBe('retrieved');
+    expect(adr!.score).toBeGreaterThanOrEqual(0.7);
+    const written = await readFile(out, 'utf8');
+    expect(written).toContain('## Relevant Standards');
+    expect(written).toContain('docs/adrs/0004-authentication-oidc-short-lived-jwt.md');
+  });
+
+  test('no index at all: fails open (exit 0, status error) and says how to build one', async () => {
+    const bare = path.join(tmp, 'bare');
+    await cp(DEMO, bare, { recursive: true, filter: (src) => !path.relative(DEMO, src).split(path.sep).includes('.agentos') });
+    await shareCache(root, bare);
+    const brief = path.join(bare, DOCKER);
+    const out = freshOut();
+    const child = await run(['issue', 'start', brief, '--non-interactive', '--json', '-o', out], {}, bare);
+    expect(child.code).toBe(0);
+    expect(child.stderr).toContain('Historian check failed:');
+    expect(child.stderr).toContain('Vector store not found. Run `agentos index`.');
+    expect(child.stderr).not.toMatch(STACK_TRACE);
+    const json = JSON.parse(child.stdout);
+    expect(json.status).toBe('error');
+    expect(json.error).toMatch(/no index/);
+    expect(await readFile(out)).toEqual(await readFile(brief));
+  });
+
+  test('--on-duplicate abort: exit 3 and nothing written', async () => {
+    const out = freshOut();
+    const r = await run(['issue', 'start', abs(DOCKER), '--non-interactive', '--on-duplicate', 'abort', '-o', out]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('Aborted: this appears to duplicate #27');
+    expect(existsSync(path.dirname(out))).toBe(false);
+  });
+});
+
+// ---- the real prompt on a pseudo-terminal -------------------------------------------
+
+(launcher ? describe : describe.skip)('the duplicate prompt on a real terminal', () => {
+  let briefBytes: Buffer;
+  beforeAll(async () => {
+    briefBytes = await readFile(abs(DOCKER));
+  });
+  afterEach(async () => {
+    // Whatever was answered, the user's brief is never touched.
+    expect(await readFile(abs(DOCKER))).toEqual(briefBytes);
+  });
+
+  const newLogLines = async (before: number) => (await logLines()).slice(before);
+
+  test("'a' aborts: exit 3, nothing written, logged as the user's decision", async () => {
+    const out = freshOut();
+    const logBefore = (await logLines()).length;
+    const r = await runOnPty(['issue', 'start', abs(DOCKER), '-o', out], 'a\r');
+    expect(r.prompted).toBe(true);
+    expect(r.code).toBe(3);
+    expect(r.output).toContain('Aborted: this appears to duplicate #27');
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(path.dirname(out))).toBe(false);
+    const decision = (await newLogLines(logBefore)).find((l) => l.event === 'decision');
+    expect(decision).toMatchObject({ decision: 'abort', decidedBy: 'user', status: 'duplicate_alert', brief: DOCKER });
+  });
+
+  test("'l' links: exit 0, the brief to use names #27 under Linked Past Work", async () => {
+    const out = freshOut();
+    const logBefore = (await logLines()).length;
+    const r = await runOnPty(['issue', 'start', abs(DOCKER), '-o', out], 'l\r');
+    expect(r.prompted).toBe(true);
+    expect(r.code).toBe(0);
+    const written = await readFile(out, 'utf8');
+    expect(written).toContain('## Linked Past Work');
+    expect(written).toContain(ISSUE_27);
+    expect(written).toContain('Issue #27: Docker Build Optimization');
+    const decision = (await newLogLines(logBefore)).find((l) => l.event === 'decision');
+    expect(decision).toMatchObject({ decision: 'link', decidedBy: 'user', linked: { issueId: '27', filePath: ISSUE_27 } });
+  });
+
+  test("'i' ignores: exit 0, the brief to use is the input plus only the Relevant Standards section", async () => {
+    const out = freshOut();
+    const r = await runOnPty(['issue', 'start', abs(DOCKER), '-o', out], 'i\r');
+    expect(r.prompted).toBe(true);
+    expect(r.code).toBe(0);
+    const input = briefBytes.toString('utf8');
+    const written = await readFile(out, 'utf8');
+    expect(written).not.toContain('Linked Past Work');
+    expect(written).not.toContain('Related Past Work');
+    const tail = written.slice(input.trimEnd().length);
+    expect(written.startsWith(input.trimEnd())).toBe(true);
+    expect(tail).toMatch(/^\n\n<!-- agentos:relevant-standards -->\n## Relevant Standards\n[\s\S]*\n<!-- \/agentos:relevant-standards -->\n$/);
+    expect(stripAgentosSections(written)).toBe(input);
+  });
+
+  test('Enter alone takes the default (link)', async () => {
+    const out = freshOut();
+    const r = await runOnPty(['issue', 'start', abs(DOCKER), '-o', out], '\r');
+    expect(r.prompted).toBe(true);
+    expect(r.code).toBe(0);
+    expect(await readFile(out, 'utf8')).toContain('## Linked Past Work');
+  });
+
+  test('Ctrl-C at the prompt: exit 130, nothing written, no stack trace', async () => {
+    const out = freshOut();
+    const logBefore = (await logLines()).length;
+    const r = await runOnPty(['issue', 'start', abs(DOCKER), '-o', out], '\x03');
+    expect(r.prompted).toBe(true);
+    expect(r.code).toBe(130);
+    expect(r.output).toContain('Cancelled: nothing was written.');
+    expect(r.output).not.toMatch(STACK_TRACE);
+    expect(r.output).not.toMatch(/ExitPromptError|unexpected error/);
+    expect(existsSync(path.dirname(out))).toBe(false);
+    const decision = (await newLogLines(logBefore)).find((l) => l.event === 'decision');
+    expect(decision).toMatchObject({ decision: 'cancelled', decidedBy: 'user' });
+  });
+
+  test('with CI set there is no prompt even on a terminal: the policy applies', async () => {
+    const out = freshOut();
+    const r = await runOnPty(['issue', 'start', abs(DOCKER), '-o', out], null, { CI: 'true' });
+    expect(r.prompted).toBe(false);
+    expect(r.code).toBe(0);
+    expect(r.output).toContain('Not prompting (non-interactive): applying --on-duplicate link.');
+    expect(await readFile(out, 'utf8')).toContain('## Linked Past Work');
+  });
+});
