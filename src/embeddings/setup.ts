@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Config } from '../config/schema.js';
@@ -28,7 +29,17 @@ export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string)
     identity,
     load: async () => {
       const { MiniLMEmbedder } = await import('./minilm.js');
-      return MiniLMEmbedder.load({ modelId: id, dtype, location, cacheDir: path.join(root, '.agentos', 'cache') });
+      return MiniLMEmbedder.load({ modelId: id, dtype, location, cacheDir: modelCacheDir(env) });
     },
   };
+}
+
+/**
+ * The optimised graph (~90 MB) depends only on the weights, the ONNX Runtime
+ * version and the CPU, so one copy per user serves every project.
+ */
+export function modelCacheDir(env: NodeJS.ProcessEnv): string {
+  if (env.AGENTOS_CACHE_DIR) return path.resolve(env.AGENTOS_CACHE_DIR);
+  const base = env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
+  return path.join(base, 'agentos');
 }

@@ -178,6 +178,8 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
 
   const nothingToDo = existing && prepared.length === 0 && report.removed.length === 0;
   if (nothingToDo && !metaOnlyChange) {
+    // Nothing to write, but a crashed writer's temp folders are still ours to remove.
+    await pruneGenerations(root, { tempOnly: true });
     report.chunks = existing!.count();
     return report;
   }
@@ -263,7 +265,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const vectorsSource =
     nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { index };
   const name = await writeGeneration(root, manifest, meta, vectorsSource);
-  await pruneGenerations(root, previousName ? [name, previousName] : [name]);
+  await pruneGenerations(root, { keep: previousName ? [name, previousName] : [name] });
   report.wrote = true;
   report.generation = name;
   report.chunks = chunks.length;

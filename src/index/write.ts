@@ -63,7 +63,8 @@ export async function writeGeneration(
  * may still be opening that), and temp folders of crashed writers. Call only
  * while holding the index lock.
  */
-export async function pruneGenerations(root: string, keep: string[]): Promise<void> {
+export async function pruneGenerations(root: string, opts: { keep: string[] } | { tempOnly: true }): Promise<void> {
+  const keep = 'keep' in opts ? opts.keep : null;
   const { dir } = indexPaths(root);
   let entries: string[];
   try {
@@ -72,7 +73,7 @@ export async function pruneGenerations(root: string, keep: string[]): Promise<vo
     return;
   }
   for (const e of entries) {
-    const stale = (e.startsWith('gen-') && !keep.includes(e)) || e.startsWith('.tmp-') || /^CURRENT\.tmp-/.test(e);
+    const stale = (keep !== null && e.startsWith('gen-') && !keep.includes(e)) || e.startsWith('.tmp-') || /^CURRENT\.tmp-/.test(e);
     if (stale) await rm(path.join(dir, e), { recursive: true, force: true });
   }
 }

@@ -12,7 +12,8 @@
  * tests through the store mean what they say. (Float32 storage would not do:
  * fround(0.7)-based vectors score 0.69999998 and fall below the 0.7 threshold.)
  */
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { afterAll } from '@jest/globals';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -331,9 +332,16 @@ export function makeIO(cwd: string, opts: { tty?: boolean; env?: NodeJS.ProcessE
   };
 }
 
+const createdProjects: string[] = [];
+// Every test file that uses makeProject removes its folders when it is done.
+afterAll(async () => {
+  await Promise.all(createdProjects.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
 /** A temp folder with `.agentos/` in it, so findProjectRoot stops there. */
 export async function makeProject(files: Record<string, string | Buffer> = {}): Promise<string> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'agentos-test-'));
+  createdProjects.push(root);
   await mkdir(path.join(root, '.agentos'), { recursive: true });
   for (const [rel, content] of Object.entries(files)) {
     const abs = path.join(root, rel);

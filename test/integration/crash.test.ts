@@ -6,7 +6,7 @@
 // SIGKILLs the process at a chosen rename (written to the temp folder at run time).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, cp, link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,25 +71,9 @@ async function copyDemo(dest: string): Promise<void> {
 let n = 0;
 async function cloneBase(): Promise<string> {
   const dest = path.join(tmp, `run-${++n}`);
-  await cp(base, dest, { recursive: true, preserveTimestamps: true, filter: notCache(base) });
-  await shareCache(base, dest);
+  await cp(base, dest, { recursive: true, preserveTimestamps: true });
   return dest;
 }
-
-/**
- * Share the model's optimised-graph cache (`.agentos/cache`, ~90 MB, written on a
- * project's first model load) by hard link, so copies neither copy nor rebuild it.
- */
-async function shareCache(from: string, to: string): Promise<void> {
-  const src = path.join(from, '.agentos', 'cache');
-  const files = (await ls(src)).filter((f) => f.endsWith('.onnx'));
-  if (files.length === 0) return;
-  const dest = path.join(to, '.agentos', 'cache');
-  await mkdir(dest, { recursive: true });
-  for (const f of files) if (!existsSync(path.join(dest, f))) await link(path.join(src, f), path.join(dest, f));
-}
-
-const notCache = (root: string) => (p: string) => path.relative(root, p) !== path.join('.agentos', 'cache');
 
 interface RunResult {
   code: number | null;

@@ -4,7 +4,7 @@
 // (beforeAll); every test that changes something works on its own copy of it.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, cp, link, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,25 +46,9 @@ let cloneN = 0;
 /** A copy of the indexed demo repo, index included, for a test to change. */
 async function cloneA(): Promise<string> {
   const dest = path.join(tmp, `clone-${++cloneN}`);
-  await cp(A, dest, { recursive: true, preserveTimestamps: true, filter: notCache(A) });
-  await shareCache(A, dest);
+  await cp(A, dest, { recursive: true, preserveTimestamps: true });
   return dest;
 }
-
-/**
- * Share the model's optimised-graph cache (`.agentos/cache`, ~90 MB, written on a
- * project's first model load) by hard link, so copies neither copy nor rebuild it.
- */
-async function shareCache(from: string, to: string): Promise<void> {
-  const src = path.join(from, '.agentos', 'cache');
-  const files = (await ls(src)).filter((f) => f.endsWith('.onnx'));
-  if (files.length === 0) return;
-  const dest = path.join(to, '.agentos', 'cache');
-  await mkdir(dest, { recursive: true });
-  for (const f of files) if (!existsSync(path.join(dest, f))) await link(path.join(src, f), path.join(dest, f));
-}
-
-const notCache = (root: string) => (p: string) => path.relative(root, p) !== path.join('.agentos', 'cache');
 
 function build(root: string, opts: { includeHistory?: boolean; full?: boolean; model?: ModelIdentity; lockWaitMs?: number } = {}): Promise<BuildReport> {
   return buildIndex({
@@ -440,7 +424,6 @@ describe('incremental runs', () => {
   test('a fresh standards-only index of the demo (CLI) holds no history', async () => {
     const root = path.join(tmp, 'standards-only');
     await copyDemo(root);
-    await shareCache(A, root);
     // Keep it small: the full demo standards set is not needed to check the types.
     await rm(path.join(root, 'docs/adrs'), { recursive: true });
     await rm(path.join(root, 'docs/LLDs'), { recursive: true });
