@@ -297,8 +297,9 @@ function compact(
 }
 
 function excerptOf(text: string): string {
-  const plain = text
-    .replace(/^#{1,6}\s+/gm, '')
+  // Heading lines go: the section title is shown beside the excerpt already.
+  const body = text.replace(/^#{1,6}\s+.*$/gm, '').trim();
+  const plain = (body || text.replace(/^#{1,6}\s+/gm, ''))
     .replace(/[*`>]/g, '')
     // Emphasis underscores only: `auth_sessions` keeps its underscore.
     .replace(/(?<!\w)_+|_+(?!\w)/g, '')

@@ -254,6 +254,11 @@ describe('first build of the demo corpus (--include-history)', () => {
     expect(excerpts.some((e) => e.includes('token_expired'))).toBe(true);
     expect(excerpts.filter((e) => /\bauthsessions\b|\btokenexpired\b/.test(e))).toEqual([]);
     expect(excerpts.filter((e) => e.includes('**') || e.includes('`'))).toEqual([]);
+    // Headings are shown as the section; the excerpt is the prose under them.
+    const doc27 = store.meta.docs.findIndex((d) => d.issueId === '27' && d.documentType === 'issue');
+    const ex27 = store.meta.chunks.filter((c) => c[1] === doc27).map((c) => c[3]);
+    expect(ex27.length).toBeGreaterThan(0);
+    expect(ex27.filter((e) => e.startsWith('Issue #27') || e.startsWith('Objective'))).toEqual([]);
   });
 
   test('search answers from the real vectors', async () => {
