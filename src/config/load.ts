@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import YAML, { LineCounter } from 'yaml';
+import { yaml } from './yaml.js';
 import { UsageError } from '../errors.js';
 import { parseConfig, type ParsedConfig } from './parse.js';
 
@@ -17,8 +17,9 @@ export async function loadConfig(root: string): Promise<ParsedConfig> {
     throw new UsageError(`${CONFIG_PATH}: cannot read (${(e as Error).message})`);
   }
   // linePos is only filled in with prettyErrors; a LineCounter gives the line without the noise.
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
-  const doc = YAML.parseDocument(text, { prettyErrors: false, lineCounter });
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
   if (doc.errors.length > 0) {
     const first = doc.errors[0];
     const line = first.linePos?.[0]?.line ?? lineCounter.linePos(first.pos[0]).line;

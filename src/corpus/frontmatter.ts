@@ -1,4 +1,4 @@
-import YAML from 'yaml';
+import { yaml } from '../config/yaml.js';
 
 export interface Frontmatter {
   data: Record<string, unknown>;
@@ -15,7 +15,7 @@ export function splitFrontmatter(text: string): Frontmatter {
   if (!m) return { data: {}, body: text, error: null };
   const body = text.slice(m[0].length);
   try {
-    const data = YAML.parse(m[1]);
+    const data = yaml().parse(m[1]);
     if (data === null || data === undefined) return { data: {}, body, error: null };
     if (typeof data !== 'object' || Array.isArray(data)) return { data: {}, body, error: 'frontmatter is not a mapping' };
     return { data: data as Record<string, unknown>, body, error: null };

@@ -14,8 +14,13 @@ export interface MiniLMOptions {
   modelId: string;
   dtype: 'q8' | 'fp32';
   location: ModelLocation;
-  /** Where the optimised graph is cached (e.g. `<project>/.agentos/cache`); null disables the cache. */
+  /** Where the optimised graph is cached (e.g. `~/.cache/agentos`); null disables the cache. */
   cacheDir?: string | null;
+  /**
+   * ONNX Runtime's memory arena: ~1.2-1.35x faster inference over many batches
+   * (index), more resident memory. Off for a one-brief check, where memory counts.
+   */
+  memoryArena?: boolean;
 }
 
 interface Tensor {
@@ -70,7 +75,7 @@ export class MiniLMEmbedder implements Embedder {
         readFile(path.join(folder, 'tokenizer_config.json'), 'utf8').then(JSON.parse),
       ]);
       const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig) as unknown as Tokenizer;
-      const session = await createSession(ort, onnxFile, fingerprint, opts.cacheDir ?? null);
+      const session = await createSession(ort, onnxFile, fingerprint, opts.cacheDir ?? null, opts.memoryArena ?? false);
       return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, session as unknown as Session, ort.Tensor as unknown as TensorCtor);
     } catch (e) {
       throw new ModelUnavailableError(`cannot load model ${opts.modelId} from ${folder}: ${errorMessage(e)}`);
@@ -170,8 +175,8 @@ type Ort = typeof import('onnxruntime-node');
  * saved graph with optimisation off afterwards. Written by temp + rename; a
  * cache that fails to load is deleted and rebuilt.
  */
-async function createSession(ort: Ort, onnxFile: string, fingerprint: string, cacheDir: string | null) {
-  const base = { executionProviders: ['cpu'], enableCpuMemArena: false } as const;
+async function createSession(ort: Ort, onnxFile: string, fingerprint: string, cacheDir: string | null, memoryArena: boolean) {
+  const base = { executionProviders: ['cpu'], enableCpuMemArena: memoryArena };
   if (!cacheDir || fingerprint === 'unknown') return ort.InferenceSession.create(onnxFile, { ...base, graphOptimizationLevel: 'all' });
   const cached = path.join(cacheDir, `minilm-${fingerprint}-ort${ortVersion()}-${process.arch}.onnx`);
   if (existsSync(cached)) {

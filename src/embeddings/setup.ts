@@ -11,7 +11,8 @@ export interface ModelSetup {
   location: ModelLocation;
   /** Known without loading the model, so a no-op index run stays cheap. */
   identity: ModelIdentity;
-  load(): Promise<Embedder>;
+  /** `batch` (index): throughput first; `query` (a brief): memory first. */
+  load(purpose?: 'batch' | 'query'): Promise<Embedder>;
 }
 
 export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string): ModelSetup {
@@ -27,9 +28,9 @@ export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string)
   return {
     location,
     identity,
-    load: async () => {
+    load: async (purpose = 'query') => {
       const { MiniLMEmbedder } = await import('./minilm.js');
-      return MiniLMEmbedder.load({ modelId: id, dtype, location, cacheDir: modelCacheDir(env) });
+      return MiniLMEmbedder.load({ modelId: id, dtype, location, cacheDir: modelCacheDir(env), memoryArena: purpose === 'batch' });
     },
   };
 }

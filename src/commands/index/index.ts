@@ -32,7 +32,7 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
       includeHistory: Boolean(opts.includeHistory),
       full: Boolean(opts.full),
       model: model.identity,
-      loadEmbedder: model.load,
+      loadEmbedder: () => model.load('batch'),
       lockWaitMs: opts.wait * 1000,
       onProgress: (p) => {
         if (p.phase === 'scan') spinner.update(`Scanned ${p.files} files`);
