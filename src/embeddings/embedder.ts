@@ -18,7 +18,8 @@ export interface Embedder {
   readonly stats?: { tokens: number; inferenceMs: number };
 }
 
-export function cosine(a: Float32Array, b: Float32Array): number {
+/** Computed in float64 (JS numbers) whatever array type holds the values. */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0;
   let na = 0;
   let nb = 0;

@@ -23,6 +23,7 @@ import type { CorpusType, DocMetadata } from '../../src/corpus/types.js';
 import type { Embedder } from '../../src/embeddings/embedder.js';
 import type { IO } from '../../src/io.js';
 import { INDEX_FORMAT_VERSION, type Manifest, type SearchHit, type StoredDoc, type VectorStore } from '../../src/index/types.js';
+import { cosine } from '../../src/embeddings/embedder.js';
 
 export const DIMS = 384;
 
@@ -34,17 +35,7 @@ export function basis(i: number, dims = DIMS): Float32Array {
 }
 
 /** Cosine in float64 over whatever array type holds the numbers. */
-export function cosine64(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return dot / (Math.sqrt(na) * Math.sqrt(nb) || 1);
-}
+export const cosine64 = cosine;
 
 /** A float64 vector whose cosine with e0 is exactly `s` (see the header). */
 export function vectorAtScore(s: number, dims = DIMS): Float64Array {

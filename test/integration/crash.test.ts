@@ -9,7 +9,6 @@ import { existsSync } from 'node:fs';
 import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { jest } from '@jest/globals';
 import { nearestDocuments } from '../../src/check/history.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -19,13 +18,10 @@ import { modelSetup } from '../../src/embeddings/setup.js';
 import { buildIndex, type BuildReport, type ModelIdentity } from '../../src/index/build.js';
 import { openStore, readCurrent } from '../../src/index/hnsw-store.js';
 import { indexPaths } from '../../src/index/layout.js';
+import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(180_000);
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MODEL_DIR = path.join(REPO, '.agentos', 'models');
-const DEMO = path.join(REPO, 'fixtures', 'demo-repo');
-const BIN = path.join(REPO, 'bin', 'agentos.js');
 
 const CHANGED = 'docs/standards/testing-standard.md';
 const NEW_TEXT =

@@ -10,12 +10,12 @@ import { MAX_TOKENS, MiniLMEmbedder } from '../../src/embeddings/minilm.js';
 import { requiredFiles } from '../../src/embeddings/model-location.js';
 import { ModelUnavailableError } from '../../src/errors.js';
 import { jest } from '@jest/globals';
+import { MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(120_000);
 
-const MODEL_DIR = path.resolve('.agentos/models');
 const MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
-const REFERENCE = path.resolve('fixtures/model-reference/minilm-reference.json');
+const REFERENCE = path.join(REPO, 'fixtures', 'model-reference', 'minilm-reference.json');
 
 interface ReferenceItem {
   text: string;

@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { appendFile, cp, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { jest } from '@jest/globals';
 import { nearestDocuments } from '../../src/check/history.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -20,13 +19,10 @@ import { openStore, readCurrent } from '../../src/index/hnsw-store.js';
 import { indexPaths } from '../../src/index/layout.js';
 import { acquireLock, LockTimeoutError } from '../../src/index/lock.js';
 import type { Manifest, StoredDoc } from '../../src/index/types.js';
+import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(180_000);
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MODEL_DIR = path.join(REPO, '.agentos', 'models');
-const DEMO = path.join(REPO, 'fixtures', 'demo-repo');
-const BIN = path.join(REPO, 'bin', 'agentos.js');
 
 let tmp: string;
 let A: string; // the demo copy indexed with --include-history; never modified after beforeAll

@@ -9,20 +9,16 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { jest } from '@jest/globals';
 import { loadConfig } from '../../src/config/load.js';
 import type { Embedder } from '../../src/embeddings/embedder.js';
 import { modelSetup } from '../../src/embeddings/setup.js';
 import { buildIndex } from '../../src/index/build.js';
 import { stripAgentosSections } from '../../src/output/sections.js';
+import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(180_000);
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MODEL_DIR = path.join(REPO, '.agentos', 'models');
-const DEMO = path.join(REPO, 'fixtures', 'demo-repo');
-const BIN = path.join(REPO, 'bin', 'agentos.js');
 
 const DOCKER = 'briefs/optimize-docker-build-times.md';
 const LOGGING = 'briefs/fix-logging-bug.md';
