@@ -1,14 +1,13 @@
 import type { GlobalOptions } from '../../cli.js';
 import { readBrief } from '../../check/brief.js';
+import { defaultCheckDeps } from '../../check/deps.js';
 import { runChecks, type CheckDeps } from '../../check/run.js';
 import { mergeContext, readManualContext } from '../../check/standards.js';
 import { loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
-import { modelSetup } from '../../embeddings/setup.js';
 import { ExitCode } from '../../errors.js';
-import { openStore } from '../../index/hnsw-store.js';
 import type { IO } from '../../io.js';
-import { createFileLogger } from '../../log/logger.js';
+import { createFileLogger, logRetrievedStandards } from '../../log/logger.js';
 import { relevantStandardsSection, stripAgentosSections } from '../../output/sections.js';
 import { findProjectRoot } from '../../project.js';
 
@@ -29,17 +28,12 @@ export async function runContext(
   const { config } = await loadConfig(root);
   const brief = await readBrief(briefArg, io.cwd, io.stdin);
   const manual = await readManualContext(opts.context ?? [], io.cwd, root);
-  const model = modelSetup(io.env, config, root);
-  const deps: CheckDeps = seams.deps
-    ? seams.deps(config, root)
-    : { method: `embedding:${model.identity.modelId}+hnsw`, loadEmbedder: model.load, openStore: () => openStore(root, model.identity) };
+  const deps: CheckDeps = seams.deps ? seams.deps(config, root) : defaultCheckDeps(io.env, config, root);
   const outcome = await runChecks(stripAgentosSections(brief.text), config, deps, { history: false, standards: true });
   if (outcome.standards.error) io.stderr.write(`warning: ${outcome.standards.error.startsWith('Vector store') ? outcome.standards.error : `standards context unavailable: ${outcome.standards.error}`}\n`);
   const items = mergeContext(manual, outcome.standards.items);
   const logger = await createFileLogger(root);
-  for (const s of outcome.standards.items) {
-    logger.info({ event: 'standard_retrieved', filePath: s.filePath, section: s.section, score: s.score, snippet: s.snippet }, `Retrieved: ${s.filePath}`);
-  }
+  logRetrievedStandards(logger, outcome.standards.items);
   if (opts.json) io.stdout.write(JSON.stringify({ method: outcome.standards.method, error: outcome.standards.error, items }, null, 2) + '\n');
   else if (items.length) io.stdout.write(relevantStandardsSection(items) + '\n');
   else io.stderr.write('No relevant standards found.\n');

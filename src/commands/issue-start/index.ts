@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { GlobalOptions } from '../../cli.js';
 import { readBrief } from '../../check/brief.js';
-import { formatScore } from '../../check/classify.js';
+import { defaultCheckDeps } from '../../check/deps.js';
 import { runChecks, type CheckDeps, type CheckOutcome } from '../../check/run.js';
 import { mergeContext, readManualContext } from '../../check/standards.js';
 import { loadConfig } from '../../config/load.js';
@@ -9,11 +9,9 @@ import type { Config } from '../../config/schema.js';
 import { firstH1, cleanTitle } from '../../corpus/metadata.js';
 import { decideDuplicate, type Decision, type DuplicateAction, type DuplicateAsker } from '../../decision/decide.js';
 import { inquirerAsker, PromptCancelled } from '../../decision/prompt.js';
-import { modelSetup } from '../../embeddings/setup.js';
 import { ExitCode, ExitError, UsageError } from '../../errors.js';
-import { openStore } from '../../index/hnsw-store.js';
 import { canPrompt, useColor, type IO } from '../../io.js';
-import { createFileLogger } from '../../log/logger.js';
+import { createFileLogger, logRetrievedStandards } from '../../log/logger.js';
 import { findProjectRoot } from '../../project.js';
 import { makeStyle, renderDuplicateAlert, renderRelated, renderStandards } from '../../output/render.js';
 import { composeBrief } from '../../output/compose.js';
@@ -57,7 +55,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   for (const w of configWarnings) err(`warning: ${w}`);
 
   // 1. Decide what the memory says.
-  const deps = seams.deps ? seams.deps(config, root) : defaultDeps(io, config, root);
+  const deps = seams.deps ? seams.deps(config, root) : defaultCheckDeps(io.env, config, root);
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
   const started = performance.now();
   const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(stripAgentosSections(brief.text), config, deps, { history: true, standards: true }));
@@ -84,9 +82,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   }
   for (const w of outcome.warnings) err(st.yellow(`warning: ${w}`));
   const standards = mergeContext(manual, outcome.standards.items);
-  for (const s of outcome.standards.items) {
-    logger.info({ ...logBase, event: 'standard_retrieved', filePath: s.filePath, section: s.section, score: s.score, snippet: s.snippet }, `Retrieved: ${s.filePath} (section: ${s.section}, score: ${formatScore(s.score ?? 0)})`);
-  }
+  logRetrievedStandards(logger, outcome.standards.items, logBase);
 
   // 2. Ask (or apply the policy) only for a duplicate alert.
   const alerts = outcome.history.status === 'duplicate_alert' ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate) : [];
@@ -176,14 +172,5 @@ function jsonMatch(m: import('../../check/history.js').HistoryMatch) {
     summary: m.summary,
     section: m.section,
     excerpt: m.excerpt,
-  };
-}
-
-function defaultDeps(io: IO, config: Config, root: string): CheckDeps {
-  const model = modelSetup(io.env, config, root);
-  return {
-    method: `embedding:${model.identity.modelId}+hnsw`,
-    loadEmbedder: model.load,
-    openStore: () => openStore(root, model.identity),
   };
 }
