@@ -1,5 +1,6 @@
 import { chunkMarkdown } from '../chunks/chunk.js';
 import { extractMetadata } from '../corpus/metadata.js';
+import { comparePaths } from '../corpus/scan.js';
 import type { DocStatus, DocumentType } from '../corpus/types.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import type { SearchHit, VectorStore } from '../index/types.js';
@@ -61,7 +62,7 @@ export function nearestDocuments(store: VectorStore, briefVectors: Float32Array[
     if (best.size >= k || want >= available) break;
   }
   return [...best.values()]
-    .sort((a, b) => b.score - a.score || a.doc.filePath.localeCompare(b.doc.filePath))
+    .sort((a, b) => b.score - a.score || comparePaths(a.doc.filePath, b.doc.filePath))
     .slice(0, k)
     .map(toMatch);
 }

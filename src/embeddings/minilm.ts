@@ -21,6 +21,8 @@ export interface MiniLMOptions {
    * (index), more resident memory. Off for a one-brief check, where memory counts.
    */
   memoryArena?: boolean;
+  /** The weights' fingerprint when the caller has computed it already (modelSetup). */
+  fingerprint?: string;
 }
 
 interface Tensor {
@@ -67,7 +69,7 @@ export class MiniLMEmbedder implements Embedder {
     assertModelFiles(opts.location, opts.modelId, opts.dtype);
     const folder = opts.location.dir ? path.join(opts.location.dir, opts.modelId) : await downloadFromHub(opts.modelId, opts.dtype);
     const onnxFile = path.join(folder, onnxFileName(opts.dtype));
-    const fingerprint = existsSync(onnxFile) ? fingerprintFile(onnxFile) : 'unknown';
+    const fingerprint = opts.fingerprint ?? (existsSync(onnxFile) ? fingerprintFile(onnxFile) : 'unknown');
     try {
       const [{ Tokenizer }, ort] = await Promise.all([import('@huggingface/tokenizers'), import('onnxruntime-node')]);
       const [tokenizerJson, tokenizerConfig] = await Promise.all([

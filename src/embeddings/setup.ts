@@ -30,7 +30,15 @@ export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string)
     identity,
     load: async (purpose = 'query') => {
       const { MiniLMEmbedder } = await import('./minilm.js');
-      return MiniLMEmbedder.load({ modelId: id, dtype, location, cacheDir: modelCacheDir(env), memoryArena: purpose === 'batch' });
+      return MiniLMEmbedder.load({
+        modelId: id,
+        dtype,
+        location,
+        cacheDir: modelCacheDir(env),
+        memoryArena: purpose === 'batch',
+        // Hub downloads are fingerprinted after the download, by the embedder.
+        fingerprint: location.dir ? identity.modelFingerprint : undefined,
+      });
     },
   };
 }

@@ -114,6 +114,8 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const oldDocs = new Map((existing?.meta.docs ?? []).map((d) => [d.filePath, d]));
   const keep: StoredDoc[] = [];
   const toEmbed: CorpusFile[] = [];
+  // Files read to compare hashes are not read again to be embedded.
+  const reads = new Map<string, Awaited<ReturnType<typeof readTextFile>>>();
   const statUpdates: Record<string, { hash: string; size: number; mtimeMs: number }> = {};
   let metaOnlyChange = false;
 
@@ -129,6 +131,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
       const read = await readTextFile(f.absPath, config.corpus.maxFileBytes);
       same = read.ok && read.hash === prev.hash;
       if (same) metaOnlyChange = true;
+      else reads.set(f.relPath, read);
     }
     if (!same) {
       toEmbed.push(f);
@@ -149,7 +152,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const prepared: Prepared[] = [];
   let embedder: Embedder | null = null;
   for (const f of toEmbed) {
-    const read = await readTextFile(f.absPath, config.corpus.maxFileBytes);
+    const read = reads.get(f.relPath) ?? (await readTextFile(f.absPath, config.corpus.maxFileBytes));
     if (!read.ok) {
       report.skipped.push({ relPath: f.relPath, reason: read.reason });
       if (oldDocs.has(f.relPath)) report.removed.push(f.relPath);
