@@ -120,6 +120,8 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
+      // `agentos issue` (no subcommand) shows help as an error (exitCode 1): a usage error, exit 2.
+      if (e.code === 'commander.help' && e.exitCode !== 0) return ExitCode.Usage;
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.Ok;
       return ExitCode.Usage; // commander already printed the message
     }

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { decodeText, sha256 } from '../corpus/read.js';
 import { UsageError } from '../errors.js';
+import { BoundedReadError, readRegularFile, readStreamBounded } from '../fsutil/bounded-read.js';
 
 export interface Brief {
   /** As given ("-" for stdin). */
@@ -13,33 +13,34 @@ export interface Brief {
   hash: string;
 }
 
-const MAX_BRIEF_BYTES = 1024 * 1024;
+/** The largest brief read (README "Limits"); stdin stops being read there too. */
+export const MAX_BRIEF_BYTES = 1024 * 1024;
 
-/** Read the user's brief. Every problem is a UsageError (exit 2), never a failed-open check. */
+/**
+ * Read the user's brief. Every problem is a UsageError (exit 2), never a failed-open check.
+ * Only a regular file or stdin: a FIFO, a device (`/dev/zero`) or a folder is refused
+ * without being read, and no more than MAX_BRIEF_BYTES is ever read.
+ */
 export async function readBrief(source: string, cwd: string, stdin: Readable): Promise<Brief> {
   let buf: Buffer;
   let absPath: string | null = null;
   const label = source === '-' ? 'stdin' : source;
-  if (source === '-') {
-    buf = await readAll(stdin);
-  } else {
-    absPath = path.resolve(cwd, source);
-    try {
-      buf = await readFile(absPath);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-      throw new UsageError(`${label}: cannot read brief: ${why}`);
+  try {
+    if (source === '-') {
+      buf = await readStreamBounded(stdin, MAX_BRIEF_BYTES, label);
+    } else {
+      absPath = path.resolve(cwd, source);
+      buf = await readRegularFile(absPath, MAX_BRIEF_BYTES);
     }
+  } catch (e) {
+    if (e instanceof BoundedReadError) {
+      const verb = e.problem === 'too-large' ? 'cannot use brief' : 'cannot read brief';
+      throw new UsageError(`${label}: ${verb}: ${e.reason}`);
+    }
+    throw new UsageError(`${label}: cannot read brief: ${(e as Error).message.split('\n')[0]}`);
   }
   const decoded = decodeText(buf, MAX_BRIEF_BYTES);
   if (!decoded.ok) throw new UsageError(`${label}: cannot use brief: ${decoded.reason}`);
   if (decoded.text.trim() === '') throw new UsageError(`${label}: brief is empty`);
   return { source, absPath, text: decoded.text, hash: sha256(buf) };
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of stream) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(parts);
 }

@@ -1,4 +1,5 @@
 import { chunkMarkdown } from '../chunks/chunk.js';
+import { capBriefChunks, MAX_CHECK_CHARS } from './brief-limit.js';
 import { extractMetadata } from '../corpus/metadata.js';
 import { comparePaths } from '../corpus/scan.js';
 import type { DocStatus, DocumentType } from '../corpus/types.js';
@@ -32,14 +33,14 @@ export interface HistoryCheck {
 const CHUNKS_PER_DOC = 8;
 
 /** Embed the brief as the index embeds documents. */
-export async function embedBrief(text: string, embedder: Embedder): Promise<Float32Array[]> {
+export async function embedBrief(text: string, embedder: Embedder, notes?: string[]): Promise<Float32Array[]> {
   const { metadata, body } = extractMetadata('brief.md', text, ['history'], '');
   const chunks = chunkMarkdown(body, metadata.title, {
     maxTokens: embedder.maxTokens - 2,
     minTokens: 24,
     countTokens: (t) => embedder.countTokens(t),
   });
-  const texts = chunks.length ? chunks.map((c) => c.embedText) : [text];
+  const texts = chunks.length ? capBriefChunks(chunks, notes).map((c) => c.embedText) : [text.slice(0, MAX_CHECK_CHARS)];
   return embedder.embed(texts);
 }
 

@@ -4,6 +4,7 @@ import { errorMessage, IndexUnavailableError } from '../errors.js';
 import type { VectorStore } from '../index/types.js';
 import type { HistoryStatus } from './classify.js';
 import { checkHistory, embedBrief, type HistoryMatch } from './history.js';
+import { briefForCheck } from './brief-limit.js';
 import { retrieveStandards, type StandardContext } from './standards.js';
 
 /** Where the memory comes from; tests pass a fake embedder and an in-memory store. */
@@ -79,7 +80,9 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
           deps.openStore().then((s) => ((timings.indexLoadMs = t() - t0), s)),
         ]);
         const t1 = t();
-        const vectors = await embedBrief(briefText, embedder);
+        const limited = briefForCheck(briefText); // bounded work per brief, and the user is told which part
+        if (limited.note) warnings.push(limited.note);
+        const vectors = await embedBrief(limited.text, embedder, warnings);
         timings.embedMs = t() - t1;
         const t2 = t();
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method: deps.method };

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeText } from '../corpus/read.js';
 import { extractMetadata } from '../corpus/metadata.js';
 import type { DocStatus } from '../corpus/types.js';
 import { UsageError } from '../errors.js';
+import { BoundedReadError, readRegularFile } from '../fsutil/bounded-read.js';
 import type { VectorStore } from '../index/types.js';
 import { nearestDocuments } from './history.js';
 
@@ -63,8 +63,9 @@ export async function readManualContext(files: string[], cwd: string, root: stri
     const abs = path.resolve(cwd, f);
     let buf: Buffer;
     try {
-      buf = await readFile(abs);
+      buf = await readRegularFile(abs, 1024 * 1024);
     } catch (e) {
+      if (e instanceof BoundedReadError) throw new UsageError(`${f}: cannot read context file: ${e.reason}`);
       throw new UsageError(`${f}: cannot read context file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     const decoded = decodeText(buf, 1024 * 1024);

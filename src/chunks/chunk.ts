@@ -1,3 +1,5 @@
+import { trimEndSet } from '../text/linear.js';
+
 /**
  * Split a markdown body into retrieval chunks: one per H1/H2 section (H3 and
  * deeper stay inside their parent), tiny sections merged forward, long ones
@@ -5,6 +7,8 @@
  * Changing anything here changes the vectors: bump CHUNKING_VERSION.
  */
 export const CHUNKING_VERSION = 3;
+/** A section name is shown and stored: a 1 MB heading line is cut to this. */
+const MAX_SECTION_CHARS = 200;
 
 export interface Chunk {
   /** The H1/H2 heading the chunk sits under (the document title for a preamble). */
@@ -68,16 +72,30 @@ function splitSections(body: string): Section[] {
   let inFence = false;
   for (const line of body.split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    const m = !inFence ? /^(#{1,2})\s+(.+?)\s*#*\s*$/.exec(line) : null;
+    // `\s+(.+?)\s*#*\s*$` was cubic on a heading padded with spaces: match the marks, trim in one pass.
+    const m = !inFence ? /^(#{1,2})\s([\s\S]+)$/.exec(line) : null;
     if (m) {
       if (current.heading !== null || current.lines.some((l) => l.trim())) sections.push(current);
-      current = { heading: m[2].trim(), lines: [line] };
+      current = { heading: sectionHeading(m[2]).slice(0, MAX_SECTION_CHARS), lines: [line] };
     } else {
       current.lines.push(line);
     }
   }
   if (current.heading !== null || current.lines.some((l) => l.trim())) sections.push(current);
   return sections;
+}
+
+/**
+ * What `(.+?)\s*#*\s*$` kept of a heading, in one pass: trailing whitespace, `#`s and
+ * whitespace go (at least one character stays). Same names as before: no re-chunking.
+ */
+function sectionHeading(rest: string): string {
+  const t = rest.trimStart();
+  const isClosing = (c: string) => c === '#';
+  let i = trimEndSet(t).length;
+  while (i > 1 && isClosing(t[i - 1])) i--;
+  i = Math.max(1, trimEndSet(t.slice(0, i)).length);
+  return t.slice(0, i).trim();
 }
 
 function mergeSmall(sections: Section[], opts: ChunkOptions): Section[] {

@@ -114,8 +114,9 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
       else config.model.dir = model.dir;
     }
     if (model.id !== undefined) {
-      if (typeof model.id !== 'string' || !/^[\w.-]+\/[\w.-]+$/.test(model.id)) err('model.id', 'expected "owner/name"');
-      else config.model.id = model.id;
+      const problem = modelIdProblem(model.id);
+      if (problem) err('model.id', problem);
+      else config.model.id = model.id as string;
     }
     if (model.dtype !== undefined) {
       if (model.dtype !== 'q8' && model.dtype !== 'fp32') err('model.dtype', 'expected q8 or fp32');
@@ -127,6 +128,22 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   if (check) config.check.timeoutMs = num('check.timeout_ms', check.timeout_ms, 100, 600_000, true) ?? config.check.timeoutMs;
 
   return { config, warnings, errors };
+}
+
+/**
+ * The model id becomes part of a path (`<model dir>/<owner>/<name>/`): only
+ * `owner/name` with plain name characters, never `.`/`..` or an absolute path.
+ */
+export function modelIdProblem(id: unknown): string | null {
+  if (typeof id !== 'string') return 'expected "owner/name"';
+  const parts = id.split('/');
+  if (id.startsWith('/') || /^[A-Za-z]:[\\/]/.test(id)) return `expected "owner/name", got an absolute path "${id}"`;
+  if (parts.length !== 2) return `expected "owner/name", got "${id}"`;
+  for (const p of parts) {
+    if (p === '.' || p === '..') return `expected "owner/name", got "${id}" (contains "${p}")`;
+    if (!/^[A-Za-z0-9][\w.-]{0,95}$/.test(p)) return `expected "owner/name" of letters, digits, ".", "_" and "-", got "${id}"`;
+  }
+  return null;
 }
 
 /** Why a glob is unusable for repo-relative matching, or null when fine. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { splitFrontmatter } from './frontmatter.js';
 import { normalizeText } from './read.js';
+import { headingText, trimEndSet } from '../text/linear.js';
 import type { CorpusType, DocMetadata, DocStatus, DocumentType } from './types.js';
 
 export interface ExtractedMetadata {
@@ -11,6 +12,8 @@ export interface ExtractedMetadata {
 }
 
 const SUMMARY_CHARS = 300;
+/** Titles, headings and ids come from untrusted text: a 1 MB heading line is cut here. */
+export const MAX_TITLE_CHARS = 200;
 
 /** Everything we show about a past document, derived from its path and text. */
 export function extractMetadata(relPath: string, text: string, types: CorpusType[], contentHash: string): ExtractedMetadata {
@@ -19,7 +22,7 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
   const fm = splitFrontmatter(normalizeText(text));
   if (fm.error) warnings.push(`${relPath}: ${fm.error}; using the file name and headings instead`);
   const body = fm.body;
-  const h1 = firstH1(body);
+  const h1 = firstH1(body); // at most MAX_TITLE_CHARS: the id patterns below never see a megabyte
   const documentType = documentTypeOf(relPath, types);
 
   // ADRs and standards are numbered in their own series (ADR-0004 is not issue #4):
@@ -30,7 +33,7 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
     warnings.push(`${relPath}: no issue id found (frontmatter, file or folder name, or H1); indexed without one`);
   }
   const fmTitle = stringField(fm.data.title);
-  const title = fmTitle ?? (h1 ? cleanTitle(h1) : null) ?? path.basename(relPath, path.extname(relPath));
+  const title = truncate(fmTitle ?? (h1 ? cleanTitle(h1) : null) ?? path.basename(relPath, path.extname(relPath)), MAX_TITLE_CHARS);
   const { status, reason } = extractStatus(fm.data, body);
 
   return {
@@ -61,7 +64,7 @@ export function firstH1(body: string): string | null {
   let inFence = false;
   for (const line of body.split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    if (!inFence && /^#\s+\S/.test(line)) return line.replace(/^#\s+/, '').replace(/\s+#*\s*$/, '').trim();
+    if (!inFence && /^#\s+\S/.test(line)) return headingText(line.slice(1, 1 + MAX_TITLE_CHARS * 2)).slice(0, MAX_TITLE_CHARS);
   }
   return null;
 }
@@ -73,10 +76,11 @@ export function firstH1(body: string): string | null {
  */
 export function extractIssueId(relPath: string, data: Record<string, unknown>, h1: string | null, frontmatterOnly = false): string | null {
   for (const key of ['issue_id', 'issue']) {
-    const v = stringField(data[key]);
+    const v = stringField(data[key])?.slice(0, 64);
     if (v) {
-      const m = /^#?\s*0*(\d+)$/.exec(v);
-      return m ? m[1] : v.replace(/^#/, '');
+      // `(\d+)` then leading zeros dropped: `0*(\d+)$` backtracks quadratically on a run of zeros.
+      const m = /^#?\s*(\d+)$/.exec(v);
+      return m ? m[1].replace(/^0+(?=\d)/, '') : v.replace(/^#/, '');
     }
   }
   if (frontmatterOnly) return null;
@@ -131,7 +135,8 @@ function statusFromWord(word: string): DocStatus | null {
   return null;
 }
 
-const stripMd = (s: string) => s.replace(/\*\*|__|`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').trim();
+// Link text and target stop at the next bracket/parenthesis: `[^\]]*` rescanned the rest of the line from every `[` (200,000 `[` took 85 s).
+const stripMd = (s: string) => s.replace(/\*\*|__|`/g, '').replace(/\[([^[\]]*)\]\([^()]*\)/g, '$1').trim();
 
 /**
  * Status from frontmatter or a `Status: ...` line near the top (also as a
@@ -153,7 +158,7 @@ export function extractStatus(data: Record<string, unknown>, body: string): { st
       const line = stripMd(raw).replace(/^\s*[-*>|]\s*/, '');
       const m = /^status\s*[:|]\s*(.+)$/i.exec(line);
       if (m) {
-        const value = m[1].replace(/[\s|]+$/, ''); // a table row's closing pipe
+        const value = trimEndSet(m[1], '|'); // a table row's closing pipe
         status = statusFromWord(value);
         rest = value.replace(/^[A-Za-z' ]+?(?=$|[—–:;,.(-]|\s(?:by|in favou?r|because|due)\b)/i, '');
         if (status) break;
@@ -174,7 +179,7 @@ export function extractStatus(data: Record<string, unknown>, body: string): { st
 }
 
 function cleanReason(rest: string): string | null {
-  const r = stripMd(rest).replace(/^[\s—–:;,.()-]+/, '').replace(/[\s|]+$/, '');
+  const r = trimEndSet(stripMd(rest).replace(/^[\s—–:;,.()-]+/, ''), '|');
   if (r.length < 4) return null;
   const sentence = /^by\b/i.test(r) ? `Superseded ${r}` : r;
   return truncate(sentence.charAt(0).toUpperCase() + sentence.slice(1), 240);
@@ -189,7 +194,7 @@ function findRejectionReason(lines: string[]): string | null {
   // A section about the rejection/decision: its first paragraph.
   for (let i = 0; i < lines.length; i++) {
     if (/^#{2,3}\s+.*(reject|why not|decision|outcome|resolution)/i.test(lines[i])) {
-      const para = firstParagraph(lines.slice(i + 1).join('\n'));
+      const para = firstParagraph(lines, i + 1);
       if (para) return truncate(para, 240);
     }
   }
@@ -203,19 +208,24 @@ export function extractSummary(body: string): string {
   const lines = body.split('\n');
   for (let i = 0; i < lines.length; i++) {
     if (SUMMARY_HEADINGS.test(lines[i])) {
-      const para = firstParagraph(lines.slice(i + 1).join('\n'));
+      const para = firstParagraph(lines, i + 1);
       if (para) return truncate(para, SUMMARY_CHARS);
     }
   }
-  return truncate(firstParagraph(body) ?? '', SUMMARY_CHARS);
+  return truncate(firstParagraph(lines, 0) ?? '', SUMMARY_CHARS);
 }
 
-/** First run of prose lines: not a heading, list-of-metadata, table, fence or status line. */
-function firstParagraph(text: string): string | null {
+/**
+ * First run of prose lines from `lines[start]`: not a heading, list-of-metadata, table,
+ * fence or status line. Takes the lines, not a joined slice: re-joining the rest of the
+ * document for each of 10,000 headings was quadratic.
+ */
+function firstParagraph(lines: string[], start: number): string | null {
   const out: string[] = [];
   let inFence = false;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
+  let outChars = 0;
+  for (let i = start; i < lines.length; i++) {
+    const line = lines[i].trim();
     if (/^(```|~~~)/.test(line)) {
       inFence = !inFence;
       if (out.length) break;
@@ -227,8 +237,10 @@ function firstParagraph(text: string): string | null {
       continue;
     }
     if (out.length === 0 && /^[-*]?\s*\**(status|date|author|owner|issue|labels?|deciders|priority)\**\s*:/i.test(line)) continue;
-    out.push(stripMd(line.replace(/^[-*]\s+/, '')));
-    if (out.join(' ').length > SUMMARY_CHARS * 2) break;
+    const piece = stripMd(line.replace(/^[-*]\s+/, '').slice(0, SUMMARY_CHARS * 4));
+    out.push(piece);
+    outChars += piece.length + 1;
+    if (outChars > SUMMARY_CHARS * 2) break;
   }
   return out.length ? out.join(' ').replace(/\s+/g, ' ') : null;
 }
@@ -237,5 +249,5 @@ export function truncate(s: string, n: number): string {
   if (s.length <= n) return s;
   const cut = s.slice(0, n - 1);
   const sp = cut.lastIndexOf(' ');
-  return (sp > n * 0.6 ? cut.slice(0, sp) : cut).replace(/[\s,;:.]+$/, '') + '…';
+  return trimEndSet(sp > n * 0.6 ? cut.slice(0, sp) : cut, ',;:.') + '…';
 }

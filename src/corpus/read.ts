@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { BoundedReadError, readRegularFile } from '../fsutil/bounded-read.js';
 
 export type ReadResult = { ok: true; text: string; hash: string } | { ok: false; reason: string };
 
@@ -12,8 +12,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export async function readTextFile(absPath: string, maxBytes: number): Promise<ReadResult> {
   let buf: Buffer;
   try {
-    buf = await readFile(absPath);
+    // Bounded and regular files only: a FIFO or device swapped in after the scan is refused, not read.
+    buf = await readRegularFile(absPath, maxBytes);
   } catch (e) {
+    if (e instanceof BoundedReadError) return { ok: false, reason: e.problem === 'too-large' || e.problem === 'not-regular' ? e.reason : `unreadable (${e.code ?? e.reason})` };
     return { ok: false, reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
   return decodeText(buf, maxBytes);

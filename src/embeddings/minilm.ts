@@ -66,6 +66,9 @@ export class MiniLMEmbedder implements Embedder {
   }
 
   static async load(opts: MiniLMOptions): Promise<MiniLMEmbedder> {
+    // ONNX Runtime's telemetry (1DS) leaves an empty $TMPDIR/mat-debug-<pid>.log on every run;
+    // ORT_DISABLE_TELEMETRY, read when the native library loads, turns it off (a user's own value wins).
+    process.env.ORT_DISABLE_TELEMETRY ??= '1';
     assertModelFiles(opts.location, opts.modelId, opts.dtype);
     const folder = opts.location.dir ? path.join(opts.location.dir, opts.modelId) : await downloadFromHub(opts.modelId, opts.dtype);
     const onnxFile = path.join(folder, onnxFileName(opts.dtype));

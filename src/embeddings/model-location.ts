@@ -1,8 +1,8 @@
-import { existsSync, openSync, readSync, fstatSync, closeSync } from 'node:fs';
+import { existsSync, openSync, readSync, fstatSync, closeSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ModelUnavailableError } from '../errors.js';
+import { ModelUnavailableError, UsageError } from '../errors.js';
 
 export interface ModelLocation {
   /** Folder holding `<owner>/<name>/`; null = Transformers.js cache and hub download. */
@@ -44,6 +44,25 @@ export function resolveModelLocation(
     if (existsSync(path.join(dir, modelId, onnxFileName(dtype)))) return { dir, source };
   }
   return { dir: null, source: 'hub' };
+}
+
+/**
+ * A folder the user named (config `model.dir`, AGENTOS_MODEL_DIR) that does not
+ * exist is a configuration mistake: `index` and `search` stop with exit 2 and the
+ * path. (`issue start` keeps failing open: the history check is advisory.)
+ */
+export function assertExplicitModelDir(loc: ModelLocation): void {
+  if (!loc.dir || (loc.source !== 'config model.dir' && loc.source !== 'AGENTOS_MODEL_DIR')) return;
+  let isDir = false;
+  try {
+    isDir = statSync(loc.dir).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) {
+    const where = loc.source === 'config model.dir' ? '.agentos/config.yaml: model.dir' : 'AGENTOS_MODEL_DIR';
+    throw new UsageError(`${where}: folder not found: ${loc.dir}`);
+  }
 }
 
 /** A clear error naming the folder and the files it expected, instead of a stack trace. */

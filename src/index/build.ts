@@ -6,12 +6,12 @@ import { comparePaths, scanCorpus } from '../corpus/scan.js';
 import type { CorpusFile, DocMetadata, SkippedFile } from '../corpus/types.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { IndexUnavailableError } from '../errors.js';
-import { openGeneration, readCurrent, type HnswStore } from './hnsw-store.js';
+import { DamagedPointerError, openGeneration, readCurrent, type HnswStore } from './hnsw-store.js';
 import { HNSW_EF_CONSTRUCTION, HNSW_M, loadHnswlib, type HnswIndex } from './hnswlib.js';
 import { indexPaths } from './layout.js';
 import { acquireLock } from './lock.js';
 import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type StoredChunk, type StoredDoc } from './types.js';
-import { pruneGenerations, writeGeneration } from './write.js';
+import { pruneGenerations, setAsideCurrent, writeGeneration } from './write.js';
 
 export interface ModelIdentity {
   modelId: string;
@@ -77,7 +77,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
 
 async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const { root, config } = opts;
-  const previousName = readCurrent(root);
+  const { name: previousName, damaged } = await readCurrentOrSetAside(root);
   let existing: HnswStore | null = null;
   let fullRebuildReason: string | null = opts.full ? '--full was given' : null;
   if (!opts.full && previousName) {
@@ -89,7 +89,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
       fullRebuildReason = e instanceof IndexUnavailableError ? e.message.replace(/; run .*$/, '') : String(e);
     }
   } else if (!previousName) {
-    fullRebuildReason = null; // first build: nothing to explain
+    fullRebuildReason = damaged; // first build: nothing to explain, unless the pointer was damaged
   }
 
   const scan = await scanCorpus(root, config.corpus, opts.includeHistory);
@@ -275,6 +275,20 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   return report;
 }
 
+/**
+ * A CURRENT that is a folder, a device or garbage cannot name a generation: we hold
+ * the lock, so move it aside (pruned with the temp folders) and rebuild in full.
+ */
+async function readCurrentOrSetAside(root: string): Promise<{ name: string | null; damaged: string | null }> {
+  try {
+    return { name: readCurrent(root), damaged: null };
+  } catch (e) {
+    if (!(e instanceof DamagedPointerError)) throw e;
+    await setAsideCurrent(root);
+    return { name: null, damaged: e.message.replace(/; run .*$/, '') };
+  }
+}
+
 /** Why an existing index cannot be updated in place, or null. */
 export function incompatibility(m: Manifest, model: ModelIdentity): string | null {
   if (m.modelId !== model.modelId) return `the model changed (${m.modelId} -> ${model.modelId})`;
@@ -304,8 +318,9 @@ function excerptOf(text: string): string {
   const body = text.replace(/^#{1,6}\s+.*$/gm, '').trim();
   const plain = (body || text.replace(/^#{1,6}\s+/gm, ''))
     .replace(/[*`>]/g, '')
-    // Emphasis underscores only: `auth_sessions` keeps its underscore.
-    .replace(/(?<!\w)_+|_+(?!\w)/g, '')
+    // Emphasis underscores only: `auth_sessions` keeps its underscore. One match per run, decided by
+    // its neighbours: `_+(?!\w)` retried every start in a run (quadratic on a 1 MB line of `_`).
+    .replace(/_+/g, (run: string, at: number, all: string) => (/\w/.test(all[at - 1] ?? '') && /\w/.test(all[at + run.length] ?? '') ? run : ''))
     .replace(/\s+/g, ' ')
     .trim();
   return truncate(plain, EXCERPT_CHARS);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { openSync, readSync, closeSync, readFileSync, statSync } from 'node:fs';
+import { openSync, readSync, closeSync, statSync } from 'node:fs';
 import { IndexUnavailableError } from '../errors.js';
+import { BoundedReadError, fileKind, readRegularFileSync } from '../fsutil/bounded-read.js';
 import type { CorpusType } from '../corpus/types.js';
 import { indexPaths } from './layout.js';
 import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type SearchHit, type StoredDoc, type VectorStore } from './types.js';
@@ -59,15 +60,36 @@ export class HnswStore implements VectorStore {
   }
 }
 
+/** Size limits for index files read back (the user's disk may hold anything under those names). */
+const MAX_CURRENT_BYTES = 4096;
+const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
+
+/** CURRENT is not a small regular file (a folder, a symlink to /dev/zero, huge): the index cannot be found. */
+export class DamagedPointerError extends IndexUnavailableError {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
+    super(`index pointer ${file} is damaged (${reason}); ${REBUILD_HINT}`);
+    this.name = 'DamagedPointerError';
+  }
+}
+
 /** The live generation's name, or null when no index was ever built. */
 export function readCurrent(root: string): string | null {
+  const file = indexPaths(root).current;
+  let text: string;
   try {
-    const name = readFileSync(indexPaths(root).current, 'utf8').trim();
-    return /^gen-[\w-]+$/.test(name) ? name : null;
+    text = readRegularFileSync(file, MAX_CURRENT_BYTES).toString('utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (e instanceof BoundedReadError) {
+      if (e.problem === 'missing') return null;
+      throw new DamagedPointerError(file, e.reason);
+    }
     throw e;
   }
+  const name = text.trim();
+  return /^gen-[\w-]+$/.test(name) ? name : null;
 }
 
 export function headSha(file: string, bytes = 65536): string {
@@ -85,7 +107,8 @@ export function headSha(file: string, bytes = 65536): string {
 export function readManifest(file: string): Manifest {
   let m: Manifest;
   try {
-    m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    m = JSON.parse(readRegularFileSync(file, MAX_MANIFEST_BYTES).toString('utf8')) as Manifest;
+    if (typeof m !== 'object' || m === null || typeof m.integrity !== 'object' || m.integrity === null) throw new Error('not an index manifest');
   } catch (e) {
     throw new IndexUnavailableError(`index manifest ${file} is unreadable or corrupt (${(e as Error).message.split('\n')[0]}); ${REBUILD_HINT}`);
   }
@@ -126,15 +149,29 @@ export async function openGeneration(root: string, name: string, expected?: Expe
       throw new IndexUnavailableError(`index was built with other weights of ${manifest.modelId} (fingerprint ${manifest.modelFingerprint}, now ${expected.modelFingerprint}); ${REBUILD_HINT}`);
     }
   }
-  const vecBytes = statSync(g.vectors).size;
+  const vecStat = statSync(g.vectors);
+  if (!vecStat.isFile()) throw new IndexUnavailableError(`index file ${g.vectors} is a ${fileKind(vecStat)}, not a regular file; ${REBUILD_HINT}`);
+  const vecBytes = vecStat.size;
   if (vecBytes !== manifest.integrity.vectorsBytes || headSha(g.vectors) !== manifest.integrity.vectorsHeadSha256) {
     throw new IndexUnavailableError(`index file ${g.vectors} is truncated or corrupt (${vecBytes} bytes, expected ${manifest.integrity.vectorsBytes}); ${REBUILD_HINT}`);
   }
-  const metaBuf = readFileSync(g.meta);
+  let metaBuf: Buffer;
+  try {
+    // The manifest says how big meta.json is: never read more than that (plus one byte to notice growth).
+    metaBuf = readRegularFileSync(g.meta, manifest.integrity.metaBytes + 1);
+  } catch (e) {
+    if (e instanceof BoundedReadError && e.problem === 'missing') throw Object.assign(new Error(e.message), { code: 'ENOENT' });
+    throw new IndexUnavailableError(`index metadata ${g.meta} is unusable (${e instanceof BoundedReadError ? e.reason : (e as Error).message}); ${REBUILD_HINT}`);
+  }
   if (metaBuf.length !== manifest.integrity.metaBytes || createHash('sha256').update(metaBuf).digest('hex') !== manifest.integrity.metaSha256) {
     throw new IndexUnavailableError(`index metadata ${g.meta} is truncated or corrupt; ${REBUILD_HINT}`);
   }
-  const meta = JSON.parse(metaBuf.toString('utf8')) as IndexMeta;
+  let meta: IndexMeta;
+  try {
+    meta = JSON.parse(metaBuf.toString('utf8')) as IndexMeta;
+  } catch (e) {
+    throw new IndexUnavailableError(`index metadata ${g.meta} is corrupt (${(e as Error).message}); ${REBUILD_HINT}`);
+  }
   const hnsw = await loadHnswlib();
   const index = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
   index.readIndexSync(g.vectors, true);

@@ -58,6 +58,12 @@ export async function writeGeneration(
   return name;
 }
 
+/** Move a damaged CURRENT (a folder, a symlink to a device) out of the way; pruning deletes it. Call while holding the lock. */
+export async function setAsideCurrent(root: string): Promise<void> {
+  const paths = indexPaths(root);
+  await rename(paths.current, path.join(paths.dir, `.tmp-damaged-CURRENT-${process.pid}-${Date.now().toString(36)}`));
+}
+
 /**
  * Remove generations other than the live one and the one before it (a reader
  * may still be opening that), and temp folders of crashed writers. Call only

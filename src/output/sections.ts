@@ -67,7 +67,7 @@ export function upsertSection(brief: string, id: SectionId, content: string): st
   const s = brief.indexOf(start(id));
   const e = brief.indexOf(end(id));
   if (s !== -1 && e > s) return brief.slice(0, s) + block + brief.slice(e + end(id).length);
-  return `${brief.replace(/\s*$/, '')}\n\n${block}\n`;
+  return `${brief.trimEnd()}\n\n${block}\n`;
 }
 
 /** Remove a marked section (used when a re-run finds nothing for it any more). */
@@ -75,7 +75,8 @@ export function removeSection(brief: string, id: SectionId): string {
   const s = brief.indexOf(start(id));
   const e = brief.indexOf(end(id));
   if (s === -1 || e < s) return brief;
-  return (brief.slice(0, s).replace(/\s*$/, '') + '\n' + brief.slice(e + end(id).length).replace(/^\s*/, '\n')).replace(/\n{3,}/g, '\n\n').replace(/\s*$/, '\n');
+  // trimEnd, not `/\s*$/`: that retries every start in a run of spaces (quadratic).
+  return (brief.slice(0, s).trimEnd() + '\n' + brief.slice(e + end(id).length).replace(/^\s*/, '\n')).replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 }
 
 /** The user's own text: agentos' sections must not count when the brief is checked again. */

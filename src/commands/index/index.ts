@@ -1,6 +1,7 @@
 import type { GlobalOptions } from '../../cli.js';
 import { loadConfig } from '../../config/load.js';
 import { modelSetup } from '../../embeddings/setup.js';
+import { assertExplicitModelDir } from '../../embeddings/model-location.js';
 import { ExitCode } from '../../errors.js';
 import { buildIndex, type BuildReport } from '../../index/build.js';
 import { useColor, type IO } from '../../io.js';
@@ -20,6 +21,7 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
   const { config, warnings: configWarnings } = await loadConfig(root);
   for (const w of configWarnings) io.stderr.write(`warning: ${w}\n`);
   const model = modelSetup(io.env, config, root);
+  assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet));
   let embedStart = 0;
 

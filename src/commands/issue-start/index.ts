@@ -17,6 +17,7 @@ import { makeStyle, renderDuplicateAlert, renderRelated, renderStandards } from 
 import { composeBrief } from '../../output/compose.js';
 import { stripAgentosSections } from '../../output/sections.js';
 import { slugify, writeFileAtomic } from '../../output/write.js';
+import { CHECK_RECORD_KIND, checkRecordPath, isSameFile } from '../../output/safe-target.js';
 import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
 
 export interface IssueStartOptions {
@@ -43,10 +44,9 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   const { config, warnings: configWarnings } = await loadConfig(root);
   const brief = await readBrief(briefArg, io.cwd, io.stdin);
   const title = cleanTitle(firstH1(brief.text) ?? (brief.absPath ? path.basename(brief.absPath, path.extname(brief.absPath)) : 'brief'));
-  const outPath = opts.out
-    ? path.resolve(io.cwd, opts.out)
-    : path.join(root, '.agentos', 'issues', slugify(title, `brief-${brief.hash.slice(0, 8)}`), 'brief.md');
-  if (brief.absPath && path.resolve(outPath) === brief.absPath) {
+  const ownDir = path.join(root, '.agentos', 'issues', slugify(title, `brief-${brief.hash.slice(0, 8)}`));
+  const outPath = opts.out ? path.resolve(io.cwd, opts.out) : path.join(ownDir, 'brief.md');
+  if (brief.absPath && (path.resolve(outPath) === brief.absPath || isSameFile(outPath, brief.absPath))) {
     throw new UsageError(`${opts.out ?? path.relative(io.cwd, outPath)}: is the brief itself; agentos never modifies the brief in place (choose another --out)`);
   }
   const manual = await readManualContext(opts.context ?? [], io.cwd, root);
@@ -144,7 +144,9 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   const related = outcome.history.status === 'related_context' ? outcome.history.matches : [];
   const composed = composeBrief(brief.text, { linked: decision.linked, related, standards });
   await writeFileAtomic(outPath, composed);
-  await writeFileAtomic(path.join(path.dirname(outPath), 'check.json'), JSON.stringify({ ...result, output: outPath }, null, 2) + '\n');
+  const recordPath = checkRecordPath(outPath, ownDir, brief.absPath);
+  await writeFileAtomic(recordPath, JSON.stringify({ kind: CHECK_RECORD_KIND, ...result, output: outPath }, null, 2) + '\n');
+  if (path.dirname(recordPath) !== path.dirname(outPath)) err(`Check record: ${path.relative(io.cwd, recordPath)} (an existing check.json beside the brief is not agentos' file)`);
   result.output = outPath;
 
   if (related.length) err(renderRelated(related, st));

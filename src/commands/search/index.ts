@@ -4,6 +4,7 @@ import { nearestDocuments } from '../../check/history.js';
 import { loadConfig } from '../../config/load.js';
 import type { CorpusType } from '../../corpus/types.js';
 import { modelSetup } from '../../embeddings/setup.js';
+import { assertExplicitModelDir } from '../../embeddings/model-location.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { openStore } from '../../index/hnsw-store.js';
 import { useColor, type IO } from '../../io.js';
@@ -24,6 +25,7 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
   const root = findProjectRoot(io.cwd, globals.cwd);
   const { config } = await loadConfig(root);
   const model = modelSetup(io.env, config, root);
+  assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
   const [store, embedder] = await withDelayedSpinner(spinner, 'Loading model and index…', Promise.all([openStore(root, model.identity), model.load()]));
   if (store.count() === 0) {
