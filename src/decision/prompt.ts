@@ -2,6 +2,7 @@ import { Writable, type Readable } from 'node:stream';
 import { formatScore } from '../check/classify.js';
 import type { HistoryMatch } from '../check/history.js';
 import { issueLabel } from '../output/sections.js';
+import { safeForTerminal } from '../output/sanitize.js';
 import type { DuplicateAction, DuplicateAsker } from './decide.js';
 
 /** Prompts as data, so tests can check them without a terminal. */
@@ -81,7 +82,7 @@ export function inquirerAsker(input: Readable, output: Writable): DuplicateAsker
         return select<HistoryMatch>(
           {
             message: 'Link which past work?',
-            choices: matches.map((m) => ({ name: `Issue ${issueLabel(m)} (similarity ${formatScore(m.score)})`, value: m })),
+            choices: matches.map((m) => ({ name: `Issue ${issueLabel(safeForTerminal(m))} (similarity ${formatScore(m.score)})`, value: m })),
           },
           context,
         );

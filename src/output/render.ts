@@ -2,6 +2,7 @@ import { formatScore } from '../check/classify.js';
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
 import { issueLabel } from './sections.js';
+import { safeForTerminal } from './sanitize.js';
 
 export interface Style {
   bold(s: string): string;
@@ -29,6 +30,7 @@ function statusLine(m: HistoryMatch, st: Style): string | null {
 
 /** The duplicate alert, for stderr. */
 export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number, st: Style): string {
+  matches = matches.map(safeForTerminal);
   const lines = [st.bold(st.yellow(`⚠ Similar past work detected (similarity ≥ ${threshold})`)), ''];
   for (const m of matches) {
     lines.push(` ${st.bold(`Issue ${issueLabel(m)}`)}`);
@@ -44,6 +46,7 @@ export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number,
 
 /** One-screen summary of the outcome, for stderr. */
 export function renderRelated(matches: HistoryMatch[], st: Style): string {
+  matches = matches.map(safeForTerminal);
   const lines = [`Related past work (added to the brief):`];
   for (const m of matches) {
     const status = m.status === 'rejected' || m.status === 'superseded' ? ` ${st.bold(st.red(m.status.toUpperCase()))}` : '';
@@ -53,6 +56,7 @@ export function renderRelated(matches: HistoryMatch[], st: Style): string {
 }
 
 export function renderStandards(items: StandardContext[], st: Style): string {
+  items = items.map(safeForTerminal);
   const lines = ['Relevant standards:'];
   for (const s of items) {
     const score = s.score === null ? 'manual' : formatScore(s.score);

@@ -1,6 +1,7 @@
 import { formatScore } from '../check/classify.js';
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
+import { terminalSafe } from './sanitize.js';
 
 /**
  * Sections agentos adds to a brief sit between HTML-comment markers, so a
@@ -15,6 +16,29 @@ export function issueLabel(m: { issueId: string | null; title: string }): string
   return m.issueId ? `#${m.issueId}: ${m.title}` : m.title;
 }
 
+/** Longest piece of past text put into a brief (summaries are ~300 characters already). */
+export const MAX_QUOTED_CHARS = 400;
+
+/**
+ * Text from a past document, as it may appear in the brief: untrusted input for
+ * whoever reads the brief next (often an agent). One line (so it cannot start a
+ * heading, list or fence), controls and escapes removed, HTML comments defused (so
+ * it cannot open or close agentos' own sections), and capped.
+ */
+export function quotePast(s: string, max = MAX_QUOTED_CHARS): string {
+  const one = terminalSafe(s).replace(/\s+/g, ' ').trim();
+  const capped = one.length > max ? one.slice(0, max - 1).trimEnd() + '…' : one;
+  return capped.replace(/<!--/g, '&lt;!--').replace(/-->/g, '--&gt;');
+}
+
+/** A path inside a code span: a backtick would end the span early. */
+const codePath = (p: string) => quotePast(p, 1000).replace(/`/g, "'");
+
+/** The past match with every shown field quoted. */
+function quoted<T extends { title: string; summary?: string; statusReason?: string | null; filePath: string }>(m: T): T {
+  return { ...m, title: quotePast(m.title, 200), summary: m.summary === undefined ? undefined : quotePast(m.summary), statusReason: m.statusReason ? quotePast(m.statusReason) : m.statusReason, filePath: codePath(m.filePath) };
+}
+
 function statusText(m: HistoryMatch): string {
   if (!m.status) return '';
   const s = m.status === 'rejected' || m.status === 'superseded' ? `**${m.status.toUpperCase()}**` : m.status;
@@ -22,24 +46,26 @@ function statusText(m: HistoryMatch): string {
 }
 
 export function relatedPastWorkSection(matches: HistoryMatch[]): string {
+  matches = matches.map(quoted);
   const lines = ['## Related Past Work', '', '_Added by `agentos issue start`: completed work similar to this brief._', ''];
   for (const m of matches) {
     const status = statusText(m);
     lines.push(`- **Issue ${issueLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''})`);
-    if (m.summary) lines.push(`  Summary: ${m.summary}`);
+    if (m.summary) lines.push(`  > Summary: ${m.summary}`);
     lines.push(`  Path: \`${m.filePath}\``);
   }
   return lines.join('\n');
 }
 
 export function linkedPastWorkSection(m: HistoryMatch): string {
+  m = quoted(m);
   const status = statusText(m);
   return [
     '## Linked Past Work',
     '',
     `This brief was linked to **Issue ${issueLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''}) as a likely duplicate.`,
     '',
-    m.summary ? `Summary: ${m.summary}` : '',
+    m.summary ? `> Summary: ${m.summary}` : '',
     `Path: \`${m.filePath}\``,
   ]
     .filter((l, i, a) => !(l === '' && a[i - 1] === ''))
@@ -49,13 +75,26 @@ export function linkedPastWorkSection(m: HistoryMatch): string {
 export function relevantStandardsSection(items: StandardContext[]): string {
   const lines = ['## Relevant Standards', '', '_Added by `agentos issue start`: standing decisions that govern this work._', ''];
   for (const s of items) {
-    const where = s.section && s.section !== s.title ? `${s.title} › ${s.section}` : s.title;
+    const [title, section] = [quotePast(s.title, 200), quotePast(s.section ?? '', 200)];
+    const where = section && section !== title ? `${title} › ${section}` : title;
     const score = s.score === null ? 'provided with --context' : `score ${formatScore(s.score)}`;
     const status = s.status === 'superseded' || s.status === 'deprecated' || s.status === 'rejected' ? `, **${s.status.toUpperCase()}**` : '';
-    lines.push(`- \`${s.filePath}\` — ${where} (${score}${status})`);
-    if (s.snippet) lines.push(`  > ${s.snippet}`);
+    lines.push(`- \`${codePath(s.filePath)}\` — ${where} (${score}${status})`);
+    if (s.snippet) lines.push(`  > ${quotePast(s.snippet)}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Where a marker stands on a line of its own (from `from`), or -1. A marker inside
+ * a sentence or quoted text does not delimit a section.
+ */
+function markerAt(text: string, marker: string, from = 0): number {
+  for (let i = text.indexOf(marker, Math.max(0, from)); i !== -1; i = text.indexOf(marker, i + 1)) {
+    const after = i + marker.length;
+    if ((i === 0 || text[i - 1] === '\n') && (after === text.length || text[after] === '\n' || text[after] === '\r')) return i;
+  }
+  return -1;
 }
 
 /**
@@ -64,16 +103,16 @@ export function relevantStandardsSection(items: StandardContext[]): string {
  */
 export function upsertSection(brief: string, id: SectionId, content: string): string {
   const block = `${start(id)}\n${content.trim()}\n${end(id)}`;
-  const s = brief.indexOf(start(id));
-  const e = brief.indexOf(end(id));
+  const s = markerAt(brief, start(id));
+  const e = markerAt(brief, end(id), s);
   if (s !== -1 && e > s) return brief.slice(0, s) + block + brief.slice(e + end(id).length);
   return `${brief.trimEnd()}\n\n${block}\n`;
 }
 
 /** Remove a marked section (used when a re-run finds nothing for it any more). */
 export function removeSection(brief: string, id: SectionId): string {
-  const s = brief.indexOf(start(id));
-  const e = brief.indexOf(end(id));
+  const s = markerAt(brief, start(id));
+  const e = markerAt(brief, end(id), s);
   if (s === -1 || e < s) return brief;
   // trimEnd, not `/\s*$/`: that retries every start in a run of spaces (quadratic).
   return (brief.slice(0, s).trimEnd() + '\n' + brief.slice(e + end(id).length).replace(/^\s*/, '\n')).replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';

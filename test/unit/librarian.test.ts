@@ -122,8 +122,8 @@ describe('readManualContext', () => {
   });
 
   test.each([
-    ['missing', 'nope.md', /nope\.md: cannot read context file \(ENOENT\)/],
-    ['a folder', 'docs', /docs: cannot read context file \(EISDIR\)/],
+    ['missing', 'nope.md', /nope\.md: cannot read context file: no such file/],
+    ['a folder', 'docs', /docs: cannot read context file: is a folder, not a regular file/],
     ['binary', 'bin.md', /bin\.md: cannot use context file: binary/],
   ])('an unreadable context file (%s) is a UsageError naming it', async (_name, file, why) => {
     const root = await makeProject({ 'docs/x.md': '# X\n', 'bin.md': Buffer.from([0, 1, 2, 3]) });

@@ -134,9 +134,9 @@ describe('readTextFile', () => {
     expect(await readTextFile(path.join(dir, 'latin1.md'), MB)).toEqual({ ok: false, reason: 'not valid UTF-8' });
   });
 
-  test('a missing file or a folder is unreadable, with the error code', async () => {
+  test('a missing file is unreadable with the error code; a folder is not a regular file', async () => {
     expect(await readTextFile(path.join(dir, 'nope.md'), MB)).toEqual({ ok: false, reason: 'unreadable (ENOENT)' });
-    expect(await readTextFile(dir, MB)).toEqual({ ok: false, reason: 'unreadable (EISDIR)' });
+    expect(await readTextFile(dir, MB)).toEqual({ ok: false, reason: 'is a folder, not a regular file' });
   });
 
   test('the hash changes exactly when the bytes change', async () => {

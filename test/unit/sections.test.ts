@@ -148,7 +148,7 @@ describe('section text', () => {
       '_Added by `agentos issue start`: completed work similar to this brief._',
       '',
       '- **Issue #42: Admin audit log** (similarity 0.7200, status: done)',
-      '  Summary: Log admin changes to an append-only table.',
+      '  > Summary: Log admin changes to an append-only table.',
       '  Path: `docs/audit/done/42-admin-audit-log/001-issue.md`',
       '- **Issue #7: Old audit** (similarity 0.5500, status: **SUPERSEDED** (by #42))',
       '  Path: `docs/audit/done/42-admin-audit-log/001-issue.md`',
@@ -161,7 +161,7 @@ describe('section text', () => {
       '',
       'This brief was linked to **Issue #42: Admin audit log** (similarity 0.9000, status: done) as a likely duplicate.',
       '',
-      'Summary: Log admin changes to an append-only table.',
+      '> Summary: Log admin changes to an append-only table.',
       'Path: `docs/audit/done/42-admin-audit-log/001-issue.md`',
     ]);
     const bare = linkedPastWorkSection(match({ summary: '', status: null }));

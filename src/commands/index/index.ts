@@ -6,6 +6,7 @@ import { ExitCode } from '../../errors.js';
 import { buildIndex, type BuildReport } from '../../index/build.js';
 import { useColor, type IO } from '../../io.js';
 import { findProjectRoot } from '../../project.js';
+import { terminalSafe } from '../../output/sanitize.js';
 import { createSpinner } from '../../ui/spinner.js';
 
 export interface IndexOptions {
@@ -59,7 +60,7 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
   } else {
     printSummary(io, report, seconds, Boolean(opts.includeHistory));
   }
-  for (const w of report.warnings) io.stderr.write(`warning: ${w}\n`);
+  for (const w of report.warnings) io.stderr.write(`warning: ${terminalSafe(w)}\n`);
   return ExitCode.Ok;
 }
 
@@ -76,6 +77,6 @@ function printSummary(io: IO, r: BuildReport, seconds: number, includeHistory: b
   out(`  unchanged      ${r.unchanged}`);
   out(`  removed        ${r.removed.length}`);
   out(`  skipped        ${r.skipped.length}`);
-  for (const s of r.skipped) out(`    - ${s.relPath}: ${s.reason}`);
+  for (const s of r.skipped) out(`    - ${terminalSafe(s.relPath)}: ${terminalSafe(s.reason)}`);
   out(`  chunks         ${r.chunks} (${r.chunksEmbedded} embedded)`);
 }

@@ -18,6 +18,7 @@ import { composeBrief } from '../../output/compose.js';
 import { stripAgentosSections } from '../../output/sections.js';
 import { slugify, writeFileAtomic } from '../../output/write.js';
 import { CHECK_RECORD_KIND, checkRecordPath, isSameFile } from '../../output/safe-target.js';
+import { terminalSafe } from '../../output/sanitize.js';
 import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
 
 export interface IssueStartOptions {
@@ -137,7 +138,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   // 3. Act: abort writes nothing; everything else writes the brief to use.
   if (decision.action === 'abort') {
     const top = alerts[0];
-    err(st.red(`Aborted: this appears to duplicate ${top.issueId ? `#${top.issueId}` : top.filePath}`));
+    err(st.red(`Aborted: this appears to duplicate ${top.issueId ? `#${terminalSafe(top.issueId)}` : terminalSafe(top.filePath)}`));
     if (opts.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
     return ExitCode.AbortedDuplicate;
   }

@@ -10,6 +10,7 @@ import { openStore } from '../../index/hnsw-store.js';
 import { useColor, type IO } from '../../io.js';
 import { makeStyle } from '../../output/render.js';
 import { issueLabel } from '../../output/sections.js';
+import { safeForTerminal } from '../../output/sanitize.js';
 import { findProjectRoot } from '../../project.js';
 import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
 
@@ -62,7 +63,8 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
   }
   const st = await makeStyle(useColor(io, 'stdout'));
   if (results.length === 0) io.stdout.write('No results.\n');
-  results.forEach((r, i) => {
+  results.forEach((raw, i) => {
+    const r = safeForTerminal(raw); // past text may carry terminal escapes
     const status = r.status ? (r.status === 'rejected' || r.status === 'superseded' ? st.red(r.status.toUpperCase()) : r.status) : '';
     io.stdout.write(`${i + 1}. ${st.bold(r.documentType === 'issue' || r.issueId ? `Issue ${issueLabel(r)}` : r.title)}  ${formatScore(r.score)}  [${r.types.join(', ')}]${status ? `  ${status}` : ''}\n`);
     io.stdout.write(`   ${st.dim(r.filePath)} › ${r.section}\n`);
