@@ -313,7 +313,7 @@ function compact(
   return fresh;
 }
 
-function excerptOf(text: string): string {
+export function excerptOf(text: string): string {
   // Heading lines go: the section title is shown beside the excerpt already.
   const body = text.replace(/^#{1,6}\s+.*$/gm, '').trim();
   const plain = (body || text.replace(/^#{1,6}\s+/gm, ''))
