@@ -86,15 +86,28 @@ export function relevantStandardsSection(items: StandardContext[]): string {
 }
 
 /**
- * Where a marker stands on a line of its own (from `from`), or -1. A marker inside
- * a sentence or quoted text does not delimit a section.
+ * Where a marker stands on a line of its own (the first from `from`, or the last), or -1.
+ * A marker inside a sentence or quoted text does not delimit a section.
  */
-function markerAt(text: string, marker: string, from = 0): number {
+function markerAt(text: string, marker: string, from = 0, last = false): number {
+  let found = -1;
   for (let i = text.indexOf(marker, Math.max(0, from)); i !== -1; i = text.indexOf(marker, i + 1)) {
     const after = i + marker.length;
-    if ((i === 0 || text[i - 1] === '\n') && (after === text.length || text[after] === '\n' || text[after] === '\r')) return i;
+    if ((i === 0 || text[i - 1] === '\n') && (after === text.length || text[after] === '\n' || text[after] === '\r')) {
+      found = i;
+      if (!last) break;
+    }
   }
-  return -1;
+  return found;
+}
+
+/**
+ * The section agentos wrote: its last start marker (agentos appends, so a stray
+ * marker line in the user's own text comes earlier) and the first end after it.
+ */
+function findSection(text: string, id: SectionId): [number, number] {
+  const s = markerAt(text, start(id), 0, true);
+  return [s, s === -1 ? -1 : markerAt(text, end(id), s)];
 }
 
 /**
@@ -103,16 +116,14 @@ function markerAt(text: string, marker: string, from = 0): number {
  */
 export function upsertSection(brief: string, id: SectionId, content: string): string {
   const block = `${start(id)}\n${content.trim()}\n${end(id)}`;
-  const s = markerAt(brief, start(id));
-  const e = markerAt(brief, end(id), s);
+  const [s, e] = findSection(brief, id);
   if (s !== -1 && e > s) return brief.slice(0, s) + block + brief.slice(e + end(id).length);
   return `${brief.trimEnd()}\n\n${block}\n`;
 }
 
 /** Remove a marked section (used when a re-run finds nothing for it any more). */
 export function removeSection(brief: string, id: SectionId): string {
-  const s = markerAt(brief, start(id));
-  const e = markerAt(brief, end(id), s);
+  const [s, e] = findSection(brief, id);
   if (s === -1 || e < s) return brief;
   // trimEnd, not `/\s*$/`: that retries every start in a run of spaces (quadratic).
   return (brief.slice(0, s).trimEnd() + '\n' + brief.slice(e + end(id).length).replace(/^\s*/, '\n')).replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
