@@ -56,6 +56,8 @@ export interface BuildReport {
 
 const EXCERPT_CHARS = 280;
 const EMBED_SLICE = 64;
+/** Chunks indexed per document (about 250 KB of prose; README "Limits"). */
+export const MAX_DOC_CHUNKS = 256;
 /** Marked-deleted labels above this share of the graph trigger a compaction. */
 const MAX_DELETED_SHARE = 0.25;
 
@@ -169,6 +171,11 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
       minTokens: 24,
       countTokens: (t) => embedder!.countTokens(t),
     });
+    if (chunks.length > MAX_DOC_CHUNKS) {
+      // Bounded work per file (10,000 headings made 2,000 chunks): the opening part is indexed, and the user told.
+      report.warnings.push(`${f.relPath}: ${chunks.length} chunks; indexed the first ${MAX_DOC_CHUNKS}`);
+      chunks.length = MAX_DOC_CHUNKS;
+    }
     if (chunks.length === 0) {
       report.skipped.push({ relPath: f.relPath, reason: 'no text to index' });
       if (oldDocs.has(f.relPath)) report.removed.push(f.relPath);
