@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // agentos benchmarks. `npm run bench` builds first, then runs this.
 //
-//   node bench/run.mjs [--quick] [--only cold,imports,model,index,incremental,embed,query]
+//   node bench/run.mjs [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile]
 //                      [--runs N] [--docs 1000] [--work <dir>] [--keep]
 //
 // Whole processes are measured from outside (wall time around the spawn, peak RSS
@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { coldStart, importProfile, indexLoadProfile, modelProfile } from './cold-start.mjs';
 import { generateCorpus } from './generate-corpus.mjs';
+import { hostileBench } from './hostile-bench.mjs';
 import { ensureIndexed, fullIndex, incremental } from './index-bench.mjs';
 import { MODEL_DIR, ONNX_FILE, REPO, gitState, loadAvg, loadSamples, log, machineInfo, readResult, removeDir, runProcess, tempDir } from './lib/common.mjs';
 import { evaluateTargets, renderReport } from './lib/report.mjs';
@@ -25,13 +26,13 @@ const opt = (name, dflt) => {
 };
 if (flag('help')) {
   process.stdout.write(
-    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query] [--runs N] [--docs N] [--work dir] [--keep]\n',
+    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile] [--runs N] [--docs N] [--work dir] [--keep]\n',
   );
   process.exit(0);
 }
 
 const quick = flag('quick');
-const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query'];
+const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile'];
 const only = new Set(opt('only', ALL.join(',')).split(','));
 const runs = Number(opt('runs', quick ? 3 : 5));
 const docs = Number(opt('docs', 1000));
@@ -157,6 +158,9 @@ try {
       results.indexLoadProfile.chunks100k = await indexLoadProfile({ root: cliRoot, runs: 3 });
     }
   }
+
+  // ---- hostile input (issue 12): bench/hostile-bench.mjs ----
+  if (want('hostile')) results.hostile = await hostileBench({ work: path.join(work, 'hostile'), runs: quick ? 1 : 3 });
 } finally {
   results.loadAvgAfter = loadAvg();
   results.loadSamples = loadSamples;
