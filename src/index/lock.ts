@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, unlink, writeFile, link } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile, link } from 'node:fs/promises';
 import path from 'node:path';
 import { hostname } from 'node:os';
 import { ExitCode, ExitError } from '../errors.js';
+import { readRegularFileSync } from '../fsutil/bounded-read.js';
 
 export class LockTimeoutError extends ExitError {
   constructor(message: string) {
@@ -72,7 +73,8 @@ export async function acquireLock(lockPath: string, opts: { waitMs: number; poll
 
 async function readHolder(lockPath: string): Promise<LockInfo | null> {
   try {
-    return JSON.parse(await readFile(lockPath, 'utf8')) as LockInfo;
+    // Bounded and regular only: a lock path pointing at /dev/zero must not hang the reader.
+    return JSON.parse(readRegularFileSync(lockPath, 4096).toString('utf8')) as LockInfo;
   } catch {
     return null;
   }

@@ -327,3 +327,15 @@ describe('CLI usage', () => {
     expect(await main(['node', 'agentos', 'issue', '--help'], h.io)).toBe(ExitCode.Ok);
   });
 });
+
+describe('the index lock', () => {
+  test('a lock file that is a symlink to /dev/zero is not read: the wait ends with exit 4', async () => {
+    const { acquireLock } = await import('../../src/index/lock.js');
+    const root = await makeProject();
+    const lock = path.join(root, '.agentos', 'index.lock');
+    await symlink('/dev/zero', lock);
+    const err = await acquireLock(lock, { waitMs: 50, pollMs: 10 }).catch((e: unknown) => e);
+    expect((err as { code: number }).code).toBe(ExitCode.IndexUnavailable);
+    expect((err as Error).message).toMatch(/\(unknown holder\); lock file .*index\.lock$/);
+  });
+});
