@@ -193,7 +193,8 @@ function findRejectionReason(lines: string[]): string | null {
   }
   // A section about the rejection/decision: its first paragraph.
   for (let i = 0; i < lines.length; i++) {
-    if (/^#{2,3}\s+.*(reject|why not|decision|outcome|resolution)/i.test(lines[i])) {
+    // `\s` not `\s+` before `.*`: both could take the padding of `##` + 500,000 spaces (quadratic).
+    if (/^#{2,3}\s.*(reject|why not|decision|outcome|resolution)/i.test(lines[i])) {
       const para = firstParagraph(lines, i + 1);
       if (para) return truncate(para, 240);
     }

@@ -4,7 +4,7 @@
 // (beforeAll); every test that changes something works on its own copy of it.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, cp, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
@@ -503,7 +503,9 @@ describe('without the model', () => {
     const root = await cloneA();
     await appendFile(path.join(root, 'docs/standards/testing-standard.md'), '\n\nOne more rule.\n');
     const before = readCurrent(root);
+    // The folder exists but holds no model (a folder that does not exist is a usage error, exit 2: issue 12).
     const missing = path.join(tmp, 'no-models-here');
+    await mkdir(missing, { recursive: true });
     const r = await runCli(['-C', root, 'index', '--include-history'], { env: { AGENTOS_MODEL_DIR: missing } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`model not found: ${path.join(missing, identity.modelId.replace(/@.*$/, ''))}`);

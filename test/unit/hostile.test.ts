@@ -49,6 +49,11 @@ describe('super-linear patterns in metadata, chunking and excerpts', () => {
     expect(meta.metadata.status).toBe('rejected');
   });
 
+  test('a rejected document with a heading padded by 300,000 spaces', () => {
+    const body = `# T\n\nStatus: rejected\n\n##${' '.repeat(300_000)}x\n\n## Why not\n\nToo slow for our build farm.\n`;
+    expect(extractMetadata('docs/adrs/r.md', body, ['standard'], 'h').metadata.statusReason).toBe('Too slow for our build farm.');
+  });
+
   test('links are still reduced to their text', () => {
     expect(extractSummary('Use [the cache](https://x/y) and [docs](a.md).')).toBe('Use the cache and docs.');
   });
