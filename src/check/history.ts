@@ -19,6 +19,10 @@ export interface HistoryMatch {
   /** The section and excerpt of the past document's best-matching chunk. */
   section: string;
   excerpt: string;
+  /** Every document of this piece of work (e.g. the issue and its design), when grouped. */
+  paths?: string[];
+  /** The brief's passage that scored highest against `excerpt` (why it matched). */
+  briefExcerpt?: string;
 }
 
 export interface HistoryCheck {

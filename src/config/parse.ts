@@ -67,8 +67,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   };
 
   for (const k of Object.keys(raw)) {
-    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check'].includes(k)) {
-      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check)');
+    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check', 'search'].includes(k)) {
+      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check, search)');
     }
   }
 
@@ -126,6 +126,10 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
 
   const check = section('check', ['timeout_ms']);
   if (check) config.check.timeoutMs = num('check.timeout_ms', check.timeout_ms, 100, 600_000, true) ?? config.check.timeoutMs;
+
+  // `agentos search`: results below this score are not listed (0.0167 is noise, not an answer).
+  const search = section('search', ['min_score']);
+  if (search) config.search.minScore = num('search.min_score', search.min_score, 0, 1) ?? config.search.minScore;
 
   return { config, warnings, errors };
 }

@@ -30,6 +30,10 @@ export interface Config {
     /** The history check gives up (and fails open) after this long. */
     timeoutMs: number;
   };
+  search: {
+    /** `agentos search` lists nothing below this score (`search.min_score`, `--min-score`). */
+    minScore: number;
+  };
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -56,4 +60,5 @@ export const DEFAULT_CONFIG: Config = {
   standards: { k: 3, candidates: 5 },
   model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8' },
   check: { timeoutMs: 30_000 },
+  search: { minScore: 0.3 },
 };

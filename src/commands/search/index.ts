@@ -18,6 +18,8 @@ export interface SearchOptions {
   type?: CorpusType;
   limit: number;
   json?: boolean;
+  /** Over config `search.min_score` for this run. */
+  minScore?: number;
 }
 
 /** "Have we worked on X?": the k best documents (by their best chunk) across the index. */
@@ -46,13 +48,19 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
       else if (!prev.types.includes(type)) prev.types.push(type);
     }
   }
-  const results = [...byPath.values()].sort((a, b) => b.score - a.score).slice(0, opts.limit);
+  const minScore = opts.minScore ?? config.search.minScore;
+  const ranked = [...byPath.values()].sort((a, b) => b.score - a.score);
+  const results = ranked.filter((r) => r.score >= minScore).slice(0, opts.limit);
+  await logSearch(root, { query, type: opts.type ?? null, minScore, results: results.map((r) => ({ path: r.filePath, score: r.score })) });
+  const below = ranked.length - ranked.filter((r) => r.score >= minScore).length;
   if (opts.json) {
     io.stdout.write(
       JSON.stringify(
         {
           query,
           method: `embedding:${embedder.modelId}+hnsw`,
+          minScore,
+          belowMinScore: below,
           results: results.map((r) => ({ type: r.types.sort(), id: r.issueId, title: r.title, section: r.section, score: r.score, status: r.status, statusReason: r.statusReason, documentType: r.documentType, path: r.filePath, excerpt: r.excerpt })),
         },
         null,
@@ -62,7 +70,8 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
     return ExitCode.Ok;
   }
   const st = await makeStyle(useColor(io, 'stdout'));
-  if (results.length === 0) io.stdout.write('No results.\n');
+  if (results.length === 0) io.stdout.write(`No results scoring ${formatScore(minScore)} or more${below ? ` (${below} below; --min-score 0 lists them)` : ''}.
+`);
   results.forEach((raw, i) => {
     const r = safeForTerminal(raw); // past text may carry terminal escapes
     const status = r.status ? (r.status === 'rejected' || r.status === 'superseded' ? st.red(r.status.toUpperCase()) : r.status) : '';
@@ -71,4 +80,14 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
     if (r.excerpt) io.stdout.write(`   ${r.excerpt}\n`);
   });
   return ExitCode.Ok;
+}
+
+/** Searches go in the audit log too: what was asked and what the memory answered. */
+async function logSearch(root: string, record: Record<string, unknown>): Promise<void> {
+  try {
+    const { createFileLogger } = await import('../../log/logger.js');
+    (await createFileLogger(root)).info({ event: 'search', ...record }, 'search');
+  } catch {
+    /* logging must never fail a search */
+  }
 }
