@@ -25,7 +25,7 @@ export async function makeStyle(color: boolean): Promise<Style> {
  * longer than a line (paths) are cut rather than overflowing.
  */
 export function wrap(text: string, width: number, indent: number, firstUsed = indent): string[] {
-  const room = (used: number) => Math.max(20, width - used);
+  const room = (used: number) => Math.max(10, width - used);
   const words = text.replace(/\s+/g, ' ').trim().split(' ').filter(Boolean);
   const lines: string[] = [];
   let line = '';
@@ -73,7 +73,7 @@ function statusValue(m: HistoryMatch, st: Style): { text: string; paint: (s: str
 
 /** The duplicate alert, for stderr, wrapped to `width` columns. */
 export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number, st: Style, width = 80): string {
-  const lines = [st.bold(st.yellow(`⚠ Similar past work detected (similarity ≥ ${threshold})`)), ''];
+  const lines = [...wrap(`⚠ Similar past work detected (similarity ≥ ${threshold})`, width, 2, 0).map((l, i) => st.bold(st.yellow(i ? `  ${l}` : l))), ''];
   for (const m of matches) {
     lines.push(...wrap(`Issue ${issueLabel(m)}`, width, 3, 1).map((l, i) => (i === 0 ? ` ${st.bold(l)}` : `   ${st.bold(l)}`)));
     lines.push(...field('Similarity', formatScore(m.score), width));
@@ -97,7 +97,7 @@ export function renderLinked(m: HistoryMatch, outPath: string, st: Style, width 
 
 /** One-screen summary of the outcome, for stderr. */
 export function renderRelated(matches: HistoryMatch[], st: Style, width = 80): string {
-  const lines = [`Related past work (added to the brief):`];
+  const lines = ['Related past work (added to the brief):'];
   for (const m of matches) {
     const status = m.status === 'rejected' || m.status === 'superseded' ? ` ${m.status.toUpperCase()}` : '';
     const score = formatScore(m.score);
