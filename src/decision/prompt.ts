@@ -61,6 +61,9 @@ export async function discardTypeAhead(input: Readable & { isTTY?: boolean; isRa
   input.on('data', onData);
   input.resume();
   await new Promise((r) => setTimeout(r, ms));
+  // On a busy machine the timer can fire before the loop has polled the terminal
+  // once: two check-phase turns guarantee a poll phase (which reads what is queued) ran.
+  for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
   input.removeListener('data', onData);
   input.pause();
   input.setRawMode(wasRaw);
