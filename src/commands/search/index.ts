@@ -33,7 +33,7 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
   const [store, embedder] = await withDelayedSpinner(spinner, 'Loading model and index…', Promise.all([openStore(root, model.identity), model.load()]));
   if (store.count() === 0) {
     io.stderr.write('The index is empty: nothing matched the corpus globs. Check .agentos/config.yaml, then run `agentos index --include-history`.\n');
-    if (opts.json) io.stdout.write(JSON.stringify({ query, results: [] }, null, 2) + '\n');
+    if (opts.json) io.stdout.write(JSON.stringify({ query, method: null, minScore: opts.minScore ?? config.search.minScore, belowMinScore: 0, results: [] }, null, 2) + '\n');
     return ExitCode.Ok;
   }
   const [vector] = await embedder.embed([query]);
