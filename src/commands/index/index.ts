@@ -4,7 +4,7 @@ import { modelSetup } from '../../embeddings/setup.js';
 import { assertExplicitModelDir } from '../../embeddings/model-location.js';
 import { ExitCode } from '../../errors.js';
 import { buildIndex, type BuildReport } from '../../index/build.js';
-import { useColor, type IO } from '../../io.js';
+import { debugLine, useColor, type IO } from '../../io.js';
 import { findProjectRoot } from '../../project.js';
 import { terminalSafe } from '../../output/sanitize.js';
 import { createSpinner } from '../../ui/spinner.js';
@@ -54,6 +54,7 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
   }
   const seconds = (performance.now() - started) / 1000;
   spinner.stop();
+  debugLine(io, globals, `index: ${report.scanned} scanned, ${report.chunksEmbedded} chunks / ${report.tokensEmbedded} tokens embedded in ${seconds.toFixed(2)} s${embedStart ? ` (embedding from ${((embedStart - started) / 1000).toFixed(2)} s)` : ''}; model ${model.identity.modelId} from ${model.location.source}`);
 
   await logIndexRun(root, report, seconds, Boolean(opts.includeHistory));
   if (opts.json) {

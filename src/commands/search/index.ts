@@ -7,7 +7,7 @@ import { modelSetup } from '../../embeddings/setup.js';
 import { assertExplicitModelDir } from '../../embeddings/model-location.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { openStore } from '../../index/hnsw-store.js';
-import { useColor, type IO } from '../../io.js';
+import { debugLine, useColor, type IO } from '../../io.js';
 import { makeStyle } from '../../output/render.js';
 import { issueLabel } from '../../output/sections.js';
 import { safeForTerminal } from '../../output/sanitize.js';
@@ -30,12 +30,14 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
   const model = modelSetup(io.env, config, root);
   assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
+  const t0 = performance.now();
   const [store, embedder] = await withDelayedSpinner(spinner, 'Loading model and index…', Promise.all([openStore(root, model.identity), model.load()]));
   if (store.count() === 0) {
     io.stderr.write('The index is empty: nothing matched the corpus globs. Check .agentos/config.yaml, then run `agentos index --include-history`.\n');
     if (opts.json) io.stdout.write(JSON.stringify({ query, method: null, minScore: opts.minScore ?? config.search.minScore, belowMinScore: 0, results: [] }, null, 2) + '\n');
     return ExitCode.Ok;
   }
+  debugLine(io, globals, `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`);
   const [vector] = await embedder.embed([query]);
   const types: CorpusType[] = opts.type ? [opts.type] : ['history', 'standard'];
   // A document indexed as both types must appear once: merge by path, keep the best.
