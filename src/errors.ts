@@ -9,6 +9,8 @@ export const ExitCode = {
   Usage: 2,
   AbortedDuplicate: 3,
   IndexUnavailable: 4,
+  /** `agentos run`: the command was not run because it repeats a recent failure (declined at the prompt, or --on-repeat block). */
+  RepeatBlocked: 5,
   Cancelled: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -11,6 +11,8 @@ const HEX_HASH = /\b(?=[0-9a-f]{0,64}[a-f])(?=[0-9a-f]{0,64}\d)[0-9a-f]{7,64}\b/
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
 /** `1.2.3`, `v1.2`, `^1.2.3-beta.1`, `~2.0`, `>=3.1`; also after `@` or `==`. */
 const VERSION = /(^|[@=\s:<>~^v])v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][0-9A-Za-z.-]{1,40})?\b/g;
+/** A major-only version or a dist-tag after a package: `redis-node@4`, `pkg@latest`, `requests==2`. */
+const PACKAGE_TAG = /(@|==)v?(?:\d+|latest|next|beta|alpha|canary|rc)\b(?![.\d])/g;
 const LONG_NUMBER = /\b\d{5,}\b/g;
 
 /** Common spellings of the same sub-command. */
@@ -26,6 +28,7 @@ export function normaliseCommand(command: string): string {
     .replace(ISO_TIME, '<time>')
     .replace(HEX_HASH, '<hash>')
     .replace(VERSION, '$1<v>')
+    .replace(PACKAGE_TAG, '$1<v>')
     .replace(LONG_NUMBER, '<n>')
     .replace(/\s+/g, ' ')
     .trim();

@@ -86,8 +86,16 @@ export function commandSimilarity(a: Features, b: Features): number {
   return matched / total;
 }
 
-/** Tags overlap (share of the smaller set found in the other); with both contexts given, averaged with the contexts' word overlap. */
+/**
+ * Tags overlap (share of the smaller set found in the other); with both contexts
+ * given, averaged with the contexts' word overlap.
+ */
 export function contextSimilarity(a: Features, b: Features): number {
+  // One side says nothing about its context (no tags, no words): the context is
+  // unknown, not different. The command is then the best evidence of it, so
+  // an identical bare command (`make x` twice) is still a repeat.
+  const silent = (f: Features) => f.tags.size === 0 && f.contextWords.size === 0;
+  if (silent(a) || silent(b)) return commandSimilarity(a, b);
   const tags = overlap(a.tags, b.tags);
   if (a.contextWords.size === 0 || b.contextWords.size === 0) return tags;
   return (tags + dice(a.contextWords, b.contextWords)) / 2;

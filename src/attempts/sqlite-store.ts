@@ -101,6 +101,8 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       db.pragma(`busy_timeout = ${Math.floor(opts.busyTimeoutMs)}`);
       if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
+      // Forgotten records are overwritten on disk, not left in free pages.
+      db.pragma('secure_delete = ON');
       if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
         db.transaction(() => {
           db.exec(SCHEMA);
@@ -214,6 +216,13 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
   }
 
   forget(q: { id?: string; before?: Date; all?: boolean }): number {
+    const n = this.remove(q);
+    // The WAL still holds the old pages until a checkpoint: write them back and truncate it.
+    if (n > 0) this.db.pragma('wal_checkpoint(TRUNCATE)');
+    return n;
+  }
+
+  private remove(q: { id?: string; before?: Date; all?: boolean }): number {
     if (q.all) {
       return this.db
         .transaction(() => {
