@@ -20,6 +20,7 @@ export interface ChildResult {
 }
 
 const TAIL_BYTES = 64 * 1024;
+const DRAIN_MS = 100;
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGWINCH'];
 
 export interface RunChildOptions {
@@ -71,9 +72,22 @@ export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildRe
       const message = e.code === 'ENOENT' ? `${argv[0]}: command not found` : `${argv[0]}: ${e.message}`;
       finish({ exitCode: code, signal: null, stderrTail: message, spawnError: message });
     });
-    child.on('close', (code, signal) => {
+    // 'exit', not 'close': a background process the command started (a daemon, `cmd &`)
+    // keeps the stderr pipe open; agentos must not wait for it. What is still in the
+    // pipe gets a moment to drain, then the pipe is let go.
+    child.on('exit', (code, signal) => {
       const exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
-      finish({ exitCode, signal, stderrTail: tail.toString('utf8'), spawnError: null });
+      const done = () => finish({ exitCode, signal, stderrTail: tail.toString('utf8'), spawnError: null });
+      const stream = child.stderr!;
+      if (stream.readableEnded || stream.destroyed) return done();
+      const timer = setTimeout(() => {
+        stream.destroy();
+        done();
+      }, DRAIN_MS);
+      stream.once('end', () => {
+        clearTimeout(timer);
+        done();
+      });
     });
   });
 }
