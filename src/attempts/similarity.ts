@@ -33,7 +33,12 @@ export interface Features {
 }
 
 export function features(a: Comparable): Features {
-  const tokens = commandTokens(a.command).slice(0, MAX_TOKENS).map((t) => t.slice(0, MAX_TOKEN_CHARS));
+  return featuresFromTokens(a, commandTokens(a.command));
+}
+
+/** Features from command tokens already normalised (a store keeps them, so a check does not redo it per row). */
+export function featuresFromTokens(a: Omit<Comparable, 'command'>, commandTokens: string[]): Features {
+  const tokens = commandTokens.slice(0, MAX_TOKENS).map((t) => t.slice(0, MAX_TOKEN_CHARS));
   return {
     tool: toolFamily(a.tool),
     tokens,

@@ -11,7 +11,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { AttemptMemory, AttemptQuery, AttemptRecord, AttemptStats, RepeatWarning } from './types.js';
 import { ulid } from './ids.js';
-import { features, similarity } from './similarity.js';
+import { features, featuresFromTokens, similarity } from './similarity.js';
 import { commandTokens, toolFamily } from './normalise.js';
 
 /** The key of "the very same command": normalised tokens (versions, temp paths, hashes, aliases folded). */
@@ -19,6 +19,8 @@ const sameCommandKey = (command: string) => commandTokens(command).join(' ');
 
 export const SCHEMA_VERSION = 1;
 const DAY = 86_400_000;
+/** The best this many past failures are returned (each with what worked instead). */
+export const MAX_WARNINGS = 20;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS attempts (
@@ -174,18 +176,21 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
   checkRepeat(attempt: { tool: string; command: string; context?: string | null; tags?: string[] }): RepeatWarning[] {
     const now = this.opts.now().getTime();
     const since = new Date(now - Math.min(this.opts.lookbackDays, this.opts.archiveAfterDays) * DAY).toISOString();
+    // Only what scoring needs; the normalised tokens were computed once, at insert.
     const rows = this.db
-      .prepare(`SELECT * FROM attempts WHERE outcome = 'failure' AND overridden_by IS NULL AND time >= ? ORDER BY time DESC`)
-      .all(since) as Row[];
+      .prepare(`SELECT rowid, tool, command_norm, context, tags, time FROM attempts WHERE outcome = 'failure' AND overridden_by IS NULL AND time >= ? ORDER BY time DESC`)
+      .all(since) as { rowid: number; tool: string; command_norm: string; context: string | null; tags: string; time: string }[];
     const query = features(attempt);
-    const hits: { row: Row; score: number }[] = [];
+    const hits: { rowid: number; time: string; score: number }[] = [];
     for (const row of rows) {
-      const score = similarity(query, features({ tool: row.tool, command: row.command, context: row.context, tags: JSON.parse(row.tags) as string[] }));
-      if (score >= this.opts.threshold) hits.push({ row, score });
+      const score = similarity(query, featuresFromTokens({ tool: row.tool, context: row.context, tags: JSON.parse(row.tags) as string[] }, row.command_norm === '' ? [] : row.command_norm.split(' ')));
+      if (score >= this.opts.threshold) hits.push({ rowid: row.rowid, time: row.time, score });
     }
-    hits.sort((a, b) => b.score - a.score || b.row.time.localeCompare(a.row.time));
-    return hits.map(({ row, score }) => {
-      const failure = this.toRecord(row);
+    hits.sort((a, b) => b.score - a.score || b.time.localeCompare(a.time));
+    hits.length = Math.min(hits.length, MAX_WARNINGS);
+    const byRowid = this.db.prepare('SELECT * FROM attempts WHERE rowid = ?');
+    return hits.map(({ rowid, score }) => {
+      const failure = this.toRecord(byRowid.get(rowid) as Row);
       return { failure, score, workedInstead: this.workedInstead(failure) };
     });
   }

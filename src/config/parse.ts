@@ -1,4 +1,5 @@
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type picomatchType from 'picomatch';
 import { DEFAULT_CONFIG, type Config } from './schema.js';
 
 export interface ParsedConfig {
@@ -208,7 +209,8 @@ export function globProblem(glob: string): string | null {
   }
   if (depth !== 0) return 'unbalanced brackets';
   try {
-    picomatch.makeRe(glob);
+    // Loaded only when a config names globs: `attempt check` and `run` start without it.
+    (createRequire(import.meta.url)('picomatch') as typeof picomatchType).makeRe(glob);
   } catch (e) {
     return (e as Error).message;
   }

@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import { useColor, type IO } from '../../io.js';
 import { findProjectRoot } from '../../project.js';
 import { plainPaint, type Paint } from '../../attempts/render.js';
-import { commandLine } from '../../attempts/child.js';
+import { commandLine } from '../../attempts/command-line.js';
 
 export interface Project {
   root: string;

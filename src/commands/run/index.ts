@@ -11,7 +11,8 @@
  */
 import type { GlobalOptions } from '../../cli.js';
 import type { AttemptMemoryHandle } from '../../attempts/open.js';
-import { commandLine, runChild } from '../../attempts/child.js';
+import { runChild } from '../../attempts/child.js';
+import { commandLine } from '../../attempts/command-line.js';
 import { ConfirmCancelled, inquirerProceed, type ProceedAsker } from '../../attempts/confirm.js';
 import { renderRepeatWarning } from '../../attempts/render.js';
 import type { RepeatWarning } from '../../attempts/types.js';
