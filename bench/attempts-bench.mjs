@@ -66,6 +66,10 @@ function syntheticAttempt(i, now) {
 export async function attemptsBench({ runs = 15, attempts = 10_000, writers = 8, perWriter = 1000, work } = {}) {
   const own = !work;
   work ??= mkdtempSync(path.join(os.tmpdir(), 'agentos-attempts-bench-'));
+  // Fresh stores every run (a kept --work dir must not accumulate records).
+  rmSync(path.join(work, 'project'), { recursive: true, force: true });
+  rmSync(path.join(work, 'writers'), { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
   const result = { attempts, runs, writers, perWriter };
   try {
     const { openAttemptMemory } = await import(path.join(DIST, 'attempts', 'open.js'));
