@@ -33,7 +33,7 @@ export interface OpenOptions {
   env?: NodeJS.ProcessEnv;
   /** Home folder replaced by `~`; default os.homedir(). */
   home?: string;
-  /** How long a writer waits for another (ms); default 10 s. */
+  /** How long a writer waits for the others (ms); default 30 s. */
   busyTimeoutMs?: number;
 }
 
@@ -67,7 +67,7 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
     archiveAfterDays: config.retrieval.archiveAfterDays,
     threshold: config.retrieval.repeatThreshold,
     now,
-    busyTimeoutMs: options.busyTimeoutMs ?? 10_000,
+    busyTimeoutMs: options.busyTimeoutMs ?? 30_000,
   });
   const env = options.env ?? process.env;
   const home = options.home ?? os.homedir();

@@ -3,8 +3,8 @@
  * project under `.agentos/memory/` (docs/adrs/0004-attempt-memory-sqlite.md).
  *
  * Durability and concurrency are SQLite's: each record is one transaction
- * (BEGIN IMMEDIATE, synchronous=FULL), so an acknowledged record survives
- * kill -9 and power loss, a killed writer leaves no half row, and many
+ * (BEGIN IMMEDIATE, WAL, synchronous=NORMAL), so an acknowledged record survives
+ * kill -9, a killed writer leaves no half row, and many
  * processes write at once (busy_timeout queues them). FTS5 (external content,
  * kept in step by triggers) gives the keyword search.
  */
@@ -102,7 +102,11 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     try {
       db.pragma(`busy_timeout = ${Math.floor(opts.busyTimeoutMs)}`);
       if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
+      // WAL + NORMAL: a commit is in the WAL (the OS has it) before record() returns, so
+      // kill -9 loses nothing acknowledged; only an OS crash or power cut can drop the last
+      // commits (never corrupt). FULL fsyncs every commit while holding the write lock:
+      // under load 8 writers then starve past any busy timeout (ADR-0009).
+      db.pragma('synchronous = NORMAL');
       // Forgotten records are overwritten on disk, not left in free pages.
       db.pragma('secure_delete = ON');
       if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
