@@ -178,7 +178,7 @@ export function renderAttempts(r) {
         ['checkRepeat in-process', ms(r.lookupInProcessMs), '< 50', r.targets.lookupInProcessUnder50ms ? 'yes' : 'NO'],
       ],
     ),
-    `one writer: ${r.singleWriter.records} records in ${fmt(r.singleWriter.ms / 1000, 1)} s (${fmt(r.singleWriter.perSecond)}/s, each its own fsynced transaction)`,
+    `one writer: ${r.singleWriter.records} records in ${fmt(r.singleWriter.ms / 1000, 1)} s (${fmt(r.singleWriter.perSecond)}/s, each its own transaction)`,
     `${r.concurrent.writers} writers x ${r.concurrent.perWriter} at once: ${r.concurrent.present} of ${r.concurrent.expected} present (${r.concurrent.distinct} distinct) in ${fmt(r.concurrent.wallMs / 1000, 1)} s = ${fmt(r.concurrent.perSecond)} records/s ${r.targets.allConcurrentRecordsPresent ? '' : ' MISSING RECORDS'}`,
     `attempt check answered "repeat" for the probe: ${r.checkSaysRepeat ? 'yes' : 'no'}`,
   ].join('\n');
