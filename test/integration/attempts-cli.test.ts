@@ -153,12 +153,22 @@ describe('run', () => {
       const child = spawn(process.execPath, [BIN, '-C', root, 'run', '--', 'sh', '-c', script], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
+      let sent = false;
       child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
-        if (out === 'ready\n') child.kill(sig);
+        if (!sent && out.includes('ready\n')) {
+          sent = true;
+          child.kill(sig);
+        }
       });
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      // A signal that is never forwarded would loop forever: fail loudly instead of hanging.
+      const guard = setTimeout(() => {
+        err += `[test] no exit 30 s after ${sent ? sig : 'start (no "ready")'}: killed\n`;
+        child.kill('SIGKILL');
+      }, 30_000);
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      clearTimeout(guard);
       expect([code, out, err]).toEqual([42, `ready\ngot ${sig.slice(3)}\n`, '']);
     }
   });
