@@ -11,12 +11,13 @@ const EXIT_CODE_LINES: Record<number, string> = {
   3: '3    aborted as a duplicate of past work',
   4: '4    index unavailable (missing, corrupt, locked; issue start only with --strict)',
   5: '5    model unavailable (run `agentos model fetch`)',
+  6: '6    run: not run, it repeats a recent failure (declined, or --on-repeat block)',
   130: '130  cancelled at a prompt (Ctrl-C)',
 };
 export function exitCodesHelp(codes: number[]): string {
   return `\nExit codes:\n${codes.map((c) => `  ${EXIT_CODE_LINES[c]}`).join('\n')}`;
 }
-export const EXIT_CODES_HELP = exitCodesHelp([0, 1, 2, 3, 4, 5, 130]);
+export const EXIT_CODES_HELP = exitCodesHelp([0, 1, 2, 3, 4, 5, 6, 130]);
 
 function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`;
@@ -139,6 +140,84 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
       setCode(await runModelFetch(io, globals(), opts));
     });
 
+  // ---- attempt memory (issue 9): run, attempt record|check|list, forget ----
+  // Lazy imports: none of these load the model or hnswlib; better-sqlite3 loads when the memory opens.
+  program
+    .command('run')
+    .description('check the attempt memory, run a command with the terminal passed through, record the outcome')
+    .argument('<command...>', 'the command and its arguments, after --')
+    .addOption(new Option('--on-repeat <action>', 'without a terminal, what a repeat of a recent failure does').choices(['warn', 'block']).default('warn'))
+    .option('--context <text>', 'what the work is for (recorded, and compared with past attempts)')
+    .option('--tags <list>', 'comma-separated tags (added to the automatic ones)', attemptTags, [])
+    .option('--session <id>', 'session id to record under (default $AGENTOS_SESSION, else one per process)')
+    .option('--non-interactive', 'never prompt; --on-repeat decides')
+    .addHelpText('after', `\nExit status: the command's own (128+N when signal N ended it; 127 not found, 126 not executable).\nagentos' own codes apply only when the command did not run: 2 usage, 6 not run (a repeat), 130 Ctrl-C at the prompt.`)
+    .action(async (argv: string[], opts) => {
+      const { runRun } = await import('./commands/run/index.js');
+      setCode(await runRun(io, globals(), argv, opts));
+    });
+
+  const attempt = program.command('attempt').description('the attempt memory: what was tried, what failed, what worked');
+  attempt
+    .command('record')
+    .description('record one attempt (or JSON from stdin with "-")')
+    .argument('[source]', '"-" reads a JSON object, array or JSON lines from stdin')
+    .addOption(new Option('--outcome <outcome>', 'how it went').choices(['success', 'failure']))
+    .option('--tool <name>', 'the tool ("shell" for commands)', 'shell')
+    .option('--command <text>', 'the command line or the tool\'s arguments')
+    .option('--error <text>', 'the error (last lines of stderr)')
+    .option('--context <text>', 'what the work was for')
+    .option('--tags <list>', 'comma-separated tags', attemptTags, [])
+    .option('--exit-code <n>', 'the exit code', attemptInt)
+    .option('--duration-ms <n>', 'how long it took', attemptInt)
+    .option('--session <id>', 'session id (default $AGENTOS_SESSION, else one per process)')
+    .option('--json', 'print the stored records as JSON on stdout')
+    .addHelpText('after', exitCodesHelp([0, 1, 2]))
+    .action(async (source: string | undefined, opts) => {
+      const { runAttemptRecord } = await import('./commands/attempt/index.js');
+      setCode(await runAttemptRecord(io, globals(), source, opts));
+    });
+  attempt
+    .command('check')
+    .description('has this failed recently? (exit 0 either way)')
+    .argument('[command...]', 'the command, after --')
+    .option('--command <text>', 'the command as one string (instead of after --)')
+    .option('--tool <name>', 'the tool', 'shell')
+    .option('--context <text>', 'what the work is for')
+    .option('--tags <list>', 'comma-separated tags', attemptTags, [])
+    .option('--json', 'print the result as JSON on stdout')
+    .action(async (words: string[], opts) => {
+      const { runAttemptCheck } = await import('./commands/attempt/index.js');
+      setCode(await runAttemptCheck(io, globals(), words, opts));
+    });
+  attempt
+    .command('list')
+    .description('list recorded attempts, newest first')
+    .option('--failures', 'failures only')
+    .option('--successes', 'successes only')
+    .option('--since <when>', 'newer than a duration ago (7d, 12h, 2w) or a date', attemptSince)
+    .option('--tag <tag>', 'with this tag')
+    .option('--session <id>', 'from this session')
+    .option('--all', 'include archived failures')
+    .addOption(new Option('-n, --limit <n>', 'at most this many').argParser(parsePositiveInt))
+    .option('--json', 'print as JSON on stdout')
+    .action(async (opts) => {
+      const { runAttemptList } = await import('./commands/attempt/index.js');
+      setCode(await runAttemptList(io, globals(), opts));
+    });
+  program
+    .command('forget')
+    .description('erase recorded attempts: one, those before a date, or all')
+    .option('--id <id>', 'the attempt with this id')
+    .option('--before <date>', 'attempts older than this (a date, or a duration ago: 30d)', attemptSince)
+    .option('--all', 'everything')
+    .option('--json', 'print the count as JSON on stdout')
+    .action(async (opts) => {
+      const { runForget } = await import('./commands/forget/index.js');
+      setCode(await runForget(io, globals(), opts));
+    });
+  // ---- end attempt memory ----
+
   return program;
 }
 
@@ -146,6 +225,26 @@ function parseScore(v: string): number {
   const n = Number(v);
   if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a score from 0 to 1');
   return n;
+}
+
+
+// Option parsers of the attempt-memory commands (kept here, tiny, so parsing needs no extra import).
+function attemptTags(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').map((t) => t.trim()).filter(Boolean)];
+}
+
+function attemptInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || Math.abs(n) > 2 ** 31) throw new InvalidArgumentError('expected a whole number');
+  return n;
+}
+
+function attemptSince(v: string): Date {
+  const m = /^(\d{1,6})([mhdw])$/.exec(v.trim());
+  if (m) return new Date(Date.now() - Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[m[2] as 'm' | 'h' | 'd' | 'w']);
+  const d = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim()) ? new Date(v.trim()) : new Date(NaN);
+  if (Number.isNaN(d.getTime())) throw new InvalidArgumentError(`expected a duration (7d, 12h, 2w) or a date (2025-11-18), got "${v}"`);
+  return d;
 }
 
 function collect(value: string, previous: string[]): string[] {

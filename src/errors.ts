@@ -11,6 +11,8 @@ export const ExitCode = {
   AbortedDuplicate: 3,
   IndexUnavailable: 4,
   ModelUnavailable: 5,
+  /** `agentos run`: the command was not run because it repeats a recent failure (declined at the prompt, or --on-repeat block). */
+  RepeatBlocked: 6,
   Cancelled: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
