@@ -218,6 +218,60 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     });
   // ---- end attempt memory ----
 
+  // --- recall, worked-on, hooks (issue 10) ---
+  program
+    .command('recall')
+    .description('the context a new agent session starts with: project summary, failures to avoid, what works, recent work, standards')
+    .addOption(new Option('--format <format>', 'output format (claude: the SessionStart hook JSON)').choices(['markdown', 'json', 'claude']).default('markdown'))
+    .addHelpText('after', exitCodesHelp([0, 1, 2, 4]))
+    .action(async (opts) => {
+      const { runRecall } = await import('./commands/recall/index.js');
+      setCode(await runRecall(io, globals(), opts));
+    });
+
+  program
+    .command('worked-on')
+    .description('"what have we worked on?": completed work by topic and time, with attempt statistics')
+    .option('--since <when>', 'only work dated on or after this (YYYY-MM-DD, or 30d, 8w, 6m, 1y)')
+    .option('--topic <text>', 'only topics whose label or items mention this')
+    .option('--json', 'print as JSON on stdout')
+    .option('--html <file>', 'write a self-contained timeline page to this file')
+    .addHelpText('after', exitCodesHelp([0, 1, 2, 4]))
+    .action(async (opts) => {
+      const { runWorkedOn } = await import('./commands/worked-on/index.js');
+      setCode(await runWorkedOn(io, globals(), opts));
+    });
+
+  const hooks = program.command('hooks').description('wire agentos into coding agents (Claude Code): session context, repeat warnings, attempt recording');
+  const scope = (c: Command) =>
+    c
+      .option('--project', '.claude/settings.json of the project (default)')
+      .option('--local', '.claude/settings.local.json of the project (not committed)')
+      .option('--user', '~/.claude/settings.json')
+      .option('--dry-run', 'print the change as a diff; write nothing');
+  scope(hooks.command('install').description('merge agentos hook entries into Claude Code settings (idempotent, never clobbers)').argument('[agent]', 'agent to wire', 'claude'))
+    .addOption(new Option('--on-repeat <mode>', 'a known failure before a shell call: warn the agent, or ask the person to confirm').choices(['warn', 'ask']).default('warn'))
+    .option('--command <prefix>', 'how settings call agentos (default: `agentos` if on PATH, else node + this bin)')
+    .action(async (agent: string, opts) => {
+      const { runHooksInstall } = await import('./commands/hooks/index.js');
+      setCode(await runHooksInstall(io, globals(), agent, opts));
+    });
+  scope(hooks.command('uninstall').description('remove exactly the hook entries agentos added').argument('[agent]', 'agent to unwire', 'claude')).action(async (agent: string, opts) => {
+    const { runHooksUninstall } = await import('./commands/hooks/index.js');
+    setCode(await runHooksUninstall(io, globals(), agent, opts));
+  });
+  hooks
+    .command('run')
+    .description('hook entry point: reads the event payload on stdin (always exits 0; errors fail open)')
+    .argument('<event>', 'session-start | pre-tool-use | post-tool-use | post-tool-use-failure')
+    .addOption(new Option('--format <format>', 'payload and output format').choices(['claude', 'generic']).default('claude'))
+    .addOption(new Option('--on-repeat <mode>', 'pre-tool-use: warn, or ask for confirmation').choices(['warn', 'ask']).default('warn'))
+    .action(async (event: string, opts) => {
+      const { runHook } = await import('./hooks/run.js');
+      setCode(await runHook(event, io, opts));
+    });
+  // --- end issue 10 ---
+
   return program;
 }
 
