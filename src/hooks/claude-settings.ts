@@ -37,7 +37,7 @@ export const CLAUDE_HOOKS: HookSpec[] = [
   { event: 'PostToolUseFailure', arg: 'post-tool-use-failure', matcher: '*', timeout: 5 },
 ];
 
-const OUR_COMMAND = /(?:^|[\s/"'])agentos(?:\.js)?["']?\s+(?:-C\s+\S+\s+)?hooks\s+run\s+(session-start|pre-tool-use|post-tool-use|post-tool-use-failure)\b/;
+const OUR_COMMAND = /(?:^|[\s/"'])agentos(?:\.js)?["']?\s+(?:-C\s+\S+\s+)?hooks\s+run\s+(session-start|pre-tool-use|post-tool-use-failure|post-tool-use)(?![\w-])/;
 
 export function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && OUR_COMMAND.test(command);

@@ -161,7 +161,8 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
     for (const l of lines) if (!push(l)) break;
   };
   const s = r.stats;
-  push(`## Project context (agentos${s ? `: ${s.sessions} previous session${s.sessions === 1 ? '' : 's'}, ${s.successes} successes, ${s.failures} failures recorded` : ''})`);
+  // Without room for its heading the context would be anonymous text: give none.
+  if (!push(`## Project context (agentos${s ? `: ${s.sessions} previous session${s.sessions === 1 ? '' : 's'}, ${s.successes} successes, ${s.failures} failures recorded` : ''})`)) return '';
   section('**Project:**', summarizeTechStack(r.stack).map((l) => `- ${l}`));
   section(
     '**Avoid (failed recently):**',
