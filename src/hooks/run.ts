@@ -22,7 +22,7 @@ export interface HookRunOptions {
 }
 
 export interface HookDeps {
-  openMemory(root: string, config: Config): Promise<AttemptMemory>;
+  openMemory(root: string, config: Config, cwd?: string): Promise<AttemptMemory>;
   /** The session-start context (markdown), already bounded. */
   recall(root: string, config: Config, memory: AttemptMemory | null): Promise<string>;
 }
@@ -63,7 +63,7 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
     if (!retrieval.autoInject) return null; // the user turned session-start context off
     let memory: AttemptMemory | null = null;
     try {
-      memory = await deps.openMemory(root, config);
+      memory = await deps.openMemory(root, config, cwd);
     } catch (e) {
       io.stderr.write(`agentos: attempt memory unavailable, session context without it: ${(e as Error).message.split('\n')[0]}\n`);
     }
@@ -77,7 +77,7 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
   }
 
   if (!retrieval.enabled) return null;
-  const memory = await deps.openMemory(root, config);
+  const memory = await deps.openMemory(root, config, cwd);
   try {
     if (event === 'pre-tool-use') {
       if (!retrieval.warnOnDuplicateFailure) return null;
@@ -98,7 +98,8 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
       opts.format === 'generic'
         ? genericAttempt(payload)
         : claudeAttempt(payload, CLAUDE_EVENT[event] as 'PostToolUse' | 'PostToolUseFailure');
-    if (attempt.cwd === undefined) attempt.cwd = relativeCwd(root, cwd);
+    // The store records it relative to the project root.
+    attempt.cwd ??= cwd;
     const rec = memory.record(attempt);
     return opts.format === 'generic' ? { recorded: rec.id, outcome: rec.outcome, tags: rec.tags } : null;
   } finally {
@@ -106,20 +107,10 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
   }
 }
 
-/** The retrieval keys (config section owned by the attempt memory), with the PRD defaults. */
+/** The retrieval keys this module reads (the section is the attempt memory's, src/config/schema.ts). */
 export function retrievalOf(config: Config): { enabled: boolean; autoInject: boolean; warnOnDuplicateFailure: boolean; maxContextSize: number } {
-  const r = ((config as unknown as { retrieval?: Record<string, unknown> }).retrieval ?? {}) as Record<string, unknown>;
-  return {
-    enabled: r.enabled !== false,
-    autoInject: r.autoInject !== false,
-    warnOnDuplicateFailure: r.warnOnDuplicateFailure !== false,
-    maxContextSize: typeof r.maxContextSize === 'number' ? r.maxContextSize : 2000,
-  };
-}
-
-function relativeCwd(root: string, cwd: string): string {
-  const rel = cwd.startsWith(root) ? cwd.slice(root.length).replace(/^[/\\]+/, '') : '';
-  return rel === '' ? '.' : rel.replace(/\\/g, '/');
+  const r = config.retrieval;
+  return { enabled: r.enabled, autoInject: r.autoInject, warnOnDuplicateFailure: r.warnOnDuplicateFailure, maxContextSize: r.maxContextSize };
 }
 
 export function warningText(w: RepeatWarning): string {
@@ -173,9 +164,9 @@ export function readStdin(stdin: IO['stdin']): Promise<string> {
 
 async function defaultDeps(): Promise<HookDeps> {
   return {
-    openMemory: async (root, config) => {
+    openMemory: async (root, config, cwd) => {
       const { openAttemptStore } = await import('./attempt-store.js');
-      return openAttemptStore(root, config);
+      return openAttemptStore(root, config, cwd);
     },
     recall: async (root, config, memory) => {
       const { buildRecall, renderRecallMarkdown } = await import('../knowledge/recall.js');

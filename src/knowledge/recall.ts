@@ -73,8 +73,7 @@ export async function buildRecall(root: string, config: Config, memory: AttemptM
 }
 
 function lookbackDays(config: Config): number {
-  const r = (config as unknown as { retrieval?: { failureLookbackDays?: unknown } }).retrieval;
-  return typeof r?.failureLookbackDays === 'number' ? r.failureLookbackDays : 7;
+  return config.retrieval.failureLookbackDays;
 }
 
 /** Commands compared loosely: case and whitespace do not make two commands different. */

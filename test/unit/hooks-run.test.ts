@@ -67,6 +67,26 @@ describe('hooks run session-start', () => {
     expect(h.err()).toMatch(/attempt memory unavailable.*database is locked/);
   });
 
+  test('retrieval.autoInject: false in the config turns the session-start context off', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'retrieval:\n  autoInject: false\n');
+    const d = deps(new FakeAttemptMemory());
+    const h = harness(await fixture('session-start.json'));
+    expect(await runHook('session-start', h.io, opts, d)).toBe(0);
+    expect(h.out()).toBe('');
+    expect(d.recalls).toBe(0);
+  });
+
+  test('retrieval.warnOnDuplicateFailure: false silences the pre-tool check', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'retrieval:\n  warnOnDuplicateFailure: false\n');
+    const mem = new FakeAttemptMemory();
+    mem.record({ tool: 'Bash', command: 'npm install redis-node', outcome: 'failure' });
+    const h = harness(await fixture('pre-tool-use-bash.json'));
+    await runHook('pre-tool-use', h.io, opts, deps(mem));
+    expect(h.out()).toBe('');
+  });
+
   test('generic format prints {"context": …}', async () => {
     const h = harness(JSON.stringify({ cwd: root }));
     await runHook('session-start', h.io, { ...opts, format: 'generic' }, deps(new FakeAttemptMemory()));
@@ -119,8 +139,8 @@ describe('hooks run post-tool-use / post-tool-use-failure', () => {
       expect(h.out()).toBe('');
     }
     expect(mem.records.map((r) => [r.outcome, r.command, r.sessionId, r.cwd])).toEqual([
-      ['success', 'npm install ioredis', 'abc123', '.'],
-      ['failure', 'npm install redis-node', 'abc123', '.'],
+      ['success', 'npm install ioredis', 'abc123', root],
+      ['failure', 'npm install redis-node', 'abc123', root],
     ]);
     expect(mem.closed).toBe(2);
   });
@@ -168,7 +188,7 @@ describe('retrievalOf', () => {
     expect(retrievalOf(DEFAULT_CONFIG)).toEqual({ enabled: true, autoInject: true, warnOnDuplicateFailure: true, maxContextSize: 2000 });
   });
   test('reads the retrieval section when present', () => {
-    const config = { ...DEFAULT_CONFIG, retrieval: { enabled: true, autoInject: false, warnOnDuplicateFailure: false, maxContextSize: 500 } };
+    const config = { ...DEFAULT_CONFIG, retrieval: { ...DEFAULT_CONFIG.retrieval, autoInject: false, warnOnDuplicateFailure: false, maxContextSize: 500 } };
     expect(retrievalOf(config)).toEqual({ enabled: true, autoInject: false, warnOnDuplicateFailure: false, maxContextSize: 500 });
   });
 });
