@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // agentos benchmarks. `npm run bench` builds first, then runs this.
 //
-//   node bench/run.mjs [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile]
+//   node bench/run.mjs [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile,hooks]
 //                      [--runs N] [--docs 1000] [--work <dir>] [--keep]
 //
 // Whole processes are measured from outside (wall time around the spawn, peak RSS
@@ -27,13 +27,13 @@ const opt = (name, dflt) => {
 };
 if (flag('help')) {
   process.stdout.write(
-    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile,attempts] [--runs N] [--docs N] [--work dir] [--keep]\n',
+    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile,attempts,hooks] [--runs N] [--docs N] [--work dir] [--keep]\n',
   );
   process.exit(0);
 }
 
 const quick = flag('quick');
-const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile', 'attempts'];
+const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile', 'attempts', 'hooks'];
 const only = new Set(opt('only', ALL.join(',')).split(','));
 const runs = Number(opt('runs', quick ? 3 : 5));
 const docs = Number(opt('docs', 1000));
@@ -111,6 +111,11 @@ try {
   if (want('model')) results.modelProfile = await modelProfile({ root: demo, brief: demoBrief, runs: quick ? 1 : 3 });
   if (want('cold')) results.indexLoadProfile.demo = await indexLoadProfile({ root: demo, runs: quick ? 1 : 3 });
   if (quick && want('incremental')) results.incremental.demo = await incremental({ label: 'demo corpus', root: demo, runs });
+
+  // ---- recall and hooks as fresh processes (issue 10) ----
+  if (want('hooks')) {
+    results.hooks = readResult(await runProcess([path.join(REPO, 'bench', 'hooks-bench.mjs'), '--root', demo, '--runs', quick ? '5' : '15'], { tee: true }), 'hooks-bench');
+  }
 
   // ---- 1,000-document corpus ----
   let big = null;
