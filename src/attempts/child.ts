@@ -44,16 +44,24 @@ export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildRe
       tail = Buffer.concat([tail, chunk]);
       if (tail.length > TAIL_BYTES) tail = tail.subarray(tail.length - TAIL_BYTES);
     };
-    const child = spawn(argv[0], argv.slice(1), { cwd: opts.cwd, env: opts.env, stdio: ['inherit', 'inherit', 'pipe'] });
+    // Handlers go in before the spawn: the command can print (and a caller can react
+    // with a signal) before spawn() returns here; a signal in that gap must not kill
+    // agentos with its default action and orphan the command. It is delivered once
+    // the child exists.
+    let child: ReturnType<typeof spawn> | null = null;
+    const pending: NodeJS.Signals[] = [];
     const handlers = new Map<NodeJS.Signals, () => void>();
     for (const sig of FORWARDED) {
       const h = () => {
         if (sig === 'SIGINT' && opts.interactive) return; // the terminal sent it to the command already
-        if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+        if (!child) pending.push(sig);
+        else if (child.exitCode === null && child.signalCode === null) child.kill(sig);
       };
       handlers.set(sig, h);
       process.on(sig, h);
     }
+    child = spawn(argv[0], argv.slice(1), { cwd: opts.cwd, env: opts.env, stdio: ['inherit', 'inherit', 'pipe'] });
+    for (const sig of pending.splice(0)) child.kill(sig);
     const cleanup = () => handlers.forEach((h, sig) => process.removeListener(sig, h));
     child.stderr!.on('data', (chunk: Buffer) => {
       opts.stderr.write(chunk);
