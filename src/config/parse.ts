@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, type Config } from './schema.js';
+import { MODEL_DTYPES, isModelDtype } from '../embeddings/model-files.js';
 
 export interface ParsedConfig {
   config: Config;
@@ -119,7 +120,7 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
       else config.model.id = model.id as string;
     }
     if (model.dtype !== undefined) {
-      if (model.dtype !== 'q8' && model.dtype !== 'fp32') err('model.dtype', 'expected q8 or fp32');
+      if (!isModelDtype(model.dtype)) err('model.dtype', `expected ${MODEL_DTYPES.join(', ')}`);
       else config.model.dtype = model.dtype;
     }
   }

@@ -1,3 +1,4 @@
+import { DEFAULT_DTYPE, type ModelDtype } from '../embeddings/model-files.js';
 /** The shape of `.agentos/config.yaml` after validation, with defaults applied. */
 export interface Config {
   corpus: {
@@ -24,7 +25,7 @@ export interface Config {
     /** Folder holding `<model id>/` (tokenizer, config, onnx/). Offline when set. */
     dir: string | null;
     id: string;
-    dtype: 'q8' | 'fp32';
+    dtype: ModelDtype;
   };
   check: {
     /** The history check gives up (and fails open) after this long. */
@@ -54,6 +55,6 @@ export const DEFAULT_CONFIG: Config = {
   thresholds: { duplicate: 0.85, related: 0.5, standards: 0.7 },
   history: { k: 3 },
   standards: { k: 3, candidates: 5 },
-  model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8' },
+  model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: DEFAULT_DTYPE },
   check: { timeoutMs: 30_000 },
 };

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ModelUnavailableError, errorMessage } from '../errors.js';
 import type { Embedder } from './embedder.js';
+import type { ModelDtype } from './model-files.js';
 import { assertModelFiles, fingerprintFile, onnxFileName, type ModelLocation } from './model-location.js';
 
 /** sentence-transformers truncates all-MiniLM-L6-v2 at 256 word pieces (its tokenizer config says 512). */
@@ -12,7 +13,7 @@ const BATCH_SIZE = 16;
 
 export interface MiniLMOptions {
   modelId: string;
-  dtype: 'q8' | 'fp32';
+  dtype: ModelDtype;
   location: ModelLocation;
   /** Where the optimised graph is cached (e.g. `~/.cache/agentos`); null disables the cache. */
   cacheDir?: string | null;
@@ -211,7 +212,7 @@ function ortVersion(): string {
 }
 
 /** Users with internet and no local model: let Transformers.js fetch into its cache, then use those files. */
-async function downloadFromHub(modelId: string, dtype: 'q8' | 'fp32'): Promise<string> {
+async function downloadFromHub(modelId: string, dtype: ModelDtype): Promise<string> {
   const tf = await import('@huggingface/transformers');
   await tf.AutoTokenizer.from_pretrained(modelId);
   const model = await tf.AutoModel.from_pretrained(modelId, { dtype, device: 'cpu' });

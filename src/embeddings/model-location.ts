@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModelUnavailableError, UsageError } from '../errors.js';
+import { ONNX_FILES, type ModelDtype } from './model-files.js';
 
 export interface ModelLocation {
   /** Folder holding `<owner>/<name>/`; null = Transformers.js cache and hub download. */
@@ -13,11 +14,11 @@ export interface ModelLocation {
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export function onnxFileName(dtype: 'q8' | 'fp32'): string {
-  return dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+export function onnxFileName(dtype: ModelDtype): string {
+  return ONNX_FILES[dtype];
 }
 
-export function requiredFiles(dtype: 'q8' | 'fp32'): string[] {
+export function requiredFiles(dtype: ModelDtype): string[] {
   return ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnxFileName(dtype)];
 }
 
@@ -31,7 +32,7 @@ export function resolveModelLocation(
   configDir: string | null,
   projectRoot: string,
   modelId: string,
-  dtype: 'q8' | 'fp32',
+  dtype: ModelDtype,
   cwd: string = process.cwd(),
 ): ModelLocation {
   // An environment variable is relative to where the user typed it; config is relative to the project.
@@ -66,7 +67,7 @@ export function assertExplicitModelDir(loc: ModelLocation): void {
 }
 
 /** A clear error naming the folder and the files it expected, instead of a stack trace. */
-export function assertModelFiles(loc: ModelLocation, modelId: string, dtype: 'q8' | 'fp32'): void {
+export function assertModelFiles(loc: ModelLocation, modelId: string, dtype: ModelDtype): void {
   if (!loc.dir) return;
   const folder = path.join(loc.dir, modelId);
   const missing = requiredFiles(dtype).filter((f) => !existsSync(path.join(folder, f)));

@@ -176,7 +176,7 @@ describe('parseConfig: wrong types and ranges', () => {
     expect(config.corpus.maxFileBytes).toBe(DEFAULT_CONFIG.corpus.maxFileBytes);
   });
 
-  test.each(['q8', 'fp32'] as const)('model.dtype %s is accepted', (dtype) => {
+  test.each(['int8', 'q8', 'fp32'] as const)('model.dtype %s is accepted', (dtype) => {
     const { config, errors } = parseConfig({ model: { dtype } });
     expect(errors).toEqual([]);
     expect(config.model.dtype).toBe(dtype);
@@ -184,8 +184,8 @@ describe('parseConfig: wrong types and ranges', () => {
 
   test.each(['fp16', 'Q8', 8, null])('model.dtype %p is rejected and the default kept', (dtype) => {
     const { config, errors } = parseConfig({ model: { dtype } });
-    expect(errors).toEqual([`${FILE}: model.dtype: expected q8 or fp32`]);
-    expect(config.model.dtype).toBe('q8');
+    expect(errors).toEqual([`${FILE}: model.dtype: expected int8, q8, fp32`]);
+    expect(config.model.dtype).toBe('int8');
   });
 });
 
