@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { ModelUnavailableError, errorMessage } from '../errors.js';
 import type { Embedder } from './embedder.js';
@@ -10,6 +11,13 @@ import { assertModelFiles, fingerprintFile, onnxFileName, type ModelLocation } f
 /** sentence-transformers truncates all-MiniLM-L6-v2 at 256 word pieces (its tokenizer config says 512). */
 export const MAX_TOKENS = 256;
 const BATCH_SIZE = 16;
+/**
+ * At most this many padded tokens per session.run: a batch of 16 texts of 256
+ * word pieces holds 16 x 12 heads x 256 x 256 attention scores (50 MB per
+ * tensor, several alive at once, and the arena keeps its high-water mark).
+ * Long texts therefore go in smaller batches; short ones still 16 at a time.
+ */
+const BATCH_TOKENS = 2048;
 
 export interface MiniLMOptions {
   modelId: string;
@@ -117,10 +125,14 @@ export class MiniLMEmbedder implements Embedder {
     const out = new Array<Float32Array>(texts.length);
     // Length-sorted batches: padding to the longest of similar lengths wastes little.
     const rows = texts.map((t, i) => ({ i, ids: this.inputIds(t) })).sort((a, b) => a.ids.length - b.ids.length);
-    for (let s = 0; s < rows.length; s += BATCH_SIZE) {
-      const batch = rows.slice(s, s + BATCH_SIZE);
+    for (let s = 0; s < rows.length; ) {
+      // Sorted ascending, so the last row of a batch is its longest: grow while it fits the budget.
+      let e = s + 1;
+      while (e < rows.length && e - s < BATCH_SIZE && (e - s + 1) * rows[e].ids.length <= BATCH_TOKENS) e++;
+      const batch = rows.slice(s, e);
       const vectors = await this.embedBatch(batch.map((b) => b.ids));
       batch.forEach((b, j) => (out[b.i] = vectors[j]));
+      s = e;
     }
     return out;
   }
@@ -182,7 +194,8 @@ type Ort = typeof import('onnxruntime-node');
  * cache that fails to load is deleted and rebuilt.
  */
 async function createSession(ort: Ort, onnxFile: string, fingerprint: string, cacheDir: string | null, memoryArena: boolean) {
-  const base = { executionProviders: ['cpu'], enableCpuMemArena: memoryArena };
+  // Intra-op threads from the cores this process may use (affinity, cgroups), not ORT's guess.
+  const base = { executionProviders: ['cpu'], enableCpuMemArena: memoryArena, intraOpNumThreads: availableParallelism(), interOpNumThreads: 1 };
   if (!cacheDir || fingerprint === 'unknown') return ort.InferenceSession.create(onnxFile, { ...base, graphOptimizationLevel: 'all' });
   const cached = path.join(cacheDir, `minilm-${fingerprint}-ort${ortVersion()}-${process.arch}.onnx`);
   if (existsSync(cached)) {

@@ -509,7 +509,7 @@ describe('without the model', () => {
     const r = await runCli(['-C', root, 'index', '--include-history'], { env: { AGENTOS_MODEL_DIR: missing } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`model not found: ${path.join(missing, identity.modelId.replace(/@.*$/, ''))}`);
-    expect(r.stderr).toContain('onnx/model_quantized.onnx');
+    expect(r.stderr).toContain('onnx/model_int8.onnx');
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
     expect(existsSync(indexPaths(root).lock)).toBe(false);
     expect(readCurrent(root)).toBe(before);
