@@ -23,7 +23,7 @@ export interface ModelIdentity {
 export type BuildProgress =
   | { phase: 'scan'; files: number }
   | { phase: 'model' }
-  | { phase: 'embed'; done: number; total: number }
+  | { phase: 'embed'; done: number; total: number; tokens?: number; totalTokens?: number }
   | { phase: 'write' };
 
 export interface BuildOptions {
@@ -196,11 +196,23 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
 
   // Embed all new chunks together: length-sorted batches across files pad less.
   const texts = prepared.flatMap((p) => p.chunks.map((c) => c.embedText));
-  const vectors: Float32Array[] = [];
+  const vectors = new Array<Float32Array>(texts.length);
   const tokensBefore = embedder?.stats?.tokens ?? 0;
-  for (let i = 0; i < texts.length; i += EMBED_SLICE) {
-    vectors.push(...(await embedder!.embed(texts.slice(i, i + EMBED_SLICE))));
-    opts.onProgress?.({ phase: 'embed', done: Math.min(i + EMBED_SLICE, texts.length), total: texts.length });
+  // Sorted by length over the whole run (not per slice): batches of like lengths pad less.
+  // Token counts are cached by the embedder from chunking, so this costs a lookup each.
+  const lengths = texts.map((t) => Math.min(embedder!.countTokens(t), embedder!.maxTokens - 2) + 2);
+  const order = texts.map((_, i) => i).sort((a, b) => lengths[a] - lengths[b]);
+  const totalTokens = lengths.reduce((a, b) => a + b, 0);
+  let tokensDone = 0;
+  opts.onProgress?.({ phase: 'embed', done: 0, total: texts.length, tokens: 0, totalTokens });
+  for (let i = 0; i < order.length; i += EMBED_SLICE) {
+    const slice = order.slice(i, i + EMBED_SLICE);
+    const out = await embedder!.embed(slice.map((j) => texts[j]));
+    slice.forEach((j, k) => {
+      vectors[j] = out[k];
+      tokensDone += lengths[j];
+    });
+    opts.onProgress?.({ phase: 'embed', done: Math.min(i + EMBED_SLICE, texts.length), total: texts.length, tokens: tokensDone, totalTokens });
   }
   report.chunksEmbedded = texts.length;
   report.tokensEmbedded = (embedder?.stats?.tokens ?? 0) - tokensBefore;

@@ -41,10 +41,8 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
         if (p.phase === 'scan') spinner.update(`Scanned ${p.files} files`);
         else if (p.phase === 'model') spinner.update(`Loading model ${model.identity.modelId}…`);
         else if (p.phase === 'embed') {
+          spinner.update(embedProgressLine(p, embedStart ? (performance.now() - embedStart) / 1000 : 0));
           if (!embedStart) embedStart = performance.now();
-          const elapsed = (performance.now() - embedStart) / 1000;
-          const eta = p.done > 0 && p.done < p.total ? ` · ETA ${Math.ceil((elapsed / p.done) * (p.total - p.done))}s` : '';
-          spinner.update(`Embedding chunks ${p.done}/${p.total} (${Math.round((100 * p.done) / p.total)}%)${eta}`);
         } else spinner.update('Writing index…');
       },
     });
@@ -62,6 +60,20 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
   }
   for (const w of report.warnings) io.stderr.write(`warning: ${terminalSafe(w)}\n`);
   return ExitCode.Ok;
+}
+
+/**
+ * Progress in chunks and tokens; the ETA is from the tokens embedded since the
+ * embedding phase began (the cost is per token, and chunks vary 10x in length;
+ * batches run shortest first, so a chunk-based ETA would be far too low).
+ */
+export function embedProgressLine(p: { done: number; total: number; tokens?: number; totalTokens?: number }, elapsedS: number): string {
+  const chunks = `Embedding chunks ${p.done}/${p.total}`;
+  if (p.tokens === undefined || !p.totalTokens) return `${chunks} (${Math.round((100 * p.done) / Math.max(1, p.total))}%)`;
+  const pct = Math.round((100 * p.tokens) / p.totalTokens);
+  const tokens = `tokens ${p.tokens.toLocaleString('en-US')}/${p.totalTokens.toLocaleString('en-US')} (${pct}%)`;
+  const eta = p.tokens > 0 && p.tokens < p.totalTokens && elapsedS > 0 ? ` · ETA ${Math.ceil((elapsedS / p.tokens) * (p.totalTokens - p.tokens))}s` : '';
+  return `${chunks} · ${tokens}${eta}`;
 }
 
 function printSummary(io: IO, r: BuildReport, seconds: number, includeHistory: boolean): void {
