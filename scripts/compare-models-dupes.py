@@ -9,7 +9,7 @@ put that score in (>= 0.85 duplicate, >= 0.5 related, else none). Reports:
 top-1 agreement, band agreement, the score differences, and for each model how
 often top-1 is the labelled duplicate (``duplicate_of``).
 
-Usage: compare-models-dupes.py <a.onnx> <b.onnx> <tokenizer.json> <dupes.jsonl> [--limit N]
+Usage: compare-models-dupes.py <a.onnx> <b.onnx> <tokenizer.json> <dupes.jsonl> [--limit N] [--batch-a 32] [--batch-b 1]
 """
 import argparse
 import json
@@ -56,6 +56,9 @@ def main():
     ap.add_argument("tokenizer")
     ap.add_argument("dupes")
     ap.add_argument("--limit", type=int, default=0)
+    # agentos runs the int8 model one text per run (its activation scales are per batch).
+    ap.add_argument("--batch-a", type=int, default=32)
+    ap.add_argument("--batch-b", type=int, default=1)
     args = ap.parse_args()
     items = [json.loads(line) for line in open(args.dupes, encoding="utf-8") if line.strip()]
     if args.limit:
@@ -64,9 +67,9 @@ def main():
     ids = [it["id"] for it in items]
     tok = Tokenizer.from_file(args.tokenizer)
     res = {}
-    for name, path in (("a", args.a), ("b", args.b)):
+    for name, path, batch in (("a", args.a, args.batch_a), ("b", args.b, args.batch_b)):
         t0 = time.time()
-        e = embed(path, tok, texts)
+        e = embed(path, tok, texts, batch)
         sim = e @ e.T
         np.fill_diagonal(sim, -2)
         top = sim.argmax(1)

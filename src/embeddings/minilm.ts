@@ -60,6 +60,15 @@ export class MiniLMEmbedder implements Embedder {
   private idCache = new Map<string, number[]>();
   private cls: number;
   private sep: number;
+  /**
+   * Rows per session.run. The int8 model quantizes activations per tensor at run
+   * time, over the whole batch, padding included: a text's vector would then
+   * depend on its neighbours (cosine to its own single run fell to 0.987 in a
+   * mixed batch, and "ok" beside long texts fell under 0.99 against
+   * sentence-transformers). So int8 runs one text at a time, as its fidelity
+   * check does; it also pads nothing.
+   */
+  private maxRows: number;
 
   private constructor(
     readonly modelId: string,
@@ -67,7 +76,9 @@ export class MiniLMEmbedder implements Embedder {
     private tokenizer: Tokenizer,
     private session: Session,
     private TensorClass: TensorCtor,
+    dtype: ModelDtype,
   ) {
+    this.maxRows = dtype === 'int8' ? 1 : BATCH_SIZE;
     // The special ids, as the tokenizer itself places them around an empty text.
     const specials = tokenizer.encode('', { add_special_tokens: true }).ids;
     this.cls = specials[0];
@@ -90,7 +101,7 @@ export class MiniLMEmbedder implements Embedder {
       ]);
       const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig) as unknown as Tokenizer;
       const session = await createSession(ort, onnxFile, fingerprint, opts.cacheDir ?? null, opts.memoryArena ?? false);
-      return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, session as unknown as Session, ort.Tensor as unknown as TensorCtor);
+      return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, session as unknown as Session, ort.Tensor as unknown as TensorCtor, opts.dtype);
     } catch (e) {
       throw new ModelUnavailableError(`cannot load model ${opts.modelId} from ${folder}: ${errorMessage(e)}`);
     }
@@ -128,7 +139,7 @@ export class MiniLMEmbedder implements Embedder {
     for (let s = 0; s < rows.length; ) {
       // Sorted ascending, so the last row of a batch is its longest: grow while it fits the budget.
       let e = s + 1;
-      while (e < rows.length && e - s < BATCH_SIZE && (e - s + 1) * rows[e].ids.length <= BATCH_TOKENS) e++;
+      while (e < rows.length && e - s < this.maxRows && (e - s + 1) * rows[e].ids.length <= BATCH_TOKENS) e++;
       const batch = rows.slice(s, e);
       const vectors = await this.embedBatch(batch.map((b) => b.ids));
       batch.forEach((b, j) => (out[b.i] = vectors[j]));

@@ -141,7 +141,7 @@ describe('the optimised-graph cache', () => {
   afterAll(async () => {
     await rm(cacheDir, { recursive: true, force: true });
   });
-  const load = () => MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' }, cacheDir });
+  const load = () => MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'int8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' }, cacheDir });
   const texts = () => ref.items.map((it) => it.text);
 
   test('first load writes the cache, the next load reads it; both match the reference and the uncached model', async () => {
