@@ -40,6 +40,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .command('index')
     .description('embed the standards (and with --include-history, completed work) into the local index')
     .option('--include-history', 'also index completed issues and designs (type: history)')
+    .option('--no-history', 'drop completed work from the index (once indexed, history is kept by later runs)')
     .option('--full', 'ignore the incremental cache and rebuild everything')
     .option('--json', 'print the summary as JSON on stdout')
     .addOption(new Option('--wait <seconds>', 'wait this long for another index run to finish').default('30').argParser(parseSeconds))
@@ -61,6 +62,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .option('--json', 'print the result as JSON on stdout')
     .option('--strict', 'exit non-zero when the history check fails instead of proceeding')
     .option('--context <file>', 'attach this document as context (repeatable; wins over retrieved ones)', collect, [])
+    .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (brief, opts) => {
       const { runIssueStart } = await import('./commands/issue-start/index.js');
@@ -74,6 +76,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addOption(new Option('--type <type>', 'only this kind of document').choices(['history', 'standard']))
     .addOption(new Option('-k, --limit <n>', 'number of results').default('5').argParser(parsePositiveInt))
     .option('--json', 'print results as JSON on stdout')
+    .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (query: string[], opts) => {
       const { runSearch } = await import('./commands/search/index.js');
@@ -86,6 +89,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .argument('<brief>', 'the brief (markdown file; "-" reads stdin)')
     .option('--json', 'print as JSON on stdout')
     .option('--context <file>', 'manual context document (repeatable)', collect, [])
+    .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (brief, opts) => {
       const { runContext } = await import('./commands/context/index.js');

@@ -8,7 +8,27 @@ export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: s
   const model = modelSetup(env, config, root);
   return {
     method: `embedding:${model.identity.modelId}+hnsw`,
+    identity: model.identity,
     loadEmbedder: () => model.load('query'),
     openStore: () => openStore(root, model.identity),
+  };
+}
+
+/**
+ * The same deps, loading the embedder at most once: a refresh of a stale index
+ * before the check and the check itself then share one model load.
+ */
+export function withSharedEmbedder(deps: CheckDeps): CheckDeps {
+  let loading: ReturnType<CheckDeps['loadEmbedder']> | null = null;
+  return {
+    ...deps,
+    loadEmbedder: () => {
+      // A failed load is not cached: the check reports its own failure.
+      loading ??= deps.loadEmbedder().catch((e: unknown) => {
+        loading = null;
+        throw e;
+      });
+      return loading;
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { errorMessage, IndexUnavailableError } from '../errors.js';
+import type { ModelIdentity } from '../index/build.js';
 import type { VectorStore } from '../index/types.js';
 import type { HistoryStatus } from './classify.js';
 import { checkHistory, embedBrief, type HistoryMatch } from './history.js';
@@ -13,10 +14,13 @@ export interface CheckDeps {
   openStore: () => Promise<VectorStore>;
   /** e.g. "embedding:Xenova/all-MiniLM-L6-v2@q8+hnsw" — reported as the method that answered. */
   method: string;
+  /** What the embedder will be, known without loading it: lets a stale index be updated first. */
+  identity?: ModelIdentity;
 }
 
 export interface HistoryOutcome {
-  status: HistoryStatus | 'error';
+  /** `no_history`: the index holds no completed work, so the check could not look (not "clear"). */
+  status: HistoryStatus | 'error' | 'no_history';
   matches: HistoryMatch[];
   nearest: HistoryMatch[];
   error: string | null;
@@ -87,11 +91,13 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         const t2 = t();
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method: deps.method };
         if (opts.history) {
-          if (store.count('history') === 0 && store.count() > 0) {
-            warnings.push('the index holds no completed work; run `agentos index --include-history` to check against history');
+          if (store.count('history') === 0) {
+            // Nothing to compare with: saying "clear" would claim a check that did not happen.
+            history = { status: 'no_history', matches: [], nearest: [], error: null, method: deps.method };
+          } else {
+            const h = checkHistory(store, vectors, config.history.k, config.thresholds);
+            history = { ...h, error: null, method: deps.method };
           }
-          const h = checkHistory(store, vectors, config.history.k, config.thresholds);
-          history = { ...h, error: null, method: deps.method };
         }
         const standards: StandardsOutcome = { items: [], error: null, method: deps.method };
         if (opts.standards) {

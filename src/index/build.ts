@@ -9,6 +9,7 @@ import { IndexUnavailableError } from '../errors.js';
 import { DamagedPointerError, openGeneration, readCurrent, type HnswStore } from './hnsw-store.js';
 import { HNSW_EF_CONSTRUCTION, HNSW_M, loadHnswlib, type HnswIndex } from './hnswlib.js';
 import { indexPaths } from './layout.js';
+import { corpusConfigHash } from './corpus-config.js';
 import { acquireLock } from './lock.js';
 import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type StoredChunk, type StoredDoc } from './types.js';
 import { pruneGenerations, setAsideCurrent, writeGeneration } from './write.js';
@@ -50,6 +51,8 @@ export interface BuildReport {
   chunksEmbedded: number;
   tokensEmbedded: number;
   fullRebuildReason: string | null;
+  /** No usable index existed before (none, or one holding no documents). */
+  firstBuild: boolean;
   wrote: boolean;
   generation: string | null;
 }
@@ -108,6 +111,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     chunksEmbedded: 0,
     tokensEmbedded: 0,
     fullRebuildReason,
+    firstBuild: !previousName || (existing !== null && existing.manifest.chunkCount === 0 && Object.keys(existing.manifest.files).length === 0),
     wrote: false,
     generation: previousName,
   };
@@ -119,7 +123,11 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   // Files read to compare hashes are not read again to be embedded.
   const reads = new Map<string, Awaited<ReturnType<typeof readTextFile>>>();
   const statUpdates: Record<string, { hash: string; size: number; mtimeMs: number }> = {};
-  let metaOnlyChange = false;
+  // Files matched but not indexable, with their stat pair (see Manifest.skipped).
+  const skippedStats: NonNullable<Manifest['skipped']> = {};
+  const configHash = corpusConfigHash(config, opts.includeHistory);
+  // An older manifest without coverage or config identity is rewritten once to gain them.
+  let metaOnlyChange = existing !== null && (existing.manifest.corpusConfigHash !== configHash || !existing.manifest.coverage);
 
   for (const f of scan.files) {
     const prev = oldFiles[f.relPath];
@@ -157,6 +165,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     const read = reads.get(f.relPath) ?? (await readTextFile(f.absPath, config.corpus.maxFileBytes));
     if (!read.ok) {
       report.skipped.push({ relPath: f.relPath, reason: read.reason });
+      skippedStats[f.relPath] = { size: f.size, mtimeMs: f.mtimeMs, reason: read.reason };
       if (oldDocs.has(f.relPath)) report.removed.push(f.relPath);
       continue;
     }
@@ -178,6 +187,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     }
     if (chunks.length === 0) {
       report.skipped.push({ relPath: f.relPath, reason: 'no text to index' });
+      skippedStats[f.relPath] = { size: f.size, mtimeMs: f.mtimeMs, reason: 'no text to index' };
       if (oldDocs.has(f.relPath)) report.removed.push(f.relPath);
       continue;
     }
@@ -186,6 +196,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     (oldDocs.has(f.relPath) ? report.changed : report.added).push(f.relPath);
   }
 
+  if (existing && JSON.stringify(existing.manifest.skipped ?? {}) !== JSON.stringify(skippedStats)) metaOnlyChange = true;
   const nothingToDo = existing && prepared.length === 0 && report.removed.length === 0;
   if (nothingToDo && !metaOnlyChange) {
     // Nothing to write, but a crashed writer's temp folders are still ours to remove.
@@ -261,7 +272,8 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const manifest: Omit<Manifest, 'integrity'> = {
     formatVersion: INDEX_FORMAT_VERSION,
     modelId: opts.model.modelId,
-    modelFingerprint: opts.model.modelFingerprint,
+    // A hub-loaded model is fingerprinted only once loaded: record what was really used.
+    modelFingerprint: opts.model.modelFingerprint === 'unknown' && embedder ? embedder.modelFingerprint : opts.model.modelFingerprint,
     dimensions: dims,
     maxTokens: opts.model.maxTokens,
     chunkingVersion: CHUNKING_VERSION,
@@ -271,6 +283,12 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     nextLabel,
     deletedCount,
     files,
+    skipped: skippedStats,
+    coverage: {
+      standard: docs.filter((d) => d.types.includes('standard')).length,
+      history: docs.filter((d) => d.types.includes('history')).length,
+    },
+    corpusConfigHash: configHash,
   };
   const vectorsSource =
     nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { index };
@@ -298,8 +316,12 @@ async function readCurrentOrSetAside(root: string): Promise<{ name: string | nul
 
 /** Why an existing index cannot be updated in place, or null. */
 export function incompatibility(m: Manifest, model: ModelIdentity): string | null {
+  // An index holding nothing has nothing to keep: the next build is a first build, not a rebuild.
+  if (m.chunkCount === 0 && Object.keys(m.files).length === 0 && m.dimensions === model.dimensions) return null;
   if (m.modelId !== model.modelId) return `the model changed (${m.modelId} -> ${model.modelId})`;
-  if (m.modelFingerprint !== model.modelFingerprint) return `the model weights changed (${m.modelFingerprint} -> ${model.modelFingerprint})`;
+  // "unknown" is a hub model not fingerprinted before it loads: no evidence the weights changed.
+  const known = m.modelFingerprint !== 'unknown' && model.modelFingerprint !== 'unknown';
+  if (known && m.modelFingerprint !== model.modelFingerprint) return `the model weights changed (${m.modelFingerprint} -> ${model.modelFingerprint})`;
   if (m.dimensions !== model.dimensions) return `the vector size changed (${m.dimensions} -> ${model.dimensions})`;
   if (m.maxTokens !== model.maxTokens) return `the model window changed (${m.maxTokens} -> ${model.maxTokens})`;
   if (m.chunkingVersion !== CHUNKING_VERSION) return `the chunking changed (v${m.chunkingVersion} -> v${CHUNKING_VERSION})`;

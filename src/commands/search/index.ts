@@ -12,12 +12,16 @@ import { makeStyle } from '../../output/render.js';
 import { issueLabel } from '../../output/sections.js';
 import { safeForTerminal } from '../../output/sanitize.js';
 import { findProjectRoot } from '../../project.js';
+import { coverageJson } from '../../index/refresh.js';
+import { refreshIndexForCheck } from '../../ui/index-refresh.js';
 import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
 
 export interface SearchOptions {
   type?: CorpusType;
   limit: number;
   json?: boolean;
+  /** false with --no-refresh. */
+  refresh?: boolean;
 }
 
 /** "Have we worked on X?": the k best documents (by their best chunk) across the index. */
@@ -28,10 +32,15 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
   const model = modelSetup(io.env, config, root);
   assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
-  const [store, embedder] = await withDelayedSpinner(spinner, 'Loading model and index…', Promise.all([openStore(root, model.identity), model.load()]));
+  // One model load serves a refresh of a stale index and the query.
+  let loading: ReturnType<typeof model.load> | null = null;
+  const loadEmbedder = () => (loading ??= model.load());
+  const index = await refreshIndexForCheck(io, { root, config, model: model.identity, loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
+  const coverage = coverageJson(index);
+  const [store, embedder] = await withDelayedSpinner(spinner, 'Loading model and index…', Promise.all([openStore(root, model.identity), loadEmbedder()]));
   if (store.count() === 0) {
-    io.stderr.write('The index is empty: nothing matched the corpus globs. Check .agentos/config.yaml, then run `agentos index --include-history`.\n');
-    if (opts.json) io.stdout.write(JSON.stringify({ query, results: [] }, null, 2) + '\n');
+    io.stderr.write('The index is empty: nothing matched the corpus globs. Run `agentos status` to see what each glob matches, or `agentos init`.\n');
+    if (opts.json) io.stdout.write(JSON.stringify({ query, results: [], coverage }, null, 2) + '\n');
     return ExitCode.Ok;
   }
   const [vector] = await embedder.embed([query]);
@@ -53,6 +62,7 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
         {
           query,
           method: `embedding:${embedder.modelId}+hnsw`,
+          coverage,
           results: results.map((r) => ({ type: r.types.sort(), id: r.issueId, title: r.title, section: r.section, score: r.score, status: r.status, statusReason: r.statusReason, documentType: r.documentType, path: r.filePath, excerpt: r.excerpt })),
         },
         null,
