@@ -96,6 +96,29 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
       setCode(await runContext(io, globals(), brief, opts));
     });
 
+  // --- init / status (issue 8 §2) ---
+  program
+    .command('init')
+    .description('detect where this project keeps decisions and finished work; write a commented .agentos/config.yaml and .agentos/.gitignore')
+    .option('-y, --yes', 'do not ask: take the detected folders')
+    .option('--force', 'replace an existing .agentos/config.yaml (and .agentos/.gitignore)')
+    .option('--json', 'print what was found and written as JSON on stdout')
+    .addHelpText('after', '\nExamples:\n  agentos init            ask at a terminal which folders are history and which standards\n  agentos init --yes      take what was detected\n' + EXIT_CODES_HELP)
+    .action(async (opts) => {
+      const { runInit } = await import('./commands/init/index.js');
+      setCode(await runInit(io, globals(), opts));
+    });
+  program
+    .command('status')
+    .description('effective config and where each value came from, files per glob, model, index age and coverage, changes since the index, lock, log')
+    .option('--json', 'print the status as JSON on stdout')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (opts) => {
+      const { runStatus } = await import('./commands/status/index.js');
+      setCode(await runStatus(io, globals(), opts));
+    });
+  // --- end init / status ---
+
   return program;
 }
 
