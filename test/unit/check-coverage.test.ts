@@ -21,7 +21,9 @@ async function run(root: string, store: VectorStore, opts: Partial<IssueStartOpt
   await writeFile(path.join(root, 'brief.md'), BRIEF);
   const t = makeIO(root);
   const code = await runIssueStart(t.io, {}, 'brief.md', { onDuplicate: 'link', context: [], ...opts }, { deps: () => fakeDeps(store) });
-  return { code, t, json: opts.json ? (JSON.parse(t.stdout()) as Record<string, any>) : null, log: await readLog(root) };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read back from stdout
+  const json = opts.json ? (JSON.parse(t.stdout()) as Record<string, any>) : null;
+  return { code, t, json, log: await readLog(root) };
 }
 
 async function writeManifest(root: string, over: Partial<Manifest>): Promise<void> {
