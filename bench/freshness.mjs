@@ -10,6 +10,9 @@
 //     the manifest, stat-scan the corpus, compare), from `--json` coverage;
 //   - probe: the same step in a fresh process, import of the modules included
 //     (bench/lib/freshness-probe.mjs), first call and warm calls;
+//   - importMs: importing the issue-start command module (its whole static import
+//     graph) in a fresh process, here and with --baseline in the other checkout:
+//     the modules the refresh path adds (build, write, lock, freshness…);
 //   - wall: cold `issue start --non-interactive --json` wall time, and with
 //     --baseline the same command of another checkout (e.g. main before this
 //     change, built) run interleaved on the same index, for a before/after.
@@ -57,6 +60,15 @@ async function generated() {
   return { label: `${docs} docs`, root, brief: path.join(root, 'briefs', 'new-work.md') };
 }
 
+/** Import time of the issue-start command module in a fresh process. */
+async function importIssueStart(checkout) {
+  const mod = path.join(checkout, 'dist', 'commands', 'issue-start', 'index.js');
+  const code = `const t = performance.now(); await import(${JSON.stringify(mod)}); process.stdout.write(String(performance.now() - t));`;
+  const res = await runProcess(['--input-type=module', '-e', code], { env: childEnv() });
+  if (res.code !== 0) throw new Error(`import of ${mod} failed\n${res.stderr}`);
+  return Number(res.stdout.trim());
+}
+
 const issueStart = (bin, c) => [bin, '-C', c.root, 'issue', 'start', c.brief, '--non-interactive', '--json'];
 
 async function measure(c) {
@@ -69,6 +81,15 @@ async function measure(c) {
     const res = await runProcess([path.join(REPO, 'bench', 'lib', 'freshness-probe.mjs'), c.root], { env: childEnv() });
     if (res.code !== 0) throw new Error(`freshness probe failed\n${res.stderr}`);
     if (i > 0) probe.push(JSON.parse(res.stdout.trim().split('\n').pop()));
+  }
+  const imp = { after: [], before: [] };
+  for (let i = 0; i < runs + 1; i++) {
+    const a = await importIssueStart(REPO);
+    const b = baseline ? await importIssueStart(baseline) : null;
+    if (i > 0) {
+      imp.after.push(a);
+      if (b !== null) imp.before.push(b);
+    }
   }
   const after = [];
   const before = [];
@@ -98,11 +119,14 @@ async function measure(c) {
       firstMs: summarize(probe.map((p) => p.firstMs)),
       warmMs: summarize(probe.map((p) => p.warmMs)),
     },
+    importIssueStartMs: summarize(imp.after),
+    baselineImportIssueStartMs: baseline ? summarize(imp.before) : null,
     wallMs: summarize(after),
     baselineWallMs: baseline ? summarize(before) : null,
   };
   log(
     `${c.label}: ${r.files} files, in-command scan median ${r.scanMs.median.toFixed(1)} ms; fresh process: import ${r.probe.importMs.median.toFixed(1)} ms + first scan ${r.probe.firstMs.median.toFixed(1)} ms; ` +
+      `import issue-start ${r.importIssueStartMs.median.toFixed(1)} ms${baseline ? ` vs baseline ${r.baselineImportIssueStartMs.median.toFixed(1)} ms` : ''}; ` +
       `cold issue start ${r.wallMs.median.toFixed(0)} ms${baseline ? ` vs baseline ${r.baselineWallMs.median.toFixed(0)} ms` : ''}`,
   );
   return r;
@@ -117,9 +141,9 @@ try {
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'freshness-latest.json'), JSON.stringify(results, null, 1));
   const f = (s) => (s ? `${s.median.toFixed(1)} (${s.min.toFixed(1)}-${s.max.toFixed(1)})` : '-');
-  process.stdout.write('\n| corpus | files | in-command scan ms | fresh-process import ms | first scan ms | warm scan ms | cold issue start ms | baseline ms |\n|---|---|---|---|---|---|---|---|\n');
+  process.stdout.write('\n| corpus | files | in-command scan ms | fresh-process import ms | first scan ms | warm scan ms | import issue-start ms | baseline import ms | cold issue start ms | baseline ms |\n|---|---|---|---|---|---|---|---|---|---|\n');
   for (const r of results.corpora) {
-    process.stdout.write(`| ${r.label} | ${r.files} | ${f(r.scanMs)} | ${f(r.probe.importMs)} | ${f(r.probe.firstMs)} | ${f(r.probe.warmMs)} | ${f(r.wallMs)} | ${f(r.baselineWallMs)} |\n`);
+    process.stdout.write(`| ${r.label} | ${r.files} | ${f(r.scanMs)} | ${f(r.probe.importMs)} | ${f(r.probe.firstMs)} | ${f(r.probe.warmMs)} | ${f(r.importIssueStartMs)} | ${f(r.baselineImportIssueStartMs)} | ${f(r.wallMs)} | ${f(r.baselineWallMs)} |\n`);
   }
   process.stdout.write(`\nmedian (min-max) of ${runs} runs; load ${results.loadAvgBefore.join(' ')} -> ${results.loadAvgAfter.join(' ')}\n`);
   if (!argv.includes('--keep') && !opt('work', null)) removeDir(work);

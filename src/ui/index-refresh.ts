@@ -27,6 +27,10 @@ export interface IndexRefreshContext {
  */
 export async function refreshIndexForCheck(io: IO, ctx: IndexRefreshContext): Promise<RefreshOutcome> {
   const err = (s: string) => io.stderr.write(s + '\n');
+  // Every caller needs the model next (and a refresh may too): start loading it now so the
+  // stat scan overlaps the load. `loadEmbedder` is shared (withSharedEmbedder), so this is the
+  // load the check uses; a failure is reported by whoever awaits it next.
+  ctx.loadEmbedder?.().catch(() => undefined);
   const outcome = await refreshIfStale({
     root: ctx.root,
     config: ctx.config,

@@ -100,6 +100,12 @@ describe('a stale index is brought up to date before the check (issue 8 §1)', (
     expect(r.stderr).not.toContain('Index updated before the check');
   });
 
+  test('context --json carries coverage too', async () => {
+    const r = await run(root, ['context', ONBOARDING, '--json']);
+    expect(r.code).toBe(0);
+    expect(json(r).coverage).toMatchObject({ includeHistory: true, refresh: { state: 'fresh' } });
+  });
+
   test('--no-refresh with a new finished issue: checks the old index, warns naming the file, index untouched', async () => {
     await fileOnboardingAsDone(root);
     const before = readCurrent(root);
