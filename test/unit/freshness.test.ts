@@ -245,3 +245,29 @@ describe('the index remembers whether it covers history (resolveHistoryScope)', 
     expect(resolveHistoryScope(root, {})).toEqual({ includeHistory: false, kept: false, dropped: false });
   });
 });
+
+describe('withSharedEmbedder: one model load for the refresh and the check', () => {
+  test('concurrent and later calls share one load; a failed load is not cached', async () => {
+    const { withSharedEmbedder } = await import('../../src/check/deps.js');
+    const { FakeEmbedder } = await import('../helpers/fakes.js');
+    let loads = 0;
+    let fail = true;
+    const shared = withSharedEmbedder({
+      method: 'fake:test',
+      openStore: async () => {
+        throw new Error('unused');
+      },
+      loadEmbedder: async () => {
+        loads++;
+        if (fail) throw new Error('model files missing');
+        return new FakeEmbedder();
+      },
+    });
+    await expect(shared.loadEmbedder()).rejects.toThrow('model files missing');
+    fail = false;
+    const [a, b] = await Promise.all([shared.loadEmbedder(), shared.loadEmbedder()]);
+    expect(a).toBe(b);
+    expect(await shared.loadEmbedder()).toBe(a);
+    expect(loads).toBe(2);
+  });
+});

@@ -5,6 +5,7 @@
  * the vectors); the model folder is a temp folder holding a stand-in file.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { CHUNKING_VERSION } from '../../src/chunks/chunk.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -95,9 +96,15 @@ describe('gatherStatus', () => {
     expect(r.index.ageSeconds).toBeGreaterThanOrEqual(599);
     // The index's fingerprint differs from the model on disk: it needs a full rebuild, and status says so.
     expect(r.index.incompatible).toMatch(/model weights changed/);
-    expect(r.lock.holder).toEqual({ pid: 4242, host: 'build-1', startedAt: '2026-01-01T00:00:00.000Z' });
+    expect(r.lock.holder).toEqual({ pid: 4242, host: 'build-1', startedAt: '2026-01-01T00:00:00.000Z', alive: null });
     expect(r.log.bytes).toBe(3048);
     expect(r.templates).toBeNull();
+  });
+
+  test('a lock held on this host says whether its process still runs', async () => {
+    const { root, config } = await projectWithIndex();
+    await writeFile(indexPaths(root).lock, JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: 'now' }));
+    expect((await gatherStatus(root, config, env(root))).lock.holder).toMatchObject({ pid: process.pid, alive: true });
   });
 
   test('template findings recorded in the manifest are passed through as stored', async () => {

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config/schema.js';
 import { countGlobMatches, type GlobCount } from '../../corpus/glob-counts.js';
@@ -28,7 +29,8 @@ export interface StatusReport {
     incompatible: string | null;
     changedSinceIndex: { added: string[]; changed: string[]; removed: string[]; configChanged: boolean };
   };
-  lock: { holder: { pid: number; host: string; startedAt: string } | null; file: string };
+  /** `alive`: the holder's process still runs (null: another host, cannot tell). A dead holder's lock is taken over by the next run. */
+  lock: { holder: { pid: number; host: string; startedAt: string; alive: boolean | null } | null; file: string };
   log: { file: string; bytes: number };
   /**
    * Template-detection findings the index records (issue 11, i11-scoring).
@@ -78,7 +80,7 @@ export async function gatherStatus(root: string, config: Config, env: NodeJS.Pro
 function readLockHolder(file: string): StatusReport['lock']['holder'] {
   try {
     const h = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; host: string; startedAt: string };
-    return { pid: h.pid, host: h.host, startedAt: h.startedAt };
+    return { pid: h.pid, host: h.host, startedAt: h.startedAt, alive: h.host === hostname() ? processAlive(h.pid) : null };
   } catch {
     return null;
   }
@@ -94,4 +96,13 @@ function logSize(dir: string): StatusReport['log'] {
     bytes = 0;
   }
   return { file, bytes };
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -46,7 +46,7 @@ export function renderStatus(r: StatusReport): string {
     const n = c.added.length + c.changed.length + c.removed.length;
     lines.push(`  changed      ${n === 0 ? (c.configChanged ? 'corpus settings changed' : 'nothing since the index') : `${n} file${n === 1 ? '' : 's'}: ${describeChanges(c, 10)}`}`);
   }
-  lines.push('', `Lock: ${r.lock.holder ? `held by pid ${r.lock.holder.pid} on ${r.lock.holder.host} since ${r.lock.holder.startedAt}` : 'free'}`);
+  lines.push('', `Lock: ${r.lock.holder ? `held by pid ${r.lock.holder.pid} on ${r.lock.holder.host} since ${r.lock.holder.startedAt}${r.lock.holder.alive === false ? ' (process gone: the next run takes it over)' : ''}` : 'free'}`);
   lines.push(`Log: ${r.log.file} (${kb(r.log.bytes)})`);
   lines.push(`Templates: ${r.templates === null ? 'not recorded by this index' : JSON.stringify(r.templates)}`);
   return lines.join('\n') + '\n';
