@@ -117,6 +117,7 @@ async function measure(c) {
     probe: {
       importMs: summarize(probe.map((p) => p.importMs)),
       firstMs: summarize(probe.map((p) => p.firstMs)),
+      firstCpuMs: summarize(probe.map((p) => p.firstCpuMs)),
       warmMs: summarize(probe.map((p) => p.warmMs)),
     },
     importIssueStartMs: summarize(imp.after),
@@ -125,7 +126,7 @@ async function measure(c) {
     baselineWallMs: baseline ? summarize(before) : null,
   };
   log(
-    `${c.label}: ${r.files} files, in-command scan median ${r.scanMs.median.toFixed(1)} ms; fresh process: import ${r.probe.importMs.median.toFixed(1)} ms + first scan ${r.probe.firstMs.median.toFixed(1)} ms; ` +
+    `${c.label}: ${r.files} files, in-command scan median ${r.scanMs.median.toFixed(1)} ms; fresh process: import ${r.probe.importMs.median.toFixed(1)} ms + first scan ${r.probe.firstMs.median.toFixed(1)} ms (CPU ${r.probe.firstCpuMs.median.toFixed(1)} ms); ` +
       `import issue-start ${r.importIssueStartMs.median.toFixed(1)} ms${baseline ? ` vs baseline ${r.baselineImportIssueStartMs.median.toFixed(1)} ms` : ''}; ` +
       `cold issue start ${r.wallMs.median.toFixed(0)} ms${baseline ? ` vs baseline ${r.baselineWallMs.median.toFixed(0)} ms` : ''}`,
   );
@@ -141,9 +142,9 @@ try {
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'freshness-latest.json'), JSON.stringify(results, null, 1));
   const f = (s) => (s ? `${s.median.toFixed(1)} (${s.min.toFixed(1)}-${s.max.toFixed(1)})` : '-');
-  process.stdout.write('\n| corpus | files | in-command scan ms | fresh-process import ms | first scan ms | warm scan ms | import issue-start ms | baseline import ms | cold issue start ms | baseline ms |\n|---|---|---|---|---|---|---|---|---|---|\n');
+  process.stdout.write('\n| corpus | files | in-command scan ms | fresh-process import ms | first scan ms | first scan CPU ms | warm scan ms | import issue-start ms | baseline import ms | cold issue start ms | baseline ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n');
   for (const r of results.corpora) {
-    process.stdout.write(`| ${r.label} | ${r.files} | ${f(r.scanMs)} | ${f(r.probe.importMs)} | ${f(r.probe.firstMs)} | ${f(r.probe.warmMs)} | ${f(r.importIssueStartMs)} | ${f(r.baselineImportIssueStartMs)} | ${f(r.wallMs)} | ${f(r.baselineWallMs)} |\n`);
+    process.stdout.write(`| ${r.label} | ${r.files} | ${f(r.scanMs)} | ${f(r.probe.importMs)} | ${f(r.probe.firstMs)} | ${f(r.probe.firstCpuMs)} | ${f(r.probe.warmMs)} | ${f(r.importIssueStartMs)} | ${f(r.baselineImportIssueStartMs)} | ${f(r.wallMs)} | ${f(r.baselineWallMs)} |\n`);
   }
   process.stdout.write(`\nmedian (min-max) of ${runs} runs; load ${results.loadAvgBefore.join(' ')} -> ${results.loadAvgAfter.join(' ')}\n`);
   if (!argv.includes('--keep') && !opt('work', null)) removeDir(work);
