@@ -37,6 +37,8 @@ export interface BuildOptions {
   loadEmbedder: () => Promise<Embedder>;
   lockWaitMs: number;
   onProgress?: (p: BuildProgress) => void;
+  /** Refuse (IndexUnavailableError) instead of rebuilding in full: a refresh before a check must stay quick. */
+  incrementalOnly?: boolean;
 }
 
 export interface BuildReport {
@@ -95,6 +97,9 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     }
   } else if (!previousName) {
     fullRebuildReason = damaged; // first build: nothing to explain, unless the pointer was damaged
+  }
+  if (opts.incrementalOnly && (fullRebuildReason || !previousName)) {
+    throw new IndexUnavailableError(`the index cannot be updated in place (${fullRebuildReason ?? 'there is none'}); run \`agentos index --full\``);
   }
 
   const scan = await scanCorpus(root, config.corpus, opts.includeHistory);

@@ -62,6 +62,8 @@ export async function refreshIfStale(opts: RefreshOptions): Promise<RefreshOutco
       loadEmbedder: opts.loadEmbedder,
       lockWaitMs: opts.lockWaitMs,
       onProgress: opts.onProgress,
+      // A corrupt or unreadable index is not rebuilt in full before a check: the check fails open saying so.
+      incrementalOnly: true,
     });
     return { ...outcome, ran: true, report, refreshMs: performance.now() - started, manifest: liveManifest(opts.root) ?? before.manifest };
   } catch (e) {

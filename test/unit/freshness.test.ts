@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/config/schema.js';
 import type { ModelIdentity } from '../../src/index/build.js';
 import { corpusConfigHash } from '../../src/index/corpus-config.js';
 import { checkFreshness, compareWithManifest, describeChanges, indexAgeSeconds, resolveHistoryScope } from '../../src/index/freshness.js';
+import { readCurrent } from '../../src/index/hnsw-store.js';
 import { indexPaths } from '../../src/index/layout.js';
 import { coverageJson, refreshIfStale } from '../../src/index/refresh.js';
 import type { Manifest } from '../../src/index/types.js';
@@ -169,24 +170,17 @@ describe('refreshIfStale decides without building when it must not build', () =>
     expect(o.skipped).toBe('no-model');
   });
 
-  test('a failing refresh is reported with its reason, never thrown', async () => {
+  test('an index that cannot be updated in place (corrupt, vectors missing) is not rebuilt in full before a check: reported, never thrown', async () => {
     const root = await project();
     await writeIndex(root, [ADR, STD]);
-    const o = await refreshIfStale({
-      root,
-      config: config(),
-      model: MODEL,
-      loadEmbedder: async () => {
-        throw new Error('model files missing');
-      },
-      noRefresh: false,
-      lockWaitMs: 0,
-    });
-    // The hand-written generation has no vectors: the build cannot reuse it and rebuilds, loading the model.
+    // The hand-written generation has no vectors.hnsw: the build would have to start over.
+    const o = await refreshIfStale({ root, config: config(), model: MODEL, loadEmbedder: never, noRefresh: false, lockWaitMs: 0 });
     expect(o.ran).toBe(false);
-    expect(o.error).toBe('model files missing');
+    expect(o.error).toMatch(/^the index cannot be updated in place \(.*vectors\.hnsw.*\); run `agentos index --full`$/);
     expect(coverageJson(o).refresh.state).toBe('refresh_failed');
     expect(coverageJson(o).staleFiles).toEqual([HIST]);
+    // Nothing was written: CURRENT still names the old generation.
+    expect(readCurrent(root)).toBe('gen-test-1');
   });
 });
 
