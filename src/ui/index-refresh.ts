@@ -4,6 +4,7 @@ import type { ModelIdentity } from '../index/build.js';
 import { describeChanges } from '../index/freshness.js';
 import { refreshIfStale, type RefreshOutcome } from '../index/refresh.js';
 import type { IO } from '../io.js';
+import { terminalSafe } from '../output/sanitize.js';
 import type { Spinner } from './spinner.js';
 
 /** How long a check waits for a running `agentos index` before using the index as it is. */
@@ -26,7 +27,8 @@ export interface IndexRefreshContext {
  * naming the files when it is not (`--no-refresh`, a model change, a failure).
  */
 export async function refreshIndexForCheck(io: IO, ctx: IndexRefreshContext): Promise<RefreshOutcome> {
-  const err = (s: string) => io.stderr.write(s + '\n');
+  // File names and error texts come from the corpus: no terminal escapes through.
+  const err = (s: string) => io.stderr.write(terminalSafe(s) + '\n');
   // Every caller needs the model next (and a refresh may too): start loading it now so the
   // stat scan overlaps the load. `loadEmbedder` is shared (withSharedEmbedder), so this is the
   // load the check uses; a failure is reported by whoever awaits it next.
