@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config/schema.js';
 import { countGlobMatches, type GlobCount } from '../../corpus/glob-counts.js';
 import { modelSetup } from '../../embeddings/setup.js';
 import { onnxFileName } from '../../embeddings/model-location.js';
+import { readRegularFileSync } from '../../fsutil/bounded-read.js';
 import { checkFreshness, indexAgeSeconds } from '../../index/freshness.js';
 import { indexPaths } from '../../index/layout.js';
 import { effectiveSettings, type Setting } from './settings.js';
@@ -79,7 +80,8 @@ export async function gatherStatus(root: string, config: Config, env: NodeJS.Pro
 
 function readLockHolder(file: string): StatusReport['lock']['holder'] {
   try {
-    const h = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; host: string; startedAt: string };
+    // Bounded and regular only, as the lock itself reads it: a lock pointing at /dev/zero must not hang status.
+    const h = JSON.parse(readRegularFileSync(file, 4096).toString('utf8')) as { pid: number; host: string; startedAt: string };
     return { pid: h.pid, host: h.host, startedAt: h.startedAt, alive: h.host === hostname() ? processAlive(h.pid) : null };
   } catch {
     return null;
