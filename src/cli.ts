@@ -92,7 +92,52 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
       setCode(await runContext(io, globals(), brief, opts));
     });
 
+  // Issue 11: measuring the check (eval) and choosing thresholds from it (calibrate).
+  program
+    .command('eval')
+    .description("measure the duplicate check: on the project's own linked history, or on a labelled --pairs file")
+    .option('--pairs <file>', 'labelled reports (JSONL: id, title, body, duplicate_of) to build a scratch project from')
+    .option('--work <dir>', 'scratch folder for --pairs (default .agentos/eval/<file>)')
+    .addOption(new Option('--limit <n>', 'ask at most n queries (deterministic sample; 0 = all)').default(0).argParser(parseCount))
+    .addOption(new Option('--subset <share>', 'use this share of the duplicate clusters of --pairs (deterministic)').default(1).argParser(parseShare))
+    .addOption(new Option('--method <method>', 'scoring method for this run').choices(['hybrid', 'cosine']))
+    .option('--save <file>', 'also write per-query results (input of `agentos calibrate --results`)')
+    .option('--json', 'print the report as JSON on stdout')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (opts) => {
+      const { runEval } = await import('./commands/eval/index.js');
+      setCode(await runEval(io, globals(), opts));
+    });
+
+  program
+    .command('calibrate')
+    .description('propose duplicate/related thresholds from an evaluation and show the trade-off')
+    .option('--pairs <file>', 'evaluate this labelled file (else the project history)')
+    .option('--results <file>', 'use the results of an earlier `agentos eval --save`')
+    .addOption(new Option('--subset <share>', 'share of the duplicate clusters of --pairs').default(1).argParser(parseShare))
+    .addOption(new Option('--target-precision <p>', 'alert precision wanted at a 10% duplicate rate').default(0.8).argParser(parseShare))
+    .addOption(new Option('--target-noise <n>', 'largest share of non-duplicates allowed to get related context').default(0.25).argParser(parseShare))
+    .option('--write', 'write the proposed thresholds to .agentos/config.yaml')
+    .option('--json', 'print the proposal and table as JSON on stdout')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (opts) => {
+      const { runCalibrate } = await import('./commands/calibrate/index.js');
+      setCode(await runCalibrate(io, globals(), opts));
+    });
+
   return program;
+}
+
+function parseShare(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new InvalidArgumentError('expected a share above 0 and at most 1');
+  return n;
+}
+
+function parseCount(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number >= 0');
+  return n;
 }
 
 function collect(value: string, previous: string[]): string[] {

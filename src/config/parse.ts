@@ -67,8 +67,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   };
 
   for (const k of Object.keys(raw)) {
-    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check'].includes(k)) {
-      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check)');
+    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check', 'scoring'].includes(k)) {
+      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check, scoring)');
     }
   }
 
@@ -126,6 +126,13 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
 
   const check = section('check', ['timeout_ms']);
   if (check) config.check.timeoutMs = num('check.timeout_ms', check.timeout_ms, 100, 600_000, true) ?? config.check.timeoutMs;
+
+  // scoring (issue 11): how a past document's similarity is computed.
+  const scoring = section('scoring', ['method']);
+  if (scoring && scoring.method !== undefined) {
+    if (scoring.method !== 'hybrid' && scoring.method !== 'cosine') err('scoring.method', `expected hybrid or cosine, got ${JSON.stringify(scoring.method)}`);
+    else config.scoring.method = scoring.method;
+  }
 
   return { config, warnings, errors };
 }

@@ -30,6 +30,8 @@ export interface Config {
     /** The history check gives up (and fails open) after this long. */
     timeoutMs: number;
   };
+  /** How similarity is scored (issue 11): hybrid semantic + lexical, or the old cosine alone. */
+  scoring: { method: 'hybrid' | 'cosine' };
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -43,6 +45,9 @@ export const DEFAULT_CONFIG: Config = {
     ],
     history: [
       'docs/audit/done/*/001-issue.md',
+      // Issue folders of revisions: one document per folder is kept (src/corpus/layouts.ts).
+      'docs/audit/done/*/001-brief.md',
+      'docs/audit/done/*/[0-9][0-9][0-9]-draft.md',
       'docs/lineage/done/*/001-issue.md',
       'docs/lineage/done/*/001-brief.md',
       'docs/LLDs/done/*.md',
@@ -56,4 +61,5 @@ export const DEFAULT_CONFIG: Config = {
   standards: { k: 3, candidates: 5 },
   model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8' },
   check: { timeoutMs: 30_000 },
+  scoring: { method: 'hybrid' },
 };

@@ -175,5 +175,9 @@ function jsonMatch(m: import('../../check/history.js').HistoryMatch) {
     summary: m.summary,
     section: m.section,
     excerpt: m.excerpt,
+    // Issue 11: every document of the work, the brief's passage that matched, and the score's parts.
+    ...(m.paths ? { paths: m.paths } : {}),
+    ...(m.briefExcerpt !== undefined ? { briefExcerpt: m.briefExcerpt } : {}),
+    ...(m.components ? { components: m.components } : {}),
   };
 }
