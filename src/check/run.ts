@@ -101,7 +101,8 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         if (limited.note) warnings.push(limited.note);
         const { texts, vectors } = loaded.embedder ? await embedBriefChunks(limited.text, loaded.embedder, warnings) : { texts: [], vectors: [] };
         timings.embedMs = t() - t1;
-        const scoring: Scoring = { method: loaded.embedder ? config.scoring.method : 'lexical', lexical, briefText: limited.text, briefChunks: texts };
+        // Hybrid needs the lexical index; without one the score is the cosine (and a warning said why).
+        const scoring: Scoring = { method: loaded.embedder ? (lexical ? config.scoring.method : 'cosine') : 'lexical', lexical, briefText: limited.text, briefChunks: texts };
         const t2 = t();
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
         if (opts.history) {
