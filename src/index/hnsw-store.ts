@@ -51,19 +51,19 @@ export class HnswStore implements VectorStore {
   }
 
   /** Exact best-chunk cosine of one document (its vectors read back from the graph). */
-  scoreDoc(filePath: string, vectors: Float32Array[]): SearchHit | null {
+  scoreDoc(filePath: string, vectors: Float32Array[]): (SearchHit & { vectorIndex: number }) | null {
     const doc = this.doc(filePath);
     if (!doc) return null;
-    let best: SearchHit | null = null;
+    let best: (SearchHit & { vectorIndex: number }) | null = null;
     for (const label of doc.labels) {
       const c = this.byLabel.get(label);
       if (!c) continue;
       const point = this.index.getPoint(label);
-      for (const v of vectors) {
+      vectors.forEach((v, vectorIndex) => {
         let dot = 0;
         for (let i = 0; i < v.length; i++) dot += v[i] * point[i];
-        if (!best || dot > best.score) best = { label, score: dot, doc, section: c.section, excerpt: c.excerpt };
-      }
+        if (!best || dot > best.score) best = { label, score: dot, doc, section: c.section, excerpt: c.excerpt, vectorIndex };
+      });
     }
     return best;
   }

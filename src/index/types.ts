@@ -62,7 +62,7 @@ export interface VectorStore {
   /** Nearest chunks, best first; at most `k`, fewer when the store holds fewer. */
   search(vector: Float32Array, k: number, type?: CorpusType): SearchHit[];
   /** A document's chunks as hits scored against `vectors` (best chunk first); for documents found lexically. */
-  scoreDoc?(filePath: string, vectors: Float32Array[]): SearchHit | null;
+  scoreDoc?(filePath: string, vectors: Float32Array[]): (SearchHit & { vectorIndex: number }) | null;
   /** A document's metadata by path (for matches found lexically). */
   doc?(filePath: string): StoredDoc | undefined;
 }

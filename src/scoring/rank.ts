@@ -36,12 +36,8 @@ export function rescore(store: VectorStore | null, briefVectors: Float32Array[],
   if (s.lexical && store.scoreDoc) {
     for (const h of s.lexical.store.search(tokens, want)) {
       if (byPath.has(h.path)) continue;
-      let best: HistoryMatch | null = null;
-      briefVectors.forEach((v, chunk) => {
-        const hit = store.scoreDoc!(h.path, [v]);
-        if (hit && hit.doc.types.includes(type) && (!best || hit.score > best.score)) best = { ...toMatch(hit), briefChunk: chunk };
-      });
-      if (best) byPath.set(h.path, best);
+      const hit = store.scoreDoc(h.path, briefVectors);
+      if (hit && hit.doc.types.includes(type)) byPath.set(h.path, { ...toMatch(hit), briefChunk: hit.vectorIndex });
       if (byPath.size >= want * 2) break;
     }
   }
