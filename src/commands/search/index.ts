@@ -9,7 +9,7 @@ import { errorMessage, ExitCode, UsageError } from '../../errors.js';
 import { openLexical, type LexicalData } from '../../lexical/file.js';
 import { rescore } from '../../scoring/rank.js';
 import { openStore } from '../../index/hnsw-store.js';
-import { useColor, type IO } from '../../io.js';
+import { debugLine, useColor, type IO } from '../../io.js';
 import { makeStyle } from '../../output/render.js';
 import { issueLabel } from '../../output/sections.js';
 import { safeForTerminal } from '../../output/sanitize.js';
@@ -20,6 +20,8 @@ export interface SearchOptions {
   type?: CorpusType;
   limit: number;
   json?: boolean;
+  /** Over config `search.min_score` for this run. */
+  minScore?: number;
 }
 
 /** "Have we worked on X?": the k best documents (by their best chunk) across the index. */
@@ -30,6 +32,7 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
   const model = modelSetup(io.env, config, root);
   assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
+  const t0 = performance.now();
   const [store, loaded] = await withDelayedSpinner(
     spinner,
     'Loading model and index…',
@@ -48,9 +51,10 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
   const embedder = loaded.e;
   if (store.count() === 0) {
     io.stderr.write('The index is empty: nothing matched the corpus globs. Check .agentos/config.yaml, then run `agentos index --include-history`.\n');
-    if (opts.json) io.stdout.write(JSON.stringify({ query, results: [] }, null, 2) + '\n');
+    if (opts.json) io.stdout.write(JSON.stringify({ query, method: null, minScore: opts.minScore ?? config.search.minScore, belowMinScore: 0, results: [] }, null, 2) + '\n');
     return ExitCode.Ok;
   }
+  debugLine(io, globals, `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`);
   const vectors = embedder ? await embedder.embed([query]) : [];
   const rank = (type: CorpusType) =>
     embedder ? nearestDocuments(store, vectors, opts.limit, type) : rescore(store, [], opts.limit, type, { method: 'lexical', lexical, briefText: query });
@@ -65,13 +69,19 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
       else if (!prev.types.includes(type)) prev.types.push(type);
     }
   }
-  const results = [...byPath.values()].sort((a, b) => b.score - a.score).slice(0, opts.limit);
+  const minScore = opts.minScore ?? config.search.minScore;
+  const ranked = [...byPath.values()].sort((a, b) => b.score - a.score);
+  const results = ranked.filter((r) => r.score >= minScore).slice(0, opts.limit);
+  await logSearch(root, { query, type: opts.type ?? null, minScore, results: results.map((r) => ({ path: r.filePath, score: r.score })) });
+  const below = ranked.length - ranked.filter((r) => r.score >= minScore).length;
   if (opts.json) {
     io.stdout.write(
       JSON.stringify(
         {
           query,
           method: embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical',
+          minScore,
+          belowMinScore: below,
           results: results.map((r) => ({ type: r.types.sort(), id: r.issueId, title: r.title, section: r.section, score: r.score, status: r.status, statusReason: r.statusReason, documentType: r.documentType, path: r.filePath, excerpt: r.excerpt })),
         },
         null,
@@ -81,7 +91,8 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
     return ExitCode.Ok;
   }
   const st = await makeStyle(useColor(io, 'stdout'));
-  if (results.length === 0) io.stdout.write('No results.\n');
+  if (results.length === 0) io.stdout.write(`No results scoring ${formatScore(minScore)} or more${below ? ` (${below} below; --min-score 0 lists them)` : ''}.
+`);
   results.forEach((raw, i) => {
     const r = safeForTerminal(raw); // past text may carry terminal escapes
     const status = r.status ? (r.status === 'rejected' || r.status === 'superseded' ? st.red(r.status.toUpperCase()) : r.status) : '';
@@ -90,4 +101,14 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
     if (r.excerpt) io.stdout.write(`   ${r.excerpt}\n`);
   });
   return ExitCode.Ok;
+}
+
+/** Searches go in the audit log too: what was asked and what the memory answered. */
+async function logSearch(root: string, record: Record<string, unknown>): Promise<void> {
+  try {
+    const { createFileLogger } = await import('../../log/logger.js');
+    (await createFileLogger(root)).info({ event: 'search', ...record }, 'search');
+  } catch {
+    /* logging must never fail a search */
+  }
 }
