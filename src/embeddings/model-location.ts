@@ -1,14 +1,34 @@
 import { existsSync, openSync, readSync, fstatSync, closeSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModelUnavailableError, UsageError } from '../errors.js';
 
 export interface ModelLocation {
-  /** Folder holding `<owner>/<name>/`; null = Transformers.js cache and hub download. */
+  /** Folder holding `<owner>/<name>/`; null only for tests that inject their own files. */
   dir: string | null;
   /** Where the setting came from, for messages. */
-  source: 'AGENTOS_MODEL_DIR' | 'config model.dir' | 'project .agentos/models' | 'agentos install' | 'hub';
+  source: 'AGENTOS_MODEL_DIR' | 'config model.dir' | 'project .agentos/models' | 'agentos install' | 'user cache';
+}
+
+/** What to do when the model is missing: the one line every command prints. */
+export const MODEL_FETCH_HINT = 'run `agentos model fetch` to download it (about 23 MB), or `agentos model fetch --from DIR` to copy it from a folder';
+
+/**
+ * Per-user cache: the optimised graph (~90 MB, depends only on the weights,
+ * the ONNX Runtime version and the CPU) and `models/` from `agentos model fetch`,
+ * so one copy serves every project.
+ */
+export function modelCacheDir(env: NodeJS.ProcessEnv): string {
+  if (env.AGENTOS_CACHE_DIR) return path.resolve(env.AGENTOS_CACHE_DIR);
+  const base = env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
+  return path.join(base, 'agentos');
+}
+
+/** Where `agentos model fetch` puts `<model id>/` by default. */
+export function userModelDir(env: NodeJS.ProcessEnv): string {
+  return path.join(modelCacheDir(env), 'models');
 }
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -22,9 +42,10 @@ export function requiredFiles(dtype: 'q8' | 'fp32'): string[] {
 }
 
 /**
- * Explicit settings win and are offline-only. Without them, a provisioned
- * folder in the project or beside the agentos install is used; failing that,
- * Transformers.js' own cache and hub download (users with internet).
+ * Explicit settings win. Without them, a provisioned folder in the project or
+ * beside the agentos install, then the user cache that `agentos model fetch`
+ * fills. Nothing is downloaded behind the user's back: a missing model is an
+ * error that says to run `agentos model fetch`.
  */
 export function resolveModelLocation(
   env: NodeJS.ProcessEnv,
@@ -34,16 +55,18 @@ export function resolveModelLocation(
   dtype: 'q8' | 'fp32',
   cwd: string = process.cwd(),
 ): ModelLocation {
+  const cache = userModelDir(env);
   // An environment variable is relative to where the user typed it; config is relative to the project.
   if (env.AGENTOS_MODEL_DIR) return { dir: path.resolve(cwd, env.AGENTOS_MODEL_DIR), source: 'AGENTOS_MODEL_DIR' };
   if (configDir) return { dir: path.resolve(projectRoot, configDir), source: 'config model.dir' };
   for (const [dir, source] of [
     [path.join(projectRoot, '.agentos', 'models'), 'project .agentos/models'],
     [path.join(PACKAGE_ROOT, '.agentos', 'models'), 'agentos install'],
+    [cache, 'user cache'],
   ] as const) {
     if (existsSync(path.join(dir, modelId, onnxFileName(dtype)))) return { dir, source };
   }
-  return { dir: null, source: 'hub' };
+  return { dir: cache, source: 'user cache' };
 }
 
 /**
@@ -71,9 +94,7 @@ export function assertModelFiles(loc: ModelLocation, modelId: string, dtype: 'q8
   const folder = path.join(loc.dir, modelId);
   const missing = requiredFiles(dtype).filter((f) => !existsSync(path.join(folder, f)));
   if (missing.length) {
-    throw new ModelUnavailableError(
-      `model not found: ${folder} (from ${loc.source}) is missing ${missing.join(', ')}; run scripts/provision-model.sh or set AGENTOS_MODEL_DIR`,
-    );
+    throw new ModelUnavailableError(`model not found: ${folder} (from ${loc.source}) is missing ${missing.join(', ')}; ${MODEL_FETCH_HINT}`);
   }
 }
 

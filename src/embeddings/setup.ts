@@ -1,10 +1,11 @@
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Config } from '../config/schema.js';
 import type { ModelIdentity } from '../index/build.js';
 import type { Embedder } from './embedder.js';
-import { fingerprintFile, onnxFileName, resolveModelLocation, type ModelLocation } from './model-location.js';
+import { fingerprintFile, modelCacheDir, onnxFileName, resolveModelLocation, type ModelLocation } from './model-location.js';
+
+export { modelCacheDir };
 import { MAX_TOKENS } from './minilm.js';
 
 export interface ModelSetup {
@@ -36,19 +37,8 @@ export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string)
         location,
         cacheDir: modelCacheDir(env),
         memoryArena: purpose === 'batch',
-        // Hub downloads are fingerprinted after the download, by the embedder.
-        fingerprint: location.dir ? identity.modelFingerprint : undefined,
+        fingerprint: identity.modelFingerprint === 'unknown' ? undefined : identity.modelFingerprint,
       });
     },
   };
-}
-
-/**
- * The optimised graph (~90 MB) depends only on the weights, the ONNX Runtime
- * version and the CPU, so one copy per user serves every project.
- */
-export function modelCacheDir(env: NodeJS.ProcessEnv): string {
-  if (env.AGENTOS_CACHE_DIR) return path.resolve(env.AGENTOS_CACHE_DIR);
-  const base = env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
-  return path.join(base, 'agentos');
 }

@@ -13,6 +13,7 @@ import { corpusConfigHash } from './corpus-config.js';
 import { acquireLock } from './lock.js';
 import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type StoredChunk, type StoredDoc } from './types.js';
 import { pruneGenerations, setAsideCurrent, writeGeneration } from './write.js';
+import { lexicalFiles } from '../lexical/for-build.js';
 
 export interface ModelIdentity {
   modelId: string;
@@ -165,6 +166,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
 
   // Read, describe and chunk what must be embedded; the model loads only now.
   const prepared: Prepared[] = [];
+  const readTexts = new Map<string, string>();
   let embedder: Embedder | null = null;
   for (const f of toEmbed) {
     const read = reads.get(f.relPath) ?? (await readTextFile(f.absPath, config.corpus.maxFileBytes));
@@ -197,11 +199,14 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
       continue;
     }
     prepared.push({ file: f, metadata, chunks });
+    readTexts.set(f.relPath, read.text);
     statUpdates[f.relPath] = { hash: read.hash, size: f.size, mtimeMs: f.mtimeMs };
     (oldDocs.has(f.relPath) ? report.changed : report.added).push(f.relPath);
   }
 
   if (existing && JSON.stringify(existing.manifest.skipped ?? {}) !== JSON.stringify(skippedStats)) metaOnlyChange = true;
+  // An index from before the lexical index existed gets one on the next run.
+  if (existing && !existing.manifest.integrity.extra?.['lexical.json']) metaOnlyChange = true;
   const nothingToDo = existing && prepared.length === 0 && report.removed.length === 0;
   if (nothingToDo && !metaOnlyChange) {
     // Nothing to write, but a crashed writer's temp folders are still ours to remove.
@@ -297,7 +302,8 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   };
   const vectorsSource =
     nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { index };
-  const name = await writeGeneration(root, manifest, meta, vectorsSource);
+  const extra = await lexicalFiles(root, docs, readTexts, config.corpus.maxFileBytes);
+  const name = await writeGeneration(root, manifest, meta, vectorsSource, extra);
   await pruneGenerations(root, { keep: previousName ? [name, previousName] : [name] });
   report.wrote = true;
   report.generation = name;

@@ -280,7 +280,7 @@ describe('fail open (runChecks never throws)', () => {
       expect(r.output).toBe(BRIEF);
       const failed = r.log.filter((l) => l.event === 'history_check_failed');
       expect(failed).toHaveLength(1);
-      expect(failed[0]).toMatchObject({ level: 40, error: message, brief: 'brief.md' });
+      expect(failed[0]).toMatchObject({ level: 'warn', error: message, brief: 'brief.md' });
       expect(decisions(r.log)[0]).toMatchObject({ status: 'error', decision: 'proceed', decidedBy: 'none', error: message });
       const checkJson = JSON.parse(await readFile(path.join(path.dirname(r.outPath), 'check.json'), 'utf8'));
       expect(checkJson).toMatchObject({ status: 'error', error: message, output: r.outPath });

@@ -6,7 +6,7 @@ import { ExitCode, UsageError } from '../../errors.js';
 import { buildIndex, type BuildReport } from '../../index/build.js';
 import { resolveHistoryScope } from '../../index/freshness.js';
 import { emptyGlobWarnings } from './empty-globs.js';
-import { useColor, type IO } from '../../io.js';
+import { debugLine, useColor, type IO } from '../../io.js';
 import { findProjectRoot } from '../../project.js';
 import { terminalSafe } from '../../output/sanitize.js';
 import { createSpinner } from '../../ui/spinner.js';
@@ -47,7 +47,7 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
       loadEmbedder: () => model.load('batch'),
       lockWaitMs: opts.wait * 1000,
       onProgress: (p) => {
-        if (p.phase === 'scan') spinner.update(`Scanned ${p.files} files`);
+        if (p.phase === 'scan') spinner.update(`Scanned ${plural(p.files, 'file')}`);
         else if (p.phase === 'model') spinner.update(`Loading model ${model.identity.modelId}…`);
         else if (p.phase === 'embed') {
           if (!embedStart) embedStart = performance.now();
@@ -63,8 +63,10 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
   }
   const seconds = (performance.now() - started) / 1000;
   spinner.stop();
+  debugLine(io, globals, `index: ${report.scanned} scanned, ${report.chunksEmbedded} chunks / ${report.tokensEmbedded} tokens embedded in ${seconds.toFixed(2)} s${embedStart ? ` (embedding from ${((embedStart - started) / 1000).toFixed(2)} s)` : ''}; model ${model.identity.modelId} from ${model.location.source}`);
 
   const empty = await emptyGlobWarnings(root, config, report, scope.includeHistory);
+  await logIndexRun(root, report, seconds, scope.includeHistory);
   if (opts.json) {
     const history = { includeHistory: scope.includeHistory, historyKept: scope.kept, historyDropped: scope.dropped };
     io.stdout.write(JSON.stringify({ root, ...report, ...history, emptyGlobs: empty.globs, seconds: Number(seconds.toFixed(3)), model: model.identity.modelId }, null, 2) + '\n');
@@ -73,6 +75,24 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
   }
   for (const w of [...report.warnings, ...empty.warnings]) io.stderr.write(`warning: ${terminalSafe(w)}\n`);
   return ExitCode.Ok;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Index runs go in the audit log beside the decisions (never fatal: the index is written already). */
+async function logIndexRun(root: string, r: BuildReport, seconds: number, includeHistory: boolean): Promise<void> {
+  try {
+    const { createFileLogger } = await import('../../log/logger.js');
+    const logger = await createFileLogger(root);
+    logger.info(
+      { event: 'index', includeHistory, wrote: r.wrote, scanned: r.scanned, added: r.added.length, changed: r.changed.length, removed: r.removed.length, skipped: r.skipped.length, chunks: r.chunks, fullRebuildReason: r.fullRebuildReason, seconds: Number(seconds.toFixed(3)) },
+      r.wrote ? 'index updated' : 'index up to date',
+    );
+  } catch {
+    /* a read-only .agentos/logs must not fail an index that succeeded */
+  }
 }
 
 function printSummary(io: IO, r: BuildReport, seconds: number, includeHistory: boolean): void {

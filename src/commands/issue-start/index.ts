@@ -11,10 +11,10 @@ import { firstH1, cleanTitle } from '../../corpus/metadata.js';
 import { decideDuplicate, type Decision, type DuplicateAction, type DuplicateAsker } from '../../decision/decide.js';
 import { inquirerAsker, PromptCancelled } from '../../decision/prompt.js';
 import { ExitCode, ExitError, UsageError } from '../../errors.js';
-import { canPrompt, useColor, type IO } from '../../io.js';
+import { canPrompt, debugLine, textWidth, useColor, type IO } from '../../io.js';
 import { createFileLogger, logRetrievedStandards } from '../../log/logger.js';
 import { findProjectRoot } from '../../project.js';
-import { makeStyle, renderDuplicateAlert, renderRelated, renderStandards } from '../../output/render.js';
+import { makeStyle, renderDuplicateAlert, renderLinked, renderRelated, renderStandards } from '../../output/render.js';
 import { composeBrief } from '../../output/compose.js';
 import { stripAgentosSections } from '../../output/sections.js';
 import { slugify, writeFileAtomic } from '../../output/write.js';
@@ -34,6 +34,9 @@ export interface IssueStartOptions {
   context: string[];
   /** false with --no-refresh: check against the index as it is (and warn what it misses). */
   refresh?: boolean;
+  /** For this run only, over config `thresholds.*`. */
+  duplicateThreshold?: number;
+  relatedThreshold?: number;
 }
 
 /** Test seam: the check's dependencies and the prompt can be replaced. */
@@ -48,6 +51,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   if (opts.print && opts.json) throw new UsageError('--print and --json both write to stdout; choose one');
   const root = findProjectRoot(io.cwd, globals.cwd);
   const { config, warnings: configWarnings } = await loadConfig(root);
+  applyThresholdFlags(config, opts);
   const brief = await readBrief(briefArg, io.cwd, io.stdin);
   const title = cleanTitle(firstH1(brief.text) ?? (brief.absPath ? path.basename(brief.absPath, path.extname(brief.absPath)) : 'brief'));
   const ownDir = path.join(root, '.agentos', 'issues', slugify(title, `brief-${brief.hash.slice(0, 8)}`));
@@ -58,6 +62,11 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   const manual = await readManualContext(opts.context ?? [], io.cwd, root);
   const st = await makeStyle(useColor(io));
   const err = (s = '') => io.stderr.write(s + '\n');
+  // Notes and summaries: silenced by --quiet (results, warnings and errors are not).
+  const note = (s = '') => {
+    if (!globals.quiet) err(s);
+  };
+  const width = textWidth(io.stderr);
   for (const w of configWarnings) err(`warning: ${w}`);
 
   // 1. Decide what the memory says.
@@ -68,6 +77,8 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   const started = performance.now();
   const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(stripAgentosSections(brief.text), config, deps, { history: true, standards: true }));
   outcome.timings.checkMs = performance.now() - started;
+  for (const [k, v] of Object.entries(outcome.timings)) debugLine(io, globals, `timing ${k}: ${Math.round(v)} ms`);
+  debugLine(io, globals, `history: ${outcome.history.status} by ${outcome.history.method}; thresholds duplicate ${config.thresholds.duplicate}, related ${config.thresholds.related}`);
   const logger = await createFileLogger(root);
   const logBase = { brief: brief.absPath ? path.relative(root, brief.absPath) : 'stdin', briefSha256: brief.hash };
 
@@ -96,7 +107,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
 
   // 2. Ask (or apply the policy) only for a duplicate alert.
   const alerts = outcome.history.status === 'duplicate_alert' ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate) : [];
-  if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st));
+  if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st, width));
   const interactive = canPrompt(io, Boolean(opts.nonInteractive));
   let decision: Decision;
   try {
@@ -161,18 +172,29 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   if (path.dirname(recordPath) !== path.dirname(outPath)) err(`Check record: ${path.relative(io.cwd, recordPath)} (an existing check.json beside the brief is not agentos' file)`);
   result.output = outPath;
 
-  if (related.length) err(renderRelated(related, st));
-  if (standards.length) err(renderStandards(standards, st));
+  const shownOut = path.relative(io.cwd, outPath) || outPath;
+  if (decision.linked) note(renderLinked(decision.linked, shownOut, st, width));
+  if (related.length) note(renderRelated(related, st, width));
+  if (standards.length) note(renderStandards(standards, st, width));
   if (outcome.history.status === 'clear' && !outcome.history.error) {
     // A stale index that was not refreshed answered: say so beside the result.
     const missed = result.coverage.staleFiles.length;
-    err(missed ? st.yellow(`No similar past work found in the index, which misses ${missed} changed file${missed === 1 ? '' : 's'} (see the warning above).`) : st.green('✓ No similar past work found.'));
+    note(missed ? st.yellow(`No similar past work found in the index, which misses ${missed} changed file${missed === 1 ? '' : 's'} (see the warning above).`) : st.green('✓ No similar past work found.'));
   }
-  err(`Brief to use: ${path.relative(io.cwd, outPath) || outPath}`);
+  note(`Brief to use: ${shownOut}`);
 
   if (opts.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   else if (opts.print) io.stdout.write(composed);
   return ExitCode.Ok;
+}
+
+/** `--duplicate-threshold` / `--related-threshold` win over the config for this run; the pair must stay ordered. */
+export function applyThresholdFlags(config: Config, opts: Pick<IssueStartOptions, 'duplicateThreshold' | 'relatedThreshold'>): void {
+  if (opts.duplicateThreshold === undefined && opts.relatedThreshold === undefined) return;
+  const duplicate = opts.duplicateThreshold ?? config.thresholds.duplicate;
+  const related = opts.relatedThreshold ?? config.thresholds.related;
+  if (!(related < duplicate)) throw new UsageError(`--related-threshold (${related}) must be below --duplicate-threshold (${duplicate})`);
+  config.thresholds = { ...config.thresholds, duplicate, related };
 }
 
 function summarize(matches: { issueId: string | null; filePath: string; score: number }[]) {
@@ -190,5 +212,8 @@ function jsonMatch(m: import('../../check/history.js').HistoryMatch) {
     summary: m.summary,
     section: m.section,
     excerpt: m.excerpt,
+    paths: m.paths ?? [m.filePath],
+    briefExcerpt: m.briefExcerpt ?? null,
+    components: m.components ?? null,
   };
 }

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readTemplateSummary } from '../../lexical/file.js';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config/schema.js';
@@ -37,7 +38,8 @@ export interface StatusReport {
    * Template-detection findings the index records (issue 11, i11-scoring).
    * null until an index carries them; read as stored, never recomputed here.
    */
-  templates: unknown;
+  /** Boilerplate the lexical index found shared by many documents (issue 11), null without a lexical index. */
+  templates: ReturnType<typeof readTemplateSummary>;
 }
 
 /** Everything `agentos status` shows. Reads only: stat scans, the manifest, the lock and log files. */
@@ -74,7 +76,7 @@ export async function gatherStatus(root: string, config: Config, env: NodeJS.Pro
     },
     lock: { holder: readLockHolder(indexPaths(root).lock), file: indexPaths(root).lock },
     log: logSize(path.join(root, '.agentos', 'logs')),
-    templates: (m as { templates?: unknown } | null)?.templates ?? null,
+    templates: readTemplateSummary(root),
   };
 }
 

@@ -4,6 +4,7 @@ import { ExitCode } from '../../errors.js';
 import { describeChanges } from '../../index/freshness.js';
 import type { IO } from '../../io.js';
 import { findProjectRoot } from '../../project.js';
+import { terminalSafe } from '../../output/sanitize.js';
 import { gatherStatus, type StatusReport } from './gather.js';
 
 export interface StatusOptions {
@@ -48,7 +49,9 @@ export function renderStatus(r: StatusReport): string {
   }
   lines.push('', `Lock: ${r.lock.holder ? `held by pid ${r.lock.holder.pid} on ${r.lock.holder.host} since ${r.lock.holder.startedAt}${r.lock.holder.alive === false ? ' (process gone: the next run takes it over)' : ''}` : 'free'}`);
   lines.push(`Log: ${r.log.file} (${kb(r.log.bytes)})`);
-  lines.push(`Templates: ${r.templates === null ? 'not recorded by this index' : JSON.stringify(r.templates)}`);
+  const t = r.templates;
+  lines.push(t === null ? 'Templates: none recorded (no lexical index yet: run `agentos index`)' : `Templates: ${t.shingles} boilerplate shingle${t.shingles === 1 ? '' : 's'} shared by >= ${t.minDocs} of ${t.docs} documents (left out of lexical scoring)`);
+  for (const e of t?.examples.slice(0, 5) ?? []) lines.push(`  ${e.docs} docs: "${terminalSafe(e.text.length > 70 ? e.text.slice(0, 69) + '…' : e.text)}"`);
   return lines.join('\n') + '\n';
 }
 
