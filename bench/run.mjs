@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // agentos benchmarks. `npm run bench` builds first, then runs this.
 //
-//   node bench/run.mjs [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile]
+//   node bench/run.mjs [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile,hooks]
 //                      [--runs N] [--docs 1000] [--work <dir>] [--keep]
 //
 // Whole processes are measured from outside (wall time around the spawn, peak RSS
@@ -17,6 +17,7 @@ import { hostileBench } from './hostile-bench.mjs';
 import { ensureIndexed, fullIndex, incremental } from './index-bench.mjs';
 import { MODEL_DIR, ONNX_FILE, REPO, gitState, loadAvg, loadSamples, log, machineInfo, readResult, removeDir, runProcess, tempDir } from './lib/common.mjs';
 import { evaluateTargets, renderReport } from './lib/report.mjs';
+import { attemptsBench, renderAttempts } from './attempts-bench.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -26,13 +27,13 @@ const opt = (name, dflt) => {
 };
 if (flag('help')) {
   process.stdout.write(
-    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile] [--runs N] [--docs N] [--work dir] [--keep]\n',
+    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile,attempts,hooks] [--runs N] [--docs N] [--work dir] [--keep]\n',
   );
   process.exit(0);
 }
 
 const quick = flag('quick');
-const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile'];
+const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile', 'attempts', 'hooks'];
 const only = new Set(opt('only', ALL.join(',')).split(','));
 const runs = Number(opt('runs', quick ? 3 : 5));
 const docs = Number(opt('docs', 1000));
@@ -111,6 +112,11 @@ try {
   if (want('cold')) results.indexLoadProfile.demo = await indexLoadProfile({ root: demo, runs: quick ? 1 : 3 });
   if (quick && want('incremental')) results.incremental.demo = await incremental({ label: 'demo corpus', root: demo, runs });
 
+  // ---- recall and hooks as fresh processes (issue 10) ----
+  if (want('hooks')) {
+    results.hooks = readResult(await runProcess([path.join(REPO, 'bench', 'hooks-bench.mjs'), '--root', demo, '--runs', quick ? '5' : '15'], { tee: true }), 'hooks-bench');
+  }
+
   // ---- 1,000-document corpus ----
   let big = null;
   if (!quick) {
@@ -161,6 +167,10 @@ try {
 
   // ---- hostile input (issue 12): bench/hostile-bench.mjs ----
   if (want('hostile')) results.hostile = await hostileBench({ work: path.join(work, 'hostile'), runs: quick ? 1 : 3 });
+  // ---- attempt memory (issue 9): check/run start cost, concurrent writers ----
+  if (want('attempts')) {
+    results.attempts = await attemptsBench({ runs: quick ? 5 : runs * 3, attempts: quick ? 2000 : 10_000, writers: 8, perWriter: quick ? 200 : 1000, work: path.join(work, 'attempts') });
+  }
 } finally {
   results.loadAvgAfter = loadAvg();
   results.loadSamples = loadSamples;
@@ -176,6 +186,7 @@ try {
   await writeFile(path.join(dir, `${stamp}${quick ? '-quick' : ''}.json`), json);
   await writeFile(path.join(dir, 'latest.json'), json);
   process.stdout.write(renderReport(results));
+  if (results.attempts) process.stdout.write(`\n${renderAttempts(results.attempts)}\n`);
   const m = results.machine;
   process.stdout.write(
     `\nmachine: ${m.nproc} CPUs, ${m.cpuModel}, node ${m.node}; load average ${results.loadAvgBefore.join(' ')} before, ${results.loadAvgAfter.join(' ')} after` +

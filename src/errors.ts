@@ -1,7 +1,8 @@
 /**
  * Exit codes are part of the CLI contract (README "Exit codes", `--help`).
  * 0 proceed, 1 unexpected, 2 usage / bad input, 3 aborted as duplicate,
- * 4 index unusable (index/search/context commands), 130 cancelled at a prompt.
+ * 4 index unusable (index/search/context commands), 5 model unavailable,
+ * 130 cancelled at a prompt.
  */
 export const ExitCode = {
   Ok: 0,
@@ -9,6 +10,9 @@ export const ExitCode = {
   Usage: 2,
   AbortedDuplicate: 3,
   IndexUnavailable: 4,
+  ModelUnavailable: 5,
+  /** `agentos run`: the command was not run because it repeats a recent failure (declined at the prompt, or --on-repeat block). */
+  RepeatBlocked: 6,
   Cancelled: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -43,10 +47,10 @@ export class IndexUnavailableError extends ExitError {
   }
 }
 
-/** The model files are missing or do not match their pinned hashes. */
+/** The model files are missing, cannot be fetched, or do not match their pinned hashes. Exit 5. */
 export class ModelUnavailableError extends ExitError {
   constructor(message: string) {
-    super(message, ExitCode.Unexpected);
+    super(message, ExitCode.ModelUnavailable);
     this.name = 'ModelUnavailableError';
   }
 }

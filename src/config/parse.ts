@@ -1,6 +1,7 @@
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type picomatchType from 'picomatch';
 import { DEFAULT_CONFIG, type Config } from './schema.js';
-import { MODEL_DTYPES, isModelDtype } from '../embeddings/model-files.js';
+import { CONFIGURED_DTYPES, isConfiguredDtype } from '../embeddings/model-files.js';
 
 export interface ParsedConfig {
   config: Config;
@@ -68,8 +69,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   };
 
   for (const k of Object.keys(raw)) {
-    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check'].includes(k)) {
-      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check)');
+    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check', 'search', 'retrieval', 'scoring'].includes(k)) {
+      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check, search, retrieval, scoring)');
     }
   }
 
@@ -120,13 +121,25 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
       else config.model.id = model.id as string;
     }
     if (model.dtype !== undefined) {
-      if (!isModelDtype(model.dtype)) err('model.dtype', `expected ${MODEL_DTYPES.join(', ')}`);
+      if (!isConfiguredDtype(model.dtype)) err('model.dtype', `expected ${CONFIGURED_DTYPES.join(', ')}`);
       else config.model.dtype = model.dtype;
     }
   }
 
   const check = section('check', ['timeout_ms']);
   if (check) config.check.timeoutMs = num('check.timeout_ms', check.timeout_ms, 100, 600_000, true) ?? config.check.timeoutMs;
+
+  // `agentos search`: results below this score are not listed (0.0167 is noise, not an answer).
+  const search = section('search', ['min_score']);
+  if (search) config.search.minScore = num('search.min_score', search.min_score, 0, 1) ?? config.search.minScore;
+  parseRetrieval(section, num, err, config);
+
+  // scoring (issue 11): how a past document's similarity is computed.
+  const scoring = section('scoring', ['method']);
+  if (scoring && scoring.method !== undefined) {
+    if (scoring.method !== 'hybrid' && scoring.method !== 'cosine') err('scoring.method', `expected hybrid or cosine, got ${JSON.stringify(scoring.method)}`);
+    else config.scoring.method = scoring.method;
+  }
 
   return { config, warnings, errors };
 }
@@ -147,6 +160,53 @@ export function modelIdProblem(id: unknown): string | null {
   return null;
 }
 
+/**
+ * `retrieval:` (attempt memory). Keys are spelled as issue 9 and the PRD spell them
+ * (camelCase); the snake_case spelling of the rest of the file is accepted too.
+ */
+function parseRetrieval(
+  section: (name: string, allowed: string[]) => Raw | null,
+  num: (key: string, v: unknown, min: number, max: number, integer?: boolean) => number | undefined,
+  err: (key: string, problem: string) => void,
+  config: Config,
+): void {
+  const keys = {
+    enabled: 'enabled',
+    warnOnDuplicateFailure: 'warn_on_duplicate_failure',
+    failureLookbackDays: 'failure_lookback_days',
+    archiveAfterDays: 'archive_after_days',
+    repeatThreshold: 'repeat_threshold',
+    maxContextSize: 'max_context_size',
+    autoInject: 'auto_inject',
+  } as const;
+  const sec = section('retrieval', [...Object.keys(keys), ...Object.values(keys).filter((k) => k !== 'enabled')]);
+  if (!sec) return;
+  const r = config.retrieval;
+  const pick = (camel: keyof typeof keys): [string, unknown] => {
+    const snake = keys[camel];
+    if (snake !== camel && sec[camel] !== undefined && sec[snake] !== undefined) {
+      err(`retrieval.${camel}`, `given twice (also as ${snake})`);
+    }
+    return sec[camel] !== undefined ? [`retrieval.${camel}`, sec[camel]] : [`retrieval.${snake}`, sec[snake]];
+  };
+  const bool = (camel: 'enabled' | 'warnOnDuplicateFailure' | 'autoInject') => {
+    const [key, v] = pick(camel);
+    if (v === undefined) return;
+    if (typeof v !== 'boolean') err(key, `expected true or false, got ${JSON.stringify(v)}`);
+    else r[camel] = v;
+  };
+  bool('enabled');
+  bool('warnOnDuplicateFailure');
+  bool('autoInject');
+  r.failureLookbackDays = num(...pick('failureLookbackDays'), 1, 3650, true) ?? r.failureLookbackDays;
+  r.archiveAfterDays = num(...pick('archiveAfterDays'), 1, 36500, true) ?? r.archiveAfterDays;
+  r.repeatThreshold = num(...pick('repeatThreshold'), 0.01, 1) ?? r.repeatThreshold;
+  r.maxContextSize = num(...pick('maxContextSize'), 100, 1_000_000, true) ?? r.maxContextSize;
+  if (r.failureLookbackDays > r.archiveAfterDays) {
+    err('retrieval', `failureLookbackDays (${r.failureLookbackDays}) must not exceed archiveAfterDays (${r.archiveAfterDays}): archived failures never warn`);
+  }
+}
+
 /** Why a glob is unusable for repo-relative matching, or null when fine. */
 export function globProblem(glob: string): string | null {
   if (glob.startsWith('/') || /^[A-Za-z]:[\\/]/.test(glob)) return 'must be relative to the repository root';
@@ -160,7 +220,8 @@ export function globProblem(glob: string): string | null {
   }
   if (depth !== 0) return 'unbalanced brackets';
   try {
-    picomatch.makeRe(glob);
+    // Loaded only when a config names globs: `attempt check` and `run` start without it.
+    (createRequire(import.meta.url)('picomatch') as typeof picomatchType).makeRe(glob);
   } catch (e) {
     return (e as Error).message;
   }

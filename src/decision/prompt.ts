@@ -1,13 +1,15 @@
 import { Writable, type Readable } from 'node:stream';
 import { formatScore } from '../check/classify.js';
 import type { HistoryMatch } from '../check/history.js';
+import { textWidth } from '../io.js';
 import { issueLabel } from '../output/sections.js';
 import { safeForTerminal } from '../output/sanitize.js';
 import type { DuplicateAction, DuplicateAsker } from './decide.js';
 
 /** Prompts as data, so tests can check them without a terminal. */
 export const ACTION_PROMPT = {
-  message: 'This looks like work already done. What now?',
+  // Enter alone takes the default: say which, so nobody links by accident.
+  message: 'This looks like work already done. What now? (Enter: Link)',
   default: 'l',
   choices: [
     { key: 'a', name: 'Abort: stop here, nothing is written', value: 'abort' },
@@ -28,7 +30,7 @@ export class PromptCancelled extends Error {
  * done (process.stderr alone is spared), so io.stderr would refuse every later write
  * and a second prompt. It gets a proxy that forwards writes but never ends `output`.
  */
-function keepOpen(output: Writable & { columns?: number; rows?: number; isTTY?: boolean }): Writable {
+export function keepOpen(output: Writable & { columns?: number; rows?: number; isTTY?: boolean }): Writable {
   const proxy = new Writable({
     decodeStrings: false,
     write(chunk, encoding, cb) {
@@ -36,13 +38,42 @@ function keepOpen(output: Writable & { columns?: number; rows?: number; isTTY?: 
       cb();
     },
   });
-  for (const key of ['columns', 'rows', 'isTTY'] as const) Object.defineProperty(proxy, key, { get: () => output[key] });
+  for (const key of ['rows', 'isTTY'] as const) Object.defineProperty(proxy, key, { get: () => output[key] });
+  // A terminal reporting 0 columns must not reach a library that divides by it.
+  Object.defineProperty(proxy, 'columns', { get: () => textWidth(output) });
   return proxy;
+}
+
+/**
+ * Keys typed while "Checking past work…" ran sit in the terminal's input queue;
+ * an Enter among them would answer the prompt before it was read. Drain what is
+ * already queued, in raw mode, for a moment before the prompt is shown. A Ctrl-C
+ * among the discarded keys still cancels. Only on a TTY: piped input is data.
+ */
+export async function discardTypeAhead(input: Readable & { isTTY?: boolean; isRaw?: boolean; setRawMode?: (m: boolean) => unknown }, ms = 60): Promise<void> {
+  if (!input.isTTY || typeof input.setRawMode !== 'function') return;
+  const wasRaw = Boolean(input.isRaw);
+  let interrupted = false;
+  const onData = (b: Buffer | string) => {
+    if ((typeof b === 'string' ? b : b.toString('latin1')).includes('\x03')) interrupted = true;
+  };
+  input.setRawMode(true);
+  input.on('data', onData);
+  input.resume();
+  await new Promise((r) => setTimeout(r, ms));
+  // On a busy machine the timer can fire before the loop has polled the terminal
+  // once: two check-phase turns guarantee a poll phase (which reads what is queued) ran.
+  for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+  input.removeListener('data', onData);
+  input.pause();
+  input.setRawMode(wasRaw);
+  if (interrupted) throw new PromptCancelled();
 }
 
 /** The A/L/I prompt on @inquirer/prompts, on injected streams (stderr for output: stdout carries results). */
 export function inquirerAsker(input: Readable, output: Writable): DuplicateAsker {
   type Context = { input: Readable; output: Writable; clearPromptOnDone: boolean; signal: AbortSignal };
+  let typeAheadDiscarded = false; // before the first question only: later keys are answers
   const guard = async <T>(fn: (context: Context) => Promise<T>): Promise<T> => {
     // @inquirer leaves a prompt pending forever when its input ends (EOF, or Ctrl-D on an
     // empty line, which closes readline): the process would then exit 0 with nothing
@@ -57,6 +88,10 @@ export function inquirerAsker(input: Readable, output: Writable): DuplicateAsker
     input.on('keypress', onKey);
     if (input.readableEnded || input.destroyed) cancel();
     try {
+      if (!typeAheadDiscarded) {
+        typeAheadDiscarded = true;
+        await discardTypeAhead(input);
+      }
       return await fn({ input, output: keepOpen(output), clearPromptOnDone: false, signal: controller.signal });
     } catch (e) {
       if (e instanceof Error && (e.name === 'ExitPromptError' || e.name === 'AbortPromptError')) throw new PromptCancelled();

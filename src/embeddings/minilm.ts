@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ModelUnavailableError, errorMessage } from '../errors.js';
 import type { Embedder } from './embedder.js';
 import type { ModelDtype } from './model-files.js';
-import { assertModelFiles, fingerprintFile, onnxFileName, type ModelLocation } from './model-location.js';
+import { assertModelFiles, fingerprintFile, MODEL_FETCH_HINT, onnxFileName, type ModelLocation } from './model-location.js';
 
 /** sentence-transformers truncates all-MiniLM-L6-v2 at 256 word pieces (its tokenizer config says 512). */
 export const MAX_TOKENS = 256;
@@ -90,7 +90,8 @@ export class MiniLMEmbedder implements Embedder {
     // ORT_DISABLE_TELEMETRY, read when the native library loads, turns it off (a user's own value wins).
     process.env.ORT_DISABLE_TELEMETRY ??= '1';
     assertModelFiles(opts.location, opts.modelId, opts.dtype);
-    const folder = opts.location.dir ? path.join(opts.location.dir, opts.modelId) : await downloadFromHub(opts.modelId, opts.dtype);
+    if (!opts.location.dir) throw new ModelUnavailableError(`model not found: ${MODEL_FETCH_HINT}`);
+    const folder = path.join(opts.location.dir, opts.modelId);
     const onnxFile = path.join(folder, onnxFileName(opts.dtype));
     const fingerprint = opts.fingerprint ?? (existsSync(onnxFile) ? fingerprintFile(onnxFile) : 'unknown');
     try {
@@ -103,6 +104,7 @@ export class MiniLMEmbedder implements Embedder {
       const session = await createSession(ort, onnxFile, fingerprint, opts.cacheDir ?? null, opts.memoryArena ?? false);
       return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, session as unknown as Session, ort.Tensor as unknown as TensorCtor, opts.dtype);
     } catch (e) {
+      if (isMissingRuntime(e)) throw new ModelUnavailableError(RUNTIME_MISSING);
       throw new ModelUnavailableError(`cannot load model ${opts.modelId} from ${folder}: ${errorMessage(e)}`);
     }
   }
@@ -196,6 +198,19 @@ export class MiniLMEmbedder implements Embedder {
   }
 }
 
+/**
+ * onnxruntime-node is an optional dependency: offline, its install script (which
+ * fetches CUDA libraries on Linux x64) fails and npm leaves it out rather than
+ * failing the whole install. Installed without that script, it works on the CPU.
+ */
+export const RUNTIME_MISSING =
+  'ONNX Runtime is not installed (npm skips it when its install script cannot download its CUDA extras, e.g. offline): run `npm install onnxruntime-node@1.30.0 --onnxruntime-node-install=skip` where agentos is installed';
+
+function isMissingRuntime(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  return (err?.code === 'ERR_MODULE_NOT_FOUND' || err?.code === 'MODULE_NOT_FOUND') && /onnxruntime-node/.test(err.message ?? '');
+}
+
 type Ort = typeof import('onnxruntime-node');
 
 /**
@@ -233,13 +248,4 @@ function ortVersion(): string {
   } catch {
     return 'unknown';
   }
-}
-
-/** Users with internet and no local model: let Transformers.js fetch into its cache, then use those files. */
-async function downloadFromHub(modelId: string, dtype: ModelDtype): Promise<string> {
-  const tf = await import('@huggingface/transformers');
-  await tf.AutoTokenizer.from_pretrained(modelId);
-  const model = await tf.AutoModel.from_pretrained(modelId, { dtype, device: 'cpu' });
-  await (model as unknown as { dispose?: () => Promise<void> }).dispose?.();
-  return path.join(String(tf.env.cacheDir), modelId);
 }

@@ -1,15 +1,35 @@
 import { existsSync, openSync, readSync, fstatSync, closeSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModelUnavailableError, UsageError } from '../errors.js';
-import { ONNX_FILES, type ModelDtype } from './model-files.js';
+import { AUTO_DTYPES, ONNX_FILES, type ConfiguredDtype, type ModelDtype } from './model-files.js';
 
 export interface ModelLocation {
-  /** Folder holding `<owner>/<name>/`; null = Transformers.js cache and hub download. */
+  /** Folder holding `<owner>/<name>/`; null only for tests that inject their own files. */
   dir: string | null;
   /** Where the setting came from, for messages. */
-  source: 'AGENTOS_MODEL_DIR' | 'config model.dir' | 'project .agentos/models' | 'agentos install' | 'hub';
+  source: 'AGENTOS_MODEL_DIR' | 'config model.dir' | 'project .agentos/models' | 'agentos install' | 'user cache';
+}
+
+/** What to do when the model is missing: the one line every command prints. */
+export const MODEL_FETCH_HINT = 'run `agentos model fetch` to download it (about 23 MB), or `agentos model fetch --from DIR` to copy it from a folder';
+
+/**
+ * Per-user cache: the optimised graph (~90 MB, depends only on the weights,
+ * the ONNX Runtime version and the CPU) and `models/` from `agentos model fetch`,
+ * so one copy serves every project.
+ */
+export function modelCacheDir(env: NodeJS.ProcessEnv): string {
+  if (env.AGENTOS_CACHE_DIR) return path.resolve(env.AGENTOS_CACHE_DIR);
+  const base = env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
+  return path.join(base, 'agentos');
+}
+
+/** Where `agentos model fetch` puts `<model id>/` by default. */
+export function userModelDir(env: NodeJS.ProcessEnv): string {
+  return path.join(modelCacheDir(env), 'models');
 }
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -23,28 +43,42 @@ export function requiredFiles(dtype: ModelDtype): string[] {
 }
 
 /**
- * Explicit settings win and are offline-only. Without them, a provisioned
- * folder in the project or beside the agentos install is used; failing that,
- * Transformers.js' own cache and hub download (users with internet).
+ * Explicit settings win. Without them, a provisioned folder in the project or
+ * beside the agentos install, then the user cache that `agentos model fetch`
+ * fills. Nothing is downloaded behind the user's back: a missing model is an
+ * error that says to run `agentos model fetch`.
  */
 export function resolveModelLocation(
   env: NodeJS.ProcessEnv,
   configDir: string | null,
   projectRoot: string,
   modelId: string,
-  dtype: ModelDtype,
+  dtype: ConfiguredDtype,
   cwd: string = process.cwd(),
 ): ModelLocation {
+  const cache = userModelDir(env);
   // An environment variable is relative to where the user typed it; config is relative to the project.
   if (env.AGENTOS_MODEL_DIR) return { dir: path.resolve(cwd, env.AGENTOS_MODEL_DIR), source: 'AGENTOS_MODEL_DIR' };
   if (configDir) return { dir: path.resolve(projectRoot, configDir), source: 'config model.dir' };
   for (const [dir, source] of [
     [path.join(projectRoot, '.agentos', 'models'), 'project .agentos/models'],
     [path.join(PACKAGE_ROOT, '.agentos', 'models'), 'agentos install'],
+    [cache, 'user cache'],
   ] as const) {
-    if (existsSync(path.join(dir, modelId, onnxFileName(dtype)))) return { dir, source };
+    const wanted = dtype === 'auto' ? AUTO_DTYPES : [dtype];
+    if (wanted.some((d) => existsSync(path.join(dir, modelId, onnxFileName(d))))) return { dir, source };
   }
-  return { dir: null, source: 'hub' };
+  return { dir: cache, source: 'user cache' };
+}
+
+/**
+ * `auto` (the default) is the int8 model where provisioning built it, else q8
+ * (what `agentos model fetch` downloads); a named dtype is taken as named.
+ */
+export function resolveDtype(loc: ModelLocation, modelId: string, dtype: ConfiguredDtype): ModelDtype {
+  if (dtype !== 'auto') return dtype;
+  if (!loc.dir) return AUTO_DTYPES[0];
+  return AUTO_DTYPES.find((d) => existsSync(path.join(loc.dir!, modelId, onnxFileName(d)))) ?? 'q8';
 }
 
 /**
@@ -72,9 +106,7 @@ export function assertModelFiles(loc: ModelLocation, modelId: string, dtype: Mod
   const folder = path.join(loc.dir, modelId);
   const missing = requiredFiles(dtype).filter((f) => !existsSync(path.join(folder, f)));
   if (missing.length) {
-    throw new ModelUnavailableError(
-      `model not found: ${folder} (from ${loc.source}) is missing ${missing.join(', ')}; run scripts/provision-model.sh or set AGENTOS_MODEL_DIR`,
-    );
+    throw new ModelUnavailableError(`model not found: ${folder} (from ${loc.source}) is missing ${missing.join(', ')}; ${MODEL_FETCH_HINT}`);
   }
 }
 

@@ -1,9 +1,11 @@
 import type { IO } from '../io.js';
-import { useColor } from '../io.js';
+import { canAnimate, useColor } from '../io.js';
 
 /**
- * Progress on stderr: an ora spinner on a TTY, plain lines otherwise (CI logs
- * stay readable), nothing when quiet. Commands only see this interface.
+ * Progress on stderr: an ora spinner on a terminal that can animate
+ * (`canAnimate`: TTY, usable width, TERM not dumb), plain lines otherwise (CI
+ * logs and `script` PTYs stay readable), nothing when quiet. Commands only see
+ * this interface.
  */
 export interface Spinner {
   start(text: string): void;
@@ -17,7 +19,7 @@ export const silentSpinner: Spinner = { start() {}, update() {}, succeed() {}, f
 
 export async function createSpinner(io: IO, quiet: boolean): Promise<Spinner> {
   if (quiet) return silentSpinner;
-  if (!io.stderr.isTTY) return plainSpinner(io);
+  if (!canAnimate(io)) return plainSpinner(io);
   const { default: ora } = await import('ora');
   const s = ora({ stream: io.stderr, color: 'cyan', isEnabled: true, discardStdin: false });
   if (!useColor(io)) s.color = 'white';

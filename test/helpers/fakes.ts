@@ -309,13 +309,17 @@ export interface TestIO {
   stderrLines: () => string[];
 }
 
-/** IO on PassThrough streams. `tty` makes stdin claim to be a terminal; env has no CI unless given. */
-export function makeIO(cwd: string, opts: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}): TestIO {
+/**
+ * IO on PassThrough streams. `tty` makes stdin and stderr claim to be a terminal
+ * (`stderrTTY: false` = stderr redirected); env has no CI unless given.
+ */
+export function makeIO(cwd: string, opts: { tty?: boolean; stderrTTY?: boolean; columns?: number; env?: NodeJS.ProcessEnv } = {}): TestIO {
   const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
   const out = collector();
-  const err = collector();
+  const err = Object.assign(collector(), { isTTY: opts.stderrTTY ?? opts.tty ?? false, columns: opts.columns });
   return {
-    io: { stdin, stdout: out, stderr: err, env: { ...(opts.env ?? {}) }, cwd },
+    // A terminal without colour unless the test's env says otherwise: assertions read plain text.
+    io: { stdin, stdout: out, stderr: err, env: { ...(opts.tty ? { NO_COLOR: '1' } : {}), ...(opts.env ?? {}) }, cwd },
     stdin,
     stdout: () => out.text(),
     stderr: () => err.text(),

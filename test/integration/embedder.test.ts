@@ -199,7 +199,8 @@ describe('missing model', () => {
     expect(msg).toContain('AGENTOS_MODEL_DIR');
     for (const f of requiredFiles('q8')) expect(msg).toContain(f);
     expect(msg).toContain('onnx/model_quantized.onnx');
-    expect(msg).toMatch(/provision-model\.sh/);
+    expect(msg).not.toMatch(/provision-model\.sh/); // not in the npm package
+    expect(msg).toContain('agentos model fetch');
   });
 
   test('a partial folder: only the files that are really missing are named', async () => {

@@ -507,7 +507,8 @@ describe('without the model', () => {
     const missing = path.join(tmp, 'no-models-here');
     await mkdir(missing, { recursive: true });
     const r = await runCli(['-C', root, 'index', '--include-history'], { env: { AGENTOS_MODEL_DIR: missing } });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(5); // model unavailable (issue 8)
+    expect(r.stderr).toContain('agentos model fetch');
     expect(r.stderr).toContain(`model not found: ${path.join(missing, identity.modelId.replace(/@.*$/, ''))}`);
     expect(r.stderr).toContain('onnx/model_int8.onnx');
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);

@@ -69,7 +69,7 @@ describe('parseConfig: defaults', () => {
 describe('parseConfig: unknown keys', () => {
   test('unknown top-level key names the file and the key and lists what is allowed', () => {
     expect(errorsOf({ thresholdz: { duplicate: 0.9 } })).toEqual([
-      `${FILE}: thresholdz: unknown key (allowed: corpus, thresholds, history, standards, model, check)`,
+      `${FILE}: thresholdz: unknown key (allowed: corpus, thresholds, history, standards, model, check, search, retrieval, scoring)`,
     ]);
   });
 
@@ -300,5 +300,13 @@ describe('loadConfig', () => {
     await mkdir(path.join(root, CONFIG_PATH), { recursive: true }); // a folder, not a file
     const e = await failure();
     expect(e.message).toMatch(/^\.agentos\/config\.yaml: cannot read \(/);
+  });
+});
+
+describe('scoring (issue 11)', () => {
+  test('scoring.method defaults to hybrid, accepts cosine, rejects anything else', () => {
+    expect(parseConfig({}).config.scoring.method).toBe('hybrid');
+    expect(parseConfig({ scoring: { method: 'cosine' } }).config.scoring.method).toBe('cosine');
+    expect(parseConfig({ scoring: { method: 'bm25' } }, 'c.yaml').errors).toEqual(['c.yaml: scoring.method: expected hybrid or cosine, got "bm25"']);
   });
 });

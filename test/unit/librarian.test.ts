@@ -197,9 +197,9 @@ describe('through issue start', () => {
 
     const retrieved = r.log.filter((l) => l.event === 'standard_retrieved');
     expect(retrieved).toHaveLength(2);
-    expect(retrieved[0]).toMatchObject({ level: 30, filePath: 'docs/standards/std-0.md', section: 'Log format', score: 0.91, snippet: 'Log JSON lines with a correlation id.', brief: 'brief.md' });
+    expect(retrieved[0]).toMatchObject({ level: 'info', filePath: 'docs/standards/std-0.md', section: 'Log format', score: 0.91, snippet: 'Log JSON lines with a correlation id.', brief: 'brief.md' });
     expect(retrieved[0].msg).toBe('Retrieved: docs/standards/std-0.md (section: Log format, score: 0.9100)');
-    expect(retrieved[1]).toMatchObject({ level: 30, filePath: 'docs/standards/std-1.md', section: 'Old logging', score: 0.74, snippet: 'Snippet of standard 1.' });
+    expect(retrieved[1]).toMatchObject({ level: 'info', filePath: 'docs/standards/std-1.md', section: 'Old logging', score: 0.74, snippet: 'Snippet of standard 1.' });
     // Every log line is one JSON object with a time.
     for (const l of r.log) expect(typeof l.time).toBe('string');
   });

@@ -74,7 +74,9 @@ describe('ACTION_PROMPT (the prompt as data)', () => {
     expect(abort.name).toMatch(/^Abort: .*nothing is written/);
     expect(link.name).toMatch(/^Link: .*past work.*brief/);
     expect(ignore.name).toMatch(/^Ignore: .*unchanged/);
-    expect(ACTION_PROMPT.message).toMatch(/\?$/);
+    // Which choice Enter takes is said in the question itself.
+    const def = ACTION_PROMPT.choices.find((c) => c.key === ACTION_PROMPT.default)!;
+    expect(ACTION_PROMPT.message).toContain(`(Enter: ${def.name.split(':')[0]})`);
   });
 
   test('no key is "h": expand reserves it for help', () => {

@@ -2,15 +2,19 @@ import type { GlobalOptions } from '../../cli.js';
 import { loadConfig } from '../../config/load.js';
 import { modelSetup } from '../../embeddings/setup.js';
 import { assertExplicitModelDir } from '../../embeddings/model-location.js';
-import { ExitCode } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { buildIndex, type BuildReport } from '../../index/build.js';
-import { useColor, type IO } from '../../io.js';
+import { resolveHistoryScope } from '../../index/freshness.js';
+import { emptyGlobWarnings } from './empty-globs.js';
+import { debugLine, useColor, type IO } from '../../io.js';
 import { findProjectRoot } from '../../project.js';
 import { terminalSafe } from '../../output/sanitize.js';
 import { createSpinner } from '../../ui/spinner.js';
 
 export interface IndexOptions {
   includeHistory?: boolean;
+  /** false with --no-history (commander's negated option). */
+  history?: boolean;
   full?: boolean;
   json?: boolean;
   wait: number;
@@ -19,8 +23,13 @@ export interface IndexOptions {
 export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOptions): Promise<number> {
   const started = performance.now();
   const root = findProjectRoot(io.cwd, globals.cwd);
+  if (opts.includeHistory && opts.history === false) throw new UsageError('--include-history and --no-history contradict each other; choose one');
   const { config, warnings: configWarnings } = await loadConfig(root);
   for (const w of configWarnings) io.stderr.write(`warning: ${w}\n`);
+  // The index remembers whether it covers history; flags change that on purpose.
+  const scope = resolveHistoryScope(root, { includeHistory: opts.includeHistory, noHistory: opts.history === false });
+  if (scope.kept && !globals.quiet) io.stderr.write('Keeping history: the index already covers completed work (--no-history drops it).\n');
+  if (scope.dropped && !globals.quiet) io.stderr.write('Dropping history: --no-history removes completed work from the index.\n');
   const model = modelSetup(io.env, config, root);
   assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet));
@@ -32,13 +41,13 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
     report = await buildIndex({
       root,
       config,
-      includeHistory: Boolean(opts.includeHistory),
+      includeHistory: scope.includeHistory,
       full: Boolean(opts.full),
       model: model.identity,
       loadEmbedder: () => model.load('batch'),
       lockWaitMs: opts.wait * 1000,
       onProgress: (p) => {
-        if (p.phase === 'scan') spinner.update(`Scanned ${p.files} files`);
+        if (p.phase === 'scan') spinner.update(`Scanned ${plural(p.files, 'file')}`);
         else if (p.phase === 'model') spinner.update(`Loading model ${model.identity.modelId}…`);
         else if (p.phase === 'embed') {
           spinner.update(embedProgressLine(p, embedStart ? (performance.now() - embedStart) / 1000 : 0));
@@ -52,13 +61,17 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
   }
   const seconds = (performance.now() - started) / 1000;
   spinner.stop();
+  debugLine(io, globals, `index: ${report.scanned} scanned, ${report.chunksEmbedded} chunks / ${report.tokensEmbedded} tokens embedded in ${seconds.toFixed(2)} s${embedStart ? ` (embedding from ${((embedStart - started) / 1000).toFixed(2)} s)` : ''}; model ${model.identity.modelId} from ${model.location.source}`);
 
+  const empty = await emptyGlobWarnings(root, config, report, scope.includeHistory);
+  await logIndexRun(root, report, seconds, scope.includeHistory);
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ root, ...report, seconds: Number(seconds.toFixed(3)), model: model.identity.modelId }, null, 2) + '\n');
+    const history = { includeHistory: scope.includeHistory, historyKept: scope.kept, historyDropped: scope.dropped };
+    io.stdout.write(JSON.stringify({ root, ...report, ...history, emptyGlobs: empty.globs, seconds: Number(seconds.toFixed(3)), model: model.identity.modelId }, null, 2) + '\n');
   } else {
-    printSummary(io, report, seconds, Boolean(opts.includeHistory));
+    printSummary(io, report, seconds, scope.includeHistory);
   }
-  for (const w of report.warnings) io.stderr.write(`warning: ${terminalSafe(w)}\n`);
+  for (const w of [...report.warnings, ...empty.warnings]) io.stderr.write(`warning: ${terminalSafe(w)}\n`);
   return ExitCode.Ok;
 }
 
@@ -76,11 +89,30 @@ export function embedProgressLine(p: { done: number; total: number; tokens?: num
   return `${chunks} · ${tokens}${eta}`;
 }
 
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Index runs go in the audit log beside the decisions (never fatal: the index is written already). */
+async function logIndexRun(root: string, r: BuildReport, seconds: number, includeHistory: boolean): Promise<void> {
+  try {
+    const { createFileLogger } = await import('../../log/logger.js');
+    const logger = await createFileLogger(root);
+    logger.info(
+      { event: 'index', includeHistory, wrote: r.wrote, scanned: r.scanned, added: r.added.length, changed: r.changed.length, removed: r.removed.length, skipped: r.skipped.length, chunks: r.chunks, fullRebuildReason: r.fullRebuildReason, seconds: Number(seconds.toFixed(3)) },
+      r.wrote ? 'index updated' : 'index up to date',
+    );
+  } catch {
+    /* a read-only .agentos/logs must not fail an index that succeeded */
+  }
+}
+
 function printSummary(io: IO, r: BuildReport, seconds: number, includeHistory: boolean): void {
   const color = useColor(io, 'stdout');
   const bold = (s: string) => (color ? `\x1b[1m${s}\x1b[22m` : s);
   const out = (s = '') => io.stdout.write(s + '\n');
   if (r.fullRebuildReason) out(`Full rebuild: ${r.fullRebuildReason}.`);
+  else if (r.firstBuild && r.wrote) out('First build of the index.');
   out(
     `${bold(r.wrote ? 'Index updated' : 'Index up to date')}${includeHistory ? ' (standards + history)' : ' (standards only)'} in ${seconds.toFixed(2)}s`,
   );

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { GlobalOptions } from '../../cli.js';
 import { readBrief } from '../../check/brief.js';
-import { defaultCheckDeps } from '../../check/deps.js';
+import { defaultCheckDeps, withSharedEmbedder } from '../../check/deps.js';
+import { explainNoHistory } from '../../check/no-history.js';
 import { runChecks, type CheckDeps, type CheckOutcome } from '../../check/run.js';
 import { mergeContext, readManualContext } from '../../check/standards.js';
 import { loadConfig } from '../../config/load.js';
@@ -10,15 +11,17 @@ import { firstH1, cleanTitle } from '../../corpus/metadata.js';
 import { decideDuplicate, type Decision, type DuplicateAction, type DuplicateAsker } from '../../decision/decide.js';
 import { inquirerAsker, PromptCancelled } from '../../decision/prompt.js';
 import { ExitCode, ExitError, UsageError } from '../../errors.js';
-import { canPrompt, useColor, type IO } from '../../io.js';
+import { canPrompt, debugLine, textWidth, useColor, type IO } from '../../io.js';
 import { createFileLogger, logRetrievedStandards } from '../../log/logger.js';
 import { findProjectRoot } from '../../project.js';
-import { makeStyle, renderDuplicateAlert, renderRelated, renderStandards } from '../../output/render.js';
+import { makeStyle, renderDuplicateAlert, renderLinked, renderRelated, renderStandards } from '../../output/render.js';
 import { composeBrief } from '../../output/compose.js';
 import { stripAgentosSections } from '../../output/sections.js';
 import { slugify, writeFileAtomic } from '../../output/write.js';
 import { CHECK_RECORD_KIND, checkRecordPath, isSameFile } from '../../output/safe-target.js';
 import { terminalSafe } from '../../output/sanitize.js';
+import { coverageJson } from '../../index/refresh.js';
+import { refreshIndexForCheck } from '../../ui/index-refresh.js';
 import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
 
 export interface IssueStartOptions {
@@ -29,6 +32,11 @@ export interface IssueStartOptions {
   json?: boolean;
   strict?: boolean;
   context: string[];
+  /** false with --no-refresh: check against the index as it is (and warn what it misses). */
+  refresh?: boolean;
+  /** For this run only, over config `thresholds.*`. */
+  duplicateThreshold?: number;
+  relatedThreshold?: number;
 }
 
 /** Test seam: the check's dependencies and the prompt can be replaced. */
@@ -43,6 +51,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   if (opts.print && opts.json) throw new UsageError('--print and --json both write to stdout; choose one');
   const root = findProjectRoot(io.cwd, globals.cwd);
   const { config, warnings: configWarnings } = await loadConfig(root);
+  applyThresholdFlags(config, opts);
   const brief = await readBrief(briefArg, io.cwd, io.stdin);
   const title = cleanTitle(firstH1(brief.text) ?? (brief.absPath ? path.basename(brief.absPath, path.extname(brief.absPath)) : 'brief'));
   const ownDir = path.join(root, '.agentos', 'issues', slugify(title, `brief-${brief.hash.slice(0, 8)}`));
@@ -53,14 +62,23 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   const manual = await readManualContext(opts.context ?? [], io.cwd, root);
   const st = await makeStyle(useColor(io));
   const err = (s = '') => io.stderr.write(s + '\n');
+  // Notes and summaries: silenced by --quiet (results, warnings and errors are not).
+  const note = (s = '') => {
+    if (!globals.quiet) err(s);
+  };
+  const width = textWidth(io.stderr);
   for (const w of configWarnings) err(`warning: ${w}`);
 
   // 1. Decide what the memory says.
-  const deps = seams.deps ? seams.deps(config, root) : defaultCheckDeps(io.env, config, root);
+  const deps = withSharedEmbedder(seams.deps ? seams.deps(config, root) : defaultCheckDeps(io.env, config, root));
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
+  // Never check against an index that has not seen the newest files (src/index/refresh.ts).
+  const index = await refreshIndexForCheck(io, { root, config, model: deps.identity, loadEmbedder: deps.loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
   const started = performance.now();
   const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(stripAgentosSections(brief.text), config, deps, { history: true, standards: true }));
   outcome.timings.checkMs = performance.now() - started;
+  for (const [k, v] of Object.entries(outcome.timings)) debugLine(io, globals, `timing ${k}: ${Math.round(v)} ms`);
+  debugLine(io, globals, `history: ${outcome.history.status} by ${outcome.history.method}; thresholds duplicate ${config.thresholds.duplicate}, related ${config.thresholds.related}`);
   const logger = await createFileLogger(root);
   const logBase = { brief: brief.absPath ? path.relative(root, brief.absPath) : 'stdin', briefSha256: brief.hash };
 
@@ -82,12 +100,14 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     err(st.yellow(line));
   }
   for (const w of outcome.warnings) err(st.yellow(`warning: ${w}`));
+  const noHistory = outcome.history.status === 'no_history' ? await explainNoHistory(root, config, index.manifest?.includeHistory ?? null) : null;
+  if (noHistory) err(st.yellow(noHistory.message));
   const standards = mergeContext(manual, outcome.standards.items);
   logRetrievedStandards(logger, outcome.standards.items, logBase);
 
   // 2. Ask (or apply the policy) only for a duplicate alert.
   const alerts = outcome.history.status === 'duplicate_alert' ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate) : [];
-  if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st));
+  if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st, width));
   const interactive = canPrompt(io, Boolean(opts.nonInteractive));
   let decision: Decision;
   try {
@@ -133,6 +153,8 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     output: null as string | null,
     warnings: outcome.warnings,
     timings: Object.fromEntries(Object.entries(outcome.timings).map(([k, v]) => [k, Math.round(v)])),
+    coverage: coverageJson(index),
+    noHistory,
   };
 
   // 3. Act: abort writes nothing; everything else writes the brief to use.
@@ -150,14 +172,29 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   if (path.dirname(recordPath) !== path.dirname(outPath)) err(`Check record: ${path.relative(io.cwd, recordPath)} (an existing check.json beside the brief is not agentos' file)`);
   result.output = outPath;
 
-  if (related.length) err(renderRelated(related, st));
-  if (standards.length) err(renderStandards(standards, st));
-  if (outcome.history.status === 'clear' && !outcome.history.error) err(st.green('✓ No similar past work found.'));
-  err(`Brief to use: ${path.relative(io.cwd, outPath) || outPath}`);
+  const shownOut = path.relative(io.cwd, outPath) || outPath;
+  if (decision.linked) note(renderLinked(decision.linked, shownOut, st, width));
+  if (related.length) note(renderRelated(related, st, width));
+  if (standards.length) note(renderStandards(standards, st, width));
+  if (outcome.history.status === 'clear' && !outcome.history.error) {
+    // A stale index that was not refreshed answered: say so beside the result.
+    const missed = result.coverage.staleFiles.length;
+    note(missed ? st.yellow(`No similar past work found in the index, which misses ${missed} changed file${missed === 1 ? '' : 's'} (see the warning above).`) : st.green('✓ No similar past work found.'));
+  }
+  note(`Brief to use: ${shownOut}`);
 
   if (opts.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   else if (opts.print) io.stdout.write(composed);
   return ExitCode.Ok;
+}
+
+/** `--duplicate-threshold` / `--related-threshold` win over the config for this run; the pair must stay ordered. */
+export function applyThresholdFlags(config: Config, opts: Pick<IssueStartOptions, 'duplicateThreshold' | 'relatedThreshold'>): void {
+  if (opts.duplicateThreshold === undefined && opts.relatedThreshold === undefined) return;
+  const duplicate = opts.duplicateThreshold ?? config.thresholds.duplicate;
+  const related = opts.relatedThreshold ?? config.thresholds.related;
+  if (!(related < duplicate)) throw new UsageError(`--related-threshold (${related}) must be below --duplicate-threshold (${duplicate})`);
+  config.thresholds = { ...config.thresholds, duplicate, related };
 }
 
 function summarize(matches: { issueId: string | null; filePath: string; score: number }[]) {
@@ -175,5 +212,8 @@ function jsonMatch(m: import('../../check/history.js').HistoryMatch) {
     summary: m.summary,
     section: m.section,
     excerpt: m.excerpt,
+    paths: m.paths ?? [m.filePath],
+    briefExcerpt: m.briefExcerpt ?? null,
+    components: m.components ?? null,
   };
 }

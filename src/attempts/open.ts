@@ -1,0 +1,140 @@
+/**
+ * The one way in to the attempt memory: `openAttemptMemory(root, config)`.
+ * Readers (`run`, `attempt`, hooks, `recall`) depend on the AttemptMemory
+ * interface only; the SQLite store behind it can be swapped (a shared
+ * PostgreSQL store is next).
+ */
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Config } from '../config/schema.js';
+import { processSessionId } from './ids.js';
+import { redact } from './redact.js';
+import { SqliteAttemptStore, type WarningDecision } from './sqlite-store.js';
+import { autoTags } from './tags.js';
+import type { AttemptMemory, AttemptRecord, NewAttempt, RepeatWarning } from './types.js';
+
+export const MEMORY_DIR = path.join('.agentos', 'memory');
+export const MEMORY_FILE = 'attempts.db';
+
+/** Bounds on what one record may hold (characters, after redaction). */
+export const LIMITS = { command: 4000, error: 2000, errorLines: 20, context: 2000 } as const;
+
+export interface OpenOptions {
+  /** Clock (tests). */
+  now?: () => Date;
+  /** Session id for records that do not name one (else AGENTOS_SESSION, else one per process). */
+  sessionId?: string;
+  /** Working directory recorded (relative to root) when a record does not give one; default process.cwd(). */
+  cwd?: string;
+  /** Environment (AGENTOS_SESSION); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Home folder replaced by `~`; default os.homedir(). */
+  home?: string;
+  /** How long a writer waits for the others (ms); default 30 s. */
+  busyTimeoutMs?: number;
+}
+
+/** The store plus what `run` needs beyond the shared contract. */
+export interface AttemptMemoryHandle extends AttemptMemory {
+  /** Failures a later success (after a warning) proved stale: never raised again. */
+  markOverridden(failureIds: string[], successId: string): number;
+  /** What the user did after a warning (declined/blocked count as repeats prevented). */
+  noteWarning(warnings: RepeatWarning[], command: string, decision: WarningDecision): void;
+  readonly file: string;
+}
+
+// better-sqlite3 is CommonJS with a native addon: loaded with require, only when memory is opened.
+const require = createRequire(import.meta.url);
+
+export function memoryFile(root: string): string {
+  return path.join(root, MEMORY_DIR, MEMORY_FILE);
+}
+
+export function openAttemptMemory(root: string, config: Config, options: OpenOptions = {}): AttemptMemoryHandle {
+  const dir = path.join(root, MEMORY_DIR);
+  mkdirSync(dir, { recursive: true });
+  // The memory is local and personal: never committed, whatever the project's .gitignore says.
+  const ignore = path.join(dir, '.gitignore');
+  if (!existsSync(ignore)) writeFileSync(ignore, '*\n');
+  const Database = require('better-sqlite3') as typeof BetterSqlite3;
+  const now = options.now ?? (() => new Date());
+  const file = memoryFile(root);
+  const store = SqliteAttemptStore.open(Database, file, {
+    lookbackDays: config.retrieval.failureLookbackDays,
+    archiveAfterDays: config.retrieval.archiveAfterDays,
+    threshold: config.retrieval.repeatThreshold,
+    now,
+    busyTimeoutMs: options.busyTimeoutMs ?? 30_000,
+  });
+  const env = options.env ?? process.env;
+  const home = options.home ?? os.homedir();
+  const defaultSession = () => options.sessionId ?? (env.AGENTOS_SESSION?.trim() || processSessionId());
+  const cwd = options.cwd ?? process.cwd();
+
+  const prepare = (a: NewAttempt) => {
+    const command = bound(redact(a.command, home), LIMITS.command);
+    const context = a.context ? bound(redact(a.context, home), LIMITS.context) : null;
+    const error = a.error ? tail(a.error, home) : null;
+    const time = a.time ? validTime(a.time) : now().toISOString();
+    // Tags come from redacted text only, so no secret becomes a tag.
+    const tags = autoTags({ tool: a.tool, command, context, tags: (a.tags ?? []).map((t) => redact(t, home)) });
+    return {
+      time,
+      sessionId: redact(a.sessionId?.trim() || defaultSession(), home).slice(0, 200),
+      tool: redact(a.tool, home).slice(0, 100),
+      command,
+      outcome: a.outcome,
+      exitCode: a.exitCode ?? null,
+      durationMs: a.durationMs ?? null,
+      error,
+      context,
+      tags,
+      cwd: relativeCwd(root, a.cwd ?? cwd, home),
+    };
+  };
+
+  return {
+    file,
+    record: (a: NewAttempt): AttemptRecord => {
+      if (a.outcome !== 'success' && a.outcome !== 'failure') throw new Error(`outcome must be success or failure, got ${JSON.stringify(a.outcome)}`);
+      if (typeof a.command !== 'string' || typeof a.tool !== 'string' || a.tool.trim() === '') throw new Error('an attempt needs a tool and a command');
+      return store.insert(prepare(a));
+    },
+    list: (q) => store.list(q),
+    checkRepeat: (a) => store.checkRepeat({ ...a, command: redact(a.command, home), context: a.context ? redact(a.context, home) : a.context, tags: autoTags({ ...a, command: redact(a.command, home) }) }),
+    search: (text, limit) => store.search(text, limit),
+    forget: (q) => store.forget(q),
+    stats: () => store.stats(),
+    markOverridden: (ids, by) => store.markOverridden(ids, by),
+    noteWarning: (w, command, decision) => store.noteWarning(w, redact(command, home), defaultSession(), decision),
+    close: () => store.close(),
+  };
+}
+
+function bound(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The last lines of an error, bounded. Redacted before cutting, so a cut never leaves half a secret. */
+function tail(error: string, home: string): string {
+  const lines = redact(error.slice(-4 * LIMITS.error), home).replace(/\s+$/, '').split('\n');
+  const last = lines.slice(-LIMITS.errorLines).join('\n');
+  return last.length <= LIMITS.error ? last : `…${last.slice(-(LIMITS.error - 1))}`;
+}
+
+function validTime(t: string): string {
+  const d = new Date(t);
+  if (Number.isNaN(d.getTime())) throw new Error(`time is not a date: ${JSON.stringify(t)}`);
+  return d.toISOString();
+}
+
+function relativeCwd(root: string, cwd: string, home: string): string {
+  const rel = path.relative(root, path.resolve(root, cwd));
+  if (rel === '') return '.';
+  // Outside the project: the absolute path (home redacted) says more than ../../..
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return redact(path.resolve(root, cwd), home);
+  return redact(rel.split(path.sep).join('/'), home);
+}

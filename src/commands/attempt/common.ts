@@ -1,0 +1,40 @@
+/** What `run`, `attempt …` and `forget` share: the project, its config, the memory, option parsing. */
+import type { GlobalOptions } from '../../cli.js';
+import type { AttemptMemoryHandle } from '../../attempts/open.js';
+import { loadConfig } from '../../config/load.js';
+import type { Config } from '../../config/schema.js';
+import { UsageError } from '../../errors.js';
+import { useColor, type IO } from '../../io.js';
+import { findProjectRoot } from '../../project.js';
+import { plainPaint, type Paint } from '../../attempts/render.js';
+import { commandLine } from '../../attempts/command-line.js';
+
+export interface Project {
+  root: string;
+  config: Config;
+}
+
+export async function loadProject(io: IO, globals: GlobalOptions): Promise<Project> {
+  const root = findProjectRoot(io.cwd, globals.cwd);
+  const { config } = await loadConfig(root);
+  return { root, config };
+}
+
+export async function openMemory(io: IO, project: Project, session?: string): Promise<AttemptMemoryHandle> {
+  const { openAttemptMemory } = await import('../../attempts/open.js');
+  return openAttemptMemory(project.root, project.config, { sessionId: session, cwd: io.cwd, env: io.env });
+}
+
+export async function paint(io: IO, stream: 'stdout' | 'stderr'): Promise<Paint> {
+  if (!useColor(io, stream)) return plainPaint;
+  const { Chalk } = await import('chalk');
+  const c = new Chalk({ level: 1 });
+  return { bold: c.bold, yellow: c.yellow, dim: c.dim, green: c.green, red: c.red };
+}
+
+export function requireCommand(words: string[] | undefined, flag: string | undefined, what: string): string {
+  const fromArgs = words && words.length ? words : null;
+  if (fromArgs && flag) throw new UsageError(`${what}: give the command after -- or with --command, not both`);
+  if (!fromArgs && !flag) throw new UsageError(`${what}: no command (give it after --, e.g. \`agentos ${what} -- npm install x\`)`);
+  return fromArgs ? commandLine(fromArgs) : (flag as string);
+}

@@ -1,0 +1,105 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { GlobalOptions } from '../../cli.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { formatSettings, installHooks, lineDiff, parseSettings, uninstallHooks } from '../../hooks/claude-settings.js';
+import type { IO } from '../../io.js';
+import { findProjectRoot } from '../../project.js';
+
+export interface HooksInstallOptions {
+  user?: boolean;
+  project?: boolean;
+  local?: boolean;
+  dryRun?: boolean;
+  onRepeat: 'warn' | 'ask';
+  command?: string;
+}
+
+/** Which settings file: project (default, shared), local (not committed) or user. */
+export function settingsFile(io: IO, globals: GlobalOptions, opts: { user?: boolean; local?: boolean; project?: boolean }): string {
+  if ([opts.user, opts.local, opts.project].filter(Boolean).length > 1) throw new UsageError('hooks: choose one of --project, --local, --user');
+  if (opts.user) {
+    const home = io.env.HOME ?? io.env.USERPROFILE;
+    if (!home) throw new UsageError('hooks --user: HOME is not set');
+    return path.join(home, '.claude', 'settings.json');
+  }
+  const root = findProjectRoot(io.cwd, globals.cwd);
+  return path.join(root, '.claude', opts.local ? 'settings.local.json' : 'settings.json');
+}
+
+/** How the settings call agentos: `agentos` when it is on PATH, else this installation's bin through node. */
+export function defaultCommandPrefix(env: NodeJS.ProcessEnv): string {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir && existsSync(path.join(dir, 'agentos'))) return 'agentos';
+  }
+  const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'agentos.js');
+  return `node ${JSON.stringify(bin)}`;
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new UsageError(`${file}: cannot read (${(e as Error).message})`);
+  }
+}
+
+async function writeAtomic(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.agentos-${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+export async function runHooksInstall(io: IO, globals: GlobalOptions, agent: string, opts: HooksInstallOptions): Promise<number> {
+  if (agent !== 'claude') throw new UsageError(`hooks install: unsupported agent "${agent}" (supported: claude; other agents: see docs/hooks.md, generic format)`);
+  const file = settingsFile(io, globals, opts);
+  const before = readText(file);
+  const settings = parseSettings(before, file);
+  const prefix = opts.command ?? defaultCommandPrefix(io.env);
+  const extra = opts.onRepeat === 'ask' ? { 'pre-tool-use': '--on-repeat ask' } : {};
+  const { settings: next, added } = installHooks(settings, prefix, undefined, extra);
+  const after = formatSettings(next);
+  if (added.length === 0) {
+    io.stderr.write(`agentos hooks are already installed in ${file}; nothing changed\n`);
+    return ExitCode.Ok;
+  }
+  if (opts.dryRun) {
+    io.stdout.write(lineDiff(before ?? '', after, file));
+    io.stderr.write(`dry run: ${file} not written\n`);
+    return ExitCode.Ok;
+  }
+  await writeAtomic(file, after);
+  io.stderr.write(`installed agentos hooks (${added.join(', ')}) in ${file}\n`);
+  if (!opts.command && prefix !== 'agentos' && !opts.user && !opts.local) {
+    io.stderr.write(`note: the hook command is an absolute path (${prefix}); for a shared .claude/settings.json put agentos on PATH or pass --command\n`);
+  }
+  return ExitCode.Ok;
+}
+
+export async function runHooksUninstall(io: IO, globals: GlobalOptions, agent: string, opts: { user?: boolean; project?: boolean; local?: boolean; dryRun?: boolean }): Promise<number> {
+  if (agent !== 'claude') throw new UsageError(`hooks uninstall: unsupported agent "${agent}" (supported: claude)`);
+  const file = settingsFile(io, globals, opts);
+  const before = readText(file);
+  if (before === null) {
+    io.stderr.write(`${file} does not exist; nothing to remove\n`);
+    return ExitCode.Ok;
+  }
+  const { settings, removed } = uninstallHooks(parseSettings(before, file));
+  if (removed === 0) {
+    io.stderr.write(`no agentos hooks in ${file}; nothing changed\n`);
+    return ExitCode.Ok;
+  }
+  const after = formatSettings(settings);
+  if (opts.dryRun) {
+    io.stdout.write(lineDiff(before, after, file));
+    io.stderr.write(`dry run: ${file} not written\n`);
+    return ExitCode.Ok;
+  }
+  await writeAtomic(file, after);
+  io.stderr.write(`removed ${removed} agentos hook${removed === 1 ? '' : 's'} from ${file}\n`);
+  return ExitCode.Ok;
+}

@@ -1,0 +1,12 @@
+/**
+ * The one place hooks, recall and worked-on open the attempt store (the
+ * attempt memory's src/attempts/open.ts). Imported lazily so that a
+ * session start without attempts, or `--help`, never loads SQLite.
+ */
+import type { AttemptMemory } from '../attempts/types.js';
+import type { Config } from '../config/schema.js';
+
+export async function openAttemptStore(root: string, config: Config, cwd?: string): Promise<AttemptMemory> {
+  const { openAttemptMemory } = await import('../attempts/open.js');
+  return openAttemptMemory(root, config, cwd ? { cwd } : {});
+}

@@ -1,0 +1,177 @@
+/**
+ * `agentos hooks run <event>`: the one command agent settings point to.
+ *
+ * Runs on every tool call, so it is kept off the slow paths: no commander, no
+ * model, no hnswlib; modules are imported only for the event at hand. Any
+ * error of its own fails open: exit 0, one line on stderr, no stdout (Claude
+ * Code treats exit 0 without output as "carry on").
+ */
+import type { AttemptMemory, NewAttempt, RepeatWarning } from '../attempts/types.js';
+import type { Config } from '../config/schema.js';
+import type { IO } from '../io.js';
+import { claudeAttempt, genericAttempt, parsePayload, toolCallOf } from './payload.js';
+
+export const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use', 'post-tool-use-failure'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+export type HookFormat = 'claude' | 'generic';
+export type OnRepeat = 'warn' | 'ask';
+
+export interface HookRunOptions {
+  format: HookFormat;
+  onRepeat: OnRepeat;
+}
+
+export interface HookDeps {
+  openMemory(root: string, config: Config, cwd?: string): Promise<AttemptMemory>;
+  /** The session-start context (markdown), already bounded. */
+  recall(root: string, config: Config, memory: AttemptMemory | null): Promise<string>;
+}
+
+/** Payloads larger than this are not a tool call we can learn from; read no further. */
+export const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
+const STDIN_TIMEOUT_MS = 3000;
+
+const CLAUDE_EVENT: Record<HookEvent, string> = {
+  'session-start': 'SessionStart',
+  'pre-tool-use': 'PreToolUse',
+  'post-tool-use': 'PostToolUse',
+  'post-tool-use-failure': 'PostToolUseFailure',
+};
+
+export async function runHook(event: string, io: IO, opts: HookRunOptions, deps?: HookDeps): Promise<number> {
+  try {
+    if (!(HOOK_EVENTS as readonly string[]).includes(event)) throw new Error(`unknown event "${event}" (expected ${HOOK_EVENTS.join(', ')})`);
+    const text = await readStdin(io.stdin);
+    const payload = text.trim() === '' ? {} : parsePayload(text);
+    const out = await handle(event as HookEvent, payload, io, opts, deps ?? (await defaultDeps()));
+    if (out !== null) io.stdout.write(JSON.stringify(out) + '\n');
+  } catch (e) {
+    io.stderr.write(`agentos: hook ${event} skipped (fail open): ${(e as Error).message?.split('\n')[0] ?? String(e)}\n`);
+  }
+  return 0;
+}
+
+async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO, opts: HookRunOptions, deps: HookDeps): Promise<unknown> {
+  const { findProjectRoot } = await import('../project.js');
+  const { loadConfig } = await import('../config/load.js');
+  const cwd = typeof payload.cwd === 'string' && payload.cwd !== '' ? payload.cwd : (io.env.CLAUDE_PROJECT_DIR ?? io.cwd);
+  const root = findProjectRoot(cwd);
+  const { config } = await loadConfig(root);
+  const retrieval = retrievalOf(config);
+
+  if (event === 'session-start') {
+    if (!retrieval.autoInject) return null; // the user turned session-start context off
+    let memory: AttemptMemory | null = null;
+    try {
+      memory = await deps.openMemory(root, config, cwd);
+    } catch (e) {
+      io.stderr.write(`agentos: attempt memory unavailable, session context without it: ${(e as Error).message.split('\n')[0]}\n`);
+    }
+    try {
+      const context = await deps.recall(root, config, memory);
+      if (!context) return null;
+      return opts.format === 'claude' ? { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } } : { context };
+    } finally {
+      memory?.close();
+    }
+  }
+
+  if (!retrieval.enabled) return null;
+  const memory = await deps.openMemory(root, config, cwd);
+  try {
+    if (event === 'pre-tool-use') {
+      if (!retrieval.warnOnDuplicateFailure) return null;
+      const call = toolCallOf(payload);
+      if (!call) return null;
+      const warnings = memory.checkRepeat(call);
+      if (warnings.length === 0) return opts.format === 'claude' ? null : { warnings: [] };
+      const text = warningText(warnings[0]);
+      if (opts.format === 'generic') return { warnings: warnings.map(warningJson), message: text };
+      // The agent sees additionalContext; the person sees systemMessage. "ask" turns it into
+      // a confirmation; agentos never denies (a known failure may work now).
+      const specific: Record<string, unknown> = { hookEventName: 'PreToolUse', additionalContext: text };
+      if (opts.onRepeat === 'ask') Object.assign(specific, { permissionDecision: 'ask', permissionDecisionReason: text });
+      return { systemMessage: text, hookSpecificOutput: specific };
+    }
+    // post-tool-use / post-tool-use-failure: record.
+    const attempt: NewAttempt =
+      opts.format === 'generic'
+        ? genericAttempt(payload)
+        : claudeAttempt(payload, CLAUDE_EVENT[event] as 'PostToolUse' | 'PostToolUseFailure');
+    // The store records it relative to the project root.
+    attempt.cwd ??= cwd;
+    const rec = memory.record(attempt);
+    return opts.format === 'generic' ? { recorded: rec.id, outcome: rec.outcome, tags: rec.tags } : null;
+  } finally {
+    memory.close();
+  }
+}
+
+/** The retrieval keys this module reads (the section is the attempt memory's, src/config/schema.ts). */
+export function retrievalOf(config: Config): { enabled: boolean; autoInject: boolean; warnOnDuplicateFailure: boolean; maxContextSize: number } {
+  const r = config.retrieval;
+  return { enabled: r.enabled, autoInject: r.autoInject, warnOnDuplicateFailure: r.warnOnDuplicateFailure, maxContextSize: r.maxContextSize };
+}
+
+export function warningText(w: RepeatWarning): string {
+  const f = w.failure;
+  const day = f.time.slice(0, 10);
+  const err = f.error ? `: ${f.error.split('\n').filter(Boolean).slice(-1)[0]}` : '';
+  let s = `agentos: this was tried on ${day} and failed${err} (\`${f.command}\`, similarity ${w.score.toFixed(2)}).`;
+  if (w.workedInstead) s += ` What worked instead: \`${w.workedInstead.command}\` (${w.workedInstead.time.slice(0, 10)}).`;
+  return s + ' Consider another approach; run it anyway only if something changed.';
+}
+
+function warningJson(w: RepeatWarning) {
+  return {
+    score: w.score,
+    failure: { id: w.failure.id, time: w.failure.time, tool: w.failure.tool, command: w.failure.command, error: w.failure.error },
+    workedInstead: w.workedInstead ? { id: w.workedInstead.id, time: w.workedInstead.time, command: w.workedInstead.command } : null,
+  };
+}
+
+/** Read all of stdin, bounded in size and time (a hook must never hang its agent). */
+export function readStdin(stdin: IO['stdin']): Promise<string> {
+  if (stdin.isTTY) return Promise.resolve('');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => finish(new Error(`no end of stdin after ${STDIN_TIMEOUT_MS} ms`)), STDIN_TIMEOUT_MS);
+    timer.unref?.();
+    const onData = (c: Buffer | string) => {
+      const b = typeof c === 'string' ? Buffer.from(c) : c;
+      size += b.length;
+      if (size > MAX_PAYLOAD_BYTES) return finish(new Error(`payload larger than ${MAX_PAYLOAD_BYTES} bytes`));
+      chunks.push(b);
+    };
+    const onEnd = () => finish(null);
+    const onError = (e: Error) => finish(e);
+    function finish(err: Error | null) {
+      clearTimeout(timer);
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      stdin.off('error', onError);
+      if (err) {
+        stdin.pause?.();
+        reject(err);
+      } else resolve(Buffer.concat(chunks).toString('utf8'));
+    }
+    stdin.on('data', onData);
+    stdin.on('end', onEnd);
+    stdin.on('error', onError);
+  });
+}
+
+async function defaultDeps(): Promise<HookDeps> {
+  return {
+    openMemory: async (root, config, cwd) => {
+      const { openAttemptStore } = await import('./attempt-store.js');
+      return openAttemptStore(root, config, cwd);
+    },
+    recall: async (root, config, memory) => {
+      const { buildRecall, renderRecallMarkdown } = await import('../knowledge/recall.js');
+      const r = await buildRecall(root, config, memory);
+      return renderRecallMarkdown(r, retrievalOf(config).maxContextSize);
+    },
+  };
+}

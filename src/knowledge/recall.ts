@@ -1,0 +1,191 @@
+/**
+ * `agentos recall`: what a new session should know, decided here as data and
+ * rendered to markdown bounded by `retrieval.maxContextSize`, most useful
+ * first (the project, what to avoid, what works, recent work, standards).
+ */
+import type { AttemptMemory, AttemptRecord, AttemptStats } from '../attempts/types.js';
+import type { Config } from '../config/schema.js';
+import { indexKnowledge, type WideStandard } from './index-knowledge.js';
+import { workedOn, type WorkedOnItem } from './worked-on.js';
+import { summarizeTechStack, techStack, type TechStack } from './tech-stack.js';
+
+export interface AntiPattern {
+  command: string;
+  tool: string;
+  reason: string | null;
+  time: string;
+  times: number;
+  workedInstead: { command: string; time: string } | null;
+}
+
+export interface SuccessPattern {
+  tag: string;
+  commands: Array<{ command: string; successes: number; failures: number; confidence: number; last: string }>;
+}
+
+export interface Recall {
+  stack: TechStack;
+  stats: AttemptStats | null;
+  antiPatterns: AntiPattern[];
+  successPatterns: SuccessPattern[];
+  recentWork: WorkedOnItem[];
+  standards: WideStandard[];
+  /** Why a part is missing (no index, no attempt memory), for the person, not the agent. */
+  notes: string[];
+}
+
+const RECENT_WORK = 5;
+const WIDE_STANDARDS = 3;
+const FAILURE_WINDOW = 200;
+const SUCCESS_WINDOW = 500;
+
+export async function buildRecall(root: string, config: Config, memory: AttemptMemory | null, now = new Date()): Promise<Recall> {
+  const notes: string[] = [];
+  const { stack } = techStack(root);
+  let antiPatterns: AntiPattern[] = [];
+  let successPatterns: SuccessPattern[] = [];
+  let stats: AttemptStats | null = null;
+  if (memory) {
+    const lookback = lookbackDays(config);
+    const since = new Date(now.getTime() - lookback * 86_400_000);
+    const failures = memory.list({ outcome: 'failure', since, limit: FAILURE_WINDOW });
+    const successes = memory.list({ outcome: 'success', limit: SUCCESS_WINDOW });
+    antiPatterns = antiPatternsOf(failures, successes);
+    successPatterns = successPatternsOf(successes, memory.list({ outcome: 'failure', limit: SUCCESS_WINDOW }));
+    stats = memory.stats();
+  } else notes.push('attempt memory unavailable: no failures or successes shown');
+  let recentWork: WorkedOnItem[] = [];
+  let standards: WideStandard[] = [];
+  try {
+    const k = await indexKnowledge(root);
+    if (k) {
+      // One entry per piece of work (issue + design), newest first.
+      recentWork = workedOn(k.knowledge, null)
+        .topics.flatMap((t) => t.items)
+        .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || a.path.localeCompare(b.path))
+        .slice(0, RECENT_WORK);
+      standards = k.knowledge.standards.slice(0, WIDE_STANDARDS);
+    } else notes.push('no index: run `agentos index --include-history` for recent work and standards');
+  } catch (e) {
+    notes.push(`index unreadable (${(e as Error).message.split('\n')[0]}): recent work and standards left out`);
+  }
+  return { stack, stats, antiPatterns, successPatterns, recentWork, standards, notes };
+}
+
+function lookbackDays(config: Config): number {
+  return config.retrieval.failureLookbackDays;
+}
+
+/** Commands compared loosely: case and whitespace do not make two commands different. */
+const key = (tool: string, command: string) => `${tool}\u0000${command.trim().replace(/\s+/g, ' ').toLowerCase()}`;
+
+/** Recent failures not overridden since, one per command, newest first, with what later worked for the same context or tags. */
+export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptRecord[]): AntiPattern[] {
+  const byCommand = new Map<string, AntiPattern>();
+  const succeeded = new Map<string, string>();
+  for (const s of successes) {
+    const k = key(s.tool, s.command);
+    if (!succeeded.has(k) || s.time > succeeded.get(k)!) succeeded.set(k, s.time);
+  }
+  for (const f of [...failures].sort((a, b) => b.time.localeCompare(a.time))) {
+    if (f.overriddenBy || f.archived) continue;
+    const k = key(f.tool, f.command);
+    // The same command succeeded later: no longer an anti-pattern.
+    if ((succeeded.get(k) ?? '') > f.time) continue;
+    const prev = byCommand.get(k);
+    if (prev) {
+      prev.times++;
+      continue;
+    }
+    const instead = successes
+      .filter((s) => s.time > f.time && key(s.tool, s.command) !== k && ((f.context && s.context === f.context) || s.tags.some((t) => f.tags.includes(t) && t !== f.tool.toLowerCase())))
+      .sort((a, b) => a.time.localeCompare(b.time))[0];
+    byCommand.set(k, {
+      command: f.command,
+      tool: f.tool,
+      reason: f.error ? f.error.split('\n').filter((l) => l.trim()).slice(-1)[0]?.trim() ?? null : null,
+      time: f.time,
+      times: 1,
+      workedInstead: instead ? { command: instead.command, time: instead.time } : null,
+    });
+  }
+  return [...byCommand.values()];
+}
+
+/** Successful commands grouped by tag; confidence = successes / (successes + failures) of that command. */
+export function successPatternsOf(successes: AttemptRecord[], failures: AttemptRecord[]): SuccessPattern[] {
+  const failCount = new Map<string, number>();
+  for (const f of failures) failCount.set(key(f.tool, f.command), (failCount.get(key(f.tool, f.command)) ?? 0) + 1);
+  const perCommand = new Map<string, { rec: AttemptRecord; successes: number; last: string; tags: Map<string, number> }>();
+  for (const s of successes) {
+    const k = key(s.tool, s.command);
+    const e = perCommand.get(k) ?? { rec: s, successes: 0, last: s.time, tags: new Map() };
+    e.successes++;
+    if (s.time > e.last) e.last = s.time;
+    for (const t of s.tags) e.tags.set(t, (e.tags.get(t) ?? 0) + 1);
+    perCommand.set(k, e);
+  }
+  const groups = new Map<string, SuccessPattern['commands']>();
+  for (const [k, e] of perCommand) {
+    // One group per command: its most frequent tag (the alphabetically first on a tie).
+    const tag = [...e.tags.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? 'untagged';
+    const failuresOf = failCount.get(k) ?? 0;
+    const list = groups.get(tag) ?? [];
+    list.push({ command: e.rec.command, successes: e.successes, failures: failuresOf, confidence: e.successes / (e.successes + failuresOf), last: e.last });
+    groups.set(tag, list);
+  }
+  const out = [...groups.entries()].map(([tag, commands]) => ({
+    tag,
+    commands: commands.sort((a, b) => b.confidence - a.confidence || b.successes - a.successes || b.last.localeCompare(a.last)),
+  }));
+  const weight = (g: SuccessPattern) => g.commands.reduce((s, c) => s + c.successes, 0);
+  return out.sort((a, b) => weight(b) - weight(a) || a.tag.localeCompare(b.tag));
+}
+
+/** Markdown within `max` characters: whole lines, most useful first; a section with no room is left out. */
+export function renderRecallMarkdown(r: Recall, max: number): string {
+  const out: string[] = [];
+  let used = 0;
+  const push = (line: string): boolean => {
+    if (used + line.length + 1 > max) return false;
+    out.push(line);
+    used += line.length + 1;
+    return true;
+  };
+  const section = (title: string, lines: string[]) => {
+    if (lines.length === 0) return;
+    // A heading alone is noise: it needs room for at least its first line.
+    if (used + title.length + 1 + lines[0].length + 1 > max) return;
+    push(title);
+    for (const l of lines) if (!push(l)) break;
+  };
+  const s = r.stats;
+  // Without room for its heading the context would be anonymous text: give none.
+  if (!push(`## Project context (agentos${s ? `: ${s.sessions} previous session${s.sessions === 1 ? '' : 's'}, ${s.successes} successes, ${s.failures} failures recorded` : ''})`)) return '';
+  section('**Project:**', summarizeTechStack(r.stack).map((l) => `- ${l}`));
+  section(
+    '**Avoid (failed recently):**',
+    r.antiPatterns.map(
+      (a) =>
+        `- ❌ \`${a.command}\` (${a.tool}, ${a.time.slice(0, 10)}${a.times > 1 ? `, ${a.times}×` : ''})${a.reason ? `: ${a.reason}` : ''}${a.workedInstead ? ` → worked instead: \`${a.workedInstead.command}\`` : ''}`,
+    ),
+  );
+  section(
+    '**Known to work:**',
+    r.successPatterns.flatMap((g) => g.commands.slice(0, 3).map((c) => `- ✅ [${g.tag}] \`${c.command}\` (${c.successes}/${c.successes + c.failures} succeeded)`)),
+  );
+  section(
+    '**Recent completed work:**',
+    r.recentWork.map((d) => `- ${d.id ? `#${d.id} ` : ''}${d.title}${d.status ? ` (${d.status}${d.date ? `, ${d.date}` : ''})` : d.date ? ` (${d.date})` : ''}`),
+  );
+  section(
+    '**Standards that apply widely:**',
+    r.standards.map((d) => `- ${d.title} (${d.path})`),
+  );
+  return out.join('\n');
+}
+
+/** The JSON form: everything, unbounded (a machine can choose). */
+export function recallJson(r: Recall, markdown: string) {
+  return { ...r, markdown };
+}

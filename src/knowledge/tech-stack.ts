@@ -1,0 +1,291 @@
+/**
+ * The project summary a session starts with, read from the repository itself:
+ * manifests and lockfiles (languages, frameworks, tools, package manager),
+ * scripts and Makefile targets (test/build commands), and conventions that can
+ * be read (test file pattern, module style, formatter, linter).
+ *
+ * Detection is a pure function of a small set of files; `techStack()` caches
+ * the result in `.agentos/cache/tech-stack.json` keyed by those files' size and
+ * mtime, so a session start re-reads nothing when nothing changed.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface TechStack {
+  languages: string[];
+  frameworks: string[];
+  tools: string[];
+  packageManager: string | null;
+  testCommand: string | null;
+  buildCommand: string | null;
+  lintCommand: string | null;
+  ci: string[];
+  conventions: { testPattern: string | null; moduleStyle: string | null; formatter: string | null; linter: string | null };
+}
+
+/** Files whose presence or content decides the summary (relative to the root). */
+const SIGNAL_FILES = [
+  'package.json', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'bun.lock', 'tsconfig.json', 'deno.json',
+  'pyproject.toml', 'requirements.txt', 'setup.py', 'Pipfile', 'Pipfile.lock', 'poetry.lock', 'uv.lock',
+  'go.mod', 'Cargo.toml', 'Gemfile', 'Gemfile.lock', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'gradlew',
+  'Dockerfile', 'docker-compose.yml', 'docker-compose.yaml', 'compose.yaml', 'Makefile',
+  '.gitlab-ci.yml', 'Jenkinsfile', '.circleci/config.yml', '.ci/run', '.github/workflows',
+  '.prettierrc', '.prettierrc.json', '.prettierrc.js', '.prettierrc.yaml', 'prettier.config.js', '.editorconfig',
+  'eslint.config.js', 'eslint.config.mjs', '.eslintrc', '.eslintrc.json', '.eslintrc.js', 'biome.json', 'rustfmt.toml', '.rubocop.yml',
+  'jest.config.js', 'jest.config.ts', 'vitest.config.ts', 'vite.config.ts', 'pytest.ini', 'test', 'tests', 'src', 'spec',
+];
+
+const MAX_READ = 512 * 1024;
+
+export interface FileSource {
+  exists(rel: string): boolean;
+  read(rel: string): string | null;
+  list(rel: string): string[];
+}
+
+export function diskSource(root: string): FileSource {
+  const abs = (rel: string) => path.join(root, rel);
+  return {
+    exists: (rel) => existsSync(abs(rel)),
+    read: (rel) => {
+      try {
+        const st = statSync(abs(rel));
+        if (!st.isFile() || st.size > MAX_READ) return null;
+        return readFileSync(abs(rel), 'utf8');
+      } catch {
+        return null;
+      }
+    },
+    list: (rel) => {
+      try {
+        return readdirSync(abs(rel)).sort();
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+const add = (list: string[], ...items: string[]) => {
+  for (const i of items) if (!list.includes(i)) list.push(i);
+};
+
+const NODE_FRAMEWORKS: Array<[string, string]> = [
+  ['next', 'Next.js'], ['react', 'React'], ['vue', 'Vue'], ['svelte', 'Svelte'], ['@angular/core', 'Angular'], ['express', 'Express'],
+  ['fastify', 'Fastify'], ['@nestjs/core', 'NestJS'], ['koa', 'Koa'], ['electron', 'Electron'], ['commander', 'commander (CLI)'],
+];
+const NODE_TOOLS: Array<[string, string]> = [
+  ['typescript', 'tsc'], ['jest', 'jest'], ['vitest', 'vitest'], ['mocha', 'mocha'], ['eslint', 'eslint'], ['prettier', 'prettier'],
+  ['vite', 'vite'], ['webpack', 'webpack'], ['esbuild', 'esbuild'], ['@biomejs/biome', 'biome'], ['playwright', 'playwright'],
+];
+const PY_FRAMEWORKS: Array<[RegExp, string]> = [
+  [/\bdjango\b/i, 'Django'], [/\bfastapi\b/i, 'FastAPI'], [/\bflask\b/i, 'Flask'], [/\bpydantic\b/i, 'pydantic'],
+];
+const PY_TOOLS: Array<[RegExp, string]> = [[/\bpytest\b/i, 'pytest'], [/\bruff\b/i, 'ruff'], [/\bblack\b/i, 'black'], [/\bmypy\b/i, 'mypy']];
+
+/** Pure detection over a file source. */
+export function detectTechStack(src: FileSource): TechStack {
+  const s: TechStack = {
+    languages: [], frameworks: [], tools: [], packageManager: null, testCommand: null, buildCommand: null, lintCommand: null, ci: [],
+    conventions: { testPattern: null, moduleStyle: null, formatter: null, linter: null },
+  };
+
+  // --- JavaScript / TypeScript ---
+  const pkgText = src.read('package.json');
+  let pkg: Record<string, unknown> | null = null;
+  if (pkgText) {
+    try {
+      pkg = JSON.parse(pkgText) as Record<string, unknown>;
+    } catch {
+      pkg = null;
+    }
+  }
+  if (pkg) {
+    const deps = { ...(pkg.dependencies as object), ...(pkg.devDependencies as object) } as Record<string, unknown>;
+    add(s.languages, src.exists('tsconfig.json') || 'typescript' in deps ? 'TypeScript' : 'JavaScript');
+    add(s.frameworks, 'Node.js');
+    for (const [dep, name] of NODE_FRAMEWORKS) if (dep in deps) add(s.frameworks, name);
+    for (const [dep, name] of NODE_TOOLS) if (dep in deps) add(s.tools, name);
+    const pmField = typeof pkg.packageManager === 'string' ? pkg.packageManager.split('@')[0] : null;
+    s.packageManager =
+      pmField ??
+      (src.exists('pnpm-lock.yaml') ? 'pnpm' : src.exists('yarn.lock') ? 'yarn' : src.exists('bun.lockb') || src.exists('bun.lock') ? 'bun' : 'npm');
+    add(s.tools, s.packageManager);
+    const scripts = (pkg.scripts ?? {}) as Record<string, unknown>;
+    const run = (name: string) => (s.packageManager === 'npm' ? (name === 'test' ? 'npm test' : `npm run ${name}`) : `${s.packageManager} ${name === 'test' ? 'test' : `run ${name}`}`);
+    if (typeof scripts.test === 'string' && !/no test specified/.test(scripts.test)) s.testCommand = run('test');
+    if (typeof scripts.build === 'string') s.buildCommand = run('build');
+    if (typeof scripts.lint === 'string') s.lintCommand = run('lint');
+    s.conventions.moduleStyle = pkg.type === 'module' ? 'ES modules' : 'CommonJS';
+    if ('prettier' in deps || src.exists('.prettierrc') || src.exists('.prettierrc.json') || src.exists('prettier.config.js')) s.conventions.formatter = 'prettier';
+    if ('@biomejs/biome' in deps || src.exists('biome.json')) s.conventions.formatter ??= 'biome';
+    if ('eslint' in deps || src.exists('eslint.config.js') || src.exists('eslint.config.mjs') || src.exists('.eslintrc.json')) s.conventions.linter = 'eslint';
+  }
+
+  // --- Python ---
+  const pyproject = src.read('pyproject.toml');
+  const requirements = src.read('requirements.txt');
+  if (pyproject !== null || requirements !== null || src.exists('setup.py') || src.exists('Pipfile')) {
+    add(s.languages, 'Python');
+    const text = `${pyproject ?? ''}\n${requirements ?? ''}\n${src.read('Pipfile') ?? ''}`;
+    for (const [re, name] of PY_FRAMEWORKS) if (re.test(text)) add(s.frameworks, name);
+    for (const [re, name] of PY_TOOLS) if (re.test(text)) add(s.tools, name);
+    const pm = src.exists('uv.lock') ? 'uv' : src.exists('poetry.lock') || /\[tool\.poetry\]/.test(text) ? 'poetry' : src.exists('Pipfile') ? 'pipenv' : 'pip';
+    s.packageManager ??= pm;
+    add(s.tools, pm);
+    if (s.tools.includes('pytest') || src.exists('pytest.ini')) s.testCommand ??= pm === 'pip' ? 'pytest' : `${pm} run pytest`;
+    if (/\bruff\b/.test(text)) s.conventions.linter ??= 'ruff';
+    if (/\bblack\b/.test(text)) s.conventions.formatter ??= 'black';
+    else if (/\[tool\.ruff\.format\]/.test(text)) s.conventions.formatter ??= 'ruff format';
+  }
+
+  // --- Go, Rust, Ruby, JVM ---
+  if (src.exists('go.mod')) {
+    add(s.languages, 'Go');
+    add(s.tools, 'go');
+    s.packageManager ??= 'go modules';
+    s.testCommand ??= 'go test ./...';
+    s.buildCommand ??= 'go build ./...';
+    s.conventions.formatter ??= 'gofmt';
+    s.conventions.testPattern ??= '*_test.go';
+  }
+  if (src.exists('Cargo.toml')) {
+    add(s.languages, 'Rust');
+    add(s.tools, 'cargo');
+    s.packageManager ??= 'cargo';
+    s.testCommand ??= 'cargo test';
+    s.buildCommand ??= 'cargo build';
+    s.conventions.formatter ??= 'rustfmt';
+  }
+  const gemfile = src.read('Gemfile');
+  if (gemfile !== null) {
+    add(s.languages, 'Ruby');
+    add(s.tools, 'bundler');
+    s.packageManager ??= 'bundler';
+    if (/\brails\b/.test(gemfile)) add(s.frameworks, 'Rails');
+    if (/\brspec\b/.test(gemfile)) {
+      add(s.tools, 'rspec');
+      s.testCommand ??= 'bundle exec rspec';
+    }
+    if (src.exists('.rubocop.yml') || /\brubocop\b/.test(gemfile)) s.conventions.linter ??= 'rubocop';
+  }
+  if (src.exists('pom.xml')) {
+    add(s.languages, 'Java');
+    add(s.tools, 'maven');
+    s.packageManager ??= 'maven';
+    s.testCommand ??= 'mvn test';
+    s.buildCommand ??= 'mvn package';
+  }
+  if (src.exists('build.gradle') || src.exists('build.gradle.kts')) {
+    add(s.languages, src.exists('build.gradle.kts') ? 'Kotlin' : 'Java');
+    add(s.tools, 'gradle');
+    s.packageManager ??= 'gradle';
+    const g = src.exists('gradlew') ? './gradlew' : 'gradle';
+    s.testCommand ??= `${g} test`;
+    s.buildCommand ??= `${g} build`;
+  }
+
+  // --- containers, make, CI ---
+  if (src.exists('Dockerfile')) add(s.tools, 'Docker');
+  if (src.exists('docker-compose.yml') || src.exists('docker-compose.yaml') || src.exists('compose.yaml')) add(s.tools, 'Docker Compose');
+  const makefile = src.read('Makefile');
+  if (makefile !== null) {
+    add(s.tools, 'make');
+    const targets = new Set([...makefile.matchAll(/^([A-Za-z][\w.-]*)\s*:(?!=)/gm)].map((m) => m[1]));
+    if (targets.has('test')) s.testCommand ??= 'make test';
+    if (targets.has('build')) s.buildCommand ??= 'make build';
+    if (targets.has('lint')) s.lintCommand ??= 'make lint';
+  }
+  if (src.list('.github/workflows').some((f) => /\.ya?ml$/.test(f))) add(s.ci, 'GitHub Actions');
+  if (src.exists('.gitlab-ci.yml')) add(s.ci, 'GitLab CI');
+  if (src.exists('.circleci/config.yml')) add(s.ci, 'CircleCI');
+  if (src.exists('Jenkinsfile')) add(s.ci, 'Jenkins');
+  if (src.exists('.ci/run')) add(s.ci, '.ci/run');
+
+  s.conventions.testPattern ??= testPattern(src);
+  return s;
+}
+
+/** The most common test file naming among the test folders' files (two levels). */
+function testPattern(src: FileSource): string | null {
+  const counts = new Map<string, number>();
+  const note = (name: string) => {
+    const p = /\.(test|spec)\.([cm]?[jt]sx?)$/.exec(name)
+      ? name.replace(/^.*\.(test|spec)\.([cm]?[jt]sx?)$/, '*.$1.$2')
+      : /^test_.*\.py$/.test(name)
+        ? 'test_*.py'
+        : /_test\.(go|py)$/.test(name)
+          ? name.replace(/^.*_test\./, '*_test.')
+          : /_spec\.rb$/.test(name)
+            ? '*_spec.rb'
+            : null;
+    if (p) counts.set(p, (counts.get(p) ?? 0) + 1);
+  };
+  for (const dir of ['test', 'tests', 'spec', 'src', '__tests__']) {
+    for (const entry of src.list(dir)) {
+      note(entry);
+      if (!entry.includes('.')) for (const inner of src.list(`${dir}/${entry}`).slice(0, 200)) note(inner);
+    }
+  }
+  let best: string | null = null;
+  for (const [p, n] of counts) if (!best || n > (counts.get(best) ?? 0)) best = p;
+  return best;
+}
+
+/** One line per aspect, for recall. */
+export function summarizeTechStack(s: TechStack): string[] {
+  const lines: string[] = [];
+  const stack = [...s.languages, ...s.frameworks].join(', ');
+  if (stack) lines.push(`Stack: ${stack}`);
+  if (s.tools.length) lines.push(`Tools: ${s.tools.join(', ')}${s.packageManager ? ` (package manager: ${s.packageManager})` : ''}`);
+  const cmds = [s.testCommand && `test \`${s.testCommand}\``, s.buildCommand && `build \`${s.buildCommand}\``, s.lintCommand && `lint \`${s.lintCommand}\``].filter(Boolean);
+  if (cmds.length) lines.push(`Commands: ${cmds.join(', ')}`);
+  const c = s.conventions;
+  const conv = [c.testPattern && `tests ${c.testPattern}`, c.moduleStyle, c.formatter && `formatter ${c.formatter}`, c.linter && `linter ${c.linter}`].filter(Boolean);
+  if (conv.length) lines.push(`Conventions: ${conv.join(', ')}`);
+  if (s.ci.length) lines.push(`CI: ${s.ci.join(', ')}`);
+  return lines;
+}
+
+const CACHE_VERSION = 1;
+
+/** Size/mtime of every signal file (and of test folders' listings), the cache key. */
+function signature(root: string): string {
+  const parts: string[] = [];
+  for (const rel of SIGNAL_FILES) {
+    try {
+      const st = statSync(path.join(root, rel));
+      parts.push(`${rel}:${st.size}:${Math.round(st.mtimeMs)}`);
+    } catch {
+      /* absent */
+    }
+  }
+  return parts.join('|');
+}
+
+/** The detected stack, from the cache when no signal file changed; recomputed (and cached) otherwise. */
+export function techStack(root: string): { stack: TechStack; cached: boolean } {
+  const file = path.join(root, '.agentos', 'cache', 'tech-stack.json');
+  const sig = signature(root);
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as { version: number; signature: string; stack: TechStack };
+    if (c.version === CACHE_VERSION && c.signature === sig) return { stack: c.stack, cached: true };
+  } catch {
+    /* no or unreadable cache: recompute */
+  }
+  const stack = detectTechStack(diskSource(root));
+  writeCache(file, { version: CACHE_VERSION, signature: sig, stack });
+  return { stack, cached: false };
+}
+
+/** Best effort, atomic (tmp + rename): a cache that cannot be written is recomputed next time. */
+export function writeCache(file: string, value: unknown): void {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(value));
+    renameSync(tmp, file);
+  } catch {
+    /* read-only project: fine */
+  }
+}

@@ -1,0 +1,118 @@
+// SLOW: npm install of the packed package (about a minute: hnswlib-node compiles)
+// Issue 8 §3 as an npm user meets it: `npm pack`, then `npm install <tarball>` in
+// a fresh scratch project with no special environment (the onnxruntime
+// variables removed), from the local registry cache; `npx agentos --help`; a
+// missing model is exit 5 and one line; `agentos model fetch` from a local
+// stand-in for the hub; then a real `agentos index`.
+import { execFileSync, spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { jest } from '@jest/globals';
+import { ExitCode } from '../../src/errors.js';
+import { RUNTIME_MISSING } from '../../src/embeddings/minilm.js';
+import { startHub } from '../helpers/hub-server.js';
+import { MODEL_DIR, REPO } from '../helpers/paths.js';
+
+jest.setTimeout(600_000);
+
+let tmp: string;
+let scratch: string;
+let cache: string;
+let install: SpawnSyncReturns<string>;
+
+/** The user's environment: none of ours (model dir, onnxruntime install flags, CI). */
+function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^(ONNXRUNTIME_|AGENTOS_|npm_|CI$|NO_COLOR$|FORCE_COLOR$)/i.test(k)) continue;
+    env[k] = v;
+  }
+  return { ...env, AGENTOS_CACHE_DIR: cache, ...extra };
+}
+
+const npm = (args: string[], cwd: string) => spawnSync('npm', args, { cwd, env: userEnv(), encoding: 'utf8' });
+/** Async: the stand-in hub is served from this process, so a blocking spawnSync would starve it. */
+function agentosAsync(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(path.join(scratch, 'node_modules', '.bin', 'agentos'), args, { cwd: scratch, env: userEnv(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+const agentos = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  spawnSync(path.join(scratch, 'node_modules', '.bin', 'agentos'), args, { cwd: scratch, env: userEnv(extra), encoding: 'utf8' });
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-install-'));
+  scratch = path.join(tmp, 'project');
+  cache = path.join(tmp, 'user-cache');
+  await mkdir(path.join(scratch, 'docs', 'adrs'), { recursive: true });
+  await writeFile(path.join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', version: '1.0.0', private: true }));
+  await writeFile(path.join(scratch, 'docs', 'adrs', '0001-logs.md'), '# ADR 1: JSON logs\n\nWe log JSON lines with a correlation id.\n');
+  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: REPO, encoding: 'utf8', env: userEnv() }).trim().split('\n').pop()!;
+  const started = Date.now();
+  install = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(tmp, packed)], scratch);
+  process.stderr.write(`install of ${packed}: exit ${install.status} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+});
+
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+test('npm install <tarball> succeeds in a fresh project, no special environment', () => {
+  expect(install.stderr).not.toMatch(/npm error/);
+  expect(install.status).toBe(0);
+  expect(existsSync(path.join(scratch, 'node_modules', 'agentos', 'dist', 'cli.js'))).toBe(true);
+  // Carried for nothing before: Transformers.js and what it brings.
+  for (const gone of ['@huggingface/transformers', 'onnxruntime-web', 'sharp']) expect(existsSync(path.join(scratch, 'node_modules', gone))).toBe(false);
+});
+
+test('npx agentos --help works', () => {
+  const r = spawnSync('npx', ['--no-install', 'agentos', '--help'], { cwd: scratch, env: userEnv(), encoding: 'utf8' });
+  expect(r.status).toBe(0);
+  expect(r.stdout).toMatch(/^Usage: agentos/);
+  expect(r.stdout).toContain('model');
+});
+
+test('no model yet: exit 5 and one line saying to run `agentos model fetch` (never "fetch failed")', () => {
+  const r = agentos(['index']);
+  expect(r.status).toBe(ExitCode.ModelUnavailable);
+  const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('agentos:'));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain('run `agentos model fetch`');
+  expect(r.stderr).not.toMatch(/fetch failed|provision-model\.sh/);
+});
+
+test('agentos model fetch from a stand-in hub, then a real index (installing the runtime first when npm left it out)', async () => {
+  const hub = await startHub(MODEL_DIR);
+  try {
+    const f = await agentosAsync(['model', 'fetch', '--json'], { AGENTOS_HUB_URL: hub.url });
+    expect(f.stderr).not.toContain('agentos:');
+    expect(f.status).toBe(0);
+    const j = JSON.parse(f.stdout);
+    expect(j.fetched).toContain('onnx/model_quantized.onnx');
+    expect(j.folder).toBe(path.join(cache, 'models', 'Xenova', 'all-MiniLM-L6-v2'));
+  } finally {
+    await hub.close();
+  }
+  const runtime = existsSync(path.join(scratch, 'node_modules', 'onnxruntime-node'));
+  if (!runtime) {
+    // Offline, onnxruntime-node's install script (CUDA download) fails and npm leaves the optional package out: say how to add it.
+    const r = agentos(['index']);
+    expect(r.status).toBe(ExitCode.ModelUnavailable);
+    expect(r.stderr).toContain(RUNTIME_MISSING);
+    const add = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', 'onnxruntime-node@1.30.0', '--onnxruntime-node-install=skip'], scratch);
+    expect(add.status).toBe(0);
+  }
+  const r = agentos(['index']);
+  expect(r.stderr).not.toMatch(/weights changed/);
+  expect(r.status).toBe(0);
+  expect(r.stdout).toMatch(/Index updated \(standards only\)/);
+  expect(readdirSync(path.join(scratch, '.agentos'))).toContain('index');
+});

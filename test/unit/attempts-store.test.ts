@@ -1,0 +1,209 @@
+/**
+ * The attempt store through its one entry point, openAttemptMemory, on a real
+ * SQLite file in a temp project (fast: no model, no index). A fake clock makes
+ * lookback and archive boundaries exact.
+ */
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openAttemptMemory, type AttemptMemoryHandle } from '../../src/attempts/open.js';
+import { DEFAULT_CONFIG, type Config } from '../../src/config/schema.js';
+
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
+const DAY = 86_400_000;
+const T0 = new Date('2025-11-20T12:00:00.000Z');
+
+function open(opts: { now?: Date; config?: Partial<Config['retrieval']>; root?: string } = {}): { mem: AttemptMemoryHandle; root: string; clock: { now: Date } } {
+  const root = opts.root ?? mkdtempSync(path.join(os.tmpdir(), 'agentos-attempts-'));
+  if (!opts.root) roots.push(root);
+  const clock = { now: opts.now ?? T0 };
+  const config: Config = { ...DEFAULT_CONFIG, retrieval: { ...DEFAULT_CONFIG.retrieval, ...opts.config } };
+  const mem = openAttemptMemory(root, config, { now: () => clock.now, sessionId: 'test-session', cwd: root, home: '/home/tester' });
+  return { mem, root, clock };
+}
+const daysAgo = (n: number) => new Date(T0.getTime() - n * DAY).toISOString();
+
+describe('record and list', () => {
+  it('stores every field, fills id/time/session/cwd, auto-tags, and reads back the same record', () => {
+    const { mem } = open();
+    const r = mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', exitCode: 1, durationMs: 812, error: 'npm ERR! 404 Not Found', context: 'Add Redis caching', tags: ['Infra'] });
+    expect(r).toMatchObject({ time: T0.toISOString(), sessionId: 'test-session', cwd: '.', exitCode: 1, durationMs: 812, overriddenBy: null, archived: false });
+    expect(r.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(r.tags).toEqual(expect.arrayContaining(['infra', 'npm', 'dependency', 'redis', 'redis-node', 'caching']));
+    expect(mem.list()).toEqual([r]);
+    mem.close();
+  });
+
+  it('filters by outcome, tag, session and since; newest first; limit', () => {
+    const { mem } = open();
+    mem.record({ tool: 'shell', command: 'pytest', outcome: 'failure', time: daysAgo(3), sessionId: 'a' });
+    mem.record({ tool: 'shell', command: 'cargo build', outcome: 'success', time: daysAgo(2), sessionId: 'b' });
+    mem.record({ tool: 'shell', command: 'npm test', outcome: 'success', time: daysAgo(1), sessionId: 'a' });
+    expect(mem.list().map((r) => r.command)).toEqual(['npm test', 'cargo build', 'pytest']);
+    expect(mem.list({ outcome: 'failure' }).map((r) => r.command)).toEqual(['pytest']);
+    expect(mem.list({ tag: 'testing' }).map((r) => r.command)).toEqual(['npm test', 'pytest']);
+    expect(mem.list({ sessionId: 'b' }).map((r) => r.command)).toEqual(['cargo build']);
+    expect(mem.list({ since: new Date(daysAgo(2.5)) }).map((r) => r.command)).toEqual(['npm test', 'cargo build']);
+    expect(mem.list({ limit: 1 }).map((r) => r.command)).toEqual(['npm test']);
+    mem.close();
+  });
+
+  it('a second handle (another process) sees what the first wrote', () => {
+    const { mem, root } = open();
+    mem.record({ tool: 'shell', command: 'make', outcome: 'success' });
+    const other = open({ root }).mem;
+    expect(other.list().map((r) => r.command)).toEqual(['make']);
+    other.close();
+    mem.close();
+  });
+
+  it('rejects an unknown outcome and a bad time', () => {
+    const { mem } = open();
+    expect(() => mem.record({ tool: 'shell', command: 'x', outcome: 'maybe' as never })).toThrow(/outcome/);
+    expect(() => mem.record({ tool: 'shell', command: 'x', outcome: 'success', time: 'yesterday' })).toThrow(/not a date/);
+    expect(mem.list()).toEqual([]);
+    mem.close();
+  });
+
+  it('bounds the error to its last lines', () => {
+    const { mem } = open();
+    const error = Array.from({ length: 200 }, (_, i) => `line ${i}`).join('\n');
+    const r = mem.record({ tool: 'shell', command: 'x', outcome: 'failure', error });
+    expect(r.error!.split('\n')).toHaveLength(20);
+    expect(r.error!.endsWith('line 199')).toBe(true);
+    mem.close();
+  });
+
+  it('keeps the memory out of git', () => {
+    const { mem, root } = open();
+    expect(readFileSync(path.join(root, '.agentos', 'memory', '.gitignore'), 'utf8')).toBe('*\n');
+    expect(readdirSync(path.join(root, '.agentos', 'memory'))).toContain('attempts.db');
+    mem.close();
+  });
+});
+
+describe('checkRepeat', () => {
+  const failure = { tool: 'shell', command: 'npm install redis-node', outcome: 'failure' as const, error: '404 Not Found', context: 'Add Redis caching' };
+
+  it('warns about the same command with another version, names what worked instead', () => {
+    const { mem } = open();
+    const f = mem.record({ ...failure, time: daysAgo(2) });
+    const s = mem.record({ tool: 'shell', command: 'npm install ioredis', outcome: 'success', context: 'Add Redis caching', time: daysAgo(1.9) });
+    const [w, ...rest] = mem.checkRepeat({ tool: 'shell', command: 'npm i redis-node@4.1.0' });
+    expect(rest).toEqual([]);
+    expect(w.failure.id).toBe(f.id);
+    expect(w.score).toBeGreaterThanOrEqual(0.85);
+    expect(w.workedInstead?.id).toBe(s.id);
+    mem.close();
+  });
+
+  it('does not warn about a different package for the same goal', () => {
+    const { mem } = open();
+    mem.record({ ...failure, time: daysAgo(2) });
+    expect(mem.checkRepeat({ tool: 'shell', command: 'npm install ioredis', context: 'Add Redis caching' })).toEqual([]);
+    mem.close();
+  });
+
+  it('a hook-recorded Bash failure warns a shell run of the same command', () => {
+    const { mem } = open();
+    mem.record({ ...failure, tool: 'Bash', time: daysAgo(1) });
+    expect(mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node' })).toHaveLength(1);
+    mem.close();
+  });
+
+  it('counts only failures inside the lookback (7 days by default)', () => {
+    const { mem } = open();
+    mem.record({ ...failure, time: daysAgo(7.01) });
+    expect(mem.checkRepeat({ tool: 'shell', command: failure.command })).toEqual([]);
+    mem.record({ ...failure, time: daysAgo(6.99) });
+    expect(mem.checkRepeat({ tool: 'shell', command: failure.command })).toHaveLength(1);
+    mem.close();
+  });
+
+  it('archives failures older than archiveAfterDays: kept and listed with --all, never warned about', () => {
+    const { mem } = open({ config: { failureLookbackDays: 60, archiveAfterDays: 30 } });
+    const old = mem.record({ ...failure, time: daysAgo(31) });
+    expect(old.archived).toBe(true);
+    expect(mem.checkRepeat({ tool: 'shell', command: failure.command })).toEqual([]);
+    expect(mem.list()).toEqual([]);
+    expect(mem.list({ includeArchived: true }).map((r) => [r.id, r.archived])).toEqual([[old.id, true]]);
+    const oldSuccess = mem.record({ tool: 'shell', command: 'make', outcome: 'success', time: daysAgo(400) });
+    expect(oldSuccess.archived).toBe(false); // successes are kept indefinitely
+    mem.close();
+  });
+
+  it('a success after the failure (marked override) silences it for good', () => {
+    const { mem } = open();
+    const f = mem.record({ ...failure, time: daysAgo(1) });
+    const w = mem.checkRepeat({ tool: 'shell', command: failure.command });
+    expect(w).toHaveLength(1);
+    const ok = mem.record({ tool: 'shell', command: 'npm install redis-node --legacy-peer-deps', outcome: 'success' });
+    expect(mem.markOverridden([f.id], ok.id)).toBe(1);
+    expect(mem.list({ outcome: 'failure' })[0].overriddenBy).toBe(ok.id);
+    expect(mem.checkRepeat({ tool: 'shell', command: failure.command })).toEqual([]);
+    mem.close();
+  });
+
+  it('a success of the very same command overrides earlier failures of it, not of other commands', () => {
+    const { mem } = open();
+    mem.record({ ...failure, time: daysAgo(1) });
+    const other = mem.record({ tool: 'shell', command: 'pytest tests/test_auth.py', outcome: 'failure', time: daysAgo(1) });
+    mem.record({ tool: 'shell', command: 'npm install redis-node@1.0.0', outcome: 'success' });
+    expect(mem.checkRepeat({ tool: 'shell', command: failure.command })).toEqual([]);
+    expect(mem.checkRepeat({ tool: 'shell', command: other.command }).map((w) => w.failure.id)).toEqual([other.id]);
+    mem.close();
+  });
+
+  it('honours repeatThreshold', () => {
+    const strict = open({ config: { repeatThreshold: 1 } });
+    strict.mem.record({ ...failure, time: daysAgo(1) });
+    expect(strict.mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node --save' })).toEqual([]);
+    const loose = open({ config: { repeatThreshold: 0.85 }, root: strict.root });
+    expect(loose.mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node --save' })).toHaveLength(1);
+    strict.mem.close();
+    loose.mem.close();
+  });
+});
+
+describe('search, forget, stats', () => {
+  it('finds attempts by keyword in command, error, context and tags; FTS syntax in the query is just text', () => {
+    const { mem } = open();
+    mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', error: 'E404 package not found' });
+    mem.record({ tool: 'shell', command: 'cargo build', outcome: 'success', context: 'release binary' });
+    expect(mem.search('E404').map((r) => r.command)).toEqual(['npm install redis-node']);
+    expect(mem.search('release').map((r) => r.command)).toEqual(['cargo build']);
+    expect(mem.search('rust').map((r) => r.command)).toEqual(['cargo build']);
+    expect(mem.search('NEAR( "x" OR *')).toEqual([]);
+    expect(mem.search('')).toEqual([]);
+    mem.close();
+  });
+
+  it('forgets by id, by date, or all, and search forgets with it', () => {
+    const { mem } = open();
+    const a = mem.record({ tool: 'shell', command: 'echo one', outcome: 'success', time: daysAgo(10) });
+    mem.record({ tool: 'shell', command: 'echo two', outcome: 'success', time: daysAgo(5) });
+    mem.record({ tool: 'shell', command: 'echo three', outcome: 'success', time: daysAgo(1) });
+    expect(mem.forget({ id: a.id })).toBe(1);
+    expect(mem.search('one')).toEqual([]);
+    expect(mem.forget({ before: new Date(daysAgo(2)) })).toBe(1);
+    expect(mem.list().map((r) => r.command)).toEqual(['echo three']);
+    expect(mem.forget({ all: true })).toBe(1);
+    expect(mem.list({ includeArchived: true })).toEqual([]);
+    expect(mem.search('three')).toEqual([]);
+    mem.close();
+  });
+
+  it('counts sessions, outcomes and repeats prevented', () => {
+    const { mem } = open();
+    const f = mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', sessionId: 's1' });
+    mem.record({ tool: 'shell', command: 'npm install ioredis', outcome: 'success', sessionId: 's2' });
+    const w = mem.checkRepeat({ tool: 'shell', command: f.command });
+    mem.noteWarning(w, f.command, 'declined');
+    mem.noteWarning(w, f.command, 'proceeded');
+    expect(mem.stats()).toEqual({ sessions: 2, failures: 1, successes: 1, repeatsPrevented: 1 });
+    mem.close();
+  });
+});

@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { claudeAttempt, commandOf, exitCodeFromText, genericAttempt, parsePayload, PayloadError, toolCallOf } from '../../src/hooks/payload.js';
+import { REPO } from '../helpers/paths.js';
+
+const fixture = (name: string) => parsePayload(readFileSync(path.join(REPO, 'test', 'fixtures', 'hooks', name), 'utf8'));
+
+describe('Claude Code payloads (fixtures from the documented format)', () => {
+  test('PostToolUse Bash → a success with the command and its description as context', () => {
+    const a = claudeAttempt(fixture('post-tool-use-bash.json'), 'PostToolUse');
+    expect(a).toMatchObject({ tool: 'Bash', command: 'npm install ioredis', outcome: 'success', exitCode: 0, error: null, context: 'Add Redis caching', sessionId: 'abc123' });
+  });
+
+  test('PostToolUseFailure Bash → a failure with the error and the exit code read from it', () => {
+    const a = claudeAttempt(fixture('post-tool-use-failure-bash.json'), 'PostToolUseFailure');
+    expect(a.outcome).toBe('failure');
+    expect(a.exitCode).toBe(1);
+    expect(a.error).toContain('404 Not Found');
+    expect(a.command).toBe('npm install redis-node');
+  });
+
+  test('PostToolUse Write → the path, never the file content', () => {
+    const a = claudeAttempt(fixture('post-tool-use-write.json'), 'PostToolUse');
+    expect(a.command).toBe('Write file_path=PROJECT/src/cache/redis.ts');
+    expect(a.command).not.toContain('Redis(');
+    expect(a.exitCode).toBeNull();
+  });
+
+  test('a PostToolUse whose response says it failed is recorded as a failure', () => {
+    const a = claudeAttempt({ tool_name: 'Bash', tool_input: { command: 'make' }, tool_response: { exit_code: 2, stderr: 'make: *** [all] Error 2' } }, 'PostToolUse');
+    expect(a).toMatchObject({ outcome: 'failure', exitCode: 2, error: 'make: *** [all] Error 2' });
+  });
+
+  test('an interrupted failure without error text says so', () => {
+    expect(claudeAttempt({ tool_name: 'Bash', tool_input: { command: 'sleep 100' }, is_interrupt: true }, 'PostToolUseFailure').error).toBe('interrupted by the user');
+  });
+
+  test('PreToolUse → the tool call to check', () => {
+    expect(toolCallOf(fixture('pre-tool-use-bash.json'))).toEqual({ tool: 'Bash', command: 'npm install redis-node', context: 'Add Redis caching' });
+    expect(toolCallOf({})).toBeNull();
+  });
+
+  test('long commands and errors are bounded', () => {
+    const a = claudeAttempt({ tool_name: 'Bash', tool_input: { command: 'x'.repeat(10_000) }, error: 'e'.repeat(10_000) }, 'PostToolUseFailure');
+    expect(a.command.length).toBeLessThanOrEqual(2000);
+    expect(a.error!.length).toBeLessThanOrEqual(2000);
+    expect(a.error!.startsWith('…')).toBe(true); // the end of an error is kept
+  });
+});
+
+describe('generic format', () => {
+  test('fixture → attempt', () => {
+    expect(genericAttempt(fixture('generic-failure.json'))).toEqual({
+      tool: 'shell',
+      command: 'pip install redis-py',
+      outcome: 'failure',
+      exitCode: 1,
+      durationMs: null,
+      error: 'ERROR: No matching distribution found for redis-py',
+      context: 'Add Redis caching',
+      tags: ['redis'],
+      sessionId: 'other-agent-1',
+    });
+  });
+  test.each([
+    [{ outcome: 'success', command: 'x' }, /"tool"/],
+    [{ tool: 'shell', command: 'x', outcome: 'ok' }, /"outcome"/],
+  ])('%j is rejected', (p, re) => {
+    expect(() => genericAttempt(p)).toThrow(re);
+  });
+  test('input instead of command', () => {
+    expect(genericAttempt({ tool: 'edit', outcome: 'success', input: { path: 'src/a.ts' } }).command).toBe('edit path=src/a.ts');
+  });
+});
+
+describe('helpers', () => {
+  test('parsePayload rejects non-objects', () => {
+    expect(() => parsePayload('[]')).toThrow(PayloadError);
+    expect(() => parsePayload('{oops')).toThrow(/not JSON/);
+  });
+  test.each([
+    ['Command exited with non-zero status code 127', 127],
+    ['exit code 2', 2],
+    ['Process exited with status 1', 1],
+    ['no number here', null],
+    [null, null],
+  ])('exitCodeFromText(%p) = %p', (s, n) => {
+    expect(exitCodeFromText(s)).toBe(n);
+  });
+  test('commandOf for a tool with no known fields lists its short string fields', () => {
+    expect(commandOf('mcp__db__query', { sql: 'select 1', big: 'x'.repeat(300) })).toBe('mcp__db__query sql=select 1');
+  });
+});

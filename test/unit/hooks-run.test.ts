@@ -1,0 +1,202 @@
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { AttemptMemory } from '../../src/attempts/types.js';
+import { retrievalOf, runHook, warningText, type HookDeps } from '../../src/hooks/run.js';
+import { DEFAULT_CONFIG } from '../../src/config/schema.js';
+import type { IO } from '../../src/io.js';
+import { FakeAttemptMemory } from '../helpers/fake-attempts.js';
+import { REPO } from '../helpers/paths.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'agentos-hooks-'));
+  await mkdir(path.join(root, '.agentos'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function fixture(name: string): Promise<string> {
+  return (await readFile(path.join(REPO, 'test', 'fixtures', 'hooks', name), 'utf8')).replaceAll('PROJECT', root);
+}
+
+function harness(input: string) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  stdin.end(input);
+  const io: IO = { stdin, stdout, stderr, env: {}, cwd: os.tmpdir() };
+  return { io, out: () => out, err: () => err };
+}
+
+function deps(memory: AttemptMemory | (() => never), recallText = '## Project context\n- Stack: TypeScript'): HookDeps & { recalls: number } {
+  const d = {
+    recalls: 0,
+    openMemory: async () => (typeof memory === 'function' ? memory() : memory),
+    recall: async (_r: string, _c: unknown, m: AttemptMemory | null) => {
+      d.recalls++;
+      return m ? `${recallText}\n(${m.stats().failures} failures)` : recallText;
+    },
+  };
+  return d;
+}
+
+const opts = { format: 'claude' as const, onRepeat: 'warn' as const };
+
+describe('hooks run session-start', () => {
+  test('prints the recall as SessionStart additionalContext JSON', async () => {
+    const mem = new FakeAttemptMemory();
+    mem.record({ tool: 'Bash', command: 'x', outcome: 'failure' });
+    const h = harness(await fixture('session-start.json'));
+    expect(await runHook('session-start', h.io, opts, deps(mem))).toBe(0);
+    expect(JSON.parse(h.out())).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: '## Project context\n- Stack: TypeScript\n(1 failures)' } });
+    expect(mem.closed).toBe(1);
+    expect(h.err()).toBe('');
+  });
+
+  test('the attempt memory failing still gives the rest of the context, with a note', async () => {
+    const h = harness(await fixture('session-start.json'));
+    await runHook('session-start', h.io, opts, deps(() => { throw new Error('database is locked'); }));
+    expect(JSON.parse(h.out()).hookSpecificOutput.additionalContext).toBe('## Project context\n- Stack: TypeScript');
+    expect(h.err()).toMatch(/attempt memory unavailable.*database is locked/);
+  });
+
+  test('retrieval.autoInject: false in the config turns the session-start context off', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'retrieval:\n  autoInject: false\n');
+    const d = deps(new FakeAttemptMemory());
+    const h = harness(await fixture('session-start.json'));
+    expect(await runHook('session-start', h.io, opts, d)).toBe(0);
+    expect(h.out()).toBe('');
+    expect(d.recalls).toBe(0);
+  });
+
+  test('retrieval.warnOnDuplicateFailure: false silences the pre-tool check', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'retrieval:\n  warnOnDuplicateFailure: false\n');
+    const mem = new FakeAttemptMemory();
+    mem.record({ tool: 'Bash', command: 'npm install redis-node', outcome: 'failure' });
+    const h = harness(await fixture('pre-tool-use-bash.json'));
+    await runHook('pre-tool-use', h.io, opts, deps(mem));
+    expect(h.out()).toBe('');
+  });
+
+  test('generic format prints {"context": …}', async () => {
+    const h = harness(JSON.stringify({ cwd: root }));
+    await runHook('session-start', h.io, { ...opts, format: 'generic' }, deps(new FakeAttemptMemory()));
+    expect(JSON.parse(h.out()).context).toContain('Project context');
+  });
+});
+
+describe('hooks run pre-tool-use', () => {
+  function withFailure() {
+    const mem = new FakeAttemptMemory();
+    mem.record({ tool: 'Bash', command: 'npm install redis-node', outcome: 'failure', error: 'npm error 404 Not Found', context: 'Add Redis caching', time: '2026-11-18T10:00:00.000Z' });
+    mem.record({ tool: 'Bash', command: 'npm install ioredis', outcome: 'success', context: 'Add Redis caching', time: '2026-11-18T11:00:00.000Z' });
+    return mem;
+  }
+
+  test('a known failure becomes a warning the agent sees (additionalContext) and the person sees (systemMessage); no decision', async () => {
+    const h = harness(await fixture('pre-tool-use-bash.json'));
+    await runHook('pre-tool-use', h.io, opts, deps(withFailure()));
+    const out = JSON.parse(h.out());
+    expect(out.hookSpecificOutput.hookEventName).toBe('PreToolUse');
+    expect(out.hookSpecificOutput.permissionDecision).toBeUndefined();
+    expect(out.hookSpecificOutput.additionalContext).toContain('2026-11-18');
+    expect(out.hookSpecificOutput.additionalContext).toContain('404 Not Found');
+    expect(out.hookSpecificOutput.additionalContext).toContain('`npm install ioredis`');
+    expect(out.systemMessage).toBe(out.hookSpecificOutput.additionalContext);
+  });
+
+  test('--on-repeat ask turns it into a confirmation request, never a deny', async () => {
+    const h = harness(await fixture('pre-tool-use-bash.json'));
+    await runHook('pre-tool-use', h.io, { ...opts, onRepeat: 'ask' }, deps(withFailure()));
+    const out = JSON.parse(h.out()).hookSpecificOutput;
+    expect(out.permissionDecision).toBe('ask');
+    expect(out.permissionDecisionReason).toContain('redis-node');
+  });
+
+  test('no match: no output at all (Claude Code carries on)', async () => {
+    const h = harness(await fixture('pre-tool-use-bash.json'));
+    await runHook('pre-tool-use', h.io, opts, deps(new FakeAttemptMemory()));
+    expect(h.out()).toBe('');
+    expect(h.err()).toBe('');
+  });
+});
+
+describe('hooks run post-tool-use / post-tool-use-failure', () => {
+  test('success and failure payloads are recorded with session, cwd and outcome', async () => {
+    const mem = new FakeAttemptMemory();
+    for (const [event, file] of [['post-tool-use', 'post-tool-use-bash.json'], ['post-tool-use-failure', 'post-tool-use-failure-bash.json']]) {
+      const h = harness(await fixture(file));
+      expect(await runHook(event, h.io, opts, deps(mem))).toBe(0);
+      expect(h.out()).toBe('');
+    }
+    expect(mem.records.map((r) => [r.outcome, r.command, r.sessionId, r.cwd])).toEqual([
+      ['success', 'npm install ioredis', 'abc123', root],
+      ['failure', 'npm install redis-node', 'abc123', root],
+    ]);
+    expect(mem.closed).toBe(2);
+  });
+
+  test('generic records answer with what was stored', async () => {
+    const mem = new FakeAttemptMemory();
+    const h = harness((await fixture('generic-failure.json')).replace('{', `{"cwd":${JSON.stringify(root)},`));
+    await runHook('post-tool-use', h.io, { ...opts, format: 'generic' }, deps(mem));
+    expect(JSON.parse(h.out())).toEqual({ recorded: 'A000001', outcome: 'failure', tags: ['redis'] });
+  });
+});
+
+describe('fail open', () => {
+  test.each([
+    ['not json at all', 'post-tool-use', /payload is not JSON/],
+    ['[1]', 'post-tool-use', /not a JSON object/],
+    ['{}', 'no-such-event', /unknown event "no-such-event"/],
+  ])('%s (%s) → exit 0, one line on stderr, nothing on stdout', async (input, event, re) => {
+    const h = harness(input);
+    expect(await runHook(event, h.io, opts, deps(new FakeAttemptMemory()))).toBe(0);
+    expect(h.out()).toBe('');
+    expect(h.err()).toMatch(re);
+    expect(h.err().trim().split('\n')).toHaveLength(1);
+    expect(h.err()).toMatch(/^agentos: hook .* skipped \(fail open\): /);
+  });
+
+  test('the store failing on a per-tool event fails open too', async () => {
+    const h = harness(await fixture('post-tool-use-bash.json'));
+    expect(await runHook('post-tool-use', h.io, opts, deps(() => { throw new Error('SQLITE_CORRUPT'); }))).toBe(0);
+    expect(h.out()).toBe('');
+    expect(h.err()).toMatch(/skipped \(fail open\): SQLITE_CORRUPT/);
+  });
+
+  test('a broken config fails open', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'thresholds: [');
+    const h = harness(await fixture('pre-tool-use-bash.json'));
+    expect(await runHook('pre-tool-use', h.io, opts, deps(new FakeAttemptMemory()))).toBe(0);
+    expect(h.err()).toMatch(/config\.yaml.*invalid YAML/);
+  });
+});
+
+describe('retrievalOf', () => {
+  test('defaults from the PRD when the section is absent', () => {
+    expect(retrievalOf(DEFAULT_CONFIG)).toEqual({ enabled: true, autoInject: true, warnOnDuplicateFailure: true, maxContextSize: 2000 });
+  });
+  test('reads the retrieval section when present', () => {
+    const config = { ...DEFAULT_CONFIG, retrieval: { ...DEFAULT_CONFIG.retrieval, autoInject: false, warnOnDuplicateFailure: false, maxContextSize: 500 } };
+    expect(retrievalOf(config)).toEqual({ enabled: true, autoInject: false, warnOnDuplicateFailure: false, maxContextSize: 500 });
+  });
+});
+
+test('warningText without a later success does not invent one', () => {
+  const mem = new FakeAttemptMemory();
+  const f = mem.record({ tool: 'Bash', command: 'make deploy', outcome: 'failure', time: '2026-01-02T00:00:00.000Z' });
+  const t = warningText({ failure: f, score: 0.9, workedInstead: null });
+  expect(t).toContain('2026-01-02');
+  expect(t).not.toContain('worked instead');
+});
