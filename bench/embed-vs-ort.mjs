@@ -37,7 +37,7 @@ const { MiniLMEmbedder } = await dist('embeddings/minilm.js');
 let t0 = performance.now();
 const embedder = await MiniLMEmbedder.load({
   modelId: MODEL_ID,
-  dtype: 'q8',
+  dtype: 'int8',
   location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' },
   cacheDir: await ortCacheDir(root),
 });

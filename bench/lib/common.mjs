@@ -12,7 +12,9 @@ export const DIST = path.join(REPO, 'dist');
 export const TIMED_ENTRY = path.join(REPO, 'bench', 'lib', 'timed-entry.mjs');
 export const MODEL_DIR = process.env.AGENTOS_MODEL_DIR ? path.resolve(process.env.AGENTOS_MODEL_DIR) : path.join(REPO, '.agentos', 'models');
 export const MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
-export const ONNX_FILE = path.join(MODEL_DIR, MODEL_ID, 'onnx', 'model_quantized.onnx');
+// The default dtype's file (int8, MatMulInteger); the q8 file is today's option.
+export const ONNX_FILE = path.join(MODEL_DIR, MODEL_ID, 'onnx', 'model_int8.onnx');
+export const ONNX_FILE_Q8 = path.join(MODEL_DIR, MODEL_ID, 'onnx', 'model_quantized.onnx');
 const GNU_TIME = '/usr/bin/time';
 export const HAVE_GNU_TIME = existsSync(GNU_TIME);
 

@@ -35,7 +35,7 @@ if (mode === 'embedder' || mode === 'fresh') {
   t = performance.now();
   const embedder = await MiniLMEmbedder.load({
     modelId: MODEL_ID,
-    dtype: 'q8',
+    dtype: 'int8',
     location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' },
     cacheDir: fresh ?? (await ortCacheDir(root)),
   });

@@ -6,6 +6,7 @@ import type { DocStatus, DocumentType } from '../corpus/types.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import type { SearchHit, VectorStore } from '../index/types.js';
 import { classifyScore, type HistoryStatus, type Thresholds } from './classify.js';
+import { rescore, type Scoring } from '../scoring/rank.js';
 
 export interface HistoryMatch {
   issueId: string | null;
@@ -19,10 +20,14 @@ export interface HistoryMatch {
   /** The section and excerpt of the past document's best-matching chunk. */
   section: string;
   excerpt: string;
-  /** Every document of this piece of work (e.g. the issue and its design), when grouped. */
+  /** Every document of this past piece of work (an issue and its design are one match), best first. */
   paths?: string[];
-  /** The brief's passage that scored highest against `excerpt` (why it matched). */
+  /** The brief's passage that scored highest against this match. */
   briefExcerpt?: string;
+  /** What the score is made of (hybrid scoring): semantic, lexical, and the shared rare terms. */
+  components?: { cosine: number; lexical: number; shared: string[]; reference?: { cosine: number; lexical: number } };
+  /** Index of the brief chunk behind `score` (internal: resolved into briefExcerpt). */
+  briefChunk?: number;
 }
 
 export interface HistoryCheck {
@@ -38,14 +43,21 @@ const CHUNKS_PER_DOC = 8;
 
 /** Embed the brief as the index embeds documents. */
 export async function embedBrief(text: string, embedder: Embedder, notes?: string[]): Promise<Float32Array[]> {
+  return (await embedBriefChunks(text, embedder, notes)).vectors;
+}
+
+/** The brief's chunks (their text, for "why it matched") and their vectors. */
+export async function embedBriefChunks(text: string, embedder: Embedder, notes?: string[]): Promise<{ texts: string[]; vectors: Float32Array[] }> {
   const { metadata, body } = extractMetadata('brief.md', text, ['history'], '');
   const chunks = chunkMarkdown(body, metadata.title, {
     maxTokens: embedder.maxTokens - 2,
     minTokens: 24,
     countTokens: (t) => embedder.countTokens(t),
   });
-  const texts = chunks.length ? capBriefChunks(chunks, notes).map((c) => c.embedText) : [text.slice(0, MAX_CHECK_CHARS)];
-  return embedder.embed(texts);
+  const capped = chunks.length ? capBriefChunks(chunks, notes) : [];
+  const texts = capped.length ? capped.map((c) => c.text) : [text.slice(0, MAX_CHECK_CHARS)];
+  const vectors = await embedder.embed(capped.length ? capped.map((c) => c.embedText) : [text.slice(0, MAX_CHECK_CHARS)]);
+  return { texts, vectors };
 }
 
 /**
@@ -53,23 +65,23 @@ export async function embedBrief(text: string, embedder: Embedder, notes?: strin
  * keep the k best distinct documents.
  */
 export function nearestDocuments(store: VectorStore, briefVectors: Float32Array[], k: number, type: 'history' | 'standard'): HistoryMatch[] {
-  const best = new Map<string, SearchHit>();
+  const best = new Map<string, { hit: SearchHit; chunk: number }>();
   const available = store.count(type);
   // One long document can fill every chunk retrieved: widen until k documents or the whole store.
   for (let want = k * CHUNKS_PER_DOC; ; want *= 4) {
     best.clear();
-    for (const v of briefVectors) {
+    briefVectors.forEach((v, chunk) => {
       for (const hit of store.search(v, want, type)) {
         const prev = best.get(hit.doc.filePath);
-        if (!prev || hit.score > prev.score) best.set(hit.doc.filePath, hit);
+        if (!prev || hit.score > prev.hit.score) best.set(hit.doc.filePath, { hit, chunk });
       }
-    }
+    });
     if (best.size >= k || want >= available) break;
   }
   return [...best.values()]
-    .sort((a, b) => b.score - a.score || comparePaths(a.doc.filePath, b.doc.filePath))
+    .sort((a, b) => b.hit.score - a.hit.score || comparePaths(a.hit.doc.filePath, b.hit.doc.filePath))
     .slice(0, k)
-    .map(toMatch);
+    .map(({ hit, chunk }) => ({ ...toMatch(hit), briefChunk: chunk }));
 }
 
 export function toMatch(hit: SearchHit): HistoryMatch {
@@ -88,8 +100,8 @@ export function toMatch(hit: SearchHit): HistoryMatch {
 }
 
 /** The history check proper: nearest k past documents, classified on the top score. */
-export function checkHistory(store: VectorStore, briefVectors: Float32Array[], k: number, thresholds: Thresholds): HistoryCheck {
-  const nearest = nearestDocuments(store, briefVectors, k, 'history');
+export function checkHistory(store: VectorStore, briefVectors: Float32Array[], k: number, thresholds: Thresholds, scoring?: Scoring): HistoryCheck {
+  const nearest = scoring ? rescore(store, briefVectors, k, 'history', scoring) : nearestDocuments(store, briefVectors, k, 'history');
   const status = classifyScore(nearest[0]?.score, thresholds);
   const matches = nearest.filter((m) => m.score >= thresholds.related);
   return { status, matches, nearest };

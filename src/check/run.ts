@@ -1,10 +1,13 @@
 import type { Config } from '../config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { errorMessage, IndexUnavailableError } from '../errors.js';
+import type { ModelIdentity } from '../index/build.js';
 import type { VectorStore } from '../index/types.js';
 import type { HistoryStatus } from './classify.js';
-import { checkHistory, embedBrief, type HistoryMatch } from './history.js';
+import { checkHistory, embedBriefChunks, type HistoryMatch } from './history.js';
 import { briefForCheck } from './brief-limit.js';
+import type { LexicalData } from '../lexical/file.js';
+import type { Scoring } from '../scoring/rank.js';
 import { retrieveStandards, type StandardContext } from './standards.js';
 
 /** Where the memory comes from; tests pass a fake embedder and an in-memory store. */
@@ -13,10 +16,15 @@ export interface CheckDeps {
   openStore: () => Promise<VectorStore>;
   /** e.g. "embedding:Xenova/all-MiniLM-L6-v2@q8+hnsw" — reported as the method that answered. */
   method: string;
+  /** What the embedder will be, known without loading it: lets a stale index be updated first. */
+  identity?: ModelIdentity;
+  /** The lexical index beside the vectors (hybrid scoring, and the answer when the model cannot load). */
+  openLexical?: () => Promise<LexicalData>;
 }
 
 export interface HistoryOutcome {
-  status: HistoryStatus | 'error';
+  /** `no_history`: the index holds no completed work, so the check could not look (not "clear"). */
+  status: HistoryStatus | 'error' | 'no_history';
   matches: HistoryMatch[];
   nearest: HistoryMatch[];
   error: string | null;
@@ -74,32 +82,54 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
     return await withTimeout(
       (async (): Promise<CheckOutcome> => {
         const t0 = t();
-        // Model and index load in parallel: they are independent and both take time.
-        const [embedder, store] = await Promise.all([
-          deps.loadEmbedder().then((e) => ((timings.modelLoadMs = t() - t0), e)),
+        // Model and indexes load in parallel: they are independent and all take time.
+        const [loaded, store, lexical] = await Promise.all([
+          deps.loadEmbedder().then(
+            (e) => ((timings.modelLoadMs = t() - t0), { embedder: e, error: null }),
+            (e: unknown) => ({ embedder: null, error: e }),
+          ),
           deps.openStore().then((s) => ((timings.indexLoadMs = t() - t0), s)),
+          deps.openLexical
+            ? deps.openLexical().then(
+                (l) => ((timings.lexicalLoadMs = t() - t0), l),
+                (e: unknown) => (warnings.push(`lexical index unavailable (${errorMessage(e)}); scoring by cosine alone`), null),
+              )
+            : Promise.resolve(null),
         ]);
+        // No model: the keyword fallback answers when there is a lexical index (and says so).
+        if (!loaded.embedder && !lexical) throw loaded.error;
+        const method = loaded.embedder ? deps.method : 'lexical';
+        if (!loaded.embedder) warnings.push(`the model could not be loaded (${errorMessage(loaded.error)}); answering from the lexical index (method: lexical), which never reports a duplicate unless the brief is a near-verbatim copy`);
         const t1 = t();
         const limited = briefForCheck(briefText); // bounded work per brief, and the user is told which part
         if (limited.note) warnings.push(limited.note);
-        const vectors = await embedBrief(limited.text, embedder, warnings);
+        const { texts, vectors } = loaded.embedder ? await embedBriefChunks(limited.text, loaded.embedder, warnings) : { texts: [], vectors: [] };
         timings.embedMs = t() - t1;
+        // Hybrid needs the lexical index; without one the score is the cosine (and a warning said why).
+        const scoring: Scoring = { method: loaded.embedder ? (lexical ? config.scoring.method : 'cosine') : 'lexical', lexical, briefText: limited.text, briefChunks: texts };
         const t2 = t();
-        let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method: deps.method };
+        let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
         if (opts.history) {
-          if (store.count('history') === 0 && store.count() > 0) {
-            warnings.push('the index holds no completed work; run `agentos index --include-history` to check against history');
+          if (store.count('history') === 0) {
+            // Nothing to compare with: saying "clear" would claim a check that did not happen.
+            history = { status: 'no_history', matches: [], nearest: [], error: null, method };
+          } else {
+            const h = checkHistory(store, vectors, config.history.k, config.thresholds, scoring);
+            history = { ...h, error: null, method };
           }
-          const h = checkHistory(store, vectors, config.history.k, config.thresholds);
-          history = { ...h, error: null, method: deps.method };
         }
-        const standards: StandardsOutcome = { items: [], error: null, method: deps.method };
+        const standards: StandardsOutcome = { items: [], error: null, method };
         if (opts.standards) {
-          standards.items = retrieveStandards(store, vectors, {
-            candidates: config.standards.candidates,
-            threshold: config.thresholds.standards,
-            k: config.standards.k,
-          });
+          standards.items = retrieveStandards(
+            store,
+            vectors,
+            {
+              candidates: config.standards.candidates,
+              threshold: config.thresholds.standards,
+              k: config.standards.k,
+            },
+            scoring,
+          );
         }
         timings.queryMs = t() - t2;
         return { history, standards, warnings, timings };

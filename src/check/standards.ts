@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { BoundedReadError, readRegularFile } from '../fsutil/bounded-read.js';
 import type { VectorStore } from '../index/types.js';
 import { nearestDocuments } from './history.js';
+import { rescore, type Scoring } from '../scoring/rank.js';
 
 export interface StandardContext {
   filePath: string;
@@ -28,8 +29,9 @@ export interface StandardsRule {
  * The Librarian's rule: ask for `candidates` standards, keep those scoring at
  * least `threshold`, take the best `k`. One entry per document (its best section).
  */
-export function retrieveStandards(store: VectorStore, briefVectors: Float32Array[], rule: StandardsRule): StandardContext[] {
-  return nearestDocuments(store, briefVectors, rule.candidates, 'standard')
+export function retrieveStandards(store: VectorStore, briefVectors: Float32Array[], rule: StandardsRule, scoring?: Scoring): StandardContext[] {
+  const nearest = scoring ? rescore(store, briefVectors, rule.candidates, 'standard', scoring) : nearestDocuments(store, briefVectors, rule.candidates, 'standard');
+  return nearest
     .filter((m) => m.score >= rule.threshold)
     .slice(0, rule.k)
     .map((m) => ({

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type picomatchType from 'picomatch';
 import { DEFAULT_CONFIG, type Config } from './schema.js';
+import { CONFIGURED_DTYPES, isConfiguredDtype } from '../embeddings/model-files.js';
 
 export interface ParsedConfig {
   config: Config;
@@ -68,8 +69,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   };
 
   for (const k of Object.keys(raw)) {
-    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check', 'search', 'retrieval'].includes(k)) {
-      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check, search, retrieval)');
+    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check', 'search', 'retrieval', 'scoring'].includes(k)) {
+      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check, search, retrieval, scoring)');
     }
   }
 
@@ -120,7 +121,7 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
       else config.model.id = model.id as string;
     }
     if (model.dtype !== undefined) {
-      if (model.dtype !== 'q8' && model.dtype !== 'fp32') err('model.dtype', 'expected q8 or fp32');
+      if (!isConfiguredDtype(model.dtype)) err('model.dtype', `expected ${CONFIGURED_DTYPES.join(', ')}`);
       else config.model.dtype = model.dtype;
     }
   }
@@ -132,6 +133,13 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   const search = section('search', ['min_score']);
   if (search) config.search.minScore = num('search.min_score', search.min_score, 0, 1) ?? config.search.minScore;
   parseRetrieval(section, num, err, config);
+
+  // scoring (issue 11): how a past document's similarity is computed.
+  const scoring = section('scoring', ['method']);
+  if (scoring && scoring.method !== undefined) {
+    if (scoring.method !== 'hybrid' && scoring.method !== 'cosine') err('scoring.method', `expected hybrid or cosine, got ${JSON.stringify(scoring.method)}`);
+    else config.scoring.method = scoring.method;
+  }
 
   return { config, warnings, errors };
 }

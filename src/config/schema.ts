@@ -1,3 +1,4 @@
+import { DEFAULT_DTYPE, type ConfiguredDtype } from '../embeddings/model-files.js';
 /** The shape of `.agentos/config.yaml` after validation, with defaults applied. */
 export interface Config {
   corpus: {
@@ -24,7 +25,8 @@ export interface Config {
     /** Folder holding `<model id>/` (tokenizer, config, onnx/). Offline when set. */
     dir: string | null;
     id: string;
-    dtype: 'q8' | 'fp32';
+    /** `auto`: int8 where provisioning built it, else q8. */
+    dtype: ConfiguredDtype;
   };
   check: {
     /** The history check gives up (and fails open) after this long. */
@@ -51,6 +53,8 @@ export interface Config {
     /** Hooks inject what the project learned at session start. */
     autoInject: boolean;
   };
+  /** How similarity is scored (issue 11): hybrid semantic + lexical, or the old cosine alone. */
+  scoring: { method: 'hybrid' | 'cosine' };
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -64,6 +68,9 @@ export const DEFAULT_CONFIG: Config = {
     ],
     history: [
       'docs/audit/done/*/001-issue.md',
+      // Issue folders of revisions: one document per folder is kept (src/corpus/layouts.ts).
+      'docs/audit/done/*/001-brief.md',
+      'docs/audit/done/*/[0-9][0-9][0-9]-draft.md',
       'docs/lineage/done/*/001-issue.md',
       'docs/lineage/done/*/001-brief.md',
       'docs/LLDs/done/*.md',
@@ -75,7 +82,7 @@ export const DEFAULT_CONFIG: Config = {
   thresholds: { duplicate: 0.85, related: 0.5, standards: 0.7 },
   history: { k: 3 },
   standards: { k: 3, candidates: 5 },
-  model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8' },
+  model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: DEFAULT_DTYPE },
   check: { timeoutMs: 30_000 },
   search: { minScore: 0.3 },
   retrieval: {
@@ -87,4 +94,5 @@ export const DEFAULT_CONFIG: Config = {
     maxContextSize: 2000,
     autoInject: true,
   },
+  scoring: { method: 'hybrid' },
 };

@@ -21,7 +21,8 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
   // Callers normally pass normalized text; CRLF here would hide the frontmatter and status lines.
   const fm = splitFrontmatter(normalizeText(text));
   if (fm.error) warnings.push(`${relPath}: ${fm.error}; using the file name and headings instead`);
-  const body = fm.body;
+  // A tool's wrapper header ("# LLD Finalized / Path: … / Status: …") is not the document: the title is the real H1.
+  const body = stripWrapperHeader(fm.body).body;
   const h1 = firstH1(body); // at most MAX_TITLE_CHARS: the id patterns below never see a megabyte
   const documentType = documentTypeOf(relPath, types);
 
@@ -34,7 +35,7 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
   }
   const fmTitle = stringField(fm.data.title);
   const title = truncate(fmTitle ?? (h1 ? cleanTitle(h1) : null) ?? path.basename(relPath, path.extname(relPath)), MAX_TITLE_CHARS);
-  const { status, reason } = extractStatus(fm.data, body);
+  const { status, reason } = extractStatus(fm.data, fm.body);
 
   return {
     metadata: {
@@ -251,4 +252,36 @@ export function truncate(s: string, n: number): string {
   const cut = s.slice(0, n - 1);
   const sp = cut.lastIndexOf(' ');
   return trimEndSet(sp > n * 0.6 ? cut.slice(0, sp) : cut, ',;:.') + '…';
+}
+
+/** `Key: value`, `**Key:** value`, `- Key: value`, `| Key | value |` — a metadata line of a wrapper header. */
+const KEY_VALUE = /^\s*(?:[-*]\s+)?(?:\*\*|__)?[A-Za-z][\w .\-/]{0,40}?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*\S/;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+
+/**
+ * Some tools wrap a document in a header of their own: a first H1 ("LLD
+ * Finalized"), key/value lines (Path:, Status:, Date:), then the document's
+ * real H1. The wrapper's H1 is not the title. Returns the body from the real H1
+ * on (the wrapper lines as `header`), or the body unchanged.
+ */
+export function stripWrapperHeader(body: string): { body: string; header: string | null } {
+  const lines = body.split('\n');
+  let i = 0;
+  while (i < lines.length && lines[i].trim() === '') i++;
+  if (i >= lines.length || !/^#\s+\S/.test(lines[i])) return { body, header: null };
+  let keyValues = 0;
+  for (let j = i + 1; j < lines.length; j++) {
+    const line = lines[j];
+    if (/^#\s+\S/.test(line)) {
+      if (keyValues === 0) return { body, header: null };
+      return { body: lines.slice(j).join('\n'), header: lines.slice(i, j).join('\n') };
+    }
+    if (line.trim() === '' || /^\s*(---+|\*\*\*+|___+)\s*$/.test(line)) continue;
+    if (KEY_VALUE.test(line) || TABLE_ROW.test(line)) {
+      keyValues++;
+      continue;
+    }
+    return { body, header: null };
+  }
+  return { body, header: null };
 }

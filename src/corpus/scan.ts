@@ -3,6 +3,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { CorpusFile, CorpusType, SkippedFile } from './types.js';
+import { oneDocumentPerIssueFolder } from './layouts.js';
 
 export interface CorpusGlobs {
   standards: string[];
@@ -61,7 +62,7 @@ export async function scanCorpus(root: string, globs: CorpusGlobs, includeHistor
       }
     }
   }
-  const files = [...byPath.values()].sort((a, b) => comparePaths(a.relPath, b.relPath));
+  const files = oneDocumentPerIssueFolder([...byPath.values()]).sort((a, b) => comparePaths(a.relPath, b.relPath));
   return {
     files,
     skipped: [...skipped].map(([relPath, reason]) => ({ relPath, reason })).sort((a, b) => comparePaths(a.relPath, b.relPath)),

@@ -30,7 +30,7 @@ export class PromptCancelled extends Error {
  * done (process.stderr alone is spared), so io.stderr would refuse every later write
  * and a second prompt. It gets a proxy that forwards writes but never ends `output`.
  */
-function keepOpen(output: Writable & { columns?: number; rows?: number; isTTY?: boolean }): Writable {
+export function keepOpen(output: Writable & { columns?: number; rows?: number; isTTY?: boolean }): Writable {
   const proxy = new Writable({
     decodeStrings: false,
     write(chunk, encoding, cb) {

@@ -111,6 +111,9 @@ async function fetchFiles(opts: FetchOptions, open: (f: ModelFile) => Promise<{ 
 export async function fetchFromHub(env: NodeJS.ProcessEnv, opts: FetchOptions, fetchImpl: typeof fetch = fetch): Promise<FetchReport> {
   const base = hubBaseUrl(env);
   return fetchFiles(opts, async (f) => {
+    if (f.built) {
+      throw new ModelUnavailableError(`${f.path} is not on the hub: it is built from pinned inputs by scripts/provision-model.sh (Python 3) in an agentos checkout; use \`model.dtype: auto\` or \`q8\`, or \`agentos model fetch --from DIR\` from a machine that built it`);
+    }
     const url = `${base}/${opts.modelId}/resolve/${MODEL_REPO.revision}/${f.path}`;
     let res: Response;
     try {

@@ -1,18 +1,27 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { ModelUnavailableError, errorMessage } from '../errors.js';
 import type { Embedder } from './embedder.js';
+import type { ModelDtype } from './model-files.js';
 import { assertModelFiles, fingerprintFile, MODEL_FETCH_HINT, onnxFileName, type ModelLocation } from './model-location.js';
 
 /** sentence-transformers truncates all-MiniLM-L6-v2 at 256 word pieces (its tokenizer config says 512). */
 export const MAX_TOKENS = 256;
 const BATCH_SIZE = 16;
+/**
+ * At most this many padded tokens per session.run: a batch of 16 texts of 256
+ * word pieces holds 16 x 12 heads x 256 x 256 attention scores (50 MB per
+ * tensor, several alive at once, and the arena keeps its high-water mark).
+ * Long texts therefore go in smaller batches; short ones still 16 at a time.
+ */
+const BATCH_TOKENS = 2048;
 
 export interface MiniLMOptions {
   modelId: string;
-  dtype: 'q8' | 'fp32';
+  dtype: ModelDtype;
   location: ModelLocation;
   /** Where the optimised graph is cached (e.g. `~/.cache/agentos`); null disables the cache. */
   cacheDir?: string | null;
@@ -51,6 +60,15 @@ export class MiniLMEmbedder implements Embedder {
   private idCache = new Map<string, number[]>();
   private cls: number;
   private sep: number;
+  /**
+   * Rows per session.run. The int8 model quantizes activations per tensor at run
+   * time, over the whole batch, padding included: a text's vector would then
+   * depend on its neighbours (cosine to its own single run fell to 0.987 in a
+   * mixed batch, and "ok" beside long texts fell under 0.99 against
+   * sentence-transformers). So int8 runs one text at a time, as its fidelity
+   * check does; it also pads nothing.
+   */
+  private maxRows: number;
 
   private constructor(
     readonly modelId: string,
@@ -58,7 +76,9 @@ export class MiniLMEmbedder implements Embedder {
     private tokenizer: Tokenizer,
     private session: Session,
     private TensorClass: TensorCtor,
+    dtype: ModelDtype,
   ) {
+    this.maxRows = dtype === 'int8' ? 1 : BATCH_SIZE;
     // The special ids, as the tokenizer itself places them around an empty text.
     const specials = tokenizer.encode('', { add_special_tokens: true }).ids;
     this.cls = specials[0];
@@ -82,7 +102,7 @@ export class MiniLMEmbedder implements Embedder {
       ]);
       const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig) as unknown as Tokenizer;
       const session = await createSession(ort, onnxFile, fingerprint, opts.cacheDir ?? null, opts.memoryArena ?? false);
-      return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, session as unknown as Session, ort.Tensor as unknown as TensorCtor);
+      return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, session as unknown as Session, ort.Tensor as unknown as TensorCtor, opts.dtype);
     } catch (e) {
       if (isMissingRuntime(e)) throw new ModelUnavailableError(RUNTIME_MISSING);
       throw new ModelUnavailableError(`cannot load model ${opts.modelId} from ${folder}: ${errorMessage(e)}`);
@@ -118,10 +138,14 @@ export class MiniLMEmbedder implements Embedder {
     const out = new Array<Float32Array>(texts.length);
     // Length-sorted batches: padding to the longest of similar lengths wastes little.
     const rows = texts.map((t, i) => ({ i, ids: this.inputIds(t) })).sort((a, b) => a.ids.length - b.ids.length);
-    for (let s = 0; s < rows.length; s += BATCH_SIZE) {
-      const batch = rows.slice(s, s + BATCH_SIZE);
+    for (let s = 0; s < rows.length; ) {
+      // Sorted ascending, so the last row of a batch is its longest: grow while it fits the budget.
+      let e = s + 1;
+      while (e < rows.length && e - s < this.maxRows && (e - s + 1) * rows[e].ids.length <= BATCH_TOKENS) e++;
+      const batch = rows.slice(s, e);
       const vectors = await this.embedBatch(batch.map((b) => b.ids));
       batch.forEach((b, j) => (out[b.i] = vectors[j]));
+      s = e;
     }
     return out;
   }
@@ -196,7 +220,8 @@ type Ort = typeof import('onnxruntime-node');
  * cache that fails to load is deleted and rebuilt.
  */
 async function createSession(ort: Ort, onnxFile: string, fingerprint: string, cacheDir: string | null, memoryArena: boolean) {
-  const base = { executionProviders: ['cpu'], enableCpuMemArena: memoryArena };
+  // Intra-op threads from the cores this process may use (affinity, cgroups), not ORT's guess.
+  const base = { executionProviders: ['cpu'], enableCpuMemArena: memoryArena, intraOpNumThreads: availableParallelism(), interOpNumThreads: 1 };
   if (!cacheDir || fingerprint === 'unknown') return ort.InferenceSession.create(onnxFile, { ...base, graphOptimizationLevel: 'all' });
   const cached = path.join(cacheDir, `minilm-${fingerprint}-ort${ortVersion()}-${process.arch}.onnx`);
   if (existsSync(cached)) {

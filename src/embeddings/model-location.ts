@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModelUnavailableError, UsageError } from '../errors.js';
+import { AUTO_DTYPES, ONNX_FILES, type ConfiguredDtype, type ModelDtype } from './model-files.js';
 
 export interface ModelLocation {
   /** Folder holding `<owner>/<name>/`; null only for tests that inject their own files. */
@@ -33,11 +34,11 @@ export function userModelDir(env: NodeJS.ProcessEnv): string {
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export function onnxFileName(dtype: 'q8' | 'fp32'): string {
-  return dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+export function onnxFileName(dtype: ModelDtype): string {
+  return ONNX_FILES[dtype];
 }
 
-export function requiredFiles(dtype: 'q8' | 'fp32'): string[] {
+export function requiredFiles(dtype: ModelDtype): string[] {
   return ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnxFileName(dtype)];
 }
 
@@ -52,7 +53,7 @@ export function resolveModelLocation(
   configDir: string | null,
   projectRoot: string,
   modelId: string,
-  dtype: 'q8' | 'fp32',
+  dtype: ConfiguredDtype,
   cwd: string = process.cwd(),
 ): ModelLocation {
   const cache = userModelDir(env);
@@ -64,9 +65,20 @@ export function resolveModelLocation(
     [path.join(PACKAGE_ROOT, '.agentos', 'models'), 'agentos install'],
     [cache, 'user cache'],
   ] as const) {
-    if (existsSync(path.join(dir, modelId, onnxFileName(dtype)))) return { dir, source };
+    const wanted = dtype === 'auto' ? AUTO_DTYPES : [dtype];
+    if (wanted.some((d) => existsSync(path.join(dir, modelId, onnxFileName(d))))) return { dir, source };
   }
   return { dir: cache, source: 'user cache' };
+}
+
+/**
+ * `auto` (the default) is the int8 model where provisioning built it, else q8
+ * (what `agentos model fetch` downloads); a named dtype is taken as named.
+ */
+export function resolveDtype(loc: ModelLocation, modelId: string, dtype: ConfiguredDtype): ModelDtype {
+  if (dtype !== 'auto') return dtype;
+  if (!loc.dir) return AUTO_DTYPES[0];
+  return AUTO_DTYPES.find((d) => existsSync(path.join(loc.dir!, modelId, onnxFileName(d)))) ?? 'q8';
 }
 
 /**
@@ -89,7 +101,7 @@ export function assertExplicitModelDir(loc: ModelLocation): void {
 }
 
 /** A clear error naming the folder and the files it expected, instead of a stack trace. */
-export function assertModelFiles(loc: ModelLocation, modelId: string, dtype: 'q8' | 'fp32'): void {
+export function assertModelFiles(loc: ModelLocation, modelId: string, dtype: ModelDtype): void {
   if (!loc.dir) return;
   const folder = path.join(loc.dir, modelId);
   const missing = requiredFiles(dtype).filter((f) => !existsSync(path.join(folder, f)));

@@ -3,13 +3,16 @@ import { existsSync } from 'node:fs';
 import type { Config } from '../config/schema.js';
 import type { ModelIdentity } from '../index/build.js';
 import type { Embedder } from './embedder.js';
-import { fingerprintFile, modelCacheDir, onnxFileName, resolveModelLocation, type ModelLocation } from './model-location.js';
+import { fingerprintFile, modelCacheDir, onnxFileName, resolveDtype, resolveModelLocation, type ModelLocation } from './model-location.js';
+import type { ModelDtype } from './model-files.js';
 
 export { modelCacheDir };
 import { MAX_TOKENS } from './minilm.js';
 
 export interface ModelSetup {
   location: ModelLocation;
+  /** The weights in use: `model.dtype`, with `auto` resolved against the files present. */
+  dtype: ModelDtype;
   /** Known without loading the model, so a no-op index run stays cheap. */
   identity: ModelIdentity;
   /** `batch` (index): throughput first; `query` (a brief): memory first. */
@@ -17,8 +20,9 @@ export interface ModelSetup {
 }
 
 export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string): ModelSetup {
-  const { id, dtype } = config.model;
-  const location = resolveModelLocation(env, config.model.dir, root, id, dtype);
+  const { id } = config.model;
+  const location = resolveModelLocation(env, config.model.dir, root, id, config.model.dtype);
+  const dtype = resolveDtype(location, id, config.model.dtype);
   const file = location.dir ? path.join(location.dir, id, onnxFileName(dtype)) : null;
   const identity: ModelIdentity = {
     modelId: `${id}@${dtype}`,
@@ -28,6 +32,7 @@ export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string)
   };
   return {
     location,
+    dtype,
     identity,
     load: async (purpose = 'query') => {
       const { MiniLMEmbedder } = await import('./minilm.js');

@@ -9,9 +9,11 @@ import { IndexUnavailableError } from '../errors.js';
 import { DamagedPointerError, openGeneration, readCurrent, type HnswStore } from './hnsw-store.js';
 import { HNSW_EF_CONSTRUCTION, HNSW_M, loadHnswlib, type HnswIndex } from './hnswlib.js';
 import { indexPaths } from './layout.js';
+import { corpusConfigHash } from './corpus-config.js';
 import { acquireLock } from './lock.js';
 import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type StoredChunk, type StoredDoc } from './types.js';
 import { pruneGenerations, setAsideCurrent, writeGeneration } from './write.js';
+import { lexicalFiles } from '../lexical/for-build.js';
 
 export interface ModelIdentity {
   modelId: string;
@@ -23,7 +25,7 @@ export interface ModelIdentity {
 export type BuildProgress =
   | { phase: 'scan'; files: number }
   | { phase: 'model' }
-  | { phase: 'embed'; done: number; total: number }
+  | { phase: 'embed'; done: number; total: number; tokens?: number; totalTokens?: number }
   | { phase: 'write' };
 
 export interface BuildOptions {
@@ -36,6 +38,8 @@ export interface BuildOptions {
   loadEmbedder: () => Promise<Embedder>;
   lockWaitMs: number;
   onProgress?: (p: BuildProgress) => void;
+  /** Refuse (IndexUnavailableError) instead of rebuilding in full: a refresh before a check must stay quick. */
+  incrementalOnly?: boolean;
 }
 
 export interface BuildReport {
@@ -50,6 +54,8 @@ export interface BuildReport {
   chunksEmbedded: number;
   tokensEmbedded: number;
   fullRebuildReason: string | null;
+  /** No usable index existed before (none, or one holding no documents). */
+  firstBuild: boolean;
   wrote: boolean;
   generation: string | null;
 }
@@ -93,6 +99,9 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   } else if (!previousName) {
     fullRebuildReason = damaged; // first build: nothing to explain, unless the pointer was damaged
   }
+  if (opts.incrementalOnly && (fullRebuildReason || !previousName)) {
+    throw new IndexUnavailableError(`the index cannot be updated in place (${fullRebuildReason ?? 'there is none'}); run \`agentos index --full\``);
+  }
 
   const scan = await scanCorpus(root, config.corpus, opts.includeHistory);
   opts.onProgress?.({ phase: 'scan', files: scan.files.length });
@@ -108,6 +117,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     chunksEmbedded: 0,
     tokensEmbedded: 0,
     fullRebuildReason,
+    firstBuild: !previousName || (existing !== null && existing.manifest.chunkCount === 0 && Object.keys(existing.manifest.files).length === 0),
     wrote: false,
     generation: previousName,
   };
@@ -119,7 +129,11 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   // Files read to compare hashes are not read again to be embedded.
   const reads = new Map<string, Awaited<ReturnType<typeof readTextFile>>>();
   const statUpdates: Record<string, { hash: string; size: number; mtimeMs: number }> = {};
-  let metaOnlyChange = false;
+  // Files matched but not indexable, with their stat pair (see Manifest.skipped).
+  const skippedStats: NonNullable<Manifest['skipped']> = {};
+  const configHash = corpusConfigHash(config, opts.includeHistory);
+  // An older manifest without coverage or config identity is rewritten once to gain them.
+  let metaOnlyChange = existing !== null && (existing.manifest.corpusConfigHash !== configHash || !existing.manifest.coverage);
 
   for (const f of scan.files) {
     const prev = oldFiles[f.relPath];
@@ -152,11 +166,13 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
 
   // Read, describe and chunk what must be embedded; the model loads only now.
   const prepared: Prepared[] = [];
+  const readTexts = new Map<string, string>();
   let embedder: Embedder | null = null;
   for (const f of toEmbed) {
     const read = reads.get(f.relPath) ?? (await readTextFile(f.absPath, config.corpus.maxFileBytes));
     if (!read.ok) {
       report.skipped.push({ relPath: f.relPath, reason: read.reason });
+      skippedStats[f.relPath] = { size: f.size, mtimeMs: f.mtimeMs, reason: read.reason };
       if (oldDocs.has(f.relPath)) report.removed.push(f.relPath);
       continue;
     }
@@ -178,14 +194,19 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     }
     if (chunks.length === 0) {
       report.skipped.push({ relPath: f.relPath, reason: 'no text to index' });
+      skippedStats[f.relPath] = { size: f.size, mtimeMs: f.mtimeMs, reason: 'no text to index' };
       if (oldDocs.has(f.relPath)) report.removed.push(f.relPath);
       continue;
     }
     prepared.push({ file: f, metadata, chunks });
+    readTexts.set(f.relPath, read.text);
     statUpdates[f.relPath] = { hash: read.hash, size: f.size, mtimeMs: f.mtimeMs };
     (oldDocs.has(f.relPath) ? report.changed : report.added).push(f.relPath);
   }
 
+  if (existing && JSON.stringify(existing.manifest.skipped ?? {}) !== JSON.stringify(skippedStats)) metaOnlyChange = true;
+  // An index from before the lexical index existed gets one on the next run.
+  if (existing && !existing.manifest.integrity.extra?.['lexical.json']) metaOnlyChange = true;
   const nothingToDo = existing && prepared.length === 0 && report.removed.length === 0;
   if (nothingToDo && !metaOnlyChange) {
     // Nothing to write, but a crashed writer's temp folders are still ours to remove.
@@ -196,11 +217,23 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
 
   // Embed all new chunks together: length-sorted batches across files pad less.
   const texts = prepared.flatMap((p) => p.chunks.map((c) => c.embedText));
-  const vectors: Float32Array[] = [];
+  const vectors = new Array<Float32Array>(texts.length);
   const tokensBefore = embedder?.stats?.tokens ?? 0;
-  for (let i = 0; i < texts.length; i += EMBED_SLICE) {
-    vectors.push(...(await embedder!.embed(texts.slice(i, i + EMBED_SLICE))));
-    opts.onProgress?.({ phase: 'embed', done: Math.min(i + EMBED_SLICE, texts.length), total: texts.length });
+  // Sorted by length over the whole run (not per slice): batches of like lengths pad less.
+  // Token counts are cached by the embedder from chunking, so this costs a lookup each.
+  const lengths = texts.map((t) => Math.min(embedder!.countTokens(t), embedder!.maxTokens - 2) + 2);
+  const order = texts.map((_, i) => i).sort((a, b) => lengths[a] - lengths[b]);
+  const totalTokens = lengths.reduce((a, b) => a + b, 0);
+  let tokensDone = 0;
+  opts.onProgress?.({ phase: 'embed', done: 0, total: texts.length, tokens: 0, totalTokens });
+  for (let i = 0; i < order.length; i += EMBED_SLICE) {
+    const slice = order.slice(i, i + EMBED_SLICE);
+    const out = await embedder!.embed(slice.map((j) => texts[j]));
+    slice.forEach((j, k) => {
+      vectors[j] = out[k];
+      tokensDone += lengths[j];
+    });
+    opts.onProgress?.({ phase: 'embed', done: Math.min(i + EMBED_SLICE, texts.length), total: texts.length, tokens: tokensDone, totalTokens });
   }
   report.chunksEmbedded = texts.length;
   report.tokensEmbedded = (embedder?.stats?.tokens ?? 0) - tokensBefore;
@@ -261,7 +294,8 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const manifest: Omit<Manifest, 'integrity'> = {
     formatVersion: INDEX_FORMAT_VERSION,
     modelId: opts.model.modelId,
-    modelFingerprint: opts.model.modelFingerprint,
+    // A hub-loaded model is fingerprinted only once loaded: record what was really used.
+    modelFingerprint: opts.model.modelFingerprint === 'unknown' && embedder ? embedder.modelFingerprint : opts.model.modelFingerprint,
     dimensions: dims,
     maxTokens: opts.model.maxTokens,
     chunkingVersion: CHUNKING_VERSION,
@@ -271,10 +305,17 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     nextLabel,
     deletedCount,
     files,
+    skipped: skippedStats,
+    coverage: {
+      standard: docs.filter((d) => d.types.includes('standard')).length,
+      history: docs.filter((d) => d.types.includes('history')).length,
+    },
+    corpusConfigHash: configHash,
   };
   const vectorsSource =
     nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { index };
-  const name = await writeGeneration(root, manifest, meta, vectorsSource);
+  const extra = await lexicalFiles(root, docs, readTexts, config.corpus.maxFileBytes);
+  const name = await writeGeneration(root, manifest, meta, vectorsSource, extra);
   await pruneGenerations(root, { keep: previousName ? [name, previousName] : [name] });
   report.wrote = true;
   report.generation = name;
@@ -298,8 +339,12 @@ async function readCurrentOrSetAside(root: string): Promise<{ name: string | nul
 
 /** Why an existing index cannot be updated in place, or null. */
 export function incompatibility(m: Manifest, model: ModelIdentity): string | null {
+  // An index holding nothing has nothing to keep: the next build is a first build, not a rebuild.
+  if (m.chunkCount === 0 && Object.keys(m.files).length === 0 && m.dimensions === model.dimensions) return null;
   if (m.modelId !== model.modelId) return `the model changed (${m.modelId} -> ${model.modelId})`;
-  if (m.modelFingerprint !== model.modelFingerprint) return `the model weights changed (${m.modelFingerprint} -> ${model.modelFingerprint})`;
+  // "unknown" is a hub model not fingerprinted before it loads: no evidence the weights changed.
+  const known = m.modelFingerprint !== 'unknown' && model.modelFingerprint !== 'unknown';
+  if (known && m.modelFingerprint !== model.modelFingerprint) return `the model weights changed (${m.modelFingerprint} -> ${model.modelFingerprint})`;
   if (m.dimensions !== model.dimensions) return `the vector size changed (${m.dimensions} -> ${model.dimensions})`;
   if (m.maxTokens !== model.maxTokens) return `the model window changed (${m.maxTokens} -> ${model.maxTokens})`;
   if (m.chunkingVersion !== CHUNKING_VERSION) return `the chunking changed (v${m.chunkingVersion} -> v${CHUNKING_VERSION})`;

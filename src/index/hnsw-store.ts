@@ -43,6 +43,31 @@ export class HnswStore implements VectorStore {
     return type ? this.counts[type] : this.counts.all;
   }
 
+  private docsByPath: Map<string, StoredDoc> | null = null;
+
+  doc(filePath: string): StoredDoc | undefined {
+    this.docsByPath ??= new Map(this.meta.docs.map((d) => [d.filePath, d]));
+    return this.docsByPath.get(filePath);
+  }
+
+  /** Exact best-chunk cosine of one document (its vectors read back from the graph). */
+  scoreDoc(filePath: string, vectors: Float32Array[]): (SearchHit & { vectorIndex: number }) | null {
+    const doc = this.doc(filePath);
+    if (!doc) return null;
+    let best: (SearchHit & { vectorIndex: number }) | null = null;
+    for (const label of doc.labels) {
+      const c = this.byLabel.get(label);
+      if (!c) continue;
+      const point = this.index.getPoint(label);
+      vectors.forEach((v, vectorIndex) => {
+        let dot = 0;
+        for (let i = 0; i < v.length; i++) dot += v[i] * point[i];
+        if (!best || dot > best.score) best = { label, score: dot, doc, section: c.section, excerpt: c.excerpt, vectorIndex };
+      });
+    }
+    return best;
+  }
+
   search(vector: Float32Array, k: number, type?: CorpusType): SearchHit[] {
     const n = this.count(type);
     if (n === 0 || k <= 0) return [];

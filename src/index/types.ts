@@ -20,8 +20,25 @@ export interface Manifest {
   deletedCount: number;
   /** Per-file content hash plus the stat pair that lets a no-op run skip reading. */
   files: Record<string, { hash: string; size: number; mtimeMs: number }>;
+  /**
+   * Files the globs matched that the build could not index (binary, too large,
+   * no text), with the stat pair, so a freshness check does not take them for new.
+   * Optional: indexes written before it existed lack it (and the two below).
+   */
+  skipped?: Record<string, { size: number; mtimeMs: number; reason: string }>;
+  /** Documents of each type (a document may be both). */
+  coverage?: { standard: number; history: number };
+  /** Identity of the corpus globs and size limit the index was built with (src/index/freshness.ts). */
+  corpusConfigHash?: string;
   /** Sizes (and a hash of meta) so truncation or tampering is caught before hnswlib reads. */
-  integrity: { vectorsBytes: number; vectorsHeadSha256: string; metaBytes: number; metaSha256: string };
+  integrity: {
+    vectorsBytes: number;
+    vectorsHeadSha256: string;
+    metaBytes: number;
+    metaSha256: string;
+    /** Files stored beside the vectors (e.g. lexical.json), by name. */
+    extra?: Record<string, { bytes: number; sha256: string }>;
+  };
 }
 
 export interface StoredDoc extends DocMetadata {
@@ -54,4 +71,8 @@ export interface VectorStore {
   count(type?: CorpusType): number;
   /** Nearest chunks, best first; at most `k`, fewer when the store holds fewer. */
   search(vector: Float32Array, k: number, type?: CorpusType): SearchHit[];
+  /** A document's chunks as hits scored against `vectors` (best chunk first); for documents found lexically. */
+  scoreDoc?(filePath: string, vectors: Float32Array[]): (SearchHit & { vectorIndex: number }) | null;
+  /** A document's metadata by path (for matches found lexically). */
+  doc?(filePath: string): StoredDoc | undefined;
 }

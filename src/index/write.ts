@@ -26,6 +26,8 @@ export async function writeGeneration(
   manifest: Omit<Manifest, 'integrity'>,
   meta: IndexMeta,
   vectors: { index: HnswIndex } | { linkFrom: string },
+  /** Further files of the generation (the lexical index), written and fsynced with the rest. */
+  extra: Record<string, Buffer> = {},
 ): Promise<string> {
   const paths = indexPaths(root);
   await mkdir(paths.dir, { recursive: true });
@@ -37,6 +39,11 @@ export async function writeGeneration(
   else await link(vectors.linkFrom, vecFile);
   const metaBuf = Buffer.from(JSON.stringify(meta));
   await writeFile(path.join(tmp, 'meta.json'), metaBuf);
+  const extraIntegrity: Record<string, { bytes: number; sha256: string }> = {};
+  for (const [file, buf] of Object.entries(extra)) {
+    await writeFile(path.join(tmp, file), buf);
+    extraIntegrity[file] = { bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
+  }
   const { size } = await stat(vecFile);
   const full: Manifest = {
     ...manifest,
@@ -45,10 +52,11 @@ export async function writeGeneration(
       vectorsHeadSha256: headSha(vecFile),
       metaBytes: metaBuf.length,
       metaSha256: createHash('sha256').update(metaBuf).digest('hex'),
+      ...(Object.keys(extraIntegrity).length ? { extra: extraIntegrity } : {}),
     },
   };
   await writeFile(path.join(tmp, 'manifest.json'), JSON.stringify(full, null, 1));
-  for (const f of ['vectors.hnsw', 'meta.json', 'manifest.json']) await fsyncPath(path.join(tmp, f));
+  for (const f of ['vectors.hnsw', 'meta.json', ...Object.keys(extra), 'manifest.json']) await fsyncPath(path.join(tmp, f));
   await rename(tmp, paths.generation(name).dir);
   const currentTmp = `${paths.current}.tmp-${process.pid}`;
   await writeFile(currentTmp, name + '\n');

@@ -32,7 +32,8 @@ let ref: Reference;
 
 beforeAll(async () => {
   ref = JSON.parse(await readFile(REFERENCE, 'utf8')) as Reference;
-  embedder = await MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' } });
+  // The default: the dynamically quantized file provisioning builds (MatMulInteger).
+  embedder = await MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'int8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' } });
 });
 
 afterAll(async () => {
@@ -54,7 +55,7 @@ describe('MiniLMEmbedder vs sentence-transformers', () => {
     expect(embedder.dimensions).toBe(384);
     expect(embedder.maxTokens).toBe(256);
     expect(MAX_TOKENS).toBe(ref.max_seq_length);
-    expect(embedder.modelId).toBe(`${MODEL_ID}@q8`);
+    expect(embedder.modelId).toBe(`${MODEL_ID}@int8`);
     expect(embedder.modelFingerprint).toMatch(/^[0-9a-f]{16}$/);
   });
 
@@ -71,6 +72,19 @@ describe('MiniLMEmbedder vs sentence-transformers', () => {
     });
     const failing = scores.filter((s) => !(s.score > 0.99));
     expect(failing).toEqual([]);
+  });
+
+  test('the q8 option (int8 stored, fp32 computed) passes the same reference check, with its own identity', async () => {
+    const q8 = await MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' } });
+    try {
+      expect(q8.modelId).toBe(`${MODEL_ID}@q8`);
+      expect(q8.modelFingerprint).not.toBe(embedder.modelFingerprint);
+      const vectors = await q8.embed(ref.items.map((it) => it.text));
+      const failing = ref.items.filter((it, i) => !(cosine(vectors[i], Float32Array.from(it.embedding)) > 0.99));
+      expect(failing.map((it) => it.text.slice(0, 40))).toEqual([]);
+    } finally {
+      await q8.dispose();
+    }
   });
 
   test('countTokens matches the reference word-piece counts (the reference counts [CLS] and [SEP], countTokens does not)', () => {
@@ -127,7 +141,7 @@ describe('the optimised-graph cache', () => {
   afterAll(async () => {
     await rm(cacheDir, { recursive: true, force: true });
   });
-  const load = () => MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' }, cacheDir });
+  const load = () => MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'int8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' }, cacheDir });
   const texts = () => ref.items.map((it) => it.text);
 
   test('first load writes the cache, the next load reads it; both match the reference and the uncached model', async () => {

@@ -284,7 +284,7 @@ describe('config and model settings', () => {
     }
   });
 
-  test('an explicit model.dir that does not exist: index and search exit 2 with the path; issue start fails open', async () => {
+  test('an explicit model.dir that does not exist: index and search exit 2 with the path; issue start answers from the lexical index', async () => {
     await writeFile(config, 'model:\n  dir: no/such/models\n');
     const env = { AGENTOS_MODEL_DIR: undefined };
     for (const args of [['index'], ['search', 'docker']]) {
@@ -295,7 +295,8 @@ describe('config and model settings', () => {
     const brief = await put('briefs/md.md', '# Model dir\n\nSomething.\n');
     const start = await run(['issue', 'start', brief, '--non-interactive', '-o', path.join(tmp, 'out', 'md.md')], { env });
     expect(start.code).toBe(0);
-    expect(start.stderr).toMatch(/Historian check failed: model not found/);
+    // Issue 9/11: without the model the lexical index answers, and says so.
+    expect(start.stderr).toMatch(/the model could not be loaded \(model not found.*method: lexical/);
   });
 
   test('`agentos issue` with no subcommand: exit 2', async () => {

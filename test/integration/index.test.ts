@@ -510,7 +510,7 @@ describe('without the model', () => {
     expect(r.code).toBe(5); // model unavailable (issue 8)
     expect(r.stderr).toContain('agentos model fetch');
     expect(r.stderr).toContain(`model not found: ${path.join(missing, identity.modelId.replace(/@.*$/, ''))}`);
-    expect(r.stderr).toContain('onnx/model_quantized.onnx');
+    expect(r.stderr).toContain('onnx/model_int8.onnx');
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
     expect(existsSync(indexPaths(root).lock)).toBe(false);
     expect(readCurrent(root)).toBe(before);

@@ -69,7 +69,7 @@ describe('parseConfig: defaults', () => {
 describe('parseConfig: unknown keys', () => {
   test('unknown top-level key names the file and the key and lists what is allowed', () => {
     expect(errorsOf({ thresholdz: { duplicate: 0.9 } })).toEqual([
-      `${FILE}: thresholdz: unknown key (allowed: corpus, thresholds, history, standards, model, check, search, retrieval)`,
+      `${FILE}: thresholdz: unknown key (allowed: corpus, thresholds, history, standards, model, check, search, retrieval, scoring)`,
     ]);
   });
 
@@ -176,7 +176,7 @@ describe('parseConfig: wrong types and ranges', () => {
     expect(config.corpus.maxFileBytes).toBe(DEFAULT_CONFIG.corpus.maxFileBytes);
   });
 
-  test.each(['q8', 'fp32'] as const)('model.dtype %s is accepted', (dtype) => {
+  test.each(['int8', 'q8', 'fp32'] as const)('model.dtype %s is accepted', (dtype) => {
     const { config, errors } = parseConfig({ model: { dtype } });
     expect(errors).toEqual([]);
     expect(config.model.dtype).toBe(dtype);
@@ -184,8 +184,8 @@ describe('parseConfig: wrong types and ranges', () => {
 
   test.each(['fp16', 'Q8', 8, null])('model.dtype %p is rejected and the default kept', (dtype) => {
     const { config, errors } = parseConfig({ model: { dtype } });
-    expect(errors).toEqual([`${FILE}: model.dtype: expected q8 or fp32`]);
-    expect(config.model.dtype).toBe('q8');
+    expect(errors).toEqual([`${FILE}: model.dtype: expected int8, q8, fp32`]);
+    expect(config.model.dtype).toBe('int8');
   });
 });
 
@@ -300,5 +300,13 @@ describe('loadConfig', () => {
     await mkdir(path.join(root, CONFIG_PATH), { recursive: true }); // a folder, not a file
     const e = await failure();
     expect(e.message).toMatch(/^\.agentos\/config\.yaml: cannot read \(/);
+  });
+});
+
+describe('scoring (issue 11)', () => {
+  test('scoring.method defaults to hybrid, accepts cosine, rejects anything else', () => {
+    expect(parseConfig({}).config.scoring.method).toBe('hybrid');
+    expect(parseConfig({ scoring: { method: 'cosine' } }).config.scoring.method).toBe('cosine');
+    expect(parseConfig({ scoring: { method: 'bm25' } }, 'c.yaml').errors).toEqual(['c.yaml: scoring.method: expected hybrid or cosine, got "bm25"']);
   });
 });

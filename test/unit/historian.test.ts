@@ -135,14 +135,17 @@ function scriptedAsker(action: DuplicateAction | Error, which?: (m: HistoryMatch
 // ---------------------------------------------------------------------------
 
 describe('classification on the top score (runChecks over an exact store)', () => {
-  test('T010 no matches: a store without completed work is clear (and says why)', async () => {
+  test('T010 no matches: a store without completed work is not clear but no_history (issue 8 §1)', async () => {
     const store = storeWithScores([], [0.9]);
     const o = await check(store);
-    expect(o.history.status).toBe('clear');
+    expect(o.history.status).toBe('no_history');
     expect(o.history.error).toBeNull();
     expect(o.history.matches).toEqual([]);
     expect(o.history.nearest).toEqual([]);
-    expect(o.warnings).toEqual([expect.stringContaining('no completed work')]);
+    // No history search was run at all: nothing to compare with.
+    expect(store.searches.filter((q) => q.type === 'history')).toEqual([]);
+    // The standards still answer.
+    expect(o.standards.items.map((s) => s.filePath)).toEqual(['docs/standards/std-0.md']);
   });
 
   test('T020 top score 0.35 is clear: nearest reported, no matches', async () => {
@@ -301,9 +304,9 @@ describe('fail open (runChecks never throws)', () => {
 });
 
 describe('retrieval', () => {
-  test('T140 an empty store is clear, with no error and no warning', async () => {
+  test('T140 an empty store is no_history (never "clear"), with no error and no warning', async () => {
     const o = await check(new InMemoryStore());
-    expect(o.history).toMatchObject({ status: 'clear', matches: [], nearest: [], error: null });
+    expect(o.history).toMatchObject({ status: 'no_history', matches: [], nearest: [], error: null });
     expect(o.warnings).toEqual([]);
     expect(o.standards).toEqual({ items: [], error: null, method: 'fake:test' });
   });

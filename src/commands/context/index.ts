@@ -1,6 +1,6 @@
 import type { GlobalOptions } from '../../cli.js';
 import { readBrief } from '../../check/brief.js';
-import { defaultCheckDeps } from '../../check/deps.js';
+import { defaultCheckDeps, withSharedEmbedder } from '../../check/deps.js';
 import { runChecks, type CheckDeps } from '../../check/run.js';
 import { mergeContext, readManualContext } from '../../check/standards.js';
 import { loadConfig } from '../../config/load.js';
@@ -10,10 +10,15 @@ import type { IO } from '../../io.js';
 import { createFileLogger, logRetrievedStandards } from '../../log/logger.js';
 import { relevantStandardsSection, stripAgentosSections } from '../../output/sections.js';
 import { findProjectRoot } from '../../project.js';
+import { coverageJson } from '../../index/refresh.js';
+import { refreshIndexForCheck } from '../../ui/index-refresh.js';
+import { createSpinner } from '../../ui/spinner.js';
 
 export interface ContextOptions {
   json?: boolean;
   context: string[];
+  /** false with --no-refresh. */
+  refresh?: boolean;
 }
 
 /** Just the standards context of a brief, for other tools. Degrades like issue start: warn and print none. */
@@ -28,13 +33,15 @@ export async function runContext(
   const { config } = await loadConfig(root);
   const brief = await readBrief(briefArg, io.cwd, io.stdin);
   const manual = await readManualContext(opts.context ?? [], io.cwd, root);
-  const deps: CheckDeps = seams.deps ? seams.deps(config, root) : defaultCheckDeps(io.env, config, root);
+  const deps: CheckDeps = withSharedEmbedder(seams.deps ? seams.deps(config, root) : defaultCheckDeps(io.env, config, root));
+  const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
+  const index = await refreshIndexForCheck(io, { root, config, model: deps.identity, loadEmbedder: deps.loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
   const outcome = await runChecks(stripAgentosSections(brief.text), config, deps, { history: false, standards: true });
   if (outcome.standards.error) io.stderr.write(`warning: ${outcome.standards.error.startsWith('Vector store') ? outcome.standards.error : `standards context unavailable: ${outcome.standards.error}`}\n`);
   const items = mergeContext(manual, outcome.standards.items);
   const logger = await createFileLogger(root);
   logRetrievedStandards(logger, outcome.standards.items);
-  if (opts.json) io.stdout.write(JSON.stringify({ method: outcome.standards.method, error: outcome.standards.error, items }, null, 2) + '\n');
+  if (opts.json) io.stdout.write(JSON.stringify({ method: outcome.standards.method, error: outcome.standards.error, items, coverage: coverageJson(index) }, null, 2) + '\n');
   else if (items.length) io.stdout.write(relevantStandardsSection(items) + '\n');
   else io.stderr.write('No relevant standards found.\n');
   return ExitCode.Ok;

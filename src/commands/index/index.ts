@@ -2,8 +2,10 @@ import type { GlobalOptions } from '../../cli.js';
 import { loadConfig } from '../../config/load.js';
 import { modelSetup } from '../../embeddings/setup.js';
 import { assertExplicitModelDir } from '../../embeddings/model-location.js';
-import { ExitCode } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { buildIndex, type BuildReport } from '../../index/build.js';
+import { resolveHistoryScope } from '../../index/freshness.js';
+import { emptyGlobWarnings } from './empty-globs.js';
 import { debugLine, useColor, type IO } from '../../io.js';
 import { findProjectRoot } from '../../project.js';
 import { terminalSafe } from '../../output/sanitize.js';
@@ -11,6 +13,8 @@ import { createSpinner } from '../../ui/spinner.js';
 
 export interface IndexOptions {
   includeHistory?: boolean;
+  /** false with --no-history (commander's negated option). */
+  history?: boolean;
   full?: boolean;
   json?: boolean;
   wait: number;
@@ -19,8 +23,13 @@ export interface IndexOptions {
 export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOptions): Promise<number> {
   const started = performance.now();
   const root = findProjectRoot(io.cwd, globals.cwd);
+  if (opts.includeHistory && opts.history === false) throw new UsageError('--include-history and --no-history contradict each other; choose one');
   const { config, warnings: configWarnings } = await loadConfig(root);
   for (const w of configWarnings) io.stderr.write(`warning: ${w}\n`);
+  // The index remembers whether it covers history; flags change that on purpose.
+  const scope = resolveHistoryScope(root, { includeHistory: opts.includeHistory, noHistory: opts.history === false });
+  if (scope.kept && !globals.quiet) io.stderr.write('Keeping history: the index already covers completed work (--no-history drops it).\n');
+  if (scope.dropped && !globals.quiet) io.stderr.write('Dropping history: --no-history removes completed work from the index.\n');
   const model = modelSetup(io.env, config, root);
   assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet));
@@ -32,7 +41,7 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
     report = await buildIndex({
       root,
       config,
-      includeHistory: Boolean(opts.includeHistory),
+      includeHistory: scope.includeHistory,
       full: Boolean(opts.full),
       model: model.identity,
       loadEmbedder: () => model.load('batch'),
@@ -41,10 +50,8 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
         if (p.phase === 'scan') spinner.update(`Scanned ${plural(p.files, 'file')}`);
         else if (p.phase === 'model') spinner.update(`Loading model ${model.identity.modelId}…`);
         else if (p.phase === 'embed') {
+          spinner.update(embedProgressLine(p, embedStart ? (performance.now() - embedStart) / 1000 : 0));
           if (!embedStart) embedStart = performance.now();
-          const elapsed = (performance.now() - embedStart) / 1000;
-          const eta = p.done > 0 && p.done < p.total ? ` · ETA ${Math.ceil((elapsed / p.done) * (p.total - p.done))}s` : '';
-          spinner.update(`Embedding chunks ${p.done}/${p.total} (${Math.round((100 * p.done) / p.total)}%)${eta}`);
         } else spinner.update('Writing index…');
       },
     });
@@ -56,14 +63,30 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
   spinner.stop();
   debugLine(io, globals, `index: ${report.scanned} scanned, ${report.chunksEmbedded} chunks / ${report.tokensEmbedded} tokens embedded in ${seconds.toFixed(2)} s${embedStart ? ` (embedding from ${((embedStart - started) / 1000).toFixed(2)} s)` : ''}; model ${model.identity.modelId} from ${model.location.source}`);
 
-  await logIndexRun(root, report, seconds, Boolean(opts.includeHistory));
+  const empty = await emptyGlobWarnings(root, config, report, scope.includeHistory);
+  await logIndexRun(root, report, seconds, scope.includeHistory);
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ root, ...report, seconds: Number(seconds.toFixed(3)), model: model.identity.modelId }, null, 2) + '\n');
+    const history = { includeHistory: scope.includeHistory, historyKept: scope.kept, historyDropped: scope.dropped };
+    io.stdout.write(JSON.stringify({ root, ...report, ...history, emptyGlobs: empty.globs, seconds: Number(seconds.toFixed(3)), model: model.identity.modelId }, null, 2) + '\n');
   } else {
-    printSummary(io, report, seconds, Boolean(opts.includeHistory));
+    printSummary(io, report, seconds, scope.includeHistory);
   }
-  for (const w of report.warnings) io.stderr.write(`warning: ${terminalSafe(w)}\n`);
+  for (const w of [...report.warnings, ...empty.warnings]) io.stderr.write(`warning: ${terminalSafe(w)}\n`);
   return ExitCode.Ok;
+}
+
+/**
+ * Progress in chunks and tokens; the ETA is from the tokens embedded since the
+ * embedding phase began (the cost is per token, and chunks vary 10x in length;
+ * batches run shortest first, so a chunk-based ETA would be far too low).
+ */
+export function embedProgressLine(p: { done: number; total: number; tokens?: number; totalTokens?: number }, elapsedS: number): string {
+  const chunks = `Embedding chunks ${p.done}/${p.total}`;
+  if (p.tokens === undefined || !p.totalTokens) return `${chunks} (${Math.round((100 * p.done) / Math.max(1, p.total))}%)`;
+  const pct = Math.round((100 * p.tokens) / p.totalTokens);
+  const tokens = `tokens ${p.tokens.toLocaleString('en-US')}/${p.totalTokens.toLocaleString('en-US')} (${pct}%)`;
+  const eta = p.tokens > 0 && p.tokens < p.totalTokens && elapsedS > 0 ? ` · ETA ${Math.ceil((elapsedS / p.tokens) * (p.totalTokens - p.tokens))}s` : '';
+  return `${chunks} · ${tokens}${eta}`;
 }
 
 export function plural(n: number, word: string): string {
@@ -89,6 +112,7 @@ function printSummary(io: IO, r: BuildReport, seconds: number, includeHistory: b
   const bold = (s: string) => (color ? `\x1b[1m${s}\x1b[22m` : s);
   const out = (s = '') => io.stdout.write(s + '\n');
   if (r.fullRebuildReason) out(`Full rebuild: ${r.fullRebuildReason}.`);
+  else if (r.firstBuild && r.wrote) out('First build of the index.');
   out(
     `${bold(r.wrote ? 'Index updated' : 'Index up to date')}${includeHistory ? ' (standards + history)' : ' (standards only)'} in ${seconds.toFixed(2)}s`,
   );

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { GlobalOptions } from '../../cli.js';
 import { readBrief } from '../../check/brief.js';
-import { defaultCheckDeps } from '../../check/deps.js';
+import { defaultCheckDeps, withSharedEmbedder } from '../../check/deps.js';
+import { explainNoHistory } from '../../check/no-history.js';
 import { runChecks, type CheckDeps, type CheckOutcome } from '../../check/run.js';
 import { mergeContext, readManualContext } from '../../check/standards.js';
 import { loadConfig } from '../../config/load.js';
@@ -19,6 +20,8 @@ import { stripAgentosSections } from '../../output/sections.js';
 import { slugify, writeFileAtomic } from '../../output/write.js';
 import { CHECK_RECORD_KIND, checkRecordPath, isSameFile } from '../../output/safe-target.js';
 import { terminalSafe } from '../../output/sanitize.js';
+import { coverageJson } from '../../index/refresh.js';
+import { refreshIndexForCheck } from '../../ui/index-refresh.js';
 import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
 
 export interface IssueStartOptions {
@@ -29,6 +32,8 @@ export interface IssueStartOptions {
   json?: boolean;
   strict?: boolean;
   context: string[];
+  /** false with --no-refresh: check against the index as it is (and warn what it misses). */
+  refresh?: boolean;
   /** For this run only, over config `thresholds.*`. */
   duplicateThreshold?: number;
   relatedThreshold?: number;
@@ -65,8 +70,10 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   for (const w of configWarnings) err(`warning: ${w}`);
 
   // 1. Decide what the memory says.
-  const deps = seams.deps ? seams.deps(config, root) : defaultCheckDeps(io.env, config, root);
+  const deps = withSharedEmbedder(seams.deps ? seams.deps(config, root) : defaultCheckDeps(io.env, config, root));
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
+  // Never check against an index that has not seen the newest files (src/index/refresh.ts).
+  const index = await refreshIndexForCheck(io, { root, config, model: deps.identity, loadEmbedder: deps.loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
   const started = performance.now();
   const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(stripAgentosSections(brief.text), config, deps, { history: true, standards: true }));
   outcome.timings.checkMs = performance.now() - started;
@@ -93,6 +100,8 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     err(st.yellow(line));
   }
   for (const w of outcome.warnings) err(st.yellow(`warning: ${w}`));
+  const noHistory = outcome.history.status === 'no_history' ? await explainNoHistory(root, config, index.manifest?.includeHistory ?? null) : null;
+  if (noHistory) err(st.yellow(noHistory.message));
   const standards = mergeContext(manual, outcome.standards.items);
   logRetrievedStandards(logger, outcome.standards.items, logBase);
 
@@ -144,6 +153,8 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     output: null as string | null,
     warnings: outcome.warnings,
     timings: Object.fromEntries(Object.entries(outcome.timings).map(([k, v]) => [k, Math.round(v)])),
+    coverage: coverageJson(index),
+    noHistory,
   };
 
   // 3. Act: abort writes nothing; everything else writes the brief to use.
@@ -165,7 +176,11 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   if (decision.linked) note(renderLinked(decision.linked, shownOut, st, width));
   if (related.length) note(renderRelated(related, st, width));
   if (standards.length) note(renderStandards(standards, st, width));
-  if (outcome.history.status === 'clear' && !outcome.history.error) note(st.green('✓ No similar past work found.'));
+  if (outcome.history.status === 'clear' && !outcome.history.error) {
+    // A stale index that was not refreshed answered: say so beside the result.
+    const missed = result.coverage.staleFiles.length;
+    note(missed ? st.yellow(`No similar past work found in the index, which misses ${missed} changed file${missed === 1 ? '' : 's'} (see the warning above).`) : st.green('✓ No similar past work found.'));
+  }
   note(`Brief to use: ${shownOut}`);
 
   if (opts.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
@@ -199,5 +214,6 @@ function jsonMatch(m: import('../../check/history.js').HistoryMatch) {
     excerpt: m.excerpt,
     paths: m.paths ?? [m.filePath],
     briefExcerpt: m.briefExcerpt ?? null,
+    components: m.components ?? null,
   };
 }

@@ -37,7 +37,9 @@ export async function runModelFetch(io: IO, globals: GlobalOptions, opts: ModelF
   const explicit = loc.source === 'AGENTOS_MODEL_DIR' || loc.source === 'config model.dir';
   const dest = opts.to ? path.resolve(io.cwd, opts.to) : explicit && loc.dir ? loc.dir : userModelDir(io.env);
   const progress = createProgress(io, Boolean(globals.quiet) || Boolean(opts.json));
-  const base = { modelId: config.model.id, dtype: config.model.dtype, dest };
+  // `auto` fetches q8: the int8 file is not on the hub, provisioning builds it (scripts/provision-model.sh).
+  const dtype = config.model.dtype === 'auto' ? 'q8' : config.model.dtype;
+  const base = { modelId: config.model.id, dtype, dest };
   const label = opts.from ? `Copying ${config.model.id}` : `Downloading ${config.model.id}`;
   const onProgress = (p: { doneBytes: number; totalBytes: number }) => progress.update(p.doneBytes, p.totalBytes, label);
   const report: FetchReport = opts.from
@@ -46,7 +48,7 @@ export async function runModelFetch(io: IO, globals: GlobalOptions, opts: ModelF
   const source = opts.from ? path.resolve(io.cwd, opts.from) : hubBaseUrl(io.env);
   if (report.fetched.length) progress.done(`${opts.from ? 'Copied' : 'Downloaded'} ${report.fetched.length} files (${(report.bytes / 1e6).toFixed(1)} MB), SHA-256 verified`);
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ model: config.model.id, dtype: config.model.dtype, folder: report.folder, source, fetched: report.fetched, kept: report.kept, bytes: report.bytes }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ model: config.model.id, dtype, folder: report.folder, source, fetched: report.fetched, kept: report.kept, bytes: report.bytes }, null, 2) + '\n');
   } else {
     const kept = report.kept.length ? ` (${report.kept.length} already in place)` : '';
     io.stdout.write(`Model ready: ${report.folder}${kept}\n`);

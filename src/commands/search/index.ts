@@ -5,19 +5,25 @@ import { loadConfig } from '../../config/load.js';
 import type { CorpusType } from '../../corpus/types.js';
 import { modelSetup } from '../../embeddings/setup.js';
 import { assertExplicitModelDir } from '../../embeddings/model-location.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { errorMessage, ExitCode, UsageError } from '../../errors.js';
+import { openLexical, type LexicalData } from '../../lexical/file.js';
+import { rescore } from '../../scoring/rank.js';
 import { openStore } from '../../index/hnsw-store.js';
 import { debugLine, useColor, type IO } from '../../io.js';
 import { makeStyle } from '../../output/render.js';
 import { issueLabel } from '../../output/sections.js';
 import { safeForTerminal } from '../../output/sanitize.js';
 import { findProjectRoot } from '../../project.js';
+import { coverageJson } from '../../index/refresh.js';
+import { refreshIndexForCheck } from '../../ui/index-refresh.js';
 import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
 
 export interface SearchOptions {
   type?: CorpusType;
   limit: number;
   json?: boolean;
+  /** false with --no-refresh. */
+  refresh?: boolean;
   /** Over config `search.min_score` for this run. */
   minScore?: number;
 }
@@ -31,20 +37,42 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
   assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
   const t0 = performance.now();
-  const [store, embedder] = await withDelayedSpinner(spinner, 'Loading model and index…', Promise.all([openStore(root, model.identity), model.load()]));
+  // One model load serves a refresh of a stale index and the query.
+  let loading: ReturnType<typeof model.load> | null = null;
+  const loadEmbedder = () => (loading ??= model.load());
+  const index = await refreshIndexForCheck(io, { root, config, model: model.identity, loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
+  const coverage = coverageJson(index);
+  const [store, loaded] = await withDelayedSpinner(
+    spinner,
+    'Loading model and index…',
+    Promise.all([openStore(root, model.identity), loadEmbedder().then((e) => ({ e, error: null }), (error: unknown) => ({ e: null, error }))]),
+  );
+  // No model: answer from the lexical index and say so (issue 9); no lexical index either: the model's error.
+  let lexical: LexicalData | null = null;
+  if (!loaded.e) {
+    try {
+      lexical = openLexical(root);
+    } catch {
+      throw loaded.error;
+    }
+    io.stderr.write(`warning: the model could not be loaded (${errorMessage(loaded.error)}); searching the lexical index (method: lexical)\n`);
+  }
+  const embedder = loaded.e;
   if (store.count() === 0) {
-    io.stderr.write('The index is empty: nothing matched the corpus globs. Check .agentos/config.yaml, then run `agentos index --include-history`.\n');
-    if (opts.json) io.stdout.write(JSON.stringify({ query, method: null, minScore: opts.minScore ?? config.search.minScore, belowMinScore: 0, results: [] }, null, 2) + '\n');
+    io.stderr.write('The index is empty: nothing matched the corpus globs. Run `agentos status` to see what each glob matches, or `agentos init`.\n');
+    if (opts.json) io.stdout.write(JSON.stringify({ query, method: null, minScore: opts.minScore ?? config.search.minScore, belowMinScore: 0, results: [], coverage }, null, 2) + '\n');
     return ExitCode.Ok;
   }
   debugLine(io, globals, `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`);
-  const [vector] = await embedder.embed([query]);
+  const vectors = embedder ? await embedder.embed([query]) : [];
+  const rank = (type: CorpusType) =>
+    embedder ? nearestDocuments(store, vectors, opts.limit, type) : rescore(store, [], opts.limit, type, { method: 'lexical', lexical, briefText: query });
   const types: CorpusType[] = opts.type ? [opts.type] : ['history', 'standard'];
   // A document indexed as both types must appear once: merge by path, keep the best.
   const byPath = new Map<string, ReturnType<typeof nearestDocuments>[number] & { types: CorpusType[] }>();
   for (const type of types) {
     if (store.count(type) === 0) continue;
-    for (const m of nearestDocuments(store, [vector], opts.limit, type)) {
+    for (const m of rank(type)) {
       const prev = byPath.get(m.filePath);
       if (!prev || m.score > prev.score) byPath.set(m.filePath, { ...m, types: [type, ...(prev?.types ?? [])] });
       else if (!prev.types.includes(type)) prev.types.push(type);
@@ -60,9 +88,10 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
       JSON.stringify(
         {
           query,
-          method: `embedding:${embedder.modelId}+hnsw`,
+          method: embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical',
           minScore,
           belowMinScore: below,
+          coverage,
           results: results.map((r) => ({ type: r.types.sort(), id: r.issueId, title: r.title, section: r.section, score: r.score, status: r.status, statusReason: r.statusReason, documentType: r.documentType, path: r.filePath, excerpt: r.excerpt })),
         },
         null,

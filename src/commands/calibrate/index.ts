@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+import type { GlobalOptions } from '../../cli.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { proposeThresholds, tradeOff, type BandRow, type QueryResult } from '../../eval/metrics.js';
+import type { IO } from '../../io.js';
+import { writeFileAtomic } from '../../output/write.js';
+import { findProjectRoot } from '../../project.js';
+import { evaluate } from '../eval/index.js';
+
+export interface CalibrateOptions {
+  pairs?: string;
+  results?: string;
+  subset: number;
+  targetPrecision: number;
+  targetNoise: number;
+  write?: boolean;
+  json?: boolean;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
+
+/** Decide thresholds from an evaluation; show the trade-off; write config only when asked. */
+export async function runCalibrate(io: IO, globals: GlobalOptions, opts: CalibrateOptions): Promise<number> {
+  let results: QueryResult[];
+  if (opts.results) {
+    const file = path.resolve(io.cwd, opts.results);
+    let parsed: { results?: QueryResult[] };
+    try {
+      parsed = JSON.parse(await readFile(file, 'utf8')) as { results?: QueryResult[] };
+    } catch (e) {
+      throw new UsageError(`${opts.results}: cannot read eval results (${(e as Error).message.split('\n')[0]})`);
+    }
+    if (!Array.isArray(parsed.results)) throw new UsageError(`${opts.results}: not the output of \`agentos eval --save\``);
+    results = parsed.results;
+  } else {
+    results = (await evaluate(io, globals, { pairs: opts.pairs, limit: 0, subset: opts.subset })).results;
+  }
+  const rows = tradeOff(results);
+  const proposal = proposeThresholds(rows, opts.targetPrecision, opts.targetNoise);
+  let wrote: string | null = null;
+  if (opts.write) {
+    if (proposal.duplicate === null || proposal.related === null) throw new UsageError('calibrate: no thresholds meet the targets; nothing written (loosen --target-precision or --target-noise)');
+    wrote = await writeThresholds(findProjectRoot(io.cwd, globals.cwd), proposal.duplicate, proposal.related);
+  }
+  if (opts.json) {
+    io.stdout.write(JSON.stringify({ targets: { precision: opts.targetPrecision, noise: opts.targetNoise }, proposal, wrote, table: rows }, null, 2) + '\n');
+    return ExitCode.Ok;
+  }
+  io.stdout.write(renderTable(rows, proposal) + '\n');
+  io.stdout.write(
+    `Proposed: duplicate ${proposal.duplicate ?? 'none meets the precision target'}, related ${proposal.related ?? 'none meets the noise target'} ` +
+      `(targets: alert precision >= ${opts.targetPrecision} at 10% duplicates, noise <= ${opts.targetNoise}).\n`,
+  );
+  io.stdout.write(wrote ? `Wrote thresholds to ${wrote}.\n` : 'Not written (use --write to save them to .agentos/config.yaml).\n');
+  return ExitCode.Ok;
+}
+
+function renderTable(rows: BandRow[], p: { duplicate: number | null; related: number | null }): string {
+  const lines = ['threshold  dup.recall  precision@10%  noise  dup.reach'];
+  for (const r of rows) {
+    if (Math.round(r.threshold * 100) % 5 !== 0 && r.threshold !== p.duplicate && r.threshold !== p.related) continue;
+    const mark = r.threshold === p.duplicate ? '  <- duplicate' : r.threshold === p.related ? '  <- related' : '';
+    lines.push(`${r.threshold.toFixed(2).padStart(9)}  ${pct(r.recall)}     ${pct(r.precisionAtBase)}  ${pct(r.noise)}  ${pct(r.dupReach)}${mark}`);
+  }
+  return lines.join('\n');
+}
+
+/** Set thresholds.duplicate/related in the project's config, keeping the rest (and its comments). */
+async function writeThresholds(root: string, duplicate: number, related: number): Promise<string> {
+  const file = path.join(root, '.agentos', 'config.yaml');
+  let text = '';
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  const doc = parseDocument(text);
+  doc.setIn(['thresholds', 'duplicate'], duplicate);
+  doc.setIn(['thresholds', 'related'], related);
+  await writeFileAtomic(file, doc.toString());
+  return file;
+}

@@ -1,0 +1,127 @@
+import { termCounts } from './tokenize.js';
+
+/** BM25 constants (the usual Robertson values). */
+export const K1 = 1.2;
+export const B = 0.75;
+
+/** One document as the lexical index stores it: content tokens counted (template text removed). */
+export interface LexicalDoc {
+  path: string;
+  len: number;
+  tf: Map<string, number>;
+}
+
+export interface LexicalHit {
+  path: string;
+  /** Raw BM25 of the query against the document. */
+  bm25: number;
+  /** BM25 divided by the query's score against itself: the share of the query's lexical weight matched, in [0, 1]. */
+  norm: number;
+  /** Query terms the document shares, rarest first (for --json and the why-matched line). */
+  shared: string[];
+}
+
+/**
+ * Read side of lexical retrieval. The in-memory BM25 below is one
+ * implementation; a Postgres full-text store implements the same calls.
+ */
+export interface LexicalStore {
+  readonly docCount: number;
+  /** Inverse document frequency of a term (0 when the term is in no document). */
+  idf(term: string): number;
+  /** Score documents sharing a term with the query; best first, at most k (all when k is omitted). */
+  search(queryTokens: string[], k?: number, only?: (path: string) => boolean): LexicalHit[];
+  /** Score one document by path (null when it is not indexed). */
+  scoreDoc(queryTokens: string[], path: string): LexicalHit | null;
+  /** The distinct terms of a document (for the near-verbatim rule). */
+  termsOf(path: string): ReadonlySet<string> | ReadonlyMap<string, number> | undefined;
+}
+
+/** BM25 over whole documents, postings built at load. */
+export class Bm25Index implements LexicalStore {
+  private readonly postings = new Map<string, Array<[number, number]>>();
+  private readonly byPath = new Map<string, number>();
+  private readonly avgLen: number;
+
+  constructor(readonly docs: LexicalDoc[]) {
+    let total = 0;
+    docs.forEach((d, i) => {
+      total += d.len;
+      this.byPath.set(d.path, i);
+      for (const [t, c] of d.tf) {
+        let p = this.postings.get(t);
+        if (!p) this.postings.set(t, (p = []));
+        p.push([i, c]);
+      }
+    });
+    this.avgLen = docs.length ? Math.max(1, total / docs.length) : 1;
+  }
+
+  get docCount(): number {
+    return this.docs.length;
+  }
+
+  idf(term: string): number {
+    const df = this.postings.get(term)?.length ?? 0;
+    if (df === 0) return 0;
+    const n = this.docs.length;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  /** A query term unseen in the corpus is as rare as a term in one document. */
+  private queryIdf(term: string): number {
+    return this.idf(term) || Math.log(1 + (this.docs.length - 0.5) / 1.5);
+  }
+
+  private termScore(tf: number, len: number): number {
+    return (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / this.avgLen));
+  }
+
+  /** The query scored against itself: the most any document could match of it. */
+  selfScore(queryTokens: string[]): number {
+    const tf = termCounts(queryTokens);
+    let s = 0;
+    for (const [t, c] of tf) s += this.queryIdf(t) * this.termScore(c, queryTokens.length);
+    return s;
+  }
+
+  search(queryTokens: string[], k?: number, only?: (path: string) => boolean): LexicalHit[] {
+    const scores = new Map<number, number>();
+    const terms = [...new Set(queryTokens)];
+    for (const t of terms) {
+      const idf = this.idf(t);
+      const p = this.postings.get(t);
+      if (!p || idf <= 0) continue;
+      for (const [i, c] of p) scores.set(i, (scores.get(i) ?? 0) + idf * this.termScore(c, this.docs[i].len));
+    }
+    const self = this.selfScore(queryTokens) || 1;
+    const hits: Array<{ i: number; s: number }> = [];
+    for (const [i, s] of scores) if (!only || only(this.docs[i].path)) hits.push({ i, s });
+    hits.sort((a, b) => b.s - a.s || (this.docs[a.i].path < this.docs[b.i].path ? -1 : 1));
+    return hits.slice(0, k ?? hits.length).map(({ i, s }) => this.hit(i, s, self, terms));
+  }
+
+  termsOf(path: string): ReadonlyMap<string, number> | undefined {
+    const i = this.byPath.get(path);
+    return i === undefined ? undefined : this.docs[i].tf;
+  }
+
+  scoreDoc(queryTokens: string[], path: string): LexicalHit | null {
+    const i = this.byPath.get(path);
+    if (i === undefined) return null;
+    const d = this.docs[i];
+    const terms = [...new Set(queryTokens)];
+    let s = 0;
+    for (const t of terms) {
+      const c = d.tf.get(t);
+      if (c) s += this.idf(t) * this.termScore(c, d.len);
+    }
+    return this.hit(i, s, this.selfScore(queryTokens) || 1, terms);
+  }
+
+  private hit(i: number, s: number, self: number, terms: string[]): LexicalHit {
+    const d = this.docs[i];
+    const shared = terms.filter((t) => d.tf.has(t)).sort((a, b) => this.idf(b) - this.idf(a) || (a < b ? -1 : 1));
+    return { path: d.path, bm25: s, norm: Math.min(1, s / self), shared: shared.slice(0, 8) };
+  }
+}

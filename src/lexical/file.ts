@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Bm25Index, type LexicalDoc } from './bm25.js';
+import { detectTemplates, stripTemplates, type TemplateSet } from './templates.js';
+import { termCounts, tokenize } from './tokenize.js';
+import { indexPaths } from '../index/layout.js';
+import { readCurrent } from '../index/hnsw-store.js';
+import path from 'node:path';
+
+/** Stored beside vectors.hnsw in each index generation. */
+export const LEXICAL_FILE = 'lexical.json';
+export const LEXICAL_VERSION = 1;
+
+interface LexicalJson {
+  version: number;
+  terms: string[];
+  /** [path, content length, flat (term index, count) pairs] */
+  docs: Array<[string, number, number[]]>;
+  templates: { shingle: number; minDocs: number; docs: number; hashes: number[]; examples: Array<{ text: string; docs: number }> };
+}
+
+export interface LexicalData {
+  store: Bm25Index;
+  templates: TemplateSet;
+}
+
+/** Tokens of a text for lexical matching, its boilerplate removed. */
+export function lexicalTokens(text: string, templates: TemplateSet | null): string[] {
+  return tokenize(stripTemplates(text, templates).text);
+}
+
+/** Build the lexical side of a generation from every document's text (title + body). */
+export function buildLexical(docs: Array<{ path: string; text: string }>): { data: LexicalData; buffer: Buffer } {
+  const templates = detectTemplates(docs.map((d) => d.text));
+  const lexDocs: LexicalDoc[] = docs.map((d) => {
+    const tokens = lexicalTokens(d.text, templates);
+    return { path: d.path, len: tokens.length, tf: termCounts(tokens) };
+  });
+  const termIndex = new Map<string, number>();
+  const terms: string[] = [];
+  const json: LexicalJson = {
+    version: LEXICAL_VERSION,
+    terms,
+    docs: lexDocs.map((d) => {
+      const flat: number[] = [];
+      for (const [t, c] of d.tf) {
+        let i = termIndex.get(t);
+        if (i === undefined) {
+          i = terms.length;
+          termIndex.set(t, i);
+          terms.push(t);
+        }
+        flat.push(i, c);
+      }
+      return [d.path, d.len, flat];
+    }),
+    templates: { shingle: templates.shingle, minDocs: templates.minDocs, docs: templates.docs, hashes: [...templates.hashes], examples: templates.examples },
+  };
+  return { data: { store: new Bm25Index(lexDocs), templates }, buffer: Buffer.from(JSON.stringify(json)) };
+}
+
+function parse(buf: Buffer, file: string): LexicalJson {
+  const json = JSON.parse(buf.toString('utf8')) as LexicalJson;
+  if (json.version !== LEXICAL_VERSION || !Array.isArray(json.terms) || !Array.isArray(json.docs)) {
+    throw new Error(`${file}: lexical index format ${String(json.version)} is not ${LEXICAL_VERSION}; run \`agentos index --full\``);
+  }
+  return json;
+}
+
+/** Load a generation's lexical index; `sha256` (from the manifest) is checked when given. */
+export function readLexical(file: string, sha256?: string): LexicalData {
+  const buf = readFileSync(file);
+  if (sha256 && createHash('sha256').update(buf).digest('hex') !== sha256) {
+    throw new Error(`lexical index ${file} is truncated or corrupt; run \`agentos index --full\``);
+  }
+  const json = parse(buf, file);
+  const docs: LexicalDoc[] = json.docs.map(([p, len, flat]) => {
+    const tf = new Map<string, number>();
+    for (let i = 0; i < flat.length; i += 2) tf.set(json.terms[flat[i]], flat[i + 1]);
+    return { path: p, len, tf };
+  });
+  const t = json.templates;
+  return { store: new Bm25Index(docs), templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples } };
+}
+
+/** Load the live generation's lexical index (throws when there is none). */
+export function openLexical(root: string): LexicalData {
+  const name = readCurrent(root);
+  if (!name) throw new Error(`no index in ${indexPaths(root).dir}; run \`agentos index --include-history\``);
+  const dir = indexPaths(root).generation(name).dir;
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { integrity?: { extra?: Record<string, { sha256: string }> } };
+  const sha = manifest.integrity?.extra?.[LEXICAL_FILE]?.sha256;
+  if (!sha) throw new Error(`index generation ${name} has no lexical index; run \`agentos index\``);
+  return readLexical(path.join(dir, LEXICAL_FILE), sha);
+}
+
+/** For `agentos status`: what the live index treats as boilerplate (null when no index or no lexical file). */
+export function readTemplateSummary(root: string): { minDocs: number; docs: number; shingles: number; examples: Array<{ text: string; docs: number }> } | null {
+  try {
+    const name = readCurrent(root);
+    if (!name) return null;
+    const json = parse(readFileSync(path.join(indexPaths(root).generation(name).dir, LEXICAL_FILE)), LEXICAL_FILE);
+    return { minDocs: json.templates.minDocs, docs: json.templates.docs, shingles: json.templates.hashes.length, examples: json.templates.examples };
+  } catch {
+    return null;
+  }
+}
