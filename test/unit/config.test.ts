@@ -184,8 +184,8 @@ describe('parseConfig: wrong types and ranges', () => {
 
   test.each(['fp16', 'Q8', 8, null])('model.dtype %p is rejected and the default kept', (dtype) => {
     const { config, errors } = parseConfig({ model: { dtype } });
-    expect(errors).toEqual([`${FILE}: model.dtype: expected int8, q8, fp32`]);
-    expect(config.model.dtype).toBe('int8');
+    expect(errors).toEqual([`${FILE}: model.dtype: expected auto, int8, q8, fp32`]);
+    expect(config.model.dtype).toBe('auto');
   });
 });
 

@@ -4,6 +4,7 @@
  * holder, log size. The index is a hand-written manifest (status never opens
  * the vectors); the model folder is a temp folder holding a stand-in file.
  */
+import { buildLexical, LEXICAL_FILE } from '../../src/lexical/file.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -107,9 +108,16 @@ describe('gatherStatus', () => {
     expect((await gatherStatus(root, config, env(root))).lock.holder).toMatchObject({ pid: process.pid, alive: true });
   });
 
-  test('template findings recorded in the manifest are passed through as stored', async () => {
-    const { root, config } = await projectWithIndex({ templates: { headings: ['## Acceptance'] } } as Partial<Manifest>);
-    expect((await gatherStatus(root, config, env(root))).templates).toEqual({ headings: ['## Acceptance'] });
+  test('templates: what the lexical index of the current generation found as shared boilerplate', async () => {
+    const { root, config } = await projectWithIndex();
+    // Six reports filed from one template: its sentences are boilerplate, the rest is not.
+    const boiler = 'Please fill in every field of this template before filing the report so triage can route it quickly.';
+    const docs = Array.from({ length: 6 }, (_, i) => ({ path: `issues/closed/${i}.md`, text: `${boiler}\n\nThe widget number ${i} crashes when the ${['red', 'blue', 'green', 'tall', 'wide', 'round'][i]} button is pressed twice.` }));
+    await writeFile(path.join(indexPaths(root).generation('gen-abc-1').dir, LEXICAL_FILE), buildLexical(docs).buffer);
+    const t = (await gatherStatus(root, config, env(root))).templates;
+    expect(t).toMatchObject({ docs: 6 });
+    expect(t!.shingles).toBeGreaterThan(0);
+    expect(t!.examples.map((e) => e.text).join(' ')).toContain('fill in every field');
   });
 
   test('no index, no lock, no log', async () => {
