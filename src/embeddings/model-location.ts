@@ -74,11 +74,12 @@ export function resolveModelLocation(
 /**
  * `auto` (the default) is the int8 model where provisioning built it, else q8
  * (what `agentos model fetch` downloads); a named dtype is taken as named.
+ * null: `auto` and no weights present (the caller decides what to name).
  */
-export function resolveDtype(loc: ModelLocation, modelId: string, dtype: ConfiguredDtype): ModelDtype {
+export function resolveDtype(loc: ModelLocation, modelId: string, dtype: ConfiguredDtype): ModelDtype | null {
   if (dtype !== 'auto') return dtype;
   if (!loc.dir) return AUTO_DTYPES[0];
-  return AUTO_DTYPES.find((d) => existsSync(path.join(loc.dir!, modelId, onnxFileName(d)))) ?? 'q8';
+  return AUTO_DTYPES.find((d) => existsSync(path.join(loc.dir!, modelId, onnxFileName(d)))) ?? null;
 }
 
 /**

@@ -4,7 +4,9 @@ import type { Config } from '../config/schema.js';
 import type { ModelIdentity } from '../index/build.js';
 import type { Embedder } from './embedder.js';
 import { fingerprintFile, modelCacheDir, onnxFileName, resolveDtype, resolveModelLocation, type ModelLocation } from './model-location.js';
-import type { ModelDtype } from './model-files.js';
+import { AUTO_DTYPES, type ModelDtype } from './model-files.js';
+import { readCurrent, readManifest } from '../index/hnsw-store.js';
+import { indexPaths } from '../index/layout.js';
 
 export { modelCacheDir };
 import { MAX_TOKENS } from './minilm.js';
@@ -22,7 +24,9 @@ export interface ModelSetup {
 export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string): ModelSetup {
   const { id } = config.model;
   const location = resolveModelLocation(env, config.model.dir, root, id, config.model.dtype);
-  const dtype = resolveDtype(location, id, config.model.dtype);
+  // No weights at all (`auto`): keep the dtype the index was built with, so the keyword
+  // fallback can still use that index; else q8, the one `agentos model fetch` gets.
+  const dtype = resolveDtype(location, id, config.model.dtype) ?? indexedDtype(root, id) ?? 'q8';
   const file = location.dir ? path.join(location.dir, id, onnxFileName(dtype)) : null;
   const identity: ModelIdentity = {
     modelId: `${id}@${dtype}`,
@@ -46,4 +50,16 @@ export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string)
       });
     },
   };
+}
+
+/** The dtype of the live index's model, when it is one `auto` could pick. */
+function indexedDtype(root: string, id: string): ModelDtype | null {
+  try {
+    const gen = readCurrent(root);
+    if (!gen) return null;
+    const [mid, d] = readManifest(indexPaths(root).generation(gen).manifest).modelId.split('@');
+    return mid === id && (AUTO_DTYPES as readonly string[]).includes(d) ? (d as ModelDtype) : null;
+  } catch {
+    return null;
+  }
 }

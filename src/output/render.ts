@@ -74,7 +74,7 @@ function statusValue(m: HistoryMatch, st: Style): { text: string; paint: (s: str
 /** The duplicate alert, for stderr, wrapped to `width` columns. */
 export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number, st: Style, width = 80): string {
   const lines = [...wrap(`⚠ Similar past work detected (similarity ≥ ${threshold})`, width, 2, 0).map((l, i) => st.bold(st.yellow(i ? `  ${l}` : l))), ''];
-  for (const m of matches) {
+  for (const m of matches.map(safeMatch)) {
     lines.push(...wrap(`Issue ${issueLabel(m)}`, width, 3, 1).map((l, i) => (i === 0 ? ` ${st.bold(l)}` : `   ${st.bold(l)}`)));
     lines.push(...field('Similarity', formatScore(m.score), width));
     const s = statusValue(m, st);
@@ -98,7 +98,7 @@ export function renderLinked(m: HistoryMatch, outPath: string, st: Style, width 
 /** One-screen summary of the outcome, for stderr. */
 export function renderRelated(matches: HistoryMatch[], st: Style, width = 80): string {
   const lines = ['Related past work (added to the brief):'];
-  for (const m of matches) {
+  for (const m of matches.map(safeMatch)) {
     const status = m.status === 'rejected' || m.status === 'superseded' ? ` ${m.status.toUpperCase()}` : '';
     const score = formatScore(m.score);
     const indent = `  - ${score}${status}  `.length;

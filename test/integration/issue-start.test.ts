@@ -164,7 +164,7 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
     expect(json.matches[0].score).toBeGreaterThanOrEqual(0.85);
     expect(json).toMatchObject({ decision: 'link', decidedBy: 'policy', error: null, output: out });
     expect(json.linked).toMatchObject({ id: '27', path: ISSUE_27 });
-    expect(json.method).toMatch(/^embedding:Xenova\/all-MiniLM-L6-v2@q8\+hnsw$/);
+    expect(json.method).toMatch(/^embedding:Xenova\/all-MiniLM-L6-v2@(int8|q8)\+hnsw$/); // auto: int8 where provisioned
     expect(r.stderr).toContain('Similar past work detected');
     expect(r.stderr).toContain('Not prompting (non-interactive): applying --on-duplicate link.');
 

@@ -40,7 +40,7 @@ describe('model files and their pins', () => {
     try {
       const id = 'Xenova/all-MiniLM-L6-v2';
       const loc = { dir, source: 'user cache' as const };
-      expect(resolveDtype(loc, id, 'auto')).toBe('q8'); // nothing there: the error will name what model fetch gets
+      expect(resolveDtype(loc, id, 'auto')).toBeNull(); // nothing there: the caller decides (setup: the index's dtype, else q8)
       mkdirSync(path.join(dir, id, 'onnx'), { recursive: true });
       writeFileSync(path.join(dir, id, ONNX_FILES.q8), 'x');
       expect(resolveDtype(loc, id, 'auto')).toBe('q8');
