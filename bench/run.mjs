@@ -27,13 +27,13 @@ const opt = (name, dflt) => {
 };
 if (flag('help')) {
   process.stdout.write(
-    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile,attempts,hooks] [--runs N] [--docs N] [--work dir] [--keep]\n',
+    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile,attempts,hooks,freshness,peer] [--runs N] [--docs N] [--work dir] [--keep]\n',
   );
   process.exit(0);
 }
 
 const quick = flag('quick');
-const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile', 'attempts', 'hooks'];
+const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile', 'attempts', 'hooks', 'freshness', 'peer'];
 const only = new Set(opt('only', ALL.join(',')).split(','));
 const runs = Number(opt('runs', quick ? 3 : 5));
 const docs = Number(opt('docs', 1000));
@@ -163,6 +163,21 @@ try {
       });
       results.indexLoadProfile.chunks100k = await indexLoadProfile({ root: cliRoot, runs: 3 });
     }
+  }
+
+  // ---- plain Transformers.js on the same chunks (issue 13's peer) ----
+  if (want('peer')) {
+    const res = await runProcess([path.join(REPO, 'bench', 'tfjs-peer.mjs'), '--corpus', big ? big.root : demo, '--texts', quick ? '32' : '128', '--runs', quick ? '1' : '3'], { tee: true });
+    if (res.code !== 0) throw new Error(`tfjs-peer exited ${res.code}\n${res.stderr.slice(-2000)}`);
+    results.transformersJsPeer = JSON.parse(res.stdout.trim().split('\n').pop());
+    log(`plain Transformers.js (${results.transformersJsPeer.transformersjs.dtype}) vs agentos (${results.transformersJsPeer.agentos.dtype}): agentos ${results.transformersJsPeer.speedupMedian.toFixed(2)}x faster per token`);
+  }
+
+  // ---- index freshness scan before a check (issue 8 §1): bench/freshness.mjs ----
+  if (want('freshness')) {
+    const res = await runProcess([path.join(REPO, 'bench', 'freshness.mjs'), '--docs', String(docs), '--runs', quick ? '3' : '7'], { tee: true });
+    if (res.code !== 0) throw new Error(`freshness exited ${res.code}\n${res.stderr.slice(-2000)}`);
+    results.freshness = JSON.parse(await readFile(path.join(REPO, 'bench', 'results', 'freshness-latest.json'), 'utf8'));
   }
 
   // ---- hostile input (issue 12): bench/hostile-bench.mjs ----
