@@ -3,7 +3,8 @@
  * stderr: stdout belongs to the command that runs). Ctrl-C, Ctrl-D and EOF are
  * a cancel (the caller exits 130), never a silent "yes".
  */
-import { Writable, type Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import { guardedPrompt, PromptCancelled } from '../ui/prompt-guard.js';
 
 export const PROCEED_PROMPT = { message: 'Proceed anyway?', default: false } as const;
 
@@ -18,34 +19,14 @@ export type ProceedAsker = () => Promise<boolean>;
 
 export function inquirerProceed(input: Readable, output: Writable & { columns?: number; rows?: number; isTTY?: boolean }): ProceedAsker {
   return async () => {
-    const controller = new AbortController();
-    const cancel = () => controller.abort();
-    const onKey = (_s: unknown, key?: { ctrl?: boolean; name?: string }) => {
-      if (key?.ctrl && key.name === 'd') cancel();
-    };
-    input.once('end', cancel);
-    input.once('close', cancel);
-    input.on('keypress', onKey);
-    if (input.readableEnded || input.destroyed) cancel();
-    // @inquirer ends the output stream it is given when done: hand it a proxy that never ends ours.
-    const proxy = new Writable({
-      decodeStrings: false,
-      write(chunk, encoding, cb) {
-        output.write(chunk, encoding);
-        cb();
-      },
-    });
-    for (const key of ['columns', 'rows', 'isTTY'] as const) Object.defineProperty(proxy, key, { get: () => output[key] });
     try {
-      const { confirm } = await import('@inquirer/prompts');
-      return await confirm({ message: PROCEED_PROMPT.message, default: PROCEED_PROMPT.default }, { input, output: proxy, clearPromptOnDone: false, signal: controller.signal });
+      return await guardedPrompt(input, output, async (context) => {
+        const { confirm } = await import('@inquirer/prompts');
+        return confirm({ message: PROCEED_PROMPT.message, default: PROCEED_PROMPT.default }, context);
+      });
     } catch (e) {
-      if (e instanceof Error && (e.name === 'ExitPromptError' || e.name === 'AbortPromptError')) throw new ConfirmCancelled();
+      if (e instanceof PromptCancelled) throw new ConfirmCancelled();
       throw e;
-    } finally {
-      input.removeListener('end', cancel);
-      input.removeListener('close', cancel);
-      input.removeListener('keypress', onKey);
     }
   };
 }

@@ -1,10 +1,12 @@
-import { Writable, type Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { formatScore } from '../check/classify.js';
 import type { HistoryMatch } from '../check/history.js';
-import { textWidth } from '../io.js';
 import { issueLabel } from '../output/sections.js';
 import { safeForTerminal } from '../output/sanitize.js';
 import type { DuplicateAction, DuplicateAsker } from './decide.js';
+import { guardedPrompt, PromptCancelled, type PromptContext } from '../ui/prompt-guard.js';
+
+export { keepOpen, PromptCancelled } from '../ui/prompt-guard.js';
 
 /** Prompts as data, so tests can check them without a terminal. */
 export const ACTION_PROMPT = {
@@ -17,32 +19,6 @@ export const ACTION_PROMPT = {
     { key: 'i', name: 'Ignore: proceed with the brief unchanged', value: 'ignore' },
   ],
 } as const;
-
-export class PromptCancelled extends Error {
-  constructor() {
-    super('cancelled at the prompt');
-    this.name = 'PromptCancelled';
-  }
-}
-
-/**
- * @inquirer pipes its output into the given stream and ends it when the prompt is
- * done (process.stderr alone is spared), so io.stderr would refuse every later write
- * and a second prompt. It gets a proxy that forwards writes but never ends `output`.
- */
-export function keepOpen(output: Writable & { columns?: number; rows?: number; isTTY?: boolean }): Writable {
-  const proxy = new Writable({
-    decodeStrings: false,
-    write(chunk, encoding, cb) {
-      output.write(chunk, encoding);
-      cb();
-    },
-  });
-  for (const key of ['rows', 'isTTY'] as const) Object.defineProperty(proxy, key, { get: () => output[key] });
-  // A terminal reporting 0 columns must not reach a library that divides by it.
-  Object.defineProperty(proxy, 'columns', { get: () => textWidth(output) });
-  return proxy;
-}
 
 /**
  * Keys typed while "Checking past work…" ran sit in the terminal's input queue;
@@ -72,36 +48,15 @@ export async function discardTypeAhead(input: Readable & { isTTY?: boolean; isRa
 
 /** The A/L/I prompt on @inquirer/prompts, on injected streams (stderr for output: stdout carries results). */
 export function inquirerAsker(input: Readable, output: Writable): DuplicateAsker {
-  type Context = { input: Readable; output: Writable; clearPromptOnDone: boolean; signal: AbortSignal };
   let typeAheadDiscarded = false; // before the first question only: later keys are answers
-  const guard = async <T>(fn: (context: Context) => Promise<T>): Promise<T> => {
-    // @inquirer leaves a prompt pending forever when its input ends (EOF, or Ctrl-D on an
-    // empty line, which closes readline): the process would then exit 0 with nothing
-    // written. Both are a cancel, like Ctrl-C.
-    const controller = new AbortController();
-    const cancel = () => controller.abort();
-    const onKey = (_s: unknown, key?: { ctrl?: boolean; name?: string }) => {
-      if (key?.ctrl && key.name === 'd') cancel();
-    };
-    input.once('end', cancel);
-    input.once('close', cancel);
-    input.on('keypress', onKey);
-    if (input.readableEnded || input.destroyed) cancel();
-    try {
+  const guard = <T>(fn: (context: PromptContext) => Promise<T>): Promise<T> =>
+    guardedPrompt(input, output, async (context) => {
       if (!typeAheadDiscarded) {
         typeAheadDiscarded = true;
         await discardTypeAhead(input);
       }
-      return await fn({ input, output: keepOpen(output), clearPromptOnDone: false, signal: controller.signal });
-    } catch (e) {
-      if (e instanceof Error && (e.name === 'ExitPromptError' || e.name === 'AbortPromptError')) throw new PromptCancelled();
-      throw e;
-    } finally {
-      input.removeListener('end', cancel);
-      input.removeListener('close', cancel);
-      input.removeListener('keypress', onKey);
-    }
-  };
+      return fn(context);
+    });
   return {
     askAction: (_matches) =>
       guard(async (context) => {
