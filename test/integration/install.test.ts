@@ -4,7 +4,7 @@
 // variables removed), from the local registry cache; `npx agentos --help`; a
 // missing model is exit 5 and one line; `agentos model fetch` from a local
 // stand-in for the hub; then a real `agentos index`.
-import { execFileSync, spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import { jest } from '@jest/globals';
 import { ExitCode } from '../../src/errors.js';
 import { RUNTIME_MISSING } from '../../src/embeddings/minilm.js';
 import { startHub } from '../helpers/hub-server.js';
+import { spawnCollect } from '../helpers/spawn-collect.js';
 import { MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(600_000);
@@ -35,15 +36,7 @@ function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 const npm = (args: string[], cwd: string) => spawnSync('npm', args, { cwd, env: userEnv(), encoding: 'utf8' });
 /** Async: the stand-in hub is served from this process, so a blocking spawnSync would starve it. */
 function agentosAsync(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(path.join(scratch, 'node_modules', '.bin', 'agentos'), args, { cwd: scratch, env: userEnv(extra), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  return spawnCollect(path.join(scratch, 'node_modules', '.bin', 'agentos'), args, { cwd: scratch, env: userEnv(extra) }).then(({ code, stdout, stderr }) => ({ status: code, stdout, stderr }));
 }
 const agentos = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
   spawnSync(path.join(scratch, 'node_modules', '.bin', 'agentos'), args, { cwd: scratch, env: userEnv(extra), encoding: 'utf8' });

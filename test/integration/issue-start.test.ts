@@ -16,6 +16,7 @@ import { modelSetup } from '../../src/embeddings/setup.js';
 import { buildIndex } from '../../src/index/build.js';
 import { stripAgentosSections } from '../../src/output/sections.js';
 import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { spawnCollect, type Collected } from '../helpers/spawn-collect.js';
 
 jest.setTimeout(180_000);
 
@@ -31,12 +32,7 @@ const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 let tmp: string;
 let root: string;
 
-interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+type RunResult = Collected;
 
 function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, ...extra };
@@ -45,15 +41,7 @@ function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}, projectRoot = root): Promise<RunResult> {
-  const child = spawn(process.execPath, [BIN, '-C', projectRoot, ...args], { cwd: REPO, env: childEnv({ NO_COLOR: '1', ...extraEnv }), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return spawnCollect(process.execPath, [BIN, '-C', projectRoot, ...args], { cwd: REPO, env: childEnv({ NO_COLOR: '1', ...extraEnv }) });
 }
 
 let outN = 0;

@@ -3,7 +3,6 @@
 // the same generation, the hybrid score reports its parts, the keyword
 // fallback answers when the model folder is gone, and `eval --pairs` runs on a
 // small smoke file.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,6 +12,7 @@ import { readCurrent } from '../../src/index/hnsw-store.js';
 import { indexPaths } from '../../src/index/layout.js';
 import { readTemplateSummary } from '../../src/lexical/file.js';
 import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { spawnCollect } from '../helpers/spawn-collect.js';
 
 jest.setTimeout(300_000);
 
@@ -22,15 +22,7 @@ let root: string;
 function run(args: string[], env: NodeJS.ProcessEnv = {}, cwdRoot = root): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const e: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, NO_COLOR: '1', ...env };
   delete e.CI;
-  const child = spawn(process.execPath, [BIN, '-C', cwdRoot, ...args], { cwd: REPO, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return spawnCollect(process.execPath, [BIN, '-C', cwdRoot, ...args], { cwd: REPO, env: e });
 }
 
 beforeAll(async () => {

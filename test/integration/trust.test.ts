@@ -5,34 +5,22 @@
 // instead, an index without completed work is no_history (not clear), the index
 // remembers that it covers history, and `init` / `status` on a project laid out
 // unlike the demo.
-import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { readCurrent } from '../../src/index/hnsw-store.js';
 import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { spawnCollect, type Collected } from '../helpers/spawn-collect.js';
 
 jest.setTimeout(180_000);
 
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type RunResult = Collected;
 
 function run(root: string, args: string[]): Promise<RunResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, NO_COLOR: '1' };
   for (const k of ['CI', 'AGENTOS_DEBUG', 'FORCE_COLOR']) delete env[k];
-  const child = spawn(process.execPath, [BIN, '-C', root, ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return spawnCollect(process.execPath, [BIN, '-C', root, ...args], { cwd: REPO, env });
 }
 
 const json = (r: RunResult) => {
