@@ -11,6 +11,11 @@ const common = {
 };
 
 export default {
+  // A fresh worker for every test file (heapUsed after any file is above 50 MB). Run in
+  // one process (jest's default with one worker on 2 cores), the suites' ONNX Runtime
+  // sessions and native indexes piled up until V8 failed an allocation (a CI run died
+  // with "RegExpCompiler Allocation failed - process out of memory" at 100 MB of heap).
+  workerIdleMemoryLimit: '50MB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], testEnvironment: 'node' },
     {
