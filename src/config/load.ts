@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { yaml } from './yaml.js';
+import { yaml, yamlTooDeep } from './yaml.js';
 import { UsageError } from '../errors.js';
 import { BoundedReadError, readRegularFile } from '../fsutil/bounded-read.js';
 import { parseConfig, type ParsedConfig } from './parse.js';
@@ -20,6 +20,8 @@ export async function loadConfig(root: string): Promise<ParsedConfig> {
     if (e instanceof BoundedReadError && e.problem === 'missing') return parseConfig(undefined);
     throw new UsageError(`${CONFIG_PATH}: cannot read (${e instanceof BoundedReadError ? e.reason : (e as Error).message})`);
   }
+  const deep = yamlTooDeep(text);
+  if (deep) throw new UsageError(`${CONFIG_PATH}: invalid YAML: ${deep}`);
   // linePos is only filled in with prettyErrors; a LineCounter gives the line without the noise.
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();

@@ -1,4 +1,4 @@
-import { yaml } from '../config/yaml.js';
+import { yaml, yamlTooDeep } from '../config/yaml.js';
 
 export interface Frontmatter {
   data: Record<string, unknown>;
@@ -18,8 +18,10 @@ export function splitFrontmatter(text: string): Frontmatter {
   if (!m) return { data: {}, body: text, error: null };
   const body = text.slice(m[0].length);
   if (m[1].length > MAX_FRONTMATTER_CHARS) return { data: {}, body, error: `frontmatter larger than ${MAX_FRONTMATTER_CHARS / 1024} KB, ignored` };
+  const deep = yamlTooDeep(m[1]);
+  if (deep) return { data: {}, body, error: `frontmatter ${deep}, ignored` };
   try {
-    const data = yaml().parse(m[1], { maxAliasCount: 50 });
+    const data = yaml().parse(m[1], { maxAliasCount: 50, logLevel: 'error' });
     if (data === null || data === undefined) return { data: {}, body, error: null };
     if (typeof data !== 'object' || Array.isArray(data)) return { data: {}, body, error: 'frontmatter is not a mapping' };
     return { data: data as Record<string, unknown>, body, error: null };

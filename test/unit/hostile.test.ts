@@ -10,6 +10,7 @@ import { embedBrief } from '../../src/check/history.js';
 import { readBrief, MAX_BRIEF_BYTES } from '../../src/check/brief.js';
 import { approxTokens, chunkMarkdown } from '../../src/chunks/chunk.js';
 import { loadConfig } from '../../src/config/load.js';
+import { MAX_YAML_DEPTH, yamlDepth, yamlTooDeep } from '../../src/config/yaml.js';
 import { modelIdProblem, parseConfig } from '../../src/config/parse.js';
 import { splitFrontmatter } from '../../src/corpus/frontmatter.js';
 import { cleanTitle, extractMetadata, extractSummary, firstH1 } from '../../src/corpus/metadata.js';
@@ -105,6 +106,49 @@ describe('super-linear patterns in metadata, chunking and excerpts', () => {
     const nested = splitFrontmatter(`---\nx: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n---\n# N\n`);
     expect(nested.error).toMatch(/frontmatter larger than 16 KB/);
     expect(nested.body).toBe('# N\n');
+  });
+
+  // Under 16 KB, these overflowed the yaml parser's stack. The RangeError was caught, but
+  // a regular expression compiled with no stack left aborted the whole process on and off
+  // (exit 134, "RegExpCompiler Allocation failed"): they must never reach the parser.
+  test.each([
+    ['flow brackets', `x: ${'['.repeat(5000)}${']'.repeat(5000)}`, 5001],
+    ['flow mappings', `x: ${'{a: '.repeat(1000)}1${'}'.repeat(1000)}`, 1001],
+    ['compact sequences', `${'- '.repeat(3000)}y`, 3001],
+    ['compact keys', `${'? '.repeat(3000)}y`, 3001],
+    ['sequence under a key', `x:\n  ${'- '.repeat(1000)}y`, 1002],
+    ['indentation with compact sequences', Array.from({ length: 60 }, (_, i) => `${' '.repeat(i)}- - k${i}:`).join('\n'), 180],
+  ])('frontmatter nested too deep (%s) is refused before parsing', (_name, block, depth) => {
+    const t0 = performance.now();
+    const fm = splitFrontmatter(`---\n${block}\n---\n# D\n`);
+    expect(fm.error).toBe(`frontmatter nested ${depth} levels deep (more than ${MAX_YAML_DEPTH}), ignored`);
+    expect(fm.body).toBe('# D\n');
+    expect(fm.data).toEqual({});
+    expect(performance.now() - t0).toBeLessThan(1000); // the parser took 70-200 ms to overflow
+  });
+
+  test('ordinary nesting, brackets in strings and block scalars still parse', () => {
+    const block = [
+      'title: "Use [brackets] {and braces} in a title"',
+      'tags: [auth, [nested, [three]], {k: v}]',
+      'owner:',
+      '  name: Ana',
+      '  teams:',
+      '    - core',
+      '    - - pair',
+      '      - mob',
+      'notes: |',
+      '  code:',
+      '      indented',
+      '          deeper',
+      '# - - - - a comment is not nesting',
+    ].join('\n');
+    expect(yamlDepth(block)).toBeLessThan(10);
+    const fm = splitFrontmatter(`---\n${block}\n---\n# OK\n`);
+    expect(fm.error).toBeNull();
+    expect(fm.data).toMatchObject({ title: 'Use [brackets] {and braces} in a title', tags: ['auth', ['nested', ['three']], { k: 'v' }], owner: { name: 'Ana', teams: ['core', ['pair', 'mob']] } });
+    expect(yamlTooDeep(`x: ${'['.repeat(MAX_YAML_DEPTH - 1)}${']'.repeat(MAX_YAML_DEPTH - 1)}`)).toBeNull();
+    expect(yamlTooDeep(`x: ${'['.repeat(MAX_YAML_DEPTH)}${']'.repeat(MAX_YAML_DEPTH)}`)).toMatch(/^nested 65 levels deep/);
   });
 });
 
@@ -211,6 +255,13 @@ describe('config limits', () => {
     const err = await loadConfig(root).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/^\.agentos\/config\.yaml: invalid YAML: Excessive alias count/);
+  });
+
+  test('a config nested too deep is a config error naming the file, not a crash (exit 2)', async () => {
+    const root = await makeProject({ '.agentos/config.yaml': `corpus:\n  history: ${'['.repeat(3000)}${']'.repeat(3000)}\n` });
+    const err = await loadConfig(root).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toBe('.agentos/config.yaml: invalid YAML: nested 3002 levels deep (more than 64)');
   });
 
   test('a config file over the size limit is refused before parsing', async () => {

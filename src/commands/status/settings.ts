@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_PATH } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
-import { yaml } from '../../config/yaml.js';
+import { yaml, yamlTooDeep } from '../../config/yaml.js';
 
 export interface Setting {
   /** The key as written in .agentos/config.yaml (snake_case). */
@@ -41,7 +41,8 @@ export function effectiveSettings(root: string, config: Config, env: NodeJS.Proc
 
 function readRawConfig(root: string): unknown {
   try {
-    return yaml().parse(readFileSync(path.join(root, CONFIG_PATH), 'utf8'));
+    const text = readFileSync(path.join(root, CONFIG_PATH), 'utf8');
+    return yamlTooDeep(text) ? null : yaml().parse(text);
   } catch {
     return null; // missing (all defaults); an invalid file never gets here
   }
