@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ExitCode, ExitError, errorMessage } from './errors.js';
+import { ExitCode } from './errors.js';
 import { debugLine, processIO, type IO } from './io.js';
+import { jsonErrorLine, reportError } from './report-error.js';
 
 /** Every exit code; each command's help lists only the ones it can return. */
 const EXIT_CODE_LINES: Record<number, string> = {
@@ -415,10 +416,7 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
   const started = performance.now();
   const program = buildProgram(io, (c) => (code = c));
   const json = wantsJson(argv);
-  const jsonError = (c: number, message: string, kind: string) => {
-    if (json) io.stdout.write(JSON.stringify({ error: { code: c, kind, message } }, null, 2) + '\n');
-    return c;
-  };
+  const jsonError = (c: number, message: string, kind: string) => jsonErrorLine(io, json, c, message, kind);
   try {
     await program.parseAsync(helpArgv(argv));
     return code;
@@ -430,14 +428,7 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
       // commander already printed the message on stderr
       return jsonError(ExitCode.Usage, e.message.replace(/^error: /, ''), 'usage');
     }
-    if (e instanceof ExitError) {
-      for (const line of e.message.split('\n')) io.stderr.write(`agentos: ${line}\n`);
-      return jsonError(e.code, e.message, e.name);
-    }
-    io.stderr.write(`agentos: unexpected error: ${errorMessage(e)}\n`);
-    if (io.env.AGENTOS_DEBUG || program.opts<GlobalOptions>().verbose) io.stderr.write(`${(e as Error).stack}\n`);
-    else io.stderr.write('agentos: run with --verbose (or AGENTOS_DEBUG=1) for the stack trace\n');
-    return jsonError(ExitCode.Unexpected, errorMessage(e), 'unexpected');
+    return reportError(io, e, { json, verbose: Boolean(program.opts<GlobalOptions>().verbose) });
   } finally {
     debugLine(io, program.opts<GlobalOptions>(), `${argv.slice(2).join(' ')}: ${Math.round(performance.now() - started)} ms`);
   }

@@ -14,7 +14,10 @@ export interface IO {
 
 export function processIO(): IO {
   return {
-    stdin: process.stdin,
+    // Lazy: touching process.stdin sets up the stream (~6 ms), and most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,

@@ -11,8 +11,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { AttemptMemory, AttemptQuery, AttemptRecord, AttemptStats, RepeatWarning } from './types.js';
 import { ulid } from './ids.js';
-import { features, featuresFromTokens, similarity } from './similarity.js';
+import { commandSimilarity, features, featuresFromTokens, similarity, WEIGHTS } from './similarity.js';
 import { commandTokens, toolFamily } from './normalise.js';
+import { compareText } from '../text/compare.js';
 
 /** The key of "the very same command": normalised tokens (versions, temp paths, hashes, aliases folded). */
 const sameCommandKey = (command: string) => commandTokens(command).join(' ');
@@ -21,6 +22,8 @@ export const SCHEMA_VERSION = 1;
 const DAY = 86_400_000;
 /** The best this many past failures are returned (each with what worked instead). */
 export const MAX_WARNINGS = 20;
+/** How many successes after a failure are searched for what worked instead. */
+const WORKED_INSTEAD_WINDOW = 500;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS attempts (
@@ -180,37 +183,57 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
   checkRepeat(attempt: { tool: string; command: string; context?: string | null; tags?: string[] }): RepeatWarning[] {
     const now = this.opts.now().getTime();
     const since = new Date(now - Math.min(this.opts.lookbackDays, this.opts.archiveAfterDays) * DAY).toISOString();
+    const query = features(attempt);
+    const threshold = this.opts.threshold;
+    // Another tool scores at most command + context: above that, only the same tool can warn.
+    const sameToolOnly = threshold > WEIGHTS.command + WEIGHTS.context;
     // Only what scoring needs; the normalised tokens were computed once, at insert.
     const rows = this.db
-      .prepare(`SELECT rowid, tool, command_norm, context, tags, time FROM attempts WHERE outcome = 'failure' AND overridden_by IS NULL AND time >= ? ORDER BY time DESC`)
-      .all(since) as { rowid: number; tool: string; command_norm: string; context: string | null; tags: string; time: string }[];
-    const query = features(attempt);
+      .prepare(
+        `SELECT rowid, tool, command_norm, context, tags, time FROM attempts WHERE outcome = 'failure' AND overridden_by IS NULL AND time >= ?${sameToolOnly ? ' AND tool_family = ?' : ''} ORDER BY time DESC`,
+      )
+      .raw()
+      .all(...(sameToolOnly ? [since, query.tool] : [since])) as [number, string, string, string | null, string, string][];
     const hits: { rowid: number; time: string; score: number }[] = [];
-    for (const row of rows) {
-      const score = similarity(query, featuresFromTokens({ tool: row.tool, context: row.context, tags: JSON.parse(row.tags) as string[] }, row.command_norm === '' ? [] : row.command_norm.split(' ')));
-      if (score >= this.opts.threshold) hits.push({ rowid: row.rowid, time: row.time, score });
+    // The same command failing again and again is the common case: score each distinct one once.
+    const commandScore = new Map<string, number>();
+    for (const [rowid, tool, norm, context, tags, time] of rows) {
+      let command = commandScore.get(norm);
+      if (command === undefined) {
+        command = commandSimilarity(query, featuresFromTokens({ tool }, norm === '' ? [] : norm.split(' ')));
+        commandScore.set(norm, command);
+      }
+      // The context adds at most its weight: most rows are out of reach before it is read.
+      if ((query.tool === toolFamily(tool) ? WEIGHTS.tool : 0) + WEIGHTS.command * command + WEIGHTS.context < threshold - 1e-9) continue;
+      const score = similarity(query, featuresFromTokens({ tool, context, tags: JSON.parse(tags) as string[] }, norm === '' ? [] : norm.split(' ')));
+      if (score >= threshold) hits.push({ rowid, time, score });
     }
-    hits.sort((a, b) => b.score - a.score || b.time.localeCompare(a.time));
+    hits.sort((a, b) => b.score - a.score || compareText(b.time, a.time));
     hits.length = Math.min(hits.length, MAX_WARNINGS);
+    if (hits.length === 0) return [];
     const byRowid = this.db.prepare('SELECT * FROM attempts WHERE rowid = ?');
-    return hits.map(({ rowid, score }) => {
-      const failure = this.toRecord(byRowid.get(rowid) as Row);
-      return { failure, score, workedInstead: this.workedInstead(failure) };
+    const failures = hits.map(({ rowid }) => this.toRecord(byRowid.get(rowid) as Row));
+    const successes = this.successesSince(failures.reduce((min, f) => (f.time < min ? f.time : min), failures[0].time));
+    const fetched = new Map<number, AttemptRecord>();
+    return hits.map(({ score }, i) => {
+      const found = workedInstead(failures[i], successes);
+      if (found && !fetched.has(found.rowid)) fetched.set(found.rowid, this.toRecord(byRowid.get(found.rowid) as Row));
+      return { failure: failures[i], score, workedInstead: found ? (fetched.get(found.rowid) as AttemptRecord) : null };
     });
   }
 
-  /** The latest success after this failure sharing its context, or else most of its tags. */
-  private workedInstead(failure: AttemptRecord): AttemptRecord | null {
-    const later = this.db.prepare(`SELECT * FROM attempts WHERE outcome = 'success' AND time >= ? ORDER BY time DESC LIMIT 500`).all(failure.time) as Row[];
-    const own = new Set(failure.tags);
-    let best: { row: Row; shared: number } | null = null;
-    for (const row of later) {
-      if (failure.context && row.context === failure.context) return this.toRecord(row);
-      const tags = JSON.parse(row.tags) as string[];
-      const shared = tags.filter((t) => own.has(t)).length;
-      if (shared > 0 && shared >= Math.ceil(Math.min(own.size, tags.length) / 2) && (!best || shared > best.shared)) best = { row, shared };
-    }
-    return best ? this.toRecord(best.row) : null;
+  /**
+   * The latest WORKED_INSTEAD_WINDOW successes since `time`, newest first: only what
+   * choosing needs (whole records are read for the chosen ones). For any later failure,
+   * the newest successes since its own time are a prefix of this list, so one query
+   * serves every warning.
+   */
+  private successesSince(time: string): SuccessKey[] {
+    const rows = this.db
+      .prepare(`SELECT rowid, time, context, tags FROM attempts WHERE outcome = 'success' AND time >= ? ORDER BY time DESC LIMIT ${WORKED_INSTEAD_WINDOW}`)
+      .raw()
+      .all(time) as [number, string, string | null, string][];
+    return rows.map(([rowid, t, context, tags]) => ({ rowid, time: t, context, tags: JSON.parse(tags) as string[] }));
   }
 
   search(text: string, limit = 10): AttemptRecord[] {
@@ -283,4 +306,20 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       archived: this.isArchived(r.outcome, r.time),
     };
   }
+}
+
+/** A success as far as choosing "what worked instead" needs it. */
+type SuccessKey = { rowid: number; time: string; context: string | null; tags: string[] };
+
+/** The latest success after this failure sharing its context, or else most of its tags (`successes` newest first). */
+function workedInstead(failure: AttemptRecord, successes: SuccessKey[]): SuccessKey | null {
+  const own = new Set(failure.tags);
+  let best: { success: SuccessKey; shared: number } | null = null;
+  for (const success of successes) {
+    if (success.time < failure.time) break;
+    if (failure.context && success.context === failure.context) return success;
+    const shared = success.tags.filter((t) => own.has(t)).length;
+    if (shared > 0 && shared >= Math.ceil(Math.min(own.size, success.tags.length) / 2) && (!best || shared > best.shared)) best = { success, shared };
+  }
+  return best ? best.success : null;
 }

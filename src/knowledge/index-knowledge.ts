@@ -19,6 +19,7 @@ import { indexPaths } from '../index/layout.js';
 import type { IndexMeta, StoredDoc } from '../index/types.js';
 import { clusterVectors, dot, normalize } from './cluster.js';
 import { writeCache } from './tech-stack.js';
+import { compareText } from '../text/compare.js';
 
 export interface KnownDoc {
   path: string;
@@ -96,7 +97,7 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
     return { path: d.filePath, id: d.issueId, title: d.title, status: d.status, statusReason: d.statusReason, documentType: d.documentType, ...date };
   };
   const history = historyDocs.map(known);
-  const order = history.map((_, i) => i).sort((a, b) => (history[b].date ?? '').localeCompare(history[a].date ?? '') || history[a].path.localeCompare(history[b].path));
+  const order = history.map((_, i) => i).sort((a, b) => compareText(history[b].date ?? '', history[a].date ?? '') || compareText(history[a].path, history[b].path));
   const sortedHistory = order.map((i) => history[i]);
   const sortedDocs = order.map((i) => historyDocs[i]);
 
@@ -145,7 +146,7 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
     });
     standards = live
       .map((d, j) => ({ ...known(d), votes: votes[j], meanScore: sums[j] / hv.length }))
-      .sort((a, b) => b.votes - a.votes || b.meanScore - a.meanScore || a.path.localeCompare(b.path));
+      .sort((a, b) => b.votes - a.votes || b.meanScore - a.meanScore || compareText(a.path, b.path));
   } else {
     standards = standardDocs.map((d) => ({ ...known(d), votes: 0, meanScore: 0 }));
   }

@@ -8,6 +8,7 @@ import type { Config } from '../config/schema.js';
 import { indexKnowledge, type WideStandard } from './index-knowledge.js';
 import { workedOn, type WorkedOnItem } from './worked-on.js';
 import { summarizeTechStack, techStack, type TechStack } from './tech-stack.js';
+import { compareText } from '../text/compare.js';
 
 export interface AntiPattern {
   command: string;
@@ -62,7 +63,7 @@ export async function buildRecall(root: string, config: Config, memory: AttemptM
       // One entry per piece of work (issue + design), newest first.
       recentWork = workedOn(k.knowledge, null)
         .topics.flatMap((t) => t.items)
-        .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || a.path.localeCompare(b.path))
+        .sort((a, b) => compareText(b.date ?? '', a.date ?? '') || compareText(a.path, b.path))
         .slice(0, RECENT_WORK);
       standards = k.knowledge.standards.slice(0, WIDE_STANDARDS);
     } else notes.push('no index: run `agentos index --include-history` for recent work and standards');
@@ -87,7 +88,7 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
     const k = key(s.tool, s.command);
     if (!succeeded.has(k) || s.time > succeeded.get(k)!) succeeded.set(k, s.time);
   }
-  for (const f of [...failures].sort((a, b) => b.time.localeCompare(a.time))) {
+  for (const f of [...failures].sort((a, b) => compareText(b.time, a.time))) {
     if (f.overriddenBy || f.archived) continue;
     const k = key(f.tool, f.command);
     // The same command succeeded later: no longer an anti-pattern.
@@ -99,7 +100,7 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
     }
     const instead = successes
       .filter((s) => s.time > f.time && key(s.tool, s.command) !== k && ((f.context && s.context === f.context) || s.tags.some((t) => f.tags.includes(t) && t !== f.tool.toLowerCase())))
-      .sort((a, b) => a.time.localeCompare(b.time))[0];
+      .sort((a, b) => compareText(a.time, b.time))[0];
     byCommand.set(k, {
       command: f.command,
       tool: f.tool,
@@ -128,7 +129,7 @@ export function successPatternsOf(successes: AttemptRecord[], failures: AttemptR
   const groups = new Map<string, SuccessPattern['commands']>();
   for (const [k, e] of perCommand) {
     // One group per command: its most frequent tag (the alphabetically first on a tie).
-    const tag = [...e.tags.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? 'untagged';
+    const tag = [...e.tags.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]?.[0] ?? 'untagged';
     const failuresOf = failCount.get(k) ?? 0;
     const list = groups.get(tag) ?? [];
     list.push({ command: e.rec.command, successes: e.successes, failures: failuresOf, confidence: e.successes / (e.successes + failuresOf), last: e.last });
@@ -136,10 +137,10 @@ export function successPatternsOf(successes: AttemptRecord[], failures: AttemptR
   }
   const out = [...groups.entries()].map(([tag, commands]) => ({
     tag,
-    commands: commands.sort((a, b) => b.confidence - a.confidence || b.successes - a.successes || b.last.localeCompare(a.last)),
+    commands: commands.sort((a, b) => b.confidence - a.confidence || b.successes - a.successes || compareText(b.last, a.last)),
   }));
   const weight = (g: SuccessPattern) => g.commands.reduce((s, c) => s + c.successes, 0);
-  return out.sort((a, b) => weight(b) - weight(a) || a.tag.localeCompare(b.tag));
+  return out.sort((a, b) => weight(b) - weight(a) || compareText(a.tag, b.tag));
 }
 
 /** Markdown within `max` characters: whole lines, most useful first; a section with no room is left out. */

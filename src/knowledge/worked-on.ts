@@ -5,6 +5,7 @@
  */
 import type { AttemptStats } from '../attempts/types.js';
 import type { IndexKnowledge, KnownDoc } from './index-knowledge.js';
+import { compareText } from '../text/compare.js';
 
 export interface WorkedOnItem {
   id: string | null;
@@ -65,7 +66,7 @@ export function workedOn(k: IndexKnowledge, attempts: AttemptStats | null, filte
     const primaryIdx = members[Math.max(0, docs.findIndex((d) => d.documentType === 'issue'))];
     const primary = k.history[primaryIdx];
     const rank = (d: KnownDoc) => (d.dateSource === 'frontmatter' ? 3 : d.dateSource === 'text' ? 2 : d.dateSource === 'mtime' ? 1 : 0);
-    const dated = [...docs].sort((a, b) => rank(b) - rank(a) || (b.date ?? '').localeCompare(a.date ?? ''))[0];
+    const dated = [...docs].sort((a, b) => rank(b) - rank(a) || compareText(b.date ?? '', a.date ?? ''))[0];
     const marked = docs.find((d) => d.status === 'rejected' || d.status === 'superseded');
     const it: WorkedOnItem = {
       ...item(marked ?? primary),
@@ -81,19 +82,19 @@ export function workedOn(k: IndexKnowledge, attempts: AttemptStats | null, filte
   const topics: WorkedOnTopic[] = [];
   const indices = [...perTopic.keys()].sort((a, b) => (a < 0 ? 1 : b < 0 ? -1 : a - b));
   for (const ti of indices) {
-    const items = perTopic.get(ti)!.sort((a, b) => (a.date ?? '').localeCompare(b.date ?? '') || a.path.localeCompare(b.path));
+    const items = perTopic.get(ti)!.sort((a, b) => compareText(a.date ?? '', b.date ?? '') || compareText(a.path, b.path));
     const label = ti >= 0 ? k.topics[ti].label : 'Other';
     if (needle && !label.toLowerCase().includes(needle) && !items.some((d) => d.title.toLowerCase().includes(needle))) continue;
     const dates = items.map((i) => i.date).filter((x): x is string => x !== null);
     topics.push({ label, count: items.length, from: dates[0] ?? null, to: dates[dates.length - 1] ?? null, items });
   }
-  topics.sort((a, b) => b.count - a.count || (b.to ?? '').localeCompare(a.to ?? ''));
+  topics.sort((a, b) => b.count - a.count || compareText(b.to ?? '', a.to ?? ''));
   const months = new Map<string, number>();
   for (const t of topics) for (const i of t.items) if (i.date) months.set(i.date.slice(0, 7), (months.get(i.date.slice(0, 7)) ?? 0) + 1);
   return {
     totalItems: topics.reduce((s, t) => s + t.count, 0),
     topics,
-    byMonth: [...months.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([month, count]) => ({ month, count })),
+    byMonth: [...months.entries()].sort((a, b) => compareText(a[0], b[0])).map(([month, count]) => ({ month, count })),
     attempts,
     filters: { since, topic: filters.topic ?? null },
   };

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { parseFastRoute } from '../../src/fast-path.js';
 import { BIN, REPO } from '../helpers/paths.js';
 import { SECRET_CASES } from '../helpers/secrets.js';
 
@@ -105,6 +106,28 @@ describe('record, check, list, forget', () => {
     const r = await cli(root, ['attempt', 'record', '-'], { input: '{"command":"x","outcome":"meh"}' });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('agentos: stdin: outcome: expected "success" or "failure"\n');
+  });
+});
+
+describe('the commander-free route (bin/agentos.js -> dist/fast-path.js)', () => {
+  it('says exactly what the commander route says, line for line, exit code included', async () => {
+    const root = newProject();
+    await cli(root, ['attempt', 'record', '--outcome', 'failure', '--command', 'npm install redis-node', '--error', '404 Not Found', '--context', 'Add Redis caching']);
+    await cli(root, ['attempt', 'record', '--outcome', 'success', '--command', 'npm install ioredis', '--context', 'Add Redis caching']);
+    const lines = [
+      ['attempt', 'check', '--', 'npm', 'install', 'redis-node@4.6.0'],
+      ['attempt', 'check', '--json', '--tags', 'redis', '--context=Add Redis caching', '--', 'npm', 'i', 'redis-node'],
+      ['attempt', 'check', '--command', 'cargo build'],
+      ['-q', 'attempt', 'check', '--tool', 'Bash', '--', 'npm', 'install', 'redis-node'],
+      ['attempt', 'check', '--json'],
+      ['attempt', 'check', '--command', 'x', '--', 'y'],
+    ];
+    for (const line of lines) {
+      expect(parseFastRoute(['-C', root, ...line], {})).not.toBeNull(); // the first run below takes the fast route
+      const fast = await cli(root, line);
+      const slow = await cli(root, line, { env: { AGENTOS_NO_FAST_PATH: '1' } });
+      expect({ line, ...fast }).toEqual({ line, ...slow });
+    }
   });
 });
 

@@ -9,6 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { openAttemptMemory, type AttemptMemoryHandle } from '../../src/attempts/open.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/config/schema.js';
+import { MAX_WARNINGS } from '../../src/attempts/sqlite-store.js';
+import { features, similarity } from '../../src/attempts/similarity.js';
+import { autoTags } from '../../src/attempts/tags.js';
+import type { AttemptRecord } from '../../src/attempts/types.js';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -165,6 +169,74 @@ describe('checkRepeat', () => {
     expect(loose.mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node --save' })).toHaveLength(1);
     strict.mem.close();
     loose.mem.close();
+  });
+});
+
+describe('checkRepeat skips work, never a warning', () => {
+  // The store scores each distinct command once, skips rows the context cannot lift to
+  // the threshold, and reads "what worked instead" with one query. It must answer exactly
+  // as scoring every failure in the lookback and searching successes one failure at a
+  // time does (the reference below), on a mixed store, at several thresholds.
+  const programs = ['npm install', 'npm i', 'pip install', 'cargo build --bin', 'make', 'pytest tests/test_', 'git checkout', 'docker build -t'];
+  const args = ['redis-node', 'redis-nodes', 'ioredis', 'auth', 'cache', 'api', 'a1b2c3d4e5', 'app:1.2.3', 'x'];
+  const contexts = ['Add Redis caching', 'Add authentication', 'Fix flaky tests', null];
+  const tools = ['shell', 'Bash', 'python'];
+
+  function referenceCheck(all: AttemptRecord[], probe: { tool: string; command: string; context?: string; tags?: string[] }, threshold: number) {
+    const retrieval = DEFAULT_CONFIG.retrieval;
+    const since = daysAgo(Math.min(retrieval.failureLookbackDays, retrieval.archiveAfterDays));
+    const query = features({ ...probe, tags: autoTags({ ...probe }) });
+    const newestFirst = (a: AttemptRecord, b: AttemptRecord) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0);
+    return all
+      .filter((f) => f.outcome === 'failure' && f.overriddenBy === null && f.time >= since)
+      .map((failure) => ({ failure, score: similarity(query, features(failure)) }))
+      .filter((h) => h.score >= threshold)
+      .sort((a, b) => b.score - a.score || newestFirst(a.failure, b.failure))
+      .slice(0, MAX_WARNINGS)
+      .map(({ failure, score }) => {
+        const later = all.filter((r) => r.outcome === 'success' && r.time >= failure.time).sort(newestFirst).slice(0, 500);
+        const own = new Set(failure.tags);
+        let worked: AttemptRecord | null = failure.context ? (later.find((r) => r.context === failure.context) ?? null) : null;
+        if (!worked) {
+          let best = 0;
+          for (const r of later) {
+            const shared = r.tags.filter((t) => own.has(t)).length;
+            if (shared > 0 && shared >= Math.ceil(Math.min(own.size, r.tags.length) / 2) && shared > best) [worked, best] = [r, shared];
+          }
+        }
+        return [failure.id, score, worked?.id ?? null];
+      });
+  }
+
+  it.each([0.6, 0.75, 0.85, 0.95])('threshold %s: the same warnings, scores and worked-instead as scoring every row', (threshold) => {
+    const { mem } = open({ config: { repeatThreshold: threshold } });
+    let seed = 7;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let i = 0; i < 400; i++) {
+      mem.record({
+        tool: tools[rand(tools.length)],
+        command: `${programs[rand(programs.length)]} ${args[rand(args.length)]}${rand(3) === 0 ? `@${rand(9)}.${rand(9)}.0` : ''}`,
+        outcome: rand(5) < 2 ? 'success' : 'failure',
+        context: contexts[rand(contexts.length)],
+        tags: rand(4) === 0 ? ['infra'] : [],
+        time: daysAgo((i * 9) / 400), // distinct times: no ties for the order to depend on
+      });
+    }
+    const all = mem.list({ includeArchived: true });
+    let warned = 0;
+    for (const probe of [
+      { tool: 'shell', command: 'npm install redis-node@4.6.0', context: 'Add Redis caching' },
+      { tool: 'Bash', command: 'npm i redis-nodes' },
+      { tool: 'python', command: 'pip install auth', tags: ['infra'] },
+      { tool: 'shell', command: 'make cache' },
+      { tool: 'shell', command: 'git checkout 0123456789abcdef' },
+    ]) {
+      const got = mem.checkRepeat(probe).map((w) => [w.failure.id, w.score, w.workedInstead?.id ?? null]);
+      expect(got).toEqual(referenceCheck(all, probe, threshold));
+      warned += got.length;
+    }
+    expect(warned).toBeGreaterThan(0); // the comparison is not between two empty lists
+    mem.close();
   });
 });
 
