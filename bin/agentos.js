@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 // Thin entry: everything lives in dist/. The lines a coding agent runs on every
-// tool call (`hooks run`, `attempt check`) skip commander (dist/fast-path.js);
-// everything else goes through dist/cli.js.
+// tool call (`hooks run`, `attempt check`) skip commander: dist/fast.js is that
+// route bundled into one file (src/fast-path.ts); everything else goes through
+// dist/cli.js.
 const args = process.argv.slice(2);
-const run = import('../dist/fast-path.js').then(async ({ parseFastRoute, runFastRoute }) => {
-  const route = parseFastRoute(args, process.env);
-  if (route) {
-    const { processIO } = await import('../dist/io.js');
-    return runFastRoute(route, processIO());
-  }
-  const { main } = await import('../dist/cli.js');
-  return main(process.argv);
-});
+const slow = () => import('../dist/cli.js').then(({ main }) => main(process.argv));
+// Other lines (issue start, index, …) do not pay for loading the bundle.
+const run = args.includes('hooks') || args.includes('check')
+  ? import('../dist/fast.js').then(({ parseFastRoute, runFastRoute, processIO }) => {
+      const route = parseFastRoute(args, process.env);
+      return route ? runFastRoute(route, processIO()) : slow();
+    })
+  : slow();
 
 run.then((code) => {
   process.exitCode = code;

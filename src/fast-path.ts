@@ -7,11 +7,15 @@
  * takes the normal path, which also reports the error. AGENTOS_NO_FAST_PATH=1
  * turns this off (the tests run both paths and compare).
  *
- * This module imports nothing at load time: bin/agentos.js loads it for every line.
+ * bin/agentos.js loads this for every line, so it imports only io.js at load time;
+ * `npm run build` bundles it with what it imports into dist/fast.js
+ * (scripts/bundle-fast.mjs).
  */
 import type { HookRunOptions } from './hooks/run.js';
 import type { CheckOptions } from './commands/attempt/index.js';
 import type { IO } from './io.js';
+
+export { processIO } from './io.js';
 
 export type FastRoute =
   | { kind: 'hook'; event: string; opts: HookRunOptions }

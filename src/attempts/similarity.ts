@@ -76,7 +76,7 @@ export function commandSimilarity(a: Features, b: Features): number {
     if (best < 0) {
       for (let j = 0; j < b.tokens.length; j++) {
         if (used[j]) continue;
-        const r = ratio(t, b.tokens[j]);
+        const r = closeRatio(t, b.tokens[j]);
         if (r >= FUZZY_MIN && r > bestScore) {
           best = j;
           bestScore = r;
@@ -130,15 +130,35 @@ function dice(a: Set<string>, b: Set<string>): number {
 export function ratio(a: string, b: string): number {
   const longer = Math.max(a.length, b.length);
   if (longer === 0) return 1;
-  // Lengths far apart cannot reach the fuzzy bar: skip the O(n·m) work.
-  if (Math.abs(a.length - b.length) / longer > 1 - FUZZY_MIN) return 0;
+  return 1 - levenshtein(a, b, longer) / longer;
+}
+
+/**
+ * ratio(a, b) when it reaches FUZZY_MIN, else 0: the only values commandSimilarity
+ * uses. Most pairs are settled without the O(n·m) table: below 7 characters only
+ * equal tokens reach the bar, and lengths far apart never do.
+ */
+export function closeRatio(a: string, b: string): number {
+  if (a === b) return 1;
+  const longer = Math.max(a.length, b.length);
+  const maxDistance = Math.floor(longer * (1 - FUZZY_MIN) + 1e-9);
+  if (maxDistance === 0 || Math.abs(a.length - b.length) > maxDistance) return 0;
+  const r = 1 - levenshtein(a, b, maxDistance) / longer;
+  return r >= FUZZY_MIN ? r : 0;
+}
+
+/** Edit distance; any value above `cap` is returned as cap + 1 (the rows stop early). */
+function levenshtein(a: string, b: string, cap: number): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
+    let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (cur[j] < rowMin) rowMin = cur[j];
     }
+    if (rowMin > cap) return cap + 1;
     prev = cur;
   }
-  return 1 - prev[b.length] / longer;
+  return Math.min(prev[b.length], cap + 1);
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { redact, REDACTED } from '../../src/attempts/redact.js';
 import { commandTokens, normaliseCommand, toolFamily } from '../../src/attempts/normalise.js';
-import { commandSimilarity, features, ratio, similarity } from '../../src/attempts/similarity.js';
+import { closeRatio, commandSimilarity, features, ratio, similarity } from '../../src/attempts/similarity.js';
 import { autoTags } from '../../src/attempts/tags.js';
 import { SECRET_CASES } from '../helpers/secrets.js';
 
@@ -108,6 +108,26 @@ describe('similarity (same tool +0.3, command +0.4, context/tags +0.3)', () => {
     expect(ratio('redis-node', 'redis-nodee')).toBeGreaterThanOrEqual(0.85);
     expect(commandSimilarity(f('shell', 'npm install redis-node'), f('shell', 'npm install redis-nodee'))).toBeGreaterThan(0.9);
     expect(ratio('express', 'fastify')).toBeLessThan(0.85);
+  });
+
+  it('closeRatio is ratio where ratio reaches 0.85 and 0 elsewhere (its shortcuts change no decision)', () => {
+    let seed = 3;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const word = () => Array.from({ length: 1 + rand(24) }, () => 'abcde-_.'[rand(8)]).join('');
+    const mutate = (w: string) => {
+      const chars = [...w];
+      for (let k = rand(4); k > 0; k--) chars.splice(rand(chars.length + 1), rand(2), 'abcde'[rand(5)]);
+      return chars.join('');
+    };
+    let close = 0;
+    for (let i = 0; i < 5000; i++) {
+      const a = word();
+      const b = rand(2) ? mutate(a) : word();
+      const r = ratio(a, b);
+      expect([a, b, closeRatio(a, b)]).toEqual([a, b, r >= 0.85 ? r : 0]);
+      if (r >= 0.85 && a !== b) close++;
+    }
+    expect(close).toBeGreaterThan(100); // near misses and near hits were both exercised
   });
 
   it('context words count when both sides have a context', () => {
