@@ -126,6 +126,28 @@ function dice(a: Set<string>, b: Set<string>): number {
   return (2 * n) / (a.size + b.size);
 }
 
+/**
+ * For each query token, the pieces one of which any token close enough to it must
+ * contain unchanged: a token within k edits of t keeps at least one of k + 1 disjoint
+ * pieces of t (each edit touches at most one). Exact matches contain the whole token.
+ */
+export function tokenPieces(query: Features): string[][] {
+  return query.tokens.map((t) => {
+    const k = Math.floor(t.length * (1 - FUZZY_MIN) + 1e-9);
+    const size = t.length / (k + 1);
+    return Array.from({ length: k + 1 }, (_, i) => t.slice(Math.round(i * size), Math.round((i + 1) * size)));
+  });
+}
+
+/**
+ * False when no token of a stored command (its normalised tokens joined by spaces)
+ * can match any query token, exactly or fuzzily: commandSimilarity is then 0, and
+ * most rows of a check are settled by a few substring searches.
+ */
+export function mayShareToken(pieces: string[][], norm: string): boolean {
+  return pieces.some((ps) => ps.some((p) => norm.includes(p)));
+}
+
 /** 1 - Levenshtein distance / longer length. */
 export function ratio(a: string, b: string): number {
   const longer = Math.max(a.length, b.length);

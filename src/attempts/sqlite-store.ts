@@ -11,7 +11,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { AttemptMemory, AttemptQuery, AttemptRecord, AttemptStats, RepeatWarning } from './types.js';
 import { ulid } from './ids.js';
-import { commandSimilarity, features, featuresFromTokens, similarity, WEIGHTS } from './similarity.js';
+import { commandSimilarity, features, featuresFromTokens, mayShareToken, similarity, tokenPieces, WEIGHTS } from './similarity.js';
 import { commandTokens, toolFamily } from './normalise.js';
 import { compareText } from '../text/compare.js';
 
@@ -197,10 +197,11 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     const hits: { rowid: number; time: string; score: number }[] = [];
     // The same command failing again and again is the common case: score each distinct one once.
     const commandScore = new Map<string, number>();
+    const pieces = tokenPieces(query);
     for (const [rowid, tool, norm, context, tags, time] of rows) {
       let command = commandScore.get(norm);
       if (command === undefined) {
-        command = commandSimilarity(query, featuresFromTokens({ tool }, norm === '' ? [] : norm.split(' ')));
+        command = mayShareToken(pieces, norm) ? commandSimilarity(query, featuresFromTokens({ tool }, norm === '' ? [] : norm.split(' '))) : 0;
         commandScore.set(norm, command);
       }
       // The context adds at most its weight: most rows are out of reach before it is read.

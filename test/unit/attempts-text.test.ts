@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { redact, REDACTED } from '../../src/attempts/redact.js';
 import { commandTokens, normaliseCommand, toolFamily } from '../../src/attempts/normalise.js';
-import { closeRatio, commandSimilarity, features, ratio, similarity } from '../../src/attempts/similarity.js';
+import { closeRatio, commandSimilarity, features, mayShareToken, ratio, similarity, tokenPieces } from '../../src/attempts/similarity.js';
 import { autoTags } from '../../src/attempts/tags.js';
 import { SECRET_CASES } from '../helpers/secrets.js';
 
@@ -128,6 +128,26 @@ describe('similarity (same tool +0.3, command +0.4, context/tags +0.3)', () => {
       if (r >= 0.85 && a !== b) close++;
     }
     expect(close).toBeGreaterThan(100); // near misses and near hits were both exercised
+  });
+
+  it('mayShareToken is false only where commandSimilarity is 0 (the q-gram filter loses no match)', () => {
+    let seed = 11;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const vocab = ['npm', 'install', 'redis-node', 'redis-nodes', 'rediss-node', 'ioredis', 'pytest', 'tests/test_auth.py', 'tests/test_autth.py', 'cargo', 'build', '--release', 'abcdefghijklmnop', 'abcdefghijklmnopq'];
+    const command = () => Array.from({ length: 1 + rand(4) }, () => vocab[rand(vocab.length)]).join(' ');
+    let skipped = 0;
+    let fuzzy = 0;
+    for (let i = 0; i < 3000; i++) {
+      const q = f('shell', command());
+      const p = f('shell', command());
+      const sim = commandSimilarity(q, p);
+      if (!mayShareToken(tokenPieces(q), p.tokens.join(' '))) {
+        expect([q.tokens, p.tokens, sim]).toEqual([q.tokens, p.tokens, 0]);
+        skipped++;
+      } else if (sim > 0 && !q.tokens.some((t) => p.tokens.includes(t))) fuzzy++;
+    }
+    expect(skipped).toBeGreaterThan(100);
+    expect(fuzzy).toBeGreaterThan(10); // fuzzy-only matches were kept, not skipped
   });
 
   it('context words count when both sides have a context', () => {
