@@ -1,25 +1,29 @@
 /**
- * The commands a coding agent runs on every tool call — `hooks run <event>` and
- * `attempt check` — skip commander and the command registry: building the
- * program and importing commander cost ~20 ms of a budget of half a bare node
- * start (issues 9 and 10). Only their plain forms are recognised here; anything
- * else (help, an unknown flag, a value commander would refuse) returns null and
- * takes the normal path, which also reports the error. AGENTOS_NO_FAST_PATH=1
- * turns this off (the tests run both paths and compare).
+ * The commands a coding agent runs around every tool call — `hooks run <event>`,
+ * `attempt check`, `run -- CMD` — skip commander and the command registry:
+ * importing commander and building the program cost ~20 ms, against a budget of
+ * half a bare node start (issues 9 and 10). Only their plain forms are
+ * recognised here; anything else (help, an unknown flag, a value commander would
+ * refuse) returns null and takes the normal path, which also reports the error.
+ * AGENTOS_NO_FAST_PATH=1 turns this off (the tests run both paths and compare).
  *
- * bin/agentos.js loads this for every line, so it imports only io.js at load time;
- * `npm run build` bundles it with what it imports into dist/fast.js
- * (scripts/bundle-fast.mjs).
+ * `npm run build` bundles this module and what it imports into dist/fast.js
+ * (scripts/bundle-fast.mjs), which bin/agentos.js loads for lines naming
+ * `hooks`, `check` or `run`.
  */
 import type { HookRunOptions } from './hooks/run.js';
 import type { CheckOptions } from './commands/attempt/index.js';
+import type { RunOptions } from './commands/run/index.js';
 import type { IO } from './io.js';
 
 export { processIO } from './io.js';
 
+type Globals = { cwd?: string; quiet?: boolean };
+
 export type FastRoute =
   | { kind: 'hook'; event: string; opts: HookRunOptions }
-  | { kind: 'attempt-check'; globals: { cwd?: string; quiet?: boolean }; words: string[]; opts: CheckOptions };
+  | { kind: 'attempt-check'; globals: Globals; words: string[]; opts: CheckOptions }
+  | { kind: 'run'; globals: Globals; words: string[]; opts: RunOptions };
 
 const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use', 'post-tool-use-failure'];
 const HOOK_FLAGS: Record<string, [keyof HookRunOptions, string[]]> = {
@@ -38,7 +42,7 @@ export function parseFastRoute(args: string[], env: NodeJS.ProcessEnv): FastRout
   if (env.AGENTOS_NO_FAST_PATH) return null;
   if (args[0] === 'hooks') return parseHook(args);
   // Global options first, as commander takes them: -C/--cwd DIR, -q/--quiet.
-  const globals: { cwd?: string; quiet?: boolean } = {};
+  const globals: Globals = {};
   let i = 0;
   while (i < args.length && args[i].startsWith('-')) {
     if (args[i] === '-q' || args[i] === '--quiet') {
@@ -51,8 +55,16 @@ export function parseFastRoute(args: string[], env: NodeJS.ProcessEnv): FastRout
     globals.cwd = value;
     i += used;
   }
-  if (args[i] !== 'attempt' || args[i + 1] !== 'check') return null;
-  return parseAttemptCheck(args.slice(i + 2), globals);
+  if (args[i] === 'attempt' && args[i + 1] === 'check') {
+    const parsed = parseCommandLine(args.slice(i + 2), CHECK_FLAGS, { tool: 'shell', tags: [] });
+    return parsed && { kind: 'attempt-check', globals, words: parsed.words, opts: parsed.opts as unknown as CheckOptions };
+  }
+  if (args[i] === 'run') {
+    const parsed = parseCommandLine(args.slice(i + 1), RUN_FLAGS, { onRepeat: 'warn', tags: [] });
+    // commander requires the command (`<command...>`): without one, let it say so.
+    return parsed && parsed.words.length > 0 ? { kind: 'run', globals, words: parsed.words, opts: parsed.opts as unknown as RunOptions } : null;
+  }
+  return null;
 }
 
 function parseHook(args: string[]): FastRoute | null {
@@ -68,26 +80,44 @@ function parseHook(args: string[]): FastRoute | null {
   return { kind: 'hook', event: args[2], opts };
 }
 
-function parseAttemptCheck(args: string[], globals: { cwd?: string; quiet?: boolean }): FastRoute | null {
-  const opts: CheckOptions = { tool: 'shell', tags: [] };
+/** How a flag of `attempt check` / `run` takes its value, as their commander definitions do (cli.ts). */
+type FlagSpec = { key: string; kind: 'string' | 'tags' | 'boolean' } | { key: string; kind: 'choice'; choices: string[] };
+const CHECK_FLAGS: Record<string, FlagSpec> = {
+  '--command': { key: 'command', kind: 'string' },
+  '--tool': { key: 'tool', kind: 'string' },
+  '--context': { key: 'context', kind: 'string' },
+  '--tags': { key: 'tags', kind: 'tags' },
+  '--json': { key: 'json', kind: 'boolean' },
+};
+const RUN_FLAGS: Record<string, FlagSpec> = {
+  '--on-repeat': { key: 'onRepeat', kind: 'choice', choices: ['warn', 'block'] },
+  '--context': { key: 'context', kind: 'string' },
+  '--tags': { key: 'tags', kind: 'tags' },
+  '--session': { key: 'session', kind: 'string' },
+  '--non-interactive': { key: 'nonInteractive', kind: 'boolean' },
+};
+
+/** Flags, then `--` and the command's own words. Null for anything commander should judge. */
+function parseCommandLine(args: string[], flags: Record<string, FlagSpec>, defaults: Record<string, unknown>): { words: string[]; opts: Record<string, unknown> } | null {
+  const opts: Record<string, unknown> = { ...defaults };
   for (let i = 0; i < args.length; ) {
-    if (args[i] === '--') return { kind: 'attempt-check', globals, words: args.slice(i + 1), opts };
-    if (args[i] === '--json') {
-      opts.json = true;
+    if (args[i] === '--') return { words: args.slice(i + 1), opts };
+    const spec = flags[args[i]];
+    if (spec?.kind === 'boolean') {
+      opts[spec.key] = true;
       i++;
       continue;
     }
     const { flag, value, used } = flagAt(args, i);
-    // A value that looks like a flag is commander's to judge (it may be an error).
-    if (!used || value === undefined || (used === 2 && value.startsWith('-'))) return null;
-    if (flag === '--command') opts.command = value;
-    else if (flag === '--tool') opts.tool = value;
-    else if (flag === '--context') opts.context = value;
-    else if (flag === '--tags') opts.tags = [...opts.tags, ...value.split(',').map((t) => t.trim()).filter(Boolean)];
-    else return null; // an unknown flag, or a word before `--`
+    const valued = flags[flag];
+    // A missing value, or one that looks like a flag, is commander's to judge (it may be an error).
+    if (!valued || valued.kind === 'boolean' || !used || value === undefined || (used === 2 && value.startsWith('-'))) return null;
+    if (valued.kind === 'tags') opts[valued.key] = [...(opts[valued.key] as string[]), ...value.split(',').map((t) => t.trim()).filter(Boolean)];
+    else if (valued.kind === 'choice' && !valued.choices.includes(value)) return null;
+    else opts[valued.key] = value;
     i += used;
   }
-  return { kind: 'attempt-check', globals, words: [], opts };
+  return { words: [], opts };
 }
 
 /** Run a recognised line; errors are reported as the normal path reports them. */
@@ -97,10 +127,14 @@ export async function runFastRoute(route: FastRoute, io: IO): Promise<number> {
     return runHook(route.event, io, route.opts);
   }
   try {
+    if (route.kind === 'run') {
+      const { runRun } = await import('./commands/run/index.js');
+      return await runRun(io, route.globals, route.words, route.opts);
+    }
     const { runAttemptCheck } = await import('./commands/attempt/index.js');
     return await runAttemptCheck(io, route.globals, route.words, route.opts);
   } catch (e) {
     const { reportError } = await import('./report-error.js');
-    return reportError(io, e, { json: Boolean(route.opts.json), verbose: false });
+    return reportError(io, e, { json: route.kind === 'attempt-check' && Boolean(route.opts.json), verbose: false });
   }
 }

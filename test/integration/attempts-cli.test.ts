@@ -111,9 +111,13 @@ describe('record, check, list, forget', () => {
 
 describe('the commander-free route (bin/agentos.js -> dist/fast-path.js)', () => {
   it('says exactly what the commander route says, line for line, exit code included', async () => {
-    const root = newProject();
-    await cli(root, ['attempt', 'record', '--outcome', 'failure', '--command', 'npm install redis-node', '--error', '404 Not Found', '--context', 'Add Redis caching']);
-    await cli(root, ['attempt', 'record', '--outcome', 'success', '--command', 'npm install ioredis', '--context', 'Add Redis caching']);
+    // `run` records what it ran: each route gets its own project with the same past.
+    const project = async () => {
+      const root = newProject();
+      await cli(root, ['attempt', 'record', '--outcome', 'failure', '--command', 'npm install redis-node', '--error', '404 Not Found', '--context', 'Add Redis caching']);
+      await cli(root, ['attempt', 'record', '--outcome', 'success', '--command', 'npm install ioredis', '--context', 'Add Redis caching']);
+      return root;
+    };
     const lines = [
       ['attempt', 'check', '--', 'npm', 'install', 'redis-node@4.6.0'],
       ['attempt', 'check', '--json', '--tags', 'redis', '--context=Add Redis caching', '--', 'npm', 'i', 'redis-node'],
@@ -121,13 +125,25 @@ describe('the commander-free route (bin/agentos.js -> dist/fast-path.js)', () =>
       ['-q', 'attempt', 'check', '--tool', 'Bash', '--', 'npm', 'install', 'redis-node'],
       ['attempt', 'check', '--json'],
       ['attempt', 'check', '--command', 'x', '--', 'y'],
+      ['run', '--non-interactive', '--', 'sh', '-c', 'echo out; echo err >&2; exit 3'],
+      ['run', '--on-repeat', 'block', '--', 'npm', 'install', 'redis-node'],
+      ['run', '--context', 'Add Redis caching', '--', 'true'],
     ];
+    const [fastRoot, slowRoot] = [await project(), await project()];
     for (const line of lines) {
-      expect(parseFastRoute(['-C', root, ...line], {})).not.toBeNull(); // the first run below takes the fast route
-      const fast = await cli(root, line);
-      const slow = await cli(root, line, { env: { AGENTOS_NO_FAST_PATH: '1' } });
-      expect({ line, ...fast }).toEqual({ line, ...slow });
+      expect(parseFastRoute(['-C', fastRoot, ...line], {})).not.toBeNull(); // the first run below takes the fast route
+      const fast = await cli(fastRoot, line);
+      const slow = await cli(slowRoot, line, { env: { AGENTOS_NO_FAST_PATH: '1' } });
+      // Ids, times and session ids differ between the two projects; the rest must not.
+      const same = (r: Result) => {
+        const text = (t: string) => t.replace(/\b[0-9A-HJKMNP-TV-Z]{26}\b/g, '<id>').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>').replace(/\d{4}-\d\d-\d\d_[0-9a-f]{8}/g, '<session>');
+        return { line, code: r.code, signal: r.signal, stdout: text(r.stdout), stderr: text(r.stderr) };
+      };
+      expect(same(fast)).toEqual(same(slow));
     }
+    // And both recorded the same attempts.
+    const recorded = async (root: string) => JSON.parse((await cli(root, ['attempt', 'list', '--json'])).stdout).attempts.map((a: { command: string; outcome: string; exitCode: number | null }) => [a.command, a.outcome, a.exitCode]);
+    expect(await recorded(fastRoot)).toEqual(await recorded(slowRoot));
   });
 });
 

@@ -31,7 +31,23 @@ describe('parseFastRoute', () => {
     expect(parse(['--cwd=/p', 'attempt', 'check', '--command', 'make x'])).toEqual({ kind: 'attempt-check', globals: { cwd: '/p' }, words: [], opts: { tool: 'shell', tags: [], command: 'make x' } });
   });
 
+  it('takes run with its flags and the command after --', () => {
+    expect(parse(['run', '--on-repeat', 'block', '--non-interactive', '--session=s1', '--tags', 'x', '--', 'npm', 'test', '--', '-w'])).toEqual({
+      kind: 'run',
+      globals: {},
+      words: ['npm', 'test', '--', '-w'],
+      opts: { onRepeat: 'block', nonInteractive: true, session: 's1', tags: ['x'] },
+    });
+    expect(parse(['-C', 'p', 'run', '--', 'true'])).toEqual({ kind: 'run', globals: { cwd: 'p' }, words: ['true'], opts: { onRepeat: 'warn', tags: [] } });
+  });
+
   it.each([
+    [['run', '--']],
+    [['run']],
+    [['run', 'npm', 'test']],
+    [['run', '--on-repeat', 'ask', '--', 'x']],
+    [['run', '--json', '--', 'x']],
+    [['run', '--non-interactive=yes', '--', 'x']],
     [['hooks', 'run', 'nonsense']],
     [['hooks', 'run', 'pre-tool-use', '--format', 'xml']],
     [['hooks', 'run', 'pre-tool-use', '--format']],
