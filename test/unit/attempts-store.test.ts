@@ -211,7 +211,7 @@ describe('checkRepeat skips work, never a warning', () => {
   it.each([0.6, 0.75, 0.85, 0.95])('threshold %s: the same warnings, scores and worked-instead as scoring every row', (threshold) => {
     const { mem } = open({ config: { repeatThreshold: threshold } });
     let seed = 7;
-    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
     for (let i = 0; i < 400; i++) {
       mem.record({
         tool: tools[rand(tools.length)],

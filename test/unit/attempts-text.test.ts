@@ -112,7 +112,7 @@ describe('similarity (same tool +0.3, command +0.4, context/tags +0.3)', () => {
 
   it('closeRatio is ratio where ratio reaches 0.85 and 0 elsewhere (its shortcuts change no decision)', () => {
     let seed = 3;
-    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
     const word = () => Array.from({ length: 1 + rand(24) }, () => 'abcde-_.'[rand(8)]).join('');
     const mutate = (w: string) => {
       const chars = [...w];
@@ -132,7 +132,7 @@ describe('similarity (same tool +0.3, command +0.4, context/tags +0.3)', () => {
 
   it('mayShareToken is false only where commandSimilarity is 0 (the q-gram filter loses no match)', () => {
     let seed = 11;
-    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
     const vocab = ['npm', 'install', 'redis-node', 'redis-nodes', 'rediss-node', 'ioredis', 'pytest', 'tests/test_auth.py', 'tests/test_autth.py', 'cargo', 'build', '--release', 'abcdefghijklmnop', 'abcdefghijklmnopq'];
     const command = () => Array.from({ length: 1 + rand(4) }, () => vocab[rand(vocab.length)]).join(' ');
     let skipped = 0;

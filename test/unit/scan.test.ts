@@ -121,6 +121,39 @@ describe('matching', () => {
   });
 });
 
+describe('the walk reads each folder once and stops at a glob\'s depth, with the same result', () => {
+  // A brute-force reference: every file under the root, matched by picomatch as the
+  // scanner matches (case-insensitive, no dotfiles), against globs that share folders
+  // and have fixed depths, braces and globstars.
+  test('same files as matching every path with picomatch', async () => {
+    const { default: picomatch } = await import('picomatch');
+    const names = ['001-issue.md', '001-brief.md', '002-draft.md', 'notes.md', 'README.MD', '.hidden.md'];
+    let seed = 5;
+    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const all: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const depth = rand(4);
+      const dirs = ['docs', rand(2) ? 'audit' : 'Audit', 'done', ...Array.from({ length: depth }, () => `d${rand(5)}`)];
+      const rel = [...dirs, names[rand(names.length)]].join('/');
+      await touch(rel);
+      all.push(rel);
+    }
+    await touch('docs/adrs/deep/er/still/0001-x.md');
+    all.push('docs/adrs/deep/er/still/0001-x.md');
+    const g = globs({
+      standards: ['docs/adrs/**/*.md', 'docs/{audit,lld}/done/*.md'],
+      history: ['docs/audit/done/*/001-issue.md', 'docs/audit/done/*/001-brief.md', 'docs/audit/done/*/[0-9][0-9][0-9]-draft.md', 'docs/audit/done/*/*/notes.md'],
+    });
+    const scanned = (await scanCorpus(root, g, true)).files.map((f) => f.relPath).sort();
+    const matchers = [...g.standards, ...g.history].map((x) => picomatch(x, { nocase: true, dot: false }));
+    const expected = [...new Set(all)].filter((rel) => matchers.some((m) => m(rel))).sort();
+    // Several drafts in one issue folder are one document (layouts.ts): compare folders and standards.
+    const folders = (paths: string[]) => [...new Set(paths.map((p) => (/\/done\/[^/]+\/[^/]+$/.test(p) ? path.posix.dirname(p) : p)))];
+    expect(folders(scanned)).toEqual(folders(expected));
+    expect(expected.length).toBeGreaterThan(30);
+  });
+});
+
 describe('folders never walked', () => {
   test('node_modules, .git, .agentos are not walked, at the root or nested', async () => {
     await touch('README.md');
