@@ -70,6 +70,13 @@ export async function scanCorpus(root: string, globs: CorpusGlobs, includeHistor
   };
 }
 
+/**
+ * `realRoot` + `rel` without path.join's normalising (a tenth of a scan of 1,000
+ * documents): `rel` is built here from directory entry names joined by `/`, which
+ * hold no `/`, `.` or `..` segment, and `realRoot` is already a resolved path.
+ */
+const under = (realRoot: string, rel: string) => (rel === '' ? realRoot : realRoot === '/' ? `/${rel}` : `${realRoot}/${rel}`);
+
 const outside = (realRoot: string, real: string) => {
   const back = path.relative(realRoot, real);
   return back.startsWith('..') || path.isAbsolute(back);
@@ -77,7 +84,7 @@ const outside = (realRoot: string, real: string) => {
 
 /** Make sure the file really lives inside the repository (resolving symlinks when one was crossed). */
 function checkInside(realRoot: string, rel: string, viaLink: boolean): { abs: string; size: number; mtimeMs: number } | string {
-  let abs = path.join(realRoot, rel);
+  let abs = under(realRoot, rel);
   if (viaLink) {
     try {
       abs = realpathSync(abs);
@@ -130,7 +137,7 @@ function expandGlob(realRoot: string, glob: string, skipped: Map<string, string>
     const dir = path.posix.dirname(scan.base);
     const name = path.posix.basename(scan.base).toLowerCase();
     for (const d of resolveBaseCaseInsensitive(realRoot, dir === '.' ? '' : dir, listings)) {
-      for (const e of list(path.join(realRoot, d.rel), listings)) {
+      for (const e of list(under(realRoot, d.rel), listings)) {
         if (e.name.toLowerCase() === name) out.push({ rel: d.rel ? `${d.rel}/${e.name}` : e.name, viaLink: d.viaLink || e.isSymbolicLink() });
       }
     }
@@ -151,7 +158,7 @@ function resolveBaseCaseInsensitive(realRoot: string, base: string, listings: Li
   for (const segment of base.split('/').filter(Boolean)) {
     const next: Found[] = [];
     for (const dir of current) {
-      for (const e of list(path.join(realRoot, dir.rel), listings)) {
+      for (const e of list(under(realRoot, dir.rel), listings)) {
         if (e.name.toLowerCase() === segment.toLowerCase() && (e.isDirectory() || e.isSymbolicLink())) {
           next.push({ rel: dir.rel ? `${dir.rel}/${e.name}` : e.name, viaLink: dir.viaLink || e.isSymbolicLink() });
         }
@@ -164,7 +171,7 @@ function resolveBaseCaseInsensitive(realRoot: string, base: string, listings: Li
 
 /** `depth`: how many more path segments the glob can match below `dir` (1: only its own entries). */
 function walk(realRoot: string, dir: Found, isMatch: (p: string) => boolean, out: Found[], skipped: Map<string, string>, seen: Set<string>, listings: Listings, depth: number): void {
-  const absDir = path.join(realRoot, dir.rel);
+  const absDir = under(realRoot, dir.rel);
   if (dir.viaLink) {
     // Only a symlinked folder can leave the repository or close a loop.
     let realDir: string;
@@ -190,7 +197,7 @@ function walk(realRoot: string, dir: Found, isMatch: (p: string) => boolean, out
     let isDir = e.isDirectory();
     if (e.isSymbolicLink()) {
       try {
-        isDir = statSync(path.join(realRoot, rel)).isDirectory();
+        isDir = statSync(under(realRoot, rel)).isDirectory();
       } catch {
         isDir = false;
       }
