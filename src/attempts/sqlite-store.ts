@@ -18,7 +18,8 @@ import { compareText } from '../text/compare.js';
 /** The key of "the very same command": normalised tokens (versions, temp paths, hashes, aliases folded). */
 const sameCommandKey = (command: string) => commandTokens(command).join(' ');
 
-export const SCHEMA_VERSION = 1;
+/** 2: the index of open failures by command (a success's override was a scan of every failure). */
+export const SCHEMA_VERSION = 2;
 const DAY = 86_400_000;
 /** The best this many past failures are returned (each with what worked instead). */
 export const MAX_WARNINGS = 20;
@@ -45,6 +46,7 @@ CREATE TABLE IF NOT EXISTS attempts (
 );
 CREATE INDEX IF NOT EXISTS attempts_outcome_time ON attempts (outcome, time);
 CREATE INDEX IF NOT EXISTS attempts_time ON attempts (time);
+CREATE INDEX IF NOT EXISTS attempts_open_failures ON attempts (tool_family, command_norm) WHERE outcome = 'failure' AND overridden_by IS NULL;
 CREATE VIRTUAL TABLE IF NOT EXISTS attempts_fts USING fts5 (command, error, context, tags, content='attempts', content_rowid='rowid');
 CREATE TRIGGER IF NOT EXISTS attempts_ai AFTER INSERT ON attempts BEGIN
   INSERT INTO attempts_fts (rowid, command, error, context, tags) VALUES (new.rowid, new.command, new.error, new.context, new.tags);
@@ -135,10 +137,11 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
         )
         .run(id, a.time, a.sessionId, a.tool, toolFamily(a.tool), a.command, sameCommandKey(a.command), a.outcome, a.exitCode, a.durationMs, a.error, a.context, JSON.stringify(a.tags), a.cwd);
       // A success of the very same (normalised) command overrides its earlier failures:
-      // "what failed last week might work now".
+      // "what failed last week might work now". INDEXED BY: without statistics the planner
+      // preferred (outcome, time), a scan of every failure on each recorded success.
       if (a.outcome === 'success') {
         this.db
-          .prepare(`UPDATE attempts SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`)
+          .prepare(`UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`)
           .run(id, toolFamily(a.tool), sameCommandKey(a.command), a.time);
       }
     });

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openAttemptMemory, type AttemptMemoryHandle } from '../../src/attempts/open.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/config/schema.js';
-import { MAX_WARNINGS } from '../../src/attempts/sqlite-store.js';
+import { MAX_WARNINGS, SCHEMA_VERSION } from '../../src/attempts/sqlite-store.js';
 import { features, similarity } from '../../src/attempts/similarity.js';
 import { autoTags } from '../../src/attempts/tags.js';
 import type { AttemptRecord } from '../../src/attempts/types.js';
@@ -86,6 +86,30 @@ describe('record and list', () => {
     expect(readFileSync(path.join(root, '.agentos', 'memory', '.gitignore'), 'utf8')).toBe('*\n');
     expect(readdirSync(path.join(root, '.agentos', 'memory'))).toContain('attempts.db');
     mem.close();
+  });
+
+  it('upgrades a version-1 store: the open-failures index is added, records kept, and a success override uses it', async () => {
+    const { mem, root } = open();
+    mem.record({ tool: 'shell', command: 'npm install a', outcome: 'failure' });
+    mem.close();
+    const { createRequire } = await import('node:module');
+    const Database = createRequire(import.meta.url)('better-sqlite3');
+    const file = path.join(root, '.agentos', 'memory', 'attempts.db');
+    const v1 = new Database(file);
+    v1.exec('DROP INDEX attempts_open_failures');
+    v1.pragma('user_version = 1');
+    v1.close();
+    const again = open({ root }).mem;
+    expect(again.list().map((r) => r.command)).toEqual(['npm install a']);
+    again.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    // The statement of SqliteAttemptStore.insert, with its parameters bound as there.
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`)
+      .all('x', 'shell', 'npm install a', new Date().toISOString()) as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING INDEX attempts_open_failures/);
+    db.close();
   });
 });
 
