@@ -9,5 +9,6 @@ export default tseslint.config(
       '@typescript-eslint/no-empty-function': 'off',
     },
   },
-  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  // CommonJS: *.cjs, and bin/ (bin/package.json says so).
+  { files: ['**/*.cjs', 'bin/**/*.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

@@ -1,17 +1,20 @@
 #!/usr/bin/env node
-// Thin entry: everything lives in dist/. The lines a coding agent runs on every
-// tool call (`hooks run`, `attempt check`, `run -- CMD`) skip commander: dist/fast.js is that
-// route bundled into one file (src/fast-path.ts); everything else goes through
-// dist/cli.js.
+// Thin entry: everything lives in dist/. CommonJS (bin/package.json): the lines a
+// coding agent runs around every tool call (`hooks run`, `attempt check`,
+// `run -- CMD`) then start without Node's ES module loader and skip commander:
+// dist/fast.cjs is that route bundled into one file (src/fast-path.ts). Every
+// other line goes through dist/cli.js.
+'use strict';
+
 const args = process.argv.slice(2);
-const slow = () => import('../dist/cli.js').then(({ main }) => main(process.argv));
+let run = null;
 // Other lines (issue start, index, …) do not pay for loading the bundle.
-const run = args.includes('hooks') || args.includes('check') || args.includes('run')
-  ? import('../dist/fast.js').then(({ parseFastRoute, runFastRoute, processIO }) => {
-      const route = parseFastRoute(args, process.env);
-      return route ? runFastRoute(route, processIO()) : slow();
-    })
-  : slow();
+if (args.includes('hooks') || args.includes('check') || args.includes('run')) {
+  const fast = require('../dist/fast.cjs');
+  const route = fast.parseFastRoute(args, process.env);
+  if (route) run = fast.runFastRoute(route, fast.processIO());
+}
+run ??= import('../dist/cli.js').then(({ main }) => main(process.argv));
 
 run.then((code) => {
   process.exitCode = code;
