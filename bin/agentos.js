@@ -2,7 +2,7 @@
 // Thin entry: everything lives in dist/. CommonJS (bin/package.json): the lines a
 // coding agent runs around every tool call (`hooks run`, `attempt check`,
 // `run -- CMD`) then start without Node's ES module loader and skip commander:
-// dist/fast.cjs is that route bundled into one file (src/fast-path.ts). Every
+// dist/fast/index.cjs is that route bundled into one file (src/fast-path.ts). Every
 // other line goes through dist/cli.js.
 'use strict';
 
@@ -10,7 +10,7 @@ const args = process.argv.slice(2);
 let run = null;
 // Other lines (issue start, index, …) do not pay for loading the bundle.
 if (args.includes('hooks') || args.includes('check') || args.includes('run')) {
-  const fast = require('../dist/fast.cjs');
+  const fast = require('../dist/fast/index.cjs');
   const route = fast.parseFastRoute(args, process.env);
   if (route) run = fast.runFastRoute(route, fast.processIO());
 }

@@ -7,7 +7,7 @@
  * refuse) returns null and takes the normal path, which also reports the error.
  * AGENTOS_NO_FAST_PATH=1 turns this off (the tests run both paths and compare).
  *
- * `npm run build` bundles this module and what it imports into dist/fast.cjs
+ * `npm run build` bundles this module and what it imports into dist/fast/index.cjs
  * (scripts/bundle-fast.mjs), which bin/agentos.js loads for lines naming
  * `hooks`, `check` or `run`.
  */
