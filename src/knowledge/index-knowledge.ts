@@ -18,7 +18,7 @@ import { loadHnswlib } from '../index/hnswlib.js';
 import { indexPaths } from '../index/layout.js';
 import type { IndexMeta, StoredDoc } from '../index/types.js';
 import { clusterVectors, dot, normalize } from './cluster.js';
-import { writeCache } from './tech-stack.js';
+import { writeCache } from '../fsutil/cache-file.js';
 import { compareText } from '../text/compare.js';
 
 export interface KnownDoc {

@@ -8,8 +8,9 @@
  * the result in `.agentos/cache/tech-stack.json` keyed by those files' size and
  * mtime, so a session start re-reads nothing when nothing changed.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { writeCache } from '../fsutil/cache-file.js';
 
 export interface TechStack {
   languages: string[];
@@ -278,14 +279,4 @@ export function techStack(root: string): { stack: TechStack; cached: boolean } {
   return { stack, cached: false };
 }
 
-/** Best effort, atomic (tmp + rename): a cache that cannot be written is recomputed next time. */
-export function writeCache(file: string, value: unknown): void {
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(value));
-    renameSync(tmp, file);
-  } catch {
-    /* read-only project: fine */
-  }
-}
+export { writeCache };

@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CONFIG_PATH, loadConfig } from '../../src/config/load.js';
+import { CONFIG_CACHE, CONFIG_PATH, loadConfig } from '../../src/config/load.js';
 import { globProblem, parseConfig } from '../../src/config/parse.js';
 import { DEFAULT_CONFIG } from '../../src/config/schema.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
@@ -308,5 +308,46 @@ describe('scoring (issue 11)', () => {
     expect(parseConfig({}).config.scoring.method).toBe('hybrid');
     expect(parseConfig({ scoring: { method: 'cosine' } }).config.scoring.method).toBe('cosine');
     expect(parseConfig({ scoring: { method: 'bm25' } }, 'c.yaml').errors).toEqual(['c.yaml: scoring.method: expected hybrid or cosine, got "bm25"']);
+  });
+});
+
+describe('the parsed-config cache (.agentos/cache/config.json)', () => {
+  const text = 'thresholds:\n  duplicate: 0.9\ncorpus:\n  history:\n    - "docs/done/*.md"\n';
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'agentos-config-cache-'));
+    await mkdir(path.join(root, '.agentos'), { recursive: true });
+    await writeFile(path.join(root, CONFIG_PATH), text);
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+  const cacheFile = () => path.join(root, CONFIG_CACHE);
+
+  it('a valid config is cached; the cached answer equals a fresh parse, and each load gets its own objects', async () => {
+    const fresh = await loadConfig(root);
+    const cache = JSON.parse(await readFile(cacheFile(), 'utf8'));
+    expect(cache.text).toBe(text);
+    expect(await readFile(path.join(path.dirname(cacheFile()), '.gitignore'), 'utf8')).toBe('*\n');
+    const again = await loadConfig(root);
+    expect(again).toEqual(fresh);
+    again.config.thresholds.duplicate = 0.1; // a caller applying flags
+    expect((await loadConfig(root)).config.thresholds.duplicate).toBe(0.9);
+  });
+
+  it('is used only for the very same text: an edited config is parsed again, an invalid one is an error', async () => {
+    await loadConfig(root);
+    await writeFile(path.join(root, CONFIG_PATH), text.replace('0.9', '0.95'));
+    expect((await loadConfig(root)).config.thresholds.duplicate).toBe(0.95);
+    await writeFile(path.join(root, CONFIG_PATH), text.replace('0.9', 'high'));
+    await expect(loadConfig(root)).rejects.toThrow(UsageError);
+    expect(JSON.parse(await readFile(cacheFile(), 'utf8')).text).toContain('0.95'); // never an invalid one
+  });
+
+  it('a cache of another format or other defaults, or a damaged one, is ignored', async () => {
+    const bogus = { config: { ...DEFAULT_CONFIG, thresholds: { ...DEFAULT_CONFIG.thresholds, duplicate: 0.01 } }, warnings: [], errors: [] };
+    await mkdir(path.dirname(cacheFile()), { recursive: true });
+    await writeFile(cacheFile(), JSON.stringify({ key: '0:old defaults', text, parsed: bogus }));
+    expect((await loadConfig(root)).config.thresholds.duplicate).toBe(0.9);
+    await writeFile(cacheFile(), '{ not json');
+    expect((await loadConfig(root)).config.thresholds.duplicate).toBe(0.9);
   });
 });
