@@ -46,21 +46,19 @@ export async function scanCorpus(root: string, globs: CorpusGlobs, includeHistor
   if (includeHistory) sets.push(['history', globs.history]);
 
   for (const [type, list] of sets) {
-    for (const glob of list) {
-      for (const { rel, viaLink } of expandGlob(realRoot, glob, skipped, listings)) {
-        if (isExcluded(rel)) continue;
-        const existing = byPath.get(rel);
-        if (existing) {
-          if (!existing.types.includes(type)) existing.types.push(type);
-          continue;
-        }
-        const checked = checkInside(realRoot, rel, viaLink);
-        if (typeof checked === 'string') {
-          skipped.set(rel, checked);
-          continue;
-        }
-        byPath.set(rel, { relPath: rel, absPath: checked.abs, types: [type], size: checked.size, mtimeMs: checked.mtimeMs });
+    for (const { rel, viaLink } of expandGlobs(realRoot, list, skipped, listings)) {
+      if (isExcluded(rel)) continue;
+      const existing = byPath.get(rel);
+      if (existing) {
+        if (!existing.types.includes(type)) existing.types.push(type);
+        continue;
       }
+      const checked = checkInside(realRoot, rel, viaLink);
+      if (typeof checked === 'string') {
+        skipped.set(rel, checked);
+        continue;
+      }
+      byPath.set(rel, { relPath: rel, absPath: checked.abs, types: [type], size: checked.size, mtimeMs: checked.mtimeMs });
     }
   }
   const files = oneDocumentPerIssueFolder([...byPath.values()]).sort((a, b) => comparePaths(a.relPath, b.relPath));
@@ -123,33 +121,52 @@ function list(absDir: string, listings: Listings): Dirent[] {
   return entries;
 }
 
-/** Repo-relative paths of files matching one glob. */
-function expandGlob(realRoot: string, glob: string, skipped: Map<string, string>, listings: Listings): Found[] {
-  const scan = picomatch.scan(glob);
-  // The bare regular expression: picomatch's matcher function wraps each test in option
-  // handling this walk does not use (a tenth of the scan of 1,000 documents).
-  const re = picomatch.makeRe(glob, { nocase: true, dot: false });
-  const isMatch = (p: string) => re.test(p);
-  const out: Found[] = [];
-  if (!scan.isGlob) {
-    // A plain path (`docs/CONVENTIONS.md`): its "base" is the file itself, which the
-    // folder walk below never starts from. Look the name up in its folder instead.
-    const dir = path.posix.dirname(scan.base);
-    const name = path.posix.basename(scan.base).toLowerCase();
-    for (const d of resolveBaseCaseInsensitive(realRoot, dir === '.' ? '' : dir, listings)) {
-      for (const e of list(under(realRoot, d.rel), listings)) {
-        if (e.name.toLowerCase() === name) out.push({ rel: d.rel ? `${d.rel}/${e.name}` : e.name, viaLink: d.viaLink || e.isSymbolicLink() });
+/**
+ * Repo-relative paths of files matching any of `globs`, in the order one glob after
+ * another would give them (the first glob's files first, each in walk order): which
+ * revision of an issue folder wins a tie depends on it (layouts.ts). Globs that start
+ * from the same folder are walked together, once (three history globs share
+ * `docs/audit/done/*`).
+ */
+function expandGlobs(realRoot: string, globs: string[], skipped: Map<string, string>, listings: Listings): Found[] {
+  const found: { f: Found; glob: number }[] = [];
+  const groups = new Map<string, { index: number; re: RegExp; maxDepth: number }[]>();
+  globs.forEach((glob, index) => {
+    const scan = picomatch.scan(glob);
+    // The bare regular expression: picomatch's matcher function wraps each test in option
+    // handling this walk does not use (a tenth of the scan of 1,000 documents).
+    const re = picomatch.makeRe(glob, { nocase: true, dot: false });
+    if (!scan.isGlob) {
+      // A plain path (`docs/CONVENTIONS.md`): its "base" is the file itself, which the
+      // folder walk below never starts from. Look the name up in its folder instead.
+      const dir = path.posix.dirname(scan.base);
+      const name = path.posix.basename(scan.base).toLowerCase();
+      for (const d of resolveBaseCaseInsensitive(realRoot, dir === '.' ? '' : dir, listings)) {
+        for (const e of list(under(realRoot, d.rel), listings)) {
+          if (e.name.toLowerCase() === name) found.push({ f: { rel: d.rel ? `${d.rel}/${e.name}` : e.name, viaLink: d.viaLink || e.isSymbolicLink() }, glob: index });
+        }
       }
+      return;
     }
-    return out;
+    // Without `**` a glob matches no deeper below its base than it has segments (`*` never
+    // crosses a `/`; slashes inside braces only raise the bound): no need to walk deeper.
+    const maxDepth = scan.glob.includes('**') ? Infinity : scan.glob.split('/').length;
+    const group = groups.get(scan.base) ?? [];
+    group.push({ index, re, maxDepth });
+    groups.set(scan.base, group);
+  });
+  for (const [base, group] of groups) {
+    const maxDepth = Math.max(...group.map((g) => g.maxDepth));
+    const firstMatch = (p: string) => {
+      for (const g of group) if (g.re.test(p)) return g.index;
+      return -1;
+    };
+    for (const start of resolveBaseCaseInsensitive(realRoot, base, listings)) {
+      walk(realRoot, start, firstMatch, found, skipped, new Set(), listings, maxDepth);
+    }
   }
-  // Without `**` a glob matches no deeper below its base than it has segments (`*` never
-  // crosses a `/`; slashes inside braces only raise the bound): no need to walk deeper.
-  const maxDepth = scan.glob.includes('**') ? Infinity : scan.glob.split('/').length;
-  for (const start of resolveBaseCaseInsensitive(realRoot, scan.base, listings)) {
-    walk(realRoot, start, isMatch, out, skipped, new Set(), listings, maxDepth);
-  }
-  return out;
+  // Stable: within one glob, walk order.
+  return found.sort((a, b) => a.glob - b.glob).map((x) => x.f);
 }
 
 /** `docs/LLDs/done` may be `docs/llds/Done` on disk: find every spelling that exists. */
@@ -170,7 +187,7 @@ function resolveBaseCaseInsensitive(realRoot: string, base: string, listings: Li
 }
 
 /** `depth`: how many more path segments the glob can match below `dir` (1: only its own entries). */
-function walk(realRoot: string, dir: Found, isMatch: (p: string) => boolean, out: Found[], skipped: Map<string, string>, seen: Set<string>, listings: Listings, depth: number): void {
+function walk(realRoot: string, dir: Found, firstMatch: (p: string) => number, out: { f: Found; glob: number }[], skipped: Map<string, string>, seen: Set<string>, listings: Listings, depth: number): void {
   const absDir = under(realRoot, dir.rel);
   if (dir.viaLink) {
     // Only a symlinked folder can leave the repository or close a loop.
@@ -203,9 +220,10 @@ function walk(realRoot: string, dir: Found, isMatch: (p: string) => boolean, out
       }
     }
     if (isDir) {
-      if (depth > 1 && !SKIP_DIRS.has(e.name)) walk(realRoot, { rel, viaLink }, isMatch, out, skipped, seen, listings, depth - 1);
-    } else if (isMatch(rel)) {
-      out.push({ rel, viaLink });
+      if (depth > 1 && !SKIP_DIRS.has(e.name)) walk(realRoot, { rel, viaLink }, firstMatch, out, skipped, seen, listings, depth - 1);
+    } else {
+      const glob = firstMatch(rel);
+      if (glob >= 0) out.push({ f: { rel, viaLink }, glob });
     }
   }
 }
