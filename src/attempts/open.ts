@@ -114,6 +114,33 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
   };
 }
 
+/**
+ * For reading only (a repeat check, the session context): with no memory file yet
+ * there is nothing to read, so SQLite is not loaded and no file is created. That was
+ * 15-25 ms of every hook and check in a project that has recorded nothing.
+ */
+export function openAttemptMemoryToRead(root: string, config: Config, options: OpenOptions = {}): AttemptMemoryHandle {
+  const file = memoryFile(root);
+  return existsSync(file) ? openAttemptMemory(root, config, options) : emptyMemory(file);
+}
+
+function emptyMemory(file: string): AttemptMemoryHandle {
+  return {
+    file,
+    record: () => {
+      throw new Error('the attempt memory was opened for reading');
+    },
+    list: () => [],
+    checkRepeat: () => [],
+    search: () => [],
+    forget: () => 0,
+    stats: () => ({ sessions: 0, failures: 0, successes: 0, repeatsPrevented: 0 }),
+    markOverridden: () => 0,
+    noteWarning: () => {},
+    close: () => {},
+  };
+}
+
 function bound(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

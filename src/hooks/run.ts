@@ -22,7 +22,8 @@ export interface HookRunOptions {
 }
 
 export interface HookDeps {
-  openMemory(root: string, config: Config, cwd?: string): Promise<AttemptMemory>;
+  /** `read`: a check or the session context (nothing is created when nothing was recorded). */
+  openMemory(root: string, config: Config, cwd: string | undefined, purpose: 'read' | 'write'): Promise<AttemptMemory>;
   /** The session-start context (markdown), already bounded. */
   recall(root: string, config: Config, memory: AttemptMemory | null): Promise<string>;
 }
@@ -63,7 +64,7 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
     if (!retrieval.autoInject) return null; // the user turned session-start context off
     let memory: AttemptMemory | null = null;
     try {
-      memory = await deps.openMemory(root, config, cwd);
+      memory = await deps.openMemory(root, config, cwd, 'read');
     } catch (e) {
       io.stderr.write(`agentos: attempt memory unavailable, session context without it: ${(e as Error).message.split('\n')[0]}\n`);
     }
@@ -77,7 +78,7 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
   }
 
   if (!retrieval.enabled) return null;
-  const memory = await deps.openMemory(root, config, cwd);
+  const memory = await deps.openMemory(root, config, cwd, event === 'pre-tool-use' ? 'read' : 'write');
   try {
     if (event === 'pre-tool-use') {
       if (!retrieval.warnOnDuplicateFailure) return null;
@@ -164,9 +165,9 @@ export function readStdin(stdin: IO['stdin']): Promise<string> {
 
 async function defaultDeps(): Promise<HookDeps> {
   return {
-    openMemory: async (root, config, cwd) => {
+    openMemory: async (root, config, cwd, purpose) => {
       const { openAttemptStore } = await import('./attempt-store.js');
-      return openAttemptStore(root, config, cwd);
+      return openAttemptStore(root, config, cwd, purpose);
     },
     recall: async (root, config, memory) => {
       const { buildRecall, renderRecallMarkdown } = await import('../knowledge/recall.js');

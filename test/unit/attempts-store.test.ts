@@ -4,10 +4,10 @@
  * lookback and archive boundaries exact.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openAttemptMemory, type AttemptMemoryHandle } from '../../src/attempts/open.js';
+import { openAttemptMemory, openAttemptMemoryToRead, type AttemptMemoryHandle } from '../../src/attempts/open.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/config/schema.js';
 import { MAX_WARNINGS, SCHEMA_VERSION } from '../../src/attempts/sqlite-store.js';
 import { features, similarity } from '../../src/attempts/similarity.js';
@@ -86,6 +86,25 @@ describe('record and list', () => {
     expect(readFileSync(path.join(root, '.agentos', 'memory', '.gitignore'), 'utf8')).toBe('*\n');
     expect(readdirSync(path.join(root, '.agentos', 'memory'))).toContain('attempts.db');
     mem.close();
+  });
+
+  it('opened to read with nothing recorded: answers as an empty store, creates nothing, loads no SQLite', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'agentos-attempts-'));
+    roots.push(root);
+    const reader = openAttemptMemoryToRead(root, DEFAULT_CONFIG);
+    expect(reader.checkRepeat({ tool: 'shell', command: 'npm install x' })).toEqual([]);
+    expect(reader.list()).toEqual([]);
+    expect(reader.stats()).toEqual({ sessions: 0, failures: 0, successes: 0, repeatsPrevented: 0 });
+    expect(() => reader.record({ tool: 'shell', command: 'x', outcome: 'failure' })).toThrow(/opened for reading/);
+    reader.close();
+    expect(existsSync(path.join(root, '.agentos', 'memory'))).toBe(false);
+    // Once something is recorded, a reader sees it.
+    const { mem } = open({ root });
+    mem.record({ tool: 'shell', command: 'npm install x', outcome: 'failure', time: daysAgo(1) });
+    mem.close();
+    const again = openAttemptMemoryToRead(root, DEFAULT_CONFIG, { now: () => T0 });
+    expect(again.checkRepeat({ tool: 'shell', command: 'npm install x' }).map((w) => w.failure.command)).toEqual(['npm install x']);
+    again.close();
   });
 
   it('upgrades a version-1 store: the open-failures index is added, records kept, and a success override uses it', async () => {

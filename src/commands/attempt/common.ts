@@ -20,9 +20,9 @@ export async function loadProject(io: IO, globals: GlobalOptions): Promise<Proje
   return { root, config };
 }
 
-export async function openMemory(io: IO, project: Project, session?: string): Promise<AttemptMemoryHandle> {
-  const { openAttemptMemory } = await import('../../attempts/open.js');
-  return openAttemptMemory(project.root, project.config, { sessionId: session, cwd: io.cwd, env: io.env });
+export async function openMemory(io: IO, project: Project, session?: string, purpose: 'read' | 'write' = 'write'): Promise<AttemptMemoryHandle> {
+  const { openAttemptMemory, openAttemptMemoryToRead } = await import('../../attempts/open.js');
+  return (purpose === 'read' ? openAttemptMemoryToRead : openAttemptMemory)(project.root, project.config, { sessionId: session, cwd: io.cwd, env: io.env });
 }
 
 export async function paint(io: IO, stream: 'stdout' | 'stderr'): Promise<Paint> {

@@ -67,7 +67,7 @@ export async function runAttemptCheck(io: IO, globals: GlobalOptions, words: str
   const threshold = project.config.retrieval.repeatThreshold;
   let warnings;
   try {
-    const memory = await openMemory(io, project);
+    const memory = await openMemory(io, project, undefined, 'read');
     try {
       warnings = memory.checkRepeat({ tool: opts.tool, command, context: opts.context ?? null, tags: opts.tags });
     } finally {

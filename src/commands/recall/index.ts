@@ -13,7 +13,7 @@ export interface RecallOptions {
   format: 'markdown' | 'json' | 'claude';
 }
 
-export type OpenMemory = (root: string, config: Config) => Promise<AttemptMemory>;
+export type OpenMemory = (root: string, config: Config, cwd?: string, purpose?: 'read' | 'write') => Promise<AttemptMemory>;
 
 /** The context a new session starts with. The attempt memory failing leaves it out, with a note on stderr. */
 export async function runRecall(io: IO, globals: GlobalOptions, opts: RecallOptions, openMemory: OpenMemory = openAttemptStore): Promise<number> {
@@ -21,7 +21,7 @@ export async function runRecall(io: IO, globals: GlobalOptions, opts: RecallOpti
   const { config } = await loadConfig(root);
   let memory: AttemptMemory | null = null;
   try {
-    memory = await openMemory(root, config);
+    memory = await openMemory(root, config, undefined, 'read');
   } catch (e) {
     io.stderr.write(`warning: attempt memory unavailable (${(e as Error).message.split('\n')[0]}); recall without it\n`);
   }

@@ -29,7 +29,7 @@ export async function runWorkedOn(io: IO, globals: GlobalOptions, opts: WorkedOn
   if (!k) throw new IndexUnavailableError(`no index in ${path.join(root, '.agentos', 'index')}; run \`agentos index --include-history\``);
   let stats: AttemptStats | null = null;
   try {
-    const memory = await openMemory(root, config);
+    const memory = await openMemory(root, config, undefined, 'read');
     try {
       stats = memory.stats();
     } finally {
