@@ -84,8 +84,10 @@ const key = (tool: string, command: string) => `${tool}\u0000${command.trim().re
 export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptRecord[]): AntiPattern[] {
   const byCommand = new Map<string, AntiPattern>();
   const succeeded = new Map<string, string>();
-  for (const s of successes) {
-    const k = key(s.tool, s.command);
+  // Keys computed once, oldest first (a stable sort: ties keep the list's order), so
+  // "the first success after this failure" is a scan, not a filter and sort per failure.
+  const later = successes.map((s) => ({ s, k: key(s.tool, s.command) })).sort((a, b) => compareText(a.s.time, b.s.time));
+  for (const { s, k } of later) {
     if (!succeeded.has(k) || s.time > succeeded.get(k)!) succeeded.set(k, s.time);
   }
   for (const f of [...failures].sort((a, b) => compareText(b.time, a.time))) {
@@ -98,9 +100,7 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
       prev.times++;
       continue;
     }
-    const instead = successes
-      .filter((s) => s.time > f.time && key(s.tool, s.command) !== k && ((f.context && s.context === f.context) || s.tags.some((t) => f.tags.includes(t) && t !== f.tool.toLowerCase())))
-      .sort((a, b) => compareText(a.time, b.time))[0];
+    const instead = later.find(({ s, k: sk }) => s.time > f.time && sk !== k && ((f.context && s.context === f.context) || s.tags.some((t) => f.tags.includes(t) && t !== f.tool.toLowerCase())))?.s;
     byCommand.set(k, {
       command: f.command,
       tool: f.tool,
