@@ -5,7 +5,7 @@
 // missing model is exit 5 and one line; `agentos model fetch` from a local
 // stand-in for the hub; then a real `agentos index`.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,6 +71,21 @@ test('npx agentos --help works', () => {
   expect(r.status).toBe(0);
   expect(r.stdout).toMatch(/^Usage: agentos/);
   expect(r.stdout).toContain('model');
+});
+
+test('the per-tool-call route works from the installed package (bundle, vendored yaml, SQLite from the user\'s node_modules)', () => {
+  expect(agentos(['init', '--yes']).status).toBe(0); // a config.yaml: the vendored yaml parses it
+  const rec = agentos(['attempt', 'record', '--outcome', 'failure', '--command', 'npm install redis-node', '--error', '404 Not Found']);
+  expect(rec.status).toBe(0);
+  const check = agentos(['attempt', 'check', '--json', '--', 'npm', 'install', 'redis-node']);
+  expect(check.status).toBe(0);
+  expect(JSON.parse(check.stdout)).toMatchObject({ status: 'ok', repeat: true });
+  const payload = JSON.stringify({ session_id: 's', cwd: scratch, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npm install redis-node' } });
+  const hook = spawnSync(path.join(scratch, 'node_modules', '.bin', 'agentos'), ['hooks', 'run', 'pre-tool-use'], { cwd: scratch, env: userEnv(), encoding: 'utf8', input: payload });
+  expect(hook.stderr).toBe('');
+  expect(hook.status).toBe(0);
+  expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toMatch(/this was tried on \d{4}-\d\d-\d\d and failed: 404 Not Found/);
+  rmSync(path.join(scratch, '.agentos'), { recursive: true, force: true }); // the tests below start from no config
 });
 
 test('no model yet: exit 5 and one line saying to run `agentos model fetch` (never "fetch failed")', () => {
