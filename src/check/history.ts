@@ -1,7 +1,7 @@
 import { chunkMarkdown } from '../chunks/chunk.js';
 import { capBriefChunks, MAX_CHECK_CHARS } from './brief-limit.js';
 import { extractMetadata } from '../corpus/metadata.js';
-import { comparePaths } from '../corpus/scan.js';
+import { compareText } from '../text/compare.js';
 import type { DocStatus, DocumentType } from '../corpus/types.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import type { SearchHit, VectorStore } from '../index/types.js';
@@ -79,7 +79,7 @@ export function nearestDocuments(store: VectorStore, briefVectors: Float32Array[
     if (best.size >= k || want >= available) break;
   }
   return [...best.values()]
-    .sort((a, b) => b.hit.score - a.hit.score || comparePaths(a.hit.doc.filePath, b.hit.doc.filePath))
+    .sort((a, b) => b.hit.score - a.hit.score || compareText(a.hit.doc.filePath, b.hit.doc.filePath))
     .slice(0, k)
     .map(({ hit, chunk }) => ({ ...toMatch(hit), briefChunk: chunk }));
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import type { CorpusFile, CorpusType, SkippedFile } from './types.js';
 import { oneDocumentPerIssueFolder } from './layouts.js';
+import { compareText } from '../text/compare.js';
 
 export interface CorpusGlobs {
   standards: string[];
@@ -61,10 +62,10 @@ export async function scanCorpus(root: string, globs: CorpusGlobs, includeHistor
       byPath.set(rel, { relPath: rel, absPath: checked.abs, types: [type], size: checked.size, mtimeMs: checked.mtimeMs });
     }
   }
-  const files = oneDocumentPerIssueFolder([...byPath.values()]).sort((a, b) => comparePaths(a.relPath, b.relPath));
+  const files = oneDocumentPerIssueFolder([...byPath.values()]).sort((a, b) => compareText(a.relPath, b.relPath));
   return {
     files,
-    skipped: [...skipped].map(([relPath, reason]) => ({ relPath, reason })).sort((a, b) => comparePaths(a.relPath, b.relPath)),
+    skipped: [...skipped].map(([relPath, reason]) => ({ relPath, reason })).sort((a, b) => compareText(a.relPath, b.relPath)),
   };
 }
 
@@ -226,9 +227,4 @@ function walk(realRoot: string, dir: Found, firstMatch: (p: string) => number, o
       if (glob >= 0) out.push({ f: { rel, viaLink }, glob });
     }
   }
-}
-
-/** Byte order, the same on every machine and locale. */
-export function comparePaths(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -2,7 +2,8 @@ import { chunkMarkdown, CHUNKING_VERSION, type Chunk } from '../chunks/chunk.js'
 import type { Config } from '../config/schema.js';
 import { extractMetadata, truncate } from '../corpus/metadata.js';
 import { readTextFile } from '../corpus/read.js';
-import { comparePaths, scanCorpus } from '../corpus/scan.js';
+import { scanCorpus } from '../corpus/scan.js';
+import { compareText } from '../text/compare.js';
 import type { CorpusFile, DocMetadata, SkippedFile } from '../corpus/types.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { IndexUnavailableError } from '../errors.js';
@@ -279,7 +280,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     }
     docs.push({ ...p.metadata, labels });
   }
-  docs.sort((a, b) => comparePaths(a.filePath, b.filePath));
+  docs.sort((a, b) => compareText(a.filePath, b.filePath));
   const chunks: StoredChunk[] = [];
   docs.forEach((d, i) => {
     for (const l of d.labels) {

@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema.js';
-import { comparePaths, scanCorpus } from '../corpus/scan.js';
+import { scanCorpus } from '../corpus/scan.js';
+import { compareText } from '../text/compare.js';
 import type { CorpusFile } from '../corpus/types.js';
 import { errorMessage } from '../errors.js';
 import { incompatibility, type ModelIdentity } from './build.js';
@@ -50,7 +51,7 @@ export function compareWithManifest(manifest: Pick<Manifest, 'files' | 'skipped'
     added.push(f.relPath);
   }
   const removed = Object.keys(manifest.files).filter((p) => !seen.has(p));
-  return { added: added.sort(comparePaths), changed: changed.sort(comparePaths), removed: removed.sort(comparePaths) };
+  return { added: added.sort(compareText), changed: changed.sort(compareText), removed: removed.sort(compareText) };
 }
 
 /** Read the live manifest (never the vectors) and compare it with a stat scan of the corpus. */

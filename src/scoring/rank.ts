@@ -1,4 +1,4 @@
-import { comparePaths } from '../corpus/scan.js';
+import { compareText } from '../text/compare.js';
 import type { CorpusType } from '../corpus/types.js';
 import type { VectorStore } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
@@ -101,7 +101,7 @@ export function nearVerbatim(briefTokens: string[], docTerms: { has(t: string): 
 }
 
 function byScore(a: HistoryMatch, b: HistoryMatch): number {
-  return b.score - a.score || comparePaths(a.filePath, b.filePath);
+  return b.score - a.score || compareText(a.filePath, b.filePath);
 }
 
 function withExcerpt(m: HistoryMatch, s: Scoring): HistoryMatch {
