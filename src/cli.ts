@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { ExitCode } from './errors.js';
 import { debugLine, processIO, type IO } from './io.js';
 import { jsonErrorLine, reportError } from './report-error.js';
+import { addTags, HOOK_FORMATS, HOOK_ON_REPEAT, RUN_ON_REPEAT } from './option-values.js';
 
 /** Every exit code; each command's help lists only the ones it can return. */
 const EXIT_CODE_LINES: Record<number, string> = {
@@ -208,9 +209,9 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .command('run')
     .description('check the attempt memory, run a command with the terminal passed through, record the outcome')
     .argument('<command...>', 'the command and its arguments, after --')
-    .addOption(new Option('--on-repeat <action>', 'without a terminal, what a repeat of a recent failure does').choices(['warn', 'block']).default('warn'))
+    .addOption(new Option('--on-repeat <action>', 'without a terminal, what a repeat of a recent failure does').choices(RUN_ON_REPEAT).default('warn'))
     .option('--context <text>', 'what the work is for (recorded, and compared with past attempts)')
-    .option('--tags <list>', 'comma-separated tags (added to the automatic ones)', attemptTags, [])
+    .option('--tags <list>', 'comma-separated tags (added to the automatic ones)', addTags, [])
     .option('--session <id>', 'session id to record under (default $AGENTOS_SESSION, else one per process)')
     .option('--non-interactive', 'never prompt; --on-repeat decides')
     .addHelpText('after', `\nExit status: the command's own (128+N when signal N ended it; 127 not found, 126 not executable).\nagentos' own codes apply only when the command did not run: 2 usage, 6 not run (a repeat), 130 Ctrl-C at the prompt.`)
@@ -229,7 +230,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .option('--command <text>', 'the command line or the tool\'s arguments')
     .option('--error <text>', 'the error (last lines of stderr)')
     .option('--context <text>', 'what the work was for')
-    .option('--tags <list>', 'comma-separated tags', attemptTags, [])
+    .option('--tags <list>', 'comma-separated tags', addTags, [])
     .option('--exit-code <n>', 'the exit code', attemptInt)
     .option('--duration-ms <n>', 'how long it took', attemptInt)
     .option('--session <id>', 'session id (default $AGENTOS_SESSION, else one per process)')
@@ -246,7 +247,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .option('--command <text>', 'the command as one string (instead of after --)')
     .option('--tool <name>', 'the tool', 'shell')
     .option('--context <text>', 'what the work is for')
-    .option('--tags <list>', 'comma-separated tags', attemptTags, [])
+    .option('--tags <list>', 'comma-separated tags', addTags, [])
     .option('--json', 'print the result as JSON on stdout')
     .action(async (words: string[], opts) => {
       const { runAttemptCheck } = await import('./commands/attempt/index.js');
@@ -312,7 +313,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
       .option('--user', '~/.claude/settings.json')
       .option('--dry-run', 'print the change as a diff; write nothing');
   scope(hooks.command('install').description('merge agentos hook entries into Claude Code settings (idempotent, never clobbers)').argument('[agent]', 'agent to wire', 'claude'))
-    .addOption(new Option('--on-repeat <mode>', 'a known failure before a shell call: warn the agent, or ask the person to confirm').choices(['warn', 'ask']).default('warn'))
+    .addOption(new Option('--on-repeat <mode>', 'a known failure before a shell call: warn the agent, or ask the person to confirm').choices(HOOK_ON_REPEAT).default('warn'))
     .option('--command <prefix>', 'how settings call agentos (default: `agentos` if on PATH, else node + this bin)')
     .action(async (agent: string, opts) => {
       const { runHooksInstall } = await import('./commands/hooks/index.js');
@@ -326,8 +327,8 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .command('run')
     .description('hook entry point: reads the event payload on stdin (always exits 0; errors fail open)')
     .argument('<event>', 'session-start | pre-tool-use | post-tool-use | post-tool-use-failure')
-    .addOption(new Option('--format <format>', 'payload and output format').choices(['claude', 'generic']).default('claude'))
-    .addOption(new Option('--on-repeat <mode>', 'pre-tool-use: warn, or ask for confirmation').choices(['warn', 'ask']).default('warn'))
+    .addOption(new Option('--format <format>', 'payload and output format').choices(HOOK_FORMATS).default('claude'))
+    .addOption(new Option('--on-repeat <mode>', 'pre-tool-use: warn, or ask for confirmation').choices(HOOK_ON_REPEAT).default('warn'))
     .action(async (event: string, opts) => {
       const { runHook } = await import('./hooks/run.js');
       setCode(await runHook(event, io, opts));
@@ -345,10 +346,6 @@ function parseScore(v: string): number {
 
 
 // Option parsers of the attempt-memory commands (kept here, tiny, so parsing needs no extra import).
-function attemptTags(value: string, previous: string[]): string[] {
-  return [...previous, ...value.split(',').map((t) => t.trim()).filter(Boolean)];
-}
-
 function attemptInt(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || Math.abs(n) > 2 ** 31) throw new InvalidArgumentError('expected a whole number');

@@ -15,6 +15,7 @@ import type { HookRunOptions } from './hooks/run.js';
 import type { CheckOptions } from './commands/attempt/index.js';
 import type { RunOptions } from './commands/run/index.js';
 import type { IO } from './io.js';
+import { addTags, HOOK_EVENTS, HOOK_FORMATS, HOOK_ON_REPEAT, RUN_ON_REPEAT } from './option-values.js';
 
 export { processIO } from './io.js';
 
@@ -25,10 +26,9 @@ export type FastRoute =
   | { kind: 'attempt-check'; globals: Globals; words: string[]; opts: CheckOptions }
   | { kind: 'run'; globals: Globals; words: string[]; opts: RunOptions };
 
-const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use', 'post-tool-use-failure'];
-const HOOK_FLAGS: Record<string, [keyof HookRunOptions, string[]]> = {
-  '--format': ['format', ['claude', 'generic']],
-  '--on-repeat': ['onRepeat', ['warn', 'ask']],
+const HOOK_FLAGS: Record<string, [keyof HookRunOptions, readonly string[]]> = {
+  '--format': ['format', HOOK_FORMATS],
+  '--on-repeat': ['onRepeat', HOOK_ON_REPEAT],
 };
 
 /** `--flag value` or `--flag=value`: the flag, its value, and how many words it took (0 when the value is missing). */
@@ -68,7 +68,7 @@ export function parseFastRoute(args: string[], env: NodeJS.ProcessEnv): FastRout
 }
 
 function parseHook(args: string[]): FastRoute | null {
-  if (args[1] !== 'run' || !HOOK_EVENTS.includes(args[2])) return null;
+  if (args[1] !== 'run' || !(HOOK_EVENTS as readonly string[]).includes(args[2])) return null;
   const opts: HookRunOptions = { format: 'claude', onRepeat: 'warn' };
   for (let i = 3; i < args.length; ) {
     const { flag, value, used } = flagAt(args, i);
@@ -81,7 +81,7 @@ function parseHook(args: string[]): FastRoute | null {
 }
 
 /** How a flag of `attempt check` / `run` takes its value, as their commander definitions do (cli.ts). */
-type FlagSpec = { key: string; kind: 'string' | 'tags' | 'boolean' } | { key: string; kind: 'choice'; choices: string[] };
+type FlagSpec = { key: string; kind: 'string' | 'tags' | 'boolean' } | { key: string; kind: 'choice'; choices: readonly string[] };
 const CHECK_FLAGS: Record<string, FlagSpec> = {
   '--command': { key: 'command', kind: 'string' },
   '--tool': { key: 'tool', kind: 'string' },
@@ -90,7 +90,7 @@ const CHECK_FLAGS: Record<string, FlagSpec> = {
   '--json': { key: 'json', kind: 'boolean' },
 };
 const RUN_FLAGS: Record<string, FlagSpec> = {
-  '--on-repeat': { key: 'onRepeat', kind: 'choice', choices: ['warn', 'block'] },
+  '--on-repeat': { key: 'onRepeat', kind: 'choice', choices: RUN_ON_REPEAT },
   '--context': { key: 'context', kind: 'string' },
   '--tags': { key: 'tags', kind: 'tags' },
   '--session': { key: 'session', kind: 'string' },
@@ -112,7 +112,7 @@ function parseCommandLine(args: string[], flags: Record<string, FlagSpec>, defau
     const valued = flags[flag];
     // A missing value, or one that looks like a flag, is commander's to judge (it may be an error).
     if (!valued || valued.kind === 'boolean' || !used || value === undefined || (used === 2 && value.startsWith('-'))) return null;
-    if (valued.kind === 'tags') opts[valued.key] = [...(opts[valued.key] as string[]), ...value.split(',').map((t) => t.trim()).filter(Boolean)];
+    if (valued.kind === 'tags') opts[valued.key] = addTags(value, opts[valued.key] as string[]);
     else if (valued.kind === 'choice' && !valued.choices.includes(value)) return null;
     else opts[valued.key] = value;
     i += used;

@@ -11,10 +11,12 @@ import type { Config } from '../config/schema.js';
 import type { IO } from '../io.js';
 import { claudeAttempt, genericAttempt, parsePayload, toolCallOf } from './payload.js';
 
-export const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use', 'post-tool-use-failure'] as const;
+import { HOOK_EVENTS, type HOOK_FORMATS, type HOOK_ON_REPEAT } from '../option-values.js';
+
+export { HOOK_EVENTS };
 export type HookEvent = (typeof HOOK_EVENTS)[number];
-export type HookFormat = 'claude' | 'generic';
-export type OnRepeat = 'warn' | 'ask';
+export type HookFormat = (typeof HOOK_FORMATS)[number];
+export type OnRepeat = (typeof HOOK_ON_REPEAT)[number];
 
 export interface HookRunOptions {
   format: HookFormat;
