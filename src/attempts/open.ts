@@ -35,6 +35,12 @@ export interface OpenOptions {
   home?: string;
   /** How long a writer waits for the others (ms); default 30 s. */
   busyTimeoutMs?: number;
+  /**
+   * For reading only (a repeat check, the session context): with no memory file yet
+   * there is nothing to read, so SQLite is not loaded and no file is created (15-25 ms
+   * of every hook and check in a project that has recorded nothing).
+   */
+  readOnly?: boolean;
 }
 
 /** The store plus what `run` needs beyond the shared contract. */
@@ -54,6 +60,7 @@ export function memoryFile(root: string): string {
 }
 
 export function openAttemptMemory(root: string, config: Config, options: OpenOptions = {}): AttemptMemoryHandle {
+  if (options.readOnly && !existsSync(memoryFile(root))) return emptyMemory(memoryFile(root));
   const dir = path.join(root, MEMORY_DIR);
   mkdirSync(dir, { recursive: true });
   // The memory is local and personal: never committed, whatever the project's .gitignore says.
@@ -114,16 +121,7 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
   };
 }
 
-/**
- * For reading only (a repeat check, the session context): with no memory file yet
- * there is nothing to read, so SQLite is not loaded and no file is created. That was
- * 15-25 ms of every hook and check in a project that has recorded nothing.
- */
-export function openAttemptMemoryToRead(root: string, config: Config, options: OpenOptions = {}): AttemptMemoryHandle {
-  const file = memoryFile(root);
-  return existsSync(file) ? openAttemptMemory(root, config, options) : emptyMemory(file);
-}
-
+/** What a store with nothing recorded answers (`readOnly` with no memory file). */
 function emptyMemory(file: string): AttemptMemoryHandle {
   return {
     file,

@@ -7,6 +7,6 @@ import type { AttemptMemory } from '../attempts/types.js';
 import type { Config } from '../config/schema.js';
 
 export async function openAttemptStore(root: string, config: Config, cwd?: string, purpose: 'read' | 'write' = 'write'): Promise<AttemptMemory> {
-  const { openAttemptMemory, openAttemptMemoryToRead } = await import('../attempts/open.js');
-  return (purpose === 'read' ? openAttemptMemoryToRead : openAttemptMemory)(root, config, cwd ? { cwd } : {});
+  const { openAttemptMemory } = await import('../attempts/open.js');
+  return openAttemptMemory(root, config, { ...(cwd ? { cwd } : {}), readOnly: purpose === 'read' });
 }

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openAttemptMemory, openAttemptMemoryToRead, type AttemptMemoryHandle } from '../../src/attempts/open.js';
+import { openAttemptMemory, type AttemptMemoryHandle } from '../../src/attempts/open.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/config/schema.js';
 import { MAX_WARNINGS, SCHEMA_VERSION } from '../../src/attempts/sqlite-store.js';
 import { features, similarity } from '../../src/attempts/similarity.js';
@@ -91,7 +91,7 @@ describe('record and list', () => {
   it('opened to read with nothing recorded: answers as an empty store, creates nothing, loads no SQLite', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'agentos-attempts-'));
     roots.push(root);
-    const reader = openAttemptMemoryToRead(root, DEFAULT_CONFIG);
+    const reader = openAttemptMemory(root, DEFAULT_CONFIG, { readOnly: true });
     expect(reader.checkRepeat({ tool: 'shell', command: 'npm install x' })).toEqual([]);
     expect(reader.list()).toEqual([]);
     expect(reader.stats()).toEqual({ sessions: 0, failures: 0, successes: 0, repeatsPrevented: 0 });
@@ -102,7 +102,7 @@ describe('record and list', () => {
     const { mem } = open({ root });
     mem.record({ tool: 'shell', command: 'npm install x', outcome: 'failure', time: daysAgo(1) });
     mem.close();
-    const again = openAttemptMemoryToRead(root, DEFAULT_CONFIG, { now: () => T0 });
+    const again = openAttemptMemory(root, DEFAULT_CONFIG, { now: () => T0, readOnly: true });
     expect(again.checkRepeat({ tool: 'shell', command: 'npm install x' }).map((w) => w.failure.command)).toEqual(['npm install x']);
     again.close();
   });

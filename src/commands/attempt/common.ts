@@ -21,8 +21,8 @@ export async function loadProject(io: IO, globals: GlobalOptions): Promise<Proje
 }
 
 export async function openMemory(io: IO, project: Project, session?: string, purpose: 'read' | 'write' = 'write'): Promise<AttemptMemoryHandle> {
-  const { openAttemptMemory, openAttemptMemoryToRead } = await import('../../attempts/open.js');
-  return (purpose === 'read' ? openAttemptMemoryToRead : openAttemptMemory)(project.root, project.config, { sessionId: session, cwd: io.cwd, env: io.env });
+  const { openAttemptMemory } = await import('../../attempts/open.js');
+  return openAttemptMemory(project.root, project.config, { sessionId: session, cwd: io.cwd, env: io.env, readOnly: purpose === 'read' });
 }
 
 export async function paint(io: IO, stream: 'stdout' | 'stderr'): Promise<Paint> {
