@@ -198,18 +198,19 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       .raw()
       .all(...(sameToolOnly ? [since, query.tool] : [since])) as [number, string, string, string | null, string, string][];
     const hits: { rowid: number; time: string; score: number }[] = [];
-    // The same command failing again and again is the common case: score each distinct one once.
-    const commandScore = new Map<string, number>();
+    // The same command failing again and again is the common case: split and score each distinct one once.
+    const byCommand = new Map<string, { tokens: string[]; score: number }>();
     const pieces = tokenPieces(query);
     for (const [rowid, tool, norm, context, tags, time] of rows) {
-      let command = commandScore.get(norm);
+      let command = byCommand.get(norm);
       if (command === undefined) {
-        command = mayShareToken(pieces, norm) ? commandSimilarity(query, featuresFromTokens({ tool }, norm === '' ? [] : norm.split(' '))) : 0;
-        commandScore.set(norm, command);
+        const tokens = norm === '' ? [] : norm.split(' ');
+        command = { tokens, score: mayShareToken(pieces, norm) ? commandSimilarity(query, featuresFromTokens({ tool }, tokens)) : 0 };
+        byCommand.set(norm, command);
       }
       // The context adds at most its weight: most rows are out of reach before it is read.
-      if ((query.tool === toolFamily(tool) ? WEIGHTS.tool : 0) + WEIGHTS.command * command + WEIGHTS.context < threshold - 1e-9) continue;
-      const score = similarity(query, featuresFromTokens({ tool, context, tags: JSON.parse(tags) as string[] }, norm === '' ? [] : norm.split(' ')));
+      if ((query.tool === toolFamily(tool) ? WEIGHTS.tool : 0) + WEIGHTS.command * command.score + WEIGHTS.context < threshold - 1e-9) continue;
+      const score = similarity(query, featuresFromTokens({ tool, context, tags: JSON.parse(tags) as string[] }, command.tokens));
       if (score >= threshold) hits.push({ rowid, time, score });
     }
     hits.sort((a, b) => b.score - a.score || compareText(b.time, a.time));

@@ -19,8 +19,10 @@ const VENDORED = fileURLToPath(new URL('../vendor/yaml.cjs', import.meta.url));
  * stay synchronous. The package itself when there is no build (tests run the sources).
  */
 export function yaml(): YamlModule {
-  const require = createRequire(import.meta.url);
-  cached ??= (existsSync(VENDORED) ? require(VENDORED) : require('yaml')) as YamlModule;
+  if (!cached) {
+    const require = createRequire(import.meta.url);
+    cached = (existsSync(VENDORED) ? require(VENDORED) : require('yaml')) as YamlModule;
+  }
   return cached;
 }
 
