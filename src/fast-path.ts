@@ -26,11 +26,6 @@ export type FastRoute =
   | { kind: 'attempt-check'; globals: Globals; words: string[]; opts: CheckOptions }
   | { kind: 'run'; globals: Globals; words: string[]; opts: RunOptions };
 
-const HOOK_FLAGS: Record<string, [keyof HookRunOptions, readonly string[]]> = {
-  '--format': ['format', HOOK_FORMATS],
-  '--on-repeat': ['onRepeat', HOOK_ON_REPEAT],
-};
-
 /** `--flag value` or `--flag=value`: the flag, its value, and how many words it took (0 when the value is missing). */
 function flagAt(args: string[], i: number): { flag: string; value: string | undefined; used: number } {
   const eq = args[i].indexOf('=');
@@ -68,19 +63,13 @@ export function parseFastRoute(args: string[], env: NodeJS.ProcessEnv): FastRout
 }
 
 function parseHook(args: string[]): FastRoute | null {
-  if (args[1] !== 'run' || !(HOOK_EVENTS as readonly string[]).includes(args[2])) return null;
-  const opts: HookRunOptions = { format: 'claude', onRepeat: 'warn' };
-  for (let i = 3; i < args.length; ) {
-    const { flag, value, used } = flagAt(args, i);
-    const spec = HOOK_FLAGS[flag];
-    if (!spec || !used || value === undefined || !spec[1].includes(value)) return null;
-    (opts as unknown as Record<string, string>)[spec[0]] = value;
-    i += used;
-  }
-  return { kind: 'hook', event: args[2], opts };
+  // `hooks run` takes no words after `--`: such a line is commander's to judge.
+  if (args[1] !== 'run' || !(HOOK_EVENTS as readonly string[]).includes(args[2]) || args.includes('--')) return null;
+  const parsed = parseCommandLine(args.slice(3), HOOK_FLAGS, { format: 'claude', onRepeat: 'warn' });
+  return parsed && { kind: 'hook', event: args[2], opts: parsed.opts as unknown as HookRunOptions };
 }
 
-/** How a flag of `attempt check` / `run` takes its value, as their commander definitions do (cli.ts). */
+/** How a flag of `hooks run`, `attempt check` and `run` takes its value, as their commander definitions do (cli.ts). */
 type FlagSpec = { key: string; kind: 'string' | 'tags' | 'boolean' } | { key: string; kind: 'choice'; choices: readonly string[] };
 const CHECK_FLAGS: Record<string, FlagSpec> = {
   '--command': { key: 'command', kind: 'string' },
@@ -88,6 +77,10 @@ const CHECK_FLAGS: Record<string, FlagSpec> = {
   '--context': { key: 'context', kind: 'string' },
   '--tags': { key: 'tags', kind: 'tags' },
   '--json': { key: 'json', kind: 'boolean' },
+};
+const HOOK_FLAGS: Record<string, FlagSpec> = {
+  '--format': { key: 'format', kind: 'choice', choices: HOOK_FORMATS },
+  '--on-repeat': { key: 'onRepeat', kind: 'choice', choices: HOOK_ON_REPEAT },
 };
 const RUN_FLAGS: Record<string, FlagSpec> = {
   '--on-repeat': { key: 'onRepeat', kind: 'choice', choices: RUN_ON_REPEAT },

@@ -52,6 +52,8 @@ describe('parseFastRoute', () => {
     [['hooks', 'run', 'pre-tool-use', '--format', 'xml']],
     [['hooks', 'run', 'pre-tool-use', '--format']],
     [['hooks', 'run', 'pre-tool-use', '--verbose']],
+    [['hooks', 'run', 'pre-tool-use', '--']],
+    [['hooks', 'run', 'pre-tool-use', 'extra']],
     [['hooks', 'install']],
     [['attempt', 'check', '--help']],
     [['attempt', 'check', '--tool']],
