@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ModelUnavailableError, errorMessage } from '../errors.js';
 import type { Embedder } from './embedder.js';
 import type { ModelDtype } from './model-files.js';
 import { assertModelFiles, fingerprintFile, MODEL_FETCH_HINT, onnxFileName, type ModelLocation } from './model-location.js';
+import { isMissingRuntime, openRowRunner, RUNTIME_MISSING, type RowRunner, type SessionSpec } from './onnx-session.js';
+
+export { RUNTIME_MISSING };
 
 /** sentence-transformers truncates all-MiniLM-L6-v2 at 256 word pieces (its tokenizer config says 512). */
 export const MAX_TOKENS = 256;
@@ -34,15 +35,6 @@ export interface MiniLMOptions {
   fingerprint?: string;
 }
 
-interface Tensor {
-  data: Float32Array;
-  dims: readonly number[];
-}
-interface Session {
-  run(feeds: Record<string, unknown>): Promise<Record<string, Tensor>>;
-  release?: () => Promise<void>;
-}
-type TensorCtor = new (type: 'int64', data: BigInt64Array, dims: number[]) => unknown;
 interface Tokenizer {
   encode(text: string, opts?: { add_special_tokens?: boolean }): { ids: number[] };
 }
@@ -51,7 +43,8 @@ interface Tokenizer {
  * all-MiniLM-L6-v2 in-process: mean pooling over the attention mask, L2-normalised.
  * The tokenizer (@huggingface/tokenizers) and ONNX Runtime are driven directly:
  * importing all of Transformers.js and optimising the graph on every start cost
- * ~350 ms of a cold `issue start` (docs/benchmarks.md).
+ * ~350 ms of a cold `issue start` (docs/benchmarks.md). The session itself sits
+ * behind a RowRunner (src/embeddings/onnx-session.ts).
  */
 export class MiniLMEmbedder implements Embedder {
   readonly dimensions = 384;
@@ -74,8 +67,7 @@ export class MiniLMEmbedder implements Embedder {
     readonly modelId: string,
     readonly modelFingerprint: string,
     private tokenizer: Tokenizer,
-    private session: Session,
-    private TensorClass: TensorCtor,
+    private runner: RowRunner,
     dtype: ModelDtype,
   ) {
     this.maxRows = dtype === 'int8' ? 1 : BATCH_SIZE;
@@ -86,23 +78,15 @@ export class MiniLMEmbedder implements Embedder {
   }
 
   static async load(opts: MiniLMOptions): Promise<MiniLMEmbedder> {
-    // ONNX Runtime's telemetry (1DS) leaves an empty $TMPDIR/mat-debug-<pid>.log on every run;
-    // ORT_DISABLE_TELEMETRY, read when the native library loads, turns it off (a user's own value wins).
-    process.env.ORT_DISABLE_TELEMETRY ??= '1';
     assertModelFiles(opts.location, opts.modelId, opts.dtype);
     if (!opts.location.dir) throw new ModelUnavailableError(`model not found: ${MODEL_FETCH_HINT}`);
     const folder = path.join(opts.location.dir, opts.modelId);
     const onnxFile = path.join(folder, onnxFileName(opts.dtype));
     const fingerprint = opts.fingerprint ?? (existsSync(onnxFile) ? fingerprintFile(onnxFile) : 'unknown');
+    const spec: SessionSpec = { onnxFile, fingerprint, cacheDir: opts.cacheDir ?? null, memoryArena: opts.memoryArena ?? false };
     try {
-      const [{ Tokenizer }, ort] = await Promise.all([import('@huggingface/tokenizers'), import('onnxruntime-node')]);
-      const [tokenizerJson, tokenizerConfig] = await Promise.all([
-        readFile(path.join(folder, 'tokenizer.json'), 'utf8').then(JSON.parse),
-        readFile(path.join(folder, 'tokenizer_config.json'), 'utf8').then(JSON.parse),
-      ]);
-      const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig) as unknown as Tokenizer;
-      const session = await createSession(ort, onnxFile, fingerprint, opts.cacheDir ?? null, opts.memoryArena ?? false);
-      return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, session as unknown as Session, ort.Tensor as unknown as TensorCtor, opts.dtype);
+      const [runner, tokenizer] = await Promise.all([openRowRunner(spec), loadTokenizer(folder)]);
+      return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, runner, opts.dtype);
     } catch (e) {
       if (isMissingRuntime(e)) throw new ModelUnavailableError(RUNTIME_MISSING);
       throw new ModelUnavailableError(`cannot load model ${opts.modelId} from ${folder}: ${errorMessage(e)}`);
@@ -151,101 +135,23 @@ export class MiniLMEmbedder implements Embedder {
   }
 
   private async embedBatch(rows: number[][]): Promise<Float32Array[]> {
-    const batch = rows.length;
-    const seq = Math.max(...rows.map((r) => r.length));
-    const ids = new BigInt64Array(batch * seq);
-    const mask = new BigInt64Array(batch * seq);
-    rows.forEach((r, b) => {
-      for (let t = 0; t < r.length; t++) {
-        ids[b * seq + t] = BigInt(r[t]);
-        mask[b * seq + t] = 1n;
-      }
-    });
-    const T = this.TensorClass;
-    const inputs = {
-      input_ids: new T('int64', ids, [batch, seq]),
-      attention_mask: new T('int64', mask, [batch, seq]),
-      token_type_ids: new T('int64', new BigInt64Array(batch * seq), [batch, seq]),
-    };
     const t0 = performance.now();
-    const { last_hidden_state: hidden } = await this.session.run(inputs);
+    const vectors = await this.runner.run(rows.map((r) => Int32Array.from(r)));
     this.stats.inferenceMs += performance.now() - t0;
-    const dim = hidden.dims[2];
-    const data = hidden.data;
-    const vectors: Float32Array[] = [];
-    for (let b = 0; b < batch; b++) {
-      const v = new Float32Array(dim);
-      const count = rows[b].length;
-      for (let t = 0; t < count; t++) {
-        const off = (b * seq + t) * dim;
-        for (let d = 0; d < dim; d++) v[d] += data[off + d];
-      }
-      this.stats.tokens += count;
-      let norm = 0;
-      for (let d = 0; d < dim; d++) {
-        v[d] /= count;
-        norm += v[d] * v[d];
-      }
-      norm = Math.sqrt(norm) || 1;
-      for (let d = 0; d < dim; d++) v[d] /= norm;
-      vectors.push(v);
-    }
+    for (const r of rows) this.stats.tokens += r.length;
     return vectors;
   }
 
   async dispose(): Promise<void> {
-    await this.session.release?.();
+    await this.runner.release();
   }
 }
 
-/**
- * onnxruntime-node is an optional dependency: offline, its install script (which
- * fetches CUDA libraries on Linux x64) fails and npm leaves it out rather than
- * failing the whole install. Installed without that script, it works on the CPU.
- */
-export const RUNTIME_MISSING =
-  'ONNX Runtime is not installed (npm skips it when its install script cannot download its CUDA extras, e.g. offline): run `npm install onnxruntime-node@1.30.0 --onnxruntime-node-install=skip` where agentos is installed';
-
-function isMissingRuntime(e: unknown): boolean {
-  const err = e as { code?: string; message?: string };
-  return (err?.code === 'ERR_MODULE_NOT_FOUND' || err?.code === 'MODULE_NOT_FOUND') && /onnxruntime-node/.test(err.message ?? '');
-}
-
-type Ort = typeof import('onnxruntime-node');
-
-/**
- * Graph optimisation takes ~200 ms per session. Do it once per (weights, ORT
- * version, CPU arch), save the result (portable "extended" level), and open the
- * saved graph with optimisation off afterwards. Written by temp + rename; a
- * cache that fails to load is deleted and rebuilt.
- */
-async function createSession(ort: Ort, onnxFile: string, fingerprint: string, cacheDir: string | null, memoryArena: boolean) {
-  // Intra-op threads from the cores this process may use (affinity, cgroups), not ORT's guess.
-  const base = { executionProviders: ['cpu'], enableCpuMemArena: memoryArena, intraOpNumThreads: availableParallelism(), interOpNumThreads: 1 };
-  if (!cacheDir || fingerprint === 'unknown') return ort.InferenceSession.create(onnxFile, { ...base, graphOptimizationLevel: 'all' });
-  const cached = path.join(cacheDir, `minilm-${fingerprint}-ort${ortVersion()}-${process.arch}.onnx`);
-  if (existsSync(cached)) {
-    try {
-      return await ort.InferenceSession.create(cached, { ...base, graphOptimizationLevel: 'disabled' });
-    } catch {
-      await rm(cached, { force: true });
-    }
-  }
-  try {
-    await mkdir(cacheDir, { recursive: true });
-    const tmp = `${cached}.tmp-${process.pid}`;
-    const session = await ort.InferenceSession.create(onnxFile, { ...base, graphOptimizationLevel: 'extended', optimizedModelFilePath: tmp });
-    await rename(tmp, cached).catch(() => rm(tmp, { force: true }));
-    return session;
-  } catch {
-    return ort.InferenceSession.create(onnxFile, { ...base, graphOptimizationLevel: 'all' });
-  }
-}
-
-function ortVersion(): string {
-  try {
-    return (createRequire(import.meta.url)('onnxruntime-node/package.json') as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
+async function loadTokenizer(folder: string): Promise<Tokenizer> {
+  const [{ Tokenizer }, tokenizerJson, tokenizerConfig] = await Promise.all([
+    import('@huggingface/tokenizers'),
+    readFile(path.join(folder, 'tokenizer.json'), 'utf8').then(JSON.parse),
+    readFile(path.join(folder, 'tokenizer_config.json'), 'utf8').then(JSON.parse),
+  ]);
+  return new Tokenizer(tokenizerJson, tokenizerConfig) as unknown as Tokenizer;
 }

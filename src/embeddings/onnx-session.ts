@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+
+/**
+ * The ONNX Runtime side of the embedder: a session over one weights file and
+ * "token ids in, pooled unit vectors out", plain data both ways. (Tried in a
+ * worker thread for a brief's check, to overlap its loading with the rest of
+ * start-up: no faster on 2 cores, docs/benchmarks.md.)
+ */
+export interface SessionSpec {
+  onnxFile: string;
+  fingerprint: string;
+  /** Where the optimised graph is cached; null disables the cache. */
+  cacheDir: string | null;
+  memoryArena: boolean;
+}
+
+/** Runs batches of token-id rows ([CLS] ... [SEP], unpadded) through the model. */
+export interface RowRunner {
+  run(rows: readonly Int32Array[]): Promise<Float32Array[]>;
+  release(): Promise<void>;
+}
+
+interface Tensor {
+  data: Float32Array;
+  dims: readonly number[];
+}
+interface Session {
+  run(feeds: Record<string, unknown>): Promise<Record<string, Tensor>>;
+  release?: () => Promise<void>;
+}
+type Ort = typeof import('onnxruntime-node');
+
+export async function openRowRunner(spec: SessionSpec): Promise<RowRunner> {
+  // ONNX Runtime's telemetry (1DS) leaves an empty $TMPDIR/mat-debug-<pid>.log on every run;
+  // ORT_DISABLE_TELEMETRY, read when the native library loads, turns it off (a user's own value wins).
+  process.env.ORT_DISABLE_TELEMETRY ??= '1';
+  const ort = await import('onnxruntime-node');
+  const session = (await createSession(ort, spec)) as unknown as Session;
+  return {
+    run: (rows) => runRows(ort, session, rows),
+    release: async () => session.release?.(),
+  };
+}
+
+async function runRows(ort: Ort, session: Session, rows: readonly Int32Array[]): Promise<Float32Array[]> {
+  const batch = rows.length;
+  const seq = Math.max(...rows.map((r) => r.length));
+  const ids = new BigInt64Array(batch * seq);
+  const mask = new BigInt64Array(batch * seq);
+  rows.forEach((r, b) => {
+    for (let t = 0; t < r.length; t++) {
+      ids[b * seq + t] = BigInt(r[t]);
+      mask[b * seq + t] = 1n;
+    }
+  });
+  const { last_hidden_state: hidden } = await session.run({
+    input_ids: new ort.Tensor('int64', ids, [batch, seq]),
+    attention_mask: new ort.Tensor('int64', mask, [batch, seq]),
+    token_type_ids: new ort.Tensor('int64', new BigInt64Array(batch * seq), [batch, seq]),
+  });
+  return meanPool(hidden.data, hidden.dims[2], seq, rows.map((r) => r.length));
+}
+
+/** Mean pooling over each row's real tokens, L2-normalised (sentence-transformers' recipe). */
+export function meanPool(data: Float32Array, dim: number, seq: number, counts: readonly number[]): Float32Array[] {
+  return counts.map((count, b) => {
+    const v = new Float32Array(dim);
+    for (let t = 0; t < count; t++) {
+      const off = (b * seq + t) * dim;
+      for (let d = 0; d < dim; d++) v[d] += data[off + d];
+    }
+    let norm = 0;
+    for (let d = 0; d < dim; d++) {
+      v[d] /= count;
+      norm += v[d] * v[d];
+    }
+    norm = Math.sqrt(norm) || 1;
+    for (let d = 0; d < dim; d++) v[d] /= norm;
+    return v;
+  });
+}
+
+/**
+ * ONNX Runtime's fused SkipLayerNormalization kernel took ~300 us per call on a
+ * 128-token text where Add + LayerNormalization take ~60 (12 calls per text):
+ * unfused, inference is 6-10% faster (docs/benchmarks.md).
+ */
+const DISABLED_FUSIONS = 'SkipLayerNormFusion';
+/** Names the optimisation settings in the cached graph's file name: change it when they change. */
+const GRAPH_RECIPE = 'g2';
+
+/**
+ * Graph optimisation takes ~200 ms per session. Do it once per (weights, ORT
+ * version, CPU arch), save the result (portable "extended" level), and open the
+ * saved graph with optimisation off afterwards. Written by temp + rename; a
+ * cache that fails to load is deleted and rebuilt.
+ */
+async function createSession(ort: Ort, spec: SessionSpec) {
+  const { onnxFile, fingerprint, cacheDir, memoryArena } = spec;
+  // Intra-op threads from the cores this process may use (affinity, cgroups), not ORT's guess.
+  const base = { executionProviders: ['cpu'], enableCpuMemArena: memoryArena, intraOpNumThreads: availableParallelism(), interOpNumThreads: 1 };
+  const optimise = { ...base, extra: { 'optimization.disable_specified_optimizers': DISABLED_FUSIONS } };
+  if (!cacheDir || fingerprint === 'unknown') return ort.InferenceSession.create(onnxFile, { ...optimise, graphOptimizationLevel: 'all' });
+  const cached = path.join(cacheDir, `minilm-${fingerprint}-ort${ortVersion()}-${process.arch}-${GRAPH_RECIPE}.onnx`);
+  if (existsSync(cached)) {
+    try {
+      return await ort.InferenceSession.create(cached, { ...base, graphOptimizationLevel: 'disabled' });
+    } catch {
+      await rm(cached, { force: true });
+    }
+  }
+  try {
+    await mkdir(cacheDir, { recursive: true });
+    const tmp = `${cached}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    const session = await ort.InferenceSession.create(onnxFile, { ...optimise, graphOptimizationLevel: 'extended', optimizedModelFilePath: tmp });
+    await rename(tmp, cached).catch(() => rm(tmp, { force: true }));
+    return session;
+  } catch {
+    return ort.InferenceSession.create(onnxFile, { ...optimise, graphOptimizationLevel: 'all' });
+  }
+}
+
+function ortVersion(): string {
+  try {
+    return (createRequire(import.meta.url)('onnxruntime-node/package.json') as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * onnxruntime-node is an optional dependency: offline, its install script (which
+ * fetches CUDA libraries on Linux x64) fails and npm leaves it out rather than
+ * failing the whole install. Installed without that script, it works on the CPU.
+ */
+export const RUNTIME_MISSING =
+  'ONNX Runtime is not installed (npm skips it when its install script cannot download its CUDA extras, e.g. offline): run `npm install onnxruntime-node@1.30.0 --onnxruntime-node-install=skip` where agentos is installed';
+
+export function isMissingRuntime(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  return (err?.code === 'ERR_MODULE_NOT_FOUND' || err?.code === 'MODULE_NOT_FOUND') && /onnxruntime-node/.test(err.message ?? '');
+}
