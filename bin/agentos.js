@@ -14,11 +14,70 @@ if (args.includes('hooks') || args.includes('check') || args.includes('run')) {
   const route = fast.parseFastRoute(args, process.env);
   if (route) run = fast.runFastRoute(route, fast.processIO());
 }
+const worker = !run && startsModel(args) ? startInferenceWorker() : null;
 run ??= import('../dist/cli.js').then(({ main }) => main(process.argv));
 
-run.then((code) => {
+run.then(async (code) => {
   process.exitCode = code;
+  if (worker) await stopInferenceWorker(worker);
   // A model load abandoned by the check's time-out may still hold the event loop:
   // exit once what was written to stdout and stderr has been flushed.
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 });
+
+/**
+ * `issue start` checks a brief with the model (not with --help; other commands
+ * load it in-process when they need it). AGENTOS_NO_MODEL_WORKER=1 keeps it
+ * in-process here too.
+ */
+function startsModel(argv) {
+  if (process.env.AGENTOS_NO_MODEL_WORKER === '1') return false;
+  const i = argv.indexOf('issue');
+  return i >= 0 && argv[i + 1] === 'start' && !argv.includes('--help') && !argv.includes('-h');
+}
+
+/**
+ * The model's session loads in a worker thread started now, before dist/ is
+ * loaded: its start-up then overlaps the CLI's (src/embeddings/inference-worker.ts).
+ * Left in a process-wide slot for src/embeddings/worker-runner.ts; unreferenced,
+ * so it never keeps the process alive by itself. Any failure here only means
+ * the model loads in-process.
+ */
+function startInferenceWorker() {
+  try {
+    const path = require('node:path');
+    const { Worker } = require('node:worker_threads');
+    // Read when the native library loads, in whichever thread (a user's own value wins).
+    process.env.ORT_DISABLE_TELEMETRY ??= '1';
+    const worker = new Worker(path.join(__dirname, '..', 'dist', 'embeddings', 'inference-worker.js'));
+    worker.unref();
+    worker.on('error', () => {});
+    globalThis[Symbol.for('agentos.inferenceWorker')] = worker;
+    return worker;
+  } catch {
+    return null; // in-process instead
+  }
+}
+
+/**
+ * Ending the process (or the worker) while the worker is inside ONNX Runtime's
+ * native code aborts the process ("terminate called after throwing an instance
+ * of 'Napi::Error'", SIGABRT): ask it to finish what it is doing and end itself.
+ * Bounded: a worker that does not end within 10 s is left to the process exit.
+ */
+function stopInferenceWorker(worker) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 10_000);
+    timer.unref();
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      worker.ref(); // (unreferenced, it would not keep the process waiting for its exit)
+      worker.postMessage({ type: 'quit' });
+    } catch {
+      resolve();
+    }
+  });
+}

@@ -85,7 +85,8 @@ export class MiniLMEmbedder implements Embedder {
     const fingerprint = opts.fingerprint ?? (existsSync(onnxFile) ? fingerprintFile(onnxFile) : 'unknown');
     const spec: SessionSpec = { onnxFile, fingerprint, cacheDir: opts.cacheDir ?? null, memoryArena: opts.memoryArena ?? false };
     try {
-      const [runner, tokenizer] = await Promise.all([openRowRunner(spec), loadTokenizer(folder)]);
+      // The session and the tokenizer load side by side (truly so when the session loads in the worker).
+      const [runner, tokenizer] = await Promise.all([openRunner(spec), loadTokenizer(folder)]);
       return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, runner, opts.dtype);
     } catch (e) {
       if (isMissingRuntime(e)) throw new ModelUnavailableError(RUNTIME_MISSING);
@@ -154,4 +155,22 @@ async function loadTokenizer(folder: string): Promise<Tokenizer> {
     readFile(path.join(folder, 'tokenizer_config.json'), 'utf8').then(JSON.parse),
   ]);
   return new Tokenizer(tokenizerJson, tokenizerConfig) as unknown as Tokenizer;
+}
+
+/**
+ * In the worker bin/agentos.js started for this line, if there is one (a
+ * brief's check); else here, in-process (index, tests, other commands). A
+ * worker that fails to load for a reason of its own falls back to in-process,
+ * which then reports the real problem, if any.
+ */
+async function openRunner(spec: SessionSpec): Promise<RowRunner> {
+  const { takeStartedWorker, openWorkerRunner, WorkerLoadError } = await import('./worker-runner.js');
+  const worker = takeStartedWorker();
+  if (!worker) return openRowRunner(spec);
+  try {
+    return await openWorkerRunner(worker, spec);
+  } catch (e) {
+    if (e instanceof WorkerLoadError && isMissingRuntime(e)) throw e;
+    return openRowRunner(spec);
+  }
 }

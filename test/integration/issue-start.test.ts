@@ -236,6 +236,35 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
     expect(await readFile(out)).toEqual(await readFile(brief));
   });
 
+  test('the model loads in the worker bin/agentos.js starts, or in-process: the same answer either way', async () => {
+    // Everything the check decided (not timings, the output path or the index's age).
+    const comparable = (j: Record<string, unknown>) =>
+      JSON.stringify([j.status, j.decision, j.method, j.error, j.matches, j.nearest, j.linked, j.standards, j.warnings]);
+    for (const brief of [DOCKER, LOGGING]) {
+      const viaWorker = await startJson(brief);
+      const inProcess = await run(['issue', 'start', abs(brief), '--non-interactive', '--json', '-o', freshOut()], { AGENTOS_NO_MODEL_WORKER: '1' });
+      expect(inProcess.code).toBe(viaWorker.r.code);
+      expect(comparable(JSON.parse(inProcess.stdout))).toBe(comparable(viaWorker.json));
+      expect(viaWorker.json.method).toMatch(/^embedding:/);
+    }
+  });
+
+  test('ending while the worker is still loading the runtime exits cleanly (no abort from inside ONNX Runtime)', async () => {
+    // Without an index the command ends within ~0.1 s of its start, while the worker is in
+    // ONNX Runtime's native start-up; ending the thread then aborted the process (SIGABRT,
+    // "terminate called after throwing an instance of 'Napi::Error'") in 10 runs of 15.
+    const bare = path.join(tmp, 'bare-early-exit');
+    await cp(DEMO, bare, { recursive: true, filter: (src) => !path.relative(DEMO, src).split(path.sep).includes('.agentos') });
+    for (let i = 0; i < 6; i++) {
+      const failedOpen = await run(['issue', 'start', path.join(bare, DOCKER), '--non-interactive', '-o', freshOut()], {}, bare);
+      expect({ code: failedOpen.code, signal: failedOpen.signal ?? null }).toEqual({ code: 0, signal: null });
+      expect(failedOpen.stderr).not.toMatch(/terminate called|Napi::Error|Aborted/);
+      const badBrief = await run(['issue', 'start', path.join(bare, 'briefs', 'missing.md'), '--non-interactive'], {}, bare);
+      expect({ code: badBrief.code, signal: badBrief.signal ?? null }).toEqual({ code: 2, signal: null });
+      expect(badBrief.stderr).not.toMatch(/terminate called|Napi::Error/);
+    }
+  });
+
   test('--on-duplicate abort: exit 3 and nothing written', async () => {
     const out = freshOut();
     const r = await run(['issue', 'start', abs(DOCKER), '--non-interactive', '--on-duplicate', 'abort', '-o', out]);

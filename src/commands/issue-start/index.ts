@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { GlobalOptions } from '../../cli.js';
 import { readBrief } from '../../check/brief.js';
@@ -21,6 +22,7 @@ import { slugify, writeFileAtomic } from '../../output/write.js';
 import { CHECK_RECORD_KIND, checkRecordPath, isSameFile } from '../../output/safe-target.js';
 import { terminalSafe } from '../../output/sanitize.js';
 import { coverageJson } from '../../index/refresh.js';
+import { indexPaths } from '../../index/layout.js';
 import { refreshIndexForCheck } from '../../ui/index-refresh.js';
 import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
 
@@ -59,6 +61,14 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   if (brief.absPath && (path.resolve(outPath) === brief.absPath || isSameFile(outPath, brief.absPath))) {
     throw new UsageError(`${opts.out ?? path.relative(io.cwd, outPath)}: is the brief itself; agentos never modifies the brief in place (choose another --out)`);
   }
+  // Start loading the model now (in the worker bin/agentos.js started, when there is one), so
+  // it loads while the rest starts up. Only when there is an index to check against:
+  // without one the check fails open and never needs the model.
+  const deps = withSharedEmbedder(seams.deps ? seams.deps(config, root) : defaultCheckDeps(io.env, config, root));
+  if (existsSync(indexPaths(root).current)) deps.loadEmbedder().catch(() => undefined); // a failure is reported by the check itself
+  // Loading pino, too, fits in the wait for the model; awaited after the check.
+  const loggerLoading = createFileLogger(root);
+  loggerLoading.catch(() => undefined); // (its error surfaces at the await below)
   const manual = await readManualContext(opts.context ?? [], io.cwd, root);
   const st = await makeStyle(useColor(io));
   const err = (s = '') => io.stderr.write(s + '\n');
@@ -70,7 +80,6 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   for (const w of configWarnings) err(`warning: ${w}`);
 
   // 1. Decide what the memory says.
-  const deps = withSharedEmbedder(seams.deps ? seams.deps(config, root) : defaultCheckDeps(io.env, config, root));
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
   // Never check against an index that has not seen the newest files (src/index/refresh.ts).
   const index = await refreshIndexForCheck(io, { root, config, model: deps.identity, loadEmbedder: deps.loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
@@ -79,7 +88,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   outcome.timings.checkMs = performance.now() - started;
   for (const [k, v] of Object.entries(outcome.timings)) debugLine(io, globals, `timing ${k}: ${Math.round(v)} ms`);
   debugLine(io, globals, `history: ${outcome.history.status} by ${outcome.history.method}; thresholds duplicate ${config.thresholds.duplicate}, related ${config.thresholds.related}`);
-  const logger = await createFileLogger(root);
+  const logger = await loggerLoading;
   const logBase = { brief: brief.absPath ? path.relative(root, brief.absPath) : 'stdin', briefSha256: brief.hash };
 
   if (outcome.history.error) {
