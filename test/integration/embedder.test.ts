@@ -158,7 +158,10 @@ describe('the optimised-graph cache', () => {
     const writing = await load();
     const files = await readdir(cacheDir);
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(new RegExp(`^minilm-${writing.modelFingerprint}-ort.+\\.onnx$`));
+    // One folder per entry: the graph, and its weights as an external file ONNX Runtime maps.
+    expect(files[0]).toMatch(new RegExp(`^minilm-${writing.modelFingerprint}-ort[^/]+-g\\d+$`));
+    expect((await readdir(path.join(cacheDir, files[0]))).sort()).toEqual(['model.data', 'model.onnx']);
+    expect((await stat(path.join(cacheDir, files[0], 'model.data'))).size).toBeGreaterThan(10_000_000);
     const reading = await load();
     expect(await readdir(cacheDir)).toEqual(files); // reused, not rewritten beside
     try {
@@ -177,14 +180,19 @@ describe('the optimised-graph cache', () => {
     }
   });
 
-  test('a corrupt cache file is replaced, not fatal', async () => {
-    const [file] = await readdir(cacheDir);
-    await writeFile(path.join(cacheDir, file), 'not an onnx graph');
+  test.each([
+    ['a corrupt graph', 'model.onnx', 'not an onnx graph'],
+    ['truncated weights', 'model.data', 'short'],
+  ])('%s in the cache is replaced, not fatal', async (_what, name, content) => {
+    const [entry] = await readdir(cacheDir);
+    await writeFile(path.join(cacheDir, entry, name), content);
     const e = await load();
     try {
       const [v] = await e.embed([ref.items[0].text]);
       expect(cosine(v, Float32Array.from(ref.items[0].embedding))).toBeGreaterThan(0.99);
-      expect((await stat(path.join(cacheDir, file))).size).toBeGreaterThan(1_000_000);
+      expect((await stat(path.join(cacheDir, entry, 'model.onnx'))).size).toBeGreaterThan(10_000);
+      expect((await stat(path.join(cacheDir, entry, 'model.data'))).size).toBeGreaterThan(10_000_000);
+      expect(await readdir(cacheDir)).toEqual([entry]); // no temporary folder left behind
     } finally {
       await e.dispose();
     }
