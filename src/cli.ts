@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ExitCode } from './errors.js';
+import { packageRoot } from './package-root.js';
 import { debugLine, processIO, type IO } from './io.js';
 import { jsonErrorLine, reportError } from './report-error.js';
 import { addTags, HOOK_FORMATS, HOOK_ON_REPEAT, RUN_ON_REPEAT } from './option-values.js';
@@ -28,7 +30,7 @@ function examples(...lines: string[]): string {
 /** The version of the installed package, not a copy that drifts. */
 function packageVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
   }

@@ -2,8 +2,8 @@ import { existsSync, openSync, readSync, fstatSync, closeSync, statSync } from '
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ModelUnavailableError, UsageError } from '../errors.js';
+import { packageRoot } from '../package-root.js';
 import { AUTO_DTYPES, ONNX_FILES, type ConfiguredDtype, type ModelDtype } from './model-files.js';
 
 export interface ModelLocation {
@@ -32,7 +32,6 @@ export function userModelDir(env: NodeJS.ProcessEnv): string {
   return path.join(modelCacheDir(env), 'models');
 }
 
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export function onnxFileName(dtype: ModelDtype): string {
   return ONNX_FILES[dtype];
@@ -62,7 +61,7 @@ export function resolveModelLocation(
   if (configDir) return { dir: path.resolve(projectRoot, configDir), source: 'config model.dir' };
   for (const [dir, source] of [
     [path.join(projectRoot, '.agentos', 'models'), 'project .agentos/models'],
-    [path.join(PACKAGE_ROOT, '.agentos', 'models'), 'agentos install'],
+    [path.join(packageRoot(), '.agentos', 'models'), 'agentos install'],
     [cache, 'user cache'],
   ] as const) {
     const wanted = dtype === 'auto' ? AUTO_DTYPES : [dtype];

@@ -5,7 +5,7 @@
 // missing model is exit 5 and one line; `agentos model fetch` from a local
 // stand-in for the hub; then a real `agentos index`.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +64,14 @@ test('npm install <tarball> succeeds in a fresh project, no special environment'
   expect(existsSync(path.join(scratch, 'node_modules', 'agentos', 'dist', 'cli.js'))).toBe(true);
   // Carried for nothing before: Transformers.js and what it brings.
   for (const gone of ['@huggingface/transformers', 'onnxruntime-web', 'sharp']) expect(existsSync(path.join(scratch, 'node_modules', gone))).toBe(false);
+});
+
+test('--version is the installed package\'s (read from the bundle in dist/main/, not a copy)', () => {
+  const r = agentos(['--version']);
+  expect(r.status).toBe(0);
+  const pkg = JSON.parse(readFileSync(path.join(scratch, 'node_modules', 'agentos', 'package.json'), 'utf8')) as { version: string };
+  expect(r.stdout.trim()).toBe(pkg.version);
+  expect(existsSync(path.join(scratch, 'node_modules', 'agentos', 'dist', 'main', 'index.cjs'))).toBe(true);
 });
 
 test('npx agentos --help works', () => {

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { GlobalOptions } from '../../cli.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { formatSettings, installHooks, lineDiff, parseSettings, uninstallHooks } from '../../hooks/claude-settings.js';
 import type { IO } from '../../io.js';
 import { findProjectRoot } from '../../project.js';
+import { packageRoot } from '../../package-root.js';
 
 export interface HooksInstallOptions {
   user?: boolean;
@@ -34,7 +34,7 @@ export function defaultCommandPrefix(env: NodeJS.ProcessEnv): string {
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
     if (dir && existsSync(path.join(dir, 'agentos'))) return 'agentos';
   }
-  const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'agentos.js');
+  const bin = path.join(packageRoot(), 'bin', 'agentos.js');
   return `node ${JSON.stringify(bin)}`;
 }
 
