@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ModelUnavailableError, errorMessage } from '../errors.js';
 import type { Embedder } from './embedder.js';
 import type { ModelDtype } from './model-files.js';
 import { assertModelFiles, fingerprintFile, MODEL_FETCH_HINT, onnxFileName, type ModelLocation } from './model-location.js';
 import { isMissingRuntime, openRowRunner, RUNTIME_MISSING, type RowRunner, type SessionSpec } from './onnx-session.js';
+import { loadTokenizer, type Tokenizer } from './tokenizer.js';
 
 export { RUNTIME_MISSING };
 
@@ -33,10 +33,6 @@ export interface MiniLMOptions {
   memoryArena?: boolean;
   /** The weights' fingerprint when the caller has computed it already (modelSetup). */
   fingerprint?: string;
-}
-
-interface Tokenizer {
-  encode(text: string, opts?: { add_special_tokens?: boolean }): { ids: number[] };
 }
 
 /**
@@ -86,7 +82,7 @@ export class MiniLMEmbedder implements Embedder {
     const spec: SessionSpec = { onnxFile, fingerprint, cacheDir: opts.cacheDir ?? null, memoryArena: opts.memoryArena ?? false };
     try {
       // The session and the tokenizer load side by side (truly so when the session loads in the worker).
-      const [runner, tokenizer] = await Promise.all([openRunner(spec), loadTokenizer(folder)]);
+      const [runner, { tokenizer }] = await Promise.all([openRunner(spec), loadTokenizer(folder)]);
       return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, runner, opts.dtype);
     } catch (e) {
       if (isMissingRuntime(e)) throw new ModelUnavailableError(RUNTIME_MISSING);
@@ -148,14 +144,6 @@ export class MiniLMEmbedder implements Embedder {
   }
 }
 
-async function loadTokenizer(folder: string): Promise<Tokenizer> {
-  const [{ Tokenizer }, tokenizerJson, tokenizerConfig] = await Promise.all([
-    import('@huggingface/tokenizers'),
-    readFile(path.join(folder, 'tokenizer.json'), 'utf8').then(JSON.parse),
-    readFile(path.join(folder, 'tokenizer_config.json'), 'utf8').then(JSON.parse),
-  ]);
-  return new Tokenizer(tokenizerJson, tokenizerConfig) as unknown as Tokenizer;
-}
 
 /**
  * In the worker bin/agentos.js started for this line, if there is one (a

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { cosine } from '../../src/embeddings/embedder.js';
 import { MAX_TOKENS, MiniLMEmbedder } from '../../src/embeddings/minilm.js';
 import { requiredFiles } from '../../src/embeddings/model-location.js';
+import { loadTokenizer } from '../../src/embeddings/tokenizer.js';
 import { ModelUnavailableError } from '../../src/errors.js';
 import { jest } from '@jest/globals';
 import { MODEL_DIR, REPO } from '../helpers/paths.js';
@@ -140,6 +141,65 @@ describe('MiniLMEmbedder vs sentence-transformers', () => {
   test('an empty batch gives no vectors', async () => {
     await expect(embedder.embed([])).resolves.toEqual([]);
   });
+});
+
+describe('the tokenizer built over vocab.txt (the fast way) and by the library', () => {
+  /** Every markdown file under `dir`. */
+  async function markdown(dir: string): Promise<string[]> {
+    const out: string[] = [];
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) out.push(...(await markdown(p)));
+      else if (e.name.endsWith('.md')) out.push(await readFile(p, 'utf8'));
+    }
+    return out;
+  }
+
+  test('give the same word-piece ids on the reference texts, the demo corpus, this repo\'s docs and hostile text', async () => {
+    const folder = path.join(MODEL_DIR, MODEL_ID);
+    const [f, l] = await Promise.all([loadTokenizer(folder), loadTokenizer(folder, { fastVocab: false })]);
+    expect([f.vocabFrom, l.vocabFrom]).toEqual(['vocab.txt', 'tokenizer.json']); // the fast way was really taken
+    // The pinned pair, line by line: vocab.txt's line i is the token tokenizer.json gives id i.
+    const vocab = (JSON.parse(await readFile(path.join(folder, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } }).model.vocab;
+    const lines = (await readFile(path.join(folder, 'vocab.txt'), 'utf8')).split('\n').filter((t, i, all) => i < all.length - 1 || t !== '');
+    expect(lines).toHaveLength(Object.keys(vocab).length);
+    expect(lines.filter((t, i) => vocab[t] !== i)).toEqual([]);
+    const [fast, library] = [f.tokenizer, l.tokenizer];
+    const texts = [
+      ...ref.items.map((it) => it.text),
+      ...(await markdown(path.join(REPO, 'fixtures', 'demo-repo'))),
+      ...(await markdown(path.join(REPO, 'docs'))),
+      // Accents, CJK, emoji, control and zero-width characters, unknown and over-long words, the specials as text.
+      'Café naïve ÅNGSTRÖM résumé — 東京都 日本語 한국어 ΣΊΣΥΦΟΣ 🚀🔥 \u0000\u200b\u00ad\ufeff tab\there',
+      `[CLS] [SEP] [UNK] [PAD] [MASK] ##ing ${'x'.repeat(101)} ${'supercalifragilistic'.repeat(4)} zzqqxxj`,
+    ];
+    let pieces = 0;
+    for (const t of texts) {
+      const a = fast.encode(t, { add_special_tokens: true }).ids;
+      expect(a).toEqual(library.encode(t, { add_special_tokens: true }).ids);
+      pieces += a.length;
+    }
+    expect(texts.length).toBeGreaterThan(60);
+    expect(pieces).toBeGreaterThan(50_000);
+  });
+});
+
+test('a vocab.txt that is not the pinned one: the library builds the vocabulary itself', async () => {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'agentos-tok-'));
+  try {
+    const src = path.join(MODEL_DIR, MODEL_ID);
+    for (const f of ['tokenizer.json', 'tokenizer_config.json']) await writeFile(path.join(folder, f), await readFile(path.join(src, f)));
+    const lines = (await readFile(path.join(src, 'vocab.txt'), 'utf8')).split('\n');
+    [lines[2000], lines[2001]] = [lines[2001], lines[2000]]; // two tokens swapped: ids would be wrong
+    await writeFile(path.join(folder, 'vocab.txt'), lines.join('\n'));
+    const t = await loadTokenizer(folder);
+    expect(t.vocabFrom).toBe('tokenizer.json');
+    const library = await loadTokenizer(src, { fastVocab: false });
+    const text = ref.items[0].text;
+    expect(t.tokenizer.encode(text).ids).toEqual(library.tokenizer.encode(text).ids);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 });
 
 describe('the optimised-graph cache', () => {

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { MODEL_FILES } from './model-files.js';
+
+/** What the embedder uses of @huggingface/tokenizers' Tokenizer. */
+export interface Tokenizer {
+  encode(text: string, opts?: { add_special_tokens?: boolean }): { ids: number[] };
+}
+
+export interface LoadedTokenizer {
+  tokenizer: Tokenizer;
+  /** Which file the vocabulary was built from (the fast way, or the library's own). */
+  vocabFrom: 'vocab.txt' | 'tokenizer.json';
+}
+
+/** The fields of its WordPiece model that building the vocabulary fills (0.2.x). */
+interface WordPieceModel {
+  tokens_to_ids: Map<string, number>;
+  vocab: string[];
+  unk_token: string;
+  unk_token_id: number | undefined;
+}
+
+interface TokenizerJson {
+  model?: { type?: string; vocab?: Record<string, number>; unk_token?: string };
+  added_tokens?: { id: number; content: string }[];
+}
+
+/**
+ * The model folder's tokenizer. @huggingface/tokenizers builds WordPiece's
+ * 30,522-entry vocabulary with `new Map(Object.entries(vocab))` and then an
+ * array from the map: ~35 ms of a cold `issue start` (~60 ms on a busy
+ * machine), on the main thread, which is the critical path there (ADR-0013).
+ * When the folder holds the pinned vocab.txt and tokenizer.json (model-files.ts),
+ * the tokenizer is built over a stub vocabulary and then given the map and array
+ * read from vocab.txt, a token per line, the line number being its id (~5 ms).
+ * Any other pair of files, or another version's internals, get the library's own
+ * way. A slow test checks the pinned pair line by line, and that both ways give
+ * the same ids on the reference texts, the demo corpus and the docs.
+ */
+export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean } = {}): Promise<LoadedTokenizer> {
+  const vocabFile = path.join(folder, 'vocab.txt');
+  const [{ Tokenizer }, jsonText, config, vocabText] = await Promise.all([
+    import('@huggingface/tokenizers'),
+    readFile(path.join(folder, 'tokenizer.json'), 'utf8'),
+    readFile(path.join(folder, 'tokenizer_config.json'), 'utf8').then((t) => JSON.parse(t) as Record<string, unknown>),
+    opts.fastVocab !== false && existsSync(vocabFile) ? readFile(vocabFile, 'utf8') : Promise.resolve(null),
+  ]);
+  const json = JSON.parse(jsonText) as TokenizerJson;
+  const full = json.model?.vocab;
+  // Only for the pinned pair of files (model-files.ts), which the slow tests compare line by line.
+  const pinned = vocabText !== null && isPinned('vocab.txt', vocabText) && isPinned('tokenizer.json', jsonText);
+  const vocab = pinned && json.model?.type === 'WordPiece' && full ? vocabFromLines(vocabText, full, json) : null;
+  const libraryWay = (): LoadedTokenizer => ({ tokenizer: new Tokenizer(json, config) as unknown as Tokenizer, vocabFrom: 'tokenizer.json' });
+  if (!vocab || !full) return libraryWay();
+  const model = json.model!;
+  // Only the tokens the constructor looks up itself: the unknown token and the added ones.
+  const stub: Record<string, number> = {};
+  for (const t of [model.unk_token ?? '[UNK]', ...(json.added_tokens ?? []).map((a) => a.content)]) if (t in full) stub[t] = full[t];
+  const tokenizer = new Tokenizer({ ...json, model: { ...model, vocab: stub } }, config) as unknown as Tokenizer & { model?: Partial<WordPieceModel> };
+  const wp = tokenizer.model;
+  if (!wp || !(wp.tokens_to_ids instanceof Map) || !Array.isArray(wp.vocab) || typeof wp.unk_token !== 'string') {
+    return libraryWay(); // another version's internals
+  }
+  wp.tokens_to_ids = vocab.map;
+  wp.vocab = vocab.list;
+  wp.unk_token_id = vocab.map.get(wp.unk_token);
+  return { tokenizer, vocabFrom: 'vocab.txt' };
+}
+
+/** The vocabulary from vocab.txt, or null if it disagrees with tokenizer.json anywhere it is checked. */
+function vocabFromLines(text: string, full: Record<string, number>, json: TokenizerJson): { map: Map<string, number>; list: string[] } | null {
+  const list = text.split('\n');
+  if (list[list.length - 1] === '') list.pop();
+  for (let i = 0; i < list.length; i++) if (list[i].endsWith('\r')) list[i] = list[i].slice(0, -1);
+  const map = new Map<string, number>();
+  for (let i = 0; i < list.length; i++) if (!map.has(list[i])) map.set(list[i], i);
+  if (map.size !== list.length) return null; // a token twice: not a plain id-per-line file
+  // Spot checks: the added tokens, the first, middle and last lines, and a stride through the file.
+  const probes = (json.added_tokens ?? []).map((a) => a.content);
+  for (let i = 0; i < list.length; i += 997) probes.push(list[i]);
+  probes.push(list[list.length - 1], list[list.length >> 1]);
+  for (const t of probes) if (full[t] !== map.get(t)) return null;
+  return { map, list };
+}
+
+function isPinned(name: string, text: string): boolean {
+  const pin = MODEL_FILES.find((f) => f.path === name);
+  return pin !== undefined && createHash('sha256').update(text, 'utf8').digest('hex') === pin.sha256;
+}
