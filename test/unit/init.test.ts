@@ -95,7 +95,7 @@ describe('renderConfig', () => {
 
   test('.gitignore ignores index, lock, logs, issue outputs, models, memory; never the config', () => {
     const lines = GITIGNORE.split('\n');
-    for (const l of ['index/', '*.lock', 'logs/', 'issues/', 'models/', 'memory/']) expect(lines).toContain(l);
+    for (const l of ['index/', '*.lock', 'logs/', 'issues/', 'models/', 'memory/', 'cache/', 'eval/']) expect(lines).toContain(l);
     expect(lines.filter((l) => /config/.test(l) && !l.startsWith('#'))).toEqual([]);
   });
 });

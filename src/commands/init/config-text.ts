@@ -57,5 +57,6 @@ export const GITIGNORE = [
   'cache/',
   'memory/',
   'attempts/',
+  'eval/',
   '',
 ].join('\n');
