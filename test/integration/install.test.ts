@@ -131,4 +131,13 @@ test('agentos model fetch from a stand-in hub, then a real index (installing the
   expect(r.status).toBe(0);
   expect(r.stdout).toMatch(/Index updated \(standards only\)/);
   expect(readdirSync(path.join(scratch, '.agentos'))).toContain('index');
+
+  // A brief checked from the installed package: the model loads in the worker bin/ starts (ADR-0013).
+  await writeFile(path.join(scratch, 'brief.md'), '# Speed up the CI pipeline\n\nDocker builds take too long; cache the layers.\n');
+  const start = agentos(['issue', 'start', 'brief.md', '--non-interactive', '--json']);
+  expect(start.stderr).not.toMatch(/check failed|terminate called|Napi::Error/);
+  expect(start.status).toBe(0);
+  const json = JSON.parse(start.stdout) as { status: string; standards: { method: string; error: string | null } };
+  expect(json.status).toBe('no_history'); // standards only were indexed
+  expect(json.standards).toMatchObject({ method: expect.stringMatching(/^embedding:Xenova\/all-MiniLM-L6-v2@/), error: null });
 });
