@@ -15,11 +15,14 @@ if (args.includes('hooks') || args.includes('check') || args.includes('run')) {
   if (route) run = fast.runFastRoute(route, fast.processIO());
 }
 const worker = !run && startsModel(args) ? startInferenceWorker() : null;
-run ??= loadCli().then(({ main }) => main(process.argv));
+let cli = null;
+run ??= loadCli().then((loaded) => (cli = loaded).main(process.argv));
 
 run.then(async (code) => {
   process.exitCode = code;
-  if (worker) await stopInferenceWorker(worker);
+  // Ending the process while the worker is inside ONNX Runtime's native code aborts it
+  // (SIGABRT): src/embeddings/worker-runner.ts asks it to finish and end itself.
+  if (worker && cli) await cli.endInferenceWorker(worker);
   // A model load abandoned by the check's time-out may still hold the event loop:
   // exit once what was written to stdout and stderr has been flushed.
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
@@ -71,27 +74,4 @@ function startInferenceWorker() {
   } catch {
     return null; // in-process instead
   }
-}
-
-/**
- * Ending the process (or the worker) while the worker is inside ONNX Runtime's
- * native code aborts the process ("terminate called after throwing an instance
- * of 'Napi::Error'", SIGABRT): ask it to finish what it is doing and end itself.
- * Bounded: a worker that does not end within 10 s is left to the process exit.
- */
-function stopInferenceWorker(worker) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, 10_000);
-    timer.unref();
-    worker.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    try {
-      worker.ref(); // (unreferenced, it would not keep the process waiting for its exit)
-      worker.postMessage({ type: 'quit' });
-    } catch {
-      resolve();
-    }
-  });
 }

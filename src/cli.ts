@@ -7,6 +7,9 @@ import { debugLine, processIO, type IO } from './io.js';
 import { jsonErrorLine, reportError } from './report-error.js';
 import { addTags, HOOK_FORMATS, HOOK_ON_REPEAT, RUN_ON_REPEAT } from './option-values.js';
 
+/** For bin/agentos.js, which ends the inference worker it started before the process exits. */
+export { endWorker as endInferenceWorker } from './embeddings/worker-runner.js';
+
 /** Every exit code; each command's help lists only the ones it can return. */
 const EXIT_CODE_LINES: Record<number, string> = {
   0: '0    success (for issue start: proceed — clear, related, linked, ignored, or failed open)',

@@ -6,9 +6,9 @@ import path from 'node:path';
 
 /**
  * The ONNX Runtime side of the embedder: a session over one weights file and
- * "token ids in, pooled unit vectors out", plain data both ways. (Tried in a
- * worker thread for a brief's check, to overlap its loading with the rest of
- * start-up: no faster on 2 cores, docs/benchmarks.md.)
+ * "token ids in, pooled unit vectors out", plain data both ways, so it runs the
+ * same in the main thread (index) and in the worker bin/agentos.js starts for a
+ * brief's check (inference-worker.ts, ADR-0013).
  */
 export interface SessionSpec {
   onnxFile: string;
@@ -66,7 +66,7 @@ async function runRows(ort: Ort, session: Session, rows: readonly Int32Array[]):
 }
 
 /** Mean pooling over each row's real tokens, L2-normalised (sentence-transformers' recipe). */
-export function meanPool(data: Float32Array, dim: number, seq: number, counts: readonly number[]): Float32Array[] {
+function meanPool(data: Float32Array, dim: number, seq: number, counts: readonly number[]): Float32Array[] {
   return counts.map((count, b) => {
     const v = new Float32Array(dim);
     for (let t = 0; t < count; t++) {

@@ -70,7 +70,7 @@ export async function openWorkerRunner(worker: Worker, spec: SessionSpec): Promi
   try {
     await ready;
   } catch (e) {
-    await quit(worker);
+    await endWorker(worker);
     throw e;
   }
   return {
@@ -85,19 +85,28 @@ export async function openWorkerRunner(worker: Worker, spec: SessionSpec): Promi
     },
     async release() {
       failure ??= new Error('inference worker released');
-      await quit(worker);
+      await endWorker(worker);
     },
   };
 }
 
 /**
  * Ends the worker once its native work is done (inference-worker.ts): ending it
- * mid-call (worker.terminate) aborts the process from inside ONNX Runtime's binding.
+ * mid-call (worker.terminate) aborts the process from inside ONNX Runtime's
+ * binding. Also what bin/agentos.js calls before the process exits. At once for
+ * a worker that has exited already (its 'exit' event is past); bounded: one that
+ * does not end within 10 s is left to the process exit.
  */
-function quit(worker: Worker): Promise<void> {
+export function endWorker(worker: Worker): Promise<void> {
+  if (worker.threadId === -1) return Promise.resolve();
   return new Promise((resolve) => {
-    worker.once('exit', () => resolve());
-    worker.ref();
+    const timer = setTimeout(resolve, 10_000);
+    timer.unref();
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.ref(); // (unreferenced, it would not keep the process waiting for its exit)
     worker.postMessage({ type: 'quit' } satisfies ToWorker);
   });
 }

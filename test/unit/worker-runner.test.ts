@@ -1,0 +1,38 @@
+// The main-thread side of the inference worker, against stand-in workers (no model).
+import { Worker } from 'node:worker_threads';
+import { endWorker, openWorkerRunner, WorkerLoadError } from '../../src/embeddings/worker-runner.js';
+
+const spec = { onnxFile: 'model.onnx', fingerprint: 'f', cacheDir: null, memoryArena: false };
+
+describe('openWorkerRunner', () => {
+  it('a worker that dies while loading: rejected with its exit code, at once (ending it does not wait for an exit that is past)', async () => {
+    const worker = new Worker('process.exit(3)', { eval: true });
+    const err = await openWorkerRunner(worker, spec).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkerLoadError);
+    expect((err as Error).message).toBe('inference worker exited with code 3');
+    expect(worker.threadId).toBe(-1);
+  });
+
+  it('a load failure reported by the worker keeps its code (a missing runtime stays recognisable), and the worker is asked to quit', async () => {
+    const worker = new Worker(
+      `const { parentPort } = require('node:worker_threads');
+       parentPort.on('message', (m) => {
+         if (m.type === 'open') parentPort.postMessage({ type: 'failed', message: "Cannot find package 'onnxruntime-node'", code: 'ERR_MODULE_NOT_FOUND' });
+         if (m.type === 'quit') process.exit(0);
+       });`,
+      { eval: true },
+    );
+    const err = await openWorkerRunner(worker, spec).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkerLoadError);
+    expect((err as WorkerLoadError).code).toBe('ERR_MODULE_NOT_FOUND');
+    expect(worker.threadId).toBe(-1); // ended by `quit`, not left running
+  });
+});
+
+describe('endWorker', () => {
+  it('resolves for a worker that has already exited', async () => {
+    const worker = new Worker('process.exit(0)', { eval: true });
+    await new Promise((r) => worker.once('exit', r));
+    await expect(endWorker(worker)).resolves.toBeUndefined();
+  });
+});
