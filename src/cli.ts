@@ -163,11 +163,12 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
   program
     .command('eval')
     .description("measure the duplicate check: on the project's own linked history, or on a labelled --pairs file")
-    .option('--pairs <file>', 'labelled reports (JSONL: id, title, body, duplicate_of) to build a scratch project from')
+    .option('--pairs <path>', 'labelled set to build scratch projects from: reports (JSONL: id, title, body, duplicate_of, project) or a markdown history folder (corpus.jsonl + queries.jsonl)')
+    .addOption(new Option('--sweep [sizes]', 'also run the corpus-size sweep (default 5,10,30,100,300,1000,3000 documents)').argParser(parseSizes))
     .option('--work <dir>', 'scratch folder for --pairs (default .agentos/eval/<file>)')
     .addOption(new Option('--limit <n>', 'ask at most n queries (deterministic sample; 0 = all)').default(0).argParser(parseCount))
     .addOption(new Option('--subset <share>', 'use this share of the duplicate clusters of --pairs (deterministic)').default(1).argParser(parseShare))
-    .addOption(new Option('--method <method>', 'scoring method for this run').choices(['hybrid', 'cosine']))
+    .addOption(new Option('--method <method>', 'scoring method for this run').choices(['hybrid', 'standout', 'cosine']))
     .option('--save <file>', 'also write per-query results (input of `agentos calibrate --results`)')
     .option('--json', 'print the report as JSON on stdout')
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 5]))
@@ -179,7 +180,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
   program
     .command('calibrate')
     .description('propose duplicate/related thresholds from an evaluation and show the trade-off')
-    .option('--pairs <file>', 'evaluate this labelled file (else the project history)')
+    .option('--pairs <path>', 'evaluate this labelled set, file or folder (else the project history)')
     .option('--results <file>', 'use the results of an earlier `agentos eval --save`')
     .addOption(new Option('--subset <share>', 'share of the duplicate clusters of --pairs').default(1).argParser(parseShare))
     .addOption(new Option('--target-precision <p>', 'alert precision wanted at a 10% duplicate rate').default(0.8).argParser(parseShare))
@@ -370,6 +371,12 @@ function parseShare(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0 || n > 1) throw new InvalidArgumentError('expected a share above 0 and at most 1');
   return n;
+}
+
+function parseSizes(v: string): number[] {
+  const sizes = v.split(',').map((x) => Number(x.trim()));
+  if (!sizes.length || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new InvalidArgumentError('expected document counts such as 5,10,30');
+  return sizes;
 }
 
 function parseCount(v: string): number {

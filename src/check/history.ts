@@ -7,6 +7,25 @@ import type { Embedder } from '../embeddings/embedder.js';
 import type { SearchHit, VectorStore } from '../index/types.js';
 import { classifyScore, type HistoryStatus, type Thresholds } from './classify.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
+import type { FeatureName, Features } from '../scoring/features.js';
+
+/** Why a match scored what it did: the parts, and for the calibrated score each feature and its contribution. */
+export interface MatchComponents {
+  cosine: number;
+  lexical: number;
+  shared: string[];
+  /** The issue-11 score's per-query reference (method standout). */
+  reference?: { cosine: number; lexical: number };
+  features?: Features;
+  /** Each feature's push on the log-odds, relative to an average candidate of the fit. */
+  contributions?: Partial<Record<FeatureName, number>>;
+  /** The model's probability before a semantic floor capped it. */
+  probability?: number;
+  cappedBy?: 'related-floor' | 'duplicate-floor' | null;
+  sharedIdentifiers?: string[];
+  /** The strongest evidence, in words. */
+  why?: string[];
+}
 
 export interface HistoryMatch {
   issueId: string | null;
@@ -25,7 +44,7 @@ export interface HistoryMatch {
   /** The brief's passage that scored highest against this match. */
   briefExcerpt?: string;
   /** What the score is made of (hybrid scoring): semantic, lexical, and the shared rare terms. */
-  components?: { cosine: number; lexical: number; shared: string[]; reference?: { cosine: number; lexical: number } };
+  components?: MatchComponents;
   /** Index of the brief chunk behind `score` (internal: resolved into briefExcerpt). */
   briefChunk?: number;
 }

@@ -9,6 +9,20 @@ import { briefForCheck } from './brief-limit.js';
 import type { LexicalData } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
 import { retrieveStandards, type StandardContext } from './standards.js';
+import { extractMetadata } from '../corpus/metadata.js';
+
+/** The brief's title as the index would read it (H1, else first line): the title feature compares it with past titles. */
+export function briefTitle(text: string): string {
+  return extractMetadata('brief.md', text, ['history'], '').metadata.title;
+}
+
+/** The lines the calibrated score's semantic floors protect: the configured thresholds. */
+export function scoringLines(config: Config): Scoring['lines'] {
+  return {
+    history: { duplicate: config.thresholds.duplicate, related: config.thresholds.related },
+    standard: { duplicate: config.thresholds.standards, related: config.thresholds.standards },
+  };
+}
 
 /** Where the memory comes from; tests pass a fake embedder and an in-memory store. */
 export interface CheckDeps {
@@ -106,7 +120,14 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         const { texts, vectors } = loaded.embedder ? await embedBriefChunks(limited.text, loaded.embedder, warnings) : { texts: [], vectors: [] };
         timings.embedMs = t() - t1;
         // Hybrid needs the lexical index; without one the score is the cosine (and a warning said why).
-        const scoring: Scoring = { method: loaded.embedder ? (lexical ? config.scoring.method : 'cosine') : 'lexical', lexical, briefText: limited.text, briefChunks: texts };
+        const scoring: Scoring = {
+          method: loaded.embedder ? (lexical ? config.scoring.method : 'cosine') : 'lexical',
+          lexical,
+          briefText: limited.text,
+          briefTitle: briefTitle(limited.text),
+          briefChunks: texts,
+          lines: scoringLines(config),
+        };
         const t2 = t();
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
         if (opts.history) {

@@ -30,8 +30,9 @@ export interface StandardsRule {
  * least `threshold`, take the best `k`. One entry per document (its best section).
  */
 export function retrieveStandards(store: VectorStore, briefVectors: Float32Array[], rule: StandardsRule, scoring?: Scoring): StandardContext[] {
-  const nearest = scoring ? rescore(store, briefVectors, rule.candidates, 'standard', scoring) : nearestDocuments(store, briefVectors, rule.candidates, 'standard');
-  return nearest
+  const nearest = scoring ? rescore(store, briefVectors, rule.candidates * 2, 'standard', scoring) : nearestDocuments(store, briefVectors, rule.candidates * 2, 'standard');
+  return librarianOrder(nearest)
+    .slice(0, rule.candidates)
     .filter((m) => m.score >= rule.threshold)
     .slice(0, rule.k)
     .map((m) => ({
@@ -43,6 +44,17 @@ export function retrieveStandards(store: VectorStore, briefVectors: Float32Array
       status: m.status,
       source: 'retrieved' as const,
     }));
+}
+
+/**
+ * ADRs and standards before finished designs: a design is also past work
+ * (the history check shows it), while the decisions that govern a brief are
+ * what only this section brings. Measured on markdown-dev, designs otherwise
+ * took the first places and pushed the governing ADR to 4th-9th.
+ */
+export function librarianOrder<T extends { documentType: string; score: number }>(matches: T[]): T[] {
+  const design = (m: T) => (m.documentType === 'lld' || m.documentType === 'issue' ? 1 : 0);
+  return [...matches].sort((a, b) => design(a) - design(b) || b.score - a.score);
 }
 
 /** Manual context comes first and wins: a retrieved document with the same path is dropped. */

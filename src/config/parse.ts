@@ -137,7 +137,7 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   // scoring (issue 11): how a past document's similarity is computed.
   const scoring = section('scoring', ['method']);
   if (scoring && scoring.method !== undefined) {
-    if (scoring.method !== 'hybrid' && scoring.method !== 'cosine') err('scoring.method', `expected hybrid or cosine, got ${JSON.stringify(scoring.method)}`);
+    if (scoring.method !== 'hybrid' && scoring.method !== 'standout' && scoring.method !== 'cosine') err('scoring.method', `expected hybrid, standout or cosine, got ${JSON.stringify(scoring.method)}`);
     else config.scoring.method = scoring.method;
   }
 

@@ -1,3 +1,4 @@
+import type { ScoringMethod } from '../scoring/hybrid.js';
 import { DEFAULT_DTYPE, type ConfiguredDtype } from '../embeddings/model-files.js';
 /** The shape of `.agentos/config.yaml` after validation, with defaults applied. */
 export interface Config {
@@ -54,7 +55,7 @@ export interface Config {
     autoInject: boolean;
   };
   /** How similarity is scored (issue 11): hybrid semantic + lexical, or the old cosine alone. */
-  scoring: { method: 'hybrid' | 'cosine' };
+  scoring: { method: ScoringMethod };
 }
 
 export const DEFAULT_CONFIG: Config = {

@@ -10,6 +10,8 @@ export interface QueryResult {
   targetRank: number | null;
   targetScore: number | null;
   ms: number;
+  /** The brief's kind in a labelled set (duplicate, novel, brief_adr, ...). */
+  kind?: string;
   /** Every candidate scored (hybrid): its parts, for refitting the fusion offline (`eval --save`). */
   candidates?: Array<{ path: string; cosine: number; lexical: number }>;
 }
@@ -30,7 +32,7 @@ export interface EvalMetrics {
   queries: { duplicates: number; nonDuplicates: number };
   top1: number;
   top3: number;
-  alert: { threshold: number; precision: number; recall: number; precisionAtBase: number; baseRate: number };
+  alert: { threshold: number; precision: number; recall: number; precisionAtBase: number; baseRate: number; falseAlerts: number };
   related: { threshold: number; duplicatesReaching: number; duplicatesTargetShown: number; nonDuplicatesReaching: number };
   auc: number;
   timings: { queryMsMedian: number; queryMsP95: number };
@@ -88,7 +90,7 @@ export function summarize(results: QueryResult[], thresholds: { duplicate: numbe
     queries: { duplicates: pos.length, nonDuplicates: neg.length },
     top1: share(pos.filter((r) => r.targetRank === 1).length, pos.length),
     top3: share(pos.filter((r) => r.targetRank !== null && r.targetRank <= 3).length, pos.length),
-    alert: { threshold: thresholds.duplicate, precision: share(correct, alerts.length), recall: alertRow.recall, precisionAtBase: alertRow.precisionAtBase, baseRate },
+    alert: { threshold: thresholds.duplicate, precision: share(correct, alerts.length), recall: alertRow.recall, precisionAtBase: alertRow.precisionAtBase, baseRate, falseAlerts: alertRow.noise },
     related: {
       threshold: thresholds.related,
       duplicatesReaching: relRow.dupReach,

@@ -7,6 +7,8 @@ export interface LabelledReport {
   title: string;
   body: string;
   duplicateOf: string | null;
+  /** The tracker it came from (one scratch project each); absent in single-project files. */
+  project?: string;
 }
 
 /** A query of the evaluation: a report asked as a new brief, and the indexed report it duplicates (null: nothing to find). */
@@ -40,6 +42,7 @@ export function parsePairs(text: string, file: string): LabelledReport[] {
       title: typeof o.title === 'string' ? o.title : '',
       body: typeof o.body === 'string' ? o.body : '',
       duplicateOf: dup === null || dup === undefined ? null : String(dup),
+      ...(typeof o.project === 'string' && o.project ? { project: o.project } : {}),
     });
   });
   if (out.length === 0) throw new UsageError(`${file}: no reports`);

@@ -50,6 +50,22 @@ export class HnswStore implements VectorStore {
     return this.docsByPath.get(filePath);
   }
 
+  private docCounts: Record<string, number> | null = null;
+
+  docCount(type?: CorpusType): number {
+    if (!this.docCounts) {
+      this.docCounts = { all: this.meta.docs.length, standard: 0, history: 0 };
+      for (const d of this.meta.docs) for (const t of d.types) this.docCounts[t]++;
+    }
+    return this.docCounts[type ?? 'all'];
+  }
+
+  docVectors(filePath: string): Float32Array[] {
+    const doc = this.doc(filePath);
+    if (!doc) return [];
+    return doc.labels.filter((l) => this.byLabel.has(l)).map((l) => Float32Array.from(this.index.getPoint(l)));
+  }
+
   /** Exact best-chunk cosine of one document (its vectors read back from the graph). */
   scoreDoc(filePath: string, vectors: Float32Array[]): (SearchHit & { vectorIndex: number }) | null {
     const doc = this.doc(filePath);

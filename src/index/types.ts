@@ -75,4 +75,8 @@ export interface VectorStore {
   scoreDoc?(filePath: string, vectors: Float32Array[]): (SearchHit & { vectorIndex: number }) | null;
   /** A document's metadata by path (for matches found lexically). */
   doc?(filePath: string): StoredDoc | undefined;
+  /** Documents (not chunks) of a type: the corpus size the calibrated score takes into account. */
+  docCount?(type?: CorpusType): number;
+  /** A document's chunk vectors (for the whole-text cosine). */
+  docVectors?(filePath: string): Float32Array[];
 }

@@ -68,6 +68,11 @@ export class Bm25Index implements LexicalStore {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
+  /** Share of the documents holding a term. */
+  docShare(term: string): number {
+    return this.docs.length ? (this.postings.get(term)?.length ?? 0) / this.docs.length : 0;
+  }
+
   /** A query term unseen in the corpus is as rare as a term in one document. */
   private queryIdf(term: string): number {
     return this.idf(term) || Math.log(1 + (this.docs.length - 0.5) / 1.5);

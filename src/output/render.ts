@@ -51,7 +51,8 @@ export function wrap(text: string, width: number, indent: number, firstUsed = in
 
 /** `   Label:    value` with the value wrapped under itself (labels padded to one width). */
 function field(label: string, value: string, width: number, paint: (s: string) => string = (s) => s): string[] {
-  const head = `   ${`${label}:`.padEnd(LABEL_WIDTH)} `;
+  // A continuation line (the second path of a match) has no label: spaces, not a bare colon.
+  const head = `   ${(label ? `${label}:` : '').padEnd(LABEL_WIDTH)} `;
   return wrap(value, width, head.length).map((l, i) => (i === 0 ? head : ' '.repeat(head.length)) + paint(l));
 }
 const LABEL_WIDTH = 12; // "Similarity:" + 1
@@ -77,6 +78,9 @@ export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number,
   for (const m of matches.map(safeMatch)) {
     lines.push(...wrap(`Issue ${issueLabel(m)}`, width, 3, 1).map((l, i) => (i === 0 ? ` ${st.bold(l)}` : `   ${st.bold(l)}`)));
     lines.push(...field('Similarity', formatScore(m.score), width));
+    // The calibrated score's strongest evidence, in words (components.why), so the number is not taken on faith.
+    const why = m.components?.why?.map(terminalSafe);
+    if (why?.length) lines.push(...field('Why', why.join('; '), width));
     const s = statusValue(m, st);
     if (s) lines.push(...field('Status', s.text, width, s.paint));
     const paths = m.paths?.length ? m.paths : [m.filePath];

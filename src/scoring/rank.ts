@@ -2,8 +2,11 @@ import { compareText } from '../text/compare.js';
 import type { CorpusType } from '../corpus/types.js';
 import type { VectorStore } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
+import { stripTemplates } from '../lexical/templates.js';
 import { nearestDocuments, toMatch, type HistoryMatch } from '../check/history.js';
 import { fuse, referenceOf, type ScoringMethod } from './hybrid.js';
+import { computeFeatures } from './features.js';
+import { calibratedScore, governsModel, sameWorkModel, whyInWords } from './calibrated.js';
 
 /** How the check scores: the method, the lexical index (null when absent) and the brief. */
 export interface Scoring {
@@ -12,6 +15,10 @@ export interface Scoring {
   briefText: string;
   /** The brief's chunk texts, parallel to its vectors (for briefExcerpt). */
   briefChunks?: string[];
+  /** The brief's title (its H1 or first line), for the title feature. */
+  briefTitle?: string;
+  /** The lines the calibrated score's semantic floors protect, per corpus type (config thresholds). */
+  lines?: Partial<Record<CorpusType, { duplicate: number; related: number }>>;
   /** Documents never to return (leave-one-out evaluation excludes the brief's own work). */
   exclude?: (filePath: string) => boolean;
 }
@@ -28,8 +35,10 @@ export const VERBATIM_OVERLAP = 0.9;
  * method and keep the k best documents. Documents found only lexically get
  * their exact best-chunk cosine from the store.
  */
-export function rescore(store: VectorStore | null, briefVectors: Float32Array[], k: number, type: CorpusType, s: Scoring): HistoryMatch[] {
+export function rescore(store: VectorStore | null, allVectors: Float32Array[], k: number, type: CorpusType, s: Scoring): HistoryMatch[] {
   if (s.method === 'lexical' || !store) return lexicalOnly(store, k, type, s);
+  const kept = informativeChunks(allVectors, s);
+  const briefVectors = kept.map((i) => allVectors[i]);
   const want = Math.max(k * 4, CANDIDATES) + (s.exclude ? 4 : 0);
   const byPath = new Map(nearestDocuments(store, briefVectors, want, type).map((m) => [m.filePath, m]));
   const tokens = s.lexical ? lexicalTokens(s.briefText, s.lexical.templates) : [];
@@ -45,14 +54,103 @@ export function rescore(store: VectorStore | null, briefVectors: Float32Array[],
     .filter((m) => !s.exclude?.(m.filePath))
     .map((m) => {
       const lex = s.lexical?.store.scoreDoc(tokens, m.filePath) ?? null;
-      return { m, components: { cosine: m.score, lexical: lex?.norm ?? 0, shared: lex?.shared ?? [] } };
+      // Back to the brief's own chunk numbering (briefExcerpt).
+      return { m: m.briefChunk !== undefined ? { ...m, briefChunk: kept[m.briefChunk] } : m, lex };
     });
-  // Per-query normalisation: each part relative to this brief's typical neighbour.
-  const reference = referenceOf(parts.map((p) => p.components));
-  const scored = parts.map(({ m, components }) =>
-    withExcerpt({ ...m, score: fuse(components, s.method as ScoringMethod, reference), components: { ...components, reference } }, s),
+  if (s.method === 'cosine') {
+    const scored = parts.map(({ m, lex }) => withExcerpt({ ...m, components: { cosine: m.score, lexical: lex?.norm ?? 0, shared: lex?.shared ?? [] } }, s));
+    return groupByWork(scored.sort(byScore)).slice(0, k);
+  }
+  if (s.method === 'standout') {
+    // The issue-11 score, kept to compare against: both parts relative to the brief's 4th-best candidate.
+    const reference = referenceOf(parts.map(({ m, lex }) => ({ cosine: m.score, lexical: lex?.norm ?? 0 })));
+    const scored = parts.map(({ m, lex }) => {
+      const c = { cosine: m.score, lexical: lex?.norm ?? 0 };
+      return withExcerpt({ ...m, score: fuse(c, 'hybrid', reference), components: { ...c, shared: lex?.shared ?? [], reference } }, s);
+    });
+    return groupByWork(scored.sort(byScore)).slice(0, k);
+  }
+  const mean = meanVector(briefVectors);
+  const evidence = computeFeatures(
+    {
+      briefTitle: s.briefTitle ?? '',
+      briefTokens: tokens,
+      corpusDocs: store.docCount?.(type) ?? store.count(type),
+      idf: (t) => s.lexical?.store.idf(t) ?? 0,
+      df: (t) => s.lexical?.store.docShare(t) ?? 1,
+    },
+    parts.map(({ m, lex }) => {
+      const doc = store.doc?.(m.filePath);
+      const vectors = store.docVectors?.(m.filePath) ?? [];
+      return {
+        cosine: m.score,
+        cosineMean: vectors.length ? dot(mean, meanVector(vectors)) : m.score,
+        lexBrief: lex?.norm ?? 0,
+        title: m.title,
+        terms: s.lexical?.store.termsOf(m.filePath),
+        chunks: doc?.labels.length ?? 1,
+      };
+    }),
   );
+  const model = type === 'standard' ? governsModel() : sameWorkModel();
+  const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
+  const scored = parts.map(({ m, lex }, i) => {
+    const { features, sharedIdentifiers } = evidence[i];
+    const e = calibratedScore(model, features, lines);
+    return withExcerpt(
+      {
+        ...m,
+        score: e.score,
+        components: {
+          cosine: m.score,
+          lexical: lex?.norm ?? 0,
+          shared: lex?.shared ?? [],
+          features,
+          contributions: e.contributions,
+          probability: e.probability,
+          cappedBy: e.cappedBy,
+          sharedIdentifiers,
+          why: whyInWords(e, features, sharedIdentifiers),
+        },
+      },
+      s,
+    );
+  });
   return groupByWork(scored.sort(byScore)).slice(0, k);
+}
+
+/** A brief chunk at least this share boilerplate of the corpus (quoted context files, issue templates) does not pair. */
+export const TEMPLATE_CHUNK_SHARE = 0.5;
+
+/**
+ * The brief's chunk vectors without those made mostly of the corpus's
+ * boilerplate: a pasted reference file every issue quotes would otherwise
+ * pair at cosine 0.98 with every issue that quotes it. All of them when
+ * nothing else is left. Returns the indexes of the chunks kept.
+ */
+export function informativeChunks(vectors: Float32Array[], s: Scoring): number[] {
+  const all = vectors.map((_, i) => i);
+  const templates = s.lexical?.templates;
+  if (!templates || templates.hashes.size === 0 || !s.briefChunks || s.briefChunks.length !== vectors.length) return all;
+  const keep = all.filter((i) => stripTemplates(s.briefChunks![i], templates).share < TEMPLATE_CHUNK_SHARE);
+  return keep.length ? keep : all;
+}
+
+/** The normalised mean of unit vectors: the text as a whole. */
+export function meanVector(vs: ArrayLike<number>[]): Float32Array {
+  const out = new Float32Array(vs[0]?.length ?? 0);
+  for (const v of vs) for (let i = 0; i < out.length; i++) out[i] += v[i];
+  let n = 0;
+  for (let i = 0; i < out.length; i++) n += out[i] * out[i];
+  n = Math.sqrt(n) || 1;
+  for (let i = 0; i < out.length; i++) out[i] /= n;
+  return out;
+}
+
+function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d += a[i] * b[i];
+  return d;
 }
 
 /** The keyword fallback: BM25 alone, never a duplicate unless near-verbatim. */

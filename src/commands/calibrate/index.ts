@@ -7,7 +7,8 @@ import { proposeThresholds, tradeOff, type BandRow, type QueryResult } from '../
 import type { IO } from '../../io.js';
 import { writeFileAtomic } from '../../output/write.js';
 import { findProjectRoot } from '../../project.js';
-import { evaluate } from '../eval/index.js';
+import { evaluate, historyCase } from '../eval/index.js';
+import { readAnswers, type Answer } from '../../decision/answers.js';
 
 export interface CalibrateOptions {
   pairs?: string;
@@ -20,6 +21,20 @@ export interface CalibrateOptions {
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
+
+/**
+ * Answers as evaluation results: Link or Abort says the alerted match was the
+ * same work (a right alert at its score); Ignore says it was not (an alert on
+ * a brief with nothing to find). The latest answer per brief and match wins.
+ */
+export function answerResults(answers: Answer[]): QueryResult[] {
+  const latest = new Map<string, Answer>();
+  for (const a of answers) latest.set(`${a.briefSha256}\0${a.filePath}`, a);
+  return [...latest.values()].map((a) => {
+    const same = a.answer !== 'ignore';
+    return { id: `answer:${a.briefSha256.slice(0, 12)}:${a.filePath}`, kind: 'answer', target: same ? a.filePath : null, top: a.score, topPath: a.filePath, targetRank: same ? 1 : null, targetScore: same ? a.score : null, ms: 0 };
+  });
+}
 
 /** Decide thresholds from an evaluation; show the trade-off; write config only when asked. */
 export async function runCalibrate(io: IO, globals: GlobalOptions, opts: CalibrateOptions): Promise<number> {
@@ -36,8 +51,14 @@ export async function runCalibrate(io: IO, globals: GlobalOptions, opts: Calibra
     results = parsed.results;
   } else {
     results = (await evaluate(io, globals, { pairs: opts.pairs, limit: 0, subset: opts.subset })).results;
+    if (!opts.pairs) {
+      // The project's own labels: what people answered at the duplicate prompt.
+      const answered = answerResults(await readAnswers(findProjectRoot(io.cwd, globals.cwd)));
+      if (answered.length && !globals.quiet) io.stderr.write(`${answered.length} answers given at the duplicate prompt count as labels\n`);
+      results = [...results, ...answered];
+    }
   }
-  const rows = tradeOff(results);
+  const rows = tradeOff(results.filter(historyCase));
   const proposal = proposeThresholds(rows, opts.targetPrecision, opts.targetNoise);
   let wrote: string | null = null;
   if (opts.write) {

@@ -11,6 +11,7 @@ import type { Config } from '../../config/schema.js';
 import { firstH1, cleanTitle } from '../../corpus/metadata.js';
 import { decideDuplicate, type Decision, type DuplicateAction, type DuplicateAsker } from '../../decision/decide.js';
 import { inquirerAsker, PromptCancelled } from '../../decision/prompt.js';
+import { answersFile, briefKey, dismissedFor, readAnswers, recordAnswers, withoutDismissed, type Answer } from '../../decision/answers.js';
 import { ExitCode, ExitError, UsageError } from '../../errors.js';
 import { canPrompt, debugLine, textWidth, useColor, type IO } from '../../io.js';
 import { createFileLogger, logRetrievedStandards } from '../../log/logger.js';
@@ -84,7 +85,8 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   // Never check against an index that has not seen the newest files (src/index/refresh.ts).
   const index = await refreshIndexForCheck(io, { root, config, model: deps.identity, loadEmbedder: deps.loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
   const started = performance.now();
-  const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(stripAgentosSections(brief.text), config, deps, { history: true, standards: true }));
+  const checkedText = stripAgentosSections(brief.text);
+  const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(checkedText, config, deps, { history: true, standards: true }));
   outcome.timings.checkMs = performance.now() - started;
   for (const [k, v] of Object.entries(outcome.timings)) debugLine(io, globals, `timing ${k}: ${Math.round(v)} ms`);
   debugLine(io, globals, `history: ${outcome.history.status} by ${outcome.history.method}; thresholds duplicate ${config.thresholds.duplicate}, related ${config.thresholds.related}`);
@@ -114,8 +116,15 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   const standards = mergeContext(manual, outcome.standards.items);
   logRetrievedStandards(logger, outcome.standards.items, logBase);
 
-  // 2. Ask (or apply the policy) only for a duplicate alert.
-  const alerts = outcome.history.status === 'duplicate_alert' ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate) : [];
+  // 2. Ask (or apply the policy) only for a duplicate alert, and never again on a match this brief's user dismissed.
+  const briefSha256 = briefKey(checkedText);
+  const candidates = outcome.history.status === 'duplicate_alert' ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate) : [];
+  const { raise: alerts, dismissed } = withoutDismissed(candidates, dismissedFor(candidates.length ? await readAnswersOrWarn(root, err) : [], briefSha256));
+  for (const d of dismissed) {
+    const who = d.match.issueId ? `#${terminalSafe(d.match.issueId)} ${terminalSafe(d.match.title)}` : terminalSafe(d.match.filePath);
+    err(st.dim(`Dismissed before: ${who} (Ignore on ${d.answer.at.slice(0, 10)}); not alerting on it again for this brief.`));
+  }
+  if (candidates.length && !alerts.length) outcome.history.status = 'related_context';
   if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st, width));
   const interactive = canPrompt(io, Boolean(opts.nonInteractive));
   let decision: Decision;
@@ -134,6 +143,11 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     throw e;
   }
   if (alerts.length && decision.by === 'policy') err(`Not prompting (non-interactive): applying --on-duplicate ${decision.action}.`);
+  if (decision.by === 'user' && decision.action !== 'proceed') {
+    // A person's answer is remembered (Ignore) and kept as a label for `agentos calibrate`.
+    const action = decision.action;
+    await recordAnswers(root, briefSha256, alerts, action, decision.linked).catch((e: unknown) => err(st.yellow(`warning: could not record the answer in ${answersFile(root)} (${(e as Error).message})`)));
+  }
 
   const record = {
     ...logBase,
@@ -157,6 +171,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     matches: outcome.history.matches.map(jsonMatch),
     nearest: outcome.history.nearest.map(jsonMatch),
     linked: decision.linked ? jsonMatch(decision.linked) : null,
+    dismissed: dismissed.map((d) => ({ ...jsonMatch(d.match), dismissedAt: d.answer.at })),
     standards: { method: outcome.standards.method, error: outcome.standards.error, items: standards },
     brief: { path: brief.absPath, sha256: brief.hash },
     output: null as string | null,
@@ -195,6 +210,16 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   if (opts.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   else if (opts.print) io.stdout.write(composed);
   return ExitCode.Ok;
+}
+
+/** Past answers; unreadable answers warn and count as none (the check still runs). */
+async function readAnswersOrWarn(root: string, err: (s: string) => void): Promise<Answer[]> {
+  try {
+    return await readAnswers(root);
+  } catch (e) {
+    err(`warning: could not read ${answersFile(root)} (${(e as Error).message}); past answers not applied`);
+    return [];
+  }
 }
 
 /** `--duplicate-threshold` / `--related-threshold` win over the config for this run; the pair must stay ordered. */

@@ -1,0 +1,83 @@
+/**
+ * The corpus-size sweep (issue 20, part 2): the same briefs asked against
+ * projects of 5 to 3,000 documents sampled from one labelled set, so that
+ * false alerts and related-noise can be compared across project sizes. A
+ * brief whose past work was not sampled has nothing to find at that size.
+ */
+import { summarize } from './metrics.js';
+import { runSet, type CaseResult, type SetRunOptions } from './run-set.js';
+import { restrictTo, sampleDocs, type EvalProject } from './sets.js';
+
+export const DEFAULT_SIZES = [5, 10, 30, 100, 300, 1000, 3000];
+
+export interface SweepRow {
+  size: number;
+  /** Documents actually indexed (the set may hold fewer than asked). */
+  documents: number;
+  duplicates: number;
+  nonDuplicates: number;
+  /** Share of briefs with nothing to find that raise an alert. */
+  falseAlerts: number;
+  /** Share of briefs with nothing to find reaching "related" or above. */
+  relatedNoise: number;
+  /** Share of duplicates alerted on the right work. */
+  recall: number;
+}
+
+/** One pool from every project of the set: ids prefixed so that trackers cannot collide. */
+export function pooled(projects: EvalProject[]): EvalProject {
+  const pre = (p: EvalProject, id: string) => `${p.name}:${id}`;
+  return {
+    name: 'pool',
+    // One folder per document in the product's default history layout: every document its own piece of work.
+    docs: projects.flatMap((p) => p.docs.map((d) => ({ ...d, id: pre(p, d.id), types: ['history' as const] }))).map((d, k) => ({ ...d, relPath: `docs/audit/done/${k + 1}-doc/001-issue.md` })),
+    cases: projects.flatMap((p) =>
+      p.cases
+        .filter((c) => c.kind !== 'design_cites_standard')
+        .map((c) => ({ ...c, id: pre(p, c.id), expected: c.expected.map((x) => pre(p, x)), exclude: c.exclude.map((x) => pre(p, x)), governing: [], related: c.related.map((x) => pre(p, x)) })),
+    ),
+  };
+}
+
+export async function runSweep(
+  projects: EvalProject[],
+  sizes: number[],
+  o: Omit<SetRunOptions, 'projects' | 'crossStandards'>,
+  opts: { maxBriefs?: number } = {},
+): Promise<{ rows: SweepRow[]; results: Record<number, CaseResult[]> }> {
+  const pool = pooled(projects);
+  const rows: SweepRow[] = [];
+  const results: Record<number, CaseResult[]> = {};
+  for (const size of sizes) {
+    const docs = sampleDocs(pool.docs, size, 'sweep');
+    let cut = restrictTo(pool, docs, `sweep-${size}`);
+    if (opts.maxBriefs && cut.cases.length > opts.maxBriefs) cut = { ...cut, cases: sampleCases(cut, opts.maxBriefs) };
+    o.onProgress?.(`sweep: ${docs.length} documents`);
+    const run = await runSet({ ...o, projects: [cut], work: o.work });
+    const history = run.results.filter((r) => !/_adr$/.test(r.kind));
+    const m = summarize(history, o.config.thresholds);
+    rows.push({
+      size,
+      documents: docs.length,
+      duplicates: m.queries.duplicates,
+      nonDuplicates: m.queries.nonDuplicates,
+      falseAlerts: m.queries.nonDuplicates ? history.filter((r) => r.target === null && r.top >= o.config.thresholds.duplicate).length / m.queries.nonDuplicates : 0,
+      relatedNoise: m.related.nonDuplicatesReaching,
+      recall: m.alert.recall,
+    });
+    results[size] = run.results;
+  }
+  return { rows, results };
+}
+
+/** Keep every duplicate brief whose work is in the sample, and a deterministic share of the rest. */
+function sampleCases(p: EvalProject, n: number) {
+  const pos = p.cases.filter((c) => c.expected.length > 0);
+  const neg = sampleDocs(
+    p.cases.filter((c) => c.expected.length === 0).map((c) => ({ id: c.id, relPath: '', text: '', types: [] })),
+    Math.max(0, n - pos.length),
+    'sweep-briefs',
+  );
+  const keep = new Set(neg.map((d) => d.id));
+  return [...pos.slice(0, n), ...p.cases.filter((c) => keep.has(c.id))];
+}

@@ -1,0 +1,90 @@
+/**
+ * The calibrated score (issue 20): the probability that a past document is
+ * the same work as the brief (`sameWork`), or that a standard governs it
+ * (`governs`), from the features of features.ts through a logistic model
+ * fitted by scripts/fit-calibration.mjs on the development sets. The fitted
+ * numbers are data (calibration-data.ts, versioned, with what they were
+ * fitted on); this module only applies them and explains the result.
+ *
+ * Absolute semantic evidence is required whatever the other features say:
+ * below `floors.related` cosine the score is held under the related line,
+ * below `floors.duplicate` under the duplicate line. Relative features (how
+ * far a match stands out) cannot make a moderate match in a small corpus
+ * look like the same work.
+ */
+import { CALIBRATION, type LogisticModel } from './calibration-data.js';
+import { FEATURE_NAMES, type FeatureName, type Features } from './features.js';
+
+export type { LogisticModel };
+
+export interface Explained {
+  /** Calibrated probability, after the semantic floors. */
+  score: number;
+  /** The model's probability before the floors. */
+  probability: number;
+  /** Each feature's contribution to the log-odds, relative to an average candidate of the fit. */
+  contributions: Partial<Record<FeatureName, number>>;
+  /** Set when a semantic floor held the score down. */
+  cappedBy: 'related-floor' | 'duplicate-floor' | null;
+}
+
+/** Just below a line: a capped score must never reach the band its evidence does not support. */
+const BELOW = 1e-4;
+
+export function logit(model: LogisticModel, f: Features): { z: number; contributions: Partial<Record<FeatureName, number>> } {
+  let z = model.intercept;
+  const contributions: Partial<Record<FeatureName, number>> = {};
+  for (const name of FEATURE_NAMES) {
+    const p = model.features[name];
+    if (!p || p.weight === 0) continue;
+    const c = (p.weight * (f[name] - p.mean)) / p.scale;
+    contributions[name] = c;
+    z += c;
+  }
+  return { z, contributions };
+}
+
+export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/** Score one candidate with a model and the lines its floors protect. */
+export function calibratedScore(model: LogisticModel, f: Features, lines: { duplicate: number; related: number }): Explained {
+  const { z, contributions } = logit(model, f);
+  const probability = sigmoid(z);
+  let score = probability;
+  let cappedBy: Explained['cappedBy'] = null;
+  if (f.cosine < model.floors.related && score >= lines.related - BELOW) {
+    score = Math.max(0, lines.related - BELOW);
+    cappedBy = 'related-floor';
+  } else if (f.cosine < model.floors.duplicate && score >= lines.duplicate - BELOW) {
+    score = lines.duplicate - BELOW;
+    cappedBy = 'duplicate-floor';
+  }
+  return { score, probability, contributions, cappedBy };
+}
+
+export const sameWorkModel = (): LogisticModel => CALIBRATION.sameWork;
+export const governsModel = (): LogisticModel => CALIBRATION.governs;
+export const calibrationVersion = (): string => CALIBRATION.version;
+
+const PHRASES: Record<FeatureName, (f: Features, shared: string[]) => string> = {
+  cosine: (f) => `close in meaning (best passage cosine ${f.cosine.toFixed(2)})`,
+  cosineMean: (f) => `similar as a whole (cosine ${f.cosineMean.toFixed(2)})`,
+  lexBrief: (f) => `shares ${Math.round(f.lexBrief * 100)}% of the brief's weighted terms`,
+  lexDoc: (f) => `the brief uses ${Math.round(f.lexDoc * 100)}% of its vocabulary`,
+  title: (f) => `titles overlap (${Math.round(f.title * 100)}%)`,
+  identifiers: (_f, shared) => `names the same things (${shared.slice(0, 3).join(', ')})`,
+  standout: (f) => `stands out from the brief's other neighbours (+${f.standout.toFixed(2)})`,
+  gap: (f) => `clearly ahead of the next candidate (+${f.gap.toFixed(2)})`,
+  corpusDocs: () => 'project size',
+  briefTerms: () => 'brief length',
+  docChunks: () => 'document length',
+};
+
+/** The evidence in words: the features that pushed the score up most, strongest first. */
+export function whyInWords(e: Explained, f: Features, shared: string[], most = 3): string[] {
+  return (Object.entries(e.contributions) as Array<[FeatureName, number]>)
+    .filter(([name, c]) => c > 0.25 && !['corpusDocs', 'briefTerms', 'docChunks'].includes(name) && (name !== 'identifiers' || shared.length > 0))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, most)
+    .map(([name]) => PHRASES[name](f, shared));
+}

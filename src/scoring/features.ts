@@ -1,0 +1,118 @@
+/**
+ * The evidence that a past document is the same work as a new brief (issue 20).
+ * Each feature is a plain number with an absolute meaning or a stated
+ * reference; the calibrated model (calibrated.ts) weighs them. Which earn
+ * their place was measured on the development sets (docs/scoring.md).
+ */
+import { tokenize } from '../lexical/tokenize.js';
+
+export const FEATURE_NAMES = [
+  'cosine', // best (brief chunk, document chunk) MiniLM cosine: absolute semantic evidence
+  'cosineMean', // cosine of the mean brief vector and the mean document vector: the texts as wholes
+  'lexBrief', // BM25 share of the brief the document matches, in [0, 1]
+  'lexDoc', // IDF-weighted share of the document's distinct terms the brief contains, in [0, 1]
+  'title', // overlap (Dice) of the content words of the two titles, in [0, 1]
+  'identifiers', // shared identifiers (`spotbugs-maven-plugin`, `4.1.46`, `LLD-193`) rare in the corpus, 3 = capped
+  'standout', // cosine above the brief's 4th-best candidate (per-query reference)
+  'gap', // cosine above the best OTHER candidate, or above GAP_REFERENCE_MIN if that is higher (negative when another scores higher)
+  'corpusDocs', // log10 of the documents of this type in the index
+  'briefTerms', // log10 of the brief's lexical tokens
+  'docChunks', // log2 of the document's chunks (best-of-many-chunks inflates the cosine)
+] as const;
+
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+export type Features = Record<FeatureName, number>;
+
+/** The 4th-best candidate is the brief's reference: up to 3 past documents may be the same work and still stand out. */
+export const REF_RANK = 3;
+/** With fewer candidates (a new project), a typical 4th-best neighbour's cosine (demo corpus median 0.45, lower elsewhere). */
+export const PRIOR_REFERENCE_COSINE = 0.4;
+/** An identifier shared by more than this share of the corpus's documents says nothing about which work. */
+const IDENTIFIER_MAX_DF = 0.05;
+export const IDENTIFIER_CAP = 3;
+/**
+ * The gap is never measured from below this cosine: in a project of five
+ * documents the next candidate is unrelated, and a moderate match would
+ * "stand out" from it (issue 20's small-project false alerts). A typical
+ * unrelated best neighbour of a brief is at 0.45-0.6 on the development sets.
+ */
+export const GAP_REFERENCE_MIN = 0.5;
+
+/** What the feature pass needs of one candidate. */
+export interface CandidateEvidence {
+  cosine: number;
+  cosineMean: number;
+  lexBrief: number;
+  title: string;
+  terms: ReadonlyMap<string, number> | undefined;
+  chunks: number;
+}
+
+/** What the feature pass needs of the brief and the corpus. */
+export interface QueryEvidence {
+  briefTitle: string;
+  briefTokens: string[];
+  corpusDocs: number;
+  /** IDF of a term in the corpus (0 when unseen). */
+  idf(term: string): number;
+  /** Share of the corpus's documents holding a term. */
+  df(term: string): number;
+}
+
+/** Tokens that name a thing: separators or letters mixed with digits (the lexical tokenizer keeps them whole). */
+export function looksLikeIdentifier(token: string): boolean {
+  return /[._\-/:]/.test(token) || (/\p{L}/u.test(token) && /\p{N}/u.test(token));
+}
+
+function titleWords(title: string): Set<string> {
+  return new Set(tokenize(title).filter((t) => t.length > 2 && !/^\d+$/.test(t)));
+}
+
+export function dice(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  return (2 * shared) / (a.size + b.size);
+}
+
+/** Features of every candidate of one query (relative ones need all of them). */
+export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): Array<{ features: Features; sharedIdentifiers: string[] }> {
+  const cosines = cands.map((c) => c.cosine).sort((a, b) => b - a);
+  const reference = cosines.length > REF_RANK ? cosines[REF_RANK] : PRIOR_REFERENCE_COSINE;
+  const briefSet = new Set(q.briefTokens);
+  const briefTitle = titleWords(q.briefTitle);
+  const briefIds = [...briefSet].filter((t) => looksLikeIdentifier(t) && q.df(t) <= IDENTIFIER_MAX_DF);
+  return cands.map((c) => {
+    const bestOther = Math.max(GAP_REFERENCE_MIN, c.cosine === cosines[0] ? (cosines[1] ?? reference) : cosines[0]);
+    const shared = c.terms ? briefIds.filter((t) => c.terms!.has(t)) : [];
+    return {
+      features: {
+        cosine: c.cosine,
+        cosineMean: c.cosineMean,
+        lexBrief: c.lexBrief,
+        lexDoc: reverseShare(c.terms, briefSet, q),
+        title: dice(briefTitle, titleWords(c.title)),
+        identifiers: Math.min(IDENTIFIER_CAP, shared.length),
+        standout: c.cosine - reference,
+        gap: c.cosine - bestOther,
+        corpusDocs: Math.log10(Math.max(1, q.corpusDocs)),
+        briefTerms: Math.log10(Math.max(1, q.briefTokens.length)),
+        docChunks: Math.log2(Math.max(1, c.chunks)),
+      },
+      sharedIdentifiers: shared.sort((a, b) => q.idf(b) - q.idf(a)).slice(0, 5),
+    };
+  });
+}
+
+/** How much of the document's distinct vocabulary (IDF-weighted) the brief uses: the lexical share the other way. */
+function reverseShare(terms: ReadonlyMap<string, number> | undefined, brief: Set<string>, q: QueryEvidence): number {
+  if (!terms || terms.size === 0) return 0;
+  let all = 0;
+  let shared = 0;
+  for (const t of terms.keys()) {
+    const w = q.idf(t);
+    all += w;
+    if (brief.has(t)) shared += w;
+  }
+  return all > 0 ? shared / all : 0;
+}
