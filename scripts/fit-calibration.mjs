@@ -227,8 +227,23 @@ if (process.env.FIT_SHIFT === undefined) {
   }
   chosen ??= 0;
 }
-const sameWork = { intercept: fitted.intercept + chosen, features: fitted.features, floors: { related: floors.related, duplicate: floors.duplicate } };
-console.log(`placed: shift ${chosen}`);
+// Then both lines are placed where their budgets are (Platt-style, z' = a z + b on the fitted log-odds):
+// 0.85 where briefs with nothing to find alert at FALSE_ALERTS in the noisier domain, 0.5 where they
+// reach related at RELATED_NOISE. The ranking is unchanged; only where the two lines fall.
+const zOf = (model, f) => Object.entries(model.features).reduce((z, [n, p]) => z + (p.weight * (f[n] - p.mean)) / p.scale, model.intercept);
+// A brief's top under the floors too: a candidate held under a line by its cosine cannot place that line.
+const topZ = (rs, line) => rs.filter((r) => !r.targets.length).map((r) => Math.max(-99, ...r.history.filter((c) => c.features && c.features.cosine >= (line === 'alert' ? floors.duplicate : floors.related)).map((c) => zOf(fitted, c.features))));
+const quantileAbove = (zs, share) => [...zs].sort((x, y) => y - x)[Math.floor(share * zs.length)] ?? 0;
+const domains = [briefs.filter((r) => isMarkdown(r.project)), briefs.filter((r) => !isMarkdown(r.project))].filter((d) => d.length);
+const zAlert = Math.max(...domains.map((d) => quantileAbove(topZ(d, 'alert'), FALSE_ALERTS)));
+const zRelated = Math.max(...domains.map((d) => quantileAbove(topZ(d, 'related'), RELATED_NOISE)));
+const logit = (p) => Math.log(p / (1 - p));
+const a = zAlert > zRelated ? (logit(LINES.duplicate) - logit(LINES.related)) / (zAlert - zRelated) : 1;
+const b = logit(LINES.related) - a * zRelated;
+console.log(`placement: alert line at fitted log-odds ${zAlert.toFixed(3)}, related line at ${zRelated.toFixed(3)}: z' = ${a.toFixed(3)} z + ${b.toFixed(3)}`);
+const scaled = Object.fromEntries(Object.entries(fitted.features).map(([k, v]) => [k, { ...v, weight: v.weight * a }]));
+const sameWork = { intercept: a * fitted.intercept + b, features: scaled, floors: { related: floors.related, duplicate: floors.duplicate } };
+void chosen;
 for (const p of projects) console.log(`  in-sample ${p.padEnd(30)} ${fmt(metrics(decide(briefs.filter((r) => r.project === p), sameWork, floors)))}`);
 
 // ---------- governs: the Librarian ----------

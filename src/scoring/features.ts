@@ -64,8 +64,13 @@ export function looksLikeIdentifier(token: string): boolean {
   return /[._\-/:]/.test(token) || (/\p{L}/u.test(token) && /\p{N}/u.test(token));
 }
 
-function titleWords(title: string): Set<string> {
-  return new Set(tokenize(title).filter((t) => t.length > 2 && !/^\d+$/.test(t)));
+/** Content words of a title, plural-insensitive ("sessions" meets "session", "tokens" meets "token"). */
+export function titleWords(title: string): Set<string> {
+  return new Set(
+    tokenize(title)
+      .filter((t) => t.length > 2 && !/^\d+$/.test(t))
+      .map((t) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t)),
+  );
 }
 
 export function dice(a: Set<string>, b: Set<string>): number {

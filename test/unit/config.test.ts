@@ -304,10 +304,11 @@ describe('loadConfig', () => {
 });
 
 describe('scoring (issue 11)', () => {
-  test('scoring.method defaults to hybrid, accepts cosine, rejects anything else', () => {
+  test('scoring.method defaults to hybrid, accepts standout and cosine, rejects anything else', () => {
+    expect(parseConfig({ scoring: { method: 'standout' } }).config.scoring.method).toBe('standout');
     expect(parseConfig({}).config.scoring.method).toBe('hybrid');
     expect(parseConfig({ scoring: { method: 'cosine' } }).config.scoring.method).toBe('cosine');
-    expect(parseConfig({ scoring: { method: 'bm25' } }, 'c.yaml').errors).toEqual(['c.yaml: scoring.method: expected hybrid or cosine, got "bm25"']);
+    expect(parseConfig({ scoring: { method: 'bm25' } }, 'c.yaml').errors).toEqual(['c.yaml: scoring.method: expected hybrid, standout or cosine, got "bm25"']);
   });
 });
 
