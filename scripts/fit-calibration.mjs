@@ -25,7 +25,8 @@ const fIdx = args.indexOf('--features');
 const DEFAULT_FEATURES = ['cosineMean', 'lexBrief', 'lexDoc', 'title', 'gap'];
 const wanted = fIdx >= 0 ? (args[fIdx + 1] === 'all' ? [...FEATURE_NAMES] : args[fIdx + 1].split(',')) : DEFAULT_FEATURES;
 const govIdx = args.indexOf('--governs-features');
-const govWanted = govIdx >= 0 ? args[govIdx + 1].split(',') : ['cosine', 'cosineMean', 'lexBrief', 'lexDoc', 'standout', 'gap'];
+// Only features whose weight keeps its sign (a relative feature with a negative weight rewarded candidates far below the others).
+const govWanted = govIdx >= 0 ? args[govIdx + 1].split(',') : ['cosine', 'cosineMean', 'lexBrief', 'lexDoc'];
 const files = args.filter((a, i) => a.endsWith('.json') && args[i - 1] !== '--features');
 const LAMBDA = Number(process.env.FIT_LAMBDA ?? 1);
 const TRAIN_TOP = Number(process.env.FIT_TOP ?? 20);
@@ -292,7 +293,7 @@ if (stdCases.length) {
   const g = fit(govRows(stdCases), govWanted);
   console.log('governs, fitted on all:', JSON.stringify(Object.fromEntries(Object.entries(g.features).map(([k, v]) => [k, round(v.weight)]))), 'intercept', round(g.intercept));
   // Placed like sameWork: the largest shift at which unrelated briefs still get nothing at UNRELATED_NONE.
-  const UNRELATED_NONE = Number(process.env.FIT_UNRELATED_NONE ?? 0.92);
+  const UNRELATED_NONE = Number(process.env.FIT_UNRELATED_NONE ?? 0.9);
   let gShift = 0;
   for (let s = 0; s <= 4.001; s += 0.25) {
     const m = govMetrics(stdCases, { ...g, shift: s }, gfl);

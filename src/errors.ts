@@ -41,7 +41,11 @@ export class UsageError extends ExitError {
  * `issue start` turns this into a fail-open warning; `search` reports it.
  */
 export class IndexUnavailableError extends ExitError {
-  constructor(message: string) {
+  /** `missing`: no index was ever built here; `unusable`: one exists but cannot be read. */
+  constructor(
+    message: string,
+    readonly reason: 'missing' | 'unusable' = 'unusable',
+  ) {
     super(message, ExitCode.IndexUnavailable);
     this.name = 'IndexUnavailableError';
   }

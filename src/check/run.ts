@@ -16,6 +16,21 @@ export function briefTitle(text: string): string {
   return extractMetadata('brief.md', text, ['history'], '').metadata.title;
 }
 
+/**
+ * How every ranking of a text is scored (issue start, context, search, eval: one rule).
+ * Without the model, the lexical fallback; without a lexical index, the cosine alone.
+ */
+export function scoringFor(config: Config, text: string, o: { lexical: LexicalData | null; chunks?: string[]; model: boolean }): Scoring {
+  return {
+    method: o.model ? (o.lexical ? config.scoring.method : 'cosine') : 'lexical',
+    lexical: o.lexical,
+    briefText: text,
+    briefTitle: briefTitle(text),
+    briefChunks: o.chunks,
+    lines: scoringLines(config),
+  };
+}
+
 /** The lines the calibrated score's semantic floors protect: the configured thresholds. */
 export function scoringLines(config: Config): Scoring['lines'] {
   return {
@@ -45,9 +60,14 @@ export interface HistoryOutcome {
   method: string;
 }
 
+/** What the Librarian says when there is no index at all (the history check says why on its own line). */
+export const NO_INDEX = 'Vector store not found. Run `agentos index`.';
+
 export interface StandardsOutcome {
   items: StandardContext[];
   error: string | null;
+  /** True when the error is that no index was ever built (a typed reason, not a message to match). */
+  noIndex?: boolean;
   method: string;
 }
 
@@ -87,7 +107,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
     const error = errorMessage(e);
     return {
       history: { status: 'error', matches: [], nearest: [], error, method: 'none' },
-      standards: { items: [], error: e instanceof IndexUnavailableError && /no index/.test(error) ? 'Vector store not found. Run `agentos index`.' : error, method: 'none' },
+      standards: e instanceof IndexUnavailableError && e.reason === 'missing' ? { items: [], error: NO_INDEX, noIndex: true, method: 'none' } : { items: [], error, method: 'none' },
       warnings,
       timings,
     };
@@ -120,14 +140,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         const { texts, vectors } = loaded.embedder ? await embedBriefChunks(limited.text, loaded.embedder, warnings) : { texts: [], vectors: [] };
         timings.embedMs = t() - t1;
         // Hybrid needs the lexical index; without one the score is the cosine (and a warning said why).
-        const scoring: Scoring = {
-          method: loaded.embedder ? (lexical ? config.scoring.method : 'cosine') : 'lexical',
-          lexical,
-          briefText: limited.text,
-          briefTitle: briefTitle(limited.text),
-          briefChunks: texts,
-          lines: scoringLines(config),
-        };
+        const scoring = scoringFor(config, limited.text, { lexical, chunks: texts, model: Boolean(loaded.embedder) });
         const t2 = t();
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
         if (opts.history) {

@@ -80,7 +80,7 @@ export const DEFAULT_CONFIG: Config = {
     exclude: [],
     maxFileBytes: 1024 * 1024,
   },
-  thresholds: { duplicate: 0.85, related: 0.5, standards: 0.7 },
+  thresholds: { duplicate: 0.85, related: 0.5, standards: 0.5 },
   history: { k: 3 },
   standards: { k: 3, candidates: 5 },
   model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: DEFAULT_DTYPE },

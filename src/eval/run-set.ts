@@ -7,7 +7,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkHistory, embedBriefChunks } from '../check/history.js';
-import { briefTitle, scoringLines } from '../check/run.js';
+import { scoringFor } from '../check/run.js';
 import type { Config } from '../config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { buildIndex, type ModelIdentity } from '../index/build.js';
@@ -166,23 +166,15 @@ function emptyResult(id: string, project: string, kind: string, group: string): 
   return { id, project, kind, group, target: null, top: 0, topPath: null, targetRank: null, targetScore: null, ms: 0, targets: [], topPaths: [], relatedPaths: [], history: [] };
 }
 
-function scoringFor(b: Built, c: EvalCase, chunks: string[], config: Config): Scoring {
+function caseScoring(b: Built, c: EvalCase, chunks: string[], config: Config): Scoring {
   const excluded = new Set(c.exclude.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p));
-  return {
-    method: config.scoring.method,
-    lexical: b.lexical,
-    briefText: c.text,
-    briefTitle: briefTitle(c.text),
-    briefChunks: chunks,
-    lines: scoringLines(config),
-    exclude: excluded.size ? (p) => excluded.has(p) : undefined,
-  };
+  return { ...scoringFor(config, c.text, { lexical: b.lexical, chunks, model: true }), exclude: excluded.size ? (p) => excluded.has(p) : undefined };
 }
 
 async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<CaseResult> {
   const { texts, vectors } = await embedBriefChunks(c.text, e);
   const s0 = performance.now();
-  const scoring = scoringFor(b, c, texts, config);
+  const scoring = caseScoring(b, c, texts, config);
   const { nearest: all } = checkHistory(b.store, vectors, CANDIDATES, config.thresholds, scoring);
   const ms = performance.now() - s0;
   const targets = c.expected.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p);
@@ -216,6 +208,6 @@ async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<
 async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, governing: string[]): Promise<Candidate[]> {
   const { texts, vectors } = await embedBriefChunks(c.text, e);
   const gov = new Set(governing);
-  const found = librarianOrder(rescore(b.store, vectors, STANDARD_CANDIDATES, 'standard', scoringFor(b, c, texts, config)));
+  const found = librarianOrder(rescore(b.store, vectors, STANDARD_CANDIDATES, 'standard', caseScoring(b, c, texts, config)));
   return found.map((m) => ({ path: m.filePath, label: gov.has(m.filePath) ? 1 : 0, score: m.score, features: m.components?.features ?? null }));
 }

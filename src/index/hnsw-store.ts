@@ -168,7 +168,7 @@ export async function openStore(root: string, expected?: ExpectedModel): Promise
   // A writer may retire the generation between reading CURRENT and opening it: retry once.
   for (let attempt = 0; ; attempt++) {
     const name = readCurrent(root);
-    if (!name) throw new IndexUnavailableError(`no index in ${paths.dir}; run \`agentos index --include-history\``);
+    if (!name) throw new IndexUnavailableError(`no index in ${paths.dir}; run \`agentos index --include-history\``, 'missing');
     try {
       return await openGeneration(root, name, expected);
     } catch (e) {

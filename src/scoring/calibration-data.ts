@@ -19,7 +19,7 @@ export interface Calibration {
 }
 
 export const CALIBRATION: Calibration = {
-  "version": "5d0c2c88",
+  "version": "be727a95",
   "fittedOn": "md.json sha256:4d48705b5552, dupes.json sha256:a634493a77dd",
   "sameWork": {
     "intercept": -3.302181,
@@ -56,37 +56,27 @@ export const CALIBRATION: Calibration = {
     }
   },
   "governs": {
-    "intercept": -1.734047,
+    "intercept": -2.564253,
     "features": {
       "cosine": {
-        "weight": 1.154741,
+        "weight": 1.031441,
         "mean": 0.428505,
         "scale": 0.092711
       },
       "cosineMean": {
-        "weight": 0.54221,
+        "weight": 0.415118,
         "mean": 0.321821,
         "scale": 0.10147
       },
       "lexBrief": {
-        "weight": 0.781973,
+        "weight": 0.674944,
         "mean": 0.097208,
         "scale": 0.055199
       },
       "lexDoc": {
-        "weight": 0.376575,
+        "weight": 0.410006,
         "mean": 0.081183,
         "scale": 0.0696
-      },
-      "standout": {
-        "weight": 0.188733,
-        "mean": -0.015292,
-        "scale": 0.060185
-      },
-      "gap": {
-        "weight": -0.869259,
-        "mean": -0.115969,
-        "scale": 0.07856
       }
     },
     "floors": {

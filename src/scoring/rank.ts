@@ -3,7 +3,7 @@ import type { CorpusType } from '../corpus/types.js';
 import type { VectorStore } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
 import { stripTemplates } from '../lexical/templates.js';
-import { nearestDocuments, toMatch, type HistoryMatch } from '../check/history.js';
+import { nearestDocuments, toMatch, type HistoryMatch } from './match.js';
 import { fuse, referenceOf, type ScoringMethod } from './hybrid.js';
 import { computeFeatures } from './features.js';
 import { calibratedScore, governsModel, sameWorkModel, whyInWords } from './calibrated.js';

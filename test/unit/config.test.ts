@@ -262,7 +262,7 @@ describe('loadConfig', () => {
   test('a valid file is applied', async () => {
     await write('thresholds:\n  duplicate: 0.9\n  related: 0.6\ncorpus:\n  max_file_kb: 16\n');
     const { config, warnings } = await loadConfig(root);
-    expect(config.thresholds).toEqual({ duplicate: 0.9, related: 0.6, standards: 0.7 });
+    expect(config.thresholds).toEqual({ duplicate: 0.9, related: 0.6, standards: 0.5 });
     expect(config.corpus.maxFileBytes).toBe(16 * 1024);
     expect(warnings).toEqual([]);
   });

@@ -256,7 +256,7 @@ describe('fail open (runChecks never throws)', () => {
   });
 
   test('a missing index is an error for history and the "run agentos index" warning for standards', async () => {
-    const deps: CheckDeps = { method: 'x', loadEmbedder: async () => new FakeEmbedder(), openStore: () => Promise.reject(new IndexUnavailableError('no index in /p/.agentos/index; run `agentos index --include-history`')) };
+    const deps: CheckDeps = { method: 'x', loadEmbedder: async () => new FakeEmbedder(), openStore: () => Promise.reject(new IndexUnavailableError('no index in /p/.agentos/index; run `agentos index --include-history`', 'missing')) };
     const o = await runChecks(BRIEF, config(), deps, both);
     expect(o.history.status).toBe('error');
     expect(o.history.error).toMatch(/^no index in/);
@@ -673,4 +673,60 @@ test('the fake store places scores exactly (guards the boundary tests above)', (
     expect(hit.score).toBe(s);
   }
   expect(vectorAtScore(0.85)[0]).toBe(0.85);
+});
+
+describe('answers are remembered (issue 20, part 6)', () => {
+  const dup = () => storeWithScores([0.91, 0.4]);
+  const answersOf = async (root: string) =>
+    (await readFile(path.join(root, '.agentos', 'memory', 'answers.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  test('T230 Ignore on a match: the same brief is not alerted on it again, and says it was dismissed', async () => {
+    const first = scriptedAsker('ignore');
+    const r1 = await start({ store: dup(), asker: first.asker, tty: true });
+    expect(r1.code).toBe(0);
+    expect(first.calls.action).toHaveLength(1);
+    const recorded = await answersOf(r1.root);
+    expect(recorded).toEqual([expect.objectContaining({ answer: 'ignore', issueId: '101', filePath: PATH0, score: 0.91 })]);
+    expect(recorded[0].briefSha256).toMatch(/^[0-9a-f]{64}$/);
+
+    const second = scriptedAsker('abort');
+    const r2 = await start({ root: r1.root, store: dup(), asker: second.asker, tty: true, opts: { json: true } });
+    expect(second.calls.action).toHaveLength(0); // no prompt: nothing left to alert on
+    expect(r2.code).toBe(0);
+    expect(r2.t.stderr()).toMatch(/Dismissed before: #101 Past work 0 \(Ignore on \d{4}-\d{2}-\d{2}\); not alerting on it again for this brief\./);
+    expect(r2.t.stderr()).not.toContain('Similar past work detected');
+    const j = JSON.parse(r2.t.stdout());
+    expect(j.status).toBe('related_context');
+    expect(j.dismissed).toEqual([expect.objectContaining({ id: '101', path: PATH0, dismissedAt: recorded[0].at })]);
+    // Still shown to the reader as related work.
+    expect(r2.output).toContain(`Path: \`${PATH0}\``);
+  });
+
+  test('T231 a different brief is still alerted on the match another brief dismissed', async () => {
+    const first = scriptedAsker('ignore');
+    const r1 = await start({ store: dup(), asker: first.asker, tty: true });
+    const second = scriptedAsker('ignore');
+    await start({ root: r1.root, store: dup(), asker: second.asker, tty: true, brief: BRIEF + '\nAlso: a second, different paragraph.\n' });
+    expect(second.calls.action).toHaveLength(1);
+  });
+
+  test('T232 a policy decision is not a person\'s answer: nothing is recorded', async () => {
+    const r = await start({ store: dup(), opts: { nonInteractive: true, onDuplicate: 'ignore' } });
+    expect(r.code).toBe(0);
+    expect(existsSync(path.join(r.root, '.agentos', 'memory', 'answers.jsonl'))).toBe(false);
+  });
+
+  test('T233 Link records the chosen match as a label; a torn line in the file is skipped', async () => {
+    const { asker } = scriptedAsker('link');
+    const r = await start({ store: dup(), asker, tty: true });
+    const file = path.join(r.root, '.agentos', 'memory', 'answers.jsonl');
+    await writeFile(file, (await readFile(file, 'utf8')) + '{"briefSha256": "torn');
+    const { readAnswers } = await import('../../src/decision/answers.js');
+    expect(await readAnswers(r.root)).toEqual([expect.objectContaining({ answer: 'link', filePath: PATH0 })]);
+    const { answerResults } = await import('../../src/commands/calibrate/index.js');
+    expect(answerResults(await readAnswers(r.root))).toEqual([expect.objectContaining({ target: PATH0, top: 0.91, topPath: PATH0, kind: 'answer' })]);
+  });
 });

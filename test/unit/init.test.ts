@@ -78,7 +78,7 @@ describe('renderConfig', () => {
     expect(parsed.errors).toEqual([]);
     expect(parsed.config.corpus.standards).toEqual(['docs/decisions/**/*.md']);
     expect(parsed.config.corpus.history).toEqual(['issues/closed/**/*.md']);
-    expect(parsed.config.thresholds).toEqual({ duplicate: 0.85, related: 0.5, standards: 0.7 });
+    expect(parsed.config.thresholds).toEqual({ duplicate: 0.85, related: 0.5, standards: 0.5 });
     expect(text).toMatch(/^# agentos configuration/);
     expect(text).toContain('# 2 files now');
     expect(text).toMatch(/^# thresholds:$/m);

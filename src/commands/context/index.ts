@@ -37,7 +37,7 @@ export async function runContext(
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
   const index = await refreshIndexForCheck(io, { root, config, model: deps.identity, loadEmbedder: deps.loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
   const outcome = await runChecks(stripAgentosSections(brief.text), config, deps, { history: false, standards: true });
-  if (outcome.standards.error) io.stderr.write(`warning: ${outcome.standards.error.startsWith('Vector store') ? outcome.standards.error : `standards context unavailable: ${outcome.standards.error}`}\n`);
+  if (outcome.standards.error) io.stderr.write(`warning: ${outcome.standards.noIndex ? outcome.standards.error : `standards context unavailable: ${outcome.standards.error}`}\n`);
   const items = mergeContext(manual, outcome.standards.items);
   const logger = await createFileLogger(root);
   logRetrievedStandards(logger, outcome.standards.items);

@@ -103,7 +103,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   }
   if (outcome.standards.error) {
     const e = outcome.standards.error;
-    const line = e.startsWith('Vector store')
+    const line = outcome.standards.noIndex
       ? `warning: ${e}`
       : e === outcome.history.error
         ? 'warning: Librarian check failed for the same reason. Proceeding without standards context.'

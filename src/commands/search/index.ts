@@ -1,6 +1,7 @@
 import type { GlobalOptions } from '../../cli.js';
 import { formatScore } from '../../check/classify.js';
-import { nearestDocuments } from '../../check/history.js';
+import type { HistoryMatch } from '../../check/history.js';
+import { scoringFor } from '../../check/run.js';
 import { loadConfig } from '../../config/load.js';
 import type { CorpusType } from '../../corpus/types.js';
 import { modelSetup } from '../../embeddings/setup.js';
@@ -47,14 +48,15 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
     'Loading model and index…',
     Promise.all([openStore(root, model.identity), loadEmbedder().then((e) => ({ e, error: null }), (error: unknown) => ({ e: null, error }))]),
   );
-  // No model: answer from the lexical index and say so (issue 9); no lexical index either: the model's error.
+  // The lexical index serves the hybrid score and, without the model, answers alone (issue 9).
   let lexical: LexicalData | null = null;
+  try {
+    lexical = openLexical(root);
+  } catch (e) {
+    if (!loaded.e) throw loaded.error; // no model and no lexical index: the model's error
+    io.stderr.write(`warning: lexical index unavailable (${errorMessage(e)}); scoring by cosine alone\n`);
+  }
   if (!loaded.e) {
-    try {
-      lexical = openLexical(root);
-    } catch {
-      throw loaded.error;
-    }
     io.stderr.write(`warning: the model could not be loaded (${errorMessage(loaded.error)}); searching the lexical index (method: lexical)\n`);
   }
   const embedder = loaded.e;
@@ -65,11 +67,12 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
   }
   debugLine(io, globals, `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`);
   const vectors = embedder ? await embedder.embed([query]) : [];
-  const rank = (type: CorpusType) =>
-    embedder ? nearestDocuments(store, vectors, opts.limit, type) : rescore(store, [], opts.limit, type, { method: 'lexical', lexical, briefText: query });
+  // The same score as issue start (src/check/run.ts scoringFor): search and the check never disagree on a document.
+  const scoring = scoringFor(config, query, { lexical, chunks: [query], model: Boolean(embedder) });
+  const rank = (type: CorpusType) => rescore(store, vectors, opts.limit, type, scoring);
   const types: CorpusType[] = opts.type ? [opts.type] : ['history', 'standard'];
   // A document indexed as both types must appear once: merge by path, keep the best.
-  const byPath = new Map<string, ReturnType<typeof nearestDocuments>[number] & { types: CorpusType[] }>();
+  const byPath = new Map<string, HistoryMatch & { types: CorpusType[] }>();
   for (const type of types) {
     if (store.count(type) === 0) continue;
     for (const m of rank(type)) {

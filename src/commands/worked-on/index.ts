@@ -26,7 +26,7 @@ export async function runWorkedOn(io: IO, globals: GlobalOptions, opts: WorkedOn
   const root = findProjectRoot(io.cwd, globals.cwd);
   const { config } = await loadConfig(root);
   const k = await indexKnowledge(root);
-  if (!k) throw new IndexUnavailableError(`no index in ${path.join(root, '.agentos', 'index')}; run \`agentos index --include-history\``);
+  if (!k) throw new IndexUnavailableError(`no index in ${path.join(root, '.agentos', 'index')}; run \`agentos index --include-history\``, 'missing');
   let stats: AttemptStats | null = null;
   try {
     const memory = await openMemory(root, config, undefined, 'read');

@@ -1,0 +1,111 @@
+/** Labelled sets for `agentos eval` (issue 20): markdown histories, trackers, standards labels, the sweep's samples. */
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { citedStandards, loadEvalSet, restrictTo, sampleDocs } from '../../src/eval/sets.js';
+import { pooled } from '../../src/eval/sweep.js';
+import { standardsMetrics } from '../../src/eval/standards-metrics.js';
+import type { CaseResult } from '../../src/eval/run-set.js';
+
+const STANDARDS = [
+  { doc_id: 'a:adr:0216', source_path: 'docs/adrs/10216-ADR-cloudflare-migration.md', kind: 'adr' },
+  { doc_id: 'a:std:7', source_path: 'docs/standards/00007-anti-bot-backoff.md', kind: 'standard' },
+];
+
+test('citations: ADR numbers with or without the renumbering prefix, "standard 00007", file stems', () => {
+  expect(citedStandards('Per ADR-0216 we moved.', STANDARDS)).toEqual(['a:adr:0216']);
+  expect(citedStandards('Per ADR 10216 we moved.', STANDARDS)).toEqual(['a:adr:0216']);
+  expect(citedStandards('Backoff as in standard 00007.', STANDARDS)).toEqual(['a:std:7']);
+  expect(citedStandards('see 00007-anti-bot-backoff', STANDARDS)).toEqual(['a:std:7']);
+  expect(citedStandards('ADR-02160 and standard 000070 are other numbers', STANDARDS)).toEqual([]);
+});
+
+async function markdownSet(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-mdset-'));
+  const files: Record<string, string> = {
+    'docs/r/docs/lld/done/LLD-001.md': '# LLD-001: Retry\n\nFollows standard 00007.\n',
+    'docs/r/docs/lineage/done/1-lld/001-issue.md': '# Issue #1: Retry\n\nRetry failed requests.\n',
+    'docs/r/docs/standards/00007-anti-bot-backoff.md': '# 00007 Backoff\n\nExponential backoff.\n',
+    'docs/r/q/brief.md': '# Retry requests\n\nRetry with backoff.\n',
+    'docs/r/q/novel.md': '# Dark mode\n\nA dark theme.\n',
+  };
+  for (const [p, t] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, p)), { recursive: true });
+    await writeFile(path.join(dir, p), t);
+  }
+  const corpus = [
+    { doc_id: 'r:lld:1', path: 'docs/r/docs/lld/done/LLD-001.md', kind: 'lld', repo: 'o/r', source_path: 'docs/lld/done/LLD-001.md' },
+    { doc_id: 'r:issue:1', path: 'docs/r/docs/lineage/done/1-lld/001-issue.md', kind: 'issue_text', repo: 'o/r', source_path: 'docs/lineage/done/1-lld/001-issue.md' },
+    { doc_id: 'r:std:7', path: 'docs/r/docs/standards/00007-anti-bot-backoff.md', kind: 'standard', repo: 'o/r', source_path: 'docs/standards/00007-anti-bot-backoff.md' },
+  ];
+  const queries = [
+    { query_id: 'q1', query_path: 'docs/r/q/brief.md', query_kind: 'brief', expected: ['r:lld:1'], also_relevant: ['r:std:7'], exclude_from_corpus: ['r:issue:1'], repo: 'o/r', work_group: 'g1' },
+    { query_id: 'q2', query_path: 'docs/r/q/novel.md', query_kind: 'novel', expected: [], also_relevant: [], exclude_from_corpus: [], repo: 'o/r', work_group: 'g2' },
+    { query_id: 'q3', query_path: 'docs/r/q/brief.md', query_kind: 'brief_adr', expected: ['r:std:7'], also_relevant: [], exclude_from_corpus: [], repo: 'o/r', work_group: 'g3' },
+  ];
+  await writeFile(path.join(dir, 'corpus.jsonl'), corpus.map((c) => JSON.stringify(c)).join('\n') + '\n');
+  await writeFile(path.join(dir, 'queries.jsonl'), queries.map((c) => JSON.stringify(c)).join('\n') + '\n');
+  return dir;
+}
+
+test('a markdown history folder is one project per repository, documents at their repository paths', async () => {
+  const [p] = loadEvalSet(await markdownSet(), { subset: 1 });
+  expect(p.name).toBe('o/r');
+  expect(p.docs.map((d) => [d.relPath, d.types])).toEqual([
+    ['docs/lld/done/LLD-001.md', ['history', 'standard']],
+    ['docs/lineage/done/1-lld/001-issue.md', ['history']],
+    ['docs/standards/00007-anti-bot-backoff.md', ['standard']],
+  ]);
+  const byId = Object.fromEntries(p.cases.map((c) => [c.id, c]));
+  expect(byId.q1).toMatchObject({ expected: ['r:lld:1'], exclude: ['r:issue:1'], governing: ['r:std:7'], kind: 'brief' });
+  expect(byId.q2).toMatchObject({ expected: [], governing: [] });
+  // Work recorded only as an ADR/standard is the Librarian's to find, not the history check's.
+  expect(byId.q3).toMatchObject({ expected: [], governing: ['r:std:7'] });
+  // A finished design citing a standard is a labelled brief for the Librarian, itself left out.
+  expect(byId['r:lld:1#cites']).toMatchObject({ kind: 'design_cites_standard', exclude: ['r:lld:1'], governing: ['r:std:7'] });
+});
+
+test('a missing folder or file is a usage error naming it', async () => {
+  expect(() => loadEvalSet('/nonexistent/set', { subset: 1 })).toThrow(/\/nonexistent\/set: no such file or folder/);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-mdset-'));
+  expect(() => loadEvalSet(dir, { subset: 1 })).toThrow(/corpus\.jsonl: missing/);
+});
+
+test('trackers: one project per `project`, so the sweep pool prefixes ids that could collide', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-pairs-'));
+  const file = path.join(dir, 'p.jsonl');
+  const rows = [
+    { id: 1, title: 'crash on start', body: 'x', duplicate_of: null, project: 'a' },
+    { id: 2, title: 'crashes at start', body: 'y', duplicate_of: 1, project: 'a' },
+    { id: 1, title: 'slow scroll', body: 'z', duplicate_of: null, project: 'b' },
+  ];
+  await writeFile(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+  const projects = loadEvalSet(file, { subset: 1, heldOut: 0 });
+  expect(projects.map((p) => p.name)).toEqual(['a', 'b']);
+  const pool = pooled(projects);
+  expect(pool.docs.map((d) => d.id).sort()).toEqual(['a:1', 'b:1']);
+  expect(new Set(pool.docs.map((d) => d.relPath)).size).toBe(2);
+  expect(pool.cases).toEqual([expect.objectContaining({ id: 'a:2', expected: ['a:1'] })]);
+});
+
+test('sweep samples are deterministic, nested by size, and a brief whose work is not sampled has nothing to find', async () => {
+  const [p] = loadEvalSet(await markdownSet(), { subset: 1 });
+  const one = sampleDocs(p.docs, 1, 's');
+  expect(sampleDocs(p.docs, 1, 's')).toEqual(one);
+  expect(sampleDocs(p.docs, 2, 's').map((d) => d.id)).toEqual(expect.arrayContaining(one.map((d) => d.id)));
+  const without = restrictTo(p, p.docs.filter((d) => d.id !== 'r:lld:1'), 'cut');
+  expect(without.cases.find((c) => c.id === 'q1')).toMatchObject({ expected: [], kind: 'novel' });
+});
+
+test('standards metrics: a brief counts when one governing document is attached; unrelated briefs should get none', () => {
+  const base = { target: null, top: 0, topPath: null, targetRank: null, targetScore: null, ms: 0, targets: [], topPaths: [], relatedPaths: [], history: [], group: 'g', project: 'p' };
+  const c = (path: string, score: number, label: 0 | 1) => ({ path, score, label, features: null });
+  const results: CaseResult[] = [
+    { ...base, id: 'a', kind: 'brief', standards: { governing: ['adr/1.md'], candidates: [c('adr/1.md', 0.9, 1), c('std/2.md', 0.6, 0)] } },
+    { ...base, id: 'b', kind: 'brief', standards: { governing: ['adr/3.md'], candidates: [c('adr/1.md', 0.2, 0), c('adr/3.md', 0.4, 1)] } },
+    { ...base, id: 'x', kind: 'cross_project', standards: { governing: [], candidates: [c('adr/9.md', 0.7, 0)], crossProject: true } },
+    { ...base, id: 'y', kind: 'cross_project', standards: { governing: [], candidates: [c('adr/9.md', 0.1, 0)], crossProject: true } },
+  ];
+  const m = standardsMetrics(results, { threshold: 0.5, k: 3, candidates: 5 });
+  expect(m).toEqual({ labelled: 2, briefRecall: 0.5, pairRecall: 0.5, precision: 0.5, unrelated: 2, unrelatedNone: 0.5 });
+});
