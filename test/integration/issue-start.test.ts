@@ -120,6 +120,10 @@ async function logLines(): Promise<Array<Record<string, unknown>>> {
   }
 }
 
+// Every prompt test starts without past answers: an Ignore is remembered per brief (issue 20), and
+// these tests answer the same brief again and again.
+beforeEach(async () => rm(path.join(root, '.agentos', 'memory', 'answers.jsonl'), { force: true }));
+
 // ---- setup -----------------------------------------------------------------
 
 beforeAll(async () => {

@@ -71,6 +71,10 @@ function onPty(shell: string, o: { early?: string; answer?: string; env?: NodeJS
 const agentos = (args: string[], project = root) => [process.execPath, BIN, '-C', project, ...args].map(shq).join(' ');
 const CURSOR = /\x1b\[\?25[lh]|\x1b\[\d*[GK]/; // hide/show cursor, column moves, line erase: what a spinner redraws with
 
+// Every prompt test starts without past answers: an Ignore is remembered per brief (issue 20), and
+// these tests answer the same brief again and again.
+beforeEach(async () => rm(path.join(root, '.agentos', 'memory', 'answers.jsonl'), { force: true }));
+
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-term-'));
   root = path.join(tmp, 'demo');
