@@ -66,20 +66,51 @@ export class HnswStore implements VectorStore {
     return doc.labels.filter((l) => this.byLabel.has(l)).map((l) => Float32Array.from(this.index.getPoint(l)));
   }
 
+  private means = new Map<string, Float32Array | null>();
+
+  /**
+   * The normalised mean of a document's chunk vectors (the text as a whole),
+   * remembered: getPoint costs ~35 µs a chunk, and the history check and the
+   * Librarian ask for the same documents.
+   */
+  docMean(filePath: string): Float32Array | null {
+    let m = this.means.get(filePath);
+    if (m === undefined) {
+      const doc = this.doc(filePath);
+      const labels = doc ? doc.labels.filter((l) => this.byLabel.has(l)) : [];
+      // Summed straight from getPoint's arrays: no Float32Array per chunk (garbage was half the cost).
+      m = labels.length ? new Float32Array(this.manifest.dimensions) : null;
+      for (const l of labels) {
+        const p = this.index.getPoint(l);
+        for (let i = 0; i < m!.length; i++) m![i] += p[i];
+      }
+      if (m) normalise(m);
+      this.means.set(filePath, m);
+    }
+    return m;
+  }
+
   /** Exact best-chunk cosine of one document (its vectors read back from the graph). */
   scoreDoc(filePath: string, vectors: Float32Array[]): (SearchHit & { vectorIndex: number }) | null {
     const doc = this.doc(filePath);
     if (!doc) return null;
     let best: (SearchHit & { vectorIndex: number }) | null = null;
+    // The points are read anyway: keep their mean for docMean (the whole-text cosine asks next).
+    const sum = this.means.has(filePath) ? null : new Float32Array(this.manifest.dimensions);
     for (const label of doc.labels) {
       const c = this.byLabel.get(label);
       if (!c) continue;
       const point = this.index.getPoint(label);
+      if (sum) for (let i = 0; i < sum.length; i++) sum[i] += point[i];
       vectors.forEach((v, vectorIndex) => {
         let dot = 0;
         for (let i = 0; i < v.length; i++) dot += v[i] * point[i];
         if (!best || dot > best.score) best = { label, score: dot, doc, section: c.section, excerpt: c.excerpt, vectorIndex };
       });
+    }
+    if (sum) {
+      normalise(sum);
+      this.means.set(filePath, sum);
     }
     return best;
   }
@@ -99,6 +130,13 @@ export class HnswStore implements VectorStore {
     });
     return hits.sort((a, b) => b.score - a.score);
   }
+}
+
+function normalise(v: Float32Array): void {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i] * v[i];
+  n = Math.sqrt(n) || 1;
+  for (let i = 0; i < v.length; i++) v[i] /= n;
 }
 
 /** Size limits for index files read back (the user's disk may hold anything under those names). */

@@ -68,6 +68,21 @@ export class Bm25Index implements LexicalStore {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
+  private idfSums = new Map<number, number>();
+
+  /** Sum of the IDF of a document's distinct terms (remembered: the reverse lexical share divides by it). */
+  idfSum(path: string): number {
+    const i = this.byPath.get(path);
+    if (i === undefined) return 0;
+    let s = this.idfSums.get(i);
+    if (s === undefined) {
+      s = 0;
+      for (const t of this.docs[i].tf.keys()) s += this.idf(t);
+      this.idfSums.set(i, s);
+    }
+    return s;
+  }
+
   /** Share of the documents holding a term. */
   docShare(term: string): number {
     return this.docs.length ? (this.postings.get(term)?.length ?? 0) / this.docs.length : 0;

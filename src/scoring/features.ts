@@ -40,6 +40,7 @@ export const GAP_REFERENCE_MIN = 0.5;
 
 /** What the feature pass needs of one candidate. */
 export interface CandidateEvidence {
+  path?: string;
   cosine: number;
   cosineMean: number;
   lexBrief: number;
@@ -57,6 +58,8 @@ export interface QueryEvidence {
   idf(term: string): number;
   /** Share of the corpus's documents holding a term. */
   df(term: string): number;
+  /** Sum of the IDF of a document's distinct terms, when the lexical index keeps it (else computed from `terms`). */
+  idfSum?(path: string): number;
 }
 
 /** Tokens that name a thing: separators or letters mixed with digits (the lexical tokenizer keeps them whole). */
@@ -95,7 +98,7 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
         cosine: c.cosine,
         cosineMean: c.cosineMean,
         lexBrief: c.lexBrief,
-        lexDoc: reverseShare(c.terms, briefSet, q),
+        lexDoc: reverseShare(c, briefSet, q),
         title: dice(briefTitle, titleWords(c.title)),
         identifiers: Math.min(IDENTIFIER_CAP, shared.length),
         standout: c.cosine - reference,
@@ -110,14 +113,13 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
 }
 
 /** How much of the document's distinct vocabulary (IDF-weighted) the brief uses: the lexical share the other way. */
-function reverseShare(terms: ReadonlyMap<string, number> | undefined, brief: Set<string>, q: QueryEvidence): number {
+function reverseShare(c: CandidateEvidence, brief: Set<string>, q: QueryEvidence): number {
+  const terms = c.terms;
   if (!terms || terms.size === 0) return 0;
-  let all = 0;
   let shared = 0;
-  for (const t of terms.keys()) {
-    const w = q.idf(t);
-    all += w;
-    if (brief.has(t)) shared += w;
-  }
+  // The brief's terms are few; the document's many: walk the brief, take the document's total from the index.
+  for (const t of brief) if (terms.has(t)) shared += q.idf(t);
+  let all = c.path !== undefined && q.idfSum ? q.idfSum(c.path) : 0;
+  if (!all) for (const t of terms.keys()) all += q.idf(t);
   return all > 0 ? shared / all : 0;
 }

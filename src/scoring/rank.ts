@@ -39,7 +39,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   if (s.method === 'lexical' || !store) return lexicalOnly(store, k, type, s);
   const kept = informativeChunks(allVectors, s);
   const briefVectors = kept.map((i) => allVectors[i]);
-  const want = Math.max(k * 4, CANDIDATES) + (s.exclude ? 4 : 0);
+  const want = Math.max(k * 2, CANDIDATES) + (s.exclude ? 4 : 0);
   const byPath = new Map(nearestDocuments(store, briefVectors, want, type).map((m) => [m.filePath, m]));
   const tokens = s.lexical ? lexicalTokens(s.briefText, s.lexical.templates) : [];
   if (s.lexical && store.scoreDoc) {
@@ -71,6 +71,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
     return groupByWork(scored.sort(byScore)).slice(0, k);
   }
   const mean = meanVector(briefVectors);
+  const model = type === 'standard' ? governsModel() : sameWorkModel();
   const evidence = computeFeatures(
     {
       briefTitle: s.briefTitle ?? '',
@@ -78,13 +79,18 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
       corpusDocs: store.docCount?.(type) ?? store.count(type),
       idf: (t) => s.lexical?.store.idf(t) ?? 0,
       df: (t) => s.lexical?.store.docShare(t) ?? 1,
+      idfSum: s.lexical ? (p) => s.lexical!.store.idfSum(p) : undefined,
     },
     parts.map(({ m, lex }) => {
       const doc = store.doc?.(m.filePath);
-      const vectors = store.docVectors?.(m.filePath) ?? [];
+      // The whole text is read back only where it can matter: a candidate under the related floor
+      // cannot reach "related" whatever its other features, and its own cosine stands in.
+      const wanted = m.score >= model.floors.related - WHOLE_TEXT_MARGIN;
+      const docMean = !wanted ? null : store.docMean ? store.docMean(m.filePath) : store.docVectors ? meanOrNull(store.docVectors(m.filePath)) : null;
       return {
+        path: m.filePath,
         cosine: m.score,
-        cosineMean: vectors.length ? dot(mean, meanVector(vectors)) : m.score,
+        cosineMean: docMean ? dot(mean, docMean) : m.score,
         lexBrief: lex?.norm ?? 0,
         title: m.title,
         terms: s.lexical?.store.termsOf(m.filePath),
@@ -92,7 +98,6 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
       };
     }),
   );
-  const model = type === 'standard' ? governsModel() : sameWorkModel();
   const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
   const scored = parts.map(({ m, lex }, i) => {
     const { features, sharedIdentifiers } = evidence[i];
@@ -118,6 +123,9 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   });
   return groupByWork(scored.sort(byScore)).slice(0, k);
 }
+
+/** Whole-text cosines are computed for candidates down to this far under the model's related floor. */
+const WHOLE_TEXT_MARGIN = 0.05;
 
 /** A brief chunk at least this share boilerplate of the corpus (quoted context files, issue templates) does not pair. */
 export const TEMPLATE_CHUNK_SHARE = 0.5;
@@ -145,6 +153,10 @@ export function meanVector(vs: ArrayLike<number>[]): Float32Array {
   n = Math.sqrt(n) || 1;
   for (let i = 0; i < out.length; i++) out[i] /= n;
   return out;
+}
+
+function meanOrNull(vs: Float32Array[]): Float32Array | null {
+  return vs.length ? meanVector(vs) : null;
 }
 
 function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
