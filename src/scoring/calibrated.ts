@@ -72,6 +72,7 @@ const PHRASES: Record<FeatureName, (f: Features, shared: string[]) => string> = 
   lexBrief: (f) => `shares ${Math.round(f.lexBrief * 100)}% of the brief's weighted terms`,
   lexDoc: (f) => `the brief uses ${Math.round(f.lexDoc * 100)}% of its vocabulary`,
   title: (f) => `titles overlap (${Math.round(f.title * 100)}%)`,
+  titleCover: (f) => `the brief is about its subject (${Math.round(f.titleCover * 100)}% of its title's words)`,
   identifiers: (_f, shared) => `names the same things (${shared.slice(0, 3).join(', ')})`,
   standout: (f) => `stands out from the brief's other neighbours (+${f.standout.toFixed(2)})`,
   gap: (f) => `clearly ahead of the next candidate (+${f.gap.toFixed(2)})`,

@@ -12,6 +12,7 @@ export const FEATURE_NAMES = [
   'lexBrief', // BM25 share of the brief the document matches, in [0, 1]
   'lexDoc', // IDF-weighted share of the document's distinct terms the brief contains, in [0, 1]
   'title', // overlap (Dice) of the content words of the two titles, in [0, 1]
+  'titleCover', // share of the document title's content words the brief uses anywhere (a standard named by its subject)
   'identifiers', // shared identifiers (`spotbugs-maven-plugin`, `4.1.46`, `LLD-193`) rare in the corpus, 3 = capped
   'standout', // cosine above the brief's 4th-best candidate (per-query reference)
   'gap', // cosine above the best OTHER candidate, or above GAP_REFERENCE_MIN if that is higher (negative when another scores higher)
@@ -67,13 +68,26 @@ export function looksLikeIdentifier(token: string): boolean {
   return /[._\-/:]/.test(token) || (/\p{L}/u.test(token) && /\p{N}/u.test(token));
 }
 
+const stem = (t: string) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t);
+
 /** Content words of a title, plural-insensitive ("sessions" meets "session", "tokens" meets "token"). */
 export function titleWords(title: string): Set<string> {
   return new Set(
     tokenize(title)
-      .filter((t) => t.length > 2 && !/^\d+$/.test(t))
-      .map((t) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t)),
+      .filter((t) => t.length > 2 && !/^\d+$/.test(t) && !TITLE_NOISE.has(t))
+      .map(stem),
   );
+}
+
+/** Words every ADR or design title carries: they say nothing about the subject. */
+const TITLE_NOISE = new Set(['adr', 'lld', 'rfc', 'issue', 'design', 'standard', 'decision', 'feat', 'fix']);
+
+/** Share of `words` present in `set`. */
+function cover(words: Set<string>, set: Set<string>): number {
+  if (words.size === 0) return 0;
+  let n = 0;
+  for (const w of words) if (set.has(w)) n++;
+  return n / words.size;
 }
 
 export function dice(a: Set<string>, b: Set<string>): number {
@@ -88,6 +102,7 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
   const cosines = cands.map((c) => c.cosine).sort((a, b) => b - a);
   const reference = cosines.length > REF_RANK ? cosines[REF_RANK] : PRIOR_REFERENCE_COSINE;
   const briefSet = new Set(q.briefTokens);
+  const briefStems = new Set([...briefSet].map(stem));
   const briefTitle = titleWords(q.briefTitle);
   const briefIds = [...briefSet].filter((t) => looksLikeIdentifier(t) && q.df(t) <= IDENTIFIER_MAX_DF);
   return cands.map((c) => {
@@ -100,6 +115,7 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
         lexBrief: c.lexBrief,
         lexDoc: reverseShare(c, briefSet, q),
         title: dice(briefTitle, titleWords(c.title)),
+        titleCover: cover(titleWords(c.title), briefStems),
         identifiers: Math.min(IDENTIFIER_CAP, shared.length),
         standout: c.cosine - reference,
         gap: c.cosine - bestOther,

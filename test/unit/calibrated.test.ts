@@ -34,6 +34,7 @@ const features = (over: Partial<Features> = {}): Features => ({
   lexBrief: 0.5,
   lexDoc: 0.3,
   title: 0.5,
+  titleCover: 0.5,
   identifiers: 1,
   standout: 0.3,
   gap: 0.2,
@@ -79,7 +80,8 @@ describe('features', () => {
   });
 
   test('title overlap ignores plurals and numbers', () => {
-    expect([...titleWords('Keep dashboard sessions alive, issue 12')].sort()).toEqual(['alive', 'dashboard', 'issue', 'keep', 'session']);
+    expect([...titleWords('Keep dashboard sessions alive, issue 12')].sort()).toEqual(['alive', 'dashboard', 'keep', 'session']);
+    expect([...titleWords('ADR-0002: Structured logging')].sort()).toEqual(['logging', 'structured']);
     expect(dice(titleWords('Session tokens expire'), titleWords('Keep sessions alive with token refresh'))).toBeCloseTo((2 * 2) / (3 + 5));
     expect(dice(new Set(), new Set(['a']))).toBe(0);
   });
