@@ -28,6 +28,12 @@ const govIdx = args.indexOf('--governs-features');
 // Only features whose weight keeps its sign (a relative feature with a negative weight rewarded candidates far below the others).
 const govWanted = govIdx >= 0 ? args[govIdx + 1].split(',') : ['cosine', 'cosineMean', 'lexBrief', 'lexDoc'];
 const files = args.filter((a, i) => a.endsWith('.json') && args[i - 1] !== '--features');
+for (const n of [...wanted, ...govWanted]) {
+  if (!FEATURE_NAMES.includes(n)) {
+    console.error(`fit-calibration: unknown feature ${n} (known: ${FEATURE_NAMES.join(', ')})`);
+    process.exit(2);
+  }
+}
 const LAMBDA = Number(process.env.FIT_LAMBDA ?? 1);
 const TRAIN_TOP = Number(process.env.FIT_TOP ?? 20);
 const SHIFT = Number(process.env.FIT_SHIFT ?? 0);
@@ -266,7 +272,17 @@ function govFloors(rs) {
   return { related, duplicate: related };
 }
 function govMetrics(rs, model, fl) {
-  const attached = (r) => r.standards.candidates.slice(0, 5).filter((c) => c.features && floored(prob(model, c.features), c.features, fl, { duplicate: STD_LINE, related: STD_LINE }) >= STD_LINE).slice(0, 3);
+  // As src/check/standards.ts: of the best 5 by score, those over the line, ADRs/standards before designs, the best 3.
+  const design = (c) => (c.documentType === 'lld' || c.documentType === 'issue' ? 1 : 0);
+  const attached = (r) =>
+    r.standards.candidates
+      .filter((c) => c.features)
+      .map((c) => ({ ...c, s: floored(prob(model, c.features), c.features, fl, { duplicate: STD_LINE, related: STD_LINE }) }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 5)
+      .filter((c) => c.s >= STD_LINE)
+      .sort((a, b) => design(a) - design(b) || b.s - a.s)
+      .slice(0, 3);
   const lab = rs.filter((r) => !r.standards.crossProject);
   const unrel = rs.filter((r) => r.standards.crossProject);
   let att = 0;
@@ -305,7 +321,18 @@ if (stdCases.length) {
   console.log(`  in-sample ${fmt(govMetrics(stdCases, governs, gfl))}`);
 }
 
+/** Every number written must be finite: JSON would write NaN as null into a number field. */
+function assertFinite(m, name) {
+  const nums = [m.intercept, m.floors.related, m.floors.duplicate, ...Object.values(m.features).flatMap((p) => [p.weight, p.mean, p.scale])];
+  if (!nums.every(Number.isFinite)) {
+    console.error(`fit-calibration: ${name} has a non-finite number (missing feature in the saved results, no positives, or a singular fit); nothing written`);
+    process.exit(1);
+  }
+}
+
 if (write) {
+  assertFinite(sameWork, 'sameWork');
+  if (governs) assertFinite(governs, 'governs');
   const inputs = files.map((f) => `${f.split('/').pop()} sha256:${createHash('sha256').update(readFileSync(f)).digest('hex').slice(0, 12)}`);
   const version = createHash('sha256').update(JSON.stringify({ sameWork, governs })).digest('hex').slice(0, 8);
   const clean = (m) => ({

@@ -166,7 +166,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .option('--pairs <path>', 'labelled set to build scratch projects from: reports (JSONL: id, title, body, duplicate_of, project) or a markdown history folder (corpus.jsonl + queries.jsonl)')
     .addOption(new Option('--sweep [sizes]', 'also run the corpus-size sweep (default 5,10,30,100,300,1000,3000 documents)').argParser(parseSizes))
     .option('--work <dir>', 'scratch folder for --pairs (default .agentos/eval/<file>)')
-    .addOption(new Option('--limit <n>', 'ask at most n queries (deterministic sample; 0 = all)').default(0).argParser(parseCount))
+    .addOption(new Option('--limit <n>', 'ask at most n briefs per project (deterministic sample; 0 = all)').default(0).argParser(parseCount))
     .addOption(new Option('--subset <share>', 'use this share of the duplicate clusters of --pairs (deterministic)').default(1).argParser(parseShare))
     .addOption(new Option('--method <method>', 'scoring method for this run').choices(['hybrid', 'standout', 'cosine']))
     .option('--save <file>', 'also write per-query results (input of `agentos calibrate --results`)')

@@ -31,9 +31,9 @@ export interface StandardsRule {
  */
 export function retrieveStandards(store: VectorStore, briefVectors: Float32Array[], rule: StandardsRule, scoring?: Scoring): StandardContext[] {
   const nearest = scoring ? rescore(store, briefVectors, rule.candidates * 2, 'standard', scoring) : nearestDocuments(store, briefVectors, rule.candidates * 2, 'standard');
-  return librarianOrder(nearest)
-    .slice(0, rule.candidates)
-    .filter((m) => m.score >= rule.threshold)
+  // The best `candidates` by score, then the line, then ADRs/standards before designs: a design above
+  // the line is never cut for an ADR below it.
+  return librarianOrder(nearest.slice(0, rule.candidates).filter((m) => m.score >= rule.threshold))
     .slice(0, rule.k)
     .map((m) => ({
       filePath: m.filePath,

@@ -13,6 +13,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HistoryMatch } from '../check/history.js';
 import type { DuplicateAction } from './decide.js';
+import { calibrationVersion } from '../scoring/calibrated.js';
 
 export interface Answer {
   at: string;
@@ -22,6 +23,8 @@ export interface Answer {
   filePath: string;
   score: number;
   answer: DuplicateAction;
+  /** The score's scale: method and calibration version (calibrate uses only answers on today's scale). */
+  scale?: string;
 }
 
 export function answersFile(root: string): string {
@@ -49,7 +52,14 @@ export async function readAnswers(root: string): Promise<Answer[]> {
     if (!line.trim()) continue;
     try {
       const a = JSON.parse(line) as Answer;
-      if (typeof a.briefSha256 === 'string' && typeof a.filePath === 'string' && ['abort', 'link', 'ignore'].includes(a.answer) && typeof a.score === 'number') out.push(a);
+      const valid =
+        typeof a.briefSha256 === 'string' &&
+        typeof a.filePath === 'string' &&
+        ['abort', 'link', 'ignore'].includes(a.answer) &&
+        typeof a.score === 'number' &&
+        typeof a.at === 'string' &&
+        !Number.isNaN(Date.parse(a.at));
+      if (valid) out.push(a);
     } catch {
       // a torn or hand-edited line: skip it
     }
@@ -57,20 +67,29 @@ export async function readAnswers(root: string): Promise<Answer[]> {
   return out;
 }
 
-/** Record a person's answer to an alert: one line per match shown. */
-export async function recordAnswers(root: string, briefSha256: string, alerts: HistoryMatch[], action: DuplicateAction, linked: HistoryMatch | null): Promise<void> {
+/**
+ * Record a person's answer to an alert. Ignore dismisses every match shown (one
+ * line each: none is raised again for this brief). Link names the match chosen;
+ * Abort names the top one ("this appears to duplicate #N"): the others shown
+ * beside them get no label.
+ */
+export async function recordAnswers(root: string, briefSha256: string, alerts: HistoryMatch[], action: DuplicateAction, linked: HistoryMatch | null, scale: string): Promise<void> {
   if (!alerts.length) return;
   const at = new Date().toISOString();
-  const lines = alerts.map((m) => {
-    // Link names one match: the others shown beside it were, in effect, not chosen (no label for them).
-    if (action === 'link' && linked && m.filePath !== linked.filePath) return null;
-    const a: Answer = { at, briefSha256, issueId: m.issueId, filePath: m.filePath, score: m.score, answer: action };
+  const named = action === 'ignore' ? alerts : action === 'link' ? alerts.filter((m) => m.filePath === (linked ?? alerts[0]).filePath) : alerts.slice(0, 1);
+  const lines = named.map((m) => {
+    const a: Answer = { at, briefSha256, issueId: m.issueId, filePath: m.filePath, score: m.score, answer: action, scale };
     return JSON.stringify(a);
   });
   const text = lines.filter((l): l is string => l !== null).join('\n');
   if (!text) return;
   await mkdir(path.dirname(answersFile(root)), { recursive: true });
   await appendFile(answersFile(root), text + '\n', { flag: 'a' });
+}
+
+/** The scale a score was given on: the method, and for the calibrated score its calibration version. */
+export function answerScale(config: { scoring: { method: string } }): string {
+  return config.scoring.method === 'hybrid' ? `hybrid@${calibrationVersion()}` : config.scoring.method;
 }
 
 /** The Ignore answers for this brief, by matched path (every path of the match's work counts). */

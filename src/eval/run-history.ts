@@ -6,6 +6,7 @@ import type { ModelSetup } from '../embeddings/setup.js';
 import { openStore } from '../index/hnsw-store.js';
 import { openLexical } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
+import { scoringFor } from '../check/run.js';
 import { linkedPairs, type LinkDoc } from './links.js';
 import type { QueryResult } from './metrics.js';
 
@@ -49,7 +50,8 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
   for (const d of history) {
     const vectors = d.labels.map((l) => Float32Array.from(store.index.getPoint(l)));
     const sameWork = (p: string) => p === d.filePath || (d.issueId !== null && store.doc(p)?.issueId === d.issueId);
-    const scoring: Scoring = { method: o.config.scoring.method, lexical, briefText: texts.get(d.filePath) ?? '', exclude: sameWork };
+    // The product's own scoring rule (title, floors at the configured lines, cosine without a lexical index).
+    const scoring: Scoring = { ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true }), exclude: sameWork };
     const s0 = performance.now();
     const { nearest } = checkHistory(store, vectors, NEAREST, o.config.thresholds, scoring);
     const targets = links.get(d.filePath);

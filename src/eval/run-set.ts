@@ -4,7 +4,9 @@
  * own scoring, and keep per-brief results with every candidate's features
  * and label (the input of scripts/fit-calibration.mjs).
  */
+import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
 import path from 'node:path';
 import { checkHistory, embedBriefChunks } from '../check/history.js';
 import { scoringFor } from '../check/run.js';
@@ -15,7 +17,6 @@ import { openStore, type HnswStore } from '../index/hnsw-store.js';
 import { openLexical, type LexicalData } from '../lexical/file.js';
 import type { Features } from '../scoring/features.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
-import { librarianOrder } from '../check/standards.js';
 import { CachingEmbedder } from './cache.js';
 import type { QueryResult } from './metrics.js';
 import type { EvalCase, EvalProject } from './sets.js';
@@ -32,6 +33,8 @@ export interface Candidate {
   label: 0 | 1;
   score: number;
   features: Features | null;
+  /** For the Librarian's order (designs after ADRs and standards). */
+  documentType?: string;
 }
 
 export interface CaseResult extends QueryResult {
@@ -122,6 +125,9 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
   await rm(root, { recursive: true, force: true });
   const pathOf = new Map<string, string>();
   for (const d of p.docs) {
+    const target = path.resolve(root, d.relPath);
+    // A labelled set is input: its paths must stay inside the scratch project.
+    if (path.isAbsolute(d.relPath) || !target.startsWith(root + path.sep)) throw new UsageError(`${p.name}: document ${d.id} has a path outside the project (${d.relPath})`);
     pathOf.set(d.id, d.relPath);
     await mkdir(path.join(root, path.dirname(d.relPath)), { recursive: true });
     await writeFile(path.join(root, d.relPath), d.text);
@@ -141,8 +147,10 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
   return { project: p, root, store: await openStore(root), lexical: openLexical(root), pathOf };
 }
 
+/** A folder name for a project: its name made safe, never `.`/`..`, and distinct per name (a short hash). */
 function safeName(name: string): string {
-  return name.replace(/[^\w.-]+/g, '-');
+  const base = name.replace(/[^\w.-]+/g, '-').replace(/^\.+/, '_') || '_';
+  return `${base}-${createHash('sha1').update(name).digest('hex').slice(0, 6)}`;
 }
 
 async function embedAll(briefs: string[], e: Embedder, onProgress?: (m: string) => void): Promise<void> {
@@ -208,6 +216,6 @@ async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<
 async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, governing: string[]): Promise<Candidate[]> {
   const { texts, vectors } = await embedBriefChunks(c.text, e);
   const gov = new Set(governing);
-  const found = librarianOrder(rescore(b.store, vectors, STANDARD_CANDIDATES, 'standard', caseScoring(b, c, texts, config)));
-  return found.map((m) => ({ path: m.filePath, label: gov.has(m.filePath) ? 1 : 0, score: m.score, features: m.components?.features ?? null }));
+  const found = rescore(b.store, vectors, STANDARD_CANDIDATES, 'standard', caseScoring(b, c, texts, config));
+  return found.map((m) => ({ path: m.filePath, label: gov.has(m.filePath) ? 1 : 0, score: m.score, features: m.components?.features ?? null, documentType: m.documentType }));
 }

@@ -191,10 +191,15 @@ export function citedStandards(text: string, standards: Array<{ doc_id: string; 
       const nums = [...new Set([num, short, n])].join('|');
       alternatives.push(s.kind === 'adr' ? `adr[\\s#-]*0*(?:${nums})\\b` : `standards?[\\s#-]*0*(?:${nums})\\b`);
     }
-    const lower = text.toLowerCase();
-    if ([...forms].some((f) => lower.includes(f)) || alternatives.some((a) => new RegExp(a, 'i').test(text))) out.push(s.doc_id);
+    // A file stem counts only when it names one document (a number and a slug), on word boundaries: `api` is not cited by "rapid".
+    const stemCited = [...forms].some((f) => /\d/.test(f) && f.length >= 8 && new RegExp(`(^|[^\\w-])${escapeRegExp(f)}($|[^\\w-])`, 'i').test(text));
+    if (stemCited || alternatives.some((a) => new RegExp(a, 'i').test(text))) out.push(s.doc_id);
   }
   return out;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** A deterministic sample of n documents (the corpus-size sweep). */

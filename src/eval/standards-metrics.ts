@@ -1,3 +1,4 @@
+import { librarianOrder } from '../check/standards.js';
 import type { CaseResult } from './run-set.js';
 
 /** How well the Librarian attaches governing standards (issue 20, part 4). */
@@ -16,11 +17,13 @@ export interface StandardsMetrics {
   unrelatedNone: number;
 }
 
-/** What the rule attaches: the best `k` of the first `candidates`, at or above `threshold`. */
+/** What the rule attaches (as src/check/standards.ts): of the best `candidates`, those at or above `threshold`, ADRs/standards first, the best `k`. */
 export function attached(c: CaseResult, rule: { threshold: number; k: number; candidates: number }): string[] {
-  return (c.standards?.candidates ?? [])
+  const cands = [...(c.standards?.candidates ?? [])]
+    .sort((a, b) => b.score - a.score)
     .slice(0, rule.candidates)
-    .filter((x) => x.score >= rule.threshold)
+    .filter((x) => x.score >= rule.threshold);
+  return librarianOrder(cands.map((x) => ({ ...x, documentType: x.documentType ?? 'standard' })))
     .slice(0, rule.k)
     .map((x) => x.path);
 }

@@ -30,13 +30,21 @@ export function pooled(projects: EvalProject[]): EvalProject {
   return {
     name: 'pool',
     // One folder per document in the product's default history layout: every document its own piece of work.
-    docs: projects.flatMap((p) => p.docs.map((d) => ({ ...d, id: pre(p, d.id), types: ['history' as const] }))).map((d, k) => ({ ...d, relPath: `docs/audit/done/${k + 1}-doc/001-issue.md` })),
+    docs: projects
+      .flatMap((p) => p.docs.map((d) => ({ ...d, id: pre(p, d.id), types: ['history' as const], text: withoutIssueKeys(d.text) })))
+      .map((d, k) => ({ ...d, relPath: `docs/audit/done/${k + 1}-doc/001-issue.md` })),
     cases: projects.flatMap((p) =>
       p.cases
         .filter((c) => c.kind !== 'design_cites_standard')
         .map((c) => ({ ...c, id: pre(p, c.id), expected: c.expected.map((x) => pre(p, x)), exclude: c.exclude.map((x) => pre(p, x)), governing: [], related: c.related.map((x) => pre(p, x)) })),
     ),
   };
+}
+
+/** Front-matter `issue:`/`issue_id:` would make documents of two repositories one piece of work; the folder number decides instead. */
+function withoutIssueKeys(text: string): string {
+  const m = /^---\r?\n[\s\S]*?\r?\n---\r?\n/.exec(text);
+  return m ? m[0].replace(/^(issue|issue_id)\s*:.*$/gim, '') + text.slice(m[0].length) : text;
 }
 
 export async function runSweep(

@@ -97,10 +97,12 @@ export class HnswStore implements VectorStore {
     let best: (SearchHit & { vectorIndex: number }) | null = null;
     // The points are read anyway: keep their mean for docMean (the whole-text cosine asks next).
     const sum = this.means.has(filePath) ? null : new Float32Array(this.manifest.dimensions);
+    let live = 0;
     for (const label of doc.labels) {
       const c = this.byLabel.get(label);
       if (!c) continue;
       const point = this.index.getPoint(label);
+      live++;
       if (sum) for (let i = 0; i < sum.length; i++) sum[i] += point[i];
       vectors.forEach((v, vectorIndex) => {
         let dot = 0;
@@ -110,7 +112,7 @@ export class HnswStore implements VectorStore {
     }
     if (sum) {
       normalise(sum);
-      this.means.set(filePath, sum);
+      this.means.set(filePath, live ? sum : null);
     }
     return best;
   }

@@ -81,10 +81,25 @@ const PHRASES: Record<FeatureName, (f: Features, shared: string[]) => string> = 
   docChunks: () => 'document length',
 };
 
-/** The evidence in words: the features that pushed the score up most, strongest first. */
-export function whyInWords(e: Explained, f: Features, shared: string[], most = 3): string[] {
+/** What must hold for a phrase to be true of the candidate (a push up relative to the fit's mean is not enough). */
+const SUPPORTS: Partial<Record<FeatureName, (f: Features, shared: string[]) => boolean>> = {
+  gap: (f) => f.gap > 0,
+  standout: (f) => f.standout > 0,
+  title: (f) => f.title > 0,
+  titleCover: (f) => f.titleCover > 0,
+  identifiers: (_f, shared) => shared.length > 0,
+  lexBrief: (f) => f.lexBrief > 0,
+};
+
+/**
+ * The evidence in words: the features that pushed the score up most, strongest
+ * first. Only positive-weight features whose value says what the phrase says:
+ * "ahead of the next candidate" is never printed for a candidate behind it.
+ */
+export function whyInWords(e: Explained, f: Features, shared: string[], model?: LogisticModel, most = 3): string[] {
   return (Object.entries(e.contributions) as Array<[FeatureName, number]>)
-    .filter(([name, c]) => c > 0.25 && !['corpusDocs', 'briefTerms', 'docChunks'].includes(name) && (name !== 'identifiers' || shared.length > 0))
+    .filter(([name, c]) => c > 0.25 && !['corpusDocs', 'briefTerms', 'docChunks'].includes(name))
+    .filter(([name]) => (model?.features[name]?.weight ?? 1) > 0 && (SUPPORTS[name]?.(f, shared) ?? true))
     .sort((a, b) => b[1] - a[1])
     .slice(0, most)
     .map(([name]) => PHRASES[name](f, shared));

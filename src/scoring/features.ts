@@ -42,6 +42,8 @@ export const GAP_REFERENCE_MIN = 0.5;
 /** What the feature pass needs of one candidate. */
 export interface CandidateEvidence {
   path?: string;
+  /** The piece of work it belongs to (an issue and its design share one); null: its own. */
+  work?: string | null;
   cosine: number;
   cosineMean: number;
   lexBrief: number;
@@ -74,7 +76,7 @@ const stem = (t: string) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss'
 export function titleWords(title: string): Set<string> {
   return new Set(
     tokenize(title)
-      .filter((t) => t.length > 2 && !/^\d+$/.test(t) && !TITLE_NOISE.has(t))
+      .filter((t) => t.length > 2 && !/^\d+$/.test(t) && !TITLE_NOISE.has(t) && !TITLE_NOISE.has(t.split(/[-_.:/]/)[0]))
       .map(stem),
   );
 }
@@ -105,8 +107,14 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
   const briefStems = new Set([...briefSet].map(stem));
   const briefTitle = titleWords(q.briefTitle);
   const briefIds = [...briefSet].filter((t) => looksLikeIdentifier(t) && q.df(t) <= IDENTIFIER_MAX_DF);
-  return cands.map((c) => {
-    const bestOther = Math.max(GAP_REFERENCE_MIN, c.cosine === cosines[0] ? (cosines[1] ?? reference) : cosines[0]);
+  return cands.map((c, i) => {
+    // The next candidate of ANOTHER piece of work: an issue and its own design are not competitors.
+    let other = cands.length > 1 ? -Infinity : reference;
+    cands.forEach((o, j) => {
+      if (j !== i && (c.work == null || o.work !== c.work) && o.cosine > other) other = o.cosine;
+    });
+    if (other === -Infinity) other = reference;
+    const bestOther = Math.max(GAP_REFERENCE_MIN, other);
     const shared = c.terms ? briefIds.filter((t) => c.terms!.has(t)) : [];
     return {
       features: {

@@ -89,3 +89,8 @@ export function toMatch(hit: SearchHit): HistoryMatch {
     excerpt: hit.excerpt,
   };
 }
+
+/** The piece of work a match belongs to: an issue and its design share an issue id; anything else is its own. */
+export function workKey(m: { issueId: string | null; documentType: string }): string | null {
+  return m.issueId !== null && (m.documentType === 'issue' || m.documentType === 'lld') ? m.issueId : null;
+}

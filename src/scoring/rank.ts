@@ -3,7 +3,7 @@ import type { CorpusType } from '../corpus/types.js';
 import type { VectorStore } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
 import { stripTemplates } from '../lexical/templates.js';
-import { nearestDocuments, toMatch, type HistoryMatch } from './match.js';
+import { nearestDocuments, toMatch, workKey, type HistoryMatch } from './match.js';
 import { fuse, referenceOf, type ScoringMethod } from './hybrid.js';
 import { computeFeatures } from './features.js';
 import { calibratedScore, governsModel, sameWorkModel, whyInWords } from './calibrated.js';
@@ -89,6 +89,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
       const docMean = !wanted ? null : store.docMean ? store.docMean(m.filePath) : store.docVectors ? meanOrNull(store.docVectors(m.filePath)) : null;
       return {
         path: m.filePath,
+        work: workKey(m),
         cosine: m.score,
         cosineMean: docMean ? dot(mean, docMean) : m.score,
         lexBrief: lex?.norm ?? 0,
@@ -99,13 +100,19 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
     }),
   );
   const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
+  const explained = parts.map((_, i) => calibratedScore(model, evidence[i].features, lines));
+  // Candidates whose whole text was not read (far under the related floor) stood in with their best
+  // passage, which flatters them: they never rank above one that was scored on the whole evidence.
+  const fullyScored = parts.map(({ m }) => m.score >= model.floors.related - WHOLE_TEXT_MARGIN);
+  const floorOfFull = Math.min(...explained.filter((_, i) => fullyScored[i]).map((e) => e.score));
   const scored = parts.map(({ m, lex }, i) => {
     const { features, sharedIdentifiers } = evidence[i];
-    const e = calibratedScore(model, features, lines);
+    const e = explained[i];
+    const score = fullyScored[i] || !Number.isFinite(floorOfFull) ? e.score : Math.min(e.score, floorOfFull * (1 - 1e-6));
     return withExcerpt(
       {
         ...m,
-        score: e.score,
+        score,
         components: {
           cosine: m.score,
           lexical: lex?.norm ?? 0,
@@ -115,7 +122,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
           probability: e.probability,
           cappedBy: e.cappedBy,
           sharedIdentifiers,
-          why: whyInWords(e, features, sharedIdentifiers),
+          why: whyInWords(e, features, sharedIdentifiers, model),
         },
       },
       s,
@@ -233,7 +240,7 @@ export function groupByWork(sorted: HistoryMatch[]): HistoryMatch[] {
   const out: HistoryMatch[] = [];
   const byIssue = new Map<string, HistoryMatch>();
   for (const m of sorted) {
-    const work = m.issueId !== null && (m.documentType === 'issue' || m.documentType === 'lld') ? m.issueId : null;
+    const work = workKey(m);
     const lead = work !== null ? byIssue.get(work) : undefined;
     if (lead) {
       lead.paths!.push(m.filePath);

@@ -8,7 +8,8 @@ import type { IO } from '../../io.js';
 import { writeFileAtomic } from '../../output/write.js';
 import { findProjectRoot } from '../../project.js';
 import { evaluate, historyCase } from '../eval/index.js';
-import { readAnswers, type Answer } from '../../decision/answers.js';
+import { answerScale, readAnswers, type Answer } from '../../decision/answers.js';
+import { loadConfig } from '../../config/load.js';
 
 export interface CalibrateOptions {
   pairs?: string;
@@ -27,12 +28,21 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
  * same work (a right alert at its score); Ignore says it was not (an alert on
  * a brief with nothing to find). The latest answer per brief and match wins.
  */
-export function answerResults(answers: Answer[]): QueryResult[] {
-  const latest = new Map<string, Answer>();
-  for (const a of answers) latest.set(`${a.briefSha256}\0${a.filePath}`, a);
-  return [...latest.values()].map((a) => {
+export function answerResults(answers: Answer[], scale?: string): QueryResult[] {
+  // One label per brief: its latest answer; an Ignore of several matches is one brief with nothing to find at its top score.
+  const byBrief = new Map<string, Answer[]>();
+  for (const a of answers) {
+    if (scale && a.scale !== scale) continue; // a score on another scale says nothing about today's lines
+    const list = byBrief.get(a.briefSha256) ?? [];
+    const last = list[0];
+    if (last && last.at !== a.at) list.length = 0; // a later answer replaces the earlier one
+    list.unshift(a);
+    byBrief.set(a.briefSha256, list);
+  }
+  return [...byBrief.values()].map((list) => {
+    const a = list.reduce((x, y) => (y.score > x.score ? y : x));
     const same = a.answer !== 'ignore';
-    return { id: `answer:${a.briefSha256.slice(0, 12)}:${a.filePath}`, kind: 'answer', target: same ? a.filePath : null, top: a.score, topPath: a.filePath, targetRank: same ? 1 : null, targetScore: same ? a.score : null, ms: 0 };
+    return { id: `answer:${a.briefSha256.slice(0, 12)}`, kind: 'answer', target: same ? a.filePath : null, top: a.score, topPath: a.filePath, targetRank: same ? 1 : null, targetScore: same ? a.score : null, ms: 0 };
   });
 }
 
@@ -53,7 +63,8 @@ export async function runCalibrate(io: IO, globals: GlobalOptions, opts: Calibra
     results = (await evaluate(io, globals, { pairs: opts.pairs, limit: 0, subset: opts.subset })).results;
     if (!opts.pairs) {
       // The project's own labels: what people answered at the duplicate prompt.
-      const answered = answerResults(await readAnswers(findProjectRoot(io.cwd, globals.cwd)));
+      const root = findProjectRoot(io.cwd, globals.cwd);
+      const answered = answerResults(await readAnswers(root), answerScale((await loadConfig(root)).config));
       if (answered.length && !globals.quiet) io.stderr.write(`${answered.length} answers given at the duplicate prompt count as labels\n`);
       results = [...results, ...answered];
     }

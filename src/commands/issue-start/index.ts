@@ -11,7 +11,7 @@ import type { Config } from '../../config/schema.js';
 import { firstH1, cleanTitle } from '../../corpus/metadata.js';
 import { decideDuplicate, type Decision, type DuplicateAction, type DuplicateAsker } from '../../decision/decide.js';
 import { inquirerAsker, PromptCancelled } from '../../decision/prompt.js';
-import { answersFile, briefKey, dismissedFor, readAnswers, recordAnswers, withoutDismissed, type Answer } from '../../decision/answers.js';
+import { answerScale, answersFile, briefKey, dismissedFor, readAnswers, recordAnswers, withoutDismissed, type Answer } from '../../decision/answers.js';
 import { ExitCode, ExitError, UsageError } from '../../errors.js';
 import { canPrompt, debugLine, textWidth, useColor, type IO } from '../../io.js';
 import { createFileLogger, logRetrievedStandards } from '../../log/logger.js';
@@ -122,7 +122,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   const { raise: alerts, dismissed } = withoutDismissed(candidates, dismissedFor(candidates.length ? await readAnswersOrWarn(root, err) : [], briefSha256));
   for (const d of dismissed) {
     const who = d.match.issueId ? `#${terminalSafe(d.match.issueId)} ${terminalSafe(d.match.title)}` : terminalSafe(d.match.filePath);
-    err(st.dim(`Dismissed before: ${who} (Ignore on ${d.answer.at.slice(0, 10)}); not alerting on it again for this brief.`));
+    err(st.dim(`Dismissed before: ${who} (Ignore on ${terminalSafe(d.answer.at.slice(0, 10))}); not alerting on it again for this brief.`));
   }
   if (candidates.length && !alerts.length) outcome.history.status = 'related_context';
   if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st, width));
@@ -146,7 +146,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   if (decision.by === 'user' && decision.action !== 'proceed') {
     // A person's answer is remembered (Ignore) and kept as a label for `agentos calibrate`.
     const action = decision.action;
-    await recordAnswers(root, briefSha256, alerts, action, decision.linked).catch((e: unknown) => err(st.yellow(`warning: could not record the answer in ${answersFile(root)} (${(e as Error).message})`)));
+    await recordAnswers(root, briefSha256, alerts, action, decision.linked, answerScale(config)).catch((e: unknown) => err(st.yellow(`warning: could not record the answer in ${answersFile(root)} (${(e as Error).message})`)));
   }
 
   const record = {

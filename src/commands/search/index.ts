@@ -67,7 +67,9 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
   }
   debugLine(io, globals, `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`);
   const vectors = embedder ? await embedder.embed([query]) : [];
-  // The same score as issue start (src/check/run.ts scoringFor): search and the check never disagree on a document.
+  // The same scoring rule as issue start and context (src/check/run.ts scoringFor): past work is scored as
+  // the check scores it (same work), standards as the Librarian does (governs); a document of both types
+  // is listed once, with the higher of its two scores.
   const scoring = scoringFor(config, query, { lexical, chunks: [query], model: Boolean(embedder) });
   const rank = (type: CorpusType) => rescore(store, vectors, opts.limit, type, scoring);
   const types: CorpusType[] = opts.type ? [opts.type] : ['history', 'standard'];
