@@ -165,6 +165,9 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
             scoring,
           );
         }
+        // A design the history check already shows (as a duplicate or related work) is not repeated as a standard.
+        const shown = new Set(history.matches.flatMap((m) => m.paths ?? [m.filePath]));
+        standards.items = standards.items.filter((s) => !shown.has(s.filePath));
         timings.queryMs = t() - t2;
         return { history, standards, warnings, timings };
       })(),

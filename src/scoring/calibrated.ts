@@ -75,7 +75,7 @@ const PHRASES: Record<FeatureName, (f: Features, shared: string[]) => string> = 
   titleCover: (f) => `the brief is about its subject (${Math.round(f.titleCover * 100)}% of its title's words)`,
   identifiers: (_f, shared) => `names the same things (${shared.slice(0, 3).join(', ')})`,
   standout: (f) => `stands out from the brief's other neighbours (+${f.standout.toFixed(2)})`,
-  gap: (f) => `clearly ahead of the next candidate (+${f.gap.toFixed(2)})`,
+  gap: (f) => `ahead of the next past work (cosine +${f.gap.toFixed(2)})`,
   corpusDocs: () => 'project size',
   briefTerms: () => 'brief length',
   docChunks: () => 'document length',
