@@ -12,7 +12,8 @@
  * far a match stands out) cannot make a moderate match in a small corpus
  * look like the same work.
  */
-import { CALIBRATION, type LogisticModel } from './calibration-data.js';
+import { CALIBRATION } from './calibration-data.js';
+import type { LogisticModel } from './calibration-types.js';
 import { FEATURE_NAMES, type FeatureName, type Features } from './features.js';
 
 export type { LogisticModel };
