@@ -162,3 +162,29 @@ describe('boilerplate chunks of the brief do not pair', () => {
     expect(informativeChunks(vs, { method: 'hybrid', lexical: null, briefText: '', briefChunks: [quoted] })).toEqual([0]);
   });
 });
+
+describe('the alert says what the calibrated score means, and why', () => {
+  test('"Same work", the reasons, and a second path without an empty label', async () => {
+    const { renderDuplicateAlert, makeStyle } = await import('../../src/output/render.js');
+    const m = {
+      issueId: '27',
+      title: 'Docker build caching',
+      filePath: 'docs/audit/done/27-x/001-issue.md',
+      paths: ['docs/audit/done/27-x/001-issue.md', 'docs/LLDs/done/LLD-027.md'],
+      score: 0.97,
+      status: null,
+      statusReason: null,
+      summary: '',
+      documentType: 'issue' as const,
+      section: 'Problem',
+      excerpt: 'Builds are slow.',
+      components: { cosine: 0.9, lexical: 0.6, shared: [], features: features(), why: ["shares 60% of the brief's weighted terms", 'similar as a whole (cosine 0.85)'] },
+    };
+    const text = renderDuplicateAlert([m], 0.85, await makeStyle(false), 120);
+    expect(text).toContain('likely the same work: score ≥ 0.85');
+    expect(text).toMatch(/^ {3}Same work: {3}0\.9700$/m);
+    expect(text).toMatch(/^ {3}Why: {9}shares 60% of the brief's weighted terms; similar as a whole \(cosine 0\.85\)$/m);
+    expect(text).toMatch(/^ {3}Paths: {7}docs\/audit\/done\/27-x\/001-issue\.md\n {16}docs\/LLDs\/done\/LLD-027\.md$/m);
+    expect(text).not.toMatch(/^ {3}: /m);
+  });
+});
