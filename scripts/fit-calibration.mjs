@@ -132,7 +132,7 @@ function historyRows(rs) {
 /** Floor a score the way calibrated.ts does. */
 function floored(p, f, floors, lines) {
   if (f.cosine < floors.related && p >= lines.related - 1e-4) return lines.related - 1e-4;
-  if (f.cosine < floors.duplicate && p >= lines.duplicate - 1e-4) return lines.duplicate - 1e-4;
+  if ((f.cosine < floors.duplicate || f.lexBrief < (floors.lexicalDuplicate ?? 0)) && p >= lines.duplicate - 1e-4) return lines.duplicate - 1e-4;
   return p;
 }
 
@@ -249,9 +249,20 @@ const a = zAlert > zRelated ? (logit(LINES.duplicate) - logit(LINES.related)) / 
 const b = logit(LINES.related) - a * zRelated;
 console.log(`placement: alert line at fitted log-odds ${zAlert.toFixed(3)}, related line at ${zRelated.toFixed(3)}: z' = ${a.toFixed(3)} z + ${b.toFixed(3)}`);
 const scaled = Object.fromEntries(Object.entries(fitted.features).map(([k, v]) => [k, { ...v, weight: v.weight * a }]));
-const sameWork = { intercept: a * fitted.intercept + b, features: scaled, floors: { related: floors.related, duplicate: floors.duplicate } };
+const placed = { intercept: a * fitted.intercept + b, features: scaled, floors: { related: floors.related, duplicate: floors.duplicate } };
+// The lexical floor for alerts: the 2nd percentile of the brief's lexical share among the right
+// alerts of the placed model, in the domain where it is lowest. Below it a topic in common (two
+// different Docker issues) is not taken for the same work; above it nearly every right alert stays.
+const rightAlerts = (rs) =>
+  rs.flatMap((r) => {
+    const top = r.history.filter((c) => c.features).reduce((x, c) => (!x || prob(placed, c.features) > prob(placed, x.features) ? c : x), null);
+    return top && top.label === 1 && prob(placed, top.features) >= LINES.duplicate ? [top.features.lexBrief] : [];
+  });
+const lexFloor = Math.min(...domains.map((d) => rightAlerts(d).sort((x, y) => x - y)).filter((xs) => xs.length).map((xs) => xs[Math.floor(0.02 * xs.length)]));
+const sameWork = { ...placed, floors: { ...placed.floors, lexicalDuplicate: Number.isFinite(lexFloor) ? round(Math.max(0, lexFloor - 0.01)) : 0 } };
+console.log(`lexical floor for alerts: ${sameWork.floors.lexicalDuplicate}`);
 void chosen;
-for (const p of projects) console.log(`  in-sample ${p.padEnd(30)} ${fmt(metrics(decide(briefs.filter((r) => r.project === p), sameWork, floors)))}`);
+for (const p of projects) console.log(`  in-sample ${p.padEnd(30)} ${fmt(metrics(decide(briefs.filter((r) => r.project === p), sameWork, sameWork.floors)))}`);
 
 // ---------- governs: the Librarian ----------
 const stdCases = results.filter((r) => r.standards && (r.standards.crossProject || r.standards.governing.length > 0));
@@ -323,7 +334,7 @@ if (stdCases.length) {
 
 /** Every number written must be finite: JSON would write NaN as null into a number field. */
 function assertFinite(m, name) {
-  const nums = [m.intercept, m.floors.related, m.floors.duplicate, ...Object.values(m.features).flatMap((p) => [p.weight, p.mean, p.scale])];
+  const nums = [m.intercept, m.floors.related, m.floors.duplicate, m.floors.lexicalDuplicate ?? 0, ...Object.values(m.features).flatMap((p) => [p.weight, p.mean, p.scale])];
   if (!nums.every(Number.isFinite)) {
     console.error(`fit-calibration: ${name} has a non-finite number (missing feature in the saved results, no positives, or a singular fit); nothing written`);
     process.exit(1);

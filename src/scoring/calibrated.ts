@@ -6,9 +6,10 @@
  * numbers are data (calibration-data.ts, versioned, with what they were
  * fitted on); this module only applies them and explains the result.
  *
- * Absolute semantic evidence is required whatever the other features say:
- * below `floors.related` cosine the score is held under the related line,
- * below `floors.duplicate` under the duplicate line. Relative features (how
+ * Absolute evidence is required whatever the other features say: below
+ * `floors.related` cosine the score is held under the related line, below
+ * `floors.duplicate` cosine or `floors.lexicalDuplicate` lexical share under
+ * the duplicate line. Relative features (how
  * far a match stands out) cannot make a moderate match in a small corpus
  * look like the same work.
  */
@@ -56,7 +57,7 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
   if (f.cosine < model.floors.related && score >= lines.related - BELOW) {
     score = Math.max(0, lines.related - BELOW);
     cappedBy = 'related-floor';
-  } else if (f.cosine < model.floors.duplicate && score >= lines.duplicate - BELOW) {
+  } else if ((f.cosine < model.floors.duplicate || f.lexBrief < (model.floors.lexicalDuplicate ?? 0)) && score >= lines.duplicate - BELOW) {
     score = lines.duplicate - BELOW;
     cappedBy = 'duplicate-floor';
   }

@@ -4,7 +4,7 @@
 import type { Calibration } from './calibration-types.js';
 
 export const CALIBRATION: Calibration = {
-  "version": "55a514da",
+  "version": "fc94d7f9",
   "fittedOn": "md3.json sha256:d908fbd25342, dupes3.json sha256:a027e3d539e9",
   "sameWork": {
     "intercept": -3.321026,
@@ -37,7 +37,8 @@ export const CALIBRATION: Calibration = {
     },
     "floors": {
       "related": 0.348,
-      "duplicate": 0.491
+      "duplicate": 0.491,
+      "lexicalDuplicate": 0.201
     }
   },
   "governs": {

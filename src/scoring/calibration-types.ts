@@ -5,8 +5,12 @@ export interface LogisticModel {
   intercept: number;
   /** Weight per standardised feature: contribution = weight * (value - mean) / scale. */
   features: Partial<Record<FeatureName, { weight: number; mean: number; scale: number }>>;
-  /** Best-passage cosine below which the score is held under the related (or duplicate) line. */
-  floors: { related: number; duplicate: number };
+  /**
+   * Best-passage cosine below which the score is held under the related (or duplicate) line;
+   * `lexicalDuplicate`: the share of the brief's weighted terms below which it is held under the
+   * duplicate line (a topic in common is not the same work).
+   */
+  floors: { related: number; duplicate: number; lexicalDuplicate?: number };
 }
 
 /** The fitted numbers scripts/fit-calibration.mjs writes to calibration-data.ts. */

@@ -113,6 +113,16 @@ describe('calibrated score', () => {
     expect(e.cappedBy).toBe('duplicate-floor');
   });
 
+  test('a topic in common is not the same work: below the lexical floor no alert, related still possible', () => {
+    const withLex = { ...model, floors: { ...model.floors, lexicalDuplicate: 0.2 } };
+    const e = calibratedScore(withLex, features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.15 }), lines);
+    expect(e.probability).toBeGreaterThan(0.85);
+    expect(e.score).toBeLessThan(0.85);
+    expect(e.score).toBeGreaterThanOrEqual(0.5);
+    expect(e.cappedBy).toBe('duplicate-floor');
+    expect(calibratedScore(withLex, features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.25 }), lines).cappedBy).toBeNull();
+  });
+
   test('no related either below the related floor, whatever the other evidence', () => {
     const e = calibratedScore(model, features({ cosine: 0.3, cosineMean: 0.9, lexBrief: 0.9 }), lines);
     expect(e.score).toBeLessThan(0.5);
