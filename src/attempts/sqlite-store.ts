@@ -252,25 +252,36 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     return rows.map((r) => this.toRecord(r));
   }
 
+  /**
+   * Forget attempts and everything derived from them: the warnings that cited
+   * them or were about their command, and their full-text terms (the FTS index
+   * is merged so that no segment keeps them). secure_delete zeroes the freed
+   * pages and the WAL is checkpointed and truncated: the text is gone from the
+   * files, not only from the queries.
+   */
   forget(q: { id?: string; before?: Date; all?: boolean }): number {
-    const n = this.remove(q);
-    // The WAL still holds the old pages until a checkpoint: write them back and truncate it.
-    if (n > 0) this.db.pragma('wal_checkpoint(TRUNCATE)');
+    const n = this.db.transaction(() => this.remove(q)).immediate();
+    if (n > 0) {
+      this.db.prepare(`INSERT INTO attempts_fts (attempts_fts) VALUES ('optimize')`).run();
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    }
     return n;
   }
 
   private remove(q: { id?: string; before?: Date; all?: boolean }): number {
     if (q.all) {
-      return this.db
-        .transaction(() => {
-          this.db.prepare('DELETE FROM warnings').run();
-          return this.db.prepare('DELETE FROM attempts').run().changes;
-        })
-        .immediate();
+      this.db.prepare('DELETE FROM warnings').run();
+      return this.db.prepare('DELETE FROM attempts').run().changes;
     }
-    if (q.id) return this.db.prepare('DELETE FROM attempts WHERE id = ?').run(q.id).changes;
-    if (q.before) return this.db.prepare('DELETE FROM attempts WHERE time < ?').run(q.before.toISOString()).changes;
-    return 0;
+    const where = q.id !== undefined ? 'id = ?' : q.before ? 'time < ?' : null;
+    if (!where) return 0;
+    const arg = q.id ?? q.before!.toISOString();
+    const gone = this.db.prepare(`SELECT id, command FROM attempts WHERE ${where}`).all(arg) as Array<{ id: string; command: string }>;
+    if (!gone.length) return 0;
+    const byFailure = this.db.prepare('DELETE FROM warnings WHERE failure_id = ? OR command = ?');
+    for (const a of gone) byFailure.run(a.id, a.command);
+    if (q.before) this.db.prepare('DELETE FROM warnings WHERE time < ?').run(arg);
+    return this.db.prepare(`DELETE FROM attempts WHERE ${where}`).run(arg).changes;
   }
 
   stats(): AttemptStats {

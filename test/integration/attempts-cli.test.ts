@@ -101,6 +101,45 @@ describe('record, check, list, forget', () => {
     expect(json<{ attempts: unknown[] }>(await cli(root, ['attempt', 'list', '--all', '--json'])).attempts).toEqual([]);
   });
 
+  // Issue 21 §4: forget forgets. The text must be gone from the store's files, not only from queries:
+  // the warnings that cited it, its full-text terms, freed pages and the WAL.
+  const storeBytes = (root: string) => {
+    const dir = path.join(root, '.agentos', 'memory');
+    return ['attempts.db', 'attempts.db-wal', 'attempts.db-shm'].map((f) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f)).toString('latin1') : '')).join('');
+  };
+  const SECRET = 'zqxwvut-private-pkg';
+  async function withForgettable(root: string): Promise<string> {
+    const rec = await cli(root, ['attempt', 'record', '--outcome', 'failure', '--command', `npm install ${SECRET}`, '--error', `404 ${SECRET}`, '--context', `adding ${SECRET}`, '--json']);
+    // A warning about it is recorded (run warns, proceeds, fails again).
+    await cli(root, ['run', '--non-interactive', '--', 'npm', 'install', SECRET]);
+    await cli(root, ['attempt', 'record', '--outcome', 'success', '--command', 'npm install kept-pkg']);
+    expect(storeBytes(root)).toContain(SECRET);
+    return json<{ recorded: { id: string }[] }>(rec).recorded[0].id;
+  }
+
+  it('forget --id leaves no trace of the command in the store files (warnings, full text, pages)', async () => {
+    const root = newProject();
+    await withForgettable(root);
+    const all = json<{ attempts: { id: string; command: string }[] }>(await cli(root, ['attempt', 'list', '--all', '--json'])).attempts;
+    for (const a of all.filter((x) => x.command.includes(SECRET))) expect((await cli(root, ['forget', '--id', a.id])).code).toBe(0);
+    expect(storeBytes(root)).not.toContain(SECRET);
+    expect(storeBytes(root)).not.toContain('zqxwvut');
+    // What was not forgotten is still there and still searchable.
+    expect(json<{ attempts: { command: string }[] }>(await cli(root, ['attempt', 'list', '--all', '--json'])).attempts.map((a) => a.command)).toEqual(['npm install kept-pkg']);
+  });
+
+  it('forget --before and --all leave no trace either', async () => {
+    const before = newProject();
+    await withForgettable(before);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(json(await cli(before, ['forget', '--before', tomorrow, '--json']))).toEqual({ forgotten: 3 });
+    expect(storeBytes(before)).not.toContain('zqxwvut');
+    const all = newProject();
+    await withForgettable(all);
+    expect((await cli(all, ['forget', '--all'])).code).toBe(0);
+    expect(storeBytes(all)).not.toContain('zqxwvut');
+  });
+
   it('bad stdin is exit 2 with one line naming stdin and the field', async () => {
     const root = newProject();
     const r = await cli(root, ['attempt', 'record', '-'], { input: '{"command":"x","outcome":"meh"}' });
