@@ -13,13 +13,15 @@ export interface ChildResult {
   exitCode: number;
   signal: NodeJS.Signals | null;
   durationMs: number;
-  /** The last bytes of the command's stderr (or why it could not start). */
+  /** The command's stderr, bounded: its first HEAD_BYTES and last TAIL_BYTES (or why it could not start). */
   stderrTail: string;
   /** The command never started (not found, not executable). */
   spawnError: string | null;
 }
 
 const TAIL_BYTES = 64 * 1024;
+/** Some tools state the cause first and print pages after it: the head is kept too. */
+const HEAD_BYTES = 16 * 1024;
 const DRAIN_MS = 100;
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGWINCH'];
 
@@ -39,11 +41,23 @@ export interface RunChildOptions {
 export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildResult> {
   const started = performance.now();
   return new Promise((resolve) => {
+    let head = Buffer.alloc(0);
     let tail = Buffer.alloc(0);
+    let cut = false;
     const keep = (chunk: Buffer) => {
+      if (head.length < HEAD_BYTES) {
+        const take = chunk.subarray(0, HEAD_BYTES - head.length);
+        head = Buffer.concat([head, take]);
+        chunk = chunk.subarray(take.length);
+        if (!chunk.length) return;
+      }
       tail = Buffer.concat([tail, chunk]);
-      if (tail.length > TAIL_BYTES) tail = tail.subarray(tail.length - TAIL_BYTES);
+      if (tail.length > TAIL_BYTES) {
+        tail = tail.subarray(tail.length - TAIL_BYTES);
+        cut = true;
+      }
     };
+    const kept = () => (cut ? `${head.toString('utf8')}\n[…]\n${tail.toString('utf8')}` : Buffer.concat([head, tail]).toString('utf8'));
     // Handlers go in before the spawn: the command can print (and a caller can react
     // with a signal) before spawn() returns here; a signal in that gap must not kill
     // agentos with its default action and orphan the command. It is delivered once
@@ -85,7 +99,7 @@ export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildRe
     // pipe gets a moment to drain, then the pipe is let go.
     child.on('exit', (code, signal) => {
       const exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
-      const done = () => finish({ exitCode, signal, stderrTail: tail.toString('utf8'), spawnError: null });
+      const done = () => finish({ exitCode, signal, stderrTail: kept(), spawnError: null });
       const stream = child.stderr!;
       if (stream.readableEnded || stream.destroyed) return done();
       const timer = setTimeout(() => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Config } from '../config/schema.js';
 import { processSessionId } from './ids.js';
+import { errorCause } from './cause.js';
 import { redact } from './redact.js';
 import { SqliteAttemptStore, type WarningDecision } from './sqlite-store.js';
 import { autoTags } from './tags.js';
@@ -21,6 +22,8 @@ export const MEMORY_FILE = 'attempts.db';
 
 /** Bounds on what one record may hold (characters, after redaction). */
 export const LIMITS = { command: 4000, error: 2000, errorLines: 20, context: 2000 } as const;
+/** At most this much of each end of an error is read for its cause. */
+const MAX_ERROR_INPUT = 64 * 1024;
 
 export interface OpenOptions {
   /** Clock (tests). */
@@ -85,6 +88,8 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
     const command = bound(redact(a.command, home), LIMITS.command);
     const context = a.context ? bound(redact(a.context, home), LIMITS.context) : null;
     const error = a.error ? tail(a.error, home) : null;
+    // The cause is read from the whole (bounded) text, redacted first: a secret never becomes the cause.
+    const cause = a.error ? errorCause(redact(a.error.length > 4 * MAX_ERROR_INPUT ? `${a.error.slice(0, MAX_ERROR_INPUT)}\n${a.error.slice(-MAX_ERROR_INPUT)}` : a.error, home)) : null;
     const time = a.time ? validTime(a.time) : now().toISOString();
     // Tags come from redacted text only, so no secret becomes a tag.
     const tags = autoTags({ tool: a.tool, command, context, tags: (a.tags ?? []).map((t) => redact(t, home)) });
@@ -97,6 +102,7 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
       exitCode: a.exitCode ?? null,
       durationMs: a.durationMs ?? null,
       error,
+      cause,
       context,
       tags,
       cwd: relativeCwd(root, a.cwd ?? cwd, home),

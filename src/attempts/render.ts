@@ -38,7 +38,7 @@ export function renderRepeatWarning(warnings: RepeatWarning[], threshold: number
     const f = w.failure;
     const facts = [`similarity ${w.score.toFixed(2)}`, f.exitCode !== null ? `exit ${f.exitCode}` : null, times > 1 ? `${times} times` : null].filter(Boolean).join(', ');
     lines.push(`  ${p.red('✗')} ${day(f.time)}  ${p.bold(f.command)}  ${p.dim(`(${facts})`)}`);
-    const err = errorLine(f.error);
+    const err = f.cause ?? errorLine(f.error);
     if (err) lines.push(`      error: ${err}`);
     if (f.context) lines.push(`      for: ${f.context}`);
     const ok = w.workedInstead;
@@ -56,7 +56,7 @@ export function renderAttemptLine(a: AttemptRecord, p: Paint = plainPaint): stri
   const more = [
     `    id ${a.id}  session ${a.sessionId}${a.cwd !== '.' ? `  cwd ${a.cwd}` : ''}`,
     a.context ? `    for: ${a.context}` : null,
-    a.error ? `    error: ${errorLine(a.error)}` : null,
+    a.error ? `    error: ${a.cause ?? errorLine(a.error)}` : null,
     a.tags.length ? `    tags: ${a.tags.join(', ')}` : null,
   ].filter((l): l is string => l !== null);
   return [head, ...more.map((l) => p.dim(l))].join('\n') + '\n';

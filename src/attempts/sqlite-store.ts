@@ -18,8 +18,11 @@ import { compareText } from '../text/compare.js';
 /** The key of "the very same command": normalised tokens (versions, temp paths, hashes, aliases folded). */
 const sameCommandKey = (command: string) => commandTokens(command).join(' ');
 
-/** 2: the index of open failures by command (a success's override was a scan of every failure). */
-export const SCHEMA_VERSION = 2;
+/**
+ * 2: the index of open failures by command (a success's override was a scan of every failure).
+ * 3: the `cause` column (the line that says why a command failed, issue 21 §3).
+ */
+export const SCHEMA_VERSION = 3;
 const DAY = 86_400_000;
 /** The best this many past failures are returned (each with what worked instead). */
 export const MAX_WARNINGS = 20;
@@ -42,7 +45,8 @@ CREATE TABLE IF NOT EXISTS attempts (
   context TEXT,
   tags TEXT NOT NULL,
   cwd TEXT NOT NULL,
-  overridden_by TEXT
+  overridden_by TEXT,
+  cause TEXT
 );
 CREATE INDEX IF NOT EXISTS attempts_outcome_time ON attempts (outcome, time);
 CREATE INDEX IF NOT EXISTS attempts_time ON attempts (time);
@@ -89,6 +93,7 @@ type Row = {
   tags: string;
   cwd: string;
   overridden_by: string | null;
+  cause: string | null;
 };
 
 /** What the store writes: already redacted and tagged by the caller (open.ts). */
@@ -117,6 +122,9 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
         db.transaction(() => {
           db.exec(SCHEMA);
+          // A store made before version 3 has its attempts table already: add the column (older rows: null).
+          const columns = db.prepare(`SELECT name FROM pragma_table_info('attempts')`).all() as Array<{ name: string }>;
+          if (!columns.some((c) => c.name === 'cause')) db.exec('ALTER TABLE attempts ADD COLUMN cause TEXT');
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
       }
@@ -132,10 +140,10 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     const write = this.db.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, a.time, a.sessionId, a.tool, toolFamily(a.tool), a.command, sameCommandKey(a.command), a.outcome, a.exitCode, a.durationMs, a.error, a.context, JSON.stringify(a.tags), a.cwd);
+        .run(id, a.time, a.sessionId, a.tool, toolFamily(a.tool), a.command, sameCommandKey(a.command), a.outcome, a.exitCode, a.durationMs, a.error, a.context, JSON.stringify(a.tags), a.cwd, a.cause);
       // A success of the very same (normalised) command overrides its earlier failures:
       // "what failed last week might work now". INDEXED BY: without statistics the planner
       // preferred (outcome, time), a scan of every failure on each recorded success.
@@ -315,6 +323,7 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       exitCode: r.exit_code,
       durationMs: r.duration_ms,
       error: r.error,
+      cause: r.cause ?? null,
       context: r.context,
       tags: JSON.parse(r.tags) as string[],
       cwd: r.cwd,

@@ -21,6 +21,8 @@ export interface AttemptRecord {
   durationMs: number | null;
   /** The last lines of stderr (bounded), redacted. */
   error: string | null;
+  /** The one line that says why it failed, read the way the tool writes it (cause.ts), redacted. */
+  cause: string | null;
   /** What the work was for, redacted. */
   context: string | null;
   /** Given tags plus deterministic auto-tags. */

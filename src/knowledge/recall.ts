@@ -104,7 +104,7 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
     byCommand.set(k, {
       command: f.command,
       tool: f.tool,
-      reason: f.error ? f.error.split('\n').filter((l) => l.trim()).slice(-1)[0]?.trim() ?? null : null,
+      reason: f.cause ?? (f.error ? (f.error.split('\n').filter((l) => l.trim()).slice(-1)[0]?.trim() ?? null) : null),
       time: f.time,
       times: 1,
       workedInstead: instead ? { command: instead.command, time: instead.time } : null,

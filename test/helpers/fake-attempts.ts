@@ -4,6 +4,7 @@
  * is the authority (similarity: same tool and same command, case-insensitive);
  * integration tests use the real store.
  */
+import { errorCause } from '../../src/attempts/cause.js';
 import type { AttemptMemory, AttemptQuery, AttemptRecord, AttemptStats, NewAttempt, RepeatWarning } from '../../src/attempts/types.js';
 
 export class FakeAttemptMemory implements AttemptMemory {
@@ -24,6 +25,7 @@ export class FakeAttemptMemory implements AttemptMemory {
       exitCode: a.exitCode ?? null,
       durationMs: a.durationMs ?? null,
       error: a.error ?? null,
+      cause: errorCause(a.error),
       context: a.context ?? null,
       tags: a.tags ?? [],
       cwd: a.cwd ?? '.',

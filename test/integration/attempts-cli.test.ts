@@ -140,6 +140,27 @@ describe('record, check, list, forget', () => {
     expect(storeBytes(all)).not.toContain('zqxwvut');
   });
 
+  // Issue 21 §3: the stored and shown error is the cause line, read from real tools' output here.
+  it('run keeps the cause of a real failure, and the warning repeats that line, not the log trailer', async () => {
+    const root = newProject();
+    const node = await cli(root, ['run', '--non-interactive', '--', process.execPath, '-e', "require('left-padz')"]);
+    expect(node.code).toBe(1);
+    const py = await cli(root, ['run', '--non-interactive', '--', 'python3', '-c', "import json; json.loads('{bad')"]);
+    expect(py.code).toBe(1);
+    const git = await cli(root, ['run', '--non-interactive', '--', 'git', '-C', path.join(root, 'no-such-dir'), 'status']);
+    expect(git.code).not.toBe(0);
+    const list = json<{ attempts: { command: string; cause: string | null; error: string | null }[] }>(await cli(root, ['attempt', 'list', '--json'])).attempts;
+    const causeOf = (needle: string) => list.find((a) => a.command.includes(needle))?.cause;
+    expect(causeOf('left-padz')).toBe("Error: Cannot find module 'left-padz'");
+    expect(causeOf('json.loads')).toMatch(/^json\.decoder\.JSONDecodeError: Expecting property name/);
+    expect(causeOf('no-such-dir')).toMatch(/^fatal: cannot change to '.*no-such-dir'/);
+    // The raw tail is still kept beside it (Node's last line is its version, not the cause).
+    expect(list.find((a) => a.command.includes('left-padz'))?.error).toMatch(/Node\.js v\d+/);
+    const check = await cli(root, ['attempt', 'check', '--', process.execPath, '-e', "require('left-padz')"]);
+    expect(check.stdout).toContain("error: Error: Cannot find module 'left-padz'");
+    expect(check.stdout).not.toMatch(/error: Node\.js v/);
+  });
+
   it('bad stdin is exit 2 with one line naming stdin and the field', async () => {
     const root = newProject();
     const r = await cli(root, ['attempt', 'record', '-'], { input: '{"command":"x","outcome":"meh"}' });

@@ -130,6 +130,27 @@ describe('record and list', () => {
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING INDEX attempts_open_failures/);
     db.close();
   });
+
+  it('upgrades a version-2 store: the cause column is added, old rows have none, new rows get theirs', async () => {
+    const { createRequire } = await import('node:module');
+    const Database = createRequire(import.meta.url)('better-sqlite3');
+    const { mem, root } = open();
+    mem.record({ tool: 'shell', command: 'npm install a', outcome: 'failure', error: 'npm error 404 Not Found - GET https://registry.npmjs.org/a' });
+    mem.close();
+    const file = path.join(root, '.agentos', 'memory', 'attempts.db');
+    const v2 = new Database(file);
+    // A version-2 table: no cause column.
+    v2.exec('CREATE TABLE attempts_old AS SELECT id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by FROM attempts');
+    v2.exec('DROP TABLE attempts');
+    v2.exec('ALTER TABLE attempts_old RENAME TO attempts');
+    v2.pragma('user_version = 2');
+    v2.close();
+    const again = open({ root }).mem;
+    expect(again.list().map((r) => [r.command, r.cause])).toEqual([['npm install a', null]]);
+    again.record({ tool: 'shell', command: 'npm install b', outcome: 'failure', error: 'npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/b\nnpm error A complete log of this run can be found in: /x.log' });
+    expect(again.list().find((r) => r.command === 'npm install b')?.cause).toBe('404 Not Found - GET https://registry.npmjs.org/b');
+    again.close();
+  });
 });
 
 describe('checkRepeat', () => {

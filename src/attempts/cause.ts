@@ -1,0 +1,84 @@
+/**
+ * The cause of a failure, in one line, read the way each tool writes it
+ * (issue 21 §3). A log's last line is usually a trailer ("A complete log of
+ * this run can be found in …", "Node.js v20", "1 error", "make: *** Error 1"),
+ * not the cause. Each rule knows one family of tools; the first that finds a
+ * line wins; the fallback is the last line that says error, else the last line.
+ * Samples of each tool's real output are in test/fixtures/tool-errors/.
+ */
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
+const MAX = 300;
+
+type Rule = (lines: string[]) => string | null;
+
+const first = (lines: string[], re: RegExp) => lines.find((l) => re.test(l)) ?? null;
+const last = (lines: string[], re: RegExp) => [...lines].reverse().find((l) => re.test(l)) ?? null;
+
+const RULES: Array<[string, Rule]> = [
+  // npm / pnpm / yarn: the described error, not "code E404" nor the log-file trailer.
+  [
+    'npm',
+    (ls) => {
+      const npm = ls.filter((l) => /^(npm|pnpm|yarn)( ERR!| error|:? ERR_|\s+ERR)/i.test(l));
+      if (!npm.length) return null;
+      const said = npm.map((l) => l.replace(/^(npm|pnpm|yarn)( ERR!| error)?\s*/i, '').trim());
+      const telling = said.find((s) => s && !/^(code|errno|syscall|path|dest|A complete log|Log files were not written|\d{3}$|\d{3} (Note|tarball))/i.test(s));
+      return telling ?? said.find(Boolean) ?? null;
+    },
+  ],
+  // pip: its ERROR lines, the last one names what failed.
+  ['pip', (ls) => last(ls, /^ERROR: /)],
+  // TypeScript, Rust, Java compilers: the first error line is the cause; later ones are often consequences.
+  ['tsc', (ls) => first(ls, /error TS\d+:/)],
+  ['rustc', (ls) => first(ls, /^error(\[E\d+\])?: (?!could not compile|aborting due)/)],
+  ['javac', (ls) => first(ls, /\.java:\d+: error: /)],
+  // Go: file:line:col: message, or a go command error.
+  ['go', (ls) => first(ls, /^\S+\.go:\d+(:\d+)?: /) ?? first(ls, /^go: /)],
+  // pytest: the short summary's FAILED line, else the E-prefixed assertion.
+  ['pytest', (ls) => first(ls, /^(FAILED|ERROR) \S+/) ?? first(ls, /^E\s{2,}\S/)],
+  // jest / vitest: the failed test's name and the matcher's message.
+  [
+    'jest',
+    (ls) => {
+      const i = ls.findIndex((l) => /^● |^ FAIL |^FAIL /.test(l.trim()) && /●/.test(l));
+      if (i < 0) return null;
+      const msg = ls.slice(i + 1).find((l) => l.trim() && !/^\s*at /.test(l));
+      return `${ls[i].trim()}${msg ? `: ${msg.trim()}` : ''}`;
+    },
+  ],
+  // Python and Node: the thrown error line (Python's comes last, Node's before its stack).
+  ['python', (ls) => (ls.some((l) => /^Traceback \(most recent call last\)/.test(l)) ? last(ls, /^[\w.]*(Error|Exception|Exit|Interrupt|Warning)\b[^:]*(: |$)/) : null)],
+  ['node', (ls) => (ls.some((l) => /^Node\.js v\d+/.test(l) || /^\s+at .+:\d+:\d+\)?$/.test(l)) ? first(ls, /^(Uncaught )?[\w.]*(Error|Exception)\b[^:]*: /) : null)],
+  // docker, git, curl, make: their own prefixes.
+  ['docker', (ls) => first(ls, /^(ERROR: |Error response from daemon: |Cannot connect to the Docker daemon)/)],
+  ['git', (ls) => first(ls, /^(fatal|error): /)],
+  ['curl', (ls) => first(ls, /^curl: \(\d+\) /)],
+  // C/C++ compilers before make's own trailer: "fatal error:" / "error:" lines.
+  ['cc', (ls) => (ls.some((l) => /^make(\[\d+\])?: \*\*\*/.test(l)) ? first(ls, /(^|: )(fatal )?error: /) : null)],
+  ['make', (ls) => first(ls, /^make(\[\d+\])?: \*\*\* /)],
+  // HTTP statuses in anything else.
+  ['http', (ls) => first(ls, /\b(HTTP\/\d(\.\d)? [45]\d\d|status(code)? [45]\d\d|[45]\d\d (Not Found|Forbidden|Unauthorized|Bad Gateway|Service Unavailable|Internal Server Error))\b/i)],
+];
+
+/** One line that says why the command failed; null for empty text. */
+export function errorCause(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const lines = text
+    .replace(ANSI, '')
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\s+$/, ''))
+    .filter((l) => l.trim() !== '');
+  if (!lines.length) return null;
+  for (const [, rule] of RULES) {
+    const hit = rule(lines);
+    if (hit && hit.trim()) return bound(hit.trim());
+  }
+  const telling = last(lines, /error|fatal|exception|failed|not found|denied|cannot|unable/i) ?? lines[lines.length - 1];
+  return bound(telling.trim());
+}
+
+function bound(s: string): string {
+  return s.length <= MAX ? s : `${s.slice(0, MAX - 1)}…`;
+}

@@ -1,0 +1,52 @@
+/** Error causes, not log tails (issue 21 §3): the cause line of real tools' output, captured on this machine. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { errorCause } from '../../src/attempts/cause.js';
+import { REPO } from '../helpers/paths.js';
+
+const sample = (name: string) => readFileSync(path.join(REPO, 'test', 'fixtures', 'tool-errors', name), 'utf8');
+
+// Each file is a tool's real stderr (tsc: its stdout), captured with the command in the comment.
+const CASES: Array<[string, string, string]> = [
+  ['npm.txt', 'npm install <missing package>', '404 Not Found - GET https://registry.npmjs.org/zz-agentos-no-such-pkg-4711'],
+  ['npx.txt', 'npx --no-install tsc (not installed)', 'npx canceled due to missing packages and no YES option: ["tsc@2.0.4"]'],
+  ['node.txt', `node -e "require('left-padz')"`, "Error: Cannot find module 'left-padz'"],
+  ['tsc.txt', 'tsc --noEmit t.ts (a type error)', "t.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'."],
+  ['py.txt', `python3 -c "import json; json.loads('{bad')"`, 'json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)'],
+  ['pip.txt', 'pip install <missing package>', 'ERROR: No matching distribution found for zz-agentos-no-such-pkg-4711'],
+  ['cargo.txt', 'cargo build (a type error)', 'error[E0308]: mismatched types'],
+  ['go.txt', 'go build (an undefined name)', './main.go:2:14: undefined: undefinedFn'],
+  ['javac.txt', 'javac A.java (a type error)', 'A.java:1: error: incompatible types: String cannot be converted to int'],
+  ['pytest.txt', 'python3 -m pytest (a failing assert)', 'FAILED pyt/test_x.py::test_x - assert (1 + 1) == 3'],
+  ['jest.txt', 'jest (a failing expect)', '● adds: expect(received).toBe(expected) // Object.is equality'],
+  ['docker.txt', 'docker ps (no daemon)', 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?'],
+  ['git.txt', 'git log (not a repository)', 'fatal: not a git repository (or any of the parent directories): .git'],
+  ['make.txt', 'make (gcc on a missing file)', 'cc1: fatal error: nofile.c: No such file or directory'],
+  ['curl.txt', 'curl -f http://127.0.0.1:1/', "curl: (7) Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server"],
+];
+
+describe.each(CASES)('%s (%s)', (file, _command, cause) => {
+  it('the cause is the line that says why, not the trailer', () => {
+    expect(errorCause(sample(file))).toBe(cause);
+  });
+});
+
+describe('fallbacks', () => {
+  it('the last line that says error, else the last line; colours stripped; empty is null', () => {
+    expect(errorCause('building\nsomething failed badly\ncleaning up\n')).toBe('something failed badly');
+    expect(errorCause('just output\nlast words\n')).toBe('last words');
+    expect(errorCause('\x1b[31mfatal: no such remote\x1b[0m\n')).toBe('fatal: no such remote');
+    expect(errorCause('')).toBeNull();
+    expect(errorCause('\n \n')).toBeNull();
+    expect(errorCause(null)).toBeNull();
+  });
+
+  it('a cause is one bounded line', () => {
+    const long = `Error: ${'x'.repeat(1000)}`;
+    expect(errorCause(long)!.length).toBe(300);
+  });
+
+  it('an HTTP status in an otherwise unknown tool', () => {
+    expect(errorCause('fetching index\nGET /simple/foo: HTTP/1.1 404 Not Found\nretrying\ngiving up\n')).toBe('GET /simple/foo: HTTP/1.1 404 Not Found');
+  });
+});
