@@ -7,7 +7,6 @@
  * Samples of each tool's real output are in test/fixtures/tool-errors/.
  */
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 const MAX = 300;
 
