@@ -9,6 +9,13 @@
 
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 const MAX = 300;
+/** Lines are cut to this before any rule reads them: stderr is untrusted, and no regex may see 64 KB of one line. */
+const MAX_LINE = 2048;
+
+/** Terminal colour codes removed (before redaction too: `\x1b[31mghp_…` hides the token from a word boundary). */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
 
 type Rule = (lines: string[]) => string | null;
 
@@ -64,11 +71,10 @@ const RULES: Array<[string, Rule]> = [
 /** One line that says why the command failed; null for empty text. */
 export function errorCause(text: string | null | undefined): string | null {
   if (!text) return null;
-  const lines = text
-    .replace(ANSI, '')
+  const lines = stripAnsi(text)
     .split(/\r?\n/)
-    .map((l) => l.replace(/\s+$/, ''))
-    .filter((l) => l.trim() !== '');
+    .map((l) => l.slice(0, MAX_LINE).trimEnd())
+    .filter((l) => l !== '');
   if (!lines.length) return null;
   for (const [, rule] of RULES) {
     const hit = rule(lines);

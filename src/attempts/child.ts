@@ -57,7 +57,13 @@ export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildRe
         cut = true;
       }
     };
-    const kept = () => (cut ? `${head.toString('utf8')}\n[…]\n${tail.toString('utf8')}` : Buffer.concat([head, tail]).toString('utf8'));
+    // At a cut, the partial lines on both sides are dropped: no split character, no half a secret.
+    const kept = () => {
+      if (!cut) return Buffer.concat([head, tail]).toString('utf8');
+      const h = head.subarray(0, Math.max(0, head.lastIndexOf(0x0a)));
+      const t = tail.subarray(tail.indexOf(0x0a) + 1);
+      return `${h.toString('utf8')}\n[…]\n${t.toString('utf8')}`;
+    };
     // Handlers go in before the spawn: the command can print (and a caller can react
     // with a signal) before spawn() returns here; a signal in that gap must not kill
     // agentos with its default action and orphan the command. It is delivered once

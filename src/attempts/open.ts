@@ -11,7 +11,7 @@ import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Config } from '../config/schema.js';
 import { processSessionId } from './ids.js';
-import { errorCause } from './cause.js';
+import { errorCause, stripAnsi } from './cause.js';
 import { redact } from './redact.js';
 import { SqliteAttemptStore, type WarningDecision } from './sqlite-store.js';
 import { autoTags } from './tags.js';
@@ -87,9 +87,10 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
   const prepare = (a: NewAttempt) => {
     const command = bound(redact(a.command, home), LIMITS.command);
     const context = a.context ? bound(redact(a.context, home), LIMITS.context) : null;
-    const error = a.error ? tail(a.error, home) : null;
+    const plainError = a.error ? stripAnsi(a.error) : null;
+    const error = plainError ? tail(plainError, home) : null;
     // The cause is read from the whole (bounded) text, redacted first: a secret never becomes the cause.
-    const cause = a.error ? errorCause(redact(a.error.length > 4 * MAX_ERROR_INPUT ? `${a.error.slice(0, MAX_ERROR_INPUT)}\n${a.error.slice(-MAX_ERROR_INPUT)}` : a.error, home)) : null;
+    const cause = plainError ? errorCause(redact(bothEnds(plainError, MAX_ERROR_INPUT), home)) : null;
     const time = a.time ? validTime(a.time) : now().toISOString();
     // Tags come from redacted text only, so no secret becomes a tag.
     const tags = autoTags({ tool: a.tool, command, context, tags: (a.tags ?? []).map((t) => redact(t, home)) });
@@ -143,6 +144,14 @@ function emptyMemory(file: string): AttemptMemoryHandle {
     noteWarning: () => {},
     close: () => {},
   };
+}
+
+/** At most `max` characters of each end of a text, cut at line boundaries (a secret is never split by the cut). */
+function bothEnds(text: string, max: number): string {
+  if (text.length <= 2 * max) return text;
+  const head = text.slice(0, max);
+  const tailPart = text.slice(-max);
+  return `${head.slice(0, Math.max(0, head.lastIndexOf('\n')))}\n${tailPart.slice(tailPart.indexOf('\n') + 1)}`;
 }
 
 function bound(text: string, max: number): string {

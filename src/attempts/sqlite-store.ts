@@ -268,11 +268,15 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
    * files, not only from the queries.
    */
   forget(q: { id?: string; before?: Date; all?: boolean }): number {
-    const n = this.db.transaction(() => this.remove(q)).immediate();
-    if (n > 0) {
-      this.db.prepare(`INSERT INTO attempts_fts (attempts_fts) VALUES ('optimize')`).run();
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-    }
+    const n = this.db
+      .transaction(() => {
+        const removed = this.remove(q);
+        // In the same transaction: a crash cannot leave the rows gone but their terms in old segments.
+        if (removed > 0) this.db.prepare(`INSERT INTO attempts_fts (attempts_fts) VALUES ('optimize')`).run();
+        return removed;
+      })
+      .immediate();
+    if (n > 0) this.db.pragma('wal_checkpoint(TRUNCATE)');
     return n;
   }
 
@@ -284,10 +288,8 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     const where = q.id !== undefined ? 'id = ?' : q.before ? 'time < ?' : null;
     if (!where) return 0;
     const arg = q.id ?? q.before!.toISOString();
-    const gone = this.db.prepare(`SELECT id, command FROM attempts WHERE ${where}`).all(arg) as Array<{ id: string; command: string }>;
-    if (!gone.length) return 0;
-    const byFailure = this.db.prepare('DELETE FROM warnings WHERE failure_id = ? OR command = ?');
-    for (const a of gone) byFailure.run(a.id, a.command);
+    // One statement each (warnings has no index: a loop per attempt would scan it per attempt under the write lock).
+    this.db.prepare(`DELETE FROM warnings WHERE failure_id IN (SELECT id FROM attempts WHERE ${where}) OR command IN (SELECT command FROM attempts WHERE ${where})`).run(arg, arg);
     if (q.before) this.db.prepare('DELETE FROM warnings WHERE time < ?').run(arg);
     return this.db.prepare(`DELETE FROM attempts WHERE ${where}`).run(arg).changes;
   }

@@ -119,7 +119,9 @@ export function retrievalOf(config: Config): { enabled: boolean; autoInject: boo
 export function warningText(w: RepeatWarning): string {
   const f = w.failure;
   const day = f.time.slice(0, 10);
-  const err = f.error ? `: ${f.error.split('\n').filter(Boolean).slice(-1)[0]}` : '';
+  // The cause line (issue 21 §3), else the error's last line (records made before causes were kept).
+  const line = f.cause ?? (f.error ? f.error.split('\n').filter(Boolean).slice(-1)[0] : null);
+  const err = line ? `: ${line}` : '';
   let s = `agentos: this was tried on ${day} and failed${err} (\`${f.command}\`, similarity ${w.score.toFixed(2)}).`;
   if (w.workedInstead) s += ` What worked instead: \`${w.workedInstead.command}\` (${w.workedInstead.time.slice(0, 10)}).`;
   return s + ' Consider another approach; run it anyway only if something changed.';
@@ -128,7 +130,7 @@ export function warningText(w: RepeatWarning): string {
 function warningJson(w: RepeatWarning) {
   return {
     score: w.score,
-    failure: { id: w.failure.id, time: w.failure.time, tool: w.failure.tool, command: w.failure.command, error: w.failure.error },
+    failure: { id: w.failure.id, time: w.failure.time, tool: w.failure.tool, command: w.failure.command, error: w.failure.error, cause: w.failure.cause },
     workedInstead: w.workedInstead ? { id: w.workedInstead.id, time: w.workedInstead.time, command: w.workedInstead.command } : null,
   };
 }

@@ -72,6 +72,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   }
   const mean = meanVector(briefVectors);
   const model = type === 'standard' ? governsModel() : sameWorkModel();
+  const whole = wholeTextSet(parts.map(({ m, lex }) => ({ cosine: m.score, lexical: lex?.norm ?? 0 })), model.floors.related - WHOLE_TEXT_MARGIN);
   const evidence = computeFeatures(
     {
       briefTitle: s.briefTitle ?? '',
@@ -81,12 +82,11 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
       df: (t) => s.lexical?.store.docShare(t) ?? 1,
       idfSum: s.lexical ? (p) => s.lexical!.store.idfSum(p) : undefined,
     },
-    parts.map(({ m, lex }) => {
+    parts.map(({ m, lex }, i) => {
       const doc = store.doc?.(m.filePath);
       // The whole text is read back only where it can matter: a candidate under the related floor
       // cannot reach "related" whatever its other features, and its own cosine stands in.
-      const wanted = m.score >= model.floors.related - WHOLE_TEXT_MARGIN;
-      const docMean = !wanted ? null : store.docMean ? store.docMean(m.filePath) : store.docVectors ? meanOrNull(store.docVectors(m.filePath)) : null;
+      const docMean = !whole.has(i) ? null : store.docMean ? store.docMean(m.filePath) : store.docVectors ? meanOrNull(store.docVectors(m.filePath)) : null;
       return {
         path: m.filePath,
         work: workKey(m),
@@ -103,7 +103,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   const explained = parts.map((_, i) => calibratedScore(model, evidence[i].features, lines));
   // Candidates whose whole text was not read (far under the related floor) stood in with their best
   // passage, which flatters them: they never rank above one that was scored on the whole evidence.
-  const fullyScored = parts.map(({ m }) => m.score >= model.floors.related - WHOLE_TEXT_MARGIN);
+  const fullyScored = parts.map((_, i) => whole.has(i));
   const floorOfFull = Math.min(...explained.filter((_, i) => fullyScored[i]).map((e) => e.score));
   const scored = parts.map(({ m, lex }, i) => {
     const { features, sharedIdentifiers } = evidence[i];
@@ -131,8 +131,16 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   return groupByWork(scored.sort(byScore)).slice(0, k);
 }
 
-/** Whole-text cosines are computed for candidates down to this far under the model's related floor. */
+/** Whole-text cosines are computed for candidates down to this far under the model's related floor... */
 const WHOLE_TEXT_MARGIN = 0.05;
+/** ...and among the best by passage cosine or by lexical share: the only ones that can lead (each read costs ~35 µs a chunk). */
+const WHOLE_TEXT_TOP = { cosine: 12, lexical: 6 };
+
+function wholeTextSet(c: Array<{ cosine: number; lexical: number }>, minCosine: number): Set<number> {
+  const idx = c.map((_, i) => i).filter((i) => c[i].cosine >= minCosine);
+  const best = (key: 'cosine' | 'lexical', n: number) => [...idx].sort((a, b) => c[b][key] - c[a][key]).slice(0, n);
+  return new Set([...best('cosine', WHOLE_TEXT_TOP.cosine), ...best('lexical', WHOLE_TEXT_TOP.lexical)]);
+}
 
 /** A brief chunk at least this share boilerplate of the corpus (quoted context files, issue templates) does not pair. */
 export const TEMPLATE_CHUNK_SHARE = 0.5;

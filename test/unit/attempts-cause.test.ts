@@ -50,3 +50,30 @@ describe('fallbacks', () => {
     expect(errorCause('fetching index\nGET /simple/foo: HTTP/1.1 404 Not Found\nretrying\ngiving up\n')).toBe('GET /simple/foo: HTTP/1.1 404 Not Found');
   });
 });
+
+describe('hostile stderr', () => {
+  it('a 200 KB line of spaces and a long Error.Error… line are read in bounded time', () => {
+    const spaces = `${' '.repeat(200_000)}x\n`;
+    const errors = `Traceback (most recent call last)\n${'Error.'.repeat(40_000)}:x\nNode.js v20\n`;
+    const t0 = performance.now();
+    errorCause(spaces);
+    errorCause(errors);
+    // Linear work on 440 KB is a few ms; the quadratic patterns took seconds.
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('colour codes do not hide a secret from redaction: neither the error nor its cause keeps the token', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const os = await import('node:os');
+    const { openAttemptMemory } = await import('../../src/attempts/open.js');
+    const { DEFAULT_CONFIG } = await import('../../src/config/schema.js');
+    const root = await mkdtemp(path.join(os.tmpdir(), 'agentos-cause-'));
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
+    const mem = openAttemptMemory(root, DEFAULT_CONFIG);
+    mem.record({ tool: 'shell', command: 'git push', outcome: 'failure', error: `fatal: \x1b[31m${token}\x1b[0m rejected` });
+    const [rec] = mem.list();
+    mem.close();
+    expect(rec.cause).toMatch(/^fatal: /);
+    expect(`${rec.cause} ${rec.error}`).not.toContain(token);
+  });
+});
