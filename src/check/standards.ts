@@ -30,10 +30,10 @@ export interface StandardsRule {
  * least `threshold`, take the best `k`. One entry per document (its best section).
  */
 export function retrieveStandards(store: VectorStore, briefVectors: Float32Array[], rule: StandardsRule, scoring?: Scoring): StandardContext[] {
-  const nearest = scoring ? rescore(store, briefVectors, rule.candidates * 2, 'standard', scoring) : nearestDocuments(store, briefVectors, rule.candidates * 2, 'standard');
+  const nearest = scoring ? rescore(store, briefVectors, rule.candidates, 'standard', scoring) : nearestDocuments(store, briefVectors, rule.candidates, 'standard');
   // The best `candidates` by score, then the line, then ADRs/standards before designs: a design above
   // the line is never cut for an ADR below it.
-  return librarianOrder(nearest.slice(0, rule.candidates).filter((m) => m.score >= rule.threshold))
+  return librarianOrder(nearest.filter((m) => m.score >= rule.threshold))
     .slice(0, rule.k)
     .map((m) => ({
       filePath: m.filePath,

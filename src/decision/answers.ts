@@ -77,11 +77,12 @@ export async function recordAnswers(root: string, briefSha256: string, alerts: H
   if (!alerts.length) return;
   const at = new Date().toISOString();
   const named = action === 'ignore' ? alerts : action === 'link' ? alerts.filter((m) => m.filePath === (linked ?? alerts[0]).filePath) : alerts.slice(0, 1);
-  const lines = named.map((m) => {
-    const a: Answer = { at, briefSha256, issueId: m.issueId, filePath: m.filePath, score: m.score, answer: action, scale };
-    return JSON.stringify(a);
-  });
-  const text = lines.filter((l): l is string => l !== null).join('\n');
+  const text = named
+    .map((m) => {
+      const a: Answer = { at, briefSha256, issueId: m.issueId, filePath: m.filePath, score: m.score, answer: action, scale };
+      return JSON.stringify(a);
+    })
+    .join('\n');
   if (!text) return;
   await mkdir(path.dirname(answersFile(root)), { recursive: true });
   await appendFile(answersFile(root), text + '\n', { flag: 'a' });

@@ -30,3 +30,26 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   }
   return dot / (Math.sqrt(na) * Math.sqrt(nb) || 1);
 }
+
+/** The dot product (the cosine of unit vectors), in float64. */
+export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+/** Scale a vector to unit length in place (a zero vector stays zero). */
+export function normalise(v: Float32Array): Float32Array {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i] * v[i];
+  n = Math.sqrt(n) || 1;
+  for (let i = 0; i < v.length; i++) v[i] /= n;
+  return v;
+}
+
+/** The normalised mean of vectors: a text of several chunks as a whole. */
+export function meanVector(vs: ArrayLike<number>[]): Float32Array {
+  const out = new Float32Array(vs[0]?.length ?? 0);
+  for (const v of vs) for (let i = 0; i < out.length; i++) out[i] += v[i];
+  return normalise(out);
+}

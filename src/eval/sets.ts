@@ -202,12 +202,16 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A deterministic sample of n documents (the corpus-size sweep). */
-export function sampleDocs(docs: EvalDoc[], n: number, seed: string): EvalDoc[] {
-  if (n >= docs.length) return docs;
-  const key = (d: EvalDoc) => createHash('sha1').update(`${seed}:${d.id}`).digest('hex');
-  const keep = new Set([...docs].sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, n).map((d) => d.id));
-  return docs.filter((d) => keep.has(d.id));
+/**
+ * A deterministic sample of n items, in their own order: those whose hash of
+ * `seed:id` (of the id alone without a seed) sorts first. The sweep's corpora
+ * and `eval --limit` both sample this way.
+ */
+export function sampleById<T extends { id: string }>(items: T[], n: number, seed = ''): T[] {
+  if (n >= items.length) return items;
+  const key = (x: T) => createHash('sha1').update(seed ? `${seed}:${x.id}` : x.id).digest('hex');
+  const keep = new Set([...items].sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, n).map((x) => x.id));
+  return items.filter((x) => keep.has(x.id));
 }
 
 /** The project cut to a corpus: briefs whose expected work is gone have nothing to find. */

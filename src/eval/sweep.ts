@@ -6,7 +6,7 @@
  */
 import { summarize } from './metrics.js';
 import { runSet, type CaseResult, type SetRunOptions } from './run-set.js';
-import { restrictTo, sampleDocs, type EvalProject } from './sets.js';
+import { restrictTo, sampleById, type EvalProject } from './sets.js';
 
 export const DEFAULT_SIZES = [5, 10, 30, 100, 300, 1000, 3000];
 
@@ -51,15 +51,13 @@ export async function runSweep(
   projects: EvalProject[],
   sizes: number[],
   o: Omit<SetRunOptions, 'projects' | 'crossStandards'>,
-  opts: { maxBriefs?: number } = {},
 ): Promise<{ rows: SweepRow[]; results: Record<number, CaseResult[]> }> {
   const pool = pooled(projects);
   const rows: SweepRow[] = [];
   const results: Record<number, CaseResult[]> = {};
   for (const size of sizes) {
-    const docs = sampleDocs(pool.docs, size, 'sweep');
-    let cut = restrictTo(pool, docs, `sweep-${size}`);
-    if (opts.maxBriefs && cut.cases.length > opts.maxBriefs) cut = { ...cut, cases: sampleCases(cut, opts.maxBriefs) };
+    const docs = sampleById(pool.docs, size, 'sweep');
+    const cut = restrictTo(pool, docs, `sweep-${size}`);
     o.onProgress?.(`sweep: ${docs.length} documents`);
     const run = await runSet({ ...o, projects: [cut], work: o.work });
     const history = run.results.filter((r) => !/_adr$/.test(r.kind));
@@ -76,16 +74,4 @@ export async function runSweep(
     results[size] = run.results;
   }
   return { rows, results };
-}
-
-/** Keep every duplicate brief whose work is in the sample, and a deterministic share of the rest. */
-function sampleCases(p: EvalProject, n: number) {
-  const pos = p.cases.filter((c) => c.expected.length > 0);
-  const neg = sampleDocs(
-    p.cases.filter((c) => c.expected.length === 0).map((c) => ({ id: c.id, relPath: '', text: '', types: [] })),
-    Math.max(0, n - pos.length),
-    'sweep-briefs',
-  );
-  const keep = new Set(neg.map((d) => d.id));
-  return [...pos.slice(0, n), ...p.cases.filter((c) => keep.has(c.id))];
 }

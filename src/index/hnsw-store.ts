@@ -6,6 +6,7 @@ import type { CorpusType } from '../corpus/types.js';
 import { indexPaths } from './layout.js';
 import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type SearchHit, type StoredDoc, type VectorStore } from './types.js';
 import { loadHnswlib, type HnswIndex } from './hnswlib.js';
+import { normalise } from '../embeddings/embedder.js';
 
 /** Search breadth: recall@3 against an exact scan is measured by `npm run bench`. */
 export const EF_SEARCH = 96;
@@ -60,34 +61,17 @@ export class HnswStore implements VectorStore {
     return this.docCounts[type ?? 'all'];
   }
 
-  docVectors(filePath: string): Float32Array[] {
-    const doc = this.doc(filePath);
-    if (!doc) return [];
-    return doc.labels.filter((l) => this.byLabel.has(l)).map((l) => Float32Array.from(this.index.getPoint(l)));
-  }
-
+  /** Documents' mean vectors, filled by scoreDoc's one read of their points. */
   private means = new Map<string, Float32Array | null>();
 
   /**
    * The normalised mean of a document's chunk vectors (the text as a whole),
    * remembered: getPoint costs ~35 µs a chunk, and the history check and the
-   * Librarian ask for the same documents.
+   * Librarian ask for the same documents. Read by scoreDoc (no brief vectors).
    */
   docMean(filePath: string): Float32Array | null {
-    let m = this.means.get(filePath);
-    if (m === undefined) {
-      const doc = this.doc(filePath);
-      const labels = doc ? doc.labels.filter((l) => this.byLabel.has(l)) : [];
-      // Summed straight from getPoint's arrays: no Float32Array per chunk (garbage was half the cost).
-      m = labels.length ? new Float32Array(this.manifest.dimensions) : null;
-      for (const l of labels) {
-        const p = this.index.getPoint(l);
-        for (let i = 0; i < m!.length; i++) m![i] += p[i];
-      }
-      if (m) normalise(m);
-      this.means.set(filePath, m);
-    }
-    return m;
+    if (!this.means.has(filePath)) this.scoreDoc(filePath, []);
+    return this.means.get(filePath) ?? null;
   }
 
   /** Exact best-chunk cosine of one document (its vectors read back from the graph). */
@@ -96,6 +80,7 @@ export class HnswStore implements VectorStore {
     if (!doc) return null;
     let best: (SearchHit & { vectorIndex: number }) | null = null;
     // The points are read anyway: keep their mean for docMean (the whole-text cosine asks next).
+    // Summed straight from getPoint's arrays: no Float32Array per chunk (garbage was half the cost).
     const sum = this.means.has(filePath) ? null : new Float32Array(this.manifest.dimensions);
     let live = 0;
     for (const label of doc.labels) {
@@ -132,13 +117,6 @@ export class HnswStore implements VectorStore {
     });
     return hits.sort((a, b) => b.score - a.score);
   }
-}
-
-function normalise(v: Float32Array): void {
-  let n = 0;
-  for (let i = 0; i < v.length; i++) n += v[i] * v[i];
-  n = Math.sqrt(n) || 1;
-  for (let i = 0; i < v.length; i++) v[i] /= n;
 }
 
 /** Size limits for index files read back (the user's disk may hold anything under those names). */

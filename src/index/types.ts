@@ -77,8 +77,6 @@ export interface VectorStore {
   doc?(filePath: string): StoredDoc | undefined;
   /** Documents (not chunks) of a type: the corpus size the calibrated score takes into account. */
   docCount?(type?: CorpusType): number;
-  /** A document's chunk vectors. */
-  docVectors?(filePath: string): Float32Array[];
   /** The normalised mean of a document's chunk vectors (the whole-text cosine), null for an unknown document. */
   docMean?(filePath: string): Float32Array | null;
 }

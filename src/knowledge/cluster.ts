@@ -7,6 +7,8 @@
  * Each topic is labelled by its most central member (highest mean similarity
  * to the others). Deterministic: ties go to the lower index.
  */
+import { dot } from '../embeddings/embedder.js';
+
 export interface Cluster {
   /** Indices into the input, in input order. */
   members: number[];
@@ -16,11 +18,6 @@ export interface Cluster {
   cohesion: number;
 }
 
-export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
-}
 
 export function normalize(v: Float64Array): Float64Array {
   const n = Math.sqrt(dot(v, v));

@@ -17,7 +17,8 @@ import { readCurrent, readManifest } from '../index/hnsw-store.js';
 import { loadHnswlib } from '../index/hnswlib.js';
 import { indexPaths } from '../index/layout.js';
 import type { IndexMeta, StoredDoc } from '../index/types.js';
-import { clusterVectors, dot, normalize } from './cluster.js';
+import { clusterVectors, normalize } from './cluster.js';
+import { dot } from '../embeddings/embedder.js';
 import { writeCache } from '../fsutil/cache-file.js';
 import { compareText } from '../text/compare.js';
 

@@ -7,6 +7,7 @@ import { nearestDocuments, toMatch, workKey, type HistoryMatch } from './match.j
 import { fuse, referenceOf, type ScoringMethod } from './hybrid.js';
 import { computeFeatures } from './features.js';
 import { calibratedScore, governsModel, sameWorkModel, whyInWords } from './calibrated.js';
+import { dot, meanVector } from '../embeddings/embedder.js';
 
 /** How the check scores: the method, the lexical index (null when absent) and the brief. */
 export interface Scoring {
@@ -54,25 +55,21 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
     .filter((m) => !s.exclude?.(m.filePath))
     .map((m) => {
       const lex = s.lexical?.store.scoreDoc(tokens, m.filePath) ?? null;
+      // The parts every method reports: best-passage cosine, lexical share, shared rare terms.
+      const base = { cosine: m.score, lexical: lex?.norm ?? 0, shared: lex?.shared ?? [] };
       // Back to the brief's own chunk numbering (briefExcerpt).
-      return { m: m.briefChunk !== undefined ? { ...m, briefChunk: kept[m.briefChunk] } : m, lex };
+      return { m: m.briefChunk !== undefined ? { ...m, briefChunk: kept[m.briefChunk] } : m, base };
     });
-  if (s.method === 'cosine') {
-    const scored = parts.map(({ m, lex }) => withExcerpt({ ...m, components: { cosine: m.score, lexical: lex?.norm ?? 0, shared: lex?.shared ?? [] } }, s));
-    return groupByWork(scored.sort(byScore)).slice(0, k);
-  }
+  const ranked = (scored: HistoryMatch[]) => groupByWork(scored.sort(byScore)).slice(0, k);
+  if (s.method === 'cosine') return ranked(parts.map(({ m, base }) => withExcerpt({ ...m, components: base }, s)));
   if (s.method === 'standout') {
     // The issue-11 score, kept to compare against: both parts relative to the brief's 4th-best candidate.
-    const reference = referenceOf(parts.map(({ m, lex }) => ({ cosine: m.score, lexical: lex?.norm ?? 0 })));
-    const scored = parts.map(({ m, lex }) => {
-      const c = { cosine: m.score, lexical: lex?.norm ?? 0 };
-      return withExcerpt({ ...m, score: fuse(c, 'hybrid', reference), components: { ...c, shared: lex?.shared ?? [], reference } }, s);
-    });
-    return groupByWork(scored.sort(byScore)).slice(0, k);
+    const reference = referenceOf(parts.map(({ base }) => base));
+    return ranked(parts.map(({ m, base }) => withExcerpt({ ...m, score: fuse(base, 'hybrid', reference), components: { ...base, reference } }, s)));
   }
   const mean = meanVector(briefVectors);
   const model = type === 'standard' ? governsModel() : sameWorkModel();
-  const whole = wholeTextSet(parts.map(({ m, lex }) => ({ cosine: m.score, lexical: lex?.norm ?? 0 })), model.floors.related - WHOLE_TEXT_MARGIN);
+  const whole = wholeTextSet(parts.map(({ base }) => base), model.floors.related - WHOLE_TEXT_MARGIN);
   const evidence = computeFeatures(
     {
       briefTitle: s.briefTitle ?? '',
@@ -82,17 +79,17 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
       df: (t) => s.lexical?.store.docShare(t) ?? 1,
       idfSum: s.lexical ? (p) => s.lexical!.store.idfSum(p) : undefined,
     },
-    parts.map(({ m, lex }, i) => {
+    parts.map(({ m, base }, i) => {
       const doc = store.doc?.(m.filePath);
       // The whole text is read back only where it can matter: a candidate under the related floor
       // cannot reach "related" whatever its other features, and its own cosine stands in.
-      const docMean = !whole.has(i) ? null : store.docMean ? store.docMean(m.filePath) : store.docVectors ? meanOrNull(store.docVectors(m.filePath)) : null;
+      const docMean = whole.has(i) ? (store.docMean?.(m.filePath) ?? null) : null;
       return {
         path: m.filePath,
         work: workKey(m),
         cosine: m.score,
         cosineMean: docMean ? dot(mean, docMean) : m.score,
-        lexBrief: lex?.norm ?? 0,
+        lexBrief: base.lexical,
         title: m.title,
         terms: s.lexical?.store.termsOf(m.filePath),
         chunks: doc?.labels.length ?? 1,
@@ -105,7 +102,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   // passage, which flatters them: they never rank above one that was scored on the whole evidence.
   const fullyScored = parts.map((_, i) => whole.has(i));
   const floorOfFull = Math.min(...explained.filter((_, i) => fullyScored[i]).map((e) => e.score));
-  const scored = parts.map(({ m, lex }, i) => {
+  const scored = parts.map(({ m, base }, i) => {
     const { features, sharedIdentifiers } = evidence[i];
     const e = explained[i];
     const score = fullyScored[i] || !Number.isFinite(floorOfFull) ? e.score : Math.min(e.score, floorOfFull * (1 - 1e-6));
@@ -114,9 +111,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
         ...m,
         score,
         components: {
-          cosine: m.score,
-          lexical: lex?.norm ?? 0,
-          shared: lex?.shared ?? [],
+          ...base,
           features,
           contributions: e.contributions,
           probability: e.probability,
@@ -128,7 +123,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
       s,
     );
   });
-  return groupByWork(scored.sort(byScore)).slice(0, k);
+  return ranked(scored);
 }
 
 /** Whole-text cosines are computed for candidates down to this far under the model's related floor... */
@@ -157,27 +152,6 @@ export function informativeChunks(vectors: Float32Array[], s: Scoring): number[]
   if (!templates || templates.hashes.size === 0 || !s.briefChunks || s.briefChunks.length !== vectors.length) return all;
   const keep = all.filter((i) => stripTemplates(s.briefChunks![i], templates).share < TEMPLATE_CHUNK_SHARE);
   return keep.length ? keep : all;
-}
-
-/** The normalised mean of unit vectors: the text as a whole. */
-export function meanVector(vs: ArrayLike<number>[]): Float32Array {
-  const out = new Float32Array(vs[0]?.length ?? 0);
-  for (const v of vs) for (let i = 0; i < out.length; i++) out[i] += v[i];
-  let n = 0;
-  for (let i = 0; i < out.length; i++) n += out[i] * out[i];
-  n = Math.sqrt(n) || 1;
-  for (let i = 0; i < out.length; i++) out[i] /= n;
-  return out;
-}
-
-function meanOrNull(vs: Float32Array[]): Float32Array | null {
-  return vs.length ? meanVector(vs) : null;
-}
-
-function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d += a[i] * b[i];
-  return d;
 }
 
 /** The keyword fallback: BM25 alone, never a duplicate unless near-verbatim. */

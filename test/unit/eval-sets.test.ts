@@ -2,7 +2,7 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { citedStandards, loadEvalSet, restrictTo, sampleDocs } from '../../src/eval/sets.js';
+import { citedStandards, loadEvalSet, restrictTo, sampleById } from '../../src/eval/sets.js';
 import { pooled } from '../../src/eval/sweep.js';
 import { standardsMetrics } from '../../src/eval/standards-metrics.js';
 import type { CaseResult } from '../../src/eval/run-set.js';
@@ -90,9 +90,9 @@ test('trackers: one project per `project`, so the sweep pool prefixes ids that c
 
 test('sweep samples are deterministic, nested by size, and a brief whose work is not sampled has nothing to find', async () => {
   const [p] = loadEvalSet(await markdownSet(), { subset: 1 });
-  const one = sampleDocs(p.docs, 1, 's');
-  expect(sampleDocs(p.docs, 1, 's')).toEqual(one);
-  expect(sampleDocs(p.docs, 2, 's').map((d) => d.id)).toEqual(expect.arrayContaining(one.map((d) => d.id)));
+  const one = sampleById(p.docs, 1, 's');
+  expect(sampleById(p.docs, 1, 's')).toEqual(one);
+  expect(sampleById(p.docs, 2, 's').map((d) => d.id)).toEqual(expect.arrayContaining(one.map((d) => d.id)));
   const without = restrictTo(p, p.docs.filter((d) => d.id !== 'r:lld:1'), 'cut');
   expect(without.cases.find((c) => c.id === 'q1')).toMatchObject({ expected: [], kind: 'novel' });
 });

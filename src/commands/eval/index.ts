@@ -4,7 +4,6 @@ import type { GlobalOptions } from '../../cli.js';
 import { loadConfig } from '../../config/load.js';
 import { modelSetup } from '../../embeddings/setup.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { createHash } from 'node:crypto';
 import { summarize, type EvalMetrics, type QueryResult } from '../../eval/metrics.js';
 import { standardsMetrics, type StandardsMetrics } from '../../eval/standards-metrics.js';
 import type { SweepRow } from '../../eval/sweep.js';
@@ -56,10 +55,10 @@ export async function evaluate(io: IO, globals: GlobalOptions, opts: EvalOptions
   const method = `embedding:${model.identity.modelId}+hnsw`;
   if (opts.pairs) {
     const file = path.resolve(io.cwd, opts.pairs);
-    const { loadEvalSet } = await import('../../eval/sets.js');
+    const { loadEvalSet, sampleById } = await import('../../eval/sets.js');
     const { runSet } = await import('../../eval/run-set.js');
     let projects = loadEvalSet(file, { subset: opts.subset });
-    if (opts.limit > 0) projects = projects.map((p) => ({ ...p, cases: limitCases(p.cases, opts.limit) }));
+    if (opts.limit > 0) projects = projects.map((p) => ({ ...p, cases: sampleById(p.cases, opts.limit) }));
     const work = path.resolve(io.cwd, opts.work ?? path.join(root, '.agentos', 'eval', path.basename(file).replace(/\W+/g, '-')));
     const base = { work, config, model: model.identity, loadEmbedder: () => model.load('batch'), onProgress: progress };
     const run = await runSet({ ...base, projects, crossStandards: true });
@@ -89,13 +88,6 @@ export async function evaluate(io: IO, globals: GlobalOptions, opts: EvalOptions
     report: { source: 'history', method, scoring: config.scoring.method, calibration: calibrationVersion(), indexed: run.indexed, metrics: summarize(run.results, config.thresholds), timings: run.timings },
     results: run.results,
   };
-}
-
-/** A deterministic sample of n briefs. */
-function limitCases<T extends { id: string }>(cases: T[], n: number): T[] {
-  if (cases.length <= n) return cases;
-  const key = (c: T) => createHash('sha1').update(c.id).digest('hex');
-  return [...cases].sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, n);
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
