@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FEATURE_NAMES } from '../dist/scoring/features.js';
 import { auc } from '../dist/eval/metrics.js';
+import { calibratedScore, logit, sigmoid } from '../dist/scoring/calibrated.js';
 
 const args = process.argv.slice(2);
 const write = args.includes('--write');
@@ -107,11 +108,12 @@ function fit(rows, names) {
   return { intercept: w[0], features };
 }
 
-const prob = (model, f) => {
-  let z = model.intercept + (model.shift ?? 0);
-  for (const [n, p] of Object.entries(model.features)) z += (p.weight * (f[n] - p.mean)) / p.scale;
-  return 1 / (1 + Math.exp(-z));
-};
+// The product's own arithmetic (src/scoring/calibrated.ts): a model here may carry a trial `shift` of its intercept.
+const shifted = (model, floors) => ({ ...model, intercept: model.intercept + (model.shift ?? 0), floors: floors ?? model.floors ?? { related: 0, duplicate: 0 } });
+const zOf = (model, f) => logit(shifted(model), f).z;
+const prob = (model, f) => sigmoid(zOf(model, f));
+/** The score as the product gives it: the probability held under a line its floors do not allow. */
+const score = (model, f, floors, lines) => calibratedScore(shifted(model, floors), f, lines).score;
 
 // ---------- data ----------
 function historyRows(rs) {
@@ -129,20 +131,13 @@ function historyRows(rs) {
   });
 }
 
-/** Floor a score the way calibrated.ts does. */
-function floored(p, f, floors, lines) {
-  if (f.cosine < floors.related && p >= lines.related - 1e-4) return lines.related - 1e-4;
-  if ((f.cosine < floors.duplicate || f.lexBrief < (floors.lexicalDuplicate ?? 0)) && p >= lines.duplicate - 1e-4) return lines.duplicate - 1e-4;
-  return p;
-}
-
 /** Query-level outcome: the top candidate under the model (grouping as scored). */
 function decide(rs, model, floors) {
   return rs.map((r) => {
     let best = null;
     for (const c of r.history) {
       if (!c.features) continue;
-      const s = floored(prob(model, c.features), c.features, floors, LINES);
+      const s = score(model, c.features, floors, LINES);
       if (!best || s > best.s) best = { s, label: c.label };
     }
     return { r, top: best?.s ?? 0, hit: best?.label === 1, positive: r.targets.length > 0 };
@@ -237,16 +232,15 @@ if (process.env.FIT_SHIFT === undefined) {
 // Then both lines are placed where their budgets are (Platt-style, z' = a z + b on the fitted log-odds):
 // 0.85 where briefs with nothing to find alert at FALSE_ALERTS in the noisier domain, 0.5 where they
 // reach related at RELATED_NOISE. The ranking is unchanged; only where the two lines fall.
-const zOf = (model, f) => Object.entries(model.features).reduce((z, [n, p]) => z + (p.weight * (f[n] - p.mean)) / p.scale, model.intercept);
 // A brief's top under the floors too: a candidate held under a line by its cosine cannot place that line.
 const topZ = (rs, line) => rs.filter((r) => !r.targets.length).map((r) => Math.max(-99, ...r.history.filter((c) => c.features && c.features.cosine >= (line === 'alert' ? floors.duplicate : floors.related)).map((c) => zOf(fitted, c.features))));
 const quantileAbove = (zs, share) => [...zs].sort((x, y) => y - x)[Math.floor(share * zs.length)] ?? 0;
 const domains = [briefs.filter((r) => isMarkdown(r.project)), briefs.filter((r) => !isMarkdown(r.project))].filter((d) => d.length);
 const zAlert = Math.max(...domains.map((d) => quantileAbove(topZ(d, 'alert'), FALSE_ALERTS)));
 const zRelated = Math.max(...domains.map((d) => quantileAbove(topZ(d, 'related'), RELATED_NOISE)));
-const logit = (p) => Math.log(p / (1 - p));
-const a = zAlert > zRelated ? (logit(LINES.duplicate) - logit(LINES.related)) / (zAlert - zRelated) : 1;
-const b = logit(LINES.related) - a * zRelated;
+const logOdds = (p) => Math.log(p / (1 - p));
+const a = zAlert > zRelated ? (logOdds(LINES.duplicate) - logOdds(LINES.related)) / (zAlert - zRelated) : 1;
+const b = logOdds(LINES.related) - a * zRelated;
 console.log(`placement: alert line at fitted log-odds ${zAlert.toFixed(3)}, related line at ${zRelated.toFixed(3)}: z' = ${a.toFixed(3)} z + ${b.toFixed(3)}`);
 const scaled = Object.fromEntries(Object.entries(fitted.features).map(([k, v]) => [k, { ...v, weight: v.weight * a }]));
 const placed = { intercept: a * fitted.intercept + b, features: scaled, floors: { related: floors.related, duplicate: floors.duplicate } };
@@ -288,7 +282,7 @@ function govMetrics(rs, model, fl) {
   const attached = (r) =>
     r.standards.candidates
       .filter((c) => c.features)
-      .map((c) => ({ ...c, s: floored(prob(model, c.features), c.features, fl, { duplicate: STD_LINE, related: STD_LINE }) }))
+      .map((c) => ({ ...c, s: score(model, c.features, fl, { duplicate: STD_LINE, related: STD_LINE }) }))
       .sort((a, b) => b.s - a.s)
       .slice(0, 5)
       .filter((c) => c.s >= STD_LINE)
