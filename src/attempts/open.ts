@@ -4,7 +4,8 @@
  * interface only; the SQLite store behind it can be swapped (a shared
  * PostgreSQL store is next).
  */
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { ensureMemoryDir } from '../fsutil/memory-dir.js';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { errorCause, stripAnsi } from './cause.js';
 import { redact } from './redact.js';
 import { SqliteAttemptStore, type WarningDecision } from './sqlite-store.js';
 import { autoTags } from './tags.js';
+import { workOf } from './work.js';
 import type { AttemptMemory, AttemptRecord, NewAttempt, RepeatWarning } from './types.js';
 
 export const MEMORY_DIR = path.join('.agentos', 'memory');
@@ -64,11 +66,7 @@ export function memoryFile(root: string): string {
 
 export function openAttemptMemory(root: string, config: Config, options: OpenOptions = {}): AttemptMemoryHandle {
   if (options.readOnly && !existsSync(memoryFile(root))) return emptyMemory(memoryFile(root));
-  const dir = path.join(root, MEMORY_DIR);
-  mkdirSync(dir, { recursive: true });
-  // The memory is local and personal: never committed, whatever the project's .gitignore says.
-  const ignore = path.join(dir, '.gitignore');
-  if (!existsSync(ignore)) writeFileSync(ignore, '*\n');
+  ensureMemoryDir(root);
   const Database = require('better-sqlite3') as typeof BetterSqlite3;
   const now = options.now ?? (() => new Date());
   const file = memoryFile(root);
@@ -94,6 +92,7 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
     const time = a.time ? validTime(a.time) : now().toISOString();
     // Tags come from redacted text only, so no secret becomes a tag.
     const tags = autoTags({ tool: a.tool, command, context, tags: (a.tags ?? []).map((t) => redact(t, home)) });
+    const { work, branch } = workOf(root, a.work, env);
     return {
       time,
       sessionId: redact(a.sessionId?.trim() || defaultSession(), home).slice(0, 200),
@@ -107,6 +106,8 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
       context,
       tags,
       cwd: relativeCwd(root, a.cwd ?? cwd, home),
+      work: work === null ? null : redact(work, home),
+      branch: branch === null ? null : redact(branch, home),
     };
   };
 

@@ -21,8 +21,9 @@ const sameCommandKey = (command: string) => commandTokens(command).join(' ');
 /**
  * 2: the index of open failures by command (a success's override was a scan of every failure).
  * 3: the `cause` column (the line that says why a command failed, issue 21 §3).
+ * 4: `work` and `branch`: the piece of work an attempt was made for (issue 21 §5).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 const DAY = 86_400_000;
 /** The best this many past failures are returned (each with what worked instead). */
 export const MAX_WARNINGS = 20;
@@ -46,10 +47,13 @@ CREATE TABLE IF NOT EXISTS attempts (
   tags TEXT NOT NULL,
   cwd TEXT NOT NULL,
   overridden_by TEXT,
-  cause TEXT
+  cause TEXT,
+  work TEXT,
+  branch TEXT
 );
 CREATE INDEX IF NOT EXISTS attempts_outcome_time ON attempts (outcome, time);
 CREATE INDEX IF NOT EXISTS attempts_time ON attempts (time);
+CREATE INDEX IF NOT EXISTS attempts_work ON attempts (work, time) WHERE work IS NOT NULL;
 CREATE INDEX IF NOT EXISTS attempts_open_failures ON attempts (tool_family, command_norm) WHERE outcome = 'failure' AND overridden_by IS NULL;
 CREATE VIRTUAL TABLE IF NOT EXISTS attempts_fts USING fts5 (command, error, context, tags, content='attempts', content_rowid='rowid');
 CREATE TRIGGER IF NOT EXISTS attempts_ai AFTER INSERT ON attempts BEGIN
@@ -94,6 +98,8 @@ type Row = {
   cwd: string;
   overridden_by: string | null;
   cause: string | null;
+  work: string | null;
+  branch: string | null;
 };
 
 /** What the store writes: already redacted and tagged by the caller (open.ts). */
@@ -121,10 +127,11 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       db.pragma('secure_delete = ON');
       if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
         db.transaction(() => {
+          // A store made before version 3 or 4 has its attempts table already: add the columns first
+          // (older rows: null), then the schema's indexes on them can be made.
+          const columns = new Set((db.prepare(`SELECT name FROM pragma_table_info('attempts')`).all() as Array<{ name: string }>).map((c) => c.name));
+          if (columns.size > 0) for (const c of ['cause', 'work', 'branch']) if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
           db.exec(SCHEMA);
-          // A store made before version 3 has its attempts table already: add the column (older rows: null).
-          const columns = db.prepare(`SELECT name FROM pragma_table_info('attempts')`).all() as Array<{ name: string }>;
-          if (!columns.some((c) => c.name === 'cause')) db.exec('ALTER TABLE attempts ADD COLUMN cause TEXT');
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
       }
@@ -140,10 +147,10 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     const write = this.db.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause, work, branch)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, a.time, a.sessionId, a.tool, toolFamily(a.tool), a.command, sameCommandKey(a.command), a.outcome, a.exitCode, a.durationMs, a.error, a.context, JSON.stringify(a.tags), a.cwd, a.cause);
+        .run(id, a.time, a.sessionId, a.tool, toolFamily(a.tool), a.command, sameCommandKey(a.command), a.outcome, a.exitCode, a.durationMs, a.error, a.context, JSON.stringify(a.tags), a.cwd, a.cause, a.work, a.branch);
       // A success of the very same (normalised) command overrides its earlier failures:
       // "what failed last week might work now". INDEXED BY: without statistics the planner
       // preferred (outcome, time), a scan of every failure on each recorded success.
@@ -184,6 +191,11 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     if (q.outcome) and('outcome = ?', q.outcome);
     if (q.since) and('time >= ?', q.since.toISOString());
     if (q.sessionId) and('session_id = ?', q.sessionId);
+    if (q.work) {
+      if (q.work.length === 0) return [];
+      where.push(`work IN (${q.work.map(() => '?').join(', ')})`);
+      args.push(...q.work);
+    }
     if (q.tag) and('EXISTS (SELECT 1 FROM json_each(attempts.tags) WHERE value = ?)', q.tag.toLowerCase());
     if (!q.includeArchived) and(`NOT (outcome = 'failure' AND time < ?)`, this.archiveCutoff());
     const sql = `SELECT * FROM attempts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY time DESC, id DESC ${q.limit ? 'LIMIT ?' : ''}`;
@@ -326,6 +338,8 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       durationMs: r.duration_ms,
       error: r.error,
       cause: r.cause ?? null,
+      work: r.work ?? null,
+      branch: r.branch ?? null,
       context: r.context,
       tags: JSON.parse(r.tags) as string[],
       cwd: r.cwd,

@@ -25,6 +25,14 @@ export interface AttemptRecord {
   cause: string | null;
   /** What the work was for, redacted. */
   context: string | null;
+  /**
+   * The piece of work (issue id, normalised: "27", not "#027") it was tried for: given,
+   * else AGENTOS_WORK, else the brief `issue start` began on this branch, else a number
+   * in the branch name (src/attempts/work.ts). Checks of related work show its failures.
+   */
+  work: string | null;
+  /** The git branch checked out when it was recorded. */
+  branch: string | null;
   /** Given tags plus deterministic auto-tags. */
   tags: string[];
   /** Working directory relative to the project root ("." for the root). */
@@ -48,6 +56,8 @@ export interface NewAttempt {
   sessionId?: string;
   cwd?: string;
   time?: string;
+  /** The issue it was tried for; see AttemptRecord.work for what applies when it is not given. */
+  work?: string | null;
 }
 
 export interface AttemptQuery {
@@ -55,6 +65,8 @@ export interface AttemptQuery {
   since?: Date;
   tag?: string;
   sessionId?: string;
+  /** Attempts made for any of these pieces of work (normalised ids). */
+  work?: string[];
   includeArchived?: boolean;
   /** Newest first; default no limit. */
   limit?: number;

@@ -9,8 +9,9 @@
  * skipped, never fatal.
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ensureMemoryDir } from '../fsutil/memory-dir.js';
 import type { HistoryMatch } from '../check/history.js';
 import type { DuplicateAction } from './decide.js';
 import { calibrationVersion } from '../scoring/calibrated.js';
@@ -84,7 +85,7 @@ export async function recordAnswers(root: string, briefSha256: string, alerts: H
     })
     .join('\n');
   if (!text) return;
-  await mkdir(path.dirname(answersFile(root)), { recursive: true });
+  ensureMemoryDir(root);
   await appendFile(answersFile(root), text + '\n', { flag: 'a' });
 }
 

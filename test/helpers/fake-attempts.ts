@@ -29,6 +29,8 @@ export class FakeAttemptMemory implements AttemptMemory {
       context: a.context ?? null,
       tags: a.tags ?? [],
       cwd: a.cwd ?? '.',
+      work: a.work ?? null,
+      branch: null,
       overriddenBy: null,
       archived: false,
     };
@@ -43,6 +45,7 @@ export class FakeAttemptMemory implements AttemptMemory {
         (!q.since || x.time >= q.since.toISOString()) &&
         (!q.tag || x.tags.includes(q.tag)) &&
         (!q.sessionId || x.sessionId === q.sessionId) &&
+        (!q.work || (x.work !== null && q.work.includes(x.work))) &&
         (q.includeArchived || !x.archived),
     );
     r = [...r].sort((a, b) => b.time.localeCompare(a.time));

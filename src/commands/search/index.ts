@@ -1,6 +1,5 @@
 import type { GlobalOptions } from '../../cli.js';
 import { formatScore } from '../../check/classify.js';
-import type { HistoryMatch } from '../../check/history.js';
 import { scoringFor } from '../../check/run.js';
 import { loadConfig } from '../../config/load.js';
 import type { CorpusType } from '../../corpus/types.js';
@@ -8,7 +7,7 @@ import { modelSetup } from '../../embeddings/setup.js';
 import { assertExplicitModelDir } from '../../embeddings/model-location.js';
 import { errorMessage, ExitCode, UsageError } from '../../errors.js';
 import { openLexical, type LexicalData } from '../../lexical/file.js';
-import { rescore } from '../../scoring/rank.js';
+import { searchIndex } from '../../check/search.js';
 import { openStore } from '../../index/hnsw-store.js';
 import { debugLine, useColor, type IO } from '../../io.js';
 import { makeStyle } from '../../output/render.js';
@@ -67,24 +66,10 @@ export async function runSearch(io: IO, globals: GlobalOptions, query: string, o
   }
   debugLine(io, globals, `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`);
   const vectors = embedder ? await embedder.embed([query]) : [];
-  // The same scoring rule as issue start and context (src/check/run.ts scoringFor): past work is scored as
-  // the check scores it (same work), standards as the Librarian does (governs); a document of both types
-  // is listed once, with the higher of its two scores.
+  // The same scoring rule as issue start and context (src/check/run.ts scoringFor).
   const scoring = scoringFor(config, query, { lexical, chunks: [query], model: Boolean(embedder) });
-  const rank = (type: CorpusType) => rescore(store, vectors, opts.limit, type, scoring);
-  const types: CorpusType[] = opts.type ? [opts.type] : ['history', 'standard'];
-  // A document indexed as both types must appear once: merge by path, keep the best.
-  const byPath = new Map<string, HistoryMatch & { types: CorpusType[] }>();
-  for (const type of types) {
-    if (store.count(type) === 0) continue;
-    for (const m of rank(type)) {
-      const prev = byPath.get(m.filePath);
-      if (!prev || m.score > prev.score) byPath.set(m.filePath, { ...m, types: [type, ...(prev?.types ?? [])] });
-      else if (!prev.types.includes(type)) prev.types.push(type);
-    }
-  }
+  const ranked = searchIndex(store, vectors, scoring, { types: opts.type ? [opts.type] : ['history', 'standard'], limit: opts.limit });
   const minScore = opts.minScore ?? config.search.minScore;
-  const ranked = [...byPath.values()].sort((a, b) => b.score - a.score);
   const results = ranked.filter((r) => r.score >= minScore).slice(0, opts.limit);
   await logSearch(root, { query, type: opts.type ?? null, minScore, results: results.map((r) => ({ path: r.filePath, score: r.score })) });
   const below = ranked.length - ranked.filter((r) => r.score >= minScore).length;

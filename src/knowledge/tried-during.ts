@@ -1,0 +1,72 @@
+/**
+ * The two memories joined (issue 21 §5): when a check relates a brief to past
+ * work, what was tried during that work and failed, with what worked instead.
+ * Attempts carry the work they were made for (src/attempts/work.ts); a past
+ * document's issue id is the key, normalised the same way.
+ */
+import type { AttemptMemory, AttemptRecord } from '../attempts/types.js';
+import { commandTokens } from '../attempts/normalise.js';
+import { workKey } from '../attempts/work.js';
+
+export interface TriedDuring {
+  /** The failure: when, the command, the line that says why. */
+  failure: Pick<AttemptRecord, 'id' | 'time' | 'tool' | 'command' | 'cause' | 'exitCode'>;
+  /** A later success of the same work that overrode it (the same command, once it worked), if any. */
+  workedInstead: Pick<AttemptRecord, 'id' | 'time' | 'command'> | null;
+}
+
+/** At most this many failures per piece of work: the check names the pitfalls, it does not replay the log. */
+export const TRIED_PER_WORK = 3;
+
+/**
+ * For each past work id, its failures (newest first, the same command once), each
+ * with what later worked. Archived failures count here: old work is what this is for.
+ */
+export function triedDuring(memory: AttemptMemory, issueIds: Array<string | null>): Map<string, TriedDuring[]> {
+  const keys = [...new Set(issueIds.map(workKey).filter((k): k is string => k !== null))];
+  const out = new Map<string, TriedDuring[]>();
+  if (keys.length === 0) return out;
+  const records = memory.list({ work: keys, includeArchived: true, limit: 500 });
+  const byId = new Map(records.map((r) => [r.id, r]));
+  for (const key of keys) {
+    const seen = new Set<string>();
+    const list: TriedDuring[] = [];
+    for (const r of records) {
+      if (r.work !== key || r.outcome !== 'failure' || seen.has(r.command) || list.length >= TRIED_PER_WORK) continue;
+      seen.add(r.command);
+      const success = r.overriddenBy ? (byId.get(r.overriddenBy) ?? null) : laterSuccess(records, r);
+      list.push({
+        failure: { id: r.id, time: r.time, tool: r.tool, command: r.command, cause: r.cause, exitCode: r.exitCode },
+        workedInstead: success ? { id: success.id, time: success.time, command: success.command } : null,
+      });
+    }
+    if (list.length) out.set(key, list);
+  }
+  return out;
+}
+
+/**
+ * The first success of the same work after a failure that did the same kind of thing:
+ * the same tool and the same first two words (`npm install redis-node` failed, then
+ * `npm install ioredis` worked; a later `npm test` is not what worked instead).
+ */
+function laterSuccess(records: AttemptRecord[], failure: AttemptRecord): AttemptRecord | null {
+  const verb = commandVerb(failure.command);
+  let found: AttemptRecord | null = null;
+  for (const r of records) {
+    if (r.time <= failure.time) break; // records are newest first
+    if (r.outcome === 'success' && r.work === failure.work && r.tool === failure.tool && commandVerb(r.command) === verb) found = r; // keeps the earliest after it
+  }
+  return found;
+}
+
+const commandVerb = (command: string) => commandTokens(command).slice(0, 2).join(' ');
+
+/** One line per failure: date, command, cause, what worked instead (plain text; callers style it). */
+export function renderTried(tried: TriedDuring[], indent: string): string[] {
+  return tried.map((t) => {
+    const why = t.failure.cause ? ` — ${t.failure.cause}` : t.failure.exitCode !== null ? ` — exit ${t.failure.exitCode}` : '';
+    const instead = t.workedInstead ? `; worked instead: \`${t.workedInstead.command}\`` : '';
+    return `${indent}tried and failed (${t.failure.time.slice(0, 10)}): \`${t.failure.command}\`${why}${instead}`;
+  });
+}
