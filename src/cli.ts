@@ -240,6 +240,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .option('--exit-code <n>', 'the exit code', attemptInt)
     .option('--duration-ms <n>', 'how long it took', attemptInt)
     .option('--session <id>', 'session id (default $AGENTOS_SESSION, else one per process)')
+    .option('--work <id>', 'the issue it was tried for (default $AGENTOS_WORK, else the brief `issue start` began on this branch, else a number in the branch name)')
     .option('--json', 'print the stored records as JSON on stdout')
     .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (source: string | undefined, opts) => {

@@ -54,7 +54,7 @@ export function renderAttemptLine(a: AttemptRecord, p: Paint = plainPaint): stri
   const flags = [a.archived ? 'archived' : null, a.overriddenBy ? `overridden by ${a.overriddenBy}` : null].filter(Boolean).join(', ');
   const head = `${mark} ${a.time.slice(0, 16).replace('T', ' ')}  ${a.tool}  ${p.bold(a.command)}${a.exitCode !== null ? p.dim(`  exit ${a.exitCode}`) : ''}${flags ? p.dim(`  [${flags}]`) : ''}`;
   const more = [
-    `    id ${a.id}  session ${a.sessionId}${a.cwd !== '.' ? `  cwd ${a.cwd}` : ''}`,
+    `    id ${a.id}  session ${a.sessionId}${a.cwd !== '.' ? `  cwd ${a.cwd}` : ''}${a.work ? `  work #${a.work}` : ''}${a.branch ? `  branch ${a.branch}` : ''}`,
     a.context ? `    for: ${a.context}` : null,
     a.error ? `    error: ${a.cause ?? errorLine(a.error)}` : null,
     a.tags.length ? `    tags: ${a.tags.join(', ')}` : null,

@@ -51,7 +51,8 @@ export function currentBranch(root: string): string | null {
 export function issueFromBranch(branch: string | null): string | null {
   if (!branch) return null;
   const last = branch.split('/').pop() ?? '';
-  const m = /^(?:(?:issue|issues|gh|bug|fix|feat|feature|task|ticket)[-_]?)?#?0*(\d{1,9})(?:[-_.]|$)/i.exec(last) ?? /(?:^|[-_])(?:issue|gh|bug)[-_]?0*(\d{1,9})(?:[-_.]|$)/i.exec(last);
+  // A version (`2.3`, `node-20.x`) is not an issue: a number must end the name or be followed by - or _.
+  const m = /^(?:(?:issue|issues|gh|bug|fix|feat|feature|task|ticket)[-_]?)?#?0*(\d{1,9})(?:[-_]|$)/i.exec(last) ?? /(?:^|[-_])(?:issue|gh|bug)[-_]?0*(\d{1,9})(?:[-_]|$)/i.exec(last);
   return m ? m[1] : null;
 }
 

@@ -62,11 +62,22 @@ function laterSuccess(records: AttemptRecord[], failure: AttemptRecord): Attempt
 
 const commandVerb = (command: string) => commandTokens(command).slice(0, 2).join(' ');
 
-/** One line per failure: date, command, cause, what worked instead (plain text; callers style it). */
-export function renderTried(tried: TriedDuring[], indent: string): string[] {
+/** Looks up what was tried during a matched past work (empty when nothing, or no memory). */
+export type TriedLookup = (m: { issueId: string | null }) => TriedDuring[];
+
+export function triedLookup(map: Map<string, TriedDuring[]>): TriedLookup {
+  return (m) => map.get(workKey(m.issueId) ?? '') ?? [];
+}
+
+/**
+ * One line per failure: date, command, cause, what worked instead. `text` makes past
+ * text safe where it goes (a terminal, markdown); commands are shown as code spans.
+ */
+export function renderTried(tried: TriedDuring[], indent: string, text: (s: string) => string = (s) => s): string[] {
+  const code = (s: string) => `\`${text(s).replace(/`/g, "'")}\``;
   return tried.map((t) => {
-    const why = t.failure.cause ? ` — ${t.failure.cause}` : t.failure.exitCode !== null ? ` — exit ${t.failure.exitCode}` : '';
-    const instead = t.workedInstead ? `; worked instead: \`${t.workedInstead.command}\`` : '';
-    return `${indent}tried and failed (${t.failure.time.slice(0, 10)}): \`${t.failure.command}\`${why}${instead}`;
+    const why = t.failure.cause ? ` — ${text(t.failure.cause)}` : t.failure.exitCode !== null ? ` — exit ${t.failure.exitCode}` : '';
+    const instead = t.workedInstead ? `; worked instead: ${code(t.workedInstead.command)}` : '';
+    return `${indent}Tried and failed (${t.failure.time.slice(0, 10)}): ${code(t.failure.command)}${why}${instead}`;
   });
 }

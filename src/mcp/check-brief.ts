@@ -10,8 +10,7 @@ import type { HistoryMatch } from '../scoring/match.js';
 import { briefKey, dismissedFor, readAnswers, withoutDismissed } from '../decision/answers.js';
 import { errorMessage } from '../errors.js';
 import { stripAgentosSections } from '../output/sections.js';
-import { workKey } from '../attempts/work.js';
-import { renderTried, triedDuring, type TriedDuring } from '../knowledge/tried-during.js';
+import { renderTried, triedDuring, triedLookup, type TriedDuring } from '../knowledge/tried-during.js';
 import type { ProjectSession } from './session.js';
 
 export interface MatchOut {
@@ -70,7 +69,7 @@ export async function checkBrief(s: ProjectSession, brief: string): Promise<Brie
     dismissed = split.dismissed.map((d) => d.match);
     if (split.raise.length === 0) status = 'related_context';
   }
-  const tried = await triedFor(s, h.matches, warnings);
+  const tried = triedLookup(await triedFor(s, h.matches, warnings));
   const out = (m: HistoryMatch): MatchOut => ({
     id: m.issueId,
     title: m.title,
@@ -83,7 +82,7 @@ export async function checkBrief(s: ProjectSession, brief: string): Promise<Brie
     why: m.components?.why ?? [],
     section: m.section,
     excerpt: m.excerpt,
-    tried: tried.get(workKey(m.issueId) ?? '') ?? [],
+    tried: tried(m),
   });
   return {
     status,

@@ -1,6 +1,7 @@
 import { formatScore } from '../check/classify.js';
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
+import { renderTried, type TriedLookup } from '../knowledge/tried-during.js';
 import { issueLabel } from './sections.js';
 import { safeForTerminal, terminalSafe } from './sanitize.js';
 
@@ -73,7 +74,7 @@ function statusValue(m: HistoryMatch, st: Style): { text: string; paint: (s: str
 }
 
 /** The duplicate alert, for stderr, wrapped to `width` columns. */
-export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number, st: Style, width = 80): string {
+export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number, st: Style, width = 80, tried: TriedLookup = () => []): string {
   // The calibrated score is the chance that it is the same work: say so, not "similarity" (issue 20).
   const calibrated = matches.some((m) => m.components?.features);
   const head = calibrated ? `⚠ Similar past work detected (likely the same work: score ≥ ${threshold})` : `⚠ Similar past work detected (similarity ≥ ${threshold})`;
@@ -90,6 +91,8 @@ export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number,
     paths.forEach((p, i) => lines.push(...field(i === 0 ? (paths.length > 1 ? 'Paths' : 'Path') : '', p, width)));
     if (m.briefExcerpt) lines.push(...field('Your brief', m.briefExcerpt, width, st.dim));
     if (m.excerpt) lines.push(...field('Past work', `[${m.section}] ${m.excerpt}`, width, st.dim));
+    // What failed while that work was done (issue 21 §5): not to be tried again.
+    for (const t of renderTried(tried(m), '', terminalSafe)) lines.push(...field('Tried', t.replace(/^Tried and failed /, 'failed '), width, st.yellow));
     lines.push('');
   }
   return lines.join('\n');
@@ -103,7 +106,7 @@ export function renderLinked(m: HistoryMatch, outPath: string, st: Style, width 
 }
 
 /** One-screen summary of the outcome, for stderr. */
-export function renderRelated(matches: HistoryMatch[], st: Style, width = 80): string {
+export function renderRelated(matches: HistoryMatch[], st: Style, width = 80, tried: TriedLookup = () => []): string {
   const lines = ['Related past work (added to the brief):'];
   for (const m of matches.map(safeMatch)) {
     const status = m.status === 'rejected' || m.status === 'superseded' ? ` ${m.status.toUpperCase()}` : '';
@@ -111,6 +114,7 @@ export function renderRelated(matches: HistoryMatch[], st: Style, width = 80): s
     const indent = `  - ${score}${status}  `.length;
     const body = wrap(`Issue ${issueLabel(m)} — ${(m.paths?.length ? m.paths : [m.filePath]).join(', ')}`, width, indent);
     lines.push(`  - ${st.dim(score)}${status ? st.bold(st.red(status)) : ''}  ${body[0]}`, ...body.slice(1).map((l) => ' '.repeat(indent) + l));
+    for (const t of renderTried(tried(m), '', terminalSafe)) lines.push(...wrap(t, width, indent).map((l, i) => ' '.repeat(indent) + (i ? l : st.yellow(l))));
   }
   return lines.join('\n');
 }

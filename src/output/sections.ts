@@ -1,4 +1,5 @@
 import { formatScore } from '../check/classify.js';
+import { renderTried, type TriedLookup } from '../knowledge/tried-during.js';
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
 import { terminalSafe } from './sanitize.js';
@@ -45,7 +46,8 @@ function statusText(m: HistoryMatch): string {
   return m.statusReason ? `${s} (${m.statusReason})` : s;
 }
 
-export function relatedPastWorkSection(matches: HistoryMatch[]): string {
+export function relatedPastWorkSection(matches: HistoryMatch[], tried: TriedLookup = () => []): string {
+  const failures = new Map(matches.map((m) => [m.filePath, tried(m)]));
   matches = matches.map(quoted);
   const lines = ['## Related Past Work', '', '_Added by `agentos issue start`: completed work similar to this brief._', ''];
   for (const m of matches) {
@@ -53,11 +55,13 @@ export function relatedPastWorkSection(matches: HistoryMatch[]): string {
     lines.push(`- **Issue ${issueLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''})`);
     if (m.summary) lines.push(`  > Summary: ${m.summary}`);
     lines.push(`  Path: \`${m.filePath}\``);
+    lines.push(...renderTried(failures.get(m.filePath) ?? [], '  ', (t) => quotePast(t, 300)));
   }
   return lines.join('\n');
 }
 
-export function linkedPastWorkSection(m: HistoryMatch): string {
+export function linkedPastWorkSection(m: HistoryMatch, tried: TriedLookup = () => []): string {
+  const failures = renderTried(tried(m), '', (t) => quotePast(t, 300));
   m = quoted(m);
   const status = statusText(m);
   return [
@@ -67,6 +71,7 @@ export function linkedPastWorkSection(m: HistoryMatch): string {
     '',
     m.summary ? `> Summary: ${m.summary}` : '',
     `Path: \`${m.filePath}\``,
+    ...failures,
   ]
     .filter((l, i, a) => !(l === '' && a[i - 1] === ''))
     .join('\n');

@@ -19,6 +19,7 @@ export interface RecordOptions {
   exitCode?: number;
   durationMs?: number;
   session?: string;
+  work?: string;
   json?: boolean;
 }
 
@@ -26,6 +27,7 @@ export async function runAttemptRecord(io: IO, globals: GlobalOptions, source: s
   let attempts: NewAttempt[];
   if (source === '-') {
     if (opts.command || opts.outcome) throw new UsageError('attempt record -: the attempt comes from stdin; do not also give --command or --outcome');
+    // --work applies to records from stdin that do not name their own.
     attempts = parseAttempts(await readAll(io.stdin));
   } else if (source !== undefined) {
     throw new UsageError(`attempt record: unexpected argument "${source}" (use - to read JSON from stdin)`);
@@ -33,7 +35,7 @@ export async function runAttemptRecord(io: IO, globals: GlobalOptions, source: s
     if (!opts.outcome) throw new UsageError('attempt record: --outcome success|failure is required');
     if (opts.command === undefined || opts.command.trim() === '') throw new UsageError('attempt record: --command is required');
     attempts = [
-      { tool: opts.tool, command: opts.command, outcome: opts.outcome, error: opts.error, context: opts.context, tags: opts.tags, exitCode: opts.exitCode, durationMs: opts.durationMs },
+      { tool: opts.tool, command: opts.command, outcome: opts.outcome, error: opts.error, context: opts.context, tags: opts.tags, exitCode: opts.exitCode, durationMs: opts.durationMs, work: opts.work },
     ];
   }
   const project = await loadProject(io, globals);
@@ -44,7 +46,7 @@ export async function runAttemptRecord(io: IO, globals: GlobalOptions, source: s
   }
   const memory = await openMemory(io, project, opts.session);
   try {
-    const recorded = attempts.map((a) => memory.record({ ...a, sessionId: a.sessionId ?? opts.session }));
+    const recorded = attempts.map((a) => memory.record({ ...a, sessionId: a.sessionId ?? opts.session, work: a.work ?? opts.work }));
     if (opts.json) io.stdout.write(JSON.stringify({ recorded }, null, 2) + '\n');
     else for (const r of recorded) io.stdout.write(`Recorded ${r.outcome} ${r.id}${r.tags.length ? ` (tags: ${r.tags.join(', ')})` : ''}\n`);
   } finally {
@@ -132,7 +134,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const FIELDS = new Set(['tool', 'command', 'outcome', 'exitCode', 'durationMs', 'error', 'context', 'tags', 'sessionId', 'cwd', 'time']);
+const FIELDS = new Set(['tool', 'command', 'outcome', 'exitCode', 'durationMs', 'error', 'context', 'tags', 'sessionId', 'cwd', 'time', 'work']);
 
 /** One JSON object, a JSON array of them, or JSON lines. Errors name stdin, the line and the field. */
 export function parseAttempts(text: string): NewAttempt[] {
@@ -189,5 +191,6 @@ function validateAttempt(v: unknown, where: string): NewAttempt {
     sessionId: str('sessionId'),
     cwd: str('cwd'),
     time,
+    work: str('work'),
   };
 }

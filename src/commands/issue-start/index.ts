@@ -12,7 +12,11 @@ import { firstH1, cleanTitle } from '../../corpus/metadata.js';
 import { decideDuplicate, type Decision, type DuplicateAction, type DuplicateAsker } from '../../decision/decide.js';
 import { inquirerAsker, PromptCancelled } from '../../decision/prompt.js';
 import { answerScale, answersFile, briefKey, dismissedFor, readAnswers, recordAnswers, withoutDismissed, type Answer } from '../../decision/answers.js';
-import { ExitCode, ExitError, UsageError } from '../../errors.js';
+import { errorMessage, ExitCode, ExitError, UsageError } from '../../errors.js';
+import { currentBranch, noteStartedWork, workKey } from '../../attempts/work.js';
+import { extractMetadata } from '../../corpus/metadata.js';
+import { triedDuring, triedLookup, type TriedLookup } from '../../knowledge/tried-during.js';
+import type { HistoryMatch } from '../../check/history.js';
 import { canPrompt, debugLine, textWidth, useColor, type IO } from '../../io.js';
 import { createFileLogger, logRetrievedStandards } from '../../log/logger.js';
 import { findProjectRoot } from '../../project.js';
@@ -114,6 +118,8 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   const noHistory = outcome.history.status === 'no_history' ? await explainNoHistory(root, config, index.manifest?.includeHistory ?? null) : null;
   if (noHistory) err(st.yellow(noHistory.message));
   const standards = mergeContext(manual, outcome.standards.items);
+  // What was tried during the matched past work and failed (the attempt memory joined to the work memory).
+  const tried = await triedForMatches(root, config, outcome.history.matches, err);
   logRetrievedStandards(logger, outcome.standards.items, logBase);
 
   // 2. Ask (or apply the policy) only for a duplicate alert, and never again on a match this brief's user dismissed.
@@ -125,7 +131,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     err(st.dim(`Dismissed before: ${who} (Ignore on ${terminalSafe(d.answer.at.slice(0, 10))}); not alerting on it again for this brief.`));
   }
   if (candidates.length && !alerts.length) outcome.history.status = 'related_context';
-  if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st, width));
+  if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st, width, tried));
   const interactive = canPrompt(io, Boolean(opts.nonInteractive));
   let decision: Decision;
   try {
@@ -168,9 +174,9 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     decidedBy: decision.by,
     method: outcome.history.method,
     error: outcome.history.error,
-    matches: outcome.history.matches.map(jsonMatch),
+    matches: outcome.history.matches.map((m) => ({ ...jsonMatch(m), tried: tried(m) })),
     nearest: outcome.history.nearest.map(jsonMatch),
-    linked: decision.linked ? jsonMatch(decision.linked) : null,
+    linked: decision.linked ? { ...jsonMatch(decision.linked), tried: tried(decision.linked) } : null,
     dismissed: dismissed.map((d) => ({ ...jsonMatch(d.match), dismissedAt: d.answer.at })),
     standards: { method: outcome.standards.method, error: outcome.standards.error, items: standards },
     brief: { path: brief.absPath, sha256: brief.hash },
@@ -189,16 +195,19 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     return ExitCode.AbortedDuplicate;
   }
   const related = outcome.history.status === 'related_context' ? outcome.history.matches : [];
-  const composed = composeBrief(brief.text, { linked: decision.linked, related, standards });
+  const composed = composeBrief(brief.text, { linked: decision.linked, related, standards, tried });
   await writeFileAtomic(outPath, composed);
   const recordPath = checkRecordPath(outPath, ownDir, brief.absPath);
   await writeFileAtomic(recordPath, JSON.stringify({ kind: CHECK_RECORD_KIND, ...result, output: outPath }, null, 2) + '\n');
+  // Attempts recorded from now on, on this branch, belong to this brief's work (src/attempts/work.ts).
+  const work = briefWork(root, brief.absPath, brief.text);
+  if (work) await noteStartedWork(root, work, title, currentBranch(root)).catch((e: unknown) => err(st.yellow(`warning: could not note the work begun (${(e as Error).message})`)));
   if (path.dirname(recordPath) !== path.dirname(outPath)) err(`Check record: ${path.relative(io.cwd, recordPath)} (an existing check.json beside the brief is not agentos' file)`);
   result.output = outPath;
 
   const shownOut = path.relative(io.cwd, outPath) || outPath;
   if (decision.linked) note(renderLinked(decision.linked, shownOut, st, width));
-  if (related.length) note(renderRelated(related, st, width));
+  if (related.length) note(renderRelated(related, st, width, tried));
   if (standards.length) note(renderStandards(standards, st, width));
   if (outcome.history.status === 'clear' && !outcome.history.error) {
     // A stale index that was not refreshed answered: say so beside the result.
@@ -210,6 +219,29 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   if (opts.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   else if (opts.print) io.stdout.write(composed);
   return ExitCode.Ok;
+}
+
+/** The lookup of what failed during each matched past work; an unreadable attempt memory warns and shows none. */
+async function triedForMatches(root: string, config: Config, matches: HistoryMatch[], err: (s: string) => void): Promise<TriedLookup> {
+  if (matches.length === 0 || !config.retrieval.enabled) return () => [];
+  try {
+    const { openAttemptMemory } = await import('../../attempts/open.js');
+    const memory = openAttemptMemory(root, config, { readOnly: true });
+    try {
+      return triedLookup(triedDuring(memory, matches.map((m) => m.issueId)));
+    } finally {
+      memory.close();
+    }
+  } catch (e) {
+    err(`warning: attempt memory unavailable (${errorMessage(e)}); what was tried during past work is not shown`);
+    return () => [];
+  }
+}
+
+/** The brief's own issue id (front matter, its folder or file name, its H1), as the index would read it. */
+function briefWork(root: string, absPath: string | null, text: string): string | null {
+  const rel = absPath ? path.relative(root, absPath).split(path.sep).join('/') : 'brief.md';
+  return workKey(extractMetadata(rel.startsWith('..') ? path.basename(rel) : rel, text, ['history'], '').metadata.issueId);
 }
 
 /** Past answers; unreadable answers warn and count as none (the check still runs). */
