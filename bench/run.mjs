@@ -27,13 +27,13 @@ const opt = (name, dflt) => {
 };
 if (flag('help')) {
   process.stdout.write(
-    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile,attempts,hooks,freshness,peer] [--runs N] [--docs N] [--work dir] [--keep]\n',
+    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile,attempts,hooks,mcp,freshness,peer] [--runs N] [--docs N] [--work dir] [--keep]\n',
   );
   process.exit(0);
 }
 
 const quick = flag('quick');
-const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile', 'attempts', 'hooks', 'freshness', 'peer'];
+const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile', 'attempts', 'hooks', 'mcp', 'freshness', 'peer'];
 const only = new Set(opt('only', ALL.join(',')).split(','));
 const runs = Number(opt('runs', quick ? 3 : 5));
 const docs = Number(opt('docs', 1000));
@@ -127,6 +127,13 @@ try {
     if (want('cold')) results.coldStart.corpus1k = await coldStart({ label: `${docs} docs`, root: big.root, brief: big.brief, runs, warmup: 1, chunks });
     if (want('cold')) results.indexLoadProfile.corpus1k = await indexLoadProfile({ root: big.root, runs: 3 });
     if (want('incremental')) results.incremental.corpus1k = await incremental({ label: `${docs} docs`, root: big.root, historyFiles: big.history, runs, changeRuns: 3, deleteRuns: 3 });
+  }
+
+  // ---- the MCP server: ready, warm check_brief (issue 21 §1) ----
+  if (want('mcp')) {
+    const args = [path.join(REPO, 'bench', 'mcp-bench.mjs'), '--root', demo, '--brief', demoBrief, '--runs', quick ? '10' : '30'];
+    if (big) args.push('--root2', big.root, '--brief2', big.brief, '--label2', `${docs} docs`);
+    results.mcp = readResult(await runProcess(args, { tee: true }), 'mcp-bench');
   }
 
   // ---- embedding vs pure ORT ----

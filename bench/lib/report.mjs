@@ -28,6 +28,9 @@ export function evaluateTargets(r) {
     const s = cold[key]?.summary.peakRssMb;
     if (s) le(`rss-${key}`, `peak RSS of issue start (${name}, max over runs)`, s.max, 300, 'MB');
   }
+  for (const m of r.mcp?.results ?? []) {
+    le(`mcp-warm-${m.label === 'demo' ? 'demo' : '1k'}`, `MCP check_brief, warm server (${m.label}, p50)`, m.warm?.median, m.label === 'demo' ? 60 : 150, 'ms');
+  }
   for (const t of out) {
     const diff = t.op === '<=' ? t.value - t.limit : t.limit - t.value;
     t.by = t.met ? `met (${fmtVal(Math.abs(diff), t.unit)} to spare)` : `missed by ${fmtVal(diff, t.unit)}${t.unit === 'x' || t.unit === '' ? '' : ` (${((100 * diff) / t.limit).toFixed(0)}%)`}`;
