@@ -323,14 +323,21 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
       setCode(await runWorkedOn(io, globals(), opts));
     });
 
-  const hooks = program.command('hooks').description('wire agentos into coding agents (Claude Code): session context, repeat warnings, attempt recording');
+  const hooks = program
+    .command('hooks')
+    .description('wire agentos into coding agents (claude, codex, gemini, cursor): session context, repeat warnings, attempt recording');
   const scope = (c: Command) =>
     c
-      .option('--project', '.claude/settings.json of the project (default)')
-      .option('--local', '.claude/settings.local.json of the project (not committed)')
-      .option('--user', '~/.claude/settings.json')
+      .option('--project', "the project's settings file (default): .claude/settings.json, .codex/hooks.json, .gemini/settings.json, .cursor/hooks.json")
+      .option('--local', '.claude/settings.local.json of the project (not committed; Claude Code only)')
+      .option('--user', 'the same file under your home folder (~/.claude/settings.json, …)')
       .option('--dry-run', 'print the change as a diff; write nothing');
-  scope(hooks.command('install').description('merge agentos hook entries into Claude Code settings (idempotent, never clobbers)').argument('[agent]', 'agent to wire', 'claude'))
+  scope(
+    hooks
+      .command('install')
+      .description("merge agentos hook entries into the agent's settings (idempotent, never clobbers)")
+      .argument('[agent]', 'agent to wire: claude, codex, gemini or cursor (others: the MCP server, `agentos mcp`)', 'claude'),
+  )
     .addOption(new Option('--on-repeat <mode>', 'a known failure before a shell call: warn the agent, or ask the person to confirm').choices(HOOK_ON_REPEAT).default('warn'))
     .option('--command <prefix>', 'how settings call agentos (default: `agentos` if on PATH, else node + this bin)')
     .action(async (agent: string, opts) => {
@@ -345,7 +352,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .command('run')
     .description('hook entry point: reads the event payload on stdin (always exits 0; errors fail open)')
     .argument('<event>', 'session-start | pre-tool-use | post-tool-use | post-tool-use-failure')
-    .addOption(new Option('--format <format>', 'payload and output format').choices(HOOK_FORMATS).default('claude'))
+    .addOption(new Option('--format <format>', "the agent whose payloads and answers these are (install sets it)").choices(HOOK_FORMATS).default('claude'))
     .addOption(new Option('--on-repeat <mode>', 'pre-tool-use: warn, or ask for confirmation').choices(HOOK_ON_REPEAT).default('warn'))
     .action(async (event: string, opts) => {
       const { runHook } = await import('./hooks/run.js');

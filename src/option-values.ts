@@ -4,7 +4,8 @@
  * drift apart. No imports: the fast route loads it on every tool call.
  */
 export const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use', 'post-tool-use-failure'] as const;
-export const HOOK_FORMATS = ['claude', 'generic'] as const;
+/** How `hooks run` reads payloads and answers: each agent's dialect (src/hooks/agents.ts), or the generic one. */
+export const HOOK_FORMATS = ['claude', 'codex', 'gemini', 'cursor', 'generic'] as const;
 /** `hooks run pre-tool-use`: warn the agent, or ask the person to confirm. */
 export const HOOK_ON_REPEAT = ['warn', 'ask'] as const;
 /** `run` without a terminal: warn and run, or run nothing. */

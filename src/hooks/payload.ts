@@ -1,9 +1,13 @@
 /**
- * Hook payloads → attempts. Two input formats:
+ * Hook payloads → attempts. The input formats (docs/hooks.md):
  *
- * - Claude Code (docs/hooks.md): snake_case JSON on stdin with session_id,
- *   cwd, hook_event_name, tool_name, tool_input, tool_response (PostToolUse),
- *   error / is_interrupt (PostToolUseFailure), source (SessionStart).
+ * - Claude Code, and Codex CLI in the same shape: snake_case JSON on stdin with
+ *   session_id, cwd, hook_event_name, tool_name, tool_input, tool_response
+ *   (PostToolUse), error / is_interrupt (PostToolUseFailure), source (SessionStart).
+ * - Gemini CLI: the same names; AfterTool's tool_response is { llmContent,
+ *   returnDisplay, error? }, the shell tool writing "Exit Code: N" into llmContent.
+ * - Cursor: beforeShellExecution { command, cwd }; postToolUse { tool_name "Shell",
+ *   tool_input, tool_output (a JSON string) }; postToolUseFailure { error_message, failure_type }.
  * - Generic (docs/hooks.md "Generic format"), for any other agent:
  *   { "tool", "command" | "input", "outcome", "exit_code", "error",
  *     "context", "tags", "session_id", "cwd", "duration_ms" }.
@@ -11,6 +15,7 @@
  * Nothing here redacts: the attempt store redacts every field it writes.
  */
 import type { NewAttempt, Outcome } from '../attempts/types.js';
+import { toolFamily } from '../attempts/normalise.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -81,6 +86,13 @@ export function claudeAttempt(p: Json, event: 'PostToolUse' | 'PostToolUseFailur
   if (event === 'PostToolUseFailure') {
     error = str(p.error) ?? str(p.error_message) ?? (p.is_interrupt === true ? 'interrupted by the user' : 'tool call failed');
     exitCode = exitCodeFromText(error);
+  } else if (typeof response === 'string') {
+    // Codex hands the shell tool's output as text: "Exit code: N\nWall time: …\nOutput:\n…".
+    exitCode = exitCodeLine(response);
+    if (exitCode !== null && exitCode !== 0) {
+      outcome = 'failure';
+      error = response;
+    }
   } else if (isObject(response)) {
     // Some tools report failure inside a "successful" call.
     exitCode = num(response.exit_code) ?? num(response.exitCode) ?? num(response.returnCode);
@@ -93,11 +105,65 @@ export function claudeAttempt(p: Json, event: 'PostToolUse' | 'PostToolUseFailur
     tool,
     command: commandOf(tool, p.tool_input),
     outcome,
-    exitCode: exitCode ?? (outcome === 'success' && tool === 'Bash' ? 0 : null),
+    exitCode: exitCode ?? (outcome === 'success' && toolFamily(tool) === 'shell' ? 0 : null),
     error: error ? tail(error) : null,
     context: contextOf(p.tool_input),
     sessionId: str(p.session_id) ?? undefined,
   };
+}
+
+/** An "Exit code: N" line (Codex, Gemini CLI's "Exit Code: N"): the number, else null. */
+function exitCodeLine(text: string): number | null {
+  const m = /^exit code:\s*(-?\d{1,3})\s*$/im.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+/** A Gemini CLI AfterTool payload → the attempt (the shell tool says its exit code and error in llmContent). */
+export function geminiAttempt(p: Json): NewAttempt {
+  const tool = str(p.tool_name) ?? 'unknown';
+  const response = isObject(p.tool_response) ? p.tool_response : {};
+  const content = typeof response.llmContent === 'string' ? response.llmContent : Array.isArray(response.llmContent) ? response.llmContent.map((x) => (isObject(x) ? (str(x.text) ?? '') : String(x))).join('\n') : '';
+  const failed = isObject(response.error) ? (str(response.error.message) ?? 'tool failed') : str(response.error);
+  const exitCode = exitCodeLine(content);
+  const failure = failed !== null || (exitCode !== null && exitCode !== 0);
+  return {
+    tool,
+    command: commandOf(tool, p.tool_input),
+    outcome: failure ? 'failure' : 'success',
+    exitCode: exitCode ?? (!failure && toolFamily(tool) === 'shell' ? 0 : null),
+    error: failure ? tail(failed && exitCode === null ? failed : content || failed || 'tool failed') : null,
+    context: contextOf(p.tool_input),
+    sessionId: str(p.session_id) ?? undefined,
+  };
+}
+
+/** Cursor's beforeShellExecution gives the command line itself; its tool hooks give tool_name and tool_input. */
+export function cursorToolCall(p: Json): { tool: string; command: string; context: string | null } | null {
+  const command = str(p.command) ?? (p.tool_input !== undefined ? commandOf(str(p.tool_name) ?? 'Shell', p.tool_input) : null);
+  return command ? { tool: str(p.tool_name) ?? 'Shell', command, context: null } : null;
+}
+
+/** A Cursor postToolUse / postToolUseFailure payload → the attempt. tool_output is a JSON string ({ exitCode, stdout, stderr }). */
+export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-failure'): NewAttempt {
+  const tool = str(p.tool_name) ?? 'Shell';
+  const command = str(p.command) ?? commandOf(tool, p.tool_input);
+  if (event === 'post-tool-use-failure') {
+    const error = str(p.error_message) ?? str(p.failure_type) ?? 'tool call failed';
+    return { tool, command, outcome: 'failure', exitCode: exitCodeFromText(error), error: tail(error), sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined };
+  }
+  let output: unknown = p.tool_output;
+  if (typeof output === 'string') {
+    try {
+      output = JSON.parse(output);
+    } catch {
+      /* plain text output: no exit code to read */
+    }
+  }
+  const o = isObject(output) ? output : {};
+  const exitCode = num(o.exitCode) ?? num(o.exit_code) ?? (typeof output === 'string' ? exitCodeLine(output) : null);
+  const failure = exitCode !== null && exitCode !== 0;
+  const error = failure ? (str(o.stderr) ?? str(o.stdout) ?? (typeof output === 'string' ? output : 'non-zero exit')) : null;
+  return { tool, command, outcome: failure ? 'failure' : 'success', exitCode: exitCode ?? (failure ? null : toolFamily(tool) === 'shell' ? 0 : null), error: error ? tail(error) : null, sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined };
 }
 
 /** Bash's `description` says what the command was for: the attempt's context. */

@@ -9,7 +9,7 @@
 import type { AttemptMemory, NewAttempt, RepeatWarning } from '../attempts/types.js';
 import type { Config } from '../config/schema.js';
 import type { IO } from '../io.js';
-import { claudeAttempt, genericAttempt, parsePayload, toolCallOf } from './payload.js';
+import { claudeAttempt, cursorAttempt, cursorToolCall, geminiAttempt, genericAttempt, parsePayload, toolCallOf } from './payload.js';
 
 import { HOOK_EVENTS, type HOOK_FORMATS, type HOOK_ON_REPEAT } from '../option-values.js';
 
@@ -57,7 +57,7 @@ export async function runHook(event: string, io: IO, opts: HookRunOptions, deps?
 async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO, opts: HookRunOptions, deps: HookDeps): Promise<unknown> {
   const { findProjectRoot } = await import('../project.js');
   const { loadConfig } = await import('../config/load.js');
-  const cwd = typeof payload.cwd === 'string' && payload.cwd !== '' ? payload.cwd : (io.env.CLAUDE_PROJECT_DIR ?? io.cwd);
+  const cwd = payloadCwd(payload) ?? io.env.CLAUDE_PROJECT_DIR ?? io.env.GEMINI_PROJECT_DIR ?? io.env.CURSOR_PROJECT_DIR ?? io.cwd;
   const root = findProjectRoot(cwd);
   const { config } = await loadConfig(root);
   const retrieval = retrievalOf(config);
@@ -73,7 +73,7 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
     try {
       const context = await deps.recall(root, config, memory);
       if (!context) return null;
-      return opts.format === 'claude' ? { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } } : { context };
+      return sessionContext(opts.format, context);
     } finally {
       memory?.close();
     }
@@ -84,29 +84,73 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
   try {
     if (event === 'pre-tool-use') {
       if (!retrieval.warnOnDuplicateFailure) return null;
-      const call = toolCallOf(payload);
+      const call = opts.format === 'cursor' ? cursorToolCall(payload) : toolCallOf(payload);
       if (!call) return null;
       const warnings = memory.checkRepeat(call);
-      if (warnings.length === 0) return opts.format === 'claude' ? null : { warnings: [] };
+      if (warnings.length === 0) return opts.format === 'generic' ? { warnings: [] } : null;
       const text = warningText(warnings[0]);
-      if (opts.format === 'generic') return { warnings: warnings.map(warningJson), message: text };
-      // The agent sees additionalContext; the person sees systemMessage. "ask" turns it into
-      // a confirmation; agentos never denies (a known failure may work now).
-      const specific: Record<string, unknown> = { hookEventName: 'PreToolUse', additionalContext: text };
-      if (opts.onRepeat === 'ask') Object.assign(specific, { permissionDecision: 'ask', permissionDecisionReason: text });
-      return { systemMessage: text, hookSpecificOutput: specific };
+      return repeatAnswer(opts, text, warnings);
     }
     // post-tool-use / post-tool-use-failure: record.
-    const attempt: NewAttempt =
-      opts.format === 'generic'
-        ? genericAttempt(payload)
-        : claudeAttempt(payload, CLAUDE_EVENT[event] as 'PostToolUse' | 'PostToolUseFailure');
+    const attempt = attemptOf(opts.format, event, payload);
     // The store records it relative to the project root.
     attempt.cwd ??= cwd;
     const rec = memory.record(attempt);
     return opts.format === 'generic' ? { recorded: rec.id, outcome: rec.outcome, tags: rec.tags } : null;
   } finally {
     memory.close();
+  }
+}
+
+/** Where the agent ran: its payload's cwd (Cursor: the first workspace root). */
+function payloadCwd(p: Record<string, unknown>): string | null {
+  if (typeof p.cwd === 'string' && p.cwd !== '') return p.cwd;
+  const roots = p.workspace_roots;
+  return Array.isArray(roots) && typeof roots[0] === 'string' && roots[0] !== '' ? roots[0] : null;
+}
+
+/** The session-start context as each agent reads it (Claude Code, Codex and Gemini CLI: additionalContext; Cursor: additional_context). */
+function sessionContext(format: HookFormat, context: string): unknown {
+  if (format === 'generic') return { context };
+  if (format === 'cursor') return { additional_context: context };
+  return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
+}
+
+/**
+ * A repeat warning in the agent's words. agentos never denies (a known failure may
+ * work now): it tells the agent and the person, or with --on-repeat ask lets the
+ * person confirm where the agent can ask.
+ */
+function repeatAnswer(opts: HookRunOptions, text: string, warnings: RepeatWarning[]): unknown {
+  const ask = opts.onRepeat === 'ask';
+  switch (opts.format) {
+    case 'generic':
+      return { warnings: warnings.map(warningJson), message: text };
+    case 'cursor':
+      return { permission: ask ? 'ask' : 'allow', user_message: text, agent_message: text };
+    case 'gemini':
+      // BeforeTool has no "ask" and no context for the model: the person sees systemMessage.
+      return { systemMessage: text };
+    default: {
+      // Claude Code and Codex: the agent sees additionalContext; the person sees systemMessage.
+      const specific: Record<string, unknown> = { hookEventName: 'PreToolUse', additionalContext: text };
+      if (ask) Object.assign(specific, { permissionDecision: 'ask', permissionDecisionReason: text });
+      return { systemMessage: text, hookSpecificOutput: specific };
+    }
+  }
+}
+
+/** The attempt a post-tool payload reports, read in the agent's dialect. */
+function attemptOf(format: HookFormat, event: HookEvent, payload: Record<string, unknown>): NewAttempt {
+  switch (format) {
+    case 'generic':
+      return genericAttempt(payload);
+    case 'gemini':
+      return geminiAttempt(payload);
+    case 'cursor':
+      return cursorAttempt(payload, event === 'post-tool-use-failure' ? 'post-tool-use-failure' : 'post-tool-use');
+    default:
+      return claudeAttempt(payload, CLAUDE_EVENT[event] as 'PostToolUse' | 'PostToolUseFailure');
   }
 }
 

@@ -1,4 +1,4 @@
-import { CLAUDE_HOOKS, formatSettings, installHooks, isOurCommand, lineDiff, parseSettings, uninstallHooks } from '../../src/hooks/claude-settings.js';
+import { CLAUDE_HOOKS, formatSettings, installHooks, isOurCommand, lineDiff, parseSettings, uninstallHooks } from '../../src/hooks/agent-settings.js';
 import { UsageError } from '../../src/errors.js';
 
 const PREFIX = 'agentos';

@@ -3,10 +3,11 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GlobalOptions } from '../../cli.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { formatSettings, installHooks, lineDiff, parseSettings, uninstallHooks } from '../../hooks/claude-settings.js';
+import { formatSettings, installHooks, lineDiff, parseSettings, uninstallHooks } from '../../hooks/agent-settings.js';
 import type { IO } from '../../io.js';
 import { findProjectRoot } from '../../project.js';
 import { packageRoot } from '../../package-root.js';
+import { AGENTS, NO_HOOKS, agentNamed, type AgentHooks } from '../../hooks/agents.js';
 
 export interface HooksInstallOptions {
   user?: boolean;
@@ -17,16 +18,26 @@ export interface HooksInstallOptions {
   command?: string;
 }
 
-/** Which settings file: project (default, shared), local (not committed) or user. */
-export function settingsFile(io: IO, globals: GlobalOptions, opts: { user?: boolean; local?: boolean; project?: boolean }): string {
+/** Which settings file of the agent: project (default, shared), local (not committed; Claude Code only) or user. */
+export function settingsFile(io: IO, globals: GlobalOptions, opts: { user?: boolean; local?: boolean; project?: boolean }, agent: AgentHooks = AGENTS.claude): string {
   if ([opts.user, opts.local, opts.project].filter(Boolean).length > 1) throw new UsageError('hooks: choose one of --project, --local, --user');
   if (opts.user) {
     const home = io.env.HOME ?? io.env.USERPROFILE;
     if (!home) throw new UsageError('hooks --user: HOME is not set');
-    return path.join(home, '.claude', 'settings.json');
+    return path.join(home, ...agent.files.user.split('/'));
   }
+  if (opts.local && !agent.files.local) throw new UsageError(`hooks --local: ${agent.label} has no local settings file (use --project or --user)`);
   const root = findProjectRoot(io.cwd, globals.cwd);
-  return path.join(root, '.claude', opts.local ? 'settings.local.json' : 'settings.json');
+  return path.join(root, ...(opts.local ? agent.files.local! : agent.files.project).split('/'));
+}
+
+/** The agent named on the command line, or a usage error that says what to use instead. */
+export function agentFor(name: string, what: string): AgentHooks {
+  const agent = agentNamed(name.toLowerCase());
+  if (agent) return agent;
+  const instead = NO_HOOKS[name.toLowerCase()];
+  if (instead) throw new UsageError(`hooks ${what}: ${instead}`);
+  throw new UsageError(`hooks ${what}: unsupported agent "${name}" (supported: ${Object.keys(AGENTS).join(', ')}; any other agent: the MCP server, docs/mcp.md, or the generic hook format, docs/hooks.md)`);
 }
 
 /** How the settings call agentos: `agentos` when it is on PATH, else this installation's bin through node. */
@@ -55,16 +66,17 @@ async function writeAtomic(file: string, text: string): Promise<void> {
 }
 
 export async function runHooksInstall(io: IO, globals: GlobalOptions, agent: string, opts: HooksInstallOptions): Promise<number> {
-  if (agent !== 'claude') throw new UsageError(`hooks install: unsupported agent "${agent}" (supported: claude; other agents: see docs/hooks.md, generic format)`);
-  const file = settingsFile(io, globals, opts);
+  const spec = agentFor(agent, 'install');
+  if (opts.onRepeat === 'ask' && !spec.canAsk) throw new UsageError(`hooks install ${spec.name}: --on-repeat ask: ${spec.label}'s hooks cannot ask for a confirmation (use warn)`);
+  const file = settingsFile(io, globals, opts, spec);
   const before = readText(file);
   const settings = parseSettings(before, file);
   const prefix = opts.command ?? defaultCommandPrefix(io.env);
   const extra = opts.onRepeat === 'ask' ? { 'pre-tool-use': '--on-repeat ask' } : {};
-  const { settings: next, added } = installHooks(settings, prefix, undefined, extra);
+  const { settings: next, added } = installHooks(settings, prefix, spec, extra);
   const after = formatSettings(next);
   if (added.length === 0) {
-    io.stderr.write(`agentos hooks are already installed in ${file}; nothing changed\n`);
+    io.stderr.write(`agentos ${spec.label} hooks are already installed in ${file}; nothing changed\n`);
     return ExitCode.Ok;
   }
   if (opts.dryRun) {
@@ -73,16 +85,17 @@ export async function runHooksInstall(io: IO, globals: GlobalOptions, agent: str
     return ExitCode.Ok;
   }
   await writeAtomic(file, after);
-  io.stderr.write(`installed agentos hooks (${added.join(', ')}) in ${file}\n`);
+  io.stderr.write(`installed agentos ${spec.label} hooks (${added.join(', ')}) in ${file}\n`);
+  if (spec.note) io.stderr.write(`note: ${spec.note}\n`);
   if (!opts.command && prefix !== 'agentos' && !opts.user && !opts.local) {
-    io.stderr.write(`note: the hook command is an absolute path (${prefix}); for a shared .claude/settings.json put agentos on PATH or pass --command\n`);
+    io.stderr.write(`note: the hook command is an absolute path (${prefix}); for a shared settings file put agentos on PATH or pass --command\n`);
   }
   return ExitCode.Ok;
 }
 
 export async function runHooksUninstall(io: IO, globals: GlobalOptions, agent: string, opts: { user?: boolean; project?: boolean; local?: boolean; dryRun?: boolean }): Promise<number> {
-  if (agent !== 'claude') throw new UsageError(`hooks uninstall: unsupported agent "${agent}" (supported: claude)`);
-  const file = settingsFile(io, globals, opts);
+  const spec = agentFor(agent, 'uninstall');
+  const file = settingsFile(io, globals, opts, spec);
   const before = readText(file);
   if (before === null) {
     io.stderr.write(`${file} does not exist; nothing to remove\n`);

@@ -1,41 +1,17 @@
 /**
- * Merging agentos' hook entries into Claude Code's settings.json and taking
- * them out again. Pure: text in, text out; the command module reads and
- * writes the file.
- *
- * The settings shape (Claude Code hooks reference, docs/hooks.md):
- *   { "hooks": { "<Event>": [ { "matcher": "<tool regex>", "hooks": [ { "type": "command", "command": "…", "timeout": <s> } ] } ] } }
+ * Merging agentos' hook entries into a coding agent's settings file and taking
+ * them out again (Claude Code, Codex CLI, Gemini CLI, Cursor: src/hooks/agents.ts).
+ * Pure: text in, text out; the command module reads and writes the file.
  *
  * Ownership rule: a handler is ours when its command is `<prefix> hooks run <event>`
- * for one of our events (whatever the prefix: `agentos`, `node /x/bin/agentos.js`).
- * Install never edits or reorders anything else; uninstall removes only our
- * handlers, then the groups and events that removal left empty.
+ * for one of our events (whatever the prefix: `agentos`, `node /x/bin/agentos.js`,
+ * and whatever flags follow). Install never edits or reorders anything else;
+ * uninstall removes only our handlers, then the groups and events that removal left empty.
  */
 import { UsageError } from '../errors.js';
+import { AGENTS, CLAUDE_HOOKS, type AgentHooks } from './agents.js';
 
-export type ClaudeEvent = 'SessionStart' | 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure';
-
-export interface HookSpec {
-  event: ClaudeEvent;
-  /** The `hooks run` argument. */
-  arg: string;
-  /** Tool-name regex (SessionStart: the session source). */
-  matcher: string;
-  /** Seconds before Claude Code cancels the hook. */
-  timeout: number;
-}
-
-/**
- * What we install. The repeated-failure check only concerns shell commands;
- * failures of any tool are recorded; successes only for tools that change
- * something (a successful Read is not a pattern worth remembering).
- */
-export const CLAUDE_HOOKS: HookSpec[] = [
-  { event: 'SessionStart', arg: 'session-start', matcher: 'startup|resume|clear|compact', timeout: 10 },
-  { event: 'PreToolUse', arg: 'pre-tool-use', matcher: 'Bash', timeout: 5 },
-  { event: 'PostToolUse', arg: 'post-tool-use', matcher: 'Bash|Edit|MultiEdit|Write|NotebookEdit', timeout: 5 },
-  { event: 'PostToolUseFailure', arg: 'post-tool-use-failure', matcher: '*', timeout: 5 },
-];
+export { CLAUDE_HOOKS };
 
 const OUR_COMMAND = /(?:^|[\s/"'])agentos(?:\.js)?["']?\s+(?:-C\s+\S+\s+)?hooks\s+run\s+(session-start|pre-tool-use|post-tool-use-failure|post-tool-use)(?![\w-])/;
 
@@ -68,25 +44,35 @@ export function parseSettings(text: string | null, file: string): Json {
 export interface MergeResult {
   settings: Json;
   /** Events we added a handler to (empty: already installed). */
-  added: ClaudeEvent[];
+  added: string[];
 }
 
-/** Add our handler for each spec unless an equal command is already there. */
-export function installHooks(settings: Json, commandPrefix: string, specs: HookSpec[] = CLAUDE_HOOKS, extraArgs: Partial<Record<string, string>> = {}): MergeResult {
+/** Add our handler for each of the agent's events unless one of ours for that event is already there. */
+export function installHooks(settings: Json, commandPrefix: string, agent: AgentHooks = AGENTS.claude, extraArgs: Partial<Record<string, string>> = {}): MergeResult {
   const out = structuredClone(settings);
+  for (const [k, v] of Object.entries(agent.header ?? {})) out[k] ??= v;
   const hooks: Json = isObject(out.hooks) ? out.hooks : {};
-  const added: ClaudeEvent[] = [];
-  for (const spec of specs) {
-    const groups = (Array.isArray(hooks[spec.event]) ? hooks[spec.event] : []) as unknown[];
-    const already = groups.some((g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObject(h) && isOurCommand(h.command) && commandEvent(h.command as string) === spec.arg));
-    if (already) continue;
-    const command = `${commandPrefix} hooks run ${spec.arg}${extraArgs[spec.arg] ? ` ${extraArgs[spec.arg]}` : ''}`;
-    groups.push({ matcher: spec.matcher, hooks: [{ type: 'command', command, timeout: spec.timeout }] });
-    hooks[spec.event] = groups;
+  const added: string[] = [];
+  const format = agent.format === 'claude' ? '' : ` --format ${agent.format}`;
+  for (const spec of agent.specs) {
+    const entries = (Array.isArray(hooks[spec.event]) ? hooks[spec.event] : []) as unknown[];
+    if (entries.some((e) => handlersOf(e).some((h) => isOurCommand(h.command) && commandEvent(h.command as string) === spec.arg))) continue;
+    const extra = extraArgs[spec.arg] ? ` ${extraArgs[spec.arg]}` : '';
+    const command = `${commandPrefix} hooks run ${spec.arg}${format}${extra}`;
+    const matcher = spec.matcher === undefined ? {} : { matcher: spec.matcher };
+    entries.push(agent.layout === 'flat' ? { command, ...matcher, timeout: spec.timeout } : { ...matcher, hooks: [{ type: 'command', command, timeout: spec.timeout }] });
+    hooks[spec.event] = entries;
     added.push(spec.event);
   }
   out.hooks = hooks;
   return { settings: out, added };
+}
+
+/** The handlers of one entry: a nested group's `hooks`, or a flat entry itself. */
+function handlersOf(entry: unknown): Json[] {
+  if (!isObject(entry)) return [];
+  if (Array.isArray(entry.hooks)) return entry.hooks.filter(isObject);
+  return typeof entry.command === 'string' ? [entry] : [];
 }
 
 export interface RemoveResult {
@@ -106,6 +92,11 @@ export function uninstallHooks(settings: Json): RemoveResult {
     if (!Array.isArray(groups)) continue;
     const kept: unknown[] = [];
     for (const g of groups) {
+      // A flat entry (Cursor) is itself a handler.
+      if (isObject(g) && !Array.isArray(g.hooks) && isOurCommand(g.command)) {
+        removed++;
+        continue;
+      }
       if (!isObject(g) || !Array.isArray(g.hooks)) {
         kept.push(g);
         continue;
@@ -119,7 +110,11 @@ export function uninstallHooks(settings: Json): RemoveResult {
     if (kept.length === 0 && groups.length > 0) delete hooks[event];
     else hooks[event] = kept;
   }
-  if (removed > 0 && Object.keys(hooks).length === 0) delete out.hooks;
+  if (removed > 0 && Object.keys(hooks).length === 0) {
+    delete out.hooks;
+    // A file that held nothing but our hooks and the agent's schema version is left empty, as before install.
+    if (Object.keys(out).every((k) => k === 'version')) delete out.version;
+  }
   return { settings: out, removed };
 }
 
