@@ -1,7 +1,10 @@
 /**
- * Run a command with the terminal passed through: stdin and stdout are the
- * terminal's own; stderr is teed (streamed to ours as it comes, its tail kept
- * for the record). Signals sent to agentos are forwarded to the command; the
+ * Run a command with the terminal passed through: stdin is the terminal's own;
+ * stderr is teed (streamed to ours as it comes, its head and tail kept for the
+ * record); stdout too when the caller asks (`stdout`: when it is not a terminal,
+ * as under a coding agent: tsc, pytest and go test print their errors there).
+ * A terminal's stdout stays the command's own (piping it would turn off the
+ * command's colours and prompts). Signals sent to agentos are forwarded to the command; the
  * result is the command's exit code (128 + n when a signal n ended it).
  */
 import { spawn } from 'node:child_process';
@@ -15,6 +18,8 @@ export interface ChildResult {
   durationMs: number;
   /** The command's stderr, bounded: its first HEAD_BYTES and last TAIL_BYTES (or why it could not start). */
   stderrTail: string;
+  /** The command's stdout, bounded the same way, when it was teed; else null. */
+  stdoutTail: string | null;
   /** The command never started (not found, not executable). */
   spawnError: string | null;
 }
@@ -29,6 +34,8 @@ export interface RunChildOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   stderr: Writable;
+  /** Tee stdout here (and keep its head and tail); without it stdout is inherited. */
+  stdout?: Writable;
   /**
    * A Ctrl-C typed at the terminal already reaches the whole foreground process
    * group, the command included: forwarding SIGINT again would deliver it twice
@@ -41,29 +48,8 @@ export interface RunChildOptions {
 export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    let head = Buffer.alloc(0);
-    let tail = Buffer.alloc(0);
-    let cut = false;
-    const keep = (chunk: Buffer) => {
-      if (head.length < HEAD_BYTES) {
-        const take = chunk.subarray(0, HEAD_BYTES - head.length);
-        head = Buffer.concat([head, take]);
-        chunk = chunk.subarray(take.length);
-        if (!chunk.length) return;
-      }
-      tail = Buffer.concat([tail, chunk]);
-      if (tail.length > TAIL_BYTES) {
-        tail = tail.subarray(tail.length - TAIL_BYTES);
-        cut = true;
-      }
-    };
-    // At a cut, the partial lines on both sides are dropped: no split character, no half a secret.
-    const kept = () => {
-      if (!cut) return Buffer.concat([head, tail]).toString('utf8');
-      const h = head.subarray(0, Math.max(0, head.lastIndexOf(0x0a)));
-      const t = tail.subarray(tail.indexOf(0x0a) + 1);
-      return `${h.toString('utf8')}\n[…]\n${t.toString('utf8')}`;
-    };
+    const errKept = new HeadTail();
+    const outKept = opts.stdout ? new HeadTail() : null;
     // Handlers go in before the spawn: the command can print (and a caller can react
     // with a signal) before spawn() returns here; a signal in that gap must not kill
     // agentos with its default action and orphan the command. It is delivered once
@@ -80,13 +66,20 @@ export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildRe
       handlers.set(sig, h);
       process.on(sig, h);
     }
-    child = spawn(argv[0], argv.slice(1), { cwd: opts.cwd, env: opts.env, stdio: ['inherit', 'inherit', 'pipe'] });
+    child = spawn(argv[0], argv.slice(1), { cwd: opts.cwd, env: opts.env, stdio: ['inherit', opts.stdout ? 'pipe' : 'inherit', 'pipe'] });
     for (const sig of pending.splice(0)) child.kill(sig);
     const cleanup = () => handlers.forEach((h, sig) => process.removeListener(sig, h));
     child.stderr!.on('data', (chunk: Buffer) => {
       opts.stderr.write(chunk);
-      keep(chunk);
+      errKept.add(chunk);
     });
+    if (opts.stdout && outKept) {
+      const out = opts.stdout;
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out.write(chunk);
+        outKept.add(chunk);
+      });
+    }
     let settled = false;
     const finish = (r: Omit<ChildResult, 'durationMs'>) => {
       if (settled) return;
@@ -98,24 +91,59 @@ export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildRe
       // Only a failure to start lands here before 'close'; report it as a shell would.
       const code = e.code === 'ENOENT' ? 127 : e.code === 'EACCES' ? 126 : 1;
       const message = e.code === 'ENOENT' ? `${argv[0]}: command not found` : `${argv[0]}: ${e.message}`;
-      finish({ exitCode: code, signal: null, stderrTail: message, spawnError: message });
+      finish({ exitCode: code, signal: null, stderrTail: message, stdoutTail: null, spawnError: message });
     });
     // 'exit', not 'close': a background process the command started (a daemon, `cmd &`)
     // keeps the stderr pipe open; agentos must not wait for it. What is still in the
     // pipe gets a moment to drain, then the pipe is let go.
     child.on('exit', (code, signal) => {
       const exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
-      const done = () => finish({ exitCode, signal, stderrTail: kept(), spawnError: null });
-      const stream = child.stderr!;
-      if (stream.readableEnded || stream.destroyed) return done();
-      const timer = setTimeout(() => {
-        stream.destroy();
-        done();
-      }, DRAIN_MS);
-      stream.once('end', () => {
-        clearTimeout(timer);
-        done();
-      });
+      const streams = [child.stderr!, ...(outKept ? [child.stdout!] : [])];
+      void Promise.all(streams.map(drained)).then(() => finish({ exitCode, signal, stderrTail: errKept.text(), stdoutTail: outKept?.text() ?? null, spawnError: null }));
     });
   });
+}
+
+/** The stream's end, or after DRAIN_MS the stream let go (a background process may hold it open). */
+function drained(stream: NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; destroy(): void }): Promise<void> {
+  if (stream.readableEnded || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      stream.destroy();
+      resolve();
+    }, DRAIN_MS);
+    stream.once('end', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** The first HEAD_BYTES and the last TAIL_BYTES of a stream. */
+class HeadTail {
+  private head = Buffer.alloc(0);
+  private tail = Buffer.alloc(0);
+  private cut = false;
+
+  add(chunk: Buffer): void {
+    if (this.head.length < HEAD_BYTES) {
+      const take = chunk.subarray(0, HEAD_BYTES - this.head.length);
+      this.head = Buffer.concat([this.head, take]);
+      chunk = chunk.subarray(take.length);
+      if (!chunk.length) return;
+    }
+    this.tail = Buffer.concat([this.tail, chunk]);
+    if (this.tail.length > TAIL_BYTES) {
+      this.tail = this.tail.subarray(this.tail.length - TAIL_BYTES);
+      this.cut = true;
+    }
+  }
+
+  /** At a cut, the partial lines on both sides are dropped: no split character, no half a secret. */
+  text(): string {
+    if (!this.cut) return Buffer.concat([this.head, this.tail]).toString('utf8');
+    const h = this.head.subarray(0, Math.max(0, this.head.lastIndexOf(0x0a)));
+    const t = this.tail.subarray(this.tail.indexOf(0x0a) + 1);
+    return `${h.toString('utf8')}\n[…]\n${t.toString('utf8')}`;
+  }
 }

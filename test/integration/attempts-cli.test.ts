@@ -236,7 +236,19 @@ describe('run', () => {
       ['success', 0],
       ['failure', 3],
     ]);
-    expect(list.attempts[1].error).toBe('oops');
+    // stdout was a pipe here (as under a coding agent): it is kept too, before stderr.
+    expect(list.attempts[1].error).toBe('first\nsecond\noops');
+  });
+
+  // Issue 21 §3: tsc prints its errors on stdout; under an agent (stdout not a terminal) the cause is read there.
+  it('the real tsc: its error line on stdout becomes the cause', async () => {
+    const root = newProject();
+    writeFileSync(path.join(root, 't.ts'), 'const n: number = "a";\n');
+    const r = await cli(root, ['run', '--non-interactive', '--', process.execPath, path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', 't.ts']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('error TS2322'); // still passed through
+    const [a] = json<{ attempts: { cause: string | null }[] }>(await cli(root, ['attempt', 'list', '--json'])).attempts;
+    expect(a.cause).toBe("t.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'.");
   });
 
   it('stdin reaches the command', async () => {

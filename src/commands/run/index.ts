@@ -11,7 +11,7 @@
  */
 import type { GlobalOptions } from '../../cli.js';
 import type { AttemptMemoryHandle } from '../../attempts/open.js';
-import { runChild } from '../../attempts/child.js';
+import { runChild, type ChildResult } from '../../attempts/child.js';
 import { commandLine } from '../../attempts/command-line.js';
 import { ConfirmCancelled, inquirerProceed, type ProceedAsker } from '../../attempts/confirm.js';
 import { renderRepeatWarning } from '../../attempts/render.js';
@@ -76,7 +76,8 @@ export async function runRun(io: IO, globals: GlobalOptions, argv: string[], opt
     safely(() => memory!.noteWarning(warnings, command, 'proceeded'), (e) => failOpen('noting the warning', e));
   }
 
-  const result = await runChild(argv, { cwd: io.cwd, env: io.env, stderr: io.stderr, interactive: Boolean(io.stdin.isTTY) });
+  // Under a coding agent stdout is a pipe: tee it too, since tsc, pytest and go test print their errors there.
+  const result = await runChild(argv, { cwd: io.cwd, env: io.env, stderr: io.stderr, stdout: io.stdout.isTTY ? undefined : io.stdout, interactive: Boolean(io.stdin.isTTY) });
   if (result.spawnError) io.stderr.write(`agentos: ${result.spawnError}\n`);
 
   if (memory) {
@@ -89,7 +90,7 @@ export async function runRun(io: IO, globals: GlobalOptions, argv: string[], opt
           outcome: result.exitCode === 0 ? 'success' : 'failure',
           exitCode: result.exitCode,
           durationMs: result.durationMs,
-          error: result.exitCode === 0 ? null : result.stderrTail || (result.signal ? `killed by ${result.signal}` : null),
+          error: result.exitCode === 0 ? null : failureText(result),
           context: opts.context ?? null,
           tags: opts.tags,
           sessionId: opts.session,
@@ -126,4 +127,17 @@ function safely(fn: () => void, onError: (e: unknown) => void): void {
   } catch (e) {
     onError(e);
   }
+}
+
+/**
+ * What a failure said: its stdout (when teed) first, then stderr, so that the cause
+ * reader (src/attempts/cause.ts) finds a tool's own error line on either stream and,
+ * falling back to the last line that says error, prefers stderr's.
+ */
+function failureText(r: ChildResult): string | null {
+  const text = [r.stdoutTail, r.stderrTail]
+    .map((t) => t?.replace(/\s+$/, '') ?? '')
+    .filter(Boolean)
+    .join('\n');
+  return text || (r.signal ? `killed by ${r.signal}` : null);
 }
