@@ -12,7 +12,7 @@
 //   does after the first run).
 // The first session of a process also pays ORT's environment set-up (thread
 // pools, allocators), so each mode runs in its own process.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MODEL_DIR, MODEL_ID, ONNX_FILE, dist, ortCacheDir } from './common.mjs';
@@ -59,9 +59,11 @@ if (mode === 'embedder' || mode === 'fresh') {
   let options = {};
   if (mode === 'cached') {
     const dir = await ortCacheDir(root);
-    const cached = readdirSync(dir).find((f) => /^minilm-.*\.onnx$/.test(f));
-    if (!cached) throw new Error(`no cached graph in ${dir}`);
-    file = path.join(dir, cached);
+    // The embedder keeps each optimised graph in a folder minilm-<fingerprint>-ort<version>-<arch>-<recipe>/model.onnx
+    // (src/embeddings/onnx-session.ts); older builds wrote minilm-….onnx files.
+    const entry = readdirSync(dir, { withFileTypes: true }).find((e) => /^minilm-/.test(e.name) && (e.isDirectory() ? existsSync(path.join(dir, e.name, 'model.onnx')) : e.name.endsWith('.onnx')));
+    if (!entry) throw new Error(`no cached graph in ${dir}`);
+    file = entry.isDirectory() ? path.join(dir, entry.name, 'model.onnx') : path.join(dir, entry.name);
     options = { executionProviders: ['cpu'], enableCpuMemArena: false, graphOptimizationLevel: 'disabled' };
   }
   t = performance.now();
