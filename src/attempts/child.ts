@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 export interface ChildResult {
   /** What agentos exits with: the command's code, 128+signal, 127 not found, 126 not executable. */
@@ -73,13 +73,7 @@ export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildRe
       opts.stderr.write(chunk);
       errKept.add(chunk);
     });
-    if (opts.stdout && outKept) {
-      const out = opts.stdout;
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out.write(chunk);
-        outKept.add(chunk);
-      });
-    }
+    if (opts.stdout && outKept) teeStdout(child.stdout!, opts.stdout, outKept);
     let settled = false;
     const finish = (r: Omit<ChildResult, 'durationMs'>) => {
       if (settled) return;
@@ -98,18 +92,44 @@ export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildRe
     // pipe gets a moment to drain, then the pipe is let go.
     child.on('exit', (code, signal) => {
       const exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
-      const streams = [child.stderr!, ...(outKept ? [child.stdout!] : [])];
-      void Promise.all(streams.map(drained)).then(() => finish({ exitCode, signal, stderrTail: errKept.text(), stdoutTail: outKept?.text() ?? null, spawnError: null }));
+      // stdout is not cut: a background process keeps writing through it while agentos runs.
+      const streams = [drained(child.stderr!, 'destroy'), ...(outKept ? [drained(child.stdout!, 'unref')] : [])];
+      void Promise.all(streams).then(() => finish({ exitCode, signal, stderrTail: errKept.text(), stdoutTail: outKept?.text() ?? null, spawnError: null }));
     });
   });
 }
 
-/** The stream's end, or after DRAIN_MS the stream let go (a background process may hold it open). */
-function drained(stream: NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; destroy(): void }): Promise<void> {
+/**
+ * The command's stdout to ours, as it comes, its head and tail kept. Backpressure is
+ * passed on (a slow reader slows the command, as a pipe would). When our reader goes
+ * away (`agentos run -- cmd | head`), the command's pipe is closed so that it gets
+ * EPIPE/SIGPIPE as it would have without agentos; agentos itself goes on to record.
+ */
+function teeStdout(from: Readable, to: Writable, kept: HeadTail): void {
+  let open = true;
+  to.on('error', () => {
+    open = false;
+    from.destroy();
+  });
+  from.on('data', (chunk: Buffer) => {
+    kept.add(chunk);
+    if (open && !to.write(chunk)) {
+      from.pause();
+      to.once('drain', () => from.resume());
+    }
+  });
+}
+
+/**
+ * The stream's end, or after DRAIN_MS the stream let go (a background process may hold
+ * it open): stderr is closed, stdout stops holding agentos open but keeps flowing.
+ */
+function drained(stream: Readable, letGo: 'destroy' | 'unref'): Promise<void> {
   if (stream.readableEnded || stream.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      stream.destroy();
+      if (letGo === 'destroy') stream.destroy();
+      else (stream as Readable & { unref?: () => void }).unref?.();
       resolve();
     }, DRAIN_MS);
     stream.once('end', () => {

@@ -92,7 +92,7 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
     const time = a.time ? validTime(a.time) : now().toISOString();
     // Tags come from redacted text only, so no secret becomes a tag.
     const tags = autoTags({ tool: a.tool, command, context, tags: (a.tags ?? []).map((t) => redact(t, home)) });
-    const { work, branch } = workOf(root, a.work, env);
+    const { work, branch } = workOf(root, a.work, env, (t) => redact(t, home));
     return {
       time,
       sessionId: redact(a.sessionId?.trim() || defaultSession(), home).slice(0, 200),
@@ -106,8 +106,8 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
       context,
       tags,
       cwd: relativeCwd(root, a.cwd ?? cwd, home),
-      work: work === null ? null : redact(work, home),
-      branch: branch === null ? null : redact(branch, home),
+      work,
+      branch,
     };
   };
 

@@ -1,4 +1,5 @@
 /** How attempts and repeat warnings look on a terminal (plain text; --json prints the records). */
+import { terminalSafe } from '../output/sanitize.js';
 import type { AttemptRecord, RepeatWarning } from './types.js';
 
 export interface Paint {
@@ -23,7 +24,14 @@ function errorLine(error: string | null): string | null {
 }
 
 /** The warning before repeating a known failure: date, command, error, what worked instead. */
-export function renderRepeatWarning(warnings: RepeatWarning[], threshold: number, lookbackDays: number, p: Paint = plainPaint): string {
+/** A record with every shown string made safe for a terminal (an agent's command may carry escapes). */
+function safeRecord(a: AttemptRecord): AttemptRecord {
+  const t = (s: string | null) => (s === null ? null : terminalSafe(s));
+  return { ...a, tool: terminalSafe(a.tool), command: terminalSafe(a.command), context: t(a.context), cause: t(a.cause), work: t(a.work), branch: t(a.branch), cwd: terminalSafe(a.cwd), sessionId: terminalSafe(a.sessionId), tags: a.tags.map(terminalSafe), error: a.error === null ? null : a.error.split('\n').map(terminalSafe).join('\n') };
+}
+
+export function renderRepeatWarning(raw: RepeatWarning[], threshold: number, lookbackDays: number, p: Paint = plainPaint): string {
+  const warnings = raw.map((w) => ({ ...w, failure: safeRecord(w.failure), workedInstead: w.workedInstead ? safeRecord(w.workedInstead) : null }));
   // The same command failing three times is one warning "(3 times)", shown with its latest failure.
   const groups = new Map<string, { w: RepeatWarning; times: number }>();
   for (const w of warnings) {
@@ -49,7 +57,8 @@ export function renderRepeatWarning(warnings: RepeatWarning[], threshold: number
 }
 
 /** One line per attempt for `attempt list`. */
-export function renderAttemptLine(a: AttemptRecord, p: Paint = plainPaint): string {
+export function renderAttemptLine(record: AttemptRecord, p: Paint = plainPaint): string {
+  const a = safeRecord(record);
   const mark = a.outcome === 'success' ? p.green('✓') : p.red('✗');
   const flags = [a.archived ? 'archived' : null, a.overriddenBy ? `overridden by ${a.overriddenBy}` : null].filter(Boolean).join(', ');
   const head = `${mark} ${a.time.slice(0, 16).replace('T', ' ')}  ${a.tool}  ${p.bold(a.command)}${a.exitCode !== null ? p.dim(`  exit ${a.exitCode}`) : ''}${flags ? p.dim(`  [${flags}]`) : ''}`;

@@ -9,24 +9,37 @@
  *   4. an issue number in the branch name (`feat/27-build-cache`, `issue-27`, `gh-27`).
  * Ids are kept normalised ("#027" → "27"), the way the index keeps issue ids.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureMemoryDir } from '../fsutil/memory-dir.js';
 import { writeFileAtomic } from '../output/write.js';
 
 export const WORK_FILE = path.join('.agentos', 'memory', 'work.json');
-const MAX_WORK = 200;
+const MAX_WORK = 64;
 
-/** "#027" → "27", " Issue-27 " → "issue-27"; null for nothing. The index's issue ids read the same way. */
+/**
+ * "#027" → "27", " PROJ-27 " → "proj-27"; null for nothing, or for anything that is not
+ * an id (at most 64 letters, digits and . _ / - : no spaces, quotes or control
+ * characters, so a work id never carries a sentence, a secret's context or an escape).
+ * The index's issue ids read the same way.
+ */
 export function workKey(id: string | null | undefined): string | null {
-  const t = id?.trim().slice(0, MAX_WORK).replace(/^#\s*/, '');
-  if (!t) return null;
+  const t = id?.trim().replace(/^#\s*/, '');
+  if (!t || t.length > MAX_WORK || !/^[\p{L}\p{N}._/-]+$/u.test(t)) return null;
   const n = /^0*(\d+)$/.exec(t);
   return n ? n[1] : t.toLowerCase();
 }
 
 /** The branch checked out in `root` (a worktree's .git file followed), or null (detached, not git). */
 export function currentBranch(root: string): string | null {
+  // The project may be a folder of a larger repository: the nearest .git above it counts.
+  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return branchAt(dir);
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+function branchAt(root: string): string | null {
   try {
     let gitDir = path.join(root, '.git');
     let head: string;
@@ -41,7 +54,7 @@ export function currentBranch(root: string): string | null {
       head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8');
     }
     const ref = /^ref:\s*refs\/heads\/(.+)$/m.exec(head);
-    return ref ? ref[1].trim().slice(0, MAX_WORK) : null;
+    return ref ? ref[1].trim().slice(0, 200) : null;
   } catch {
     return null;
   }
@@ -51,6 +64,8 @@ export function currentBranch(root: string): string | null {
 export function issueFromBranch(branch: string | null): string | null {
   if (!branch) return null;
   const last = branch.split('/').pop() ?? '';
+  // A date (`release/2024-10`, `hotfix/2025-01-15`) is not an issue number.
+  if (/^(?:19|20)\d\d[-_.]\d{1,2}(?:$|[-_.])/.test(last)) return null;
   // A version (`2.3`, `node-20.x`) is not an issue: a number must end the name or be followed by - or _.
   const m = /^(?:(?:issue|issues|gh|bug|fix|feat|feature|task|ticket)[-_]?)?#?0*(\d{1,9})(?:[-_]|$)/i.exec(last) ?? /(?:^|[-_])(?:issue|gh|bug)[-_]?0*(\d{1,9})(?:[-_]|$)/i.exec(last);
   return m ? m[1] : null;
@@ -82,8 +97,11 @@ export async function noteStartedWork(root: string, work: string, title: string,
 }
 
 /** The work and branch an attempt recorded now belongs to (the rules at the top of this file). */
-export function workOf(root: string, given: string | null | undefined, env: NodeJS.ProcessEnv): { work: string | null; branch: string | null } {
-  const branch = currentBranch(root);
-  const work = workKey(given) ?? workKey(env.AGENTOS_WORK) ?? startedWork(root, branch) ?? issueFromBranch(branch);
+export function workOf(root: string, given: string | null | undefined, env: NodeJS.ProcessEnv, clean: (s: string) => string = (s) => s): { work: string | null; branch: string | null } {
+  const raw = currentBranch(root);
+  // Redacted before anything else reads it: a secret is never cut or lower-cased out of its shape first.
+  const branch = raw === null ? null : clean(raw);
+  const from = (v: string | null | undefined) => (v ? workKey(clean(v)) : null);
+  const work = from(given) ?? from(env.AGENTOS_WORK) ?? startedWork(root, raw) ?? issueFromBranch(branch);
   return { work, branch };
 }

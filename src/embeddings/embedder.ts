@@ -16,6 +16,8 @@ export interface Embedder {
   countTokens(text: string): number;
   /** Time spent in the model alone, for benchmarks. */
   readonly stats?: { tokens: number; inferenceMs: number };
+  /** Releases the model's session (a long-lived process replacing its model). */
+  dispose?(): Promise<void>;
 }
 
 /** Computed in float64 (JS numbers) whatever array type holds the values. */

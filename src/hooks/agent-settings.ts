@@ -13,6 +13,9 @@ import { AGENTS, CLAUDE_HOOKS, type AgentHooks } from './agents.js';
 
 export { CLAUDE_HOOKS };
 
+/** Every event name agentos writes, in any agent's settings. */
+const OUR_EVENTS = new Set(Object.values(AGENTS).flatMap((a) => a.specs.map((s) => s.event)));
+
 const OUR_COMMAND = /(?:^|[\s/"'])agentos(?:\.js)?["']?\s+(?:-C\s+\S+\s+)?hooks\s+run\s+(session-start|pre-tool-use|post-tool-use-failure|post-tool-use)(?![\w-])/;
 
 export function isOurCommand(command: unknown): boolean {
@@ -34,8 +37,9 @@ export function parseSettings(text: string | null, file: string): Json {
   if (!isObject(v)) throw new UsageError(`${file}: expected a JSON object at the top level`);
   if (v.hooks !== undefined && !isObject(v.hooks)) throw new UsageError(`${file}: "hooks" must be an object`);
   if (isObject(v.hooks)) {
+    // An event agentos writes must hold a list; other keys (an agent's own switches) are left alone.
     for (const [event, groups] of Object.entries(v.hooks)) {
-      if (!Array.isArray(groups)) throw new UsageError(`${file}: hooks.${event} must be an array`);
+      if (OUR_EVENTS.has(event) && !Array.isArray(groups)) throw new UsageError(`${file}: hooks.${event} must be an array`);
     }
   }
   return v;

@@ -9,6 +9,7 @@
 import type { AttemptMemory, NewAttempt, RepeatWarning } from '../attempts/types.js';
 import type { Config } from '../config/schema.js';
 import type { IO } from '../io.js';
+import { terminalSafe, terminalSafeBlock } from '../output/sanitize.js';
 import { claudeAttempt, cursorAttempt, cursorToolCall, geminiAttempt, genericAttempt, parsePayload, toolCallOf } from './payload.js';
 
 import { HOOK_EVENTS, type HOOK_FORMATS, type HOOK_ON_REPEAT } from '../option-values.js';
@@ -127,7 +128,9 @@ function repeatAnswer(opts: HookRunOptions, text: string, warnings: RepeatWarnin
     case 'generic':
       return { warnings: warnings.map(warningJson), message: text };
     case 'cursor':
-      return { permission: ask ? 'ask' : 'allow', user_message: text, agent_message: text };
+      // Cursor's beforeShellExecution must decide: "allow" would skip Cursor's own approval
+      // for exactly the commands known to fail, so a repeat asks the person (warn and ask alike).
+      return { permission: 'ask', user_message: text, agent_message: text };
     case 'gemini':
       // BeforeTool has no "ask" and no context for the model: the person sees systemMessage.
       return { systemMessage: text };
@@ -161,13 +164,14 @@ export function retrievalOf(config: Config): { enabled: boolean; autoInject: boo
 }
 
 export function warningText(w: RepeatWarning): string {
-  const f = w.failure;
+  // Shown in the agent's UI to the person: past text without terminal escapes.
+  const f = { ...w.failure, command: terminalSafe(w.failure.command), cause: w.failure.cause && terminalSafe(w.failure.cause), error: w.failure.error && terminalSafeBlock(w.failure.error) };
   const day = f.time.slice(0, 10);
   // The cause line (issue 21 §3), else the error's last line (records made before causes were kept).
   const line = f.cause ?? (f.error ? f.error.split('\n').filter(Boolean).slice(-1)[0] : null);
   const err = line ? `: ${line}` : '';
   let s = `agentos: this was tried on ${day} and failed${err} (\`${f.command}\`, similarity ${w.score.toFixed(2)}).`;
-  if (w.workedInstead) s += ` What worked instead: \`${w.workedInstead.command}\` (${w.workedInstead.time.slice(0, 10)}).`;
+  if (w.workedInstead) s += ` What worked instead: \`${terminalSafe(w.workedInstead.command)}\` (${w.workedInstead.time.slice(0, 10)}).`;
   return s + ' Consider another approach; run it anyway only if something changed.';
 }
 

@@ -6,6 +6,7 @@
  * brief check fails open (status "error", proceed), the others answer with
  * isError and the reason.
  */
+import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -44,13 +45,12 @@ export async function serveMcp(io: IO, root: string, opts: McpOptions): Promise<
   const logger = await createFileLogger(root);
   const session = await ProjectSession.open(root, io.env, `mcp-${processSessionId()}`);
   for (const w of session.configWarnings) io.stderr.write(`agentos mcp: warning: ${w}\n`);
-  // A library printing to stdout would corrupt the protocol stream: console goes to stderr.
-  for (const k of ['log', 'info', 'debug', 'warn'] as const) console[k] = (...a: unknown[]) => io.stderr.write(a.map(String).join(' ') + '\n');
+  const protocolOut = protocolStream(io);
 
   const server = new McpServer({ name: 'agentos', version: opts.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const spec of TOOLS) registerTool(server, spec, session, logger, opts.timeoutMs);
 
-  const transport = new StdioServerTransport(io.stdin, io.stdout, { maxBufferSize: opts.maxMessageBytes ?? 64 * 1024 * 1024 });
+  const transport = new StdioServerTransport(io.stdin, protocolOut, { maxBufferSize: opts.maxMessageBytes ?? 64 * 1024 * 1024 });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     // The client closing its end of the pipe is how stdio MCP ends a session.
@@ -85,20 +85,46 @@ function registerTool(server: McpServer, spec: ToolSpec, session: ProjectSession
     },
     async (args: Record<string, unknown>, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
       const t0 = performance.now();
+      // An invalid config on disk: said with every answer until it is fixed (the last valid one answers).
+      let notes: string[] = [];
       try {
-        for (const w of await session.refresh()) logger.warn({ event: 'config_warning', warning: w }, w);
+        notes = await session.refresh();
+        for (const w of notes) logger.warn({ event: 'config_warning', warning: w }, w);
         const answer = await bounded(spec.run(session, args, extra.signal), timeoutMs, extra.signal);
         logger.info({ event: 'mcp_call', tool: spec.name, ms: Math.round(performance.now() - t0), status: answer.structured.status ?? 'ok' }, `mcp ${spec.name}`);
-        return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
+        return result(answer, notes);
       } catch (e) {
         const error = errorMessage(e);
         logger.warn({ event: 'mcp_call', tool: spec.name, ms: Math.round(performance.now() - t0), error }, `mcp ${spec.name} failed`);
         const failOpen = spec.failOpen?.(error, session);
-        if (failOpen) return { content: [{ type: 'text', text: failOpen.text }], structuredContent: failOpen.structured };
-        return { isError: true, content: [{ type: 'text', text: `agentos ${spec.name} failed: ${error}` }] };
+        if (failOpen) return result(failOpen, notes);
+        return { isError: true, content: [{ type: 'text', text: [`agentos ${spec.name} failed: ${error}`, ...notes.map((n) => `Warning: ${n}`)].join('\n') }] };
       }
     },
   );
+}
+
+/** An answer as the protocol carries it, with the server's own warnings added to both parts. */
+function result(answer: ToolAnswer, notes: string[]): CallToolResult {
+  if (notes.length === 0) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
+  const own = Array.isArray(answer.structured.warnings) ? (answer.structured.warnings as string[]) : [];
+  return {
+    content: [{ type: 'text', text: [answer.text, ...notes.map((n) => `Warning: ${n}`)].join('\n') }],
+    structuredContent: { ...answer.structured, warnings: [...own, ...notes] },
+  };
+}
+
+/**
+ * The stream the protocol is written to. In a real process, everything else that would
+ * reach stdout (a library's console.log or process.stdout.write) is sent to stderr: one
+ * stray byte on stdout would corrupt the JSON-RPC stream.
+ */
+function protocolStream(io: IO): Writable {
+  if (io.stdout !== process.stdout) return io.stdout;
+  const write = process.stdout.write.bind(process.stdout) as (chunk: unknown, encoding: BufferEncoding, cb: (e?: Error | null) => void) => boolean;
+  const out = new Writable({ write: (chunk, encoding, cb) => void write(chunk, encoding, cb) });
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  return out;
 }
 
 /** The call's answer, or a CallTimeoutError after `ms`, or the client's cancellation: whichever comes first. */

@@ -5,7 +5,8 @@
  * small reads, whether the index or the config changed on disk, and reloads only
  * then (an `agentos index` run in another terminal is seen by the next call).
  */
-import { statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { AttemptMemoryHandle } from '../attempts/open.js';
 import type { CheckDeps } from '../check/run.js';
@@ -13,6 +14,7 @@ import { CONFIG_PATH, loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { modelSetup, type ModelSetup } from '../embeddings/setup.js';
+import { errorMessage } from '../errors.js';
 import { openStore, readCurrent, type HnswStore } from '../index/hnsw-store.js';
 import { openLexical, type LexicalData } from '../lexical/file.js';
 
@@ -23,6 +25,10 @@ export class ProjectSession {
   private lexical: { generation: string; value: LexicalData } | null = null;
   private memory: AttemptMemoryHandle | null = null;
   private configStamp: string;
+  private reloading: Promise<void> = Promise.resolve();
+  private opener: Promise<typeof import('../attempts/open.js')> | null = null;
+  /** Why the config on disk is not the one in use (it is invalid), until it changes. */
+  private configProblem: string | null = null;
   /** Config warnings of the last load, reported once by the server. */
   configWarnings: string[];
 
@@ -52,22 +58,39 @@ export class ProjectSession {
   /**
    * Before each call: a changed config reloads everything (it may name another model
    * or other thresholds); a new index generation is picked up by the next reader.
-   * An invalid config keeps the last valid one and says so.
+   * An invalid config keeps the last valid one, and every answer says so until the
+   * file changes again. Calls arriving during a reload wait for the same reload.
    */
   async refresh(): Promise<string[]> {
     const now = stamp(path.join(this.root, CONFIG_PATH));
-    if (now === this.configStamp) return [];
-    this.configStamp = now;
-    const { config, warnings } = await loadConfig(this.root);
-    const sameModel = JSON.stringify(config.model) === JSON.stringify(this.config.model);
-    this.config = config;
+    if (now !== this.configStamp) {
+      this.configStamp = now;
+      this.reloading = this.reload();
+    }
+    await this.reloading;
+    return this.configProblem ? [this.configProblem] : [];
+  }
+
+  private async reload(): Promise<void> {
+    let loaded: Awaited<ReturnType<typeof loadConfig>>;
+    try {
+      loaded = await loadConfig(this.root);
+    } catch (e) {
+      this.configProblem = `${CONFIG_PATH} is invalid (${errorMessage(e)}); answering with the last valid config`;
+      return;
+    }
+    this.configProblem = null;
+    this.configWarnings = loaded.warnings;
+    const sameModel = JSON.stringify(loaded.config.model) === JSON.stringify(this.config.model);
+    this.config = loaded.config;
     if (!sameModel) {
-      this.model = modelSetup(this.env, config, this.root);
+      this.model = modelSetup(this.env, loaded.config, this.root);
+      const old = this.embedder;
       this.embedder = null;
       this.store = null;
+      old?.then((e) => e.dispose?.()).catch(() => undefined); // the replaced model's session is released
     }
     this.closeMemory(); // its thresholds and lookback come from the config
-    return warnings;
   }
 
   /** The check's dependencies, served from what is already open. */
@@ -82,12 +105,14 @@ export class ProjectSession {
   }
 
   loadEmbedder(): Promise<Embedder> {
-    // A failed load is not kept: the next call tries again (the model may have been provisioned since).
-    this.embedder ??= this.model.load('query').catch((e: unknown) => {
-      this.embedder = null;
-      throw e;
+    if (this.embedder) return this.embedder;
+    const loading = this.model.load('query');
+    this.embedder = loading;
+    // A failed load is not kept (the model may be provisioned by the next call); a newer load is never cleared by an older one.
+    loading.catch(() => {
+      if (this.embedder === loading) this.embedder = null;
     });
-    return this.embedder;
+    return loading;
   }
 
   openStore(): Promise<HnswStore> {
@@ -118,9 +143,12 @@ export class ProjectSession {
    */
   async attempts(purpose: 'read' | 'write'): Promise<AttemptMemoryHandle> {
     if (this.memory) return this.memory;
-    const { openAttemptMemory } = await import('../attempts/open.js');
-    const opened = openAttemptMemory(this.root, this.config, { sessionId: this.sessionId, cwd: this.root, env: this.env, readOnly: purpose === 'read' });
-    // An empty read-only memory has no file behind it: open the real one when there is one.
+    // Synchronous from here: two calls cannot both open a handle.
+    const { openAttemptMemory } = await (this.opener ??= import('../attempts/open.js'));
+    if (this.memory) return this.memory;
+    // A writer waits for others at most 5 s: the server must not hang the agent on a busy store.
+    const opened = openAttemptMemory(this.root, this.config, { sessionId: this.sessionId, cwd: this.root, env: this.env, readOnly: purpose === 'read', busyTimeoutMs: 5000 });
+    // An empty read-only memory has no file behind it: the real one is opened once there is one.
     if (purpose === 'write' || statOrNull(opened.file)) this.memory = opened;
     return opened;
   }
@@ -143,11 +171,10 @@ function statOrNull(file: string): boolean {
   }
 }
 
-/** Size and modification time: enough to notice an edit between two calls. */
+/** The config's content hash (a few KB, bounded by MAX_CONFIG_BYTES): an edit is seen even within one mtime tick. */
 function stamp(file: string): string {
   try {
-    const s = statSync(file);
-    return `${s.size}:${s.mtimeMs}`;
+    return createHash('sha1').update(readFileSync(file)).digest('hex');
   } catch {
     return 'missing';
   }

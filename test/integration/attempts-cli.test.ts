@@ -251,6 +251,20 @@ describe('run', () => {
     expect(a.cause).toBe("t.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'.");
   });
 
+  it('a reader that goes away (`agentos run -- cmd | head -1`): the command gets its broken pipe, agentos records it and does not crash', async () => {
+    const root = newProject();
+    const child = spawn(process.execPath, [BIN, '-C', root, 'run', '--', 'sh', '-c', 'i=0; while [ $i -lt 200000 ]; do echo line $i; i=$((i+1)); done'], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy()); // like head -1
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(err).not.toMatch(/EPIPE|Unhandled|at .*child\.js/);
+    expect(code).not.toBe(0);
+    const [a] = json<{ attempts: { command: string; outcome: string }[] }>(await cli(root, ['attempt', 'list', '--json'])).attempts;
+    expect(a).toMatchObject({ outcome: 'failure' });
+    expect(a.command).toContain('while');
+  });
+
   it('stdin reaches the command', async () => {
     const root = newProject();
     const r = await cli(root, ['run', '--', 'sh', '-c', 'read line; echo "got $line"'], { input: 'hello\n' });

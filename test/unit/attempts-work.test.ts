@@ -31,6 +31,10 @@ describe('workKey', () => {
   it('reads ids the way the index does: "#027" is "27", names are lower-cased, nothing is null', () => {
     expect(['#027', '27', ' 0 ', 'PROJ-12', '', '   ', null, undefined].map(workKey)).toEqual(['27', '27', '0', 'proj-12', null, null, null, null]);
   });
+
+  it('is an id or nothing: no spaces, quotes, escapes, or more than 64 characters', () => {
+    expect(['fix the build', 'a"b', '\u001b[31m12', 'x'.repeat(65), 'feat/auth.v2_x'].map(workKey)).toEqual([null, null, null, null, 'feat/auth.v2_x']);
+  });
 });
 
 describe('issueFromBranch', () => {
@@ -44,7 +48,7 @@ describe('issueFromBranch', () => {
     ['fix/build-gh-88-tokens', '88'],
   ])('%s → %s', (branch, id) => expect(issueFromBranch(branch)).toBe(id));
 
-  it.each(['main', 'release/2.3', 'feat/add-http2', 'v1.2.3', 'renovate/node-20.x'])('%s carries no issue', (branch) => expect(issueFromBranch(branch)).toBeNull());
+  it.each(['main', 'release/2.3', 'feat/add-http2', 'v1.2.3', 'renovate/node-20.x', 'release/2024-10', 'hotfix/2025-01-15'])('%s carries no issue', (branch) => expect(issueFromBranch(branch)).toBeNull());
 });
 
 describe('currentBranch', () => {
@@ -52,6 +56,13 @@ describe('currentBranch', () => {
     expect(currentBranch(project('feat/27-cache'))).toBe('feat/27-cache');
     expect(currentBranch(project(''))).toBeNull();
     expect(currentBranch(project())).toBeNull();
+  });
+
+  it('a project in a folder of a larger repository reads the repository\'s branch', () => {
+    const repo = project('issue-5');
+    const sub = path.join(repo, 'services', 'api');
+    mkdirSync(sub, { recursive: true });
+    expect(currentBranch(sub)).toBe('issue-5');
   });
 
   it('follows a worktree: .git is a file naming the real git folder', () => {
@@ -81,6 +92,16 @@ describe('workOf: given, then AGENTOS_WORK, then the brief begun on this branch,
     await noteStartedWork(root, '31', 'Retry budget', 'feat/31-retry');
     expect(startedWork(root, 'main')).toBeNull();
     expect(workOf(root, undefined, {})).toEqual({ work: null, branch: 'main' });
+  });
+});
+
+describe('work given with a secret in it', () => {
+  it('is redacted before it is read as an id (a token never survives as a lower-cased work id)', () => {
+    const root = project('main');
+    const mem = openAttemptMemory(root, DEFAULT_CONFIG, { env: { AGENTOS_WORK: 'ghp_0123456789abcdefghijABCDEFGHIJ0123456789' }, home: '/home/t' });
+    const r = mem.record({ tool: 'shell', command: 'make', outcome: 'failure' });
+    mem.close();
+    expect(JSON.stringify(r)).not.toMatch(/ghp_0123456789/i);
   });
 });
 

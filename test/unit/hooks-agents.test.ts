@@ -43,6 +43,14 @@ async function run(event: string, fixtureName: string, opts: HookRunOptions, mem
 }
 
 describe('hooks install for each agent, on copies of real-looking settings', () => {
+  test("an agent's own switch under hooks (not an event agentos writes) is kept; an event of ours that is not a list is refused", () => {
+    const withSwitch = parseSettings('{"hooks": {"enabled": true}}', '.gemini/settings.json');
+    const { settings } = installHooks(withSwitch, 'agentos', AGENTS.gemini);
+    expect((settings.hooks as Record<string, unknown>).enabled).toBe(true);
+    expect(uninstallHooks(settings).settings).toEqual({ hooks: { enabled: true } });
+    expect(() => parseSettings('{"hooks": {"BeforeTool": {}}}', '.gemini/settings.json')).toThrow(/^\.gemini\/settings\.json: hooks\.BeforeTool must be an array/);
+  });
+
   test.each([
     ['gemini', 'gemini-settings.json'],
     ['cursor', 'cursor-hooks.json'],
@@ -114,10 +122,11 @@ describe('hooks run --format cursor', () => {
     await run('post-tool-use-failure', 'cursor-post-tool-use-failure.json', { format: 'cursor', onRepeat: 'warn' }, mem);
     expect(mem.records[1]).toMatchObject({ command: 'make deploy', outcome: 'failure', error: 'Command timed out after 120000 ms' });
 
-    const warn = await run('pre-tool-use', 'cursor-before-shell.json', { format: 'cursor', onRepeat: 'warn' }, mem);
-    expect(warn.json).toMatchObject({ permission: 'allow', user_message: expect.stringMatching(/404 Not Found/), agent_message: expect.stringMatching(/404 Not Found/) });
-    const ask = await run('pre-tool-use', 'cursor-before-shell.json', { format: 'cursor', onRepeat: 'ask' }, mem);
-    expect(ask.json?.permission).toBe('ask');
+    // Never "allow": that would skip Cursor's own approval for a command known to fail. A repeat asks.
+    for (const onRepeat of ['warn', 'ask'] as const) {
+      const r = await run('pre-tool-use', 'cursor-before-shell.json', { format: 'cursor', onRepeat }, mem);
+      expect(r.json).toEqual({ permission: 'ask', user_message: expect.stringMatching(/404 Not Found/), agent_message: expect.stringMatching(/404 Not Found/) });
+    }
   });
 
   test('a clear command gets no answer at all (Cursor proceeds as it would without agentos)', async () => {
