@@ -2,7 +2,7 @@
  * Exit codes are part of the CLI contract (README "Exit codes", `--help`).
  * 0 proceed, 1 unexpected, 2 usage / bad input, 3 aborted as duplicate,
  * 4 index unusable (index/search/context commands), 5 model unavailable,
- * 130 cancelled at a prompt.
+ * 6 `run` did not run a command that repeats a recent failure, 130 cancelled at a prompt.
  */
 export const ExitCode = {
   Ok: 0,

@@ -67,10 +67,6 @@ export function useColor(io: IO, stream: 'stdout' | 'stderr' = 'stderr'): boolea
   return Boolean(io[stream].isTTY) && io.env.TERM !== 'dumb';
 }
 
-export function writeLine(stream: Writable, line = ''): void {
-  stream.write(line + '\n');
-}
-
 /** `--verbose` output: one prefixed line on stderr, nothing otherwise. */
 export function debugLine(io: IO, globals: { verbose?: boolean }, line: string): void {
   if (globals.verbose) io.stderr.write(`debug: ${line}\n`);

@@ -71,9 +71,9 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
   const now = options.now ?? (() => new Date());
   const file = memoryFile(root);
   const store = SqliteAttemptStore.open(Database, file, {
-    lookbackDays: config.retrieval.failureLookbackDays,
-    archiveAfterDays: config.retrieval.archiveAfterDays,
-    threshold: config.retrieval.repeatThreshold,
+    lookbackDays: config.attempts.failureLookbackDays,
+    archiveAfterDays: config.attempts.archiveAfterDays,
+    threshold: config.attempts.repeatThreshold,
     now,
     busyTimeoutMs: options.busyTimeoutMs ?? 30_000,
   });

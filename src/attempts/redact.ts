@@ -74,4 +74,3 @@ export function redact(text: string, home: string = os.homedir()): string {
 }
 
 /** The rule names, for documentation and tests. */
-export const REDACTION_RULES = RULES.map((r) => r.name);

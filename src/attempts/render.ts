@@ -1,16 +1,11 @@
 /** How attempts and repeat warnings look on a terminal (plain text; --json prints the records). */
 import { terminalSafe } from '../output/sanitize.js';
+import { plainStyle, type Style } from '../ui/style.js';
 import type { AttemptRecord, RepeatWarning } from './types.js';
 
-export interface Paint {
-  bold(s: string): string;
-  yellow(s: string): string;
-  dim(s: string): string;
-  green(s: string): string;
-  red(s: string): string;
-}
-
-export const plainPaint: Paint = { bold: (s) => s, yellow: (s) => s, dim: (s) => s, green: (s) => s, red: (s) => s };
+/** How to colour: the one style (src/ui/style.ts); plain by default. */
+export type Paint = Style;
+export const plainPaint: Paint = plainStyle;
 
 const day = (iso: string) => iso.slice(0, 10);
 

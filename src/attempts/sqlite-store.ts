@@ -1,6 +1,6 @@
 /**
  * The attempt memory on SQLite (better-sqlite3), WAL mode, one file per
- * project under `.agentos/memory/` (docs/adrs/0004-attempt-memory-sqlite.md).
+ * project under `.agentos/memory/` (docs/adrs/0009-attempt-memory-on-sqlite.md).
  *
  * Durability and concurrency are SQLite's: each record is one transaction
  * (BEGIN IMMEDIATE, WAL, synchronous=NORMAL), so an acknowledged record survives

@@ -39,7 +39,7 @@ export interface AttemptRecord {
   cwd: string;
   /** Id of a later success that overrides this failure (never warned about again for that command). */
   overriddenBy: string | null;
-  /** Older than `retrieval.archiveAfterDays`: kept, never used for warnings. */
+  /** Older than `attempts.archiveAfterDays`: kept, never used for warnings. */
   archived: boolean;
 }
 

@@ -69,8 +69,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   };
 
   for (const k of Object.keys(raw)) {
-    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check', 'search', 'retrieval', 'scoring'].includes(k)) {
-      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check, search, retrieval, scoring)');
+    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check', 'search', 'attempts', 'retrieval', 'scoring'].includes(k)) {
+      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check, search, attempts, scoring)');
     }
   }
 
@@ -132,7 +132,11 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   // `agentos search`: results below this score are not listed (0.0167 is noise, not an answer).
   const search = section('search', ['min_score']);
   if (search) config.search.minScore = num('search.min_score', search.min_score, 0, 1) ?? config.search.minScore;
-  parseRetrieval(section, num, err, config);
+  // `attempts:` configures the attempt memory; `retrieval:`, its first name, is still read.
+  const r = raw as Raw;
+  if (r.attempts !== undefined && r.retrieval !== undefined) err('retrieval', 'given twice (also as attempts:); keep attempts:');
+  else if (r.retrieval !== undefined) warnings.push(`${source}: retrieval: is now called attempts: (still read; rename it)`);
+  parseAttempts(r.retrieval !== undefined && r.attempts === undefined ? 'retrieval' : 'attempts', section, num, err, config);
 
   // scoring (issue 11): how a past document's similarity is computed.
   const scoring = section('scoring', ['method']);
@@ -161,10 +165,12 @@ export function modelIdProblem(id: unknown): string | null {
 }
 
 /**
- * `retrieval:` (attempt memory). Keys are spelled as issue 9 and the PRD spell them
- * (camelCase); the snake_case spelling of the rest of the file is accepted too.
+ * `attempts:` (the attempt memory; `retrieval:` before). Keys are spelled as issue 9
+ * and the PRD spell them (camelCase); the snake_case spelling of the rest of the file
+ * is accepted too. Errors name the key as the file spells it.
  */
-function parseRetrieval(
+function parseAttempts(
+  name: 'attempts' | 'retrieval',
   section: (name: string, allowed: string[]) => Raw | null,
   num: (key: string, v: unknown, min: number, max: number, integer?: boolean) => number | undefined,
   err: (key: string, problem: string) => void,
@@ -179,15 +185,15 @@ function parseRetrieval(
     maxContextSize: 'max_context_size',
     autoInject: 'auto_inject',
   } as const;
-  const sec = section('retrieval', [...Object.keys(keys), ...Object.values(keys).filter((k) => k !== 'enabled')]);
+  const sec = section(name, [...Object.keys(keys), ...Object.values(keys).filter((k) => k !== 'enabled')]);
   if (!sec) return;
-  const r = config.retrieval;
+  const r = config.attempts;
   const pick = (camel: keyof typeof keys): [string, unknown] => {
     const snake = keys[camel];
     if (snake !== camel && sec[camel] !== undefined && sec[snake] !== undefined) {
-      err(`retrieval.${camel}`, `given twice (also as ${snake})`);
+      err(`${name}.${camel}`, `given twice (also as ${snake})`);
     }
-    return sec[camel] !== undefined ? [`retrieval.${camel}`, sec[camel]] : [`retrieval.${snake}`, sec[snake]];
+    return sec[camel] !== undefined ? [`${name}.${camel}`, sec[camel]] : [`${name}.${snake}`, sec[snake]];
   };
   const bool = (camel: 'enabled' | 'warnOnDuplicateFailure' | 'autoInject') => {
     const [key, v] = pick(camel);
@@ -203,7 +209,7 @@ function parseRetrieval(
   r.repeatThreshold = num(...pick('repeatThreshold'), 0.01, 1) ?? r.repeatThreshold;
   r.maxContextSize = num(...pick('maxContextSize'), 100, 1_000_000, true) ?? r.maxContextSize;
   if (r.failureLookbackDays > r.archiveAfterDays) {
-    err('retrieval', `failureLookbackDays (${r.failureLookbackDays}) must not exceed archiveAfterDays (${r.archiveAfterDays}): archived failures never warn`);
+    err(name, `failureLookbackDays (${r.failureLookbackDays}) must not exceed archiveAfterDays (${r.archiveAfterDays}): archived failures never warn`);
   }
 }
 

@@ -38,7 +38,7 @@ export interface Config {
     minScore: number;
   };
   /** Attempt memory (src/attempts): what was tried, repeat-failure warnings, session context. */
-  retrieval: {
+  attempts: {
     /** Record attempts and warn; false: `run` just runs, `attempt record` writes nothing. */
     enabled: boolean;
     /** Warn (and at a TTY ask) before a command that resembles a recent failure. */
@@ -86,7 +86,7 @@ export const DEFAULT_CONFIG: Config = {
   model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: DEFAULT_DTYPE },
   check: { timeoutMs: 30_000 },
   search: { minScore: 0.3 },
-  retrieval: {
+  attempts: {
     enabled: true,
     warnOnDuplicateFailure: true,
     failureLookbackDays: 7,

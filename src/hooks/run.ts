@@ -1,8 +1,9 @@
 /**
  * `agentos hooks run <event>`: the one command agent settings point to.
  *
- * Runs on every tool call, so it is kept off the slow paths: no commander, no
- * model, no hnswlib; modules are imported only for the event at hand. Any
+ * Runs on every tool call, so it is kept off the slow paths: no commander and no
+ * model; modules are imported only for the event at hand (hnswlib only when the
+ * session-start context must rebuild the index knowledge cache, src/knowledge). Any
  * error of its own fails open: exit 0, one line on stderr, no stdout (Claude
  * Code treats exit 0 without output as "carry on").
  */
@@ -61,10 +62,10 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
   const cwd = payloadCwd(payload) ?? io.env.CLAUDE_PROJECT_DIR ?? io.env.GEMINI_PROJECT_DIR ?? io.env.CURSOR_PROJECT_DIR ?? io.cwd;
   const root = findProjectRoot(cwd);
   const { config } = await loadConfig(root);
-  const retrieval = retrievalOf(config);
+  const settings = attemptSettings(config);
 
   if (event === 'session-start') {
-    if (!retrieval.autoInject) return null; // the user turned session-start context off
+    if (!settings.autoInject) return null; // the user turned session-start context off
     let memory: AttemptMemory | null = null;
     try {
       memory = await deps.openMemory(root, config, cwd, 'read');
@@ -80,11 +81,11 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
     }
   }
 
-  if (!retrieval.enabled) return null;
+  if (!settings.enabled) return null;
   const memory = await deps.openMemory(root, config, cwd, event === 'pre-tool-use' ? 'read' : 'write');
   try {
     if (event === 'pre-tool-use') {
-      if (!retrieval.warnOnDuplicateFailure) return null;
+      if (!settings.warnOnDuplicateFailure) return null;
       const call = opts.format === 'cursor' ? cursorToolCall(payload) : toolCallOf(payload);
       if (!call) return null;
       const warnings = memory.checkRepeat(call);
@@ -157,9 +158,9 @@ function attemptOf(format: HookFormat, event: HookEvent, payload: Record<string,
   }
 }
 
-/** The retrieval keys this module reads (the section is the attempt memory's, src/config/schema.ts). */
-export function retrievalOf(config: Config): { enabled: boolean; autoInject: boolean; warnOnDuplicateFailure: boolean; maxContextSize: number } {
-  const r = config.retrieval;
+/** The keys of the attempt memory's config section (`attempts:`) that the hooks read. */
+export function attemptSettings(config: Config): { enabled: boolean; autoInject: boolean; warnOnDuplicateFailure: boolean; maxContextSize: number } {
+  const r = config.attempts;
   return { enabled: r.enabled, autoInject: r.autoInject, warnOnDuplicateFailure: r.warnOnDuplicateFailure, maxContextSize: r.maxContextSize };
 }
 
@@ -224,7 +225,7 @@ async function defaultDeps(): Promise<HookDeps> {
     recall: async (root, config, memory) => {
       const { buildRecall, renderRecallMarkdown } = await import('../knowledge/recall.js');
       const r = await buildRecall(root, config, memory);
-      return renderRecallMarkdown(r, retrievalOf(config).maxContextSize);
+      return renderRecallMarkdown(r, attemptSettings(config).maxContextSize);
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * `agentos recall`: what a new session should know, decided here as data and
- * rendered to markdown bounded by `retrieval.maxContextSize`, most useful
+ * rendered to markdown bounded by `attempts.maxContextSize`, most useful
  * first (the project, what to avoid, what works, recent work, standards).
  */
 import type { AttemptMemory, AttemptRecord, AttemptStats } from '../attempts/types.js';
@@ -74,7 +74,7 @@ export async function buildRecall(root: string, config: Config, memory: AttemptM
 }
 
 function lookbackDays(config: Config): number {
-  return config.retrieval.failureLookbackDays;
+  return config.attempts.failureLookbackDays;
 }
 
 /** Commands compared loosely: case and whitespace do not make two commands different. */

@@ -15,9 +15,9 @@ export interface RepeatCheck {
 }
 
 export async function attemptCheck(s: ProjectSession, a: { command: string; tool: string; context: string | null }): Promise<RepeatCheck> {
-  const r = s.config.retrieval;
+  const r = s.config.attempts;
   const base = { command: a.command, threshold: r.repeatThreshold, lookbackDays: r.failureLookbackDays, method: 'lexical:attempts' as const };
-  if (!r.enabled) return { ...base, repeat: false, warnings: [], skipped: 'the attempt memory is off (retrieval.enabled: false)' };
+  if (!r.enabled) return { ...base, repeat: false, warnings: [], skipped: 'the attempt memory is off (attempts.enabled: false)' };
   const warnings = (await s.attempts('read')).checkRepeat({ tool: a.tool, command: a.command, context: a.context, tags: [] });
   return { ...base, repeat: warnings.length > 0, warnings, skipped: null };
 }
@@ -29,6 +29,6 @@ export function renderRepeat(r: RepeatCheck): string {
 }
 
 export async function attemptRecord(s: ProjectSession, a: NewAttempt): Promise<{ recorded: AttemptRecord | null; reason: string | null }> {
-  if (!s.config.retrieval.enabled) return { recorded: null, reason: 'the attempt memory is off (retrieval.enabled: false)' };
+  if (!s.config.attempts.enabled) return { recorded: null, reason: 'the attempt memory is off (attempts.enabled: false)' };
   return { recorded: (await s.attempts('write')).record({ ...a, sessionId: a.sessionId ?? s.sessionId }), reason: null };
 }

@@ -106,7 +106,7 @@ export function failedCheck(error: string, t: { duplicate: number; related: numb
 /** The attempt memory failing leaves the join out, with a warning: the check itself stands. */
 async function triedFor(s: ProjectSession, matches: HistoryMatch[], warnings: string[]): Promise<Map<string, TriedDuring[]>> {
   // The attempt memory turned off: not read, as `issue start` does not.
-  if (matches.length === 0 || !s.config.retrieval.enabled) return new Map();
+  if (matches.length === 0 || !s.config.attempts.enabled) return new Map();
   try {
     return triedDuring(await s.attempts('read'), matches.map((m) => m.issueId));
   } catch (e) {

@@ -9,7 +9,7 @@ import type { ProjectSession } from './session.js';
 export async function recallText(s: ProjectSession) {
   const memory = await s.attempts('read').catch(() => null);
   const r = await buildRecall(s.root, s.config, memory);
-  return recallJson(r, renderRecallMarkdown(r, s.config.retrieval.maxContextSize));
+  return recallJson(r, renderRecallMarkdown(r, s.config.attempts.maxContextSize));
 }
 
 export async function workedOnSummary(s: ProjectSession, o: { since?: string; topic?: string }): Promise<WorkedOn & { warnings: string[] }> {

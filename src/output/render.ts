@@ -1,24 +1,11 @@
 import { formatScore } from '../check/classify.js';
+import type { Style } from '../ui/style.js';
+export type { Style };
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
 import { renderTried, type TriedLookup } from '../knowledge/tried-during.js';
 import { issueLabel } from './sections.js';
 import { safeForTerminal, terminalSafe } from './sanitize.js';
-
-export interface Style {
-  bold(s: string): string;
-  red(s: string): string;
-  yellow(s: string): string;
-  dim(s: string): string;
-  green(s: string): string;
-}
-
-export async function makeStyle(color: boolean): Promise<Style> {
-  if (!color) return { bold: (s) => s, red: (s) => s, yellow: (s) => s, dim: (s) => s, green: (s) => s };
-  const { Chalk } = await import('chalk');
-  const c = new Chalk({ level: 1 });
-  return { bold: c.bold, red: c.red, yellow: c.yellow, dim: c.dim, green: c.green };
-}
 
 /**
  * Wrap `text` to `width` columns; the first line starts after `first` (already

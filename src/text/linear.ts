@@ -25,11 +25,3 @@ export function headingText(rest: string): string {
   if (i > 0 && i < t.length && isSpace(t[i - 1])) return t.slice(0, i).trim();
   return t;
 }
-
-/** The first `max` characters, cut at a line end when one is near; for capping untrusted text. */
-export function capLength(s: string, max: number): string {
-  if (s.length <= max) return s;
-  const cut = s.slice(0, max);
-  const nl = cut.lastIndexOf('\n');
-  return nl > max * 0.8 ? cut.slice(0, nl) : cut;
-}

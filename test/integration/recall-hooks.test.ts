@@ -92,8 +92,8 @@ describe('hooks run with Claude Code payloads, the real store', () => {
     expect(ctx).toContain('**Standards that apply widely:**');
   });
 
-  test('retrieval.autoInject: false → no session context; a broken payload fails open', async () => {
-    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'retrieval:\n  autoInject: false\n  maxContextSize: 300\n');
+  test('attempts.autoInject: false → no session context; a broken payload fails open', async () => {
+    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'attempts:\n  autoInject: false\n  maxContextSize: 300\n');
     const off = cli(['hooks', 'run', 'session-start'], fixture('session-start.json'));
     expect([off.code, off.stdout]).toEqual([0, '']);
     const bounded = cli(['recall']);

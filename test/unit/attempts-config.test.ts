@@ -1,11 +1,11 @@
-/** The `retrieval:` section of .agentos/config.yaml (attempt memory), validated like the rest. */
+/** The `attempts:` section of .agentos/config.yaml (the attempt memory; `retrieval:` before), validated like the rest. */
 import { describe, expect, it } from '@jest/globals';
 import { parseConfig } from '../../src/config/parse.js';
 import { DEFAULT_CONFIG } from '../../src/config/schema.js';
 
-describe('retrieval config', () => {
+describe('attempts config', () => {
   it('has the issue 9 / PRD defaults', () => {
-    expect(parseConfig({}).config.retrieval).toEqual({
+    expect(parseConfig({}).config.attempts).toEqual({
       enabled: true,
       warnOnDuplicateFailure: true,
       failureLookbackDays: 7,
@@ -17,31 +17,40 @@ describe('retrieval config', () => {
   });
 
   it('reads every key as the issue spells it (camelCase) and in the snake_case of the rest of the file', () => {
-    const camel = parseConfig({ retrieval: { enabled: false, warnOnDuplicateFailure: false, failureLookbackDays: 3, archiveAfterDays: 10, repeatThreshold: 0.9, maxContextSize: 500, autoInject: false } });
+    const camel = parseConfig({ attempts: { enabled: false, warnOnDuplicateFailure: false, failureLookbackDays: 3, archiveAfterDays: 10, repeatThreshold: 0.9, maxContextSize: 500, autoInject: false } });
     expect(camel.errors).toEqual([]);
-    expect(camel.config.retrieval).toEqual({ enabled: false, warnOnDuplicateFailure: false, failureLookbackDays: 3, archiveAfterDays: 10, repeatThreshold: 0.9, maxContextSize: 500, autoInject: false });
-    const snake = parseConfig({ retrieval: { warn_on_duplicate_failure: false, failure_lookback_days: 3, archive_after_days: 10, repeat_threshold: 0.9, max_context_size: 500, auto_inject: false } });
+    expect(camel.config.attempts).toEqual({ enabled: false, warnOnDuplicateFailure: false, failureLookbackDays: 3, archiveAfterDays: 10, repeatThreshold: 0.9, maxContextSize: 500, autoInject: false });
+    const snake = parseConfig({ attempts: { warn_on_duplicate_failure: false, failure_lookback_days: 3, archive_after_days: 10, repeat_threshold: 0.9, max_context_size: 500, auto_inject: false } });
     expect(snake.errors).toEqual([]);
-    expect(snake.config.retrieval).toEqual({ ...camel.config.retrieval, enabled: true });
+    expect(snake.config.attempts).toEqual({ ...camel.config.attempts, enabled: true });
   });
 
   it.each([
-    [{ enabled: 'yes' }, /retrieval\.enabled: expected true or false/],
-    [{ repeatThreshold: 1.5 }, /retrieval\.repeatThreshold: must be between 0\.01 and 1/],
-    [{ failureLookbackDays: 2.5 }, /retrieval\.failureLookbackDays: expected an integer/],
+    [{ enabled: 'yes' }, /attempts\.enabled: expected true or false/],
+    [{ repeatThreshold: 1.5 }, /attempts\.repeatThreshold: must be between 0\.01 and 1/],
+    [{ failureLookbackDays: 2.5 }, /attempts\.failureLookbackDays: expected an integer/],
     [{ failureLookbackDays: 40 }, /failureLookbackDays \(40\) must not exceed archiveAfterDays \(30\)/],
-    [{ repeatThreshold: 0.9, repeat_threshold: 0.8 }, /retrieval\.repeatThreshold: given twice/],
-    [{ lookback: 3 }, /retrieval\.lookback: unknown key/],
-    [{ max_context_size: 'big' }, /retrieval\.max_context_size: expected an integer/],
-  ])('rejects %j naming the file and key', (retrieval, message) => {
-    const { errors, config } = parseConfig({ retrieval }, '.agentos/config.yaml');
+    [{ repeatThreshold: 0.9, repeat_threshold: 0.8 }, /attempts\.repeatThreshold: given twice/],
+    [{ lookback: 3 }, /attempts\.lookback: unknown key/],
+    [{ max_context_size: 'big' }, /attempts\.max_context_size: expected an integer/],
+  ])('rejects %j naming the file and key', (attempts, message) => {
+    const { errors, config } = parseConfig({ attempts }, '.agentos/config.yaml');
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.join('\n')).toMatch(message);
-    expect(errors[0]).toMatch(/^\.agentos\/config\.yaml: retrieval/);
-    if (!('failureLookbackDays' in retrieval)) expect(config.retrieval.failureLookbackDays).toBe(DEFAULT_CONFIG.retrieval.failureLookbackDays);
+    expect(errors[0]).toMatch(/^\.agentos\/config\.yaml: attempts/);
+    if (!('failureLookbackDays' in attempts)) expect(config.attempts.failureLookbackDays).toBe(DEFAULT_CONFIG.attempts.failureLookbackDays);
   });
 
-  it('a non-mapping retrieval section is an error', () => {
-    expect(parseConfig({ retrieval: [1] }).errors).toEqual(['.agentos/config.yaml: retrieval: expected a mapping']);
+  it('the old name retrieval: is still read, with one line saying to rename it; both names at once is an error', () => {
+    const old = parseConfig({ retrieval: { repeatThreshold: 0.9 } });
+    expect(old.errors).toEqual([]);
+    expect(old.config.attempts.repeatThreshold).toBe(0.9);
+    expect(old.warnings).toEqual(['.agentos/config.yaml: retrieval: is now called attempts: (still read; rename it)']);
+    expect(parseConfig({ retrieval: { repeatThreshold: 2 } }).errors[0]).toMatch(/: retrieval\.repeatThreshold: must be between/);
+    expect(parseConfig({ retrieval: {}, attempts: {} }).errors).toEqual(['.agentos/config.yaml: retrieval: given twice (also as attempts:); keep attempts:']);
+  });
+
+  it('a non-mapping attempts section is an error', () => {
+    expect(parseConfig({ attempts: [1] }).errors).toEqual(['.agentos/config.yaml: attempts: expected a mapping']);
   });
 });

@@ -132,7 +132,7 @@ describe('run: a repeat of a recent failure', () => {
   });
 
   it('warnOnDuplicateFailure: false records but never warns', async () => {
-    const root = project('retrieval:\n  warnOnDuplicateFailure: false\n');
+    const root = project('attempts:\n  warnOnDuplicateFailure: false\n');
     await failOnce(root);
     const t = makeIO(root, { env });
     expect(await runRun(t.io, {}, FAIL, opts({ onRepeat: 'block' }))).toBe(7);
@@ -150,14 +150,14 @@ describe('run: fails open', () => {
   });
 
   it('a bad config does not stop the command either', async () => {
-    const root = project('retrieval:\n  repeatThreshold: 7\n');
+    const root = project('attempts:\n  repeatThreshold: 7\n');
     const t = makeIO(root, { env });
     expect(await runRun(t.io, {}, ['true'], opts())).toBe(0);
     expect(t.stderr()).toMatch(/failed: .*repeatThreshold.*Running the command without attempt memory/);
   });
 
-  it('retrieval.enabled: false runs the command and records nothing', async () => {
-    const root = project('retrieval:\n  enabled: false\n');
+  it('attempts.enabled: false runs the command and records nothing', async () => {
+    const root = project('attempts:\n  enabled: false\n');
     const t = makeIO(root, { env });
     expect(await runRun(t.io, {}, ['sh', '-c', 'exit 3'], opts())).toBe(3);
     expect(existsSync(path.join(root, '.agentos', 'memory'))).toBe(false);

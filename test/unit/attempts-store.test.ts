@@ -20,11 +20,11 @@ afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true }))
 const DAY = 86_400_000;
 const T0 = new Date('2025-11-20T12:00:00.000Z');
 
-function open(opts: { now?: Date; config?: Partial<Config['retrieval']>; root?: string } = {}): { mem: AttemptMemoryHandle; root: string; clock: { now: Date } } {
+function open(opts: { now?: Date; config?: Partial<Config['attempts']>; root?: string } = {}): { mem: AttemptMemoryHandle; root: string; clock: { now: Date } } {
   const root = opts.root ?? mkdtempSync(path.join(os.tmpdir(), 'agentos-attempts-'));
   if (!opts.root) roots.push(root);
   const clock = { now: opts.now ?? T0 };
-  const config: Config = { ...DEFAULT_CONFIG, retrieval: { ...DEFAULT_CONFIG.retrieval, ...opts.config } };
+  const config: Config = { ...DEFAULT_CONFIG, attempts: { ...DEFAULT_CONFIG.attempts, ...opts.config } };
   const mem = openAttemptMemory(root, config, { now: () => clock.now, sessionId: 'test-session', cwd: root, home: '/home/tester' });
   return { mem, root, clock };
 }
@@ -247,7 +247,7 @@ describe('checkRepeat skips work, never a warning', () => {
   const tools = ['shell', 'Bash', 'python'];
 
   function referenceCheck(all: AttemptRecord[], probe: { tool: string; command: string; context?: string; tags?: string[] }, threshold: number) {
-    const retrieval = DEFAULT_CONFIG.retrieval;
+    const retrieval = DEFAULT_CONFIG.attempts;
     const since = daysAgo(Math.min(retrieval.failureLookbackDays, retrieval.archiveAfterDays));
     const query = features({ ...probe, tags: autoTags({ ...probe }) });
     const newestFirst = (a: AttemptRecord, b: AttemptRecord) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0);

@@ -175,7 +175,8 @@ describe('boilerplate chunks of the brief do not pair', () => {
 
 describe('the alert says what the calibrated score means, and why', () => {
   test('"Same work", the reasons, and a second path without an empty label', async () => {
-    const { renderDuplicateAlert, makeStyle } = await import('../../src/output/render.js');
+    const { renderDuplicateAlert } = await import('../../src/output/render.js');
+    const { makeStyle } = await import('../../src/ui/style.js');
     const m = {
       issueId: '27',
       title: 'Docker build caching',

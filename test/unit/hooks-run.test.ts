@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { AttemptMemory } from '../../src/attempts/types.js';
-import { retrievalOf, runHook, warningText, type HookDeps } from '../../src/hooks/run.js';
+import { attemptSettings, runHook, warningText, type HookDeps } from '../../src/hooks/run.js';
 import { DEFAULT_CONFIG } from '../../src/config/schema.js';
 import type { IO } from '../../src/io.js';
 import { FakeAttemptMemory } from '../helpers/fake-attempts.js';
@@ -67,9 +67,9 @@ describe('hooks run session-start', () => {
     expect(h.err()).toMatch(/attempt memory unavailable.*database is locked/);
   });
 
-  test('retrieval.autoInject: false in the config turns the session-start context off', async () => {
+  test('attempts.autoInject: false in the config turns the session-start context off', async () => {
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'retrieval:\n  autoInject: false\n');
+    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'attempts:\n  autoInject: false\n');
     const d = deps(new FakeAttemptMemory());
     const h = harness(await fixture('session-start.json'));
     expect(await runHook('session-start', h.io, opts, d)).toBe(0);
@@ -77,9 +77,9 @@ describe('hooks run session-start', () => {
     expect(d.recalls).toBe(0);
   });
 
-  test('retrieval.warnOnDuplicateFailure: false silences the pre-tool check', async () => {
+  test('attempts.warnOnDuplicateFailure: false silences the pre-tool check', async () => {
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'retrieval:\n  warnOnDuplicateFailure: false\n');
+    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'attempts:\n  warnOnDuplicateFailure: false\n');
     const mem = new FakeAttemptMemory();
     mem.record({ tool: 'Bash', command: 'npm install redis-node', outcome: 'failure' });
     const h = harness(await fixture('pre-tool-use-bash.json'));
@@ -183,13 +183,13 @@ describe('fail open', () => {
   });
 });
 
-describe('retrievalOf', () => {
+describe('attemptSettings', () => {
   test('defaults from the PRD when the section is absent', () => {
-    expect(retrievalOf(DEFAULT_CONFIG)).toEqual({ enabled: true, autoInject: true, warnOnDuplicateFailure: true, maxContextSize: 2000 });
+    expect(attemptSettings(DEFAULT_CONFIG)).toEqual({ enabled: true, autoInject: true, warnOnDuplicateFailure: true, maxContextSize: 2000 });
   });
-  test('reads the retrieval section when present', () => {
-    const config = { ...DEFAULT_CONFIG, retrieval: { ...DEFAULT_CONFIG.retrieval, autoInject: false, warnOnDuplicateFailure: false, maxContextSize: 500 } };
-    expect(retrievalOf(config)).toEqual({ enabled: true, autoInject: false, warnOnDuplicateFailure: false, maxContextSize: 500 });
+  test('reads the attempts section when present', () => {
+    const config = { ...DEFAULT_CONFIG, attempts: { ...DEFAULT_CONFIG.attempts, autoInject: false, warnOnDuplicateFailure: false, maxContextSize: 500 } };
+    expect(attemptSettings(config)).toEqual({ enabled: true, autoInject: false, warnOnDuplicateFailure: false, maxContextSize: 500 });
   });
 });
 

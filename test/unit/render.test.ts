@@ -1,6 +1,7 @@
 /** The alert and the lists (issue 8 §5): wrapped to the width, hanging indent, aligned fields, both paths, both passages. */
 import type { HistoryMatch } from '../../src/check/history.js';
-import { makeStyle, renderDuplicateAlert, renderLinked, renderRelated, renderStandards, wrap } from '../../src/output/render.js';
+import { renderDuplicateAlert, renderLinked, renderRelated, renderStandards, wrap } from '../../src/output/render.js';
+import { makeStyle } from '../../src/ui/style.js';
 
 const long = 'The Docker build re-installs every dependency on each commit because the lockfile is copied after the sources, which defeats the layer cache entirely.';
 const match: HistoryMatch = {

@@ -4,9 +4,10 @@ import type { AttemptMemoryHandle } from '../../attempts/open.js';
 import { loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { UsageError } from '../../errors.js';
-import { useColor, type IO } from '../../io.js';
+import type { IO } from '../../io.js';
 import { findProjectRoot } from '../../project.js';
-import { plainPaint, type Paint } from '../../attempts/render.js';
+import type { Paint } from '../../attempts/render.js';
+import { styleFor } from '../../ui/style.js';
 import { commandLine } from '../../attempts/command-line.js';
 
 export interface Project {
@@ -25,11 +26,9 @@ export async function openMemory(io: IO, project: Project, session?: string, pur
   return openAttemptMemory(project.root, project.config, { sessionId: session, cwd: io.cwd, env: io.env, readOnly: purpose === 'read' });
 }
 
-export async function paint(io: IO, stream: 'stdout' | 'stderr'): Promise<Paint> {
-  if (!useColor(io, stream)) return plainPaint;
-  const { Chalk } = await import('chalk');
-  const c = new Chalk({ level: 1 });
-  return { bold: c.bold, yellow: c.yellow, dim: c.dim, green: c.green, red: c.red };
+/** The colours for a stream (src/ui/style.ts). */
+export function paint(io: IO, stream: 'stdout' | 'stderr'): Promise<Paint> {
+  return styleFor(io, stream);
 }
 
 export function requireCommand(words: string[] | undefined, flag: string | undefined, what: string): string {

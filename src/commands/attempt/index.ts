@@ -39,8 +39,8 @@ export async function runAttemptRecord(io: IO, globals: GlobalOptions, source: s
     ];
   }
   const project = await loadProject(io, globals);
-  if (!project.config.retrieval.enabled) {
-    io.stderr.write('agentos: attempt memory is off (retrieval.enabled: false in .agentos/config.yaml); nothing recorded.\n');
+  if (!project.config.attempts.enabled) {
+    io.stderr.write('agentos: attempt memory is off (attempts.enabled: false in .agentos/config.yaml); nothing recorded.\n');
     if (opts.json) io.stdout.write(JSON.stringify({ recorded: [] }, null, 2) + '\n');
     return ExitCode.Ok;
   }
@@ -66,7 +66,7 @@ export interface CheckOptions {
 export async function runAttemptCheck(io: IO, globals: GlobalOptions, words: string[], opts: CheckOptions): Promise<number> {
   const command = requireCommand(words, opts.command, 'attempt check');
   const project = await loadProject(io, globals);
-  const threshold = project.config.retrieval.repeatThreshold;
+  const threshold = project.config.attempts.repeatThreshold;
   let warnings;
   try {
     const memory = await openMemory(io, project, undefined, 'read');
@@ -84,9 +84,9 @@ export async function runAttemptCheck(io: IO, globals: GlobalOptions, words: str
   if (opts.json) {
     io.stdout.write(JSON.stringify({ command, status: 'ok', method: 'lexical:attempts', threshold, repeat: warnings.length > 0, warnings }, null, 2) + '\n');
   } else if (warnings.length > 0) {
-    io.stdout.write(renderRepeatWarning(warnings, threshold, project.config.retrieval.failureLookbackDays, await paint(io, 'stdout')));
+    io.stdout.write(renderRepeatWarning(warnings, threshold, project.config.attempts.failureLookbackDays, await paint(io, 'stdout')));
   } else {
-    io.stdout.write(`No similar failure in the last ${project.config.retrieval.failureLookbackDays} days.\n`);
+    io.stdout.write(`No similar failure in the last ${project.config.attempts.failureLookbackDays} days.\n`);
   }
   return ExitCode.Ok;
 }

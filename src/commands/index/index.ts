@@ -6,7 +6,8 @@ import { ExitCode, UsageError } from '../../errors.js';
 import { buildIndex, type BuildReport } from '../../index/build.js';
 import { resolveHistoryScope } from '../../index/freshness.js';
 import { emptyGlobWarnings } from './empty-globs.js';
-import { debugLine, useColor, type IO } from '../../io.js';
+import { debugLine, type IO } from '../../io.js';
+import { styleFor } from '../../ui/style.js';
 import { findProjectRoot } from '../../project.js';
 import { terminalSafe } from '../../output/sanitize.js';
 import { createSpinner } from '../../ui/spinner.js';
@@ -69,7 +70,7 @@ export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOption
     const history = { includeHistory: scope.includeHistory, historyKept: scope.kept, historyDropped: scope.dropped };
     io.stdout.write(JSON.stringify({ root, ...report, ...history, emptyGlobs: empty.globs, seconds: Number(seconds.toFixed(3)), model: model.identity.modelId }, null, 2) + '\n');
   } else {
-    printSummary(io, report, seconds, scope.includeHistory);
+    await printSummary(io, report, seconds, scope.includeHistory);
   }
   for (const w of [...report.warnings, ...empty.warnings]) io.stderr.write(`warning: ${terminalSafe(w)}\n`);
   return ExitCode.Ok;
@@ -107,9 +108,8 @@ async function logIndexRun(root: string, r: BuildReport, seconds: number, includ
   }
 }
 
-function printSummary(io: IO, r: BuildReport, seconds: number, includeHistory: boolean): void {
-  const color = useColor(io, 'stdout');
-  const bold = (s: string) => (color ? `\x1b[1m${s}\x1b[22m` : s);
+async function printSummary(io: IO, r: BuildReport, seconds: number, includeHistory: boolean): Promise<void> {
+  const { bold } = await styleFor(io, 'stdout');
   const out = (s = '') => io.stdout.write(s + '\n');
   if (r.fullRebuildReason) out(`Full rebuild: ${r.fullRebuildReason}.`);
   else if (r.firstBuild && r.wrote) out('First build of the index.');

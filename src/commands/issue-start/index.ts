@@ -20,7 +20,7 @@ import type { HistoryMatch } from '../../check/history.js';
 import { canPrompt, debugLine, textWidth, useColor, type IO } from '../../io.js';
 import { createFileLogger, logRetrievedStandards } from '../../log/logger.js';
 import { findProjectRoot } from '../../project.js';
-import { makeStyle, renderDuplicateAlert, renderLinked, renderRelated, renderStandards } from '../../output/render.js';
+import { renderDuplicateAlert, renderLinked, renderRelated, renderStandards } from '../../output/render.js';
 import { composeBrief } from '../../output/compose.js';
 import { stripAgentosSections } from '../../output/sections.js';
 import { slugify, writeFileAtomic } from '../../output/write.js';
@@ -30,6 +30,7 @@ import { coverageJson } from '../../index/refresh.js';
 import { indexPaths } from '../../index/layout.js';
 import { refreshIndexForCheck } from '../../ui/index-refresh.js';
 import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
+import { makeStyle } from '../../ui/style.js';
 
 export interface IssueStartOptions {
   nonInteractive?: boolean;
@@ -223,7 +224,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
 
 /** The lookup of what failed during each matched past work; an unreadable attempt memory warns and shows none. */
 async function triedForMatches(root: string, config: Config, matches: HistoryMatch[], err: (s: string) => void): Promise<TriedLookup> {
-  if (matches.length === 0 || !config.retrieval.enabled) return () => [];
+  if (matches.length === 0 || !config.attempts.enabled) return () => [];
   try {
     const { openAttemptMemory } = await import('../../attempts/open.js');
     const memory = openAttemptMemory(root, config, { readOnly: true });

@@ -4,7 +4,7 @@ import { loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { ExitCode } from '../../errors.js';
 import { openAttemptStore } from '../../hooks/attempt-store.js';
-import { retrievalOf } from '../../hooks/run.js';
+import { attemptSettings } from '../../hooks/run.js';
 import type { IO } from '../../io.js';
 import { buildRecall, recallJson, renderRecallMarkdown } from '../../knowledge/recall.js';
 import { findProjectRoot } from '../../project.js';
@@ -28,7 +28,7 @@ export async function runRecall(io: IO, globals: GlobalOptions, opts: RecallOpti
   try {
     const r = await buildRecall(root, config, memory);
     if (!globals.quiet) for (const n of r.notes) io.stderr.write(`note: ${n}\n`);
-    const markdown = renderRecallMarkdown(r, retrievalOf(config).maxContextSize);
+    const markdown = renderRecallMarkdown(r, attemptSettings(config).maxContextSize);
     if (opts.format === 'json') io.stdout.write(JSON.stringify(recallJson(r, markdown), null, 2) + '\n');
     else if (opts.format === 'claude') io.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: markdown } }) + '\n');
     else io.stdout.write(markdown + '\n');

@@ -49,13 +49,13 @@ export async function runRun(io: IO, globals: GlobalOptions, argv: string[], opt
   let memory: AttemptMemoryHandle | null = null;
   try {
     config = (await loadConfig(root)).config;
-    if (config.retrieval.enabled) memory = await openMemory(io, { root, config }, opts.session);
+    if (config.attempts.enabled) memory = await openMemory(io, { root, config }, opts.session);
   } catch (e) {
     failOpen('opening the attempt memory', e);
   }
 
   let warnings: RepeatWarning[] = [];
-  if (memory && config.retrieval.warnOnDuplicateFailure) {
+  if (memory && config.attempts.warnOnDuplicateFailure) {
     try {
       warnings = memory.checkRepeat({ tool: 'shell', command, context: opts.context ?? null, tags: opts.tags });
     } catch (e) {
@@ -64,7 +64,7 @@ export async function runRun(io: IO, globals: GlobalOptions, argv: string[], opt
   }
 
   if (warnings.length > 0) {
-    io.stderr.write(renderRepeatWarning(warnings, config.retrieval.repeatThreshold, config.retrieval.failureLookbackDays, await paint(io, 'stderr')));
+    io.stderr.write(renderRepeatWarning(warnings, config.attempts.repeatThreshold, config.attempts.failureLookbackDays, await paint(io, 'stderr')));
     const decision = await decide(io, opts, deps, warnings);
     if (decision !== 'proceeded') {
       safely(() => memory!.noteWarning(warnings, command, decision === 'cancelled' ? 'declined' : decision), (e) => failOpen('noting the warning', e));

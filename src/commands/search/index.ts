@@ -10,7 +10,7 @@ import { openLexical, type LexicalData } from '../../lexical/file.js';
 import { searchIndex } from '../../check/search.js';
 import { openStore } from '../../index/hnsw-store.js';
 import { debugLine, useColor, type IO } from '../../io.js';
-import { makeStyle } from '../../output/render.js';
+import { makeStyle } from '../../ui/style.js';
 import { issueLabel } from '../../output/sections.js';
 import { safeForTerminal } from '../../output/sanitize.js';
 import { findProjectRoot } from '../../project.js';
