@@ -39,12 +39,8 @@ function packageVersion(): string {
   }
 }
 
-export interface GlobalOptions {
-  cwd?: string;
-  quiet?: boolean;
-  /** Debug lines and timings on stderr. */
-  verbose?: boolean;
-}
+export type { GlobalOptions } from './globals.js';
+import type { GlobalOptions } from './globals.js';
 
 /**
  * The command registry. Each command lives in `commands/<name>/` and is

@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureMemoryDir } from '../fsutil/memory-dir.js';
-import { writeFileAtomic } from '../output/write.js';
+import { writeFileAtomic } from '../fsutil/atomic-write.js';
 
 export const WORK_FILE = path.join('.agentos', 'memory', 'work.json');
 const MAX_WORK = 64;

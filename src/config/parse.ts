@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type picomatchType from 'picomatch';
 import { DEFAULT_CONFIG, type Config } from './schema.js';
-import { CONFIGURED_DTYPES, isConfiguredDtype } from '../embeddings/model-files.js';
+import { CONFIGURED_DTYPES, isConfiguredDtype } from './model-values.js';
 
 export interface ParsedConfig {
   config: Config;

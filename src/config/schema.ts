@@ -1,5 +1,4 @@
-import type { ScoringMethod } from '../scoring/hybrid.js';
-import { DEFAULT_DTYPE, type ConfiguredDtype } from '../embeddings/model-files.js';
+import { DEFAULT_DTYPE, type ConfiguredDtype, type ScoringMethod } from './model-values.js';
 /** The shape of `.agentos/config.yaml` after validation, with defaults applied. */
 export interface Config {
   corpus: {

@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { packageRoot } from '../package-root.js';
 
 type YamlModule = typeof import('yaml');
 let cached: YamlModule | null = null;
 
 /**
  * The yaml library as one file, built by `npm run build` (scripts/bundle-fast.mjs):
- * the package is 74 CommonJS files, 30-60 ms to require; the bundle ~5 ms.
- * bundle-safe: one level below dist/ — this module is dist/config/yaml.js, and in the
- * fast route dist/fast/index.cjs; both find dist/vendor/ at `../vendor/`.
+ * the package is 74 CommonJS files, 30-60 ms to require; the bundle ~5 ms. Found
+ * from the package root, whether this module runs from its own file or a bundle.
  */
-const VENDORED = fileURLToPath(new URL('../vendor/yaml.cjs', import.meta.url));
+const vendored = () => path.join(packageRoot(), 'dist', 'vendor', 'yaml.cjs');
 
 /**
  * The yaml library, loaded on first use: most `issue start` runs meet no YAML at all
@@ -21,7 +21,8 @@ const VENDORED = fileURLToPath(new URL('../vendor/yaml.cjs', import.meta.url));
 export function yaml(): YamlModule {
   if (!cached) {
     const require = createRequire(import.meta.url);
-    cached = (existsSync(VENDORED) ? require(VENDORED) : require('yaml')) as YamlModule;
+    const file = vendored();
+    cached = (existsSync(file) ? require(file) : require('yaml')) as YamlModule;
   }
   return cached;
 }

@@ -6,20 +6,10 @@
  * a unit test keeps them equal).
  */
 
-/**
- * `int8`: dynamically quantized (int8 GEMM), built locally by provisioning.
- * `q8`: int8 stored, fp32 computed (the hub's export). `fp32`: full precision.
- */
-export type ModelDtype = 'int8' | 'q8' | 'fp32';
-export const MODEL_DTYPES: readonly ModelDtype[] = ['int8', 'q8', 'fp32'];
+// The dtype vocabulary is the config file's (src/config/model-values.ts); the files behind each dtype are here.
+import { CONFIGURED_DTYPES, DEFAULT_DTYPE, MODEL_DTYPES, isConfiguredDtype, type ConfiguredDtype, type ModelDtype } from '../config/model-values.js';
+export { CONFIGURED_DTYPES, DEFAULT_DTYPE, MODEL_DTYPES, isConfiguredDtype, type ConfiguredDtype, type ModelDtype };
 
-/**
- * What `model.dtype` may say: a dtype, or `auto` (the default): the int8 file
- * where provisioning built it, else q8 — what `agentos model fetch` can get.
- */
-export type ConfiguredDtype = ModelDtype | 'auto';
-export const CONFIGURED_DTYPES: readonly ConfiguredDtype[] = ['auto', ...MODEL_DTYPES];
-export const DEFAULT_DTYPE: ConfiguredDtype = 'auto';
 /** The order `auto` tries. */
 export const AUTO_DTYPES: readonly ModelDtype[] = ['int8', 'q8'];
 
@@ -65,6 +55,3 @@ export function isModelDtype(v: unknown): v is ModelDtype {
   return typeof v === 'string' && (MODEL_DTYPES as readonly string[]).includes(v);
 }
 
-export function isConfiguredDtype(v: unknown): v is ConfiguredDtype {
-  return typeof v === 'string' && (CONFIGURED_DTYPES as readonly string[]).includes(v);
-}

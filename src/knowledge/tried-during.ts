@@ -7,6 +7,7 @@
 import type { AttemptMemory, AttemptRecord } from '../attempts/types.js';
 import { commandTokens } from '../attempts/normalise.js';
 import { workKey } from '../attempts/work.js';
+import type { MatchNotes } from '../output/notes.js';
 
 export interface TriedDuring {
   /** The failure: when, the command, the line that says why. */
@@ -70,14 +71,19 @@ export function triedLookup(map: Map<string, TriedDuring[]>): TriedLookup {
 }
 
 /**
- * One line per failure: date, command, cause, what worked instead. `text` makes past
- * text safe where it goes (a terminal, markdown); commands are shown as code spans.
+ * One line per failure: "failed (date): `command` — cause; worked instead: `…`".
+ * `text` makes past text safe where it goes (a terminal, markdown); commands are code spans.
  */
-export function renderTried(tried: TriedDuring[], indent: string, text: (s: string) => string = (s) => s): string[] {
+export function renderTried(tried: TriedDuring[], text: (s: string) => string = (s) => s): string[] {
   const code = (s: string) => `\`${text(s).replace(/`/g, "'")}\``;
   return tried.map((t) => {
     const why = t.failure.cause ? ` — ${text(t.failure.cause)}` : t.failure.exitCode !== null ? ` — exit ${t.failure.exitCode}` : '';
     const instead = t.workedInstead ? `; worked instead: ${code(t.workedInstead.command)}` : '';
-    return `${indent}Tried and failed (${t.failure.time.slice(0, 10)}): ${code(t.failure.command)}${why}${instead}`;
+    return `failed (${t.failure.time.slice(0, 10)}): ${code(t.failure.command)}${why}${instead}`;
   });
+}
+
+/** The notes the work memory's output shows under each match: what was tried during it ("Tried: failed …"). */
+export function triedNotes(lookup: TriedLookup): MatchNotes {
+  return (m, safe) => renderTried(lookup(m), safe).map((text) => ({ label: 'Tried', text }));
 }

@@ -1,8 +1,6 @@
 import { mkdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { formatScore } from '../check/classify.js';
-import type { StandardContext } from '../check/standards.js';
 
 /**
  * Decisions and retrievals are written as JSON lines to `.agentos/logs/agentos.log`
@@ -41,15 +39,5 @@ export function rotateIfFull(file: string, maxBytes: number): boolean {
     return true;
   } catch {
     return false; // no log yet, or a concurrent rotation won: either is fine
-  }
-}
-
-/** Every retrieved standard, at info level: what the memory attached and why (transparency). */
-export function logRetrievedStandards(logger: Logger, items: StandardContext[], base: Record<string, unknown> = {}): void {
-  for (const s of items) {
-    logger.info(
-      { ...base, event: 'standard_retrieved', filePath: s.filePath, section: s.section, score: s.score, snippet: s.snippet },
-      `Retrieved: ${s.filePath} (section: ${s.section}, score: ${formatScore(s.score ?? 0)})`,
-    );
   }
 }

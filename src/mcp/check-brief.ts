@@ -124,7 +124,7 @@ export function renderCheck(r: BriefCheck): string {
     const state = m.status ? `, ${m.status}${m.statusReason ? `: ${m.statusReason}` : ''}` : '';
     lines.push(`- ${m.kind === 'duplicate' ? 'Same work' : 'Related'}: ${label(m)} score ${formatScore(m.score)}${state}`);
     if (m.why.length) lines.push(`  why: ${m.why.join('; ')}`);
-    lines.push(...renderTried(m.tried, '  '));
+    for (const t of renderTried(m.tried)) lines.push(`  tried: ${t}`);
   }
   for (const m of r.dismissed) lines.push(`- Dismissed before by the user for this brief: ${label(m)} score ${formatScore(m.score)}`);
   if (r.standards.length) {

@@ -1,6 +1,6 @@
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
-import type { TriedLookup } from '../knowledge/tried-during.js';
+import type { MatchNotes } from './notes.js';
 import { linkedPastWorkSection, relatedPastWorkSection, relevantStandardsSection, removeSection, upsertSection } from './sections.js';
 
 /**
@@ -10,11 +10,11 @@ import { linkedPastWorkSection, relatedPastWorkSection, relevantStandardsSection
  */
 export function composeBrief(
   text: string,
-  parts: { linked: HistoryMatch | null; related: HistoryMatch[]; standards: StandardContext[]; tried?: TriedLookup },
+  parts: { linked: HistoryMatch | null; related: HistoryMatch[]; standards: StandardContext[]; notes?: MatchNotes },
 ): string {
   let out = text;
-  out = parts.linked ? upsertSection(out, 'linked-past-work', linkedPastWorkSection(parts.linked, parts.tried)) : removeSection(out, 'linked-past-work');
-  out = parts.related.length ? upsertSection(out, 'related-past-work', relatedPastWorkSection(parts.related, parts.tried)) : removeSection(out, 'related-past-work');
+  out = parts.linked ? upsertSection(out, 'linked-past-work', linkedPastWorkSection(parts.linked, parts.notes)) : removeSection(out, 'linked-past-work');
+  out = parts.related.length ? upsertSection(out, 'related-past-work', relatedPastWorkSection(parts.related, parts.notes)) : removeSection(out, 'related-past-work');
   out = parts.standards.length ? upsertSection(out, 'relevant-standards', relevantStandardsSection(parts.standards)) : removeSection(out, 'relevant-standards');
   return out;
 }

@@ -3,7 +3,7 @@ import type { Style } from '../ui/style.js';
 export type { Style };
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
-import { renderTried, type TriedLookup } from '../knowledge/tried-during.js';
+import { noNotes, type MatchNotes } from './notes.js';
 import { issueLabel } from './sections.js';
 import { safeForTerminal, terminalSafe } from './sanitize.js';
 
@@ -61,7 +61,7 @@ function statusValue(m: HistoryMatch, st: Style): { text: string; paint: (s: str
 }
 
 /** The duplicate alert, for stderr, wrapped to `width` columns. */
-export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number, st: Style, width = 80, tried: TriedLookup = () => []): string {
+export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number, st: Style, width = 80, notes: MatchNotes = noNotes): string {
   // The calibrated score is the chance that it is the same work: say so, not "similarity" (issue 20).
   const calibrated = matches.some((m) => m.components?.features);
   const head = calibrated ? `⚠ Similar past work detected (likely the same work: score ≥ ${threshold})` : `⚠ Similar past work detected (similarity ≥ ${threshold})`;
@@ -79,7 +79,7 @@ export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number,
     if (m.briefExcerpt) lines.push(...field('Your brief', m.briefExcerpt, width, st.dim));
     if (m.excerpt) lines.push(...field('Past work', `[${m.section}] ${m.excerpt}`, width, st.dim));
     // What failed while that work was done (issue 21 §5): not to be tried again.
-    for (const t of renderTried(tried(m), '', terminalSafe)) lines.push(...field('Tried', t.replace(/^Tried and failed /, 'failed '), width, st.yellow));
+    for (const n of notes(m, terminalSafe)) lines.push(...field(n.label, n.text, width, st.yellow));
     lines.push('');
   }
   return lines.join('\n');
@@ -93,7 +93,7 @@ export function renderLinked(m: HistoryMatch, outPath: string, st: Style, width 
 }
 
 /** One-screen summary of the outcome, for stderr. */
-export function renderRelated(matches: HistoryMatch[], st: Style, width = 80, tried: TriedLookup = () => []): string {
+export function renderRelated(matches: HistoryMatch[], st: Style, width = 80, notes: MatchNotes = noNotes): string {
   const lines = ['Related past work (added to the brief):'];
   for (const m of matches.map(safeMatch)) {
     const status = m.status === 'rejected' || m.status === 'superseded' ? ` ${m.status.toUpperCase()}` : '';
@@ -101,7 +101,7 @@ export function renderRelated(matches: HistoryMatch[], st: Style, width = 80, tr
     const indent = `  - ${score}${status}  `.length;
     const body = wrap(`Issue ${issueLabel(m)} — ${(m.paths?.length ? m.paths : [m.filePath]).join(', ')}`, width, indent);
     lines.push(`  - ${st.dim(score)}${status ? st.bold(st.red(status)) : ''}  ${body[0]}`, ...body.slice(1).map((l) => ' '.repeat(indent) + l));
-    for (const t of renderTried(tried(m), '', terminalSafe)) lines.push(...wrap(t, width, indent).map((l, i) => ' '.repeat(indent) + (i ? l : st.yellow(l))));
+    for (const n of notes(m, terminalSafe)) lines.push(...wrap(`${n.label}: ${n.text}`, width, indent).map((l, i) => ' '.repeat(indent) + (i ? l : st.yellow(l))));
   }
   return lines.join('\n');
 }

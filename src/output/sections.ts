@@ -1,5 +1,5 @@
 import { formatScore } from '../check/classify.js';
-import { renderTried, type TriedLookup } from '../knowledge/tried-during.js';
+import { noNotes, type MatchNotes } from './notes.js';
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
 import { terminalSafe } from './sanitize.js';
@@ -46,8 +46,8 @@ function statusText(m: HistoryMatch): string {
   return m.statusReason ? `${s} (${m.statusReason})` : s;
 }
 
-export function relatedPastWorkSection(matches: HistoryMatch[], tried: TriedLookup = () => []): string {
-  const failures = new Map(matches.map((m) => [m.filePath, tried(m)]));
+export function relatedPastWorkSection(matches: HistoryMatch[], notes: MatchNotes = noNotes): string {
+  const noted = new Map(matches.map((m) => [m.filePath, notes(m, (t) => quotePast(t, 300))]));
   matches = matches.map(quoted);
   const lines = ['## Related Past Work', '', '_Added by `agentos issue start`: completed work similar to this brief._', ''];
   for (const m of matches) {
@@ -55,13 +55,13 @@ export function relatedPastWorkSection(matches: HistoryMatch[], tried: TriedLook
     lines.push(`- **Issue ${issueLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''})`);
     if (m.summary) lines.push(`  > Summary: ${m.summary}`);
     lines.push(`  Path: \`${m.filePath}\``);
-    lines.push(...renderTried(failures.get(m.filePath) ?? [], '  ', (t) => quotePast(t, 300)));
+    for (const n of noted.get(m.filePath) ?? []) lines.push(`  ${n.label}: ${n.text}`);
   }
   return lines.join('\n');
 }
 
-export function linkedPastWorkSection(m: HistoryMatch, tried: TriedLookup = () => []): string {
-  const failures = renderTried(tried(m), '', (t) => quotePast(t, 300));
+export function linkedPastWorkSection(m: HistoryMatch, notes: MatchNotes = noNotes): string {
+  const failures = notes(m, (t) => quotePast(t, 300)).map((n) => `${n.label}: ${n.text}`);
   m = quoted(m);
   const status = statusText(m);
   return [

@@ -1,13 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-
-/** Write a file by temp-and-rename: a reader sees the old content or the new, never half. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  await writeFile(tmp, content);
-  await rename(tmp, file);
-}
+export { writeFileAtomic } from '../fsutil/atomic-write.js';
 
 /** A folder-safe name from the brief's title. */
 export function slugify(title: string, fallback: string): string {

@@ -12,12 +12,8 @@
  * non-duplicate noise meets its budget, 0.85 where alert precision does.
  * `scoring.method: cosine` keeps the old score for comparison.
  */
-/**
- * `hybrid` (default): the calibrated probability of calibrated.ts (issue 20).
- * `standout`: this file's issue-11 score, kept to compare against.
- * `cosine`: the best-chunk cosine alone.
- */
-export type ScoringMethod = 'hybrid' | 'standout' | 'cosine';
+import type { ScoringMethod } from '../config/model-values.js';
+export type { ScoringMethod };
 
 export interface ScoreComponents {
   /** Best (brief chunk, document chunk) cosine. */

@@ -127,7 +127,7 @@ describe('agentos mcp with the SDK client', () => {
     const dup = await call(shared.client, 'check_brief', { brief: brief('optimize-docker-build-times') });
     const top = (dup.structuredContent as { matches: Array<{ id: string; tried: Array<{ failure: { command: string; cause: string } }> }> }).matches[0];
     expect(top.tried.map((t) => t.failure.command)).toEqual(['npm install redis-node']);
-    expect(text(dup)).toContain('Tried and failed');
+    expect(text(dup)).toContain('tried: failed (');
   });
 
   test('malformed arguments and an unknown tool are errors that name the problem; the server keeps serving', async () => {

@@ -158,7 +158,7 @@ describe('triedDuring', () => {
   it('renders one line each, past text made safe by the caller and kept inside its code span', () => {
     const m = new FakeAttemptMemory();
     m.record({ tool: 'shell', command: 'echo `id`', outcome: 'failure', error: 'Error: boom', work: '1', time: t(0) });
-    const [line] = renderTried(triedLookup(triedDuring(m, ['1']))({ issueId: '1' }), '  ', (s) => s.toUpperCase());
-    expect(line).toBe("  Tried and failed (2026-11-02): `ECHO 'ID'` — ERROR: BOOM");
+    const [line] = renderTried(triedLookup(triedDuring(m, ['1']))({ issueId: '1' }), (s) => s.toUpperCase());
+    expect(line).toBe("failed (2026-11-02): `ECHO 'ID'` — ERROR: BOOM");
   });
 });

@@ -1,5 +1,5 @@
 /** What `run`, `attempt …` and `forget` share: the project, its config, the memory, option parsing. */
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import type { AttemptMemoryHandle } from '../../attempts/open.js';
 import { loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';

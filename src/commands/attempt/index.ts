@@ -2,7 +2,7 @@
  * `agentos attempt record | check | list`: the attempt memory by hand (and for
  * tools that are not hooks). `check` exits 0 either way: it informs, `run` decides.
  */
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import type { NewAttempt, Outcome } from '../../attempts/types.js';
 import { renderAttemptLine, renderRepeatWarning } from '../../attempts/render.js';
 import { ExitCode, UsageError, errorMessage } from '../../errors.js';

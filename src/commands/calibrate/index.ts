@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { proposeThresholds, tradeOff, type BandRow, type QueryResult } from '../../eval/metrics.js';
 import type { IO } from '../../io.js';

@@ -1,4 +1,4 @@
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import { readBrief } from '../../check/brief.js';
 import { defaultCheckDeps, withSharedEmbedder } from '../../check/deps.js';
 import { runChecks, type CheckDeps } from '../../check/run.js';
@@ -7,7 +7,8 @@ import { loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { ExitCode } from '../../errors.js';
 import type { IO } from '../../io.js';
-import { createFileLogger, logRetrievedStandards } from '../../log/logger.js';
+import { createFileLogger } from '../../log/logger.js';
+import { logRetrievedStandards } from '../../check/log-standards.js';
 import { relevantStandardsSection, stripAgentosSections } from '../../output/sections.js';
 import { findProjectRoot } from '../../project.js';
 import { coverageJson } from '../../index/refresh.js';

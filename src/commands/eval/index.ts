@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import { loadConfig } from '../../config/load.js';
 import { modelSetup } from '../../embeddings/setup.js';
 import { ExitCode, UsageError } from '../../errors.js';

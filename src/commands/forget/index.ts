@@ -1,5 +1,5 @@
 /** `agentos forget`: the user owns the attempt memory and can erase any of it. */
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import type { IO } from '../../io.js';
 import { loadProject, openMemory } from '../attempt/common.js';

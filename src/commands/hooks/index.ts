@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { formatSettings, installHooks, lineDiff, parseSettings, uninstallHooks } from '../../hooks/agent-settings.js';
 import type { IO } from '../../io.js';

@@ -1,4 +1,4 @@
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import { loadConfig } from '../../config/load.js';
 import { modelSetup } from '../../embeddings/setup.js';
 import { assertExplicitModelDir } from '../../embeddings/model-location.js';

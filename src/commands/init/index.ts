@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import { CONFIG_PATH } from '../../config/load.js';
 import { PromptCancelled } from '../../decision/prompt.js';
 import { ExitCode, UsageError } from '../../errors.js';

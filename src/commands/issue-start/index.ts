@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import { readBrief } from '../../check/brief.js';
 import { defaultCheckDeps, withSharedEmbedder } from '../../check/deps.js';
 import { explainNoHistory } from '../../check/no-history.js';
@@ -15,10 +15,11 @@ import { answerScale, answersFile, briefKey, dismissedFor, readAnswers, recordAn
 import { errorMessage, ExitCode, ExitError, UsageError } from '../../errors.js';
 import { currentBranch, noteStartedWork, workKey } from '../../attempts/work.js';
 import { extractMetadata } from '../../corpus/metadata.js';
-import { triedDuring, triedLookup, type TriedLookup } from '../../knowledge/tried-during.js';
+import { triedDuring, triedLookup, triedNotes, type TriedLookup } from '../../knowledge/tried-during.js';
 import type { HistoryMatch } from '../../check/history.js';
 import { canPrompt, debugLine, textWidth, useColor, type IO } from '../../io.js';
-import { createFileLogger, logRetrievedStandards } from '../../log/logger.js';
+import { createFileLogger } from '../../log/logger.js';
+import { logRetrievedStandards } from '../../check/log-standards.js';
 import { findProjectRoot } from '../../project.js';
 import { renderDuplicateAlert, renderLinked, renderRelated, renderStandards } from '../../output/render.js';
 import { composeBrief } from '../../output/compose.js';
@@ -121,6 +122,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   const standards = mergeContext(manual, outcome.standards.items);
   // What was tried during the matched past work and failed (the attempt memory joined to the work memory).
   const tried = await triedForMatches(root, config, outcome.history.matches, err);
+  const notes = triedNotes(tried);
   logRetrievedStandards(logger, outcome.standards.items, logBase);
 
   // 2. Ask (or apply the policy) only for a duplicate alert, and never again on a match this brief's user dismissed.
@@ -132,7 +134,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     err(st.dim(`Dismissed before: ${who} (Ignore on ${terminalSafe(d.answer.at.slice(0, 10))}); not alerting on it again for this brief.`));
   }
   if (candidates.length && !alerts.length) outcome.history.status = 'related_context';
-  if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st, width, tried));
+  if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st, width, notes));
   const interactive = canPrompt(io, Boolean(opts.nonInteractive));
   let decision: Decision;
   try {
@@ -196,7 +198,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     return ExitCode.AbortedDuplicate;
   }
   const related = outcome.history.status === 'related_context' ? outcome.history.matches : [];
-  const composed = composeBrief(brief.text, { linked: decision.linked, related, standards, tried });
+  const composed = composeBrief(brief.text, { linked: decision.linked, related, standards, notes });
   await writeFileAtomic(outPath, composed);
   const recordPath = checkRecordPath(outPath, ownDir, brief.absPath);
   await writeFileAtomic(recordPath, JSON.stringify({ kind: CHECK_RECORD_KIND, ...result, output: outPath }, null, 2) + '\n');
@@ -208,7 +210,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
 
   const shownOut = path.relative(io.cwd, outPath) || outPath;
   if (decision.linked) note(renderLinked(decision.linked, shownOut, st, width));
-  if (related.length) note(renderRelated(related, st, width, tried));
+  if (related.length) note(renderRelated(related, st, width, notes));
   if (standards.length) note(renderStandards(standards, st, width));
   if (outcome.history.status === 'clear' && !outcome.history.error) {
     // A stale index that was not refreshed answered: say so beside the result.

@@ -1,4 +1,4 @@
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import type { IO } from '../../io.js';
 import { findProjectRoot } from '../../project.js';
 import { UsageError } from '../../errors.js';

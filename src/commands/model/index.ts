@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import { loadConfig } from '../../config/load.js';
 import { copyFromDir, fetchFromHub, hubBaseUrl, type FetchReport } from '../../embeddings/fetch-model.js';
 import { resolveModelLocation, userModelDir } from '../../embeddings/model-location.js';

@@ -1,4 +1,4 @@
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import type { AttemptMemory } from '../../attempts/types.js';
 import { loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';

@@ -9,7 +9,7 @@
  * runs the command anyway (fail open). Only the user (N at the prompt) or
  * `--on-repeat block` stops it.
  */
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import type { AttemptMemoryHandle } from '../../attempts/open.js';
 import { runChild, type ChildResult } from '../../attempts/child.js';
 import { commandLine } from '../../attempts/command-line.js';

@@ -1,4 +1,4 @@
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import { formatScore } from '../../check/classify.js';
 import { scoringFor } from '../../check/run.js';
 import { loadConfig } from '../../config/load.js';

@@ -1,4 +1,4 @@
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import { loadConfig } from '../../config/load.js';
 import { ExitCode } from '../../errors.js';
 import { describeChanges } from '../../index/freshness.js';

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GlobalOptions } from '../../cli.js';
+import type { GlobalOptions } from '../../globals.js';
 import type { AttemptStats } from '../../attempts/types.js';
 import { loadConfig } from '../../config/load.js';
 import { ExitCode, IndexUnavailableError, UsageError } from '../../errors.js';
