@@ -7,7 +7,7 @@ import { REPO, agentos, childEnv, log, parseJsonOut, runProcess, summarize, summ
 /**
  * Phases of one run (ms). They add up to the wall time:
  *   boot         spawn -> first line of the entry (exec, node start-up)
- *   cliImport    static imports of bin/agentos.js (dist/cli.js, commander)
+ *   cliImport    static imports of bin/agentos.js (dist/cli/cli.js, commander)
  *   setupOutput  everything in the command outside the check: config, brief, the
  *                lazily imported issue-start modules, logger, compose, file writes, JSON
  *   check        the check (checkMs): model and index load in parallel, embed, query
@@ -62,8 +62,8 @@ export async function coldStart({ label, root, brief, runs = 5, warmup = 1, chun
 export async function importProfile({ runs = 5 } = {}) {
   const probe = path.join(REPO, 'bench', 'lib', 'import-probe.mjs');
   const targets = [
-    ['dist/cli.js (entry)', path.join(REPO, 'dist', 'cli.js')],
-    ['issue-start command', path.join(REPO, 'dist', 'commands', 'issue-start', 'index.js')],
+    ['dist/cli/cli.js (entry)', path.join(REPO, 'dist', 'cli', 'cli.js')],
+    ['issue-start command', path.join(REPO, 'dist', 'cli', 'commands', 'issue-start', 'index.js')],
     ['onnxruntime-node', 'onnxruntime-node'],
     ['@huggingface/tokenizers', '@huggingface/tokenizers'],
     ['@huggingface/transformers', '@huggingface/transformers'],

@@ -5,7 +5,7 @@
 //   node bench/embed-vs-ort.mjs --corpus <root> [--texts 128] [--runs 3] [--warmup 1]
 //
 // Texts are chunk texts of the corpus (a stride sample, so short and long chunks
-// both appear), fed in the slices src/index/build.ts uses (EMBED_SLICE). The ORT
+// both appear), fed in the slices src/work-memory/index/build.ts uses (EMBED_SLICE). The ORT
 // side tokenizes with Transformers.js' AutoTokenizer from the provisioned folder,
 // builds the batches the embedder builds (length-sorted per slice, BATCH_SIZE rows,
 // [CLS] + <=254 pieces + [SEP]), and times InferenceSession.run only, with ORT's
@@ -33,7 +33,7 @@ const EMBED_SLICE = distConstant('index/build.js', 'EMBED_SLICE', 64);
 const BATCH_SIZE = distConstant('embeddings/minilm.js', 'BATCH_SIZE', 16);
 
 // 1. The pipeline, loaded as `issue start` / `index` load it.
-const { MiniLMEmbedder } = await dist('embeddings/minilm.js');
+const { MiniLMEmbedder } = await dist('work-memory/embeddings/minilm.js');
 let t0 = performance.now();
 const embedder = await MiniLMEmbedder.load({
   modelId: MODEL_ID,

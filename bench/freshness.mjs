@@ -62,7 +62,7 @@ async function generated() {
 
 /** Import time of the issue-start command module in a fresh process. */
 async function importIssueStart(checkout) {
-  const mod = path.join(checkout, 'dist', 'commands', 'issue-start', 'index.js');
+  const mod = path.join(checkout, 'dist', 'cli', 'commands', 'issue-start', 'index.js');
   const code = `const t = performance.now(); await import(${JSON.stringify(mod)}); process.stdout.write(String(performance.now() - t));`;
   const res = await runProcess(['--input-type=module', '-e', code], { env: childEnv() });
   if (res.code !== 0) throw new Error(`import of ${mod} failed\n${res.stderr}`);

@@ -26,8 +26,8 @@ function time(args, input) {
 }
 
 // Seed the store through the real hook path (the store's own bench covers 10k writers).
-const { openAttemptMemory } = await import(path.join(REPO, 'dist', 'attempts', 'open.js'));
-const { DEFAULT_CONFIG } = await import(path.join(REPO, 'dist', 'config', 'schema.js'));
+const { openAttemptMemory } = await import(path.join(REPO, 'dist', 'attempt-memory', 'open.js'));
+const { DEFAULT_CONFIG } = await import(path.join(REPO, 'dist', 'shared', 'config', 'schema.js'));
 const mem = openAttemptMemory(root, DEFAULT_CONFIG);
 if (mem.stats().failures + mem.stats().successes < attempts) {
   for (let i = 0; i < attempts; i++) {

@@ -38,7 +38,7 @@ const seed = Number(arg('seed', 7));
 const basesFrom = arg('bases-from', null);
 const cliIndexRoot = arg('write-cli-index', null);
 
-const [{ openStore, EF_SEARCH }, { loadHnswlib, HNSW_M, HNSW_EF_CONSTRUCTION }] = await Promise.all([dist('index/hnsw-store.js'), dist('index/hnswlib.js')]);
+const [{ openStore, EF_SEARCH }, { loadHnswlib, HNSW_M, HNSW_EF_CONSTRUCTION }] = await Promise.all([dist('work-memory/index/hnsw-store.js'), dist('work-memory/index/hnswlib.js')]);
 const hnsw = await loadHnswlib();
 const D = 384;
 
@@ -110,7 +110,7 @@ function exactTopK(data, n, q, k) {
 
 function buildHnsw(data, n) {
   const index = new hnsw.HierarchicalNSW('ip', D);
-  // The same call as src/index/build.ts (random seed 100, deleted slots reusable).
+  // The same call as src/work-memory/index/build.ts (random seed 100, deleted slots reusable).
   index.initIndex(Math.max(16, n), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
   for (let i = 0; i < n; i++) index.addPoint(Array.from(data.subarray(i * D, (i + 1) * D)), i);
   return index;
@@ -180,11 +180,11 @@ if (basesFrom) {
 
 async function writeCliIndex(root, index, n) {
   const [{ writeGeneration }, { loadConfig }, { modelSetup }, types, chunk] = await Promise.all([
-    dist('index/write.js'),
-    dist('config/load.js'),
-    dist('embeddings/setup.js'),
-    dist('index/types.js'),
-    dist('chunks/chunk.js'),
+    dist('work-memory/index/write.js'),
+    dist('shared/config/load.js'),
+    dist('work-memory/index/model-setup.js'),
+    dist('work-memory/index/types.js'),
+    dist('work-memory/chunks/chunk.js'),
   ]);
   mkdirSync(path.join(root, '.agentos'), { recursive: true });
   const { config } = await loadConfig(root);

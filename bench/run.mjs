@@ -43,7 +43,7 @@ if (!existsSync(ONNX_FILE)) {
   process.stderr.write(`model not found at ${ONNX_FILE}: run scripts/provision-model.sh or set AGENTOS_MODEL_DIR\n`);
   process.exit(2);
 }
-if (!existsSync(path.join(REPO, 'dist', 'cli.js'))) {
+if (!existsSync(path.join(REPO, 'dist', 'cli', 'cli.js'))) {
   process.stderr.write('dist/ is missing: run `npm run build` (npm run bench does)\n');
   process.exit(2);
 }

@@ -20,7 +20,7 @@ const tfDtype = arg('tf-dtype', 'q8');
 const agentosDtype = arg('dtype', 'int8');
 const EMBED_SLICE = distConstant('index/build.js', 'EMBED_SLICE', 64);
 
-const { MiniLMEmbedder } = await dist('embeddings/minilm.js');
+const { MiniLMEmbedder } = await dist('work-memory/embeddings/minilm.js');
 const embedder = await MiniLMEmbedder.load({
   modelId: MODEL_ID,
   dtype: agentosDtype,

@@ -2,8 +2,8 @@
 // Thin entry: everything lives in dist/. CommonJS (bin/package.json): the lines a
 // coding agent runs around every tool call (`hooks run`, `attempt check`,
 // `run -- CMD`) then start without Node's ES module loader and skip commander:
-// dist/fast/index.cjs is that route bundled into one file (src/fast-path.ts). Every
-// other line goes through dist/cli.js, bundled into dist/main/index.cjs.
+// dist/fast/index.cjs is that route bundled into one file (src/cli/fast-path.ts). Every
+// other line goes through dist/cli/cli.js, bundled into dist/main/index.cjs.
 'use strict';
 
 const args = process.argv.slice(2);
@@ -21,7 +21,7 @@ run ??= loadCli().then((loaded) => (cli = loaded).main(process.argv));
 run.then(async (code) => {
   process.exitCode = code;
   // Ending the process while the worker is inside ONNX Runtime's native code aborts it
-  // (SIGABRT): src/embeddings/worker-runner.ts asks it to finish and end itself.
+  // (SIGABRT): src/work-memory/embeddings/worker-runner.ts asks it to finish and end itself.
   if (worker && cli) await cli.endInferenceWorker(worker);
   // A model load abandoned by the check's time-out may still hold the event loop:
   // exit once what was written to stdout and stderr has been flushed.
@@ -29,7 +29,7 @@ run.then(async (code) => {
 });
 
 /**
- * dist/main/index.cjs is dist/cli.js bundled into one CommonJS file
+ * dist/main/index.cjs is dist/cli/cli.js bundled into one CommonJS file
  * (scripts/bundle-fast.mjs): ~45 ms less module loading than ~115 ES modules.
  * The ES modules when the bundle is missing (a build that only ran tsc).
  */
@@ -37,7 +37,7 @@ function loadCli() {
   try {
     return Promise.resolve(require('../dist/main/index.cjs'));
   } catch (e) {
-    if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('index.cjs')) return import('../dist/cli.js');
+    if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('index.cjs')) return import('../dist/cli/cli.js');
     return Promise.reject(e);
   }
 }
@@ -55,8 +55,8 @@ function startsModel(argv) {
 
 /**
  * The model's session loads in a worker thread started now, before dist/ is
- * loaded: its start-up then overlaps the CLI's (src/embeddings/inference-worker.ts).
- * Left in a process-wide slot for src/embeddings/worker-runner.ts; unreferenced,
+ * loaded: its start-up then overlaps the CLI's (src/work-memory/embeddings/inference-worker.ts).
+ * Left in a process-wide slot for src/work-memory/embeddings/worker-runner.ts; unreferenced,
  * so it never keeps the process alive by itself. Any failure here only means
  * the model loads in-process.
  */
@@ -66,7 +66,7 @@ function startInferenceWorker() {
     const { Worker } = require('node:worker_threads');
     // Read when the native library loads, in whichever thread (a user's own value wins).
     process.env.ORT_DISABLE_TELEMETRY ??= '1';
-    const worker = new Worker(path.join(__dirname, '..', 'dist', 'embeddings', 'inference-worker.js'));
+    const worker = new Worker(path.join(__dirname, '..', 'dist', 'work-memory', 'embeddings', 'inference-worker.js'));
     worker.unref();
     worker.on('error', () => {});
     globalThis[Symbol.for('agentos.inferenceWorker')] = worker;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // After tsc, three bundles (esbuild):
 //
-// dist/fast/index.cjs — the commander-free route (dist/fast-path.js and what it
+// dist/fast/index.cjs — the commander-free route (dist/cli/fast-path.js and what it
 // imports) as one CommonJS file. A coding agent starts `hooks run` and `attempt
 // check` on every tool call; as ~25 separate ES modules they spent 20-30 ms
 // resolving, reading and linking files, and as one ES module still ~12 ms, most of it
@@ -9,13 +9,13 @@
 // CommonJS bin, ~5 ms. Packages stay external; ESM-only ones (chalk,
 // @inquirer/prompts) keep their dynamic import().
 //
-// dist/main/index.cjs — every other line: dist/cli.js and all it imports, the
+// dist/main/index.cjs — every other line: dist/cli/cli.js and all it imports, the
 // commands' lazy imports included, as one CommonJS file. ~115 ES modules cost a
 // cold `issue start` ~45 ms (555 -> 509 ms median, 25 interleaved runs), now that
-// the model loads in a worker meanwhile (ADR-0013). dist/cli.js stays the fallback.
+// the model loads in a worker meanwhile (ADR-0013). dist/cli/cli.js stays the fallback.
 //
 // dist/vendor/yaml.cjs — the yaml package (74 CommonJS files, 30-60 ms to require) as
-// one file, ~5 ms. src/config/yaml.ts loads it when present, else the package.
+// one file, ~5 ms. src/shared/config/yaml.ts loads it when present, else the package.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -55,8 +55,8 @@ async function bundle(entry, outfile) {
   }
 }
 
-await bundle('fast-path.js', 'fast/index.cjs');
-await bundle('cli.js', 'main/index.cjs');
+await bundle('cli/fast-path.js', 'fast/index.cjs');
+await bundle('cli/cli.js', 'main/index.cjs');
 
 await build({
   entryPoints: [createRequire(import.meta.url).resolve('yaml')],

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Fit the calibrated scores of src/scoring/calibrated.ts (issue 20) from `agentos eval --save`
+// Fit the calibrated scores of src/work-memory/scoring/calibrated.ts (issue 20) from `agentos eval --save`
 // output of labelled sets, with cross-validation by project, and (with --write) write the
-// fitted numbers to src/scoring/calibration-data.ts.
+// fitted numbers to src/work-memory/scoring/calibration-data.ts.
 //
 //   node scripts/fit-calibration.mjs [--write] [--features a,b,...] [--ablate] results1.json results2.json ...
 //
@@ -108,7 +108,7 @@ function fit(rows, names) {
   return { intercept: w[0], features };
 }
 
-// The product's own arithmetic (src/scoring/calibrated.ts): a model here may carry a trial `shift` of its intercept.
+// The product's own arithmetic (src/work-memory/scoring/calibrated.ts): a model here may carry a trial `shift` of its intercept.
 const shifted = (model, floors) => ({ ...model, intercept: model.intercept + (model.shift ?? 0), floors: floors ?? model.floors ?? { related: 0, duplicate: 0 } });
 const zOf = (model, f) => logit(shifted(model), f).z;
 const prob = (model, f) => sigmoid(zOf(model, f));
@@ -277,7 +277,7 @@ function govFloors(rs) {
   return { related, duplicate: related };
 }
 function govMetrics(rs, model, fl) {
-  // As src/check/standards.ts: of the best 5 by score, those over the line, ADRs/standards before designs, the best 3.
+  // As src/work-memory/check/standards.ts: of the best 5 by score, those over the line, ADRs/standards before designs, the best 3.
   const design = (c) => (c.documentType === 'lld' || c.documentType === 'issue' ? 1 : 0);
   const attached = (r) =>
     r.standards.candidates
@@ -353,7 +353,7 @@ import type { Calibration } from './calibration-types.js';
 export const CALIBRATION: Calibration = ${JSON.stringify({ version, fittedOn: inputs.join(', '), sameWork: clean(sameWork), governs: clean(governs ?? sameWork) }, null, 2)};
 `;
   writeFileSync(new URL('../src/scoring/calibration-data.ts', import.meta.url), text);
-  console.log(`wrote src/scoring/calibration-data.ts (version ${version})`);
+  console.log(`wrote src/work-memory/scoring/calibration-data.ts (version ${version})`);
 }
 function round6(x) {
   return Math.round(x * 1e6) / 1e6;

@@ -31,7 +31,7 @@
 #     else ~/.cache/agentos/provision), so the next clone copies it (no Python).
 #     AGENTOS_SKIP_INT8=1 skips it (dtype q8 then needs model.dtype: q8).
 #
-# Every file is pinned by sha256 below (the same pins as src/embeddings/model-files.ts). Files already in place with the right
+# Every file is pinned by sha256 below (the same pins as src/work-memory/embeddings/model-files.ts). Files already in place with the right
 # hash are kept (a run with everything in place only hashes and exits); a file
 # with a wrong hash is deleted and fetched again; a source that does not match
 # its pin is a hard error. Files are written under temporary names and moved

@@ -9,7 +9,7 @@ import { dist } from './common.mjs';
 const root = process.argv[2];
 const r = {};
 let t = performance.now();
-const [{ buildIndex }, { loadConfig }, { modelSetup }] = await Promise.all([dist('index/build.js'), dist('config/load.js'), dist('embeddings/setup.js')]);
+const [{ buildIndex }, { loadConfig }, { modelSetup }] = await Promise.all([dist('work-memory/index/build.js'), dist('shared/config/load.js'), dist('work-memory/index/model-setup.js')]);
 r.importMs = performance.now() - t;
 const { config } = await loadConfig(root);
 const model = modelSetup(process.env, config, root);
@@ -40,7 +40,7 @@ r.compareMs = (marks.model ?? marks.write ?? r.totalMs) - (marks.scan ?? 0);
 if (marks.model !== undefined) r.chunkAndEmbedMs = (marks.lastEmbed ?? marks.write ?? r.totalMs) - marks.model - (r.modelLoadMs ?? 0);
 if (marks.write !== undefined) r.writeMs = r.totalMs - marks.write;
 // The corpus scan alone (not separable inside buildIndex): once more, same process.
-const { scanCorpus } = await dist('corpus/scan.js');
+const { scanCorpus } = await dist('work-memory/corpus/scan.js');
 t = performance.now();
 await scanCorpus(root, config.corpus, true);
 r.scanAgainMs = performance.now() - t;

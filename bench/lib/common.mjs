@@ -20,11 +20,11 @@ export const HAVE_GNU_TIME = existsSync(GNU_TIME);
 
 /**
  * Where the embedder caches its optimised ONNX graph: as the CLI decides it
- * (modelCacheDir in dist/embeddings/setup.js) when that exists, else the older
+ * (modelCacheDir in dist/work-memory/index/model-setup.js) when that exists, else the older
  * per-project place.
  */
 export async function ortCacheDir(root) {
-  const setup = await dist('embeddings/setup.js');
+  const setup = await dist('work-memory/index/model-setup.js');
   return typeof setup.modelCacheDir === 'function' ? setup.modelCacheDir(process.env) : path.join(root, '.agentos', 'cache');
 }
 

@@ -1,5 +1,5 @@
 // The chunk texts agentos would embed for a corpus: the same scan, metadata
-// extraction and chunking calls as src/index/build.ts, with the real tokenizer.
+// extraction and chunking calls as src/work-memory/index/build.ts, with the real tokenizer.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DIST, dist } from './common.mjs';
@@ -17,11 +17,11 @@ export function distConstant(rel, name, fallback) {
 /** Every chunk's embed text, in corpus order, and how long chunking (incl. tokenization) took. */
 export async function corpusChunkTexts(root, countTokens, maxTokens) {
   const [{ loadConfig }, { scanCorpus }, { readTextFile }, { extractMetadata }, { chunkMarkdown }] = await Promise.all([
-    dist('config/load.js'),
-    dist('corpus/scan.js'),
-    dist('corpus/read.js'),
-    dist('corpus/metadata.js'),
-    dist('chunks/chunk.js'),
+    dist('shared/config/load.js'),
+    dist('work-memory/corpus/scan.js'),
+    dist('work-memory/corpus/read.js'),
+    dist('work-memory/corpus/metadata.js'),
+    dist('work-memory/chunks/chunk.js'),
   ]);
   const { config } = await loadConfig(root);
   const scan = await scanCorpus(root, config.corpus, true);

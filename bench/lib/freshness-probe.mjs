@@ -6,8 +6,8 @@ import { REPO } from './common.mjs';
 
 const root = process.argv[2];
 const t0 = performance.now();
-const { checkFreshness } = await import(path.join(REPO, 'dist', 'index', 'freshness.js'));
-const { loadConfig } = await import(path.join(REPO, 'dist', 'config', 'load.js'));
+const { checkFreshness } = await import(path.join(REPO, 'dist', 'work-memory', 'index', 'freshness.js'));
+const { loadConfig } = await import(path.join(REPO, 'dist', 'shared', 'config', 'load.js'));
 const importMs = performance.now() - t0;
 const { config } = await loadConfig(root);
 const t1 = performance.now();

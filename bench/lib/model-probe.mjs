@@ -30,7 +30,7 @@ if (mode === 'embedder' || mode === 'fresh') {
   await import('@huggingface/tokenizers').catch(() => null);
   r.importTokenizersMs = performance.now() - t;
   t = performance.now();
-  const { MiniLMEmbedder } = await dist('embeddings/minilm.js');
+  const { MiniLMEmbedder } = await dist('work-memory/embeddings/minilm.js');
   r.importEmbedderMs = performance.now() - t;
   t = performance.now();
   const embedder = await MiniLMEmbedder.load({
@@ -45,7 +45,7 @@ if (mode === 'embedder' || mode === 'fresh') {
     process.stdout.write(JSON.stringify({ freshLoadMs: r.freshLoadMs }) + '\n');
     process.exit(0);
   }
-  const { embedBrief } = await dist('check/history.js').catch(() => ({}));
+  const { embedBrief } = await dist('work-memory/check/history.js').catch(() => ({}));
   const embedOnce = async () => (typeof embedBrief === 'function' ? embedBrief(text, embedder) : embedder.embed([text]));
   t = performance.now();
   await embedOnce();
@@ -60,7 +60,7 @@ if (mode === 'embedder' || mode === 'fresh') {
   if (mode === 'cached') {
     const dir = await ortCacheDir(root);
     // The embedder keeps each optimised graph in a folder minilm-<fingerprint>-ort<version>-<arch>-<recipe>/model.onnx
-    // (src/embeddings/onnx-session.ts); older builds wrote minilm-….onnx files.
+    // (src/work-memory/embeddings/onnx-session.ts); older builds wrote minilm-….onnx files.
     const entry = readdirSync(dir, { withFileTypes: true }).find((e) => /^minilm-/.test(e.name) && (e.isDirectory() ? existsSync(path.join(dir, e.name, 'model.onnx')) : e.name.endsWith('.onnx')));
     if (!entry) throw new Error(`no cached graph in ${dir}`);
     file = entry.isDirectory() ? path.join(dir, entry.name, 'model.onnx') : path.join(dir, entry.name);

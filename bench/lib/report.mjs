@@ -48,7 +48,7 @@ function fmtVal(v, unit) {
 const COLD_ROWS = [
   ['wall', 'wall (spawn to exit)'],
   ['boot', '  process start (exec + node boot)'],
-  ['cliImport', '  CLI imports (bin, dist/cli.js)'],
+  ['cliImport', '  CLI imports (bin, dist/cli/cli.js)'],
   ['setupOutput', '  setup + output (config, brief, lazy imports, log, write)'],
   ['check', '  check (checkMs)'],
   ['load', '    model + index load (started together, serial on one thread)'],
@@ -90,7 +90,7 @@ export function renderReport(r, { markdown = false } = {}) {
     const names = {
       importOrtMs: 'import onnxruntime-node',
       importTokenizersMs: 'import @huggingface/tokenizers',
-      importEmbedderMs: 'import dist/embeddings/minilm.js',
+      importEmbedderMs: 'import dist/work-memory/embeddings/minilm.js',
       loadMs: 'MiniLMEmbedder.load (tokenizer + session from cached graph)',
       freshLoadMs: 'MiniLMEmbedder.load with an empty graph cache (first run ever: optimise + save graph)',
       firstEmbedMs: 'first brief embedding',

@@ -7,7 +7,7 @@
  * Each topic is labelled by its most central member (highest mean similarity
  * to the others). Deterministic: ties go to the lower index.
  */
-import { dot } from '../embeddings/embedder.js';
+import { dot } from '../work-memory/embeddings/embedder.js';
 
 export interface Cluster {
   /** Indices into the input, in input order. */

@@ -11,16 +11,16 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { splitFrontmatter } from '../corpus/frontmatter.js';
-import type { DocStatus, DocumentType } from '../corpus/types.js';
-import { readCurrent, readManifest } from '../index/hnsw-store.js';
-import { loadHnswlib } from '../index/hnswlib.js';
-import { indexPaths } from '../index/layout.js';
-import type { IndexMeta, StoredDoc } from '../index/types.js';
+import { splitFrontmatter } from '../work-memory/corpus/frontmatter.js';
+import type { DocStatus, DocumentType } from '../work-memory/corpus/types.js';
+import { readCurrent, readManifest } from '../work-memory/index/hnsw-store.js';
+import { loadHnswlib } from '../work-memory/index/hnswlib.js';
+import { indexPaths } from '../work-memory/index/layout.js';
+import type { IndexMeta, StoredDoc } from '../work-memory/index/types.js';
 import { clusterVectors, normalize } from './cluster.js';
-import { dot } from '../embeddings/embedder.js';
-import { writeCache } from '../fsutil/cache-file.js';
-import { compareText } from '../text/compare.js';
+import { dot } from '../work-memory/embeddings/embedder.js';
+import { writeCache } from '../shared/fsutil/cache-file.js';
+import { compareText } from '../shared/text/compare.js';
 
 export interface KnownDoc {
   path: string;

@@ -3,12 +3,12 @@
  * rendered to markdown bounded by `attempts.maxContextSize`, most useful
  * first (the project, what to avoid, what works, recent work, standards).
  */
-import type { AttemptMemory, AttemptRecord, AttemptStats } from '../attempts/types.js';
-import type { Config } from '../config/schema.js';
+import type { AttemptMemory, AttemptRecord, AttemptStats } from '../attempt-memory/types.js';
+import type { Config } from '../shared/config/schema.js';
 import { indexKnowledge, type WideStandard } from './index-knowledge.js';
 import { workedOn, type WorkedOnItem } from './worked-on.js';
 import { summarizeTechStack, techStack, type TechStack } from './tech-stack.js';
-import { compareText } from '../text/compare.js';
+import { compareText } from '../shared/text/compare.js';
 
 export interface AntiPattern {
   command: string;

@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { writeCache } from '../fsutil/cache-file.js';
+import { writeCache } from '../shared/fsutil/cache-file.js';
 
 export interface TechStack {
   languages: string[];

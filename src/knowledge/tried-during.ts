@@ -1,13 +1,13 @@
 /**
  * The two memories joined (issue 21 §5): when a check relates a brief to past
  * work, what was tried during that work and failed, with what worked instead.
- * Attempts carry the work they were made for (src/attempts/work.ts); a past
+ * Attempts carry the work they were made for (src/attempt-memory/work.ts); a past
  * document's issue id is the key, normalised the same way.
  */
-import type { AttemptMemory, AttemptRecord } from '../attempts/types.js';
-import { commandTokens } from '../attempts/normalise.js';
-import { workKey } from '../attempts/work.js';
-import type { MatchNotes } from '../output/notes.js';
+import type { AttemptMemory, AttemptRecord } from '../attempt-memory/types.js';
+import { commandTokens } from '../attempt-memory/normalise.js';
+import { workKey } from '../attempt-memory/work.js';
+import type { MatchNotes } from '../work-memory/output/notes.js';
 
 export interface TriedDuring {
   /** The failure: when, the command, the line that says why. */

@@ -3,9 +3,9 @@
  * (clusters of the history vectors, src/knowledge/cluster.ts) and by time, with
  * rejected/superseded decisions marked, plus attempt statistics.
  */
-import type { AttemptStats } from '../attempts/types.js';
+import type { AttemptStats } from '../attempt-memory/types.js';
 import type { IndexKnowledge, KnownDoc } from './index-knowledge.js';
-import { compareText } from '../text/compare.js';
+import { compareText } from '../shared/text/compare.js';
 
 export interface WorkedOnItem {
   id: string | null;

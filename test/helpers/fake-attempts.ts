@@ -1,11 +1,11 @@
 /**
  * An in-memory AttemptMemory for unit tests of hooks, recall and worked-on.
- * It follows the contract (src/attempts/types.ts) loosely where the real store
+ * It follows the contract (src/attempt-memory/types.ts) loosely where the real store
  * is the authority (similarity: same tool and same command, case-insensitive);
  * integration tests use the real store.
  */
-import { errorCause } from '../../src/attempts/cause.js';
-import type { AttemptMemory, AttemptQuery, AttemptRecord, AttemptStats, NewAttempt, RepeatWarning } from '../../src/attempts/types.js';
+import { errorCause } from '../../src/attempt-memory/cause.js';
+import type { AttemptMemory, AttemptQuery, AttemptRecord, AttemptStats, NewAttempt, RepeatWarning } from '../../src/attempt-memory/types.js';
 
 export class FakeAttemptMemory implements AttemptMemory {
   records: AttemptRecord[] = [];

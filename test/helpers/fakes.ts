@@ -17,13 +17,13 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { approxTokens } from '../../src/chunks/chunk.js';
-import type { CheckDeps } from '../../src/check/run.js';
-import type { CorpusType, DocMetadata } from '../../src/corpus/types.js';
-import type { Embedder } from '../../src/embeddings/embedder.js';
-import type { IO } from '../../src/io.js';
-import { INDEX_FORMAT_VERSION, type Manifest, type SearchHit, type StoredDoc, type VectorStore } from '../../src/index/types.js';
-import { cosine } from '../../src/embeddings/embedder.js';
+import { approxTokens } from '../../src/work-memory/chunks/chunk.js';
+import type { CheckDeps } from '../../src/work-memory/check/run.js';
+import type { CorpusType, DocMetadata } from '../../src/work-memory/corpus/types.js';
+import type { Embedder } from '../../src/work-memory/embeddings/embedder.js';
+import type { IO } from '../../src/shared/io.js';
+import { INDEX_FORMAT_VERSION, type Manifest, type SearchHit, type StoredDoc, type VectorStore } from '../../src/work-memory/index/types.js';
+import { cosine } from '../../src/work-memory/embeddings/embedder.js';
 
 export const DIMS = 384;
 
@@ -77,7 +77,7 @@ export function hashVector(text: string, dims = DIMS): Float32Array {
 }
 
 /**
- * Embedder implementing src/embeddings/embedder.ts deterministically. By default
+ * Embedder implementing src/work-memory/embeddings/embedder.ts deterministically. By default
  * every text maps to e0 (the brief sits at e0, see the header); pass `vectorFor`
  * for something else, e.g. `hashVector`.
  */

@@ -11,15 +11,15 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { parseFastRoute } from '../../src/fast-path.js';
+import { parseFastRoute } from '../../src/cli/fast-path.js';
 import { BIN, REPO } from '../helpers/paths.js';
 import { SECRET_CASES } from '../helpers/secrets.js';
 
 jest.setTimeout(120_000);
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3') as typeof BetterSqlite3;
-const OPEN_JS = path.join(REPO, 'dist', 'attempts', 'open.js');
-const SCHEMA_JS = path.join(REPO, 'dist', 'config', 'schema.js');
+const OPEN_JS = path.join(REPO, 'dist', 'attempt-memory', 'open.js');
+const SCHEMA_JS = path.join(REPO, 'dist', 'shared', 'config', 'schema.js');
 
 let tmp: string;
 beforeAll(() => {
@@ -169,7 +169,7 @@ describe('record, check, list, forget', () => {
   });
 });
 
-describe('the commander-free route (bin/agentos.js -> dist/fast-path.js)', () => {
+describe('the commander-free route (bin/agentos.js -> dist/cli/fast-path.js)', () => {
   it('says exactly what the commander route says, line for line, exit code included', async () => {
     // `run` records what it ran: each route gets its own project with the same past.
     const project = async () => {

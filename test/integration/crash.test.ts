@@ -10,14 +10,14 @@ import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { nearestDocuments } from '../../src/check/history.js';
-import { loadConfig } from '../../src/config/load.js';
-import type { Config } from '../../src/config/schema.js';
-import type { Embedder } from '../../src/embeddings/embedder.js';
-import { modelSetup } from '../../src/embeddings/setup.js';
-import { buildIndex, type BuildReport, type ModelIdentity } from '../../src/index/build.js';
-import { openStore, readCurrent } from '../../src/index/hnsw-store.js';
-import { indexPaths } from '../../src/index/layout.js';
+import { nearestDocuments } from '../../src/work-memory/check/history.js';
+import { loadConfig } from '../../src/shared/config/load.js';
+import type { Config } from '../../src/shared/config/schema.js';
+import type { Embedder } from '../../src/work-memory/embeddings/embedder.js';
+import { modelSetup } from '../../src/work-memory/index/model-setup.js';
+import { buildIndex, type BuildReport, type ModelIdentity } from '../../src/work-memory/index/build.js';
+import { openStore, readCurrent } from '../../src/work-memory/index/hnsw-store.js';
+import { indexPaths } from '../../src/work-memory/index/layout.js';
 import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(180_000);

@@ -5,11 +5,11 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { cosine } from '../../src/embeddings/embedder.js';
-import { MAX_TOKENS, MiniLMEmbedder } from '../../src/embeddings/minilm.js';
-import { requiredFiles } from '../../src/embeddings/model-location.js';
-import { loadTokenizer } from '../../src/embeddings/tokenizer.js';
-import { ModelUnavailableError } from '../../src/errors.js';
+import { cosine } from '../../src/work-memory/embeddings/embedder.js';
+import { MAX_TOKENS, MiniLMEmbedder } from '../../src/work-memory/embeddings/minilm.js';
+import { requiredFiles } from '../../src/work-memory/embeddings/model-location.js';
+import { loadTokenizer } from '../../src/work-memory/embeddings/tokenizer.js';
+import { ModelUnavailableError } from '../../src/shared/errors.js';
 import { jest } from '@jest/globals';
 import { MODEL_DIR, REPO } from '../helpers/paths.js';
 

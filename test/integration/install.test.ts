@@ -10,8 +10,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { ExitCode } from '../../src/errors.js';
-import { RUNTIME_MISSING } from '../../src/embeddings/minilm.js';
+import { ExitCode } from '../../src/shared/errors.js';
+import { RUNTIME_MISSING } from '../../src/work-memory/embeddings/minilm.js';
 import { startHub } from '../helpers/hub-server.js';
 import { spawnCollect } from '../helpers/spawn-collect.js';
 import { MODEL_DIR, REPO } from '../helpers/paths.js';
@@ -61,7 +61,7 @@ afterAll(async () => {
 test('npm install <tarball> succeeds in a fresh project, no special environment', () => {
   expect(install.stderr).not.toMatch(/npm error/);
   expect(install.status).toBe(0);
-  expect(existsSync(path.join(scratch, 'node_modules', 'agentos', 'dist', 'cli.js'))).toBe(true);
+  expect(existsSync(path.join(scratch, 'node_modules', 'agentos', 'dist', 'cli', 'cli.js'))).toBe(true);
   // Carried for nothing before: Transformers.js and what it brings.
   for (const gone of ['@huggingface/transformers', 'onnxruntime-web', 'sharp']) expect(existsSync(path.join(scratch, 'node_modules', gone))).toBe(false);
 });

@@ -10,11 +10,11 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { loadConfig } from '../../src/config/load.js';
-import type { Embedder } from '../../src/embeddings/embedder.js';
-import { modelSetup } from '../../src/embeddings/setup.js';
-import { buildIndex } from '../../src/index/build.js';
-import { stripAgentosSections } from '../../src/output/sections.js';
+import { loadConfig } from '../../src/shared/config/load.js';
+import type { Embedder } from '../../src/work-memory/embeddings/embedder.js';
+import { modelSetup } from '../../src/work-memory/index/model-setup.js';
+import { buildIndex } from '../../src/work-memory/index/build.js';
+import { stripAgentosSections } from '../../src/work-memory/output/sections.js';
 import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
 import { spawnCollect, type Collected } from '../helpers/spawn-collect.js';
 

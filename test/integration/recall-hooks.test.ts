@@ -8,8 +8,8 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { openAttemptMemory } from '../../src/attempts/open.js';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { openAttemptMemory } from '../../src/attempt-memory/open.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(240_000);

@@ -8,9 +8,9 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { readCurrent } from '../../src/index/hnsw-store.js';
-import { indexPaths } from '../../src/index/layout.js';
-import { readTemplateSummary } from '../../src/lexical/file.js';
+import { readCurrent } from '../../src/work-memory/index/hnsw-store.js';
+import { indexPaths } from '../../src/work-memory/index/layout.js';
+import { readTemplateSummary } from '../../src/work-memory/lexical/file.js';
 import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
 import { spawnCollect } from '../helpers/spawn-collect.js';
 

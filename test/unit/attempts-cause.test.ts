@@ -1,7 +1,7 @@
 /** Error causes, not log tails (issue 21 §3): the cause line of real tools' output, captured on this machine. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { errorCause } from '../../src/attempts/cause.js';
+import { errorCause } from '../../src/attempt-memory/cause.js';
 import { REPO } from '../helpers/paths.js';
 
 const sample = (name: string) => readFileSync(path.join(REPO, 'test', 'fixtures', 'tool-errors', name), 'utf8');
@@ -65,8 +65,8 @@ describe('hostile stderr', () => {
   it('colour codes do not hide a secret from redaction: neither the error nor its cause keeps the token', async () => {
     const { mkdtemp } = await import('node:fs/promises');
     const os = await import('node:os');
-    const { openAttemptMemory } = await import('../../src/attempts/open.js');
-    const { DEFAULT_CONFIG } = await import('../../src/config/schema.js');
+    const { openAttemptMemory } = await import('../../src/attempt-memory/open.js');
+    const { DEFAULT_CONFIG } = await import('../../src/shared/config/schema.js');
     const root = await mkdtemp(path.join(os.tmpdir(), 'agentos-cause-'));
     const token = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
     const mem = openAttemptMemory(root, DEFAULT_CONFIG);

@@ -1,7 +1,7 @@
 /** The `attempts:` section of .agentos/config.yaml (the attempt memory; `retrieval:` before), validated like the rest. */
 import { describe, expect, it } from '@jest/globals';
-import { parseConfig } from '../../src/config/parse.js';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { parseConfig } from '../../src/shared/config/parse.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 
 describe('attempts config', () => {
   it('has the issue 9 / PRD defaults', () => {

@@ -9,12 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
-import { ConfirmCancelled, inquirerProceed } from '../../src/attempts/confirm.js';
-import { openAttemptMemory } from '../../src/attempts/open.js';
-import { parseAttempts } from '../../src/commands/attempt/index.js';
-import { runRun, type RunOptions } from '../../src/commands/run/index.js';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
-import { ExitCode } from '../../src/errors.js';
+import { ConfirmCancelled, inquirerProceed } from '../../src/attempt-memory/confirm.js';
+import { openAttemptMemory } from '../../src/attempt-memory/open.js';
+import { parseAttempts } from '../../src/cli/commands/attempt/index.js';
+import { runRun, type RunOptions } from '../../src/cli/commands/run/index.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
+import { ExitCode } from '../../src/shared/errors.js';
 import { collector, makeIO } from '../helpers/fakes.js';
 
 const roots: string[] = [];

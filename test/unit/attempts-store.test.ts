@@ -7,12 +7,12 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openAttemptMemory, type AttemptMemoryHandle } from '../../src/attempts/open.js';
-import { DEFAULT_CONFIG, type Config } from '../../src/config/schema.js';
-import { MAX_WARNINGS, SCHEMA_VERSION } from '../../src/attempts/sqlite-store.js';
-import { features, similarity } from '../../src/attempts/similarity.js';
-import { autoTags } from '../../src/attempts/tags.js';
-import type { AttemptRecord } from '../../src/attempts/types.js';
+import { openAttemptMemory, type AttemptMemoryHandle } from '../../src/attempt-memory/open.js';
+import { DEFAULT_CONFIG, type Config } from '../../src/shared/config/schema.js';
+import { MAX_WARNINGS, SCHEMA_VERSION } from '../../src/attempt-memory/sqlite-store.js';
+import { features, similarity } from '../../src/attempt-memory/similarity.js';
+import { autoTags } from '../../src/attempt-memory/tags.js';
+import type { AttemptRecord } from '../../src/attempt-memory/types.js';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));

@@ -1,9 +1,9 @@
 /** Redaction, command normalisation, similarity scoring and auto-tagging: the pure parts of attempt memory. */
 import { describe, expect, it } from '@jest/globals';
-import { redact, REDACTED } from '../../src/attempts/redact.js';
-import { commandTokens, normaliseCommand, toolFamily } from '../../src/attempts/normalise.js';
-import { closeRatio, commandSimilarity, features, mayShareToken, ratio, similarity, tokenPieces } from '../../src/attempts/similarity.js';
-import { autoTags } from '../../src/attempts/tags.js';
+import { redact, REDACTED } from '../../src/attempt-memory/redact.js';
+import { commandTokens, normaliseCommand, toolFamily } from '../../src/attempt-memory/normalise.js';
+import { closeRatio, commandSimilarity, features, mayShareToken, ratio, similarity, tokenPieces } from '../../src/attempt-memory/similarity.js';
+import { autoTags } from '../../src/attempt-memory/tags.js';
 import { SECRET_CASES } from '../helpers/secrets.js';
 
 describe('redact', () => {

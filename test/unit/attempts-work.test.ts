@@ -1,5 +1,5 @@
 /**
- * Which work an attempt belongs to (src/attempts/work.ts) and the join that shows,
+ * Which work an attempt belongs to (src/attempt-memory/work.ts) and the join that shows,
  * beside a matched past work, what failed while it was done (knowledge/tried-during.ts).
  * Real SQLite files in temp projects; a fake .git folder for the branch.
  */
@@ -7,10 +7,10 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openAttemptMemory } from '../../src/attempts/open.js';
-import { SCHEMA_VERSION } from '../../src/attempts/sqlite-store.js';
-import { currentBranch, issueFromBranch, noteStartedWork, startedWork, workKey, workOf } from '../../src/attempts/work.js';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { openAttemptMemory } from '../../src/attempt-memory/open.js';
+import { SCHEMA_VERSION } from '../../src/attempt-memory/sqlite-store.js';
+import { currentBranch, issueFromBranch, noteStartedWork, startedWork, workKey, workOf } from '../../src/attempt-memory/work.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { renderTried, triedDuring, triedLookup } from '../../src/knowledge/tried-during.js';
 import { FakeAttemptMemory } from '../helpers/fake-attempts.js';
 

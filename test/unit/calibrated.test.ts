@@ -1,9 +1,9 @@
 /** The calibrated same-work score (issue 20): features, the model and its floors, explanations. */
-import { calibratedScore, logit, sigmoid, whyInWords, type LogisticModel } from '../../src/scoring/calibrated.js';
-import { CALIBRATION } from '../../src/scoring/calibration-data.js';
-import { computeFeatures, dice, FEATURE_NAMES, GAP_REFERENCE_MIN, PRIOR_REFERENCE_COSINE, titleWords, type CandidateEvidence, type Features, type QueryEvidence } from '../../src/scoring/features.js';
-import { informativeChunks } from '../../src/scoring/rank.js';
-import { detectTemplates } from '../../src/lexical/templates.js';
+import { calibratedScore, logit, sigmoid, whyInWords, type LogisticModel } from '../../src/work-memory/scoring/calibrated.js';
+import { CALIBRATION } from '../../src/work-memory/scoring/calibration-data.js';
+import { computeFeatures, dice, FEATURE_NAMES, GAP_REFERENCE_MIN, PRIOR_REFERENCE_COSINE, titleWords, type CandidateEvidence, type Features, type QueryEvidence } from '../../src/work-memory/scoring/features.js';
+import { informativeChunks } from '../../src/work-memory/scoring/rank.js';
+import { detectTemplates } from '../../src/work-memory/lexical/templates.js';
 
 const query = (over: Partial<QueryEvidence> = {}): QueryEvidence => ({
   briefTitle: 'Cache Docker layers in CI',
@@ -175,8 +175,8 @@ describe('boilerplate chunks of the brief do not pair', () => {
 
 describe('the alert says what the calibrated score means, and why', () => {
   test('"Same work", the reasons, and a second path without an empty label', async () => {
-    const { renderDuplicateAlert } = await import('../../src/output/render.js');
-    const { makeStyle } = await import('../../src/ui/style.js');
+    const { renderDuplicateAlert } = await import('../../src/work-memory/output/render.js');
+    const { makeStyle } = await import('../../src/shared/style.js');
     const m = {
       issueId: '27',
       title: 'Docker build caching',

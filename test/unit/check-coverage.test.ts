@@ -7,12 +7,12 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CHUNKING_VERSION } from '../../src/chunks/chunk.js';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
-import { runIssueStart, type IssueStartOptions } from '../../src/commands/issue-start/index.js';
-import { corpusConfigHash } from '../../src/index/corpus-config.js';
-import { indexPaths } from '../../src/index/layout.js';
-import type { Manifest, VectorStore } from '../../src/index/types.js';
+import { CHUNKING_VERSION } from '../../src/work-memory/chunks/chunk.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
+import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/issue-start/index.js';
+import { corpusConfigHash } from '../../src/work-memory/index/corpus-config.js';
+import { indexPaths } from '../../src/work-memory/index/layout.js';
+import type { Manifest, VectorStore } from '../../src/work-memory/index/types.js';
 import { fakeDeps, fakeManifest, makeIO, makeProject, readLog, storeWithScores } from '../helpers/fakes.js';
 
 const BRIEF = '# Add rate limiting to the public API\n\nPer-client limits on the public API, HTTP 429 with Retry-After.\n';

@@ -1,4 +1,4 @@
-import { approxTokens, chunkMarkdown, splitToBudget, type Chunk, type ChunkOptions } from '../../src/chunks/chunk.js';
+import { approxTokens, chunkMarkdown, splitToBudget, type Chunk, type ChunkOptions } from '../../src/work-memory/chunks/chunk.js';
 
 const opts = (maxTokens = 256, minTokens = 8): ChunkOptions => ({ maxTokens, minTokens, countTokens: approxTokens });
 const words = (n: number, w = 'word') => Array.from({ length: n }, (_, i) => `${w}${String.fromCharCode(97 + (i % 26))}`).join(' ');

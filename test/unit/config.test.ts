@@ -1,10 +1,10 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CONFIG_CACHE, CONFIG_PATH, loadConfig } from '../../src/config/load.js';
-import { globProblem, parseConfig } from '../../src/config/parse.js';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
-import { ExitCode, UsageError } from '../../src/errors.js';
+import { CONFIG_CACHE, CONFIG_PATH, loadConfig } from '../../src/shared/config/load.js';
+import { globProblem, parseConfig } from '../../src/shared/config/parse.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
+import { ExitCode, UsageError } from '../../src/shared/errors.js';
 
 const FILE = '.agentos/config.yaml';
 

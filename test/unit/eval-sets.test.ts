@@ -2,10 +2,10 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { citedStandards, loadEvalSet, restrictTo, sampleById } from '../../src/eval/sets.js';
-import { pooled } from '../../src/eval/sweep.js';
-import { standardsMetrics } from '../../src/eval/standards-metrics.js';
-import type { CaseResult } from '../../src/eval/run-set.js';
+import { citedStandards, loadEvalSet, restrictTo, sampleById } from '../../src/work-memory/eval/sets.js';
+import { pooled } from '../../src/work-memory/eval/sweep.js';
+import { standardsMetrics } from '../../src/work-memory/eval/standards-metrics.js';
+import type { CaseResult } from '../../src/work-memory/eval/run-set.js';
 
 const STANDARDS = [
   { doc_id: 'a:adr:0216', source_path: 'docs/adrs/10216-ADR-cloudflare-migration.md', kind: 'adr' },

@@ -6,7 +6,7 @@
  * compares what the user sees.
  */
 import { describe, expect, it } from '@jest/globals';
-import { parseFastRoute, runFastRoute } from '../../src/fast-path.js';
+import { parseFastRoute, runFastRoute } from '../../src/cli/fast-path.js';
 import { makeIO, makeProject } from '../helpers/fakes.js';
 
 const parse = (line: string[]) => parseFastRoute(line, {});

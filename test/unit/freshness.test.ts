@@ -6,15 +6,15 @@
  */
 import { mkdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CHUNKING_VERSION } from '../../src/chunks/chunk.js';
-import { DEFAULT_CONFIG, type Config } from '../../src/config/schema.js';
-import type { ModelIdentity } from '../../src/index/build.js';
-import { corpusConfigHash } from '../../src/index/corpus-config.js';
-import { checkFreshness, compareWithManifest, describeChanges, indexAgeSeconds, resolveHistoryScope } from '../../src/index/freshness.js';
-import { readCurrent } from '../../src/index/hnsw-store.js';
-import { indexPaths } from '../../src/index/layout.js';
-import { coverageJson, refreshIfStale } from '../../src/index/refresh.js';
-import type { Manifest } from '../../src/index/types.js';
+import { CHUNKING_VERSION } from '../../src/work-memory/chunks/chunk.js';
+import { DEFAULT_CONFIG, type Config } from '../../src/shared/config/schema.js';
+import type { ModelIdentity } from '../../src/work-memory/index/build.js';
+import { corpusConfigHash } from '../../src/work-memory/index/corpus-config.js';
+import { checkFreshness, compareWithManifest, describeChanges, indexAgeSeconds, resolveHistoryScope } from '../../src/work-memory/index/freshness.js';
+import { readCurrent } from '../../src/work-memory/index/hnsw-store.js';
+import { indexPaths } from '../../src/work-memory/index/layout.js';
+import { coverageJson, refreshIfStale } from '../../src/work-memory/index/refresh.js';
+import type { Manifest } from '../../src/work-memory/index/types.js';
 import { fakeManifest, makeProject } from '../helpers/fakes.js';
 
 const config = (): Config => structuredClone(DEFAULT_CONFIG);
@@ -242,7 +242,7 @@ describe('the index remembers whether it covers history (resolveHistoryScope)', 
 
 describe('withSharedEmbedder: one model load for the refresh and the check', () => {
   test('concurrent and later calls share one load; a failed load is not cached', async () => {
-    const { withSharedEmbedder } = await import('../../src/check/deps.js');
+    const { withSharedEmbedder } = await import('../../src/work-memory/check/deps.js');
     const { FakeEmbedder } = await import('../helpers/fakes.js');
     let loads = 0;
     let fail = true;

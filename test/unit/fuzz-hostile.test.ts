@@ -4,16 +4,16 @@
 // (300 by default, a few seconds); set AGENTOS_FUZZ_CASES=5000 (and
 // AGENTOS_FUZZ_SEED) for a longer run. A failure prints the seed and case number.
 import { jest } from '@jest/globals';
-import { briefForCheck, MAX_CHECK_CHARS } from '../../src/check/brief-limit.js';
-import type { HistoryMatch } from '../../src/check/history.js';
-import { approxTokens, chunkMarkdown } from '../../src/chunks/chunk.js';
-import { splitFrontmatter } from '../../src/corpus/frontmatter.js';
-import { extractMetadata, MAX_TITLE_CHARS } from '../../src/corpus/metadata.js';
-import { decodeText } from '../../src/corpus/read.js';
-import { excerptOf } from '../../src/index/build.js';
-import { composeBrief } from '../../src/output/compose.js';
-import { safeForTerminal, terminalSafe } from '../../src/output/sanitize.js';
-import { linkedPastWorkSection, quotePast, relatedPastWorkSection } from '../../src/output/sections.js';
+import { briefForCheck, MAX_CHECK_CHARS } from '../../src/work-memory/check/brief-limit.js';
+import type { HistoryMatch } from '../../src/work-memory/check/history.js';
+import { approxTokens, chunkMarkdown } from '../../src/work-memory/chunks/chunk.js';
+import { splitFrontmatter } from '../../src/work-memory/corpus/frontmatter.js';
+import { extractMetadata, MAX_TITLE_CHARS } from '../../src/work-memory/corpus/metadata.js';
+import { decodeText } from '../../src/work-memory/corpus/read.js';
+import { excerptOf } from '../../src/work-memory/index/build.js';
+import { composeBrief } from '../../src/work-memory/output/compose.js';
+import { safeForTerminal, terminalSafe } from '../../src/shared/sanitize.js';
+import { linkedPastWorkSection, quotePast, relatedPastWorkSection } from '../../src/work-memory/output/sections.js';
 
 const CASES = Number(process.env.AGENTOS_FUZZ_CASES ?? 300);
 const SEED = Number(process.env.AGENTOS_FUZZ_SEED ?? 12);

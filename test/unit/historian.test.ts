@@ -8,15 +8,15 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { classifyScore, formatScore } from '../../src/check/classify.js';
-import { checkHistory, embedBrief, nearestDocuments, type HistoryMatch } from '../../src/check/history.js';
-import { runChecks, type CheckDeps } from '../../src/check/run.js';
-import { DEFAULT_CONFIG, type Config } from '../../src/config/schema.js';
-import { FAIL_OPEN, runIssueStart, type IssueStartOptions } from '../../src/commands/issue-start/index.js';
-import type { DuplicateAction, DuplicateAsker } from '../../src/decision/decide.js';
-import { PromptCancelled } from '../../src/decision/prompt.js';
-import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/errors.js';
-import type { VectorStore } from '../../src/index/types.js';
+import { classifyScore, formatScore } from '../../src/work-memory/check/classify.js';
+import { checkHistory, embedBrief, nearestDocuments, type HistoryMatch } from '../../src/work-memory/check/history.js';
+import { runChecks, type CheckDeps } from '../../src/work-memory/check/run.js';
+import { DEFAULT_CONFIG, type Config } from '../../src/shared/config/schema.js';
+import { FAIL_OPEN, runIssueStart, type IssueStartOptions } from '../../src/cli/commands/issue-start/index.js';
+import type { DuplicateAction, DuplicateAsker } from '../../src/work-memory/decision/decide.js';
+import { PromptCancelled } from '../../src/work-memory/decision/prompt.js';
+import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/shared/errors.js';
+import type { VectorStore } from '../../src/work-memory/index/types.js';
 import {
   basis,
   errnoError,
@@ -724,9 +724,9 @@ describe('answers are remembered (issue 20, part 6)', () => {
     const r = await start({ store: dup(), asker, tty: true });
     const file = path.join(r.root, '.agentos', 'memory', 'answers.jsonl');
     await writeFile(file, (await readFile(file, 'utf8')) + '{"briefSha256": "torn');
-    const { readAnswers } = await import('../../src/decision/answers.js');
+    const { readAnswers } = await import('../../src/work-memory/decision/answers.js');
     expect(await readAnswers(r.root)).toEqual([expect.objectContaining({ answer: 'link', filePath: PATH0 })]);
-    const { answerResults } = await import('../../src/commands/calibrate/index.js');
+    const { answerResults } = await import('../../src/cli/commands/calibrate/index.js');
     expect(answerResults(await readAnswers(r.root))).toEqual([expect.objectContaining({ target: PATH0, top: 0.91, topPath: PATH0, kind: 'answer' })]);
   });
 });

@@ -8,11 +8,11 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { AGENTS } from '../../src/hooks/agents.js';
-import { formatSettings, installHooks, parseSettings, uninstallHooks } from '../../src/hooks/agent-settings.js';
-import { runHook, type HookDeps, type HookRunOptions } from '../../src/hooks/run.js';
-import type { AttemptMemory } from '../../src/attempts/types.js';
-import type { IO } from '../../src/io.js';
+import { AGENTS } from '../../src/agents/hooks/agents.js';
+import { formatSettings, installHooks, parseSettings, uninstallHooks } from '../../src/agents/hooks/agent-settings.js';
+import { runHook, type HookDeps, type HookRunOptions } from '../../src/agents/hooks/run.js';
+import type { AttemptMemory } from '../../src/attempt-memory/types.js';
+import type { IO } from '../../src/shared/io.js';
 import { FakeAttemptMemory } from '../helpers/fake-attempts.js';
 import { REPO } from '../helpers/paths.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { claudeAttempt, commandOf, exitCodeFromText, genericAttempt, parsePayload, PayloadError, toolCallOf } from '../../src/hooks/payload.js';
+import { claudeAttempt, commandOf, exitCodeFromText, genericAttempt, parsePayload, PayloadError, toolCallOf } from '../../src/agents/hooks/payload.js';
 import { REPO } from '../helpers/paths.js';
 
 const fixture = (name: string) => parsePayload(readFileSync(path.join(REPO, 'test', 'fixtures', 'hooks', name), 'utf8'));

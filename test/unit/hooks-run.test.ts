@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { AttemptMemory } from '../../src/attempts/types.js';
-import { attemptSettings, runHook, warningText, type HookDeps } from '../../src/hooks/run.js';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
-import type { IO } from '../../src/io.js';
+import type { AttemptMemory } from '../../src/attempt-memory/types.js';
+import { attemptSettings, runHook, warningText, type HookDeps } from '../../src/agents/hooks/run.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
+import type { IO } from '../../src/shared/io.js';
 import { FakeAttemptMemory } from '../helpers/fake-attempts.js';
 import { REPO } from '../helpers/paths.js';
 

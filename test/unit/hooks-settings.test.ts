@@ -1,5 +1,5 @@
-import { CLAUDE_HOOKS, formatSettings, installHooks, isOurCommand, lineDiff, parseSettings, uninstallHooks } from '../../src/hooks/agent-settings.js';
-import { UsageError } from '../../src/errors.js';
+import { CLAUDE_HOOKS, formatSettings, installHooks, isOurCommand, lineDiff, parseSettings, uninstallHooks } from '../../src/agents/hooks/agent-settings.js';
+import { UsageError } from '../../src/shared/errors.js';
 
 const PREFIX = 'agentos';
 const USER_SETTINGS = {

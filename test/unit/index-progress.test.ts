@@ -1,4 +1,4 @@
-import { embedProgressLine } from '../../src/commands/index/index.js';
+import { embedProgressLine } from '../../src/cli/commands/index/index.js';
 
 describe('index progress line', () => {
   test('chunks and tokens, with an ETA from tokens per second since embedding began', () => {

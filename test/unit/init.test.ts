@@ -8,13 +8,13 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { parseConfig } from '../../src/config/parse.js';
-import { yaml } from '../../src/config/yaml.js';
-import { INIT_PROMPTS } from '../../src/commands/init/ask.js';
-import { GITIGNORE, renderConfig } from '../../src/commands/init/config-text.js';
-import { detectLayout } from '../../src/commands/init/detect.js';
-import { runInit, type InitOptions } from '../../src/commands/init/index.js';
-import { ExitCode, ExitError } from '../../src/errors.js';
+import { parseConfig } from '../../src/shared/config/parse.js';
+import { yaml } from '../../src/shared/config/yaml.js';
+import { INIT_PROMPTS } from '../../src/cli/commands/init/ask.js';
+import { GITIGNORE, renderConfig } from '../../src/cli/commands/init/config-text.js';
+import { detectLayout } from '../../src/cli/commands/init/detect.js';
+import { runInit, type InitOptions } from '../../src/cli/commands/init/index.js';
+import { ExitCode, ExitError } from '../../src/shared/errors.js';
 import { makeIO, makeProject } from '../helpers/fakes.js';
 
 /** A layout unlike the demo's: decisions, RFCs, closed issues, lineage briefs. */

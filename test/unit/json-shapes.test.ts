@@ -1,7 +1,7 @@
 /** docs/json.md is the contract: each command's real --json output has exactly the documented keys (fakes; index/search/model fetch in test/integration/json-shapes.test.ts). */
-import { main } from '../../src/cli.js';
-import { runContext } from '../../src/commands/context/index.js';
-import { runIssueStart } from '../../src/commands/issue-start/index.js';
+import { main } from '../../src/cli/cli.js';
+import { runContext } from '../../src/cli/commands/context/index.js';
+import { runIssueStart } from '../../src/cli/commands/issue-start/index.js';
 import { compareWithDoc } from '../helpers/json-doc.js';
 import { fakeDeps, makeIO, makeProject, storeWithScores } from '../helpers/fakes.js';
 

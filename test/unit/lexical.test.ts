@@ -1,8 +1,8 @@
 /** The lexical side of scoring (issue 11): tokenizer, BM25, boilerplate detection, the stored file. */
-import { Bm25Index } from '../../src/lexical/bm25.js';
-import { buildLexical, lexicalTokens, readLexical } from '../../src/lexical/file.js';
-import { detectTemplates, minDocsFor, stripTemplates } from '../../src/lexical/templates.js';
-import { isIdentifier, termCounts, tokenize } from '../../src/lexical/tokenize.js';
+import { Bm25Index } from '../../src/work-memory/lexical/bm25.js';
+import { buildLexical, lexicalTokens, readLexical } from '../../src/work-memory/lexical/file.js';
+import { detectTemplates, minDocsFor, stripTemplates } from '../../src/work-memory/lexical/templates.js';
+import { isIdentifier, termCounts, tokenize } from '../../src/work-memory/lexical/tokenize.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,7 @@ describe('tokenize: identifiers whole and split', () => {
     ['ITestAbfsRestOperationException fails', ['itestabfsrestoperationexception', 'test', 'abfs', 'rest', 'operation', 'exception']],
     ['netty 4.1.46.', ['4.1.46', '4', '1', '46']],
     ['fix CVE-2019-20444 now', ['cve-2019-20444', 'cve', '2019', '20444']],
-    ['see src/index/build.ts', ['src/index/build.ts', 'src', 'index', 'build', 'ts']],
+    ['see src/work-memory/index/build.ts', ['src/work-memory/index/build.ts', 'src', 'index', 'build', 'ts']],
   ])('%s', (text, expected) => {
     const tokens = tokenize(text);
     for (const t of expected) expect(tokens).toContain(t);

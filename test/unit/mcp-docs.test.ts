@@ -1,7 +1,7 @@
 /** docs/mcp.md documents every tool the server lists, and each of its arguments (no silent drift). */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { TOOLS } from '../../src/mcp/tools.js';
+import { TOOLS } from '../../src/agents/mcp/tools.js';
 import { REPO } from '../helpers/paths.js';
 
 const doc = readFileSync(path.join(REPO, 'docs', 'mcp.md'), 'utf8');

@@ -1,5 +1,5 @@
 /**
- * The MCP server's long-lived session (src/mcp/session.ts) without the model: a config
+ * The MCP server's long-lived session (src/agents/mcp/session.ts) without the model: a config
  * edited between calls is picked up; an invalid one keeps the last valid config and is
  * reported with every answer until it is fixed; concurrent calls share one reload.
  */
@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ProjectSession } from '../../src/mcp/session.js';
+import { ProjectSession } from '../../src/agents/mcp/session.js';
 
 let root: string;
 const config = (text: string) => writeFile(path.join(root, '.agentos', 'config.yaml'), text);

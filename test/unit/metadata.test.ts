@@ -1,4 +1,4 @@
-import { splitFrontmatter } from '../../src/corpus/frontmatter.js';
+import { splitFrontmatter } from '../../src/work-memory/corpus/frontmatter.js';
 import {
   documentTypeOf,
   extractIssueId,
@@ -7,9 +7,9 @@ import {
   extractSummary,
   firstH1,
   truncate,
-} from '../../src/corpus/metadata.js';
-import { decodeText } from '../../src/corpus/read.js';
-import type { CorpusType } from '../../src/corpus/types.js';
+} from '../../src/work-memory/corpus/metadata.js';
+import { decodeText } from '../../src/work-memory/corpus/read.js';
+import type { CorpusType } from '../../src/work-memory/corpus/types.js';
 
 const HASH = 'abc123';
 const meta = (relPath: string, text: string, types: CorpusType[] = ['history']) => extractMetadata(relPath, text, types, HASH);

@@ -2,7 +2,7 @@
 // (src/ here; dist/ and the bundles in dist/main/ and dist/fast/ in the slow tests).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../../src/package-root.js';
+import { packageRoot } from '../../src/shared/package-root.js';
 import { REPO } from '../helpers/paths.js';
 
 describe('packageRoot', () => {

@@ -8,10 +8,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
-import type { HistoryMatch } from '../../src/check/history.js';
-import { runIssueStart } from '../../src/commands/issue-start/index.js';
-import { ACTION_PROMPT, inquirerAsker, PromptCancelled } from '../../src/decision/prompt.js';
-import { ExitCode } from '../../src/errors.js';
+import type { HistoryMatch } from '../../src/work-memory/check/history.js';
+import { runIssueStart } from '../../src/cli/commands/issue-start/index.js';
+import { ACTION_PROMPT, inquirerAsker, PromptCancelled } from '../../src/work-memory/decision/prompt.js';
+import { ExitCode } from '../../src/shared/errors.js';
 import { collector, fakeDeps, makeIO, makeProject, readLog, storeWithScores } from '../helpers/fakes.js';
 
 type Step = { when: string | RegExp; send: string | ((input: PassThrough) => void) };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { decodeText, normalizeText, readTextFile, sha256 } from '../../src/corpus/read.js';
+import { decodeText, normalizeText, readTextFile, sha256 } from '../../src/work-memory/corpus/read.js';
 
 const MB = 1024 * 1024;
 const hex = (b: Buffer) => createHash('sha256').update(b).digest('hex');

@@ -1,7 +1,7 @@
 /** The alert and the lists (issue 8 §5): wrapped to the width, hanging indent, aligned fields, both paths, both passages. */
-import type { HistoryMatch } from '../../src/check/history.js';
-import { renderDuplicateAlert, renderLinked, renderRelated, renderStandards, wrap } from '../../src/output/render.js';
-import { makeStyle } from '../../src/ui/style.js';
+import type { HistoryMatch } from '../../src/work-memory/check/history.js';
+import { renderDuplicateAlert, renderLinked, renderRelated, renderStandards, wrap } from '../../src/work-memory/output/render.js';
+import { makeStyle } from '../../src/shared/style.js';
 
 const long = 'The Docker build re-installs every dependency on each commit because the lockfile is copied after the sources, which defeats the layer cache entirely.';
 const match: HistoryMatch = {

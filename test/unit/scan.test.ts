@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
-import { scanCorpus, type CorpusGlobs } from '../../src/corpus/scan.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
+import { scanCorpus, type CorpusGlobs } from '../../src/work-memory/corpus/scan.js';
 
 let root: string;
 let outside: string;

@@ -1,13 +1,13 @@
 /** Issue 11: the hybrid fusion, the lexical-only rule, one match per work, wrapper headers, draft layouts, eval inputs. */
-import { fuse, PRIOR_REFERENCE, referenceOf, REF_RANK } from '../../src/scoring/hybrid.js';
-import { groupByWork, LEXICAL_ONLY_CAP, lexicalOnlyScore, nearVerbatim } from '../../src/scoring/rank.js';
-import { extractMetadata, stripWrapperHeader } from '../../src/corpus/metadata.js';
-import { oneDocumentPerIssueFolder } from '../../src/corpus/layouts.js';
-import { parsePairs, splitPairs } from '../../src/eval/pairs.js';
-import { linkedIssueIds, linkedPairs } from '../../src/eval/links.js';
-import { auc, bandRow, proposeThresholds, tradeOff, type QueryResult } from '../../src/eval/metrics.js';
-import type { HistoryMatch } from '../../src/check/history.js';
-import type { CorpusFile } from '../../src/corpus/types.js';
+import { fuse, PRIOR_REFERENCE, referenceOf, REF_RANK } from '../../src/work-memory/scoring/hybrid.js';
+import { groupByWork, LEXICAL_ONLY_CAP, lexicalOnlyScore, nearVerbatim } from '../../src/work-memory/scoring/rank.js';
+import { extractMetadata, stripWrapperHeader } from '../../src/work-memory/corpus/metadata.js';
+import { oneDocumentPerIssueFolder } from '../../src/work-memory/corpus/layouts.js';
+import { parsePairs, splitPairs } from '../../src/work-memory/eval/pairs.js';
+import { linkedIssueIds, linkedPairs } from '../../src/work-memory/eval/links.js';
+import { auc, bandRow, proposeThresholds, tradeOff, type QueryResult } from '../../src/work-memory/eval/metrics.js';
+import type { HistoryMatch } from '../../src/work-memory/check/history.js';
+import type { CorpusFile } from '../../src/work-memory/corpus/types.js';
 
 describe('hybrid fusion', () => {
   const crowd = [0.42, 0.41, 0.4, 0.39, 0.38].map((cosine) => ({ cosine, lexical: 0.1 }));

@@ -3,11 +3,11 @@
  * replaces them (never a second copy), and scores shown so they never
  * contradict the thresholds.
  */
-import { classifyScore, formatScore } from '../../src/check/classify.js';
-import type { HistoryMatch } from '../../src/check/history.js';
-import type { StandardContext } from '../../src/check/standards.js';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
-import { composeBrief } from '../../src/output/compose.js';
+import { classifyScore, formatScore } from '../../src/work-memory/check/classify.js';
+import type { HistoryMatch } from '../../src/work-memory/check/history.js';
+import type { StandardContext } from '../../src/work-memory/check/standards.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
+import { composeBrief } from '../../src/work-memory/output/compose.js';
 import {
   issueLabel,
   linkedPastWorkSection,
@@ -16,7 +16,7 @@ import {
   removeSection,
   stripAgentosSections,
   upsertSection,
-} from '../../src/output/sections.js';
+} from '../../src/work-memory/output/sections.js';
 
 const BRIEF = '# Add audit trail\n\nRecord who changed what in the admin console.\n';
 const S = (id: string) => `<!-- agentos:${id} -->`;

@@ -4,20 +4,20 @@
  * holder, log size. The index is a hand-written manifest (status never opens
  * the vectors); the model folder is a temp folder holding a stand-in file.
  */
-import { buildLexical, LEXICAL_FILE } from '../../src/lexical/file.js';
+import { buildLexical, LEXICAL_FILE } from '../../src/work-memory/lexical/file.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CHUNKING_VERSION } from '../../src/chunks/chunk.js';
-import { loadConfig } from '../../src/config/load.js';
-import { gatherStatus } from '../../src/commands/status/gather.js';
-import { renderStatus, runStatus } from '../../src/commands/status/index.js';
-import { effectiveSettings } from '../../src/commands/status/settings.js';
-import { emptyGlobWarnings } from '../../src/commands/index/empty-globs.js';
-import { listGlobs } from '../../src/corpus/glob-counts.js';
-import { corpusConfigHash } from '../../src/index/corpus-config.js';
-import { indexPaths } from '../../src/index/layout.js';
-import type { Manifest } from '../../src/index/types.js';
+import { CHUNKING_VERSION } from '../../src/work-memory/chunks/chunk.js';
+import { loadConfig } from '../../src/shared/config/load.js';
+import { gatherStatus } from '../../src/cli/commands/status/gather.js';
+import { renderStatus, runStatus } from '../../src/cli/commands/status/index.js';
+import { effectiveSettings } from '../../src/cli/commands/status/settings.js';
+import { emptyGlobWarnings } from '../../src/cli/commands/index/empty-globs.js';
+import { listGlobs } from '../../src/work-memory/corpus/glob-counts.js';
+import { corpusConfigHash } from '../../src/work-memory/index/corpus-config.js';
+import { indexPaths } from '../../src/work-memory/index/layout.js';
+import type { Manifest } from '../../src/work-memory/index/types.js';
 import { fakeManifest, makeIO, makeProject } from '../helpers/fakes.js';
 
 const CONFIG = ['corpus:', '  history:', '    - issues/closed/**/*.md', 'thresholds:', '  duplicate: 0.9', 'model:', '  dtype: q8', ''].join('\n');

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// The layout's rules (docs/adrs/0016-layout.md), checked on every `npm run lint`:
+//
+//   shared  <  work-memory | attempt-memory  <  knowledge  <  agents  <  cli
+//
+// A file imports only from its own layer or the layers below; the two memories never
+// import each other (knowledge joins them); no import cycles between files, `import
+// type` included. Prints each violation as "file: imports target (why)"; exit 1 when
+// there is one.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const src = path.join(root, 'src');
+export const RANK = { shared: 0, 'work-memory': 1, 'attempt-memory': 1, knowledge: 2, agents: 3, cli: 4 };
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+function importsOf(file) {
+  const text = readFileSync(file, 'utf8');
+  const out = new Set();
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2];
+    const target = path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts');
+    out.add(target);
+  }
+  return [...out];
+}
+
+const layerOf = (file) => path.relative(src, file).split(path.sep)[0];
+
+export function checkLayers() {
+  const files = walk(src);
+  const problems = [];
+  const graph = new Map();
+  for (const file of files) {
+    const layer = layerOf(file);
+    if (!(layer in RANK)) problems.push(`${path.relative(root, file)}: outside the layers (src/ holds only ${Object.keys(RANK).join(', ')})`);
+    const targets = importsOf(file);
+    graph.set(file, targets);
+    for (const t of targets) {
+      const tl = layerOf(t);
+      if (!(tl in RANK) || !(layer in RANK) || tl === layer) continue;
+      const why = RANK[tl] > RANK[layer] ? `${layer} is below ${tl}` : RANK[tl] === RANK[layer] ? `${layer} and ${tl} never import each other (src/knowledge joins them)` : null;
+      if (why) problems.push(`${path.relative(root, file)}: imports ${path.relative(root, t)} (${why})`);
+    }
+  }
+  for (const cycle of cycles(graph)) problems.push(`import cycle: ${cycle.map((f) => path.relative(root, f)).join(' -> ')}`);
+  return problems;
+}
+
+/** Strongly connected components of more than one file (Tarjan), each as a cycle to read. */
+function cycles(graph) {
+  let index = 0;
+  const idx = new Map();
+  const low = new Map();
+  const stack = [];
+  const on = new Set();
+  const found = [];
+  const visit = (v) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const comp = [];
+      let w;
+      do {
+        w = stack.pop();
+        on.delete(w);
+        comp.push(w);
+      } while (w !== v);
+      if (comp.length > 1) found.push(comp.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  return found;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const problems = checkLayers();
+  for (const p of problems) process.stderr.write(`${p}\n`);
+  if (problems.length) {
+    process.stderr.write(`check-layers: ${problems.length} problem${problems.length === 1 ? '' : 's'} (the rules: docs/adrs/0016-layout.md)\n`);
+    process.exit(1);
+  }
+  process.stdout.write('check-layers: every import points down its layers; no cycles\n');
+}

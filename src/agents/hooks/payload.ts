@@ -1,0 +1,203 @@
+/**
+ * Hook payloads → attempts. The input formats (docs/hooks.md):
+ *
+ * - Claude Code, and Codex CLI in the same shape: snake_case JSON on stdin with
+ *   session_id, cwd, hook_event_name, tool_name, tool_input, tool_response
+ *   (PostToolUse), error / is_interrupt (PostToolUseFailure), source (SessionStart).
+ * - Gemini CLI: the same names; AfterTool's tool_response is { llmContent,
+ *   returnDisplay, error? }, the shell tool writing "Exit Code: N" into llmContent.
+ * - Cursor: beforeShellExecution { command, cwd }; postToolUse { tool_name "Shell",
+ *   tool_input, tool_output (a JSON string) }; postToolUseFailure { error_message, failure_type }.
+ * - Generic (docs/hooks.md "Generic format"), for any other agent:
+ *   { "tool", "command" | "input", "outcome", "exit_code", "error",
+ *     "context", "tags", "session_id", "cwd", "duration_ms" }.
+ *
+ * Nothing here redacts: the attempt store redacts every field it writes.
+ */
+import type { NewAttempt, Outcome } from '../../attempt-memory/types.js';
+import { toolFamily } from '../../attempt-memory/normalise.js';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Bound what one payload can put into a record (a Write's whole file content is not an attempt). */
+export const MAX_COMMAND_CHARS = 2000;
+export const MAX_ERROR_CHARS = 2000;
+
+export class PayloadError extends Error {}
+
+export function parsePayload(text: string): Json {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new PayloadError(`payload is not JSON (${(e as Error).message.split('\n')[0]})`);
+  }
+  if (!isObject(v)) throw new PayloadError('payload is not a JSON object');
+  return v;
+}
+
+/**
+ * The command line of a tool call: Bash's `command`; for file tools the
+ * path; otherwise the input's string fields, compact. Long values (a Write's
+ * content) are left out, not truncated into a fake command.
+ */
+export function commandOf(toolName: string, input: unknown): string {
+  if (!isObject(input)) return typeof input === 'string' ? bound(input, MAX_COMMAND_CHARS) : '';
+  const command = str(input.command);
+  if (command) return bound(command, MAX_COMMAND_CHARS);
+  const parts: string[] = [];
+  for (const key of ['file_path', 'notebook_path', 'path', 'url', 'pattern', 'query', 'description']) {
+    const v = str(input[key]);
+    if (v && v.length <= 500) parts.push(`${key}=${v}`);
+  }
+  if (parts.length === 0) {
+    for (const [k, v] of Object.entries(input)) if (typeof v === 'string' && v.length <= 200) parts.push(`${k}=${v}`);
+  }
+  return bound(parts.length ? `${toolName} ${parts.join(' ')}` : toolName, MAX_COMMAND_CHARS);
+}
+
+function bound(s: string, n: number): string {
+  return s.length <= n ? s : s.slice(0, n - 1) + '…';
+}
+
+/** The last lines of an error text, bounded (the end of stderr says what went wrong). */
+export function tail(s: string, n = MAX_ERROR_CHARS): string {
+  const t = s.trim();
+  return t.length <= n ? t : '…' + t.slice(t.length - n + 1);
+}
+
+/** "Command exited with non-zero status code 127" / "exit code 2" → the number. */
+export function exitCodeFromText(s: string | null): number | null {
+  if (!s) return null;
+  const m = /\b(?:exit(?:ed)?|status)\b[^\d\n]{0,40}?(\d{1,3})\b/i.exec(s);
+  return m ? Number(m[1]) : null;
+}
+
+/** A Claude Code PostToolUse / PostToolUseFailure payload → the attempt to record. */
+export function claudeAttempt(p: Json, event: 'PostToolUse' | 'PostToolUseFailure'): NewAttempt {
+  const tool = str(p.tool_name) ?? 'unknown';
+  const response = p.tool_response;
+  let outcome: Outcome = event === 'PostToolUseFailure' ? 'failure' : 'success';
+  let error: string | null = null;
+  let exitCode: number | null = null;
+  if (event === 'PostToolUseFailure') {
+    error = str(p.error) ?? str(p.error_message) ?? (p.is_interrupt === true ? 'interrupted by the user' : 'tool call failed');
+    exitCode = exitCodeFromText(error);
+  } else if (typeof response === 'string') {
+    // Codex hands the shell tool's output as text: "Exit code: N\nWall time: …\nOutput:\n…".
+    exitCode = exitCodeLine(response);
+    if (exitCode !== null && exitCode !== 0) {
+      outcome = 'failure';
+      error = response;
+    }
+  } else if (isObject(response)) {
+    // Some tools report failure inside a "successful" call.
+    exitCode = num(response.exit_code) ?? num(response.exitCode) ?? num(response.returnCode);
+    if (response.success === false || response.is_error === true || (exitCode !== null && exitCode !== 0)) {
+      outcome = 'failure';
+      error = str(response.error) ?? str(response.stderr) ?? 'tool reported failure';
+    }
+  }
+  return {
+    tool,
+    command: commandOf(tool, p.tool_input),
+    outcome,
+    exitCode: exitCode ?? (outcome === 'success' && toolFamily(tool) === 'shell' ? 0 : null),
+    error: error ? tail(error) : null,
+    context: contextOf(p.tool_input),
+    sessionId: str(p.session_id) ?? undefined,
+  };
+}
+
+/** An "Exit code: N" line (Codex, Gemini CLI's "Exit Code: N"): the number, else null. */
+function exitCodeLine(text: string): number | null {
+  const m = /^exit code:\s*(-?\d{1,3})\s*$/im.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+/** A Gemini CLI AfterTool payload → the attempt (the shell tool says its exit code and error in llmContent). */
+export function geminiAttempt(p: Json): NewAttempt {
+  const tool = str(p.tool_name) ?? 'unknown';
+  const response = isObject(p.tool_response) ? p.tool_response : {};
+  const content = typeof response.llmContent === 'string' ? response.llmContent : Array.isArray(response.llmContent) ? response.llmContent.map((x) => (isObject(x) ? (str(x.text) ?? '') : String(x))).join('\n') : '';
+  const failed = isObject(response.error) ? (str(response.error.message) ?? 'tool failed') : str(response.error);
+  const exitCode = exitCodeLine(content);
+  const failure = failed !== null || (exitCode !== null && exitCode !== 0);
+  return {
+    tool,
+    command: commandOf(tool, p.tool_input),
+    outcome: failure ? 'failure' : 'success',
+    exitCode: exitCode ?? (!failure && toolFamily(tool) === 'shell' ? 0 : null),
+    error: failure ? tail(failed && exitCode === null ? failed : content || failed || 'tool failed') : null,
+    context: contextOf(p.tool_input),
+    sessionId: str(p.session_id) ?? undefined,
+  };
+}
+
+/** Cursor's beforeShellExecution gives the command line itself; its tool hooks give tool_name and tool_input. */
+export function cursorToolCall(p: Json): { tool: string; command: string; context: string | null } | null {
+  const command = str(p.command) ?? (p.tool_input !== undefined ? commandOf(str(p.tool_name) ?? 'Shell', p.tool_input) : null);
+  return command ? { tool: str(p.tool_name) ?? 'Shell', command, context: null } : null;
+}
+
+/** A Cursor postToolUse / postToolUseFailure payload → the attempt. tool_output is a JSON string ({ exitCode, stdout, stderr }). */
+export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-failure'): NewAttempt {
+  const tool = str(p.tool_name) ?? 'Shell';
+  const command = str(p.command) ?? commandOf(tool, p.tool_input);
+  if (event === 'post-tool-use-failure') {
+    const error = str(p.error_message) ?? str(p.failure_type) ?? 'tool call failed';
+    return { tool, command, outcome: 'failure', exitCode: exitCodeFromText(error), error: tail(error), sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined };
+  }
+  let output: unknown = p.tool_output;
+  if (typeof output === 'string') {
+    try {
+      output = JSON.parse(output);
+    } catch {
+      /* plain text output: no exit code to read */
+    }
+  }
+  const o = isObject(output) ? output : {};
+  const exitCode = num(o.exitCode) ?? num(o.exit_code) ?? (typeof output === 'string' ? exitCodeLine(output) : null);
+  const failure = exitCode !== null && exitCode !== 0;
+  const error = failure ? (str(o.stderr) ?? str(o.stdout) ?? (typeof output === 'string' ? output : 'non-zero exit')) : null;
+  return { tool, command, outcome: failure ? 'failure' : 'success', exitCode: exitCode ?? (failure ? null : toolFamily(tool) === 'shell' ? 0 : null), error: error ? tail(error) : null, sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined };
+}
+
+/** Bash's `description` says what the command was for: the attempt's context. */
+function contextOf(input: unknown): string | null {
+  return isObject(input) ? str(input.description) : null;
+}
+
+/** A generic-format record → the attempt to record. */
+export function genericAttempt(p: Json): NewAttempt {
+  const tool = str(p.tool);
+  const outcome = p.outcome;
+  if (!tool) throw new PayloadError('generic record: "tool" (a non-empty string) is required');
+  if (outcome !== 'success' && outcome !== 'failure') throw new PayloadError('generic record: "outcome" must be "success" or "failure"');
+  const command = str(p.command) ?? commandOf(tool, p.input);
+  const tags = Array.isArray(p.tags) ? p.tags.filter((t): t is string => typeof t === 'string' && t !== '') : undefined;
+  const error = str(p.error);
+  return {
+    tool,
+    command,
+    outcome,
+    exitCode: num(p.exit_code),
+    durationMs: num(p.duration_ms),
+    error: error ? tail(error) : null,
+    context: str(p.context),
+    tags,
+    sessionId: str(p.session_id) ?? undefined,
+  };
+}
+
+/** The tool call a pre-tool check is about: Claude Code's or the generic format's. */
+export function toolCallOf(p: Json): { tool: string; command: string; context: string | null } | null {
+  const tool = str(p.tool_name) ?? str(p.tool);
+  if (!tool) return null;
+  const command = str(p.command) ?? commandOf(tool, p.tool_input ?? p.input);
+  if (!command) return null;
+  return { tool, command, context: str(p.context) ?? contextOf(p.tool_input) };
+}

@@ -1,0 +1,34 @@
+/** `attempt_check` and `attempt_record`: the attempt memory, kept open by the session. */
+import { renderRepeatWarning } from '../../attempt-memory/render.js';
+import type { AttemptRecord, NewAttempt, RepeatWarning } from '../../attempt-memory/types.js';
+import type { ProjectSession } from './session.js';
+
+export interface RepeatCheck {
+  command: string;
+  repeat: boolean;
+  threshold: number;
+  lookbackDays: number;
+  method: 'lexical:attempts';
+  warnings: RepeatWarning[];
+  /** Why nothing was consulted (memory off); null when it was. */
+  skipped: string | null;
+}
+
+export async function attemptCheck(s: ProjectSession, a: { command: string; tool: string; context: string | null }): Promise<RepeatCheck> {
+  const r = s.config.attempts;
+  const base = { command: a.command, threshold: r.repeatThreshold, lookbackDays: r.failureLookbackDays, method: 'lexical:attempts' as const };
+  if (!r.enabled) return { ...base, repeat: false, warnings: [], skipped: 'the attempt memory is off (attempts.enabled: false)' };
+  const warnings = (await s.attempts('read')).checkRepeat({ tool: a.tool, command: a.command, context: a.context, tags: [] });
+  return { ...base, repeat: warnings.length > 0, warnings, skipped: null };
+}
+
+export function renderRepeat(r: RepeatCheck): string {
+  if (r.skipped) return `Not checked: ${r.skipped}.`;
+  if (!r.repeat) return `No similar failure in the last ${r.lookbackDays} days.`;
+  return renderRepeatWarning(r.warnings, r.threshold, r.lookbackDays).trimEnd();
+}
+
+export async function attemptRecord(s: ProjectSession, a: NewAttempt): Promise<{ recorded: AttemptRecord | null; reason: string | null }> {
+  if (!s.config.attempts.enabled) return { recorded: null, reason: 'the attempt memory is off (attempts.enabled: false)' };
+  return { recorded: (await s.attempts('write')).record({ ...a, sessionId: a.sessionId ?? s.sessionId }), reason: null };
+}

@@ -1,0 +1,136 @@
+/**
+ * `check_brief`: the `issue start` check for an agent. The same check (runChecks),
+ * the same lines, the same remembered Ignore answers; never a prompt (the agent
+ * reads the status and decides). Fails open as the CLI does: status "error" with
+ * what failed, and the agent proceeds.
+ */
+import { formatScore } from '../../work-memory/check/classify.js';
+import { runChecks } from '../../work-memory/check/run.js';
+import type { HistoryMatch } from '../../work-memory/scoring/match.js';
+import { briefKey, dismissedFor, readAnswers, withoutDismissed } from '../../work-memory/decision/answers.js';
+import { errorMessage } from '../../shared/errors.js';
+import { stripAgentosSections } from '../../work-memory/output/sections.js';
+import { renderTried, triedDuring, triedLookup, type TriedDuring } from '../../knowledge/tried-during.js';
+import type { ProjectSession } from './session.js';
+
+export interface MatchOut {
+  id: string | null;
+  title: string;
+  path: string;
+  paths: string[];
+  score: number;
+  /** duplicate: at or above the duplicate line; related: between the lines. */
+  kind: 'duplicate' | 'related';
+  status: string | null;
+  statusReason: string | null;
+  why: string[];
+  section: string;
+  excerpt: string;
+  /** What was tried during that work and failed (attempts recorded for its issue id). */
+  tried: TriedDuring[];
+}
+
+export interface BriefCheck {
+  status: 'duplicate_alert' | 'related_context' | 'clear' | 'no_history' | 'error';
+  /** What the agent should do next, in one sentence. */
+  advice: string;
+  method: string;
+  error: string | null;
+  thresholds: { duplicate: number; related: number };
+  matches: MatchOut[];
+  /** Alerts a person dismissed (Ignore) for this very brief before: shown as related, not raised. */
+  dismissed: MatchOut[];
+  standards: Array<{ title: string; path: string; section: string; score: number | null; snippet: string }>;
+  warnings: string[];
+  timings: Record<string, number>;
+}
+
+const ADVICE: Record<BriefCheck['status'], string> = {
+  duplicate_alert: 'This work was probably done before: read the matching past work and tell the user before redoing it.',
+  related_context: 'Related past work exists: read it (and what failed during it) before starting.',
+  clear: 'No similar past work: proceed, following the standards listed.',
+  no_history: 'The index holds no completed work, so nothing was compared (run `agentos index --include-history`); proceed.',
+  error: 'The check failed (see error); proceed without it.',
+};
+
+export async function checkBrief(s: ProjectSession, brief: string): Promise<BriefCheck> {
+  const config = s.config;
+  const checked = stripAgentosSections(brief);
+  const outcome = await runChecks(checked, config, s.checkDeps(), { history: true, standards: true });
+  const h = outcome.history;
+  const warnings = [...outcome.warnings];
+  if (outcome.standards.error && outcome.standards.error !== h.error) warnings.push(`standards lookup failed: ${outcome.standards.error}`);
+  let status: BriefCheck['status'] = h.error ? 'error' : h.status;
+  const alerts = status === 'duplicate_alert' ? h.matches.filter((m) => m.score >= config.thresholds.duplicate) : [];
+  let dismissed: HistoryMatch[] = [];
+  if (alerts.length) {
+    const answers = await readAnswers(s.root).catch((e: unknown) => (warnings.push(`past answers not applied (${errorMessage(e)})`), []));
+    const split = withoutDismissed(alerts, dismissedFor(answers, briefKey(checked)));
+    dismissed = split.dismissed.map((d) => d.match);
+    if (split.raise.length === 0) status = 'related_context';
+  }
+  const tried = triedLookup(await triedFor(s, h.matches, warnings));
+  const out = (m: HistoryMatch): MatchOut => ({
+    id: m.issueId,
+    title: m.title,
+    path: m.filePath,
+    paths: m.paths ?? [m.filePath],
+    score: m.score,
+    kind: m.score >= config.thresholds.duplicate && !dismissed.includes(m) ? 'duplicate' : 'related',
+    status: m.status,
+    statusReason: m.statusReason,
+    why: m.components?.why ?? [],
+    section: m.section,
+    excerpt: m.excerpt,
+    tried: tried(m),
+  });
+  return {
+    status,
+    advice: ADVICE[status],
+    method: h.method,
+    error: h.error,
+    thresholds: { duplicate: config.thresholds.duplicate, related: config.thresholds.related },
+    matches: h.matches.filter((m) => !dismissed.includes(m)).map(out),
+    dismissed: dismissed.map(out),
+    standards: outcome.standards.items.map((i) => ({ title: i.title, path: i.filePath, section: i.section, score: i.score, snippet: i.snippet })),
+    warnings,
+    timings: Object.fromEntries(Object.entries(outcome.timings).map(([k, v]) => [k, Math.round(v)])),
+  };
+}
+
+/** A check that could not run (a time-out, an index being replaced): fail open, say what failed. */
+export function failedCheck(error: string, t: { duplicate: number; related: number }): BriefCheck {
+  return { status: 'error', advice: ADVICE.error, method: 'none', error, thresholds: { duplicate: t.duplicate, related: t.related }, matches: [], dismissed: [], standards: [], warnings: [], timings: {} };
+}
+
+/** The attempt memory failing leaves the join out, with a warning: the check itself stands. */
+async function triedFor(s: ProjectSession, matches: HistoryMatch[], warnings: string[]): Promise<Map<string, TriedDuring[]>> {
+  // The attempt memory turned off: not read, as `issue start` does not.
+  if (matches.length === 0 || !s.config.attempts.enabled) return new Map();
+  try {
+    return triedDuring(await s.attempts('read'), matches.map((m) => m.issueId));
+  } catch (e) {
+    warnings.push(`attempt memory unavailable (${errorMessage(e)}); what was tried during past work is not shown`);
+    return new Map();
+  }
+}
+
+/** The text the model reads: status, advice, each match in a line or three, the standards. */
+export function renderCheck(r: BriefCheck): string {
+  const lines = [`Status: ${r.status}. ${r.advice}`];
+  if (r.error) lines.push(`Error: ${r.error}`);
+  const label = (m: MatchOut) => `${m.id ? `#${m.id} ` : ''}${m.title} (${m.path})`;
+  for (const m of r.matches) {
+    const state = m.status ? `, ${m.status}${m.statusReason ? `: ${m.statusReason}` : ''}` : '';
+    lines.push(`- ${m.kind === 'duplicate' ? 'Same work' : 'Related'}: ${label(m)} score ${formatScore(m.score)}${state}`);
+    if (m.why.length) lines.push(`  why: ${m.why.join('; ')}`);
+    for (const t of renderTried(m.tried)) lines.push(`  tried: ${t}`);
+  }
+  for (const m of r.dismissed) lines.push(`- Dismissed before by the user for this brief: ${label(m)} score ${formatScore(m.score)}`);
+  if (r.standards.length) {
+    lines.push('Standards that govern this work:');
+    for (const st of r.standards) lines.push(`- ${st.title} (${st.path})${st.score === null ? '' : ` score ${formatScore(st.score)}`}`);
+  }
+  for (const w of r.warnings) lines.push(`Warning: ${w}`);
+  return lines.join('\n');
+}

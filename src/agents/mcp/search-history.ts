@@ -1,0 +1,65 @@
+/** `search_history` and `standards_for`: the index read with the session's open model and index. */
+import { formatScore } from '../../work-memory/check/classify.js';
+import { runChecks, scoringFor } from '../../work-memory/check/run.js';
+import { searchIndex } from '../../work-memory/check/search.js';
+import type { CorpusType } from '../../work-memory/corpus/types.js';
+import { errorMessage } from '../../shared/errors.js';
+import type { LexicalData } from '../../work-memory/lexical/file.js';
+import type { ProjectSession } from './session.js';
+
+export interface Found {
+  method: string;
+  results: Array<{ id: string | null; title: string; path: string; types: CorpusType[]; score: number; status: string | null; section: string; excerpt: string; why: string[] }>;
+  /** Results scoring below the line, not listed. */
+  belowLine: number;
+  line: number;
+  warnings: string[];
+}
+
+export async function searchHistory(s: ProjectSession, query: string, o: { type?: CorpusType; limit: number }): Promise<Found> {
+  const warnings: string[] = [];
+  const [store, loaded] = await Promise.all([s.openStore(), s.loadEmbedder().then((e) => ({ e, error: null }), (error: unknown) => ({ e: null, error }))]);
+  let lexical: LexicalData | null = null;
+  try {
+    lexical = s.openLexical();
+  } catch (e) {
+    if (!loaded.e) throw loaded.error;
+    warnings.push(`lexical index unavailable (${errorMessage(e)}); scoring by cosine alone`);
+  }
+  if (!loaded.e) warnings.push(`the model could not be loaded (${errorMessage(loaded.error)}); searching the lexical index (method: lexical)`);
+  const vectors = loaded.e ? await loaded.e.embed([query]) : [];
+  const scoring = scoringFor(s.config, query, { lexical, chunks: [query], model: Boolean(loaded.e) });
+  const ranked = searchIndex(store, vectors, scoring, { types: o.type ? [o.type] : ['history', 'standard'], limit: o.limit });
+  const line = s.config.search.minScore;
+  const kept = ranked.filter((r) => r.score >= line);
+  return {
+    method: loaded.e ? s.checkDeps().method : 'lexical',
+    results: kept.slice(0, o.limit).map((r) => ({ id: r.issueId, title: r.title, path: r.filePath, types: [...r.types].sort(), score: r.score, status: r.status, section: r.section, excerpt: r.excerpt, why: r.components?.why ?? [] })),
+    belowLine: ranked.length - kept.length,
+    line,
+    warnings,
+  };
+}
+
+/** The Librarian's answer for a text: the standards above the standards line, ADRs first (as `issue start` attaches them). */
+export async function standardsFor(s: ProjectSession, text: string): Promise<Found> {
+  const outcome = await runChecks(text, s.config, s.checkDeps(), { history: false, standards: true });
+  if (outcome.standards.error) throw new Error(outcome.standards.error);
+  return {
+    method: outcome.standards.method,
+    results: outcome.standards.items.map((i) => ({ id: null, title: i.title, path: i.filePath, types: ['standard'], score: i.score ?? 0, status: i.status, section: i.section, excerpt: i.snippet, why: [] })),
+    belowLine: 0,
+    line: s.config.thresholds.standards,
+    warnings: outcome.warnings,
+  };
+}
+
+export function renderSearch(r: Found, none: string): string {
+  const lines = r.results.length ? [] : [none];
+  r.results.forEach((x, i) => {
+    lines.push(`${i + 1}. ${x.id ? `#${x.id} ` : ''}${x.title} (${x.path}) score ${formatScore(x.score)} [${x.types.join(', ')}]${x.status ? ` ${x.status}` : ''}`);
+    if (x.excerpt) lines.push(`   ${x.section ? `${x.section}: ` : ''}${x.excerpt}`);
+  });
+  for (const w of r.warnings) lines.push(`Warning: ${w}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,366 @@
+/**
+ * The attempt memory on SQLite (better-sqlite3), WAL mode, one file per
+ * project under `.agentos/memory/` (docs/adrs/0009-attempt-memory-on-sqlite.md).
+ *
+ * Durability and concurrency are SQLite's: each record is one transaction
+ * (BEGIN IMMEDIATE, WAL, synchronous=NORMAL), so an acknowledged record survives
+ * kill -9, a killed writer leaves no half row, and many
+ * processes write at once (busy_timeout queues them). FTS5 (external content,
+ * kept in step by triggers) gives the keyword search.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import type { AttemptMemory, AttemptQuery, AttemptRecord, AttemptStats, RepeatWarning } from './types.js';
+import { ulid } from './ids.js';
+import { commandSimilarity, features, featuresFromTokens, mayShareToken, similarity, tokenPieces, WEIGHTS } from './similarity.js';
+import { commandTokens, toolFamily } from './normalise.js';
+import { compareText } from '../shared/text/compare.js';
+
+/** The key of "the very same command": normalised tokens (versions, temp paths, hashes, aliases folded). */
+const sameCommandKey = (command: string) => commandTokens(command).join(' ');
+
+/**
+ * 2: the index of open failures by command (a success's override was a scan of every failure).
+ * 3: the `cause` column (the line that says why a command failed, issue 21 §3).
+ * 4: `work` and `branch`: the piece of work an attempt was made for (issue 21 §5).
+ */
+export const SCHEMA_VERSION = 4;
+const DAY = 86_400_000;
+/** The best this many past failures are returned (each with what worked instead). */
+export const MAX_WARNINGS = 20;
+/** How many successes after a failure are searched for what worked instead. */
+const WORKED_INSTEAD_WINDOW = 500;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS attempts (
+  id TEXT NOT NULL UNIQUE,
+  time TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  tool_family TEXT NOT NULL,
+  command TEXT NOT NULL,
+  command_norm TEXT NOT NULL,
+  outcome TEXT NOT NULL CHECK (outcome IN ('success', 'failure')),
+  exit_code INTEGER,
+  duration_ms INTEGER,
+  error TEXT,
+  context TEXT,
+  tags TEXT NOT NULL,
+  cwd TEXT NOT NULL,
+  overridden_by TEXT,
+  cause TEXT,
+  work TEXT,
+  branch TEXT
+);
+CREATE INDEX IF NOT EXISTS attempts_outcome_time ON attempts (outcome, time);
+CREATE INDEX IF NOT EXISTS attempts_time ON attempts (time);
+CREATE INDEX IF NOT EXISTS attempts_work ON attempts (work, time) WHERE work IS NOT NULL;
+CREATE INDEX IF NOT EXISTS attempts_open_failures ON attempts (tool_family, command_norm) WHERE outcome = 'failure' AND overridden_by IS NULL;
+CREATE VIRTUAL TABLE IF NOT EXISTS attempts_fts USING fts5 (command, error, context, tags, content='attempts', content_rowid='rowid');
+CREATE TRIGGER IF NOT EXISTS attempts_ai AFTER INSERT ON attempts BEGIN
+  INSERT INTO attempts_fts (rowid, command, error, context, tags) VALUES (new.rowid, new.command, new.error, new.context, new.tags);
+END;
+CREATE TRIGGER IF NOT EXISTS attempts_ad AFTER DELETE ON attempts BEGIN
+  INSERT INTO attempts_fts (attempts_fts, rowid, command, error, context, tags) VALUES ('delete', old.rowid, old.command, old.error, old.context, old.tags);
+END;
+CREATE TABLE IF NOT EXISTS warnings (
+  time TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  failure_id TEXT NOT NULL,
+  command TEXT NOT NULL,
+  decision TEXT NOT NULL CHECK (decision IN ('proceeded', 'declined', 'blocked'))
+);
+`;
+
+export interface StoreOptions {
+  /** Only failures this recent warn (days). */
+  lookbackDays: number;
+  /** Failures older than this are archived (days). */
+  archiveAfterDays: number;
+  /** Score at or above which a failure is a repeat. */
+  threshold: number;
+  now: () => Date;
+  /** How long a writer waits for another (ms). */
+  busyTimeoutMs: number;
+}
+
+type Row = {
+  id: string;
+  time: string;
+  session_id: string;
+  tool: string;
+  command: string;
+  outcome: 'success' | 'failure';
+  exit_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  context: string | null;
+  tags: string;
+  cwd: string;
+  overridden_by: string | null;
+  cause: string | null;
+  work: string | null;
+  branch: string | null;
+};
+
+/** What the store writes: already redacted and tagged by the caller (open.ts). */
+export type PreparedAttempt = Omit<AttemptRecord, 'id' | 'overriddenBy' | 'archived'>;
+
+export type WarningDecision = 'proceeded' | 'declined' | 'blocked';
+
+export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
+  constructor(
+    private readonly db: BetterSqlite3.Database,
+    private readonly opts: StoreOptions,
+  ) {}
+
+  static open(Database: typeof BetterSqlite3, file: string, opts: StoreOptions): SqliteAttemptStore {
+    const db = new Database(file, { timeout: opts.busyTimeoutMs });
+    try {
+      db.pragma(`busy_timeout = ${Math.floor(opts.busyTimeoutMs)}`);
+      if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+      // WAL + NORMAL: a commit is in the WAL (the OS has it) before record() returns, so
+      // kill -9 loses nothing acknowledged; only an OS crash or power cut can drop the last
+      // commits (never corrupt). FULL fsyncs every commit while holding the write lock:
+      // under load 8 writers then starve past any busy timeout (ADR-0009).
+      db.pragma('synchronous = NORMAL');
+      // Forgotten records are overwritten on disk, not left in free pages.
+      db.pragma('secure_delete = ON');
+      if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
+        db.transaction(() => {
+          // A store made before version 3 or 4 has its attempts table already: add the columns first
+          // (older rows: null), then the schema's indexes on them can be made.
+          const columns = new Set((db.prepare(`SELECT name FROM pragma_table_info('attempts')`).all() as Array<{ name: string }>).map((c) => c.name));
+          if (columns.size > 0) for (const c of ['cause', 'work', 'branch']) if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
+          db.exec(SCHEMA);
+          db.pragma(`user_version = ${SCHEMA_VERSION}`);
+        }).immediate();
+      }
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    return new SqliteAttemptStore(db, opts);
+  }
+
+  insert(a: PreparedAttempt): AttemptRecord {
+    const id = ulid(Date.parse(a.time));
+    const write = this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause, work, branch)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(id, a.time, a.sessionId, a.tool, toolFamily(a.tool), a.command, sameCommandKey(a.command), a.outcome, a.exitCode, a.durationMs, a.error, a.context, JSON.stringify(a.tags), a.cwd, a.cause, a.work, a.branch);
+      // A success of the very same (normalised) command overrides its earlier failures:
+      // "what failed last week might work now". INDEXED BY: without statistics the planner
+      // preferred (outcome, time), a scan of every failure on each recorded success.
+      if (a.outcome === 'success') {
+        this.db
+          .prepare(`UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`)
+          .run(id, toolFamily(a.tool), sameCommandKey(a.command), a.time);
+      }
+    });
+    write.immediate();
+    return { ...a, id, overriddenBy: null, archived: this.isArchived(a.outcome, a.time) };
+  }
+
+  /** Mark failures as overridden by a later success (a warning the user proceeded past, which then worked). */
+  markOverridden(failureIds: string[], successId: string): number {
+    if (failureIds.length === 0) return 0;
+    const stmt = this.db.prepare(`UPDATE attempts SET overridden_by = ? WHERE id = ? AND outcome = 'failure'`);
+    let n = 0;
+    this.db.transaction(() => failureIds.forEach((f) => (n += stmt.run(successId, f).changes))).immediate();
+    return n;
+  }
+
+  /** Remember what the user did after a repeat warning (for stats: repeats prevented). */
+  noteWarning(warnings: RepeatWarning[], command: string, sessionId: string, decision: WarningDecision): void {
+    if (warnings.length === 0) return;
+    const stmt = this.db.prepare(`INSERT INTO warnings (time, session_id, failure_id, command, decision) VALUES (?, ?, ?, ?, ?)`);
+    const time = this.opts.now().toISOString();
+    this.db.transaction(() => warnings.forEach((w) => stmt.run(time, sessionId, w.failure.id, command, decision))).immediate();
+  }
+
+  list(q: AttemptQuery = {}): AttemptRecord[] {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    const and = (clause: string, arg: unknown) => {
+      where.push(clause);
+      args.push(arg);
+    };
+    if (q.outcome) and('outcome = ?', q.outcome);
+    if (q.since) and('time >= ?', q.since.toISOString());
+    if (q.sessionId) and('session_id = ?', q.sessionId);
+    if (q.work) {
+      if (q.work.length === 0) return [];
+      where.push(`work IN (${q.work.map(() => '?').join(', ')})`);
+      args.push(...q.work);
+    }
+    if (q.tag) and('EXISTS (SELECT 1 FROM json_each(attempts.tags) WHERE value = ?)', q.tag.toLowerCase());
+    if (!q.includeArchived) and(`NOT (outcome = 'failure' AND time < ?)`, this.archiveCutoff());
+    const sql = `SELECT * FROM attempts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY time DESC, id DESC ${q.limit ? 'LIMIT ?' : ''}`;
+    if (q.limit) args.push(q.limit);
+    return (this.db.prepare(sql).all(...args) as Row[]).map((r) => this.toRecord(r));
+  }
+
+  checkRepeat(attempt: { tool: string; command: string; context?: string | null; tags?: string[] }): RepeatWarning[] {
+    const now = this.opts.now().getTime();
+    const since = new Date(now - Math.min(this.opts.lookbackDays, this.opts.archiveAfterDays) * DAY).toISOString();
+    const query = features(attempt);
+    const threshold = this.opts.threshold;
+    // Another tool scores at most command + context: above that, only the same tool can warn.
+    const sameToolOnly = threshold > WEIGHTS.command + WEIGHTS.context;
+    // Only what scoring needs; the normalised tokens were computed once, at insert.
+    const rows = this.db
+      .prepare(
+        `SELECT rowid, tool, command_norm, context, tags, time FROM attempts WHERE outcome = 'failure' AND overridden_by IS NULL AND time >= ?${sameToolOnly ? ' AND tool_family = ?' : ''} ORDER BY time DESC`,
+      )
+      .raw()
+      .all(...(sameToolOnly ? [since, query.tool] : [since])) as [number, string, string, string | null, string, string][];
+    const hits: { rowid: number; time: string; score: number }[] = [];
+    // The same command failing again and again is the common case: split and score each distinct one once.
+    const byCommand = new Map<string, { tokens: string[]; score: number }>();
+    const pieces = tokenPieces(query);
+    for (const [rowid, tool, norm, context, tags, time] of rows) {
+      let command = byCommand.get(norm);
+      if (command === undefined) {
+        const tokens = norm === '' ? [] : norm.split(' ');
+        command = { tokens, score: mayShareToken(pieces, norm) ? commandSimilarity(query, featuresFromTokens({ tool }, tokens)) : 0 };
+        byCommand.set(norm, command);
+      }
+      // The context adds at most its weight: most rows are out of reach before it is read.
+      if ((query.tool === toolFamily(tool) ? WEIGHTS.tool : 0) + WEIGHTS.command * command.score + WEIGHTS.context < threshold - 1e-9) continue;
+      const score = similarity(query, featuresFromTokens({ tool, context, tags: JSON.parse(tags) as string[] }, command.tokens));
+      if (score >= threshold) hits.push({ rowid, time, score });
+    }
+    hits.sort((a, b) => b.score - a.score || compareText(b.time, a.time));
+    hits.length = Math.min(hits.length, MAX_WARNINGS);
+    if (hits.length === 0) return [];
+    const byRowid = this.db.prepare('SELECT * FROM attempts WHERE rowid = ?');
+    const failures = hits.map(({ rowid }) => this.toRecord(byRowid.get(rowid) as Row));
+    const successes = this.successesSince(failures.reduce((min, f) => (f.time < min ? f.time : min), failures[0].time));
+    const fetched = new Map<number, AttemptRecord>();
+    return hits.map(({ score }, i) => {
+      const found = workedInstead(failures[i], successes);
+      if (found && !fetched.has(found.rowid)) fetched.set(found.rowid, this.toRecord(byRowid.get(found.rowid) as Row));
+      return { failure: failures[i], score, workedInstead: found ? (fetched.get(found.rowid) as AttemptRecord) : null };
+    });
+  }
+
+  /**
+   * The latest WORKED_INSTEAD_WINDOW successes since `time`, newest first: only what
+   * choosing needs (whole records are read for the chosen ones). For any later failure,
+   * the newest successes since its own time are a prefix of this list, so one query
+   * serves every warning.
+   */
+  private successesSince(time: string): SuccessKey[] {
+    const rows = this.db
+      .prepare(`SELECT rowid, time, context, tags FROM attempts WHERE outcome = 'success' AND time >= ? ORDER BY time DESC LIMIT ${WORKED_INSTEAD_WINDOW}`)
+      .raw()
+      .all(time) as [number, string, string | null, string][];
+    return rows.map(([rowid, t, context, tags]) => ({ rowid, time: t, context, tags: JSON.parse(tags) as string[] }));
+  }
+
+  search(text: string, limit = 10): AttemptRecord[] {
+    // Each word a quoted FTS5 string: user text is never parsed as FTS syntax.
+    const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+    if (words.length === 0) return [];
+    const match = words.slice(0, 32).map((w) => `"${w}"`).join(' OR ');
+    const rows = this.db
+      .prepare(`SELECT a.* FROM attempts_fts f JOIN attempts a ON a.rowid = f.rowid WHERE attempts_fts MATCH ? ORDER BY bm25(attempts_fts), a.time DESC LIMIT ?`)
+      .all(match, limit) as Row[];
+    return rows.map((r) => this.toRecord(r));
+  }
+
+  /**
+   * Forget attempts and everything derived from them: the warnings that cited
+   * them or were about their command, and their full-text terms (the FTS index
+   * is merged so that no segment keeps them). secure_delete zeroes the freed
+   * pages and the WAL is checkpointed and truncated: the text is gone from the
+   * files, not only from the queries.
+   */
+  forget(q: { id?: string; before?: Date; all?: boolean }): number {
+    const n = this.db
+      .transaction(() => {
+        const removed = this.remove(q);
+        // In the same transaction: a crash cannot leave the rows gone but their terms in old segments.
+        if (removed > 0) this.db.prepare(`INSERT INTO attempts_fts (attempts_fts) VALUES ('optimize')`).run();
+        return removed;
+      })
+      .immediate();
+    if (n > 0) this.db.pragma('wal_checkpoint(TRUNCATE)');
+    return n;
+  }
+
+  private remove(q: { id?: string; before?: Date; all?: boolean }): number {
+    if (q.all) {
+      this.db.prepare('DELETE FROM warnings').run();
+      return this.db.prepare('DELETE FROM attempts').run().changes;
+    }
+    const where = q.id !== undefined ? 'id = ?' : q.before ? 'time < ?' : null;
+    if (!where) return 0;
+    const arg = q.id ?? q.before!.toISOString();
+    // One statement each (warnings has no index: a loop per attempt would scan it per attempt under the write lock).
+    this.db.prepare(`DELETE FROM warnings WHERE failure_id IN (SELECT id FROM attempts WHERE ${where}) OR command IN (SELECT command FROM attempts WHERE ${where})`).run(arg, arg);
+    if (q.before) this.db.prepare('DELETE FROM warnings WHERE time < ?').run(arg);
+    return this.db.prepare(`DELETE FROM attempts WHERE ${where}`).run(arg).changes;
+  }
+
+  stats(): AttemptStats {
+    const r = this.db
+      .prepare(`SELECT COUNT(DISTINCT session_id) AS sessions, SUM(outcome = 'failure') AS failures, SUM(outcome = 'success') AS successes FROM attempts`)
+      .get() as { sessions: number; failures: number | null; successes: number | null };
+    const prevented = this.db.prepare(`SELECT COUNT(DISTINCT time || session_id || command) AS n FROM warnings WHERE decision != 'proceeded'`).get() as { n: number };
+    return { sessions: r.sessions, failures: r.failures ?? 0, successes: r.successes ?? 0, repeatsPrevented: prevented.n };
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private archiveCutoff(): string {
+    return new Date(this.opts.now().getTime() - this.opts.archiveAfterDays * DAY).toISOString();
+  }
+
+  private isArchived(outcome: string, time: string): boolean {
+    return outcome === 'failure' && time < this.archiveCutoff();
+  }
+
+  private toRecord(r: Row): AttemptRecord {
+    return {
+      id: r.id,
+      time: r.time,
+      sessionId: r.session_id,
+      tool: r.tool,
+      command: r.command,
+      outcome: r.outcome,
+      exitCode: r.exit_code,
+      durationMs: r.duration_ms,
+      error: r.error,
+      cause: r.cause ?? null,
+      work: r.work ?? null,
+      branch: r.branch ?? null,
+      context: r.context,
+      tags: JSON.parse(r.tags) as string[],
+      cwd: r.cwd,
+      overriddenBy: r.overridden_by,
+      archived: this.isArchived(r.outcome, r.time),
+    };
+  }
+}
+
+/** A success as far as choosing "what worked instead" needs it. */
+type SuccessKey = { rowid: number; time: string; context: string | null; tags: string[] };
+
+/** The latest success after this failure sharing its context, or else most of its tags (`successes` newest first). */
+function workedInstead(failure: AttemptRecord, successes: SuccessKey[]): SuccessKey | null {
+  const own = new Set(failure.tags);
+  let best: { success: SuccessKey; shared: number } | null = null;
+  for (const success of successes) {
+    if (success.time < failure.time) break;
+    if (failure.context && success.context === failure.context) return success;
+    const shared = success.tags.filter((t) => own.has(t)).length;
+    if (shared > 0 && shared >= Math.ceil(Math.min(own.size, success.tags.length) / 2) && (!best || shared > best.shared)) best = { success, shared };
+  }
+  return best ? best.success : null;
+}

@@ -1,0 +1,196 @@
+/**
+ * `agentos attempt record | check | list`: the attempt memory by hand (and for
+ * tools that are not hooks). `check` exits 0 either way: it informs, `run` decides.
+ */
+import type { GlobalOptions } from '../../globals.js';
+import type { NewAttempt, Outcome } from '../../../attempt-memory/types.js';
+import { renderAttemptLine, renderRepeatWarning } from '../../../attempt-memory/render.js';
+import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
+import type { IO } from '../../../shared/io.js';
+import { loadProject, openMemory, paint, requireCommand } from './common.js';
+
+export interface RecordOptions {
+  outcome?: Outcome;
+  tool: string;
+  command?: string;
+  error?: string;
+  context?: string;
+  tags: string[];
+  exitCode?: number;
+  durationMs?: number;
+  session?: string;
+  work?: string;
+  json?: boolean;
+}
+
+export async function runAttemptRecord(io: IO, globals: GlobalOptions, source: string | undefined, opts: RecordOptions): Promise<number> {
+  let attempts: NewAttempt[];
+  if (source === '-') {
+    if (opts.command || opts.outcome) throw new UsageError('attempt record -: the attempt comes from stdin; do not also give --command or --outcome');
+    // --work applies to records from stdin that do not name their own.
+    attempts = parseAttempts(await readAll(io.stdin));
+  } else if (source !== undefined) {
+    throw new UsageError(`attempt record: unexpected argument "${source}" (use - to read JSON from stdin)`);
+  } else {
+    if (!opts.outcome) throw new UsageError('attempt record: --outcome success|failure is required');
+    if (opts.command === undefined || opts.command.trim() === '') throw new UsageError('attempt record: --command is required');
+    attempts = [
+      { tool: opts.tool, command: opts.command, outcome: opts.outcome, error: opts.error, context: opts.context, tags: opts.tags, exitCode: opts.exitCode, durationMs: opts.durationMs, work: opts.work },
+    ];
+  }
+  const project = await loadProject(io, globals);
+  if (!project.config.attempts.enabled) {
+    io.stderr.write('agentos: attempt memory is off (attempts.enabled: false in .agentos/config.yaml); nothing recorded.\n');
+    if (opts.json) io.stdout.write(JSON.stringify({ recorded: [] }, null, 2) + '\n');
+    return ExitCode.Ok;
+  }
+  const memory = await openMemory(io, project, opts.session);
+  try {
+    const recorded = attempts.map((a) => memory.record({ ...a, sessionId: a.sessionId ?? opts.session, work: a.work ?? opts.work }));
+    if (opts.json) io.stdout.write(JSON.stringify({ recorded }, null, 2) + '\n');
+    else for (const r of recorded) io.stdout.write(`Recorded ${r.outcome} ${r.id}${r.tags.length ? ` (tags: ${r.tags.join(', ')})` : ''}\n`);
+  } finally {
+    memory.close();
+  }
+  return ExitCode.Ok;
+}
+
+export interface CheckOptions {
+  tool: string;
+  command?: string;
+  context?: string;
+  tags: string[];
+  json?: boolean;
+}
+
+export async function runAttemptCheck(io: IO, globals: GlobalOptions, words: string[], opts: CheckOptions): Promise<number> {
+  const command = requireCommand(words, opts.command, 'attempt check');
+  const project = await loadProject(io, globals);
+  const threshold = project.config.attempts.repeatThreshold;
+  let warnings;
+  try {
+    const memory = await openMemory(io, project, undefined, 'read');
+    try {
+      warnings = memory.checkRepeat({ tool: opts.tool, command, context: opts.context ?? null, tags: opts.tags });
+    } finally {
+      memory.close();
+    }
+  } catch (e) {
+    // The check informs; it never blocks. Say what failed.
+    io.stderr.write(`agentos: attempt check failed: ${errorMessage(e)}. No history was consulted.\n`);
+    if (opts.json) io.stdout.write(JSON.stringify({ command, status: 'error', error: errorMessage(e), repeat: false, warnings: [] }, null, 2) + '\n');
+    return ExitCode.Ok;
+  }
+  if (opts.json) {
+    io.stdout.write(JSON.stringify({ command, status: 'ok', method: 'lexical:attempts', threshold, repeat: warnings.length > 0, warnings }, null, 2) + '\n');
+  } else if (warnings.length > 0) {
+    io.stdout.write(renderRepeatWarning(warnings, threshold, project.config.attempts.failureLookbackDays, await paint(io, 'stdout')));
+  } else {
+    io.stdout.write(`No similar failure in the last ${project.config.attempts.failureLookbackDays} days.\n`);
+  }
+  return ExitCode.Ok;
+}
+
+export interface ListOptions {
+  failures?: boolean;
+  successes?: boolean;
+  since?: Date;
+  tag?: string;
+  session?: string;
+  all?: boolean;
+  limit?: number;
+  json?: boolean;
+}
+
+export async function runAttemptList(io: IO, globals: GlobalOptions, opts: ListOptions): Promise<number> {
+  if (opts.failures && opts.successes) throw new UsageError('attempt list: --failures and --successes exclude each other');
+  const project = await loadProject(io, globals);
+  const memory = await openMemory(io, project);
+  try {
+    const records = memory.list({
+      outcome: opts.failures ? 'failure' : opts.successes ? 'success' : undefined,
+      since: opts.since,
+      tag: opts.tag,
+      sessionId: opts.session,
+      includeArchived: Boolean(opts.all),
+      limit: opts.limit,
+    });
+    if (opts.json) {
+      io.stdout.write(JSON.stringify({ attempts: records }, null, 2) + '\n');
+    } else {
+      if (records.length === 0) io.stdout.write('No attempts recorded (that match).\n');
+      const p = await paint(io, 'stdout');
+      for (const r of records) io.stdout.write(renderAttemptLine(r, p));
+    }
+  } finally {
+    memory.close();
+  }
+  return ExitCode.Ok;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const FIELDS = new Set(['tool', 'command', 'outcome', 'exitCode', 'durationMs', 'error', 'context', 'tags', 'sessionId', 'cwd', 'time', 'work']);
+
+/** One JSON object, a JSON array of them, or JSON lines. Errors name stdin, the line and the field. */
+export function parseAttempts(text: string): NewAttempt[] {
+  if (text.trim() === '') throw new UsageError('stdin: no attempt given (expected a JSON object)');
+  let values: { value: unknown; where: string }[];
+  try {
+    const whole = JSON.parse(text) as unknown;
+    values = (Array.isArray(whole) ? whole : [whole]).map((value, i) => ({ value, where: Array.isArray(whole) ? `stdin: item ${i + 1}` : 'stdin' }));
+  } catch {
+    values = [];
+    text.split('\n').forEach((line, i) => {
+      if (line.trim() === '') return;
+      try {
+        values.push({ value: JSON.parse(line), where: `stdin: line ${i + 1}` });
+      } catch (e) {
+        throw new UsageError(`stdin: line ${i + 1}: not JSON (${errorMessage(e)})`);
+      }
+    });
+  }
+  return values.map(({ value, where }) => validateAttempt(value, where));
+}
+
+function validateAttempt(v: unknown, where: string): NewAttempt {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new UsageError(`${where}: expected a JSON object`);
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!FIELDS.has(k)) throw new UsageError(`${where}: ${k}: unknown field (allowed: ${[...FIELDS].join(', ')})`);
+  const str = (k: string, required = false): string | undefined => {
+    if (o[k] === undefined || o[k] === null) {
+      if (required) throw new UsageError(`${where}: ${k}: required`);
+      return undefined;
+    }
+    if (typeof o[k] !== 'string') throw new UsageError(`${where}: ${k}: expected a string`);
+    return o[k] as string;
+  };
+  const int = (k: string): number | undefined => {
+    if (o[k] === undefined || o[k] === null) return undefined;
+    if (typeof o[k] !== 'number' || !Number.isInteger(o[k])) throw new UsageError(`${where}: ${k}: expected an integer`);
+    return o[k] as number;
+  };
+  const outcome = str('outcome', true);
+  if (outcome !== 'success' && outcome !== 'failure') throw new UsageError(`${where}: outcome: expected "success" or "failure"`);
+  if (o.tags !== undefined && (!Array.isArray(o.tags) || o.tags.some((t) => typeof t !== 'string'))) throw new UsageError(`${where}: tags: expected a list of strings`);
+  const time = str('time');
+  if (time !== undefined && Number.isNaN(new Date(time).getTime())) throw new UsageError(`${where}: time: not a date`);
+  return {
+    tool: str('tool') ?? 'shell',
+    command: str('command', true)!,
+    outcome,
+    exitCode: int('exitCode'),
+    durationMs: int('durationMs'),
+    error: str('error'),
+    context: str('context'),
+    tags: o.tags as string[] | undefined,
+    sessionId: str('sessionId'),
+    cwd: str('cwd'),
+    time,
+    work: str('work'),
+  };
+}

@@ -1,0 +1,144 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { GlobalOptions } from '../../globals.js';
+import { loadConfig } from '../../../shared/config/load.js';
+import { modelSetup } from '../../../work-memory/index/model-setup.js';
+import { ExitCode, UsageError } from '../../../shared/errors.js';
+import { summarize, type EvalMetrics, type QueryResult } from '../../../work-memory/eval/metrics.js';
+import { standardsMetrics, type StandardsMetrics } from '../../../work-memory/eval/standards-metrics.js';
+import type { SweepRow } from '../../../work-memory/eval/sweep.js';
+import { calibrationVersion } from '../../../work-memory/scoring/calibrated.js';
+import type { IO } from '../../../shared/io.js';
+import type { ScoringMethod } from '../../../work-memory/scoring/hybrid.js';
+import { findProjectRoot } from '../../../shared/project.js';
+
+export interface EvalOptions {
+  pairs?: string;
+  json?: boolean;
+  work?: string;
+  limit: number;
+  subset: number;
+  method?: ScoringMethod;
+  save?: string;
+  /** Corpus sizes for the sweep (`--sweep 5,10,30`; `--sweep` alone: the default sizes). */
+  sweep?: number[] | true;
+}
+
+export interface EvalReport {
+  source: string;
+  method: string;
+  scoring: ScoringMethod;
+  calibration: string;
+  indexed: number;
+  /** The history check over every project of the set. */
+  metrics: EvalMetrics;
+  /** The same per project (tracker or repository). */
+  byProject?: Record<string, EvalMetrics>;
+  /** The Librarian, where the set labels governing standards. */
+  standards?: StandardsMetrics & { rule: { threshold: number; k: number; candidates: number } };
+  sweep?: SweepRow[];
+  timings: Record<string, number>;
+}
+
+/** Briefs the history check is judged on: not the ones only an ADR records, nor the Librarian's own cases. */
+export const historyCase = (r: { kind?: string }) => !r.kind || !/_adr$|^design_cites_standard$|^cross_project$/.test(r.kind);
+
+/** Run an evaluation and return its per-query results (shared by `eval` and `calibrate`). */
+export async function evaluate(io: IO, globals: GlobalOptions, opts: EvalOptions): Promise<{ report: EvalReport; results: QueryResult[] }> {
+  const root = findProjectRoot(io.cwd, globals.cwd);
+  const { config } = await loadConfig(root);
+  if (opts.method) config.scoring.method = opts.method;
+  const model = modelSetup(io.env, config, root);
+  const progress = (m: string) => {
+    if (!globals.quiet) io.stderr.write(`${m}\n`);
+  };
+  const method = `embedding:${model.identity.modelId}+hnsw`;
+  if (opts.pairs) {
+    const file = path.resolve(io.cwd, opts.pairs);
+    const { loadEvalSet, sampleById } = await import('../../../work-memory/eval/sets.js');
+    const { runSet } = await import('../../../work-memory/eval/run-set.js');
+    let projects = loadEvalSet(file, { subset: opts.subset });
+    if (opts.limit > 0) projects = projects.map((p) => ({ ...p, cases: sampleById(p.cases, opts.limit) }));
+    const work = path.resolve(io.cwd, opts.work ?? path.join(root, '.agentos', 'eval', path.basename(file).replace(/\W+/g, '-')));
+    const base = { work, config, model: model.identity, loadEmbedder: () => model.load('batch'), onProgress: progress };
+    const run = await runSet({ ...base, projects, crossStandards: true });
+    const history = run.results.filter(historyCase);
+    const rule = { threshold: config.thresholds.standards, k: config.standards.k, candidates: config.standards.candidates };
+    const hasStandards = run.results.some((r) => r.standards && r.standards.governing.length > 0);
+    const report: EvalReport = {
+      source: opts.pairs,
+      method,
+      scoring: config.scoring.method,
+      calibration: calibrationVersion(),
+      indexed: run.indexed,
+      metrics: summarize(history, config.thresholds),
+      byProject: Object.fromEntries(projects.map((p) => [p.name, summarize(history.filter((r) => r.project === p.name), config.thresholds)])),
+      ...(hasStandards ? { standards: { ...standardsMetrics(run.results, rule), rule } } : {}),
+      timings: run.timings,
+    };
+    if (opts.sweep) {
+      const { runSweep, DEFAULT_SIZES } = await import('../../../work-memory/eval/sweep.js');
+      report.sweep = (await runSweep(projects, opts.sweep === true ? DEFAULT_SIZES : opts.sweep, { ...base, work: path.join(work, 'sweep') })).rows;
+    }
+    return { report, results: run.results };
+  }
+  const { runHistoryEval } = await import('../../../work-memory/eval/run-history.js');
+  const run = await runHistoryEval({ root, config, model, onProgress: progress });
+  return {
+    report: { source: 'history', method, scoring: config.scoring.method, calibration: calibrationVersion(), indexed: run.indexed, metrics: summarize(run.results, config.thresholds), timings: run.timings },
+    results: run.results,
+  };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+function renderMetrics(m: EvalMetrics, indent = '  '): string[] {
+  return [
+    `${indent}queries                     ${m.queries.duplicates} duplicates, ${m.queries.nonDuplicates} with nothing to find`,
+    `${indent}right past work ranked 1st  ${pct(m.top1)}   (top 3: ${pct(m.top3)})`,
+    `${indent}alerts >= ${m.alert.threshold}             recall ${pct(m.alert.recall)}, precision ${pct(m.alert.precision)}, precision at ${pct(m.alert.baseRate)} duplicates ${pct(m.alert.precisionAtBase)}`,
+    `${indent}false alerts                ${pct(m.alert.falseAlerts)} of briefs with nothing to find`,
+    `${indent}related >= ${m.related.threshold}             duplicates ${pct(m.related.duplicatesReaching)} (original shown ${pct(m.related.duplicatesTargetShown)}), non-duplicates (noise) ${pct(m.related.nonDuplicatesReaching)}`,
+    `${indent}AUC                         ${Number.isNaN(m.auc) ? 'n/a' : m.auc.toFixed(3)}`,
+  ];
+}
+
+export function renderReport(r: EvalReport): string {
+  const m = r.metrics;
+  const lines = [`Evaluation of ${r.source} (${r.scoring} scoring, calibration ${r.calibration}, ${r.indexed} documents indexed)`, ...renderMetrics(m)];
+  for (const [name, pm] of Object.entries(r.byProject ?? {})) {
+    if (Object.keys(r.byProject ?? {}).length < 2) break;
+    lines.push(`  ${name}`, ...renderMetrics(pm, '    '));
+  }
+  if (r.standards) {
+    const s = r.standards;
+    lines.push(
+      `  standards (score >= ${s.rule.threshold}, best ${s.rule.k} of ${s.rule.candidates})`,
+      `    labelled briefs             ${s.labelled}: a governing one attached for ${pct(s.briefRecall)} (pairs ${pct(s.pairRecall)}), precision ${pct(s.precision)}`,
+      `    unrelated briefs            ${s.unrelated}: none attached for ${pct(s.unrelatedNone)}`,
+    );
+  }
+  if (r.sweep) {
+    lines.push('  corpus-size sweep           docs  dups  none  false alerts  related noise  recall');
+    for (const row of r.sweep) {
+      lines.push(
+        `    ${String(row.size).padStart(5)}                   ${String(row.documents).padStart(5)} ${String(row.duplicates).padStart(5)} ${String(row.nonDuplicates).padStart(5)}  ${pct(row.falseAlerts).padStart(12)}  ${pct(row.relatedNoise).padStart(13)}  ${pct(row.recall).padStart(6)}`,
+      );
+    }
+  }
+  lines.push(
+    `  timings                     query median ${m.timings.queryMsMedian.toFixed(1)} ms, p95 ${m.timings.queryMsP95.toFixed(1)} ms; ${Object.entries(r.timings)
+      .map(([k, v]) => `${k} ${Math.round(v)} ms`)
+      .join(', ')}`,
+  );
+  return lines.join('\n');
+}
+
+export async function runEval(io: IO, globals: GlobalOptions, opts: EvalOptions): Promise<number> {
+  if (opts.pairs === '') throw new UsageError('eval: --pairs needs a file');
+  if (opts.sweep && !opts.pairs) throw new UsageError('eval: --sweep needs --pairs (a labelled set to sample projects from)');
+  const { report, results } = await evaluate(io, globals, opts);
+  if (opts.save) await writeFile(path.resolve(io.cwd, opts.save), JSON.stringify({ report, results }) + '\n');
+  io.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : renderReport(report) + '\n');
+  return ExitCode.Ok;
+}

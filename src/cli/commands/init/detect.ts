@@ -1,0 +1,86 @@
+import type { Config } from '../../../shared/config/schema.js';
+import { countGlobMatches } from '../../../work-memory/corpus/glob-counts.js';
+import type { CorpusType } from '../../../work-memory/corpus/types.js';
+
+/**
+ * Folders projects keep decisions and finished work in. Each candidate offers
+ * globs from the most specific to the most general; the first that matches
+ * files is proposed. Paths match case-insensitively (docs/LLDs = docs/llds).
+ */
+export interface Candidate {
+  folder: string;
+  /** What the folder holds: standing decisions, completed work, or finished designs that are both. */
+  types: CorpusType[];
+  globs: string[][];
+  why: string;
+}
+
+export const CANDIDATES: Candidate[] = [
+  { folder: 'docs/adr', types: ['standard'], globs: [['docs/adr/**/*.md']], why: 'architecture decision records' },
+  { folder: 'docs/adrs', types: ['standard'], globs: [['docs/adrs/**/*.md']], why: 'architecture decision records' },
+  { folder: 'docs/decisions', types: ['standard'], globs: [['docs/decisions/**/*.md']], why: 'decision records' },
+  { folder: 'docs/architecture/decisions', types: ['standard'], globs: [['docs/architecture/decisions/**/*.md']], why: 'decision records' },
+  { folder: 'adr', types: ['standard'], globs: [['adr/**/*.md']], why: 'architecture decision records' },
+  { folder: 'docs/rfcs', types: ['standard'], globs: [['docs/rfcs/**/*.md']], why: 'RFCs' },
+  { folder: 'rfcs', types: ['standard'], globs: [['rfcs/**/*.md']], why: 'RFCs' },
+  { folder: 'docs/standards', types: ['standard'], globs: [['docs/standards/**/*.md']], why: 'standards' },
+  { folder: 'docs/conventions', types: ['standard'], globs: [['docs/conventions/**/*.md']], why: 'conventions' },
+  { folder: 'docs/lld/done', types: ['standard', 'history'], globs: [['docs/lld/done/*.md']], why: 'finished designs' },
+  { folder: 'docs/llds/done', types: ['standard', 'history'], globs: [['docs/llds/done/*.md']], why: 'finished designs' },
+  {
+    folder: 'docs/audit/done',
+    types: ['history'],
+    globs: [['docs/audit/done/*/001-issue.md'], ['docs/audit/done/**/*.md']],
+    why: 'finished issues',
+  },
+  {
+    folder: 'docs/lineage/done',
+    types: ['history'],
+    globs: [['docs/lineage/done/*/001-issue.md', 'docs/lineage/done/*/001-brief.md'], ['docs/lineage/done/**/*.md']],
+    why: 'finished issues',
+  },
+  { folder: 'issues/closed', types: ['history'], globs: [['issues/closed/**/*.md']], why: 'closed issues' },
+  { folder: 'issues/done', types: ['history'], globs: [['issues/done/**/*.md']], why: 'finished issues' },
+  { folder: 'docs/issues/closed', types: ['history'], globs: [['docs/issues/closed/**/*.md']], why: 'closed issues' },
+  { folder: 'docs/issues/done', types: ['history'], globs: [['docs/issues/done/**/*.md']], why: 'finished issues' },
+  { folder: 'docs/designs/done', types: ['standard', 'history'], globs: [['docs/designs/done/**/*.md']], why: 'finished designs' },
+];
+
+export interface FoundFolder {
+  folder: string;
+  types: CorpusType[];
+  why: string;
+  /** The proposed globs, each with the files it matches now. */
+  globs: { glob: string; files: number }[];
+  files: number;
+}
+
+/**
+ * Which candidate folders exist with markdown in them, and the globs to use.
+ * Stat only; `exclude` of the current config applies.
+ */
+export async function detectLayout(root: string, exclude: Config['corpus']['exclude'] = [], candidates: Candidate[] = CANDIDATES): Promise<FoundFolder[]> {
+  const found: FoundFolder[] = [];
+  // The same folder spelled twice (docs/lld/done vs docs/LLD/done) must be offered once.
+  const seen = new Set<string>();
+  for (const c of candidates) {
+    for (const set of c.globs) {
+      const counts = await countGlobMatches(root, { standards: set, history: [], exclude, maxFileBytes: 0 }, ['standard']);
+      const files = counts.reduce((n, g) => n + g.files, 0);
+      if (files === 0) continue;
+      const key = c.folder.toLowerCase();
+      if (!seen.has(key)) {
+        seen.add(key);
+        found.push({ folder: c.folder, types: c.types, why: c.why, globs: counts.filter((g) => g.files > 0).map(({ glob, files }) => ({ glob, files })), files });
+      }
+      break;
+    }
+  }
+  return found;
+}
+
+/** The corpus section from the folders chosen for each role. */
+export function corpusFromChoice(found: FoundFolder[], standards: string[], history: string[]): { standards: FoundFolder['globs']; history: FoundFolder['globs'] } {
+  const pick = (folders: string[]) => found.filter((f) => folders.includes(f.folder)).flatMap((f) => f.globs);
+  return { standards: pick(standards), history: pick(history) };
+}

@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { GlobalOptions } from '../../globals.js';
+import { CONFIG_PATH } from '../../../shared/config/load.js';
+import { PromptCancelled } from '../../../work-memory/decision/prompt.js';
+import { ExitCode, UsageError } from '../../../shared/errors.js';
+import { canPrompt, type IO } from '../../../shared/io.js';
+import { writeFileAtomic } from '../../../work-memory/output/write.js';
+import { findProjectRoot } from '../../../shared/project.js';
+import { inquirerInitAsker, type InitAsker, type InitChoice } from './ask.js';
+import { GITIGNORE, renderConfig } from './config-text.js';
+import { corpusFromChoice, detectLayout, type FoundFolder } from './detect.js';
+
+export interface InitOptions {
+  yes?: boolean;
+  force?: boolean;
+  json?: boolean;
+}
+
+export const GITIGNORE_PATH = '.agentos/.gitignore';
+
+/**
+ * `agentos init`: detect where the project keeps decisions and finished work
+ * (decide), ask at a terminal which folders are which (ask), write a commented
+ * config and a .gitignore (act). Never overwrites a config without --force.
+ */
+export async function runInit(io: IO, globals: GlobalOptions, opts: InitOptions, seams: { asker?: InitAsker } = {}): Promise<number> {
+  const root = findProjectRoot(io.cwd, globals.cwd);
+  const configFile = path.join(root, CONFIG_PATH);
+  if (existsSync(configFile) && !opts.force) {
+    throw new UsageError(`${CONFIG_PATH} already exists in ${root}; agentos init never overwrites it (use --force to replace it)`);
+  }
+  const out = (s = '') => io.stdout.write(s + '\n');
+  const err = (s = '') => io.stderr.write(s + '\n');
+
+  const found = await detectLayout(root);
+  const proposal: InitChoice = {
+    standards: found.filter((f) => f.types.includes('standard')).map((f) => f.folder),
+    history: found.filter((f) => f.types.includes('history')).map((f) => f.folder),
+  };
+  if (!opts.json) printFound(out, root, found);
+
+  // Ask only a person at a terminal; --yes (or no terminal, or CI) takes the proposal.
+  const interactive = found.length > 0 && canPrompt(io, Boolean(opts.yes)) && Boolean(io.stderr.isTTY);
+  let choice = proposal;
+  if (interactive) {
+    const asker = seams.asker ?? inquirerInitAsker(io.stdin, io.stderr);
+    try {
+      choice = await asker(found);
+    } catch (e) {
+      if (e instanceof PromptCancelled) {
+        err('Cancelled: nothing was written.');
+        return ExitCode.Cancelled;
+      }
+      throw e;
+    }
+  }
+
+  const corpus = corpusFromChoice(found, choice.standards, choice.history);
+  await writeFileAtomic(configFile, renderConfig(corpus));
+  const gitignoreFile = path.join(root, GITIGNORE_PATH);
+  const writeIgnore = !existsSync(gitignoreFile) || Boolean(opts.force);
+  if (writeIgnore) await writeFileAtomic(gitignoreFile, GITIGNORE);
+
+  if (opts.json) {
+    io.stdout.write(
+      JSON.stringify(
+        { root, found, chosen: choice, corpus, config: configFile, gitignore: writeIgnore ? gitignoreFile : null, asked: interactive },
+        null,
+        2,
+      ) + '\n',
+    );
+    return ExitCode.Ok;
+  }
+  out(`Wrote ${CONFIG_PATH} (${corpus.standards.length} standards glob${corpus.standards.length === 1 ? '' : 's'}, ${corpus.history.length} history glob${corpus.history.length === 1 ? '' : 's'}).`);
+  out(writeIgnore ? `Wrote ${GITIGNORE_PATH} (index, logs, issue outputs, models and memory stay out of git; commit the config).` : `Kept the existing ${GITIGNORE_PATH}.`);
+  if (corpus.standards.length + corpus.history.length === 0) {
+    out('No known folders were found: add your globs to the config, then run `agentos index --include-history`.');
+  } else {
+    out('Next: agentos index --include-history');
+  }
+  return ExitCode.Ok;
+}
+
+function printFound(out: (s?: string) => void, root: string, found: FoundFolder[]): void {
+  if (found.length === 0) {
+    out(`No folders agentos knows were found in ${root}.`);
+    return;
+  }
+  out(`Found in ${root}:`);
+  const width = Math.max(...found.flatMap((f) => f.globs.map((g) => g.glob.length)));
+  for (const f of found) {
+    out(`  ${f.folder}  ${f.why} -> ${f.types.join(' + ')}`);
+    for (const g of f.globs) out(`    ${g.glob.padEnd(width)}  ${g.files} file${g.files === 1 ? '' : 's'}`);
+  }
+}

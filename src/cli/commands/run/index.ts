@@ -1,0 +1,143 @@
+/**
+ * `agentos run -- CMD…`: check the attempt memory, warn (and at a terminal ask)
+ * before repeating a known failure, run the command with the terminal passed
+ * through, record the outcome, and exit with the command's own code.
+ *
+ * Decide, then ask, then act: the store decides whether this is a repeat, the
+ * prompt only asks, runChild only runs. The memory never blocks the command:
+ * if it cannot be opened, checked or written, agentos says so on stderr and
+ * runs the command anyway (fail open). Only the user (N at the prompt) or
+ * `--on-repeat block` stops it.
+ */
+import type { GlobalOptions } from '../../globals.js';
+import type { AttemptMemoryHandle } from '../../../attempt-memory/open.js';
+import { runChild, type ChildResult } from '../../../attempt-memory/child.js';
+import { commandLine } from '../../../attempt-memory/command-line.js';
+import { ConfirmCancelled, inquirerProceed, type ProceedAsker } from '../../../attempt-memory/confirm.js';
+import { renderRepeatWarning } from '../../../attempt-memory/render.js';
+import type { RepeatWarning } from '../../../attempt-memory/types.js';
+import { loadConfig } from '../../../shared/config/load.js';
+import { DEFAULT_CONFIG, type Config } from '../../../shared/config/schema.js';
+import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
+import { canPrompt, type IO } from '../../../shared/io.js';
+import { findProjectRoot } from '../../../shared/project.js';
+import { openMemory, paint } from '../attempt/common.js';
+
+export interface RunOptions {
+  onRepeat: 'warn' | 'block';
+  context?: string;
+  tags: string[];
+  session?: string;
+  nonInteractive?: boolean;
+}
+
+export interface RunDeps {
+  /** The y/N question; tests inject scripted answers. */
+  asker?: ProceedAsker;
+}
+
+export async function runRun(io: IO, globals: GlobalOptions, argv: string[], opts: RunOptions, deps: RunDeps = {}): Promise<number> {
+  if (argv.length === 0) throw new UsageError('run: no command (usage: agentos run [options] -- CMD [ARGS…])');
+  const root = findProjectRoot(io.cwd, globals.cwd);
+  const command = commandLine(argv);
+  const say = (line: string) => {
+    if (!globals.quiet) io.stderr.write(`agentos: ${line}\n`);
+  };
+  const failOpen = (what: string, e: unknown) => io.stderr.write(`agentos: ${what} failed: ${errorMessage(e)}. Running the command without attempt memory.\n`);
+
+  let config: Config = DEFAULT_CONFIG;
+  let memory: AttemptMemoryHandle | null = null;
+  try {
+    config = (await loadConfig(root)).config;
+    if (config.attempts.enabled) memory = await openMemory(io, { root, config }, opts.session);
+  } catch (e) {
+    failOpen('opening the attempt memory', e);
+  }
+
+  let warnings: RepeatWarning[] = [];
+  if (memory && config.attempts.warnOnDuplicateFailure) {
+    try {
+      warnings = memory.checkRepeat({ tool: 'shell', command, context: opts.context ?? null, tags: opts.tags });
+    } catch (e) {
+      failOpen('the repeat check', e);
+    }
+  }
+
+  if (warnings.length > 0) {
+    io.stderr.write(renderRepeatWarning(warnings, config.attempts.repeatThreshold, config.attempts.failureLookbackDays, await paint(io, 'stderr')));
+    const decision = await decide(io, opts, deps, warnings);
+    if (decision !== 'proceeded') {
+      safely(() => memory!.noteWarning(warnings, command, decision === 'cancelled' ? 'declined' : decision), (e) => failOpen('noting the warning', e));
+      memory?.close();
+      if (decision === 'cancelled') return ExitCode.Cancelled;
+      say(decision === 'blocked' ? 'not run: it repeats a recent failure (--on-repeat block).' : 'not run.');
+      return ExitCode.RepeatBlocked;
+    }
+    safely(() => memory!.noteWarning(warnings, command, 'proceeded'), (e) => failOpen('noting the warning', e));
+  }
+
+  // Under a coding agent stdout is a pipe: tee it too, since tsc, pytest and go test print their errors there.
+  const result = await runChild(argv, { cwd: io.cwd, env: io.env, stderr: io.stderr, stdout: io.stdout.isTTY ? undefined : io.stdout, interactive: Boolean(io.stdin.isTTY) });
+  if (result.spawnError) io.stderr.write(`agentos: ${result.spawnError}\n`);
+
+  if (memory) {
+    const m = memory;
+    safely(
+      () => {
+        const rec = m.record({
+          tool: 'shell',
+          command,
+          outcome: result.exitCode === 0 ? 'success' : 'failure',
+          exitCode: result.exitCode,
+          durationMs: result.durationMs,
+          error: result.exitCode === 0 ? null : failureText(result),
+          context: opts.context ?? null,
+          tags: opts.tags,
+          sessionId: opts.session,
+        });
+        // It worked despite the warning: those failures are stale, never raised again for it.
+        if (rec.outcome === 'success' && warnings.length > 0) {
+          m.markOverridden(warnings.map((w) => w.failure.id), rec.id);
+          say(`it worked this time: ${warnings.length === 1 ? 'the old failure is' : `${warnings.length} old failures are`} marked overridden.`);
+        }
+      },
+      (e) => io.stderr.write(`agentos: recording the attempt failed: ${errorMessage(e)}. The command's result stands.\n`),
+    );
+    m.close();
+  }
+  return result.exitCode;
+}
+
+async function decide(io: IO, opts: RunOptions, deps: RunDeps, _warnings: RepeatWarning[]): Promise<'proceeded' | 'declined' | 'blocked' | 'cancelled'> {
+  if (canPrompt(io, Boolean(opts.nonInteractive))) {
+    const ask = deps.asker ?? inquirerProceed(io.stdin, io.stderr);
+    try {
+      return (await ask()) ? 'proceeded' : 'declined';
+    } catch (e) {
+      if (e instanceof ConfirmCancelled) return 'cancelled';
+      throw e;
+    }
+  }
+  return opts.onRepeat === 'block' ? 'blocked' : 'proceeded';
+}
+
+function safely(fn: () => void, onError: (e: unknown) => void): void {
+  try {
+    fn();
+  } catch (e) {
+    onError(e);
+  }
+}
+
+/**
+ * What a failure said: its stdout (when teed) first, then stderr, so that the cause
+ * reader (src/attempt-memory/cause.ts) finds a tool's own error line on either stream and,
+ * falling back to the last line that says error, prefers stderr's.
+ */
+function failureText(r: ChildResult): string | null {
+  const text = [r.stdoutTail, r.stderrTail]
+    .map((t) => t?.replace(/\s+$/, '') ?? '')
+    .filter(Boolean)
+    .join('\n');
+  return text || (r.signal ? `killed by ${r.signal}` : null);
+}

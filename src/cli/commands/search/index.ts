@@ -1,0 +1,114 @@
+import type { GlobalOptions } from '../../globals.js';
+import { formatScore } from '../../../work-memory/check/classify.js';
+import { scoringFor } from '../../../work-memory/check/run.js';
+import { loadConfig } from '../../../shared/config/load.js';
+import type { CorpusType } from '../../../work-memory/corpus/types.js';
+import { modelSetup } from '../../../work-memory/index/model-setup.js';
+import { assertExplicitModelDir } from '../../../work-memory/embeddings/model-location.js';
+import { errorMessage, ExitCode, UsageError } from '../../../shared/errors.js';
+import { openLexical, type LexicalData } from '../../../work-memory/lexical/file.js';
+import { searchIndex } from '../../../work-memory/check/search.js';
+import { openStore } from '../../../work-memory/index/hnsw-store.js';
+import { debugLine, useColor, type IO } from '../../../shared/io.js';
+import { makeStyle } from '../../../shared/style.js';
+import { issueLabel } from '../../../work-memory/output/sections.js';
+import { safeForTerminal } from '../../../shared/sanitize.js';
+import { findProjectRoot } from '../../../shared/project.js';
+import { coverageJson } from '../../../work-memory/index/refresh.js';
+import { refreshIndexForCheck } from '../../ui/index-refresh.js';
+import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
+
+export interface SearchOptions {
+  type?: CorpusType;
+  limit: number;
+  json?: boolean;
+  /** false with --no-refresh. */
+  refresh?: boolean;
+  /** Over config `search.min_score` for this run. */
+  minScore?: number;
+}
+
+/** "Have we worked on X?": the k best documents (by their best chunk) across the index. */
+export async function runSearch(io: IO, globals: GlobalOptions, query: string, opts: SearchOptions): Promise<number> {
+  if (query.trim() === '') throw new UsageError('search: the query is empty');
+  const root = findProjectRoot(io.cwd, globals.cwd);
+  const { config } = await loadConfig(root);
+  const model = modelSetup(io.env, config, root);
+  assertExplicitModelDir(model.location);
+  const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
+  const t0 = performance.now();
+  // One model load serves a refresh of a stale index and the query.
+  let loading: ReturnType<typeof model.load> | null = null;
+  const loadEmbedder = () => (loading ??= model.load());
+  const index = await refreshIndexForCheck(io, { root, config, model: model.identity, loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
+  const coverage = coverageJson(index);
+  const [store, loaded] = await withDelayedSpinner(
+    spinner,
+    'Loading model and index…',
+    Promise.all([openStore(root, model.identity), loadEmbedder().then((e) => ({ e, error: null }), (error: unknown) => ({ e: null, error }))]),
+  );
+  // The lexical index serves the hybrid score and, without the model, answers alone (issue 9).
+  let lexical: LexicalData | null = null;
+  try {
+    lexical = openLexical(root);
+  } catch (e) {
+    if (!loaded.e) throw loaded.error; // no model and no lexical index: the model's error
+    io.stderr.write(`warning: lexical index unavailable (${errorMessage(e)}); scoring by cosine alone\n`);
+  }
+  if (!loaded.e) {
+    io.stderr.write(`warning: the model could not be loaded (${errorMessage(loaded.error)}); searching the lexical index (method: lexical)\n`);
+  }
+  const embedder = loaded.e;
+  if (store.count() === 0) {
+    io.stderr.write('The index is empty: nothing matched the corpus globs. Run `agentos status` to see what each glob matches, or `agentos init`.\n');
+    if (opts.json) io.stdout.write(JSON.stringify({ query, method: null, minScore: opts.minScore ?? config.search.minScore, belowMinScore: 0, results: [], coverage }, null, 2) + '\n');
+    return ExitCode.Ok;
+  }
+  debugLine(io, globals, `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`);
+  const vectors = embedder ? await embedder.embed([query]) : [];
+  // The same scoring rule as issue start and context (src/work-memory/check/run.ts scoringFor).
+  const scoring = scoringFor(config, query, { lexical, chunks: [query], model: Boolean(embedder) });
+  const ranked = searchIndex(store, vectors, scoring, { types: opts.type ? [opts.type] : ['history', 'standard'], limit: opts.limit });
+  const minScore = opts.minScore ?? config.search.minScore;
+  const results = ranked.filter((r) => r.score >= minScore).slice(0, opts.limit);
+  await logSearch(root, { query, type: opts.type ?? null, minScore, results: results.map((r) => ({ path: r.filePath, score: r.score })) });
+  const below = ranked.length - ranked.filter((r) => r.score >= minScore).length;
+  if (opts.json) {
+    io.stdout.write(
+      JSON.stringify(
+        {
+          query,
+          method: embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical',
+          minScore,
+          belowMinScore: below,
+          coverage,
+          results: results.map((r) => ({ type: r.types.sort(), id: r.issueId, title: r.title, section: r.section, score: r.score, status: r.status, statusReason: r.statusReason, documentType: r.documentType, path: r.filePath, excerpt: r.excerpt })),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    return ExitCode.Ok;
+  }
+  const st = await makeStyle(useColor(io, 'stdout'));
+  if (results.length === 0) io.stdout.write(`No results scoring ${formatScore(minScore)} or more${below ? ` (${below} below; --min-score 0 lists them)` : ''}.
+`);
+  results.forEach((raw, i) => {
+    const r = safeForTerminal(raw); // past text may carry terminal escapes
+    const status = r.status ? (r.status === 'rejected' || r.status === 'superseded' ? st.red(r.status.toUpperCase()) : r.status) : '';
+    io.stdout.write(`${i + 1}. ${st.bold(r.documentType === 'issue' || r.issueId ? `Issue ${issueLabel(r)}` : r.title)}  ${formatScore(r.score)}  [${r.types.join(', ')}]${status ? `  ${status}` : ''}\n`);
+    io.stdout.write(`   ${st.dim(r.filePath)} › ${r.section}\n`);
+    if (r.excerpt) io.stdout.write(`   ${r.excerpt}\n`);
+  });
+  return ExitCode.Ok;
+}
+
+/** Searches go in the audit log too: what was asked and what the memory answered. */
+async function logSearch(root: string, record: Record<string, unknown>): Promise<void> {
+  try {
+    const { createFileLogger } = await import('../../../shared/log/logger.js');
+    (await createFileLogger(root)).info({ event: 'search', ...record }, 'search');
+  } catch {
+    /* logging must never fail a search */
+  }
+}

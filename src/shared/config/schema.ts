@@ -1,0 +1,98 @@
+import { DEFAULT_DTYPE, type ConfiguredDtype, type ScoringMethod } from './model-values.js';
+/** The shape of `.agentos/config.yaml` after validation, with defaults applied. */
+export interface Config {
+  corpus: {
+    /** Globs (repo-relative, matched case-insensitively) of standing decisions. */
+    standards: string[];
+    /** Globs of completed work, indexed with `--include-history`. */
+    history: string[];
+    /** Globs never indexed, whatever else matches. */
+    exclude: string[];
+    /** Files larger than this are skipped with a warning. */
+    maxFileBytes: number;
+  };
+  thresholds: {
+    /** Top score at or above this raises the duplicate alert. */
+    duplicate: number;
+    /** Top score at or above this (and below `duplicate`) adds related context. */
+    related: number;
+    /** Standards at or above this are attached as relevant standards. */
+    standards: number;
+  };
+  history: { k: number };
+  standards: { k: number; candidates: number };
+  model: {
+    /** Folder holding `<model id>/` (tokenizer, config, onnx/). Offline when set. */
+    dir: string | null;
+    id: string;
+    /** `auto`: int8 where provisioning built it, else q8. */
+    dtype: ConfiguredDtype;
+  };
+  check: {
+    /** The history check gives up (and fails open) after this long. */
+    timeoutMs: number;
+  };
+  search: {
+    /** `agentos search` lists nothing below this score (`search.min_score`, `--min-score`). */
+    minScore: number;
+  };
+  /** Attempt memory (src/attempts): what was tried, repeat-failure warnings, session context. */
+  attempts: {
+    /** Record attempts and warn; false: `run` just runs, `attempt record` writes nothing. */
+    enabled: boolean;
+    /** Warn (and at a TTY ask) before a command that resembles a recent failure. */
+    warnOnDuplicateFailure: boolean;
+    /** Only failures this recent count for warnings. */
+    failureLookbackDays: number;
+    /** Failures older than this are archived: kept, never used for warnings. */
+    archiveAfterDays: number;
+    /** Similarity (0..1) at or above which a past failure is raised. */
+    repeatThreshold: number;
+    /** Most characters of attempt history injected into a session's context (recall, hooks). */
+    maxContextSize: number;
+    /** Hooks inject what the project learned at session start. */
+    autoInject: boolean;
+  };
+  /** How similarity is scored (issue 11): hybrid semantic + lexical, or the old cosine alone. */
+  scoring: { method: ScoringMethod };
+}
+
+export const DEFAULT_CONFIG: Config = {
+  corpus: {
+    standards: [
+      'docs/adrs/**/*.md',
+      'docs/adr/**/*.md',
+      'docs/standards/**/*.md',
+      'docs/LLDs/done/*.md',
+      'docs/lld/done/*.md',
+    ],
+    history: [
+      'docs/audit/done/*/001-issue.md',
+      // Issue folders of revisions: one document per folder is kept (src/work-memory/corpus/layouts.ts).
+      'docs/audit/done/*/001-brief.md',
+      'docs/audit/done/*/[0-9][0-9][0-9]-draft.md',
+      'docs/lineage/done/*/001-issue.md',
+      'docs/lineage/done/*/001-brief.md',
+      'docs/LLDs/done/*.md',
+      'docs/lld/done/*.md',
+    ],
+    exclude: [],
+    maxFileBytes: 1024 * 1024,
+  },
+  thresholds: { duplicate: 0.85, related: 0.5, standards: 0.5 },
+  history: { k: 3 },
+  standards: { k: 3, candidates: 5 },
+  model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: DEFAULT_DTYPE },
+  check: { timeoutMs: 30_000 },
+  search: { minScore: 0.3 },
+  attempts: {
+    enabled: true,
+    warnOnDuplicateFailure: true,
+    failureLookbackDays: 7,
+    archiveAfterDays: 30,
+    repeatThreshold: 0.85,
+    maxContextSize: 2000,
+    autoInject: true,
+  },
+  scoring: { method: 'hybrid' },
+};

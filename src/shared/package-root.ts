@@ -1,0 +1,30 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let cached: string | null = null;
+
+/**
+ * This installation's root folder (package.json, bin/, dist/), found by walking
+ * up from this module to the package.json named "agentos". The same answer from
+ * dist/shared/package-root.js, from the bundles one level below dist/ (dist/main/,
+ * dist/fast/) and from src/ (tests), which a fixed number of `..` cannot give.
+ * bundle-safe: walks up from wherever it runs.
+ */
+export function packageRoot(): string {
+  if (cached) return cached;
+  const start = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest) && isAgentos(manifest)) return (cached = dir);
+    if (path.dirname(dir) === dir) return (cached = path.resolve(start, '..'));
+  }
+}
+
+function isAgentos(manifest: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'agentos';
+  } catch {
+    return false;
+  }
+}

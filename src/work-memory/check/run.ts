@@ -1,0 +1,179 @@
+import type { Config } from '../../shared/config/schema.js';
+import type { Embedder } from '../embeddings/embedder.js';
+import { errorMessage, IndexUnavailableError } from '../../shared/errors.js';
+import type { ModelIdentity } from '../index/build.js';
+import type { VectorStore } from '../index/types.js';
+import type { HistoryStatus } from './classify.js';
+import { checkHistory, embedBriefChunks, type HistoryMatch } from './history.js';
+import { briefForCheck } from './brief-limit.js';
+import type { LexicalData } from '../lexical/file.js';
+import type { Scoring } from '../scoring/rank.js';
+import { retrieveStandards, type StandardContext } from './standards.js';
+import { extractMetadata } from '../corpus/metadata.js';
+
+/** The brief's title as the index would read it (H1, else first line): the title feature compares it with past titles. */
+export function briefTitle(text: string): string {
+  return extractMetadata('brief.md', text, ['history'], '').metadata.title;
+}
+
+/**
+ * How every ranking of a text is scored (issue start, context, search, eval: one rule).
+ * Without the model, the lexical fallback; without a lexical index, the cosine alone.
+ */
+export function scoringFor(config: Config, text: string, o: { lexical: LexicalData | null; chunks?: string[]; model: boolean }): Scoring {
+  return {
+    method: o.model ? (o.lexical ? config.scoring.method : 'cosine') : 'lexical',
+    lexical: o.lexical,
+    briefText: text,
+    briefTitle: briefTitle(text),
+    briefChunks: o.chunks,
+    lines: scoringLines(config),
+  };
+}
+
+/** The lines the calibrated score's semantic floors protect: the configured thresholds. */
+export function scoringLines(config: Config): Scoring['lines'] {
+  return {
+    history: { duplicate: config.thresholds.duplicate, related: config.thresholds.related },
+    standard: { duplicate: config.thresholds.standards, related: config.thresholds.standards },
+  };
+}
+
+/** Where the memory comes from; tests pass a fake embedder and an in-memory store. */
+export interface CheckDeps {
+  loadEmbedder: () => Promise<Embedder>;
+  openStore: () => Promise<VectorStore>;
+  /** e.g. "embedding:Xenova/all-MiniLM-L6-v2@q8+hnsw" — reported as the method that answered. */
+  method: string;
+  /** What the embedder will be, known without loading it: lets a stale index be updated first. */
+  identity?: ModelIdentity;
+  /** The lexical index beside the vectors (hybrid scoring, and the answer when the model cannot load). */
+  openLexical?: () => Promise<LexicalData>;
+}
+
+export interface HistoryOutcome {
+  /** `no_history`: the index holds no completed work, so the check could not look (not "clear"). */
+  status: HistoryStatus | 'error' | 'no_history';
+  matches: HistoryMatch[];
+  nearest: HistoryMatch[];
+  error: string | null;
+  method: string;
+}
+
+/** What the Librarian says when there is no index at all (the history check says why on its own line). */
+export const NO_INDEX = 'Vector store not found. Run `agentos index`.';
+
+export interface StandardsOutcome {
+  items: StandardContext[];
+  error: string | null;
+  /** True when the error is that no index was ever built (a typed reason, not a message to match). */
+  noIndex?: boolean;
+  method: string;
+}
+
+export interface CheckOutcome {
+  history: HistoryOutcome;
+  standards: StandardsOutcome;
+  warnings: string[];
+  timings: Record<string, number>;
+}
+
+export class CheckTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`timed out after ${(ms / 1000).toFixed(1)}s`);
+    this.name = 'TimeoutError';
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CheckTimeoutError(ms)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The history check and the standards lookup. Never throws: any technical
+ * failure comes back as status "error" with its message, and the caller
+ * proceeds (fail open) and says so.
+ */
+export async function runChecks(briefText: string, config: Config, deps: CheckDeps, opts: { history: boolean; standards: boolean }): Promise<CheckOutcome> {
+  const timings: Record<string, number> = {};
+  const warnings: string[] = [];
+  const t = () => performance.now();
+  const failed = (e: unknown): CheckOutcome => {
+    const error = errorMessage(e);
+    return {
+      history: { status: 'error', matches: [], nearest: [], error, method: 'none' },
+      standards: e instanceof IndexUnavailableError && e.reason === 'missing' ? { items: [], error: NO_INDEX, noIndex: true, method: 'none' } : { items: [], error, method: 'none' },
+      warnings,
+      timings,
+    };
+  };
+  try {
+    return await withTimeout(
+      (async (): Promise<CheckOutcome> => {
+        const t0 = t();
+        // Model and indexes load in parallel: they are independent and all take time.
+        const [loaded, store, lexical] = await Promise.all([
+          deps.loadEmbedder().then(
+            (e) => ((timings.modelLoadMs = t() - t0), { embedder: e, error: null }),
+            (e: unknown) => ({ embedder: null, error: e }),
+          ),
+          deps.openStore().then((s) => ((timings.indexLoadMs = t() - t0), s)),
+          deps.openLexical
+            ? deps.openLexical().then(
+                (l) => ((timings.lexicalLoadMs = t() - t0), l),
+                (e: unknown) => (warnings.push(`lexical index unavailable (${errorMessage(e)}); scoring by cosine alone`), null),
+              )
+            : Promise.resolve(null),
+        ]);
+        // No model: the keyword fallback answers when there is a lexical index (and says so).
+        if (!loaded.embedder && !lexical) throw loaded.error;
+        const method = loaded.embedder ? deps.method : 'lexical';
+        if (!loaded.embedder) warnings.push(`the model could not be loaded (${errorMessage(loaded.error)}); answering from the lexical index (method: lexical), which never reports a duplicate unless the brief is a near-verbatim copy`);
+        const t1 = t();
+        const limited = briefForCheck(briefText); // bounded work per brief, and the user is told which part
+        if (limited.note) warnings.push(limited.note);
+        const { texts, vectors } = loaded.embedder ? await embedBriefChunks(limited.text, loaded.embedder, warnings) : { texts: [], vectors: [] };
+        timings.embedMs = t() - t1;
+        // Hybrid needs the lexical index; without one the score is the cosine (and a warning said why).
+        const scoring = scoringFor(config, limited.text, { lexical, chunks: texts, model: Boolean(loaded.embedder) });
+        const t2 = t();
+        let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
+        if (opts.history) {
+          if (store.count('history') === 0) {
+            // Nothing to compare with: saying "clear" would claim a check that did not happen.
+            history = { status: 'no_history', matches: [], nearest: [], error: null, method };
+          } else {
+            const h = checkHistory(store, vectors, config.history.k, config.thresholds, scoring);
+            history = { ...h, error: null, method };
+          }
+        }
+        const standards: StandardsOutcome = { items: [], error: null, method };
+        if (opts.standards) {
+          standards.items = retrieveStandards(
+            store,
+            vectors,
+            {
+              candidates: config.standards.candidates,
+              threshold: config.thresholds.standards,
+              k: config.standards.k,
+            },
+            scoring,
+          );
+        }
+        // A design the history check already shows (as a duplicate or related work) is not repeated as a standard.
+        const shown = new Set(history.matches.flatMap((m) => m.paths ?? [m.filePath]));
+        standards.items = standards.items.filter((s) => !shown.has(s.filePath));
+        timings.queryMs = t() - t2;
+        return { history, standards, warnings, timings };
+      })(),
+      config.check.timeoutMs,
+    );
+  } catch (e) {
+    return failed(e);
+  }
+}

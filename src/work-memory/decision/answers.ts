@@ -1,0 +1,114 @@
+/**
+ * What users answered at the duplicate prompt (issue 20, part 6). An Ignore
+ * on a match is remembered: the same brief (hash of its text without
+ * agentos' own sections) is not alerted on that match again. Link, Abort
+ * and Ignore given by a person are labels `agentos calibrate` learns this
+ * project's thresholds from. One JSON object per line in
+ * `.agentos/memory/answers.jsonl`, appended with O_APPEND (a line is one
+ * write, so concurrent runs interleave whole lines); a damaged line is
+ * skipped, never fatal.
+ */
+import { createHash } from 'node:crypto';
+import { appendFile, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ensureMemoryDir } from '../../shared/fsutil/memory-dir.js';
+import type { HistoryMatch } from '../check/history.js';
+import type { DuplicateAction } from './decide.js';
+import { calibrationVersion } from '../scoring/calibrated.js';
+
+export interface Answer {
+  at: string;
+  briefSha256: string;
+  /** The match the answer is about (for Link: the one chosen). */
+  issueId: string | null;
+  filePath: string;
+  score: number;
+  answer: DuplicateAction;
+  /** The score's scale: method and calibration version (calibrate uses only answers on today's scale). */
+  scale?: string;
+}
+
+export function answersFile(root: string): string {
+  return path.join(root, '.agentos', 'memory', 'answers.jsonl');
+}
+
+/** The brief's identity for answers: its text as checked (agentos' sections stripped), hashed. */
+export function briefKey(checkedText: string): string {
+  return createHash('sha256').update(checkedText).digest('hex');
+}
+
+const MAX_ANSWERS_BYTES = 16 * 1024 * 1024;
+
+export async function readAnswers(root: string): Promise<Answer[]> {
+  let text: string;
+  try {
+    text = await readFile(answersFile(root), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  if (text.length > MAX_ANSWERS_BYTES) text = text.slice(text.length - MAX_ANSWERS_BYTES);
+  const out: Answer[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const a = JSON.parse(line) as Answer;
+      const valid =
+        typeof a.briefSha256 === 'string' &&
+        typeof a.filePath === 'string' &&
+        ['abort', 'link', 'ignore'].includes(a.answer) &&
+        typeof a.score === 'number' &&
+        typeof a.at === 'string' &&
+        !Number.isNaN(Date.parse(a.at));
+      if (valid) out.push(a);
+    } catch {
+      // a torn or hand-edited line: skip it
+    }
+  }
+  return out;
+}
+
+/**
+ * Record a person's answer to an alert. Ignore dismisses every match shown (one
+ * line each: none is raised again for this brief). Link names the match chosen;
+ * Abort names the top one ("this appears to duplicate #N"): the others shown
+ * beside them get no label.
+ */
+export async function recordAnswers(root: string, briefSha256: string, alerts: HistoryMatch[], action: DuplicateAction, linked: HistoryMatch | null, scale: string): Promise<void> {
+  if (!alerts.length) return;
+  const at = new Date().toISOString();
+  const named = action === 'ignore' ? alerts : action === 'link' ? alerts.filter((m) => m.filePath === (linked ?? alerts[0]).filePath) : alerts.slice(0, 1);
+  const text = named
+    .map((m) => {
+      const a: Answer = { at, briefSha256, issueId: m.issueId, filePath: m.filePath, score: m.score, answer: action, scale };
+      return JSON.stringify(a);
+    })
+    .join('\n');
+  if (!text) return;
+  ensureMemoryDir(root);
+  await appendFile(answersFile(root), text + '\n', { flag: 'a' });
+}
+
+/** The scale a score was given on: the method, and for the calibrated score its calibration version. */
+export function answerScale(config: { scoring: { method: string } }): string {
+  return config.scoring.method === 'hybrid' ? `hybrid@${calibrationVersion()}` : config.scoring.method;
+}
+
+/** The Ignore answers for this brief, by matched path (every path of the match's work counts). */
+export function dismissedFor(answers: Answer[], briefSha256: string): Map<string, Answer> {
+  const out = new Map<string, Answer>();
+  for (const a of answers) if (a.briefSha256 === briefSha256 && a.answer === 'ignore') out.set(a.filePath, a);
+  return out;
+}
+
+/** Split alerts into those still to raise and those this brief's user dismissed before. */
+export function withoutDismissed(alerts: HistoryMatch[], dismissed: Map<string, Answer>): { raise: HistoryMatch[]; dismissed: Array<{ match: HistoryMatch; answer: Answer }> } {
+  const raise: HistoryMatch[] = [];
+  const gone: Array<{ match: HistoryMatch; answer: Answer }> = [];
+  for (const m of alerts) {
+    const a = (m.paths ?? [m.filePath]).map((p) => dismissed.get(p)).find((x) => x !== undefined);
+    if (a) gone.push({ match: m, answer: a });
+    else raise.push(m);
+  }
+  return { raise, dismissed: gone };
+}

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { checkHistory } from '../check/history.js';
+import type { Config } from '../../shared/config/schema.js';
+import { readTextFile } from '../corpus/read.js';
+import type { ModelSetup } from '../index/model-setup.js';
+import { openStore } from '../index/hnsw-store.js';
+import { openLexical } from '../lexical/file.js';
+import type { Scoring } from '../scoring/rank.js';
+import { scoringFor } from '../check/run.js';
+import { linkedPairs, type LinkDoc } from './links.js';
+import type { QueryResult } from './metrics.js';
+
+export interface HistoryEvalRun {
+  results: QueryResult[];
+  timings: Record<string, number>;
+  indexed: number;
+}
+
+const NEAREST = 10;
+
+/**
+ * Leave-one-out on the project's own history: every past document is asked
+ * as a brief (its stored chunk vectors, so the model is not loaded), with its
+ * own work excluded at query time. Documents linked to others are the
+ * duplicates; the rest count as "nothing to find" (an upper bound on noise:
+ * unlabelled relations exist).
+ */
+export async function runHistoryEval(o: { root: string; config: Config; model: ModelSetup; onProgress?: (m: string) => void }): Promise<HistoryEvalRun> {
+  const t0 = performance.now();
+  const store = await openStore(o.root, o.model.identity);
+  let lexical = null;
+  try {
+    lexical = openLexical(o.root);
+  } catch {
+    lexical = null;
+  }
+  const history = store.meta.docs.filter((d) => d.types.includes('history'));
+  const docs: LinkDoc[] = [];
+  const texts = new Map<string, string>();
+  for (const d of history) {
+    const read = await readTextFile(path.join(o.root, d.filePath), o.config.corpus.maxFileBytes);
+    const text = read.ok ? read.text : d.title;
+    texts.set(d.filePath, text);
+    docs.push({ filePath: d.filePath, issueId: d.issueId, title: d.title, text });
+  }
+  const links = linkedPairs(docs);
+  const loadMs = performance.now() - t0;
+  const results: QueryResult[] = [];
+  const t1 = performance.now();
+  for (const d of history) {
+    const vectors = d.labels.map((l) => Float32Array.from(store.index.getPoint(l)));
+    const sameWork = (p: string) => p === d.filePath || (d.issueId !== null && store.doc(p)?.issueId === d.issueId);
+    // The product's own scoring rule (title, floors at the configured lines, cosine without a lexical index).
+    const scoring: Scoring = { ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true }), exclude: sameWork };
+    const s0 = performance.now();
+    const { nearest } = checkHistory(store, vectors, NEAREST, o.config.thresholds, scoring);
+    const targets = links.get(d.filePath);
+    const rank = targets ? nearest.findIndex((m) => (m.paths ?? [m.filePath]).some((p) => targets.has(p))) : -1;
+    const top = nearest[0];
+    const target = targets ? (rank >= 0 ? nearest[rank].filePath : [...targets][0]) : null;
+    results.push({
+      id: d.filePath,
+      target,
+      top: top?.score ?? 0,
+      topPath: top ? (targets && (top.paths ?? [top.filePath]).some((p) => targets.has(p)) ? target : top.filePath) : null,
+      targetRank: rank >= 0 ? rank + 1 : null,
+      targetScore: rank >= 0 ? nearest[rank].score : null,
+      ms: performance.now() - s0,
+    });
+  }
+  return { results, timings: { loadMs, queryMs: performance.now() - t1 }, indexed: history.length };
+}

@@ -1,0 +1,221 @@
+/**
+ * Run a labelled set (sets.ts): build each project as a real scratch project
+ * (files, config globs, the real index), ask every brief through the check's
+ * own scoring, and keep per-brief results with every candidate's features
+ * and label (the input of scripts/fit-calibration.mjs).
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { UsageError } from '../../shared/errors.js';
+import path from 'node:path';
+import { checkHistory, embedBriefChunks } from '../check/history.js';
+import { scoringFor } from '../check/run.js';
+import type { Config } from '../../shared/config/schema.js';
+import type { Embedder } from '../embeddings/embedder.js';
+import { buildIndex, type ModelIdentity } from '../index/build.js';
+import { openStore, type HnswStore } from '../index/hnsw-store.js';
+import { openLexical, type LexicalData } from '../lexical/file.js';
+import type { Features } from '../scoring/features.js';
+import { rescore, type Scoring } from '../scoring/rank.js';
+import { CachingEmbedder } from './cache.js';
+import type { QueryResult } from './metrics.js';
+import type { EvalCase, EvalProject } from './sets.js';
+
+/** Candidates kept per brief for offline refits. */
+const CANDIDATES = 30;
+const NEAREST = 10;
+const STANDARD_CANDIDATES = 10;
+const SLICE = 64;
+
+export interface Candidate {
+  path: string;
+  /** 1: the same work (history) or a governing standard (standards); 0: not. */
+  label: 0 | 1;
+  score: number;
+  features: Features | null;
+  /** For the Librarian's order (designs after ADRs and standards). */
+  documentType?: string;
+}
+
+export interface CaseResult extends QueryResult {
+  project: string;
+  kind: string;
+  group: string;
+  /** Paths of every expected document. */
+  targets: string[];
+  /** Every path of the top match (an issue and its design are one match). */
+  topPaths: string[];
+  /** Doc paths "related" is right for. */
+  relatedPaths: string[];
+  history: Candidate[];
+  standards?: { governing: string[]; candidates: Candidate[]; crossProject?: boolean };
+}
+
+export interface SetRunOptions {
+  projects: EvalProject[];
+  /** Scratch folder: one project folder each, and the embedding cache. */
+  work: string;
+  config: Config;
+  model: ModelIdentity;
+  loadEmbedder: () => Promise<Embedder>;
+  /** Also ask each project's briefs against the other projects' standards (unrelated briefs). */
+  crossStandards?: boolean;
+  onProgress?: (msg: string) => void;
+}
+
+export interface SetRun {
+  results: CaseResult[];
+  timings: { buildMs: number; embedMs: number; queryMs: number };
+  indexed: number;
+}
+
+const GLOB_SPECIAL = /[[\]{}()*?!+@\\]/g;
+
+interface Built {
+  project: EvalProject;
+  root: string;
+  store: HnswStore;
+  lexical: LexicalData;
+  pathOf: Map<string, string>;
+}
+
+export async function runSet(o: SetRunOptions): Promise<SetRun> {
+  let embedder: CachingEmbedder | null = null;
+  const load = async () => (embedder ??= new CachingEmbedder(await o.loadEmbedder(), path.join(o.work, `embeddings-${o.model.modelFingerprint}.bin`)));
+  const timings = { buildMs: 0, embedMs: 0, queryMs: 0 };
+  const built: Built[] = [];
+  for (const p of o.projects) {
+    const t0 = performance.now();
+    built.push(await buildProject(p, o, load));
+    timings.buildMs += performance.now() - t0;
+  }
+  // Embed every brief's chunks in large batches first (cached), then ask one by one.
+  const e = await load();
+  const t1 = performance.now();
+  await embedAll(
+    o.projects.flatMap((p) => p.cases.map((c) => c.text)),
+    e,
+    o.onProgress,
+  );
+  timings.embedMs = performance.now() - t1;
+  const results: CaseResult[] = [];
+  const t2 = performance.now();
+  for (const b of built) {
+    o.onProgress?.(`asking ${b.project.cases.length} briefs of ${b.project.name} (${b.project.docs.length} documents)`);
+    for (const c of b.project.cases) results.push(await ask(b, c, e, o.config));
+  }
+  if (o.crossStandards) {
+    for (const b of built) {
+      if (b.store.docCount('standard') === 0) continue;
+      for (const other of built) {
+        if (other === b) continue;
+        for (const c of other.project.cases.filter((x) => x.kind !== 'design_cites_standard')) {
+          const r = await askStandards(b, c, e, o.config, []);
+          results.push({ ...emptyResult(`${c.id}@${b.project.name}`, b.project.name, 'cross_project', c.group), standards: { governing: [], candidates: r, crossProject: true } });
+        }
+      }
+    }
+  }
+  timings.queryMs = performance.now() - t2;
+  return { results, timings, indexed: o.projects.reduce((n, p) => n + p.docs.length, 0) };
+}
+
+async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promise<Embedder>): Promise<Built> {
+  const root = path.join(o.work, safeName(p.name), 'project');
+  await rm(root, { recursive: true, force: true });
+  const pathOf = new Map<string, string>();
+  for (const d of p.docs) {
+    const target = path.resolve(root, d.relPath);
+    // A labelled set is input: its paths must stay inside the scratch project.
+    if (path.isAbsolute(d.relPath) || !target.startsWith(root + path.sep)) throw new UsageError(`${p.name}: document ${d.id} has a path outside the project (${d.relPath})`);
+    pathOf.set(d.id, d.relPath);
+    await mkdir(path.join(root, path.dirname(d.relPath)), { recursive: true });
+    await writeFile(path.join(root, d.relPath), d.text);
+  }
+  const glob = (rel: string) => rel.replace(GLOB_SPECIAL, (c) => `\\${c}`);
+  const config: Config = {
+    ...o.config,
+    corpus: {
+      ...o.config.corpus,
+      history: p.docs.filter((d) => d.types.includes('history')).map((d) => glob(d.relPath)),
+      standards: p.docs.filter((d) => d.types.includes('standard')).map((d) => glob(d.relPath)),
+      exclude: [],
+    },
+  };
+  o.onProgress?.(`indexing ${p.name}: ${p.docs.length} documents`);
+  await buildIndex({ root, config, includeHistory: true, full: true, model: o.model, loadEmbedder: load, lockWaitMs: 0 });
+  return { project: p, root, store: await openStore(root), lexical: openLexical(root), pathOf };
+}
+
+/** A folder name for a project: its name made safe, never `.`/`..`, and distinct per name (a short hash). */
+function safeName(name: string): string {
+  const base = name.replace(/[^\w.-]+/g, '-').replace(/^\.+/, '_') || '_';
+  return `${base}-${createHash('sha1').update(name).digest('hex').slice(0, 6)}`;
+}
+
+async function embedAll(briefs: string[], e: Embedder, onProgress?: (m: string) => void): Promise<void> {
+  const texts: string[] = [];
+  const collector: Embedder = {
+    modelId: e.modelId,
+    modelFingerprint: e.modelFingerprint,
+    dimensions: e.dimensions,
+    maxTokens: e.maxTokens,
+    countTokens: (t: string) => e.countTokens(t),
+    embed: async (ts: string[]) => (texts.push(...ts), ts.map(() => new Float32Array(e.dimensions))),
+  };
+  for (const b of briefs) await embedBriefChunks(b, collector);
+  for (let i = 0; i < texts.length; i += SLICE) {
+    await e.embed(texts.slice(i, i + SLICE));
+    if (i % (SLICE * 10) === 0) onProgress?.(`embedding briefs ${i}/${texts.length}`);
+  }
+}
+
+function emptyResult(id: string, project: string, kind: string, group: string): CaseResult {
+  return { id, project, kind, group, target: null, top: 0, topPath: null, targetRank: null, targetScore: null, ms: 0, targets: [], topPaths: [], relatedPaths: [], history: [] };
+}
+
+function caseScoring(b: Built, c: EvalCase, chunks: string[], config: Config): Scoring {
+  const excluded = new Set(c.exclude.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p));
+  return { ...scoringFor(config, c.text, { lexical: b.lexical, chunks, model: true }), exclude: excluded.size ? (p) => excluded.has(p) : undefined };
+}
+
+async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<CaseResult> {
+  const { texts, vectors } = await embedBriefChunks(c.text, e);
+  const s0 = performance.now();
+  const scoring = caseScoring(b, c, texts, config);
+  const { nearest: all } = checkHistory(b.store, vectors, CANDIDATES, config.thresholds, scoring);
+  const ms = performance.now() - s0;
+  const targets = c.expected.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p);
+  const targetSet = new Set(targets);
+  const hits = (m: { filePath: string; paths?: string[] }) => (m.paths ?? [m.filePath]).some((p) => targetSet.has(p));
+  const nearest = all.slice(0, NEAREST);
+  const rank = targets.length ? nearest.findIndex(hits) : -1;
+  const top = nearest[0];
+  const target = targets.length ? (rank >= 0 ? nearest[rank].filePath : targets[0]) : null;
+  const governing = c.governing.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p);
+  return {
+    id: c.id,
+    project: b.project.name,
+    kind: c.kind,
+    group: c.group,
+    target,
+    targets,
+    top: top?.score ?? 0,
+    // A hit on any document of the expected work counts as the target (run-history does the same).
+    topPath: top ? (hits(top) ? target : top.filePath) : null,
+    topPaths: top ? (top.paths ?? [top.filePath]) : [],
+    relatedPaths: c.related.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p),
+    targetRank: rank >= 0 ? rank + 1 : null,
+    targetScore: rank >= 0 ? nearest[rank].score : null,
+    ms,
+    history: all.map((m) => ({ path: m.filePath, label: hits(m) ? 1 : 0, score: m.score, features: m.components?.features ?? null })),
+    standards: b.store.docCount('standard') > 0 ? { governing, candidates: await askStandards(b, c, e, config, governing) } : undefined,
+  };
+}
+
+async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, governing: string[]): Promise<Candidate[]> {
+  const { texts, vectors } = await embedBriefChunks(c.text, e);
+  const gov = new Set(governing);
+  const found = rescore(b.store, vectors, STANDARD_CANDIDATES, 'standard', caseScoring(b, c, texts, config));
+  return found.map((m) => ({ path: m.filePath, label: gov.has(m.filePath) ? 1 : 0, score: m.score, features: m.components?.features ?? null, documentType: m.documentType }));
+}

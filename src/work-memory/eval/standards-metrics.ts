@@ -1,0 +1,60 @@
+import { librarianOrder } from '../check/standards.js';
+import type { CaseResult } from './run-set.js';
+
+/** How well the Librarian attaches governing standards (issue 20, part 4). */
+export interface StandardsMetrics {
+  /** Briefs with at least one labelled governing standard or ADR. */
+  labelled: number;
+  /** Share of labelled briefs that get at least one of their governing documents attached. */
+  briefRecall: number;
+  /** Share of (brief, governing document) pairs attached. */
+  pairRecall: number;
+  /** Of everything attached to labelled briefs, the share that is governing or labelled related. */
+  precision: number;
+  /** Briefs from another project (nothing there governs them). */
+  unrelated: number;
+  /** Share of unrelated briefs that get nothing attached. */
+  unrelatedNone: number;
+}
+
+/** What the rule attaches (as src/work-memory/check/standards.ts): of the best `candidates`, those at or above `threshold`, ADRs/standards first, the best `k`. */
+export function attached(c: CaseResult, rule: { threshold: number; k: number; candidates: number }): string[] {
+  const cands = [...(c.standards?.candidates ?? [])]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, rule.candidates)
+    .filter((x) => x.score >= rule.threshold);
+  return librarianOrder(cands.map((x) => ({ ...x, documentType: x.documentType ?? 'standard' })))
+    .slice(0, rule.k)
+    .map((x) => x.path);
+}
+
+const share = (n: number, d: number) => (d === 0 ? 0 : n / d);
+
+export function standardsMetrics(results: CaseResult[], rule: { threshold: number; k: number; candidates: number }): StandardsMetrics {
+  const labelled = results.filter((r) => r.standards && r.standards.governing.length > 0);
+  const unrelated = results.filter((r) => r.standards?.crossProject);
+  let pairs = 0;
+  let pairsHit = 0;
+  let briefsHit = 0;
+  let att = 0;
+  let attRight = 0;
+  for (const r of labelled) {
+    const got = attached(r, rule);
+    const gov = new Set(r.standards!.governing);
+    const ok = new Set([...gov, ...r.relatedPaths, ...r.targets]);
+    const hit = got.filter((p) => gov.has(p)).length;
+    pairs += gov.size;
+    pairsHit += hit;
+    if (hit > 0) briefsHit++;
+    att += got.length;
+    attRight += got.filter((p) => ok.has(p)).length;
+  }
+  return {
+    labelled: labelled.length,
+    briefRecall: share(briefsHit, labelled.length),
+    pairRecall: share(pairsHit, pairs),
+    precision: att === 0 ? 1 : attRight / att,
+    unrelated: unrelated.length,
+    unrelatedNone: share(unrelated.filter((r) => attached(r, rule).length === 0).length, unrelated.length),
+  };
+}

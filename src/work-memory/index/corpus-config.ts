@@ -1,0 +1,13 @@
+import { createHash } from 'node:crypto';
+import type { Config } from '../../shared/config/schema.js';
+
+/**
+ * Identity of the settings that decide which files the index holds (globs,
+ * exclusions, size limit, whether history is in). Stored in the manifest so a
+ * freshness check notices a config change even when no file changed.
+ */
+export function corpusConfigHash(config: Config, includeHistory: boolean): string {
+  const c = config.corpus;
+  const parts = { standards: c.standards, history: includeHistory ? c.history : [], exclude: c.exclude, maxFileBytes: c.maxFileBytes };
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
+}

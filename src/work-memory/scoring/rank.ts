@@ -1,0 +1,236 @@
+import { compareText } from '../../shared/text/compare.js';
+import type { CorpusType } from '../corpus/types.js';
+import type { VectorStore } from '../index/types.js';
+import { lexicalTokens, type LexicalData } from '../lexical/file.js';
+import { stripTemplates } from '../lexical/templates.js';
+import { nearestDocuments, toMatch, workKey, type HistoryMatch } from './match.js';
+import { fuse, referenceOf, type ScoringMethod } from './hybrid.js';
+import { computeFeatures } from './features.js';
+import { calibratedScore, governsModel, sameWorkModel, whyInWords } from './calibrated.js';
+import { dot, meanVector } from '../embeddings/embedder.js';
+
+/** How the check scores: the method, the lexical index (null when absent) and the brief. */
+export interface Scoring {
+  method: ScoringMethod | 'lexical';
+  lexical: LexicalData | null;
+  briefText: string;
+  /** The brief's chunk texts, parallel to its vectors (for briefExcerpt). */
+  briefChunks?: string[];
+  /** The brief's title (its H1 or first line), for the title feature. */
+  briefTitle?: string;
+  /** The lines the calibrated score's semantic floors protect, per corpus type (config thresholds). */
+  lines?: Partial<Record<CorpusType, { duplicate: number; related: number }>>;
+  /** Documents never to return (leave-one-out evaluation excludes the brief's own work). */
+  exclude?: (filePath: string) => boolean;
+}
+
+/** Documents scored per query before the best k are kept: both retrievers' top lists are merged. */
+const CANDIDATES = 20;
+/** Without the model a lexical score is "related" at most: it is scaled below the duplicate line... */
+export const LEXICAL_ONLY_CAP = 0.84;
+/** ...unless the brief is a near-verbatim copy: this share of its distinct terms in the document and back. */
+export const VERBATIM_OVERLAP = 0.9;
+
+/**
+ * Score the union of the semantic and lexical candidates with the configured
+ * method and keep the k best documents. Documents found only lexically get
+ * their exact best-chunk cosine from the store.
+ */
+export function rescore(store: VectorStore | null, allVectors: Float32Array[], k: number, type: CorpusType, s: Scoring): HistoryMatch[] {
+  if (s.method === 'lexical' || !store) return lexicalOnly(store, k, type, s);
+  const kept = informativeChunks(allVectors, s);
+  const briefVectors = kept.map((i) => allVectors[i]);
+  const want = Math.max(k * 2, CANDIDATES) + (s.exclude ? 4 : 0);
+  const byPath = new Map(nearestDocuments(store, briefVectors, want, type).map((m) => [m.filePath, m]));
+  const tokens = s.lexical ? lexicalTokens(s.briefText, s.lexical.templates) : [];
+  if (s.lexical && store.scoreDoc) {
+    for (const h of s.lexical.store.search(tokens, want)) {
+      if (byPath.has(h.path)) continue;
+      const hit = store.scoreDoc(h.path, briefVectors);
+      if (hit && hit.doc.types.includes(type)) byPath.set(h.path, { ...toMatch(hit), briefChunk: hit.vectorIndex });
+      if (byPath.size >= want * 2) break;
+    }
+  }
+  const parts = [...byPath.values()]
+    .filter((m) => !s.exclude?.(m.filePath))
+    .map((m) => {
+      const lex = s.lexical?.store.scoreDoc(tokens, m.filePath) ?? null;
+      // The parts every method reports: best-passage cosine, lexical share, shared rare terms.
+      const base = { cosine: m.score, lexical: lex?.norm ?? 0, shared: lex?.shared ?? [] };
+      // Back to the brief's own chunk numbering (briefExcerpt).
+      return { m: m.briefChunk !== undefined ? { ...m, briefChunk: kept[m.briefChunk] } : m, base };
+    });
+  const ranked = (scored: HistoryMatch[]) => groupByWork(scored.sort(byScore)).slice(0, k);
+  if (s.method === 'cosine') return ranked(parts.map(({ m, base }) => withExcerpt({ ...m, components: base }, s)));
+  if (s.method === 'standout') {
+    // The issue-11 score, kept to compare against: both parts relative to the brief's 4th-best candidate.
+    const reference = referenceOf(parts.map(({ base }) => base));
+    return ranked(parts.map(({ m, base }) => withExcerpt({ ...m, score: fuse(base, 'hybrid', reference), components: { ...base, reference } }, s)));
+  }
+  const mean = meanVector(briefVectors);
+  const model = type === 'standard' ? governsModel() : sameWorkModel();
+  const whole = wholeTextSet(parts.map(({ base }) => base), model.floors.related - WHOLE_TEXT_MARGIN);
+  const evidence = computeFeatures(
+    {
+      briefTitle: s.briefTitle ?? '',
+      briefTokens: tokens,
+      corpusDocs: store.docCount?.(type) ?? store.count(type),
+      idf: (t) => s.lexical?.store.idf(t) ?? 0,
+      df: (t) => s.lexical?.store.docShare(t) ?? 1,
+      idfSum: s.lexical ? (p) => s.lexical!.store.idfSum(p) : undefined,
+    },
+    parts.map(({ m, base }, i) => {
+      const doc = store.doc?.(m.filePath);
+      // The whole text is read back only where it can matter: a candidate under the related floor
+      // cannot reach "related" whatever its other features, and its own cosine stands in.
+      const docMean = whole.has(i) ? (store.docMean?.(m.filePath) ?? null) : null;
+      return {
+        path: m.filePath,
+        work: workKey(m),
+        cosine: m.score,
+        cosineMean: docMean ? dot(mean, docMean) : m.score,
+        lexBrief: base.lexical,
+        title: m.title,
+        terms: s.lexical?.store.termsOf(m.filePath),
+        chunks: doc?.labels.length ?? 1,
+      };
+    }),
+  );
+  const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
+  const explained = parts.map((_, i) => calibratedScore(model, evidence[i].features, lines));
+  // Candidates whose whole text was not read (far under the related floor) stood in with their best
+  // passage, which flatters them: they never rank above one that was scored on the whole evidence.
+  const fullyScored = parts.map((_, i) => whole.has(i));
+  const floorOfFull = Math.min(...explained.filter((_, i) => fullyScored[i]).map((e) => e.score));
+  const scored = parts.map(({ m, base }, i) => {
+    const { features, sharedIdentifiers } = evidence[i];
+    const e = explained[i];
+    const score = fullyScored[i] || !Number.isFinite(floorOfFull) ? e.score : Math.min(e.score, floorOfFull * (1 - 1e-6));
+    return withExcerpt(
+      {
+        ...m,
+        score,
+        components: {
+          ...base,
+          features,
+          contributions: e.contributions,
+          probability: e.probability,
+          cappedBy: e.cappedBy,
+          sharedIdentifiers,
+          why: whyInWords(e, features, sharedIdentifiers, model),
+        },
+      },
+      s,
+    );
+  });
+  return ranked(scored);
+}
+
+/** Whole-text cosines are computed for candidates down to this far under the model's related floor... */
+const WHOLE_TEXT_MARGIN = 0.05;
+/** ...and among the best by passage cosine or by lexical share: the only ones that can lead (each read costs ~35 µs a chunk). */
+const WHOLE_TEXT_TOP = { cosine: 12, lexical: 6 };
+
+function wholeTextSet(c: Array<{ cosine: number; lexical: number }>, minCosine: number): Set<number> {
+  const idx = c.map((_, i) => i).filter((i) => c[i].cosine >= minCosine);
+  const best = (key: 'cosine' | 'lexical', n: number) => [...idx].sort((a, b) => c[b][key] - c[a][key]).slice(0, n);
+  return new Set([...best('cosine', WHOLE_TEXT_TOP.cosine), ...best('lexical', WHOLE_TEXT_TOP.lexical)]);
+}
+
+/** A brief chunk at least this share boilerplate of the corpus (quoted context files, issue templates) does not pair. */
+export const TEMPLATE_CHUNK_SHARE = 0.5;
+
+/**
+ * The brief's chunk vectors without those made mostly of the corpus's
+ * boilerplate: a pasted reference file every issue quotes would otherwise
+ * pair at cosine 0.98 with every issue that quotes it. All of them when
+ * nothing else is left. Returns the indexes of the chunks kept.
+ */
+export function informativeChunks(vectors: Float32Array[], s: Scoring): number[] {
+  const all = vectors.map((_, i) => i);
+  const templates = s.lexical?.templates;
+  if (!templates || templates.hashes.size === 0 || !s.briefChunks || s.briefChunks.length !== vectors.length) return all;
+  const keep = all.filter((i) => stripTemplates(s.briefChunks![i], templates).share < TEMPLATE_CHUNK_SHARE);
+  return keep.length ? keep : all;
+}
+
+/** The keyword fallback: BM25 alone, never a duplicate unless near-verbatim. */
+function lexicalOnly(store: VectorStore | null, k: number, type: CorpusType, s: Scoring): HistoryMatch[] {
+  if (!s.lexical) return [];
+  const tokens = lexicalTokens(s.briefText, s.lexical.templates);
+  const out: HistoryMatch[] = [];
+  for (const h of s.lexical.store.search(tokens, Math.max(k * 4, CANDIDATES) * 2)) {
+    const doc = store?.doc?.(h.path);
+    if (!doc || !doc.types.includes(type) || s.exclude?.(h.path)) continue;
+    const score = lexicalOnlyScore(h.norm, nearVerbatim(tokens, s.lexical.store.termsOf(h.path)));
+    out.push({
+      issueId: doc.issueId,
+      title: doc.title,
+      filePath: doc.filePath,
+      score,
+      status: doc.status,
+      statusReason: doc.statusReason,
+      summary: doc.summary,
+      documentType: doc.documentType,
+      section: doc.title,
+      excerpt: doc.summary,
+      components: { cosine: Number.NaN, lexical: h.norm, shared: h.shared },
+    });
+  }
+  return groupByWork(out.sort(byScore)).slice(0, k);
+}
+
+/**
+ * The rule for a lexical score without the model: BM25 share of the brief
+ * matched, scaled so that it stays below the 0.85 duplicate line; only a
+ * near-verbatim copy keeps its full score (and can alert).
+ */
+export function lexicalOnlyScore(norm: number, verbatim: boolean): number {
+  return verbatim ? norm : norm * LEXICAL_ONLY_CAP;
+}
+
+/** Both ways, at least VERBATIM_OVERLAP of the distinct terms are shared. */
+export function nearVerbatim(briefTokens: string[], docTerms: { has(t: string): boolean; size: number } | undefined): boolean {
+  if (!docTerms || docTerms.size === 0) return false;
+  const brief = new Set(briefTokens);
+  if (brief.size === 0) return false;
+  let shared = 0;
+  for (const t of brief) if (docTerms.has(t)) shared++;
+  return shared / brief.size >= VERBATIM_OVERLAP && shared / docTerms.size >= VERBATIM_OVERLAP;
+}
+
+function byScore(a: HistoryMatch, b: HistoryMatch): number {
+  return b.score - a.score || compareText(a.filePath, b.filePath);
+}
+
+function withExcerpt(m: HistoryMatch, s: Scoring): HistoryMatch {
+  const text = m.briefChunk !== undefined ? s.briefChunks?.[m.briefChunk] : undefined;
+  return text ? { ...m, briefExcerpt: excerpt(text) } : m;
+}
+
+function excerpt(text: string): string {
+  const plain = text.replace(/^#{1,6}\s+.*$/gm, '').replace(/[*`>]/g, '').replace(/\s+/g, ' ').trim() || text.trim();
+  return plain.length > 280 ? `${plain.slice(0, 279)}…` : plain;
+}
+
+/**
+ * One match per past piece of work: an issue and its design share an issue
+ * id, so they are one match (the best-scoring document leads; `paths` lists
+ * all). Input must be sorted best first.
+ */
+export function groupByWork(sorted: HistoryMatch[]): HistoryMatch[] {
+  const out: HistoryMatch[] = [];
+  const byIssue = new Map<string, HistoryMatch>();
+  for (const m of sorted) {
+    const work = workKey(m);
+    const lead = work !== null ? byIssue.get(work) : undefined;
+    if (lead) {
+      lead.paths!.push(m.filePath);
+      continue;
+    }
+    const copy = { ...m, paths: [m.filePath] };
+    if (work !== null) byIssue.set(work, copy);
+    out.push(copy);
+  }
+  return out;
+}
