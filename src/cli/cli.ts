@@ -41,12 +41,13 @@ function packageVersion(): string {
 
 export type { GlobalOptions } from './globals.js';
 import type { GlobalOptions } from './globals.js';
+import { createContext, type CommandContext, type ContextOverrides } from './context.js';
 
 /**
  * The command registry. Each command lives in `commands/<name>/` and is
  * imported only when it runs, so `--help` never loads the model or hnswlib.
  */
-export function buildProgram(io: IO, setCode: (code: number) => void): Command {
+export function buildProgram(io: IO, setCode: (code: number) => void, overrides: ContextOverrides = {}, onContext?: (ctx: CommandContext) => void): Command {
   const program = new Command('agentos')
     .description('Institutional memory for a software project: catch duplicate work and surface past decisions when new work starts.')
     .version(packageVersion())
@@ -64,6 +65,15 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .showHelpAfterError('(run with --help for usage)');
 
   const globals = () => program.opts<GlobalOptions>();
+  // One context per run, built when the command's action starts (the global options are parsed by then).
+  let built: CommandContext | null = null;
+  const context = () => {
+    if (!built) {
+      built = createContext(io, globals(), overrides);
+      onContext?.(built);
+    }
+    return built;
+  };
 
   program
     .command('index')
@@ -77,7 +87,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 5]))
     .action(async (opts) => {
       const { runIndex } = await import('./commands/index/index.js');
-      setCode(await runIndex(io, globals(), opts));
+      setCode(await runIndex(context(), opts));
     });
 
   const issue = program.command('issue').description('work on issues');
@@ -99,7 +109,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2, 3, 4, 130]))
     .action(async (brief, opts) => {
       const { runIssueStart } = await import('./commands/issue-start/index.js');
-      setCode(await runIssueStart(io, globals(), brief, opts));
+      setCode(await runIssueStart(context(), brief, opts));
     });
 
   program
@@ -115,7 +125,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 5]))
     .action(async (query: string[], opts) => {
       const { runSearch } = await import('./commands/search/index.js');
-      setCode(await runSearch(io, globals(), query.join(' '), opts));
+      setCode(await runSearch(context(), query.join(' '), opts));
     });
 
   program
@@ -129,7 +139,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (brief, opts) => {
       const { runContext } = await import('./commands/context/index.js');
-      setCode(await runContext(io, globals(), brief, opts));
+      setCode(await runContext(context(), brief, opts));
     });
 
   // --- init / status (issue 8 §2) ---
@@ -142,7 +152,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', '\nExamples:\n  agentos init            ask at a terminal which folders are history and which standards\n  agentos init --yes      take what was detected\n' + exitCodesHelp([0, 1, 2, 130]))
     .action(async (opts) => {
       const { runInit } = await import('./commands/init/index.js');
-      setCode(await runInit(io, globals(), opts));
+      setCode(await runInit(context(), opts));
     });
   program
     .command('status')
@@ -151,7 +161,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (opts) => {
       const { runStatus } = await import('./commands/status/index.js');
-      setCode(await runStatus(io, globals(), opts));
+      setCode(await runStatus(context(), opts));
     });
   // --- end init / status ---
 
@@ -170,7 +180,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 5]))
     .action(async (opts) => {
       const { runEval } = await import('./commands/eval/index.js');
-      setCode(await runEval(io, globals(), opts));
+      setCode(await runEval(context(), opts));
     });
 
   program
@@ -186,7 +196,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 5]))
     .action(async (opts) => {
       const { runCalibrate } = await import('./commands/calibrate/index.js');
-      setCode(await runCalibrate(io, globals(), opts));
+      setCode(await runCalibrate(context(), opts));
     });
 
 
@@ -202,7 +212,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2, 5]))
     .action(async (opts) => {
       const { runModelFetch } = await import('./commands/model/index.js');
-      setCode(await runModelFetch(io, globals(), opts));
+      setCode(await runModelFetch(context(), opts));
     });
 
   // ---- attempt memory (issue 9): run, attempt record|check|list, forget ----
@@ -219,7 +229,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', `\nExit status: the command's own (128+N when signal N ended it; 127 not found, 126 not executable).\nagentos' own codes apply only when the command did not run: 2 usage, 6 not run (a repeat), 130 Ctrl-C at the prompt.`)
     .action(async (argv: string[], opts) => {
       const { runRun } = await import('./commands/run/index.js');
-      setCode(await runRun(io, globals(), argv, opts));
+      setCode(await runRun(context(), argv, opts));
     });
 
   const attempt = program.command('attempt').description('the attempt memory: what was tried, what failed, what worked');
@@ -241,7 +251,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (source: string | undefined, opts) => {
       const { runAttemptRecord } = await import('./commands/attempt/index.js');
-      setCode(await runAttemptRecord(io, globals(), source, opts));
+      setCode(await runAttemptRecord(context(), source, opts));
     });
   attempt
     .command('check')
@@ -254,7 +264,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .option('--json', 'print the result as JSON on stdout')
     .action(async (words: string[], opts) => {
       const { runAttemptCheck } = await import('./commands/attempt/index.js');
-      setCode(await runAttemptCheck(io, globals(), words, opts));
+      setCode(await runAttemptCheck(context(), words, opts));
     });
   attempt
     .command('list')
@@ -269,7 +279,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .option('--json', 'print as JSON on stdout')
     .action(async (opts) => {
       const { runAttemptList } = await import('./commands/attempt/index.js');
-      setCode(await runAttemptList(io, globals(), opts));
+      setCode(await runAttemptList(context(), opts));
     });
   program
     .command('forget')
@@ -280,7 +290,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .option('--json', 'print the count as JSON on stdout')
     .action(async (opts) => {
       const { runForget } = await import('./commands/forget/index.js');
-      setCode(await runForget(io, globals(), opts));
+      setCode(await runForget(context(), opts));
     });
   // ---- end attempt memory ----
 
@@ -292,7 +302,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (opts) => {
       const { runMcp } = await import('./commands/mcp/index.js');
-      setCode(await runMcp(io, globals(), opts, packageVersion()));
+      setCode(await runMcp(context(), opts, packageVersion()));
     });
 
   // --- recall, worked-on, hooks (issue 10) ---
@@ -303,7 +313,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4]))
     .action(async (opts) => {
       const { runRecall } = await import('./commands/recall/index.js');
-      setCode(await runRecall(io, globals(), opts));
+      setCode(await runRecall(context(), opts));
     });
 
   program
@@ -316,7 +326,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4]))
     .action(async (opts) => {
       const { runWorkedOn } = await import('./commands/worked-on/index.js');
-      setCode(await runWorkedOn(io, globals(), opts));
+      setCode(await runWorkedOn(context(), opts));
     });
 
   const hooks = program
@@ -338,11 +348,11 @@ export function buildProgram(io: IO, setCode: (code: number) => void): Command {
     .option('--command <prefix>', 'how settings call agentos (default: `agentos` if on PATH, else node + this bin)')
     .action(async (agent: string, opts) => {
       const { runHooksInstall } = await import('./commands/hooks/index.js');
-      setCode(await runHooksInstall(io, globals(), agent, opts));
+      setCode(await runHooksInstall(context(), agent, opts));
     });
   scope(hooks.command('uninstall').description('remove exactly the hook entries agentos added').argument('[agent]', 'agent to unwire', 'claude')).action(async (agent: string, opts) => {
     const { runHooksUninstall } = await import('./commands/hooks/index.js');
-    setCode(await runHooksUninstall(io, globals(), agent, opts));
+    setCode(await runHooksUninstall(context(), agent, opts));
   });
   hooks
     .command('run')
@@ -435,10 +445,11 @@ function wantsJson(argv: string[]): boolean {
 }
 
 /** Run the CLI; returns the exit code instead of exiting, so tests can call it in-process. */
-export async function main(argv: string[], io: IO = processIO()): Promise<number> {
+export async function main(argv: string[], io: IO = processIO(), overrides: ContextOverrides = {}): Promise<number> {
   let code: number = ExitCode.Ok;
   const started = performance.now();
-  const program = buildProgram(io, (c) => (code = c));
+  let ctx: CommandContext | null = null;
+  const program = buildProgram(io, (c) => (code = c), overrides, (c) => (ctx = c));
   const json = wantsJson(argv);
   const jsonError = (c: number, message: string, kind: string) => jsonErrorLine(io, json, c, message, kind);
   try {
@@ -454,6 +465,7 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
     }
     return reportError(io, e, { json, verbose: Boolean(program.opts<GlobalOptions>().verbose) });
   } finally {
+    (ctx as CommandContext | null)?.close();
     debugLine(io, program.opts<GlobalOptions>(), `${argv.slice(2).join(' ')}: ${Math.round(performance.now() - started)} ms`);
   }
 }

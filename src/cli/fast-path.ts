@@ -119,15 +119,20 @@ export async function runFastRoute(route: FastRoute, io: IO): Promise<number> {
     const { runHook } = await import('../agents/hooks/run.js');
     return runHook(route.event, io, route.opts);
   }
+  // The same context the commander route builds (src/cli/context.ts): nothing opened until asked for.
+  const { createContext } = await import('./context.js');
+  const ctx = createContext(io, route.globals);
   try {
     if (route.kind === 'run') {
       const { runRun } = await import('./commands/run/index.js');
-      return await runRun(io, route.globals, route.words, route.opts);
+      return await runRun(ctx, route.words, route.opts);
     }
     const { runAttemptCheck } = await import('./commands/attempt/index.js');
-    return await runAttemptCheck(io, route.globals, route.words, route.opts);
+    return await runAttemptCheck(ctx, route.words, route.opts);
   } catch (e) {
     const { reportError } = await import('./report-error.js');
     return reportError(io, e, { json: route.kind === 'attempt-check' && Boolean(route.opts.json), verbose: false });
+  } finally {
+    ctx.close();
   }
 }

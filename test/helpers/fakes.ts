@@ -24,6 +24,12 @@ import type { Embedder } from '../../src/work-memory/embeddings/embedder.js';
 import type { IO } from '../../src/shared/io.js';
 import { INDEX_FORMAT_VERSION, type Manifest, type SearchHit, type StoredDoc, type VectorStore } from '../../src/work-memory/index/types.js';
 import { cosine } from '../../src/work-memory/embeddings/embedder.js';
+import { createContext, type CommandContext } from '../../src/cli/context.js';
+import type { GlobalOptions } from '../../src/cli/globals.js';
+import type { InitAsker } from '../../src/cli/commands/init/ask.js';
+import type { ProceedAsker } from '../../src/attempt-memory/confirm.js';
+import type { Config } from '../../src/shared/config/schema.js';
+import type { DuplicateAsker } from '../../src/work-memory/decision/decide.js';
 
 export const DIMS = 384;
 
@@ -360,4 +366,17 @@ export async function readLog(root: string): Promise<Record<string, unknown>[]> 
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/**
+ * The command context a unit test hands a command (src/cli/context.ts): the real
+ * parts, except those the test fakes. `deps` stands in for the model and index of
+ * the check; `asker`, `proceed` and `init` answer the prompts.
+ */
+export function testContext(
+  io: IO,
+  globals: GlobalOptions = {},
+  o: { deps?: (config: Config, root: string) => CheckDeps; asker?: DuplicateAsker; proceed?: ProceedAsker; init?: InitAsker } = {},
+): CommandContext {
+  return createContext(io, globals, { checkDeps: o.deps, prompts: { duplicate: o.asker, proceed: o.proceed, init: o.init } });
 }

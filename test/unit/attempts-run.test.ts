@@ -15,7 +15,7 @@ import { parseAttempts } from '../../src/cli/commands/attempt/index.js';
 import { runRun, type RunOptions } from '../../src/cli/commands/run/index.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { ExitCode } from '../../src/shared/errors.js';
-import { collector, makeIO } from '../helpers/fakes.js';
+import { collector, makeIO, testContext } from '../helpers/fakes.js';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -34,7 +34,7 @@ const FAIL = ['sh', '-c', 'echo "E404 redis-node not found" >&2; exit 7'];
 
 async function failOnce(root: string) {
   const t = makeIO(root, { env });
-  expect(await runRun(t.io, {}, FAIL, opts())).toBe(7);
+  expect(await runRun(testContext(t.io), FAIL, opts())).toBe(7);
   return t;
 }
 
@@ -54,7 +54,7 @@ describe('run: outcome and exit code', () => {
   it('a command that cannot start is exit 127, said on stderr, and recorded', async () => {
     const root = project();
     const t = makeIO(root, { env });
-    expect(await runRun(t.io, {}, ['agentos-no-such-command-xyz'], opts())).toBe(127);
+    expect(await runRun(testContext(t.io), ['agentos-no-such-command-xyz'], opts())).toBe(127);
     expect(t.stderr()).toContain('agentos-no-such-command-xyz: command not found');
     const m = memory(root);
     expect(m.list()[0]).toMatchObject({ outcome: 'failure', exitCode: 127 });
@@ -67,7 +67,7 @@ describe('run: a repeat of a recent failure', () => {
     const root = project();
     await failOnce(root);
     const t = makeIO(root, { env });
-    expect(await runRun(t.io, {}, FAIL, opts())).toBe(7);
+    expect(await runRun(testContext(t.io), FAIL, opts())).toBe(7);
     expect(t.stderr()).toMatch(/⚠ This resembles a failure of the last 7 days/);
     expect(t.stderr()).toContain('error: E404 redis-node not found');
   });
@@ -77,7 +77,7 @@ describe('run: a repeat of a recent failure', () => {
     await failOnce(root);
     const marker = path.join(root, 'ran');
     const t = makeIO(root, { env });
-    const code = await runRun(t.io, {}, ['sh', '-c', `echo "E404 redis-node not found" >&2; touch ${marker}; exit 7`], opts({ onRepeat: 'block' }));
+    const code = await runRun(testContext(t.io), ['sh', '-c', `echo "E404 redis-node not found" >&2; touch ${marker}; exit 7`], opts({ onRepeat: 'block' }));
     // The marker changes the command a little; it must still be close enough to warn.
     expect(t.stderr()).toContain('⚠');
     expect(code).toBe(ExitCode.RepeatBlocked);
@@ -94,7 +94,7 @@ describe('run: a repeat of a recent failure', () => {
     await failOnce(root);
     const t = makeIO(root, { env, tty: true });
     let asked = 0;
-    const code = await runRun(t.io, {}, FAIL, opts({ onRepeat: 'warn' }), { asker: async () => (asked++, false) });
+    const code = await runRun(testContext(t.io, {}, { proceed: async () => (asked++, false) }), FAIL, opts({ onRepeat: 'warn' }));
     expect([code, asked]).toEqual([ExitCode.RepeatBlocked, 1]);
     expect(memory(root).list()).toHaveLength(1);
   });
@@ -103,11 +103,9 @@ describe('run: a repeat of a recent failure', () => {
     const root = project();
     await failOnce(root);
     const t = makeIO(root, { env, tty: true });
-    const code = await runRun(t.io, {}, FAIL, opts(), {
-      asker: async () => {
+    const code = await runRun(testContext(t.io, {}, { proceed: async () => {
         throw new ConfirmCancelled();
-      },
-    });
+      }, }), FAIL, opts());
     expect(code).toBe(ExitCode.Cancelled);
     expect(memory(root).list()).toHaveLength(1);
   });
@@ -115,10 +113,10 @@ describe('run: a repeat of a recent failure', () => {
   it('y, and it works this time: the old failure is overridden and never raised again', async () => {
     const root = project();
     const first = makeIO(root, { env });
-    expect(await runRun(first.io, {}, ['sh', '-c', 'test -f ready'], opts())).toBe(1);
+    expect(await runRun(testContext(first.io), ['sh', '-c', 'test -f ready'], opts())).toBe(1);
     writeFileSync(path.join(root, 'ready'), '');
     const t = makeIO(root, { env, tty: true });
-    expect(await runRun(t.io, {}, ['sh', '-c', 'test -f ready'], opts(), { asker: async () => true })).toBe(0);
+    expect(await runRun(testContext(t.io, {}, { proceed: async () => true }), ['sh', '-c', 'test -f ready'], opts())).toBe(0);
     expect(t.stderr()).toContain('marked overridden');
     const m = memory(root);
     const [ok, failed] = m.list();
@@ -127,7 +125,7 @@ describe('run: a repeat of a recent failure', () => {
     m.close();
     const again = makeIO(root, { env, tty: true });
     let asked = 0;
-    expect(await runRun(again.io, {}, ['sh', '-c', 'test -f ready'], opts(), { asker: async () => (asked++, true) })).toBe(0);
+    expect(await runRun(testContext(again.io, {}, { proceed: async () => (asked++, true) }), ['sh', '-c', 'test -f ready'], opts())).toBe(0);
     expect(asked).toBe(0);
   });
 
@@ -135,7 +133,7 @@ describe('run: a repeat of a recent failure', () => {
     const root = project('attempts:\n  warnOnDuplicateFailure: false\n');
     await failOnce(root);
     const t = makeIO(root, { env });
-    expect(await runRun(t.io, {}, FAIL, opts({ onRepeat: 'block' }))).toBe(7);
+    expect(await runRun(testContext(t.io), FAIL, opts({ onRepeat: 'block' }))).toBe(7);
     expect(t.stderr()).not.toContain('⚠');
   });
 });
@@ -145,21 +143,21 @@ describe('run: fails open', () => {
     const root = project();
     writeFileSync(path.join(root, '.agentos', 'memory'), 'not a folder');
     const t = makeIO(root, { env });
-    expect(await runRun(t.io, {}, ['sh', '-c', 'exit 4'], opts())).toBe(4);
+    expect(await runRun(testContext(t.io), ['sh', '-c', 'exit 4'], opts())).toBe(4);
     expect(t.stderr()).toMatch(/agentos: opening the attempt memory failed: .*Running the command without attempt memory\./);
   });
 
   it('a bad config does not stop the command either', async () => {
     const root = project('attempts:\n  repeatThreshold: 7\n');
     const t = makeIO(root, { env });
-    expect(await runRun(t.io, {}, ['true'], opts())).toBe(0);
+    expect(await runRun(testContext(t.io), ['true'], opts())).toBe(0);
     expect(t.stderr()).toMatch(/failed: .*repeatThreshold.*Running the command without attempt memory/);
   });
 
   it('attempts.enabled: false runs the command and records nothing', async () => {
     const root = project('attempts:\n  enabled: false\n');
     const t = makeIO(root, { env });
-    expect(await runRun(t.io, {}, ['sh', '-c', 'exit 3'], opts())).toBe(3);
+    expect(await runRun(testContext(t.io), ['sh', '-c', 'exit 3'], opts())).toBe(3);
     expect(existsSync(path.join(root, '.agentos', 'memory'))).toBe(false);
   });
 });

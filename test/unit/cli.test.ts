@@ -16,7 +16,7 @@ import { canAnimate, canPrompt, textWidth } from '../../src/shared/io.js';
 import { LOG_MAX_BYTES, rotateIfFull } from '../../src/shared/log/logger.js';
 import { createSpinner } from '../../src/cli/ui/spinner.js';
 import { createProgress } from '../../src/cli/ui/progress.js';
-import { fakeDeps, makeIO, makeProject, readLog, storeWithScores } from '../helpers/fakes.js';
+import { fakeDeps, makeIO, makeProject, readLog, storeWithScores, testContext } from '../helpers/fakes.js';
 import { REPO } from '../helpers/paths.js';
 
 const ESC = '\x1b';
@@ -99,7 +99,7 @@ describe('--duplicate-threshold / --related-threshold', () => {
     const store = storeWithScores([0.91]);
     const go = async (opts: object) => {
       const t = makeIO(root);
-      await runIssueStart(t.io, {}, 'brief.md', { onDuplicate: 'link', context: [], json: true, ...opts }, { deps: () => fakeDeps(store) });
+      await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(store) }), 'brief.md', { onDuplicate: 'link', context: [], json: true, ...opts });
       return JSON.parse(t.stdout());
     };
     expect((await go({})).status).toBe('duplicate_alert');
@@ -127,7 +127,7 @@ describe('--quiet and --verbose', () => {
   const go = async (globals: object) => {
     const root = await makeProject({ 'brief.md': BRIEF });
     const t = makeIO(root);
-    const code = await runIssueStart(t.io, globals, 'brief.md', { onDuplicate: 'link', context: [] }, { deps: () => fakeDeps(storeWithScores([0.2])) });
+    const code = await runIssueStart(testContext(t.io, globals, { deps: () => fakeDeps(storeWithScores([0.2])) }), 'brief.md', { onDuplicate: 'link', context: [] });
     return { code, err: t.stderr() };
   };
   test('--quiet: no notes or summaries on stderr', async () => {
@@ -215,7 +215,7 @@ describe('the log', () => {
   test('levels are names, and search/index runs could be told apart by event', async () => {
     const root = await makeProject({ 'brief.md': '# X\n\nY.\n' });
     const t = makeIO(root);
-    await runIssueStart(t.io, {}, 'brief.md', { onDuplicate: 'link', context: [] }, { deps: () => fakeDeps(storeWithScores([0.2])) });
+    await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(storeWithScores([0.2])) }), 'brief.md', { onDuplicate: 'link', context: [] });
     const log = await readLog(root);
     expect(log.length).toBeGreaterThan(0);
     for (const l of log) expect(typeof l.level).toBe('string');

@@ -31,6 +31,7 @@ import {
   storeWithScores,
   vectorAtScore,
   type TestIO,
+  testContext,
 } from '../helpers/fakes.js';
 
 const BRIEF = [
@@ -99,7 +100,7 @@ async function start(s: StartOpts = {}): Promise<Started> {
   let code: number;
   let error: ExitError | null = null;
   try {
-    code = await runIssueStart(t.io, {}, briefName, { onDuplicate: 'link', context: [], ...s.opts }, { deps: () => deps, asker: s.asker });
+    code = await runIssueStart(testContext(t.io, {}, { deps: () => deps, asker: s.asker }), briefName, { onDuplicate: 'link', context: [], ...s.opts });
   } catch (e) {
     if (!(e instanceof ExitError)) throw e;
     error = e;

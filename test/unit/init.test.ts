@@ -15,7 +15,7 @@ import { GITIGNORE, renderConfig } from '../../src/cli/commands/init/config-text
 import { detectLayout } from '../../src/cli/commands/init/detect.js';
 import { runInit, type InitOptions } from '../../src/cli/commands/init/index.js';
 import { ExitCode, ExitError } from '../../src/shared/errors.js';
-import { makeIO, makeProject } from '../helpers/fakes.js';
+import { makeIO, makeProject, testContext } from '../helpers/fakes.js';
 
 /** A layout unlike the demo's: decisions, RFCs, closed issues, lineage briefs. */
 const OTHER_LAYOUT = {
@@ -38,7 +38,7 @@ async function init(root: string, opts: InitOptions = {}, io = makeIO(root)) {
   let code: number;
   let error: ExitError | null = null;
   try {
-    code = await runInit(io.io, {}, opts);
+    code = await runInit(testContext(io.io), opts);
   } catch (e) {
     if (!(e instanceof ExitError)) throw e;
     error = e;

@@ -14,7 +14,7 @@ import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/is
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/shared/errors.js';
 import type { CheckDeps } from '../../src/work-memory/check/run.js';
-import { basis, fakeDeps, FakeEmbedder, makeIO, makeProject, readLog, standardDoc, storeWithScores, InMemoryStore } from '../helpers/fakes.js';
+import { basis, fakeDeps, FakeEmbedder, makeIO, makeProject, readLog, standardDoc, storeWithScores, InMemoryStore, testContext } from '../helpers/fakes.js';
 
 const RULE: StandardsRule = { candidates: DEFAULT_CONFIG.standards.candidates, threshold: DEFAULT_CONFIG.thresholds.standards, k: DEFAULT_CONFIG.standards.k };
 const BRIEF = '# Store build logs as JSON\n\nEvery build step should write structured JSON log lines with a correlation id, so that a failed build can be traced end to end.\n';
@@ -161,7 +161,7 @@ describe('through issue start', () => {
     let code: number;
     let error: ExitError | null = null;
     try {
-      code = await runIssueStart(t.io, {}, 'brief.md', { onDuplicate: 'link', context: [], ...opts }, { deps: () => deps });
+      code = await runIssueStart(testContext(t.io, {}, { deps: () => deps }), 'brief.md', { onDuplicate: 'link', context: [], ...opts });
     } catch (e) {
       if (!(e instanceof ExitError)) throw e;
       error = e;

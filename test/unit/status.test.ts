@@ -18,7 +18,7 @@ import { listGlobs } from '../../src/work-memory/corpus/glob-counts.js';
 import { corpusConfigHash } from '../../src/work-memory/index/corpus-config.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
 import type { Manifest } from '../../src/work-memory/index/types.js';
-import { fakeManifest, makeIO, makeProject } from '../helpers/fakes.js';
+import { fakeManifest, makeIO, makeProject, testContext } from '../helpers/fakes.js';
 
 const CONFIG = ['corpus:', '  history:', '    - issues/closed/**/*.md', 'thresholds:', '  duplicate: 0.9', 'model:', '  dtype: q8', ''].join('\n');
 
@@ -136,7 +136,7 @@ describe('runStatus', () => {
   test('--json on stdout carries the whole report', async () => {
     const { root } = await projectWithIndex();
     const t = makeIO(root, { env: env(root) });
-    expect(await runStatus(t.io, {}, { json: true })).toBe(0);
+    expect(await runStatus(testContext(t.io), { json: true })).toBe(0);
     const j = JSON.parse(t.stdout());
     expect(Object.keys(j)).toEqual(['root', 'config', 'globs', 'model', 'index', 'lock', 'log', 'templates']);
     expect(j.index.documents).toEqual({ standard: 2, history: 1 });
@@ -146,7 +146,7 @@ describe('runStatus', () => {
   test('text: sources beside values, globs matching nothing flagged, the changes named', async () => {
     const { root } = await projectWithIndex();
     const t = makeIO(root, { env: env(root) });
-    await runStatus(t.io, {}, {});
+    await runStatus(testContext(t.io), {});
     const out = t.stdout();
     expect(out).toMatch(/thresholds\.duplicate\s+0\.9\s+\(\.agentos\/config\.yaml\)/);
     expect(out).toMatch(/thresholds\.related\s+0\.5\s+\(default\)/);

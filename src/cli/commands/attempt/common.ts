@@ -1,11 +1,8 @@
-/** What `run`, `attempt …` and `forget` share: the project, its config, the memory, option parsing. */
-import type { GlobalOptions } from '../../globals.js';
-import type { AttemptMemoryHandle } from '../../../attempt-memory/open.js';
-import { loadConfig } from '../../../shared/config/load.js';
+/** What `run`, `attempt …` and `forget` share: the project and its config, colours, the command line. */
+import type { CommandContext } from '../../context.js';
 import type { Config } from '../../../shared/config/schema.js';
 import { UsageError } from '../../../shared/errors.js';
 import type { IO } from '../../../shared/io.js';
-import { findProjectRoot } from '../../../shared/project.js';
 import type { Paint } from '../../../attempt-memory/render.js';
 import { styleFor } from '../../../shared/style.js';
 import { commandLine } from '../../../attempt-memory/command-line.js';
@@ -15,15 +12,9 @@ export interface Project {
   config: Config;
 }
 
-export async function loadProject(io: IO, globals: GlobalOptions): Promise<Project> {
-  const root = findProjectRoot(io.cwd, globals.cwd);
-  const { config } = await loadConfig(root);
-  return { root, config };
-}
-
-export async function openMemory(io: IO, project: Project, session?: string, purpose: 'read' | 'write' = 'write'): Promise<AttemptMemoryHandle> {
-  const { openAttemptMemory } = await import('../../../attempt-memory/open.js');
-  return openAttemptMemory(project.root, project.config, { sessionId: session, cwd: io.cwd, env: io.env, readOnly: purpose === 'read' });
+/** The project and its config, from the context (`attempt …`, `forget`). */
+export async function loadProject(ctx: CommandContext): Promise<Project> {
+  return { root: ctx.root(), config: (await ctx.config()).config };
 }
 
 /** The colours for a stream (src/shared/style.ts). */

@@ -2,12 +2,11 @@
  * `agentos attempt record | check | list`: the attempt memory by hand (and for
  * tools that are not hooks). `check` exits 0 either way: it informs, `run` decides.
  */
-import type { GlobalOptions } from '../../globals.js';
+import type { CommandContext } from '../../context.js';
 import type { NewAttempt, Outcome } from '../../../attempt-memory/types.js';
 import { renderAttemptLine, renderRepeatWarning } from '../../../attempt-memory/render.js';
 import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
-import type { IO } from '../../../shared/io.js';
-import { loadProject, openMemory, paint, requireCommand } from './common.js';
+import { loadProject, paint, requireCommand } from './common.js';
 
 export interface RecordOptions {
   outcome?: Outcome;
@@ -23,7 +22,8 @@ export interface RecordOptions {
   json?: boolean;
 }
 
-export async function runAttemptRecord(io: IO, globals: GlobalOptions, source: string | undefined, opts: RecordOptions): Promise<number> {
+export async function runAttemptRecord(ctx: CommandContext, source: string | undefined, opts: RecordOptions): Promise<number> {
+  const { io } = ctx;
   let attempts: NewAttempt[];
   if (source === '-') {
     if (opts.command || opts.outcome) throw new UsageError('attempt record -: the attempt comes from stdin; do not also give --command or --outcome');
@@ -38,13 +38,13 @@ export async function runAttemptRecord(io: IO, globals: GlobalOptions, source: s
       { tool: opts.tool, command: opts.command, outcome: opts.outcome, error: opts.error, context: opts.context, tags: opts.tags, exitCode: opts.exitCode, durationMs: opts.durationMs, work: opts.work },
     ];
   }
-  const project = await loadProject(io, globals);
+  const project = await loadProject(ctx);
   if (!project.config.attempts.enabled) {
     io.stderr.write('agentos: attempt memory is off (attempts.enabled: false in .agentos/config.yaml); nothing recorded.\n');
     if (opts.json) io.stdout.write(JSON.stringify({ recorded: [] }, null, 2) + '\n');
     return ExitCode.Ok;
   }
-  const memory = await openMemory(io, project, opts.session);
+  const memory = await ctx.attempts('write', opts.session);
   try {
     const recorded = attempts.map((a) => memory.record({ ...a, sessionId: a.sessionId ?? opts.session, work: a.work ?? opts.work }));
     if (opts.json) io.stdout.write(JSON.stringify({ recorded }, null, 2) + '\n');
@@ -63,13 +63,14 @@ export interface CheckOptions {
   json?: boolean;
 }
 
-export async function runAttemptCheck(io: IO, globals: GlobalOptions, words: string[], opts: CheckOptions): Promise<number> {
+export async function runAttemptCheck(ctx: CommandContext, words: string[], opts: CheckOptions): Promise<number> {
+  const { io } = ctx;
   const command = requireCommand(words, opts.command, 'attempt check');
-  const project = await loadProject(io, globals);
+  const project = await loadProject(ctx);
   const threshold = project.config.attempts.repeatThreshold;
   let warnings;
   try {
-    const memory = await openMemory(io, project, undefined, 'read');
+    const memory = await ctx.attempts('read');
     try {
       warnings = memory.checkRepeat({ tool: opts.tool, command, context: opts.context ?? null, tags: opts.tags });
     } finally {
@@ -102,10 +103,10 @@ export interface ListOptions {
   json?: boolean;
 }
 
-export async function runAttemptList(io: IO, globals: GlobalOptions, opts: ListOptions): Promise<number> {
+export async function runAttemptList(ctx: CommandContext, opts: ListOptions): Promise<number> {
+  const { io } = ctx;
   if (opts.failures && opts.successes) throw new UsageError('attempt list: --failures and --successes exclude each other');
-  const project = await loadProject(io, globals);
-  const memory = await openMemory(io, project);
+  const memory = await ctx.attempts('write');
   try {
     const records = memory.list({
       outcome: opts.failures ? 'failure' : opts.successes ? 'success' : undefined,

@@ -1,15 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import type { GlobalOptions } from '../../globals.js';
+import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { proposeThresholds, tradeOff, type BandRow, type QueryResult } from '../../../work-memory/eval/metrics.js';
-import type { IO } from '../../../shared/io.js';
 import { writeFileAtomic } from '../../../work-memory/output/write.js';
-import { findProjectRoot } from '../../../shared/project.js';
 import { evaluate, historyCase } from '../eval/index.js';
 import { answerScale, readAnswers, type Answer } from '../../../work-memory/decision/answers.js';
-import { loadConfig } from '../../../shared/config/load.js';
 
 export interface CalibrateOptions {
   pairs?: string;
@@ -47,7 +44,8 @@ export function answerResults(answers: Answer[], scale?: string): QueryResult[] 
 }
 
 /** Decide thresholds from an evaluation; show the trade-off; write config only when asked. */
-export async function runCalibrate(io: IO, globals: GlobalOptions, opts: CalibrateOptions): Promise<number> {
+export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions): Promise<number> {
+  const { io, globals } = ctx;
   let results: QueryResult[];
   if (opts.results) {
     const file = path.resolve(io.cwd, opts.results);
@@ -60,11 +58,11 @@ export async function runCalibrate(io: IO, globals: GlobalOptions, opts: Calibra
     if (!Array.isArray(parsed.results)) throw new UsageError(`${opts.results}: not the output of \`agentos eval --save\``);
     results = parsed.results;
   } else {
-    results = (await evaluate(io, globals, { pairs: opts.pairs, limit: 0, subset: opts.subset })).results;
+    results = (await evaluate(ctx, { pairs: opts.pairs, limit: 0, subset: opts.subset })).results;
     if (!opts.pairs) {
       // The project's own labels: what people answered at the duplicate prompt.
-      const root = findProjectRoot(io.cwd, globals.cwd);
-      const answered = answerResults(await readAnswers(root), answerScale((await loadConfig(root)).config));
+      const root = ctx.root();
+      const answered = answerResults(await readAnswers(root), answerScale((await ctx.config()).config));
       if (answered.length && !globals.quiet) io.stderr.write(`${answered.length} answers given at the duplicate prompt count as labels\n`);
       results = [...results, ...answered];
     }
@@ -74,7 +72,7 @@ export async function runCalibrate(io: IO, globals: GlobalOptions, opts: Calibra
   let wrote: string | null = null;
   if (opts.write) {
     if (proposal.duplicate === null || proposal.related === null) throw new UsageError('calibrate: no thresholds meet the targets; nothing written (loosen --target-precision or --target-noise)');
-    wrote = await writeThresholds(findProjectRoot(io.cwd, globals.cwd), proposal.duplicate, proposal.related);
+    wrote = await writeThresholds(ctx.root(), proposal.duplicate, proposal.related);
   }
   if (opts.json) {
     io.stdout.write(JSON.stringify({ targets: { precision: opts.targetPrecision, noise: opts.targetNoise }, proposal, wrote, table: rows }, null, 2) + '\n');

@@ -1,16 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GlobalOptions } from '../../globals.js';
-import { loadConfig } from '../../../shared/config/load.js';
+import type { CommandContext } from '../../context.js';
 import { modelSetup } from '../../../work-memory/index/model-setup.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { summarize, type EvalMetrics, type QueryResult } from '../../../work-memory/eval/metrics.js';
 import { standardsMetrics, type StandardsMetrics } from '../../../work-memory/eval/standards-metrics.js';
 import type { SweepRow } from '../../../work-memory/eval/sweep.js';
 import { calibrationVersion } from '../../../work-memory/scoring/calibrated.js';
-import type { IO } from '../../../shared/io.js';
 import type { ScoringMethod } from '../../../work-memory/scoring/hybrid.js';
-import { findProjectRoot } from '../../../shared/project.js';
 
 export interface EvalOptions {
   pairs?: string;
@@ -44,9 +41,11 @@ export interface EvalReport {
 export const historyCase = (r: { kind?: string }) => !r.kind || !/_adr$|^design_cites_standard$|^cross_project$/.test(r.kind);
 
 /** Run an evaluation and return its per-query results (shared by `eval` and `calibrate`). */
-export async function evaluate(io: IO, globals: GlobalOptions, opts: EvalOptions): Promise<{ report: EvalReport; results: QueryResult[] }> {
-  const root = findProjectRoot(io.cwd, globals.cwd);
-  const { config } = await loadConfig(root);
+export async function evaluate(ctx: CommandContext, opts: EvalOptions): Promise<{ report: EvalReport; results: QueryResult[] }> {
+  const { io, globals } = ctx;
+  const root = ctx.root();
+  // A copy: the run changes the method and thresholds without touching the context's config.
+  const config = structuredClone((await ctx.config()).config);
   if (opts.method) config.scoring.method = opts.method;
   const model = modelSetup(io.env, config, root);
   const progress = (m: string) => {
@@ -134,10 +133,11 @@ export function renderReport(r: EvalReport): string {
   return lines.join('\n');
 }
 
-export async function runEval(io: IO, globals: GlobalOptions, opts: EvalOptions): Promise<number> {
+export async function runEval(ctx: CommandContext, opts: EvalOptions): Promise<number> {
+  const { io } = ctx;
   if (opts.pairs === '') throw new UsageError('eval: --pairs needs a file');
   if (opts.sweep && !opts.pairs) throw new UsageError('eval: --sweep needs --pairs (a labelled set to sample projects from)');
-  const { report, results } = await evaluate(io, globals, opts);
+  const { report, results } = await evaluate(ctx, opts);
   if (opts.save) await writeFile(path.resolve(io.cwd, opts.save), JSON.stringify({ report, results }) + '\n');
   io.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : renderReport(report) + '\n');
   return ExitCode.Ok;

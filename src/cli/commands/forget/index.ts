@@ -1,8 +1,6 @@
 /** `agentos forget`: the user owns the attempt memory and can erase any of it. */
-import type { GlobalOptions } from '../../globals.js';
+import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
-import type { IO } from '../../../shared/io.js';
-import { loadProject, openMemory } from '../attempt/common.js';
 
 export interface ForgetOptions {
   id?: string;
@@ -11,11 +9,11 @@ export interface ForgetOptions {
   json?: boolean;
 }
 
-export async function runForget(io: IO, globals: GlobalOptions, opts: ForgetOptions): Promise<number> {
+export async function runForget(ctx: CommandContext, opts: ForgetOptions): Promise<number> {
+  const { io } = ctx;
   const given = [opts.id !== undefined, opts.before !== undefined, Boolean(opts.all)].filter(Boolean).length;
   if (given !== 1) throw new UsageError('forget: give exactly one of --id ID, --before DATE, --all');
-  const project = await loadProject(io, globals);
-  const memory = await openMemory(io, project);
+  const memory = await ctx.attempts('write');
   try {
     const n = memory.forget({ id: opts.id, before: opts.before, all: opts.all });
     if (opts.json) io.stdout.write(JSON.stringify({ forgotten: n }, null, 2) + '\n');

@@ -1,11 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GlobalOptions } from '../../globals.js';
+import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { formatSettings, installHooks, lineDiff, parseSettings, uninstallHooks } from '../../../agents/hooks/agent-settings.js';
-import type { IO } from '../../../shared/io.js';
-import { findProjectRoot } from '../../../shared/project.js';
 import { packageRoot } from '../../../shared/package-root.js';
 import { AGENTS, NO_HOOKS, agentNamed, type AgentHooks } from '../../../agents/hooks/agents.js';
 
@@ -19,15 +17,15 @@ export interface HooksInstallOptions {
 }
 
 /** Which settings file of the agent: project (default, shared), local (not committed; Claude Code only) or user. */
-export function settingsFile(io: IO, globals: GlobalOptions, opts: { user?: boolean; local?: boolean; project?: boolean }, agent: AgentHooks = AGENTS.claude): string {
+export function settingsFile(ctx: CommandContext, opts: { user?: boolean; local?: boolean; project?: boolean }, agent: AgentHooks = AGENTS.claude): string {
   if ([opts.user, opts.local, opts.project].filter(Boolean).length > 1) throw new UsageError('hooks: choose one of --project, --local, --user');
   if (opts.user) {
-    const home = io.env.HOME ?? io.env.USERPROFILE;
+    const home = ctx.io.env.HOME ?? ctx.io.env.USERPROFILE;
     if (!home) throw new UsageError('hooks --user: HOME is not set');
     return path.join(home, ...agent.files.user.split('/'));
   }
   if (opts.local && !agent.files.local) throw new UsageError(`hooks --local: ${agent.label} has no local settings file (use --project or --user)`);
-  const root = findProjectRoot(io.cwd, globals.cwd);
+  const root = ctx.root();
   return path.join(root, ...(opts.local ? agent.files.local! : agent.files.project).split('/'));
 }
 
@@ -65,10 +63,11 @@ async function writeAtomic(file: string, text: string): Promise<void> {
   await rename(tmp, file);
 }
 
-export async function runHooksInstall(io: IO, globals: GlobalOptions, agent: string, opts: HooksInstallOptions): Promise<number> {
+export async function runHooksInstall(ctx: CommandContext, agent: string, opts: HooksInstallOptions): Promise<number> {
+  const { io } = ctx;
   const spec = agentFor(agent, 'install');
   if (opts.onRepeat === 'ask' && !spec.canAsk) throw new UsageError(`hooks install ${spec.name}: --on-repeat ask: ${spec.label}'s hooks cannot ask for a confirmation (use warn)`);
-  const file = settingsFile(io, globals, opts, spec);
+  const file = settingsFile(ctx, opts, spec);
   const before = readText(file);
   const settings = parseSettings(before, file);
   const prefix = opts.command ?? defaultCommandPrefix(io.env);
@@ -93,9 +92,10 @@ export async function runHooksInstall(io: IO, globals: GlobalOptions, agent: str
   return ExitCode.Ok;
 }
 
-export async function runHooksUninstall(io: IO, globals: GlobalOptions, agent: string, opts: { user?: boolean; project?: boolean; local?: boolean; dryRun?: boolean }): Promise<number> {
+export async function runHooksUninstall(ctx: CommandContext, agent: string, opts: { user?: boolean; project?: boolean; local?: boolean; dryRun?: boolean }): Promise<number> {
+  const { io } = ctx;
   const spec = agentFor(agent, 'uninstall');
-  const file = settingsFile(io, globals, opts, spec);
+  const file = settingsFile(ctx, opts, spec);
   const before = readText(file);
   if (before === null) {
     io.stderr.write(`${file} does not exist; nothing to remove\n`);

@@ -1,5 +1,4 @@
-import type { GlobalOptions } from '../../globals.js';
-import { loadConfig } from '../../../shared/config/load.js';
+import type { CommandContext } from '../../context.js';
 import { modelSetup } from '../../../work-memory/index/model-setup.js';
 import { assertExplicitModelDir } from '../../../work-memory/embeddings/model-location.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
@@ -8,7 +7,6 @@ import { resolveHistoryScope } from '../../../work-memory/index/freshness.js';
 import { emptyGlobWarnings } from './empty-globs.js';
 import { debugLine, type IO } from '../../../shared/io.js';
 import { styleFor } from '../../../shared/style.js';
-import { findProjectRoot } from '../../../shared/project.js';
 import { terminalSafe } from '../../../shared/sanitize.js';
 import { createSpinner } from '../../ui/spinner.js';
 
@@ -21,11 +19,12 @@ export interface IndexOptions {
   wait: number;
 }
 
-export async function runIndex(io: IO, globals: GlobalOptions, opts: IndexOptions): Promise<number> {
+export async function runIndex(ctx: CommandContext, opts: IndexOptions): Promise<number> {
+  const { io, globals } = ctx;
   const started = performance.now();
-  const root = findProjectRoot(io.cwd, globals.cwd);
+  const root = ctx.root();
   if (opts.includeHistory && opts.history === false) throw new UsageError('--include-history and --no-history contradict each other; choose one');
-  const { config, warnings: configWarnings } = await loadConfig(root);
+  const { config, warnings: configWarnings } = await ctx.config();
   for (const w of configWarnings) io.stderr.write(`warning: ${w}\n`);
   // The index remembers whether it covers history; flags change that on purpose.
   const scope = resolveHistoryScope(root, { includeHistory: opts.includeHistory, noHistory: opts.history === false });

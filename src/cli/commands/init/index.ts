@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { GlobalOptions } from '../../globals.js';
+import type { CommandContext } from '../../context.js';
 import { CONFIG_PATH } from '../../../shared/config/load.js';
 import { PromptCancelled } from '../../../work-memory/decision/prompt.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
-import { canPrompt, type IO } from '../../../shared/io.js';
+import { canPrompt } from '../../../shared/io.js';
 import { writeFileAtomic } from '../../../work-memory/output/write.js';
-import { findProjectRoot } from '../../../shared/project.js';
-import { inquirerInitAsker, type InitAsker, type InitChoice } from './ask.js';
+import { inquirerInitAsker, type InitChoice } from './ask.js';
 import { GITIGNORE, renderConfig } from './config-text.js';
 import { corpusFromChoice, detectLayout, type FoundFolder } from './detect.js';
 
@@ -24,8 +23,9 @@ export const GITIGNORE_PATH = '.agentos/.gitignore';
  * (decide), ask at a terminal which folders are which (ask), write a commented
  * config and a .gitignore (act). Never overwrites a config without --force.
  */
-export async function runInit(io: IO, globals: GlobalOptions, opts: InitOptions, seams: { asker?: InitAsker } = {}): Promise<number> {
-  const root = findProjectRoot(io.cwd, globals.cwd);
+export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<number> {
+  const { io } = ctx;
+  const root = ctx.root();
   const configFile = path.join(root, CONFIG_PATH);
   if (existsSync(configFile) && !opts.force) {
     throw new UsageError(`${CONFIG_PATH} already exists in ${root}; agentos init never overwrites it (use --force to replace it)`);
@@ -44,7 +44,7 @@ export async function runInit(io: IO, globals: GlobalOptions, opts: InitOptions,
   const interactive = found.length > 0 && canPrompt(io, Boolean(opts.yes)) && Boolean(io.stderr.isTTY);
   let choice = proposal;
   if (interactive) {
-    const asker = seams.asker ?? inquirerInitAsker(io.stdin, io.stderr);
+    const asker = ctx.prompts.init ?? inquirerInitAsker(io.stdin, io.stderr);
     try {
       choice = await asker(found);
     } catch (e) {

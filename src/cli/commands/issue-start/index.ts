@@ -1,15 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { GlobalOptions } from '../../globals.js';
+import type { CommandContext } from '../../context.js';
 import { readBrief } from '../../../work-memory/check/brief.js';
-import { defaultCheckDeps, withSharedEmbedder } from '../../../work-memory/check/deps.js';
 import { explainNoHistory } from '../../../work-memory/check/no-history.js';
-import { runChecks, type CheckDeps, type CheckOutcome } from '../../../work-memory/check/run.js';
+import { runChecks, type CheckOutcome } from '../../../work-memory/check/run.js';
 import { mergeContext, readManualContext } from '../../../work-memory/check/standards.js';
-import { loadConfig } from '../../../shared/config/load.js';
 import type { Config } from '../../../shared/config/schema.js';
 import { firstH1, cleanTitle } from '../../../work-memory/corpus/metadata.js';
-import { decideDuplicate, type Decision, type DuplicateAction, type DuplicateAsker } from '../../../work-memory/decision/decide.js';
+import { decideDuplicate, type Decision, type DuplicateAction } from '../../../work-memory/decision/decide.js';
 import { inquirerAsker, PromptCancelled } from '../../../work-memory/decision/prompt.js';
 import { answerScale, answersFile, briefKey, dismissedFor, readAnswers, recordAnswers, withoutDismissed, type Answer } from '../../../work-memory/decision/answers.js';
 import { errorMessage, ExitCode, ExitError, UsageError } from '../../../shared/errors.js';
@@ -17,10 +15,8 @@ import { currentBranch, noteStartedWork, workKey } from '../../../attempt-memory
 import { extractMetadata } from '../../../work-memory/corpus/metadata.js';
 import { triedDuring, triedLookup, triedNotes, type TriedLookup } from '../../../knowledge/tried-during.js';
 import type { HistoryMatch } from '../../../work-memory/check/history.js';
-import { canPrompt, debugLine, textWidth, useColor, type IO } from '../../../shared/io.js';
-import { createFileLogger } from '../../../shared/log/logger.js';
+import { canPrompt, debugLine, textWidth, useColor } from '../../../shared/io.js';
 import { logRetrievedStandards } from '../../../work-memory/check/log-standards.js';
-import { findProjectRoot } from '../../../shared/project.js';
 import { renderDuplicateAlert, renderLinked, renderRelated, renderStandards } from '../../../work-memory/output/render.js';
 import { composeBrief } from '../../../work-memory/output/compose.js';
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
@@ -48,18 +44,13 @@ export interface IssueStartOptions {
   relatedThreshold?: number;
 }
 
-/** Test seam: the check's dependencies and the prompt can be replaced. */
-export interface IssueStartSeams {
-  deps?: (config: Config, root: string) => CheckDeps;
-  asker?: DuplicateAsker;
-}
-
 export const FAIL_OPEN = (error: string) => `Historian check failed: ${error}. Proceeding without history check.`;
 
-export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: string, opts: IssueStartOptions, seams: IssueStartSeams = {}): Promise<number> {
+export async function runIssueStart(ctx: CommandContext, briefArg: string, opts: IssueStartOptions): Promise<number> {
+  const { io, globals } = ctx;
   if (opts.print && opts.json) throw new UsageError('--print and --json both write to stdout; choose one');
-  const root = findProjectRoot(io.cwd, globals.cwd);
-  const { config, warnings: configWarnings } = await loadConfig(root);
+  const root = ctx.root();
+  const { config, warnings: configWarnings } = await ctx.config();
   applyThresholdFlags(config, opts);
   const brief = await readBrief(briefArg, io.cwd, io.stdin);
   const title = cleanTitle(firstH1(brief.text) ?? (brief.absPath ? path.basename(brief.absPath, path.extname(brief.absPath)) : 'brief'));
@@ -71,10 +62,10 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
   // Start loading the model now (in the worker bin/agentos.js started, when there is one), so
   // it loads while the rest starts up. Only when there is an index to check against:
   // without one the check fails open and never needs the model.
-  const deps = withSharedEmbedder(seams.deps ? seams.deps(config, root) : defaultCheckDeps(io.env, config, root));
+  const deps = await ctx.checkDeps();
   if (existsSync(indexPaths(root).current)) deps.loadEmbedder().catch(() => undefined); // a failure is reported by the check itself
   // Loading pino, too, fits in the wait for the model; awaited after the check.
-  const loggerLoading = createFileLogger(root);
+  const loggerLoading = ctx.logger();
   loggerLoading.catch(() => undefined); // (its error surfaces at the await below)
   const manual = await readManualContext(opts.context ?? [], io.cwd, root);
   const st = await makeStyle(useColor(io));
@@ -141,7 +132,7 @@ export async function runIssueStart(io: IO, globals: GlobalOptions, briefArg: st
     decision = await decideDuplicate(alerts, {
       canPrompt: interactive,
       policy: opts.onDuplicate,
-      asker: seams.asker ?? (interactive ? inquirerAsker(io.stdin, io.stderr) : null),
+      asker: ctx.prompts.duplicate ?? (interactive ? inquirerAsker(io.stdin, io.stderr) : null),
     });
   } catch (e) {
     if (e instanceof PromptCancelled) {

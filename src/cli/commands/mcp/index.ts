@@ -1,6 +1,4 @@
-import type { GlobalOptions } from '../../globals.js';
-import type { IO } from '../../../shared/io.js';
-import { findProjectRoot } from '../../../shared/project.js';
+import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../../shared/errors.js';
 
 export interface McpCommandOptions {
@@ -9,9 +7,10 @@ export interface McpCommandOptions {
 }
 
 /** `agentos mcp`: serve this project's memory to a coding agent over stdio (src/agents/mcp/server.ts, docs/mcp.md). */
-export async function runMcp(io: IO, globals: GlobalOptions, opts: McpCommandOptions, version: string): Promise<number> {
+export async function runMcp(ctx: CommandContext, opts: McpCommandOptions, version: string): Promise<number> {
+  const { io } = ctx;
   if (!Number.isFinite(opts.timeout) || opts.timeout < 100) throw new UsageError(`--timeout ${opts.timeout}: expected milliseconds, at least 100`);
-  const root = findProjectRoot(io.cwd, globals.cwd);
+  const root = ctx.root();
   const { serveMcp } = await import('../../../agents/mcp/server.js');
   return serveMcp(io, root, { timeoutMs: opts.timeout, version });
 }

@@ -1,12 +1,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { GlobalOptions } from '../../globals.js';
-import { loadConfig } from '../../../shared/config/load.js';
+import type { CommandContext } from '../../context.js';
 import { copyFromDir, fetchFromHub, hubBaseUrl, type FetchReport } from '../../../work-memory/embeddings/fetch-model.js';
 import { resolveModelLocation, userModelDir } from '../../../work-memory/embeddings/model-location.js';
 import { ExitCode } from '../../../shared/errors.js';
-import type { IO } from '../../../shared/io.js';
-import { findProjectRoot } from '../../../shared/project.js';
 import { createProgress } from '../../ui/progress.js';
 
 function runtimeInstalled(): boolean {
@@ -29,9 +26,10 @@ export interface ModelFetchOptions {
  * `--to`), from the hub or from a local folder, each checked against its
  * SHA-256. Files already in place are kept; nothing is half-written.
  */
-export async function runModelFetch(io: IO, globals: GlobalOptions, opts: ModelFetchOptions): Promise<number> {
-  const root = findProjectRoot(io.cwd, globals.cwd);
-  const { config } = await loadConfig(root);
+export async function runModelFetch(ctx: CommandContext, opts: ModelFetchOptions): Promise<number> {
+  const { io, globals } = ctx;
+  const root = ctx.root();
+  const { config } = await ctx.config();
   // An explicit AGENTOS_MODEL_DIR / model.dir is where the model is looked for, so it is filled; else the user cache.
   const loc = resolveModelLocation(io.env, config.model.dir, root, config.model.id, config.model.dtype, io.cwd);
   const explicit = loc.source === 'AGENTOS_MODEL_DIR' || loc.source === 'config model.dir';

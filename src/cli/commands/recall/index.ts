@@ -1,27 +1,22 @@
-import type { GlobalOptions } from '../../globals.js';
+import type { CommandContext } from '../../context.js';
 import type { AttemptMemory } from '../../../attempt-memory/types.js';
-import { loadConfig } from '../../../shared/config/load.js';
-import type { Config } from '../../../shared/config/schema.js';
 import { ExitCode } from '../../../shared/errors.js';
-import { openAttemptStore } from '../../../agents/hooks/attempt-store.js';
 import { attemptSettings } from '../../../agents/hooks/run.js';
-import type { IO } from '../../../shared/io.js';
 import { buildRecall, recallJson, renderRecallMarkdown } from '../../../knowledge/recall.js';
-import { findProjectRoot } from '../../../shared/project.js';
 
 export interface RecallOptions {
   format: 'markdown' | 'json' | 'claude';
 }
 
-export type OpenMemory = (root: string, config: Config, cwd?: string, purpose?: 'read' | 'write') => Promise<AttemptMemory>;
 
 /** The context a new session starts with. The attempt memory failing leaves it out, with a note on stderr. */
-export async function runRecall(io: IO, globals: GlobalOptions, opts: RecallOptions, openMemory: OpenMemory = openAttemptStore): Promise<number> {
-  const root = findProjectRoot(io.cwd, globals.cwd);
-  const { config } = await loadConfig(root);
+export async function runRecall(ctx: CommandContext, opts: RecallOptions): Promise<number> {
+  const { io, globals } = ctx;
+  const root = ctx.root();
+  const { config } = await ctx.config();
   let memory: AttemptMemory | null = null;
   try {
-    memory = await openMemory(root, config, undefined, 'read');
+    memory = await ctx.attempts('read');
   } catch (e) {
     io.stderr.write(`warning: attempt memory unavailable (${(e as Error).message.split('\n')[0]}); recall without it\n`);
   }

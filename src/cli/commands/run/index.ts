@@ -9,19 +9,17 @@
  * runs the command anyway (fail open). Only the user (N at the prompt) or
  * `--on-repeat block` stops it.
  */
-import type { GlobalOptions } from '../../globals.js';
+import type { CommandContext } from '../../context.js';
 import type { AttemptMemoryHandle } from '../../../attempt-memory/open.js';
 import { runChild, type ChildResult } from '../../../attempt-memory/child.js';
 import { commandLine } from '../../../attempt-memory/command-line.js';
 import { ConfirmCancelled, inquirerProceed, type ProceedAsker } from '../../../attempt-memory/confirm.js';
 import { renderRepeatWarning } from '../../../attempt-memory/render.js';
 import type { RepeatWarning } from '../../../attempt-memory/types.js';
-import { loadConfig } from '../../../shared/config/load.js';
 import { DEFAULT_CONFIG, type Config } from '../../../shared/config/schema.js';
 import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
 import { canPrompt, type IO } from '../../../shared/io.js';
-import { findProjectRoot } from '../../../shared/project.js';
-import { openMemory, paint } from '../attempt/common.js';
+import { paint } from '../attempt/common.js';
 
 export interface RunOptions {
   onRepeat: 'warn' | 'block';
@@ -31,14 +29,9 @@ export interface RunOptions {
   nonInteractive?: boolean;
 }
 
-export interface RunDeps {
-  /** The y/N question; tests inject scripted answers. */
-  asker?: ProceedAsker;
-}
-
-export async function runRun(io: IO, globals: GlobalOptions, argv: string[], opts: RunOptions, deps: RunDeps = {}): Promise<number> {
+export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptions): Promise<number> {
+  const { io, globals } = ctx;
   if (argv.length === 0) throw new UsageError('run: no command (usage: agentos run [options] -- CMD [ARGS…])');
-  const root = findProjectRoot(io.cwd, globals.cwd);
   const command = commandLine(argv);
   const say = (line: string) => {
     if (!globals.quiet) io.stderr.write(`agentos: ${line}\n`);
@@ -48,8 +41,8 @@ export async function runRun(io: IO, globals: GlobalOptions, argv: string[], opt
   let config: Config = DEFAULT_CONFIG;
   let memory: AttemptMemoryHandle | null = null;
   try {
-    config = (await loadConfig(root)).config;
-    if (config.attempts.enabled) memory = await openMemory(io, { root, config }, opts.session);
+    config = (await ctx.config()).config;
+    if (config.attempts.enabled) memory = await ctx.attempts('write', opts.session);
   } catch (e) {
     failOpen('opening the attempt memory', e);
   }
@@ -65,7 +58,7 @@ export async function runRun(io: IO, globals: GlobalOptions, argv: string[], opt
 
   if (warnings.length > 0) {
     io.stderr.write(renderRepeatWarning(warnings, config.attempts.repeatThreshold, config.attempts.failureLookbackDays, await paint(io, 'stderr')));
-    const decision = await decide(io, opts, deps, warnings);
+    const decision = await decide(io, opts, ctx.prompts.proceed);
     if (decision !== 'proceeded') {
       safely(() => memory!.noteWarning(warnings, command, decision === 'cancelled' ? 'declined' : decision), (e) => failOpen('noting the warning', e));
       memory?.close();
@@ -108,9 +101,10 @@ export async function runRun(io: IO, globals: GlobalOptions, argv: string[], opt
   return result.exitCode;
 }
 
-async function decide(io: IO, opts: RunOptions, deps: RunDeps, _warnings: RepeatWarning[]): Promise<'proceeded' | 'declined' | 'blocked' | 'cancelled'> {
+/** np's rule: decide (the policy), then ask (a person at a terminal), then act. */
+async function decide(io: IO, opts: RunOptions, asker: ProceedAsker | undefined): Promise<'proceeded' | 'declined' | 'blocked' | 'cancelled'> {
   if (canPrompt(io, Boolean(opts.nonInteractive))) {
-    const ask = deps.asker ?? inquirerProceed(io.stdin, io.stderr);
+    const ask = asker ?? inquirerProceed(io.stdin, io.stderr);
     try {
       return (await ask()) ? 'proceeded' : 'declined';
     } catch (e) {

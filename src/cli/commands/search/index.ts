@@ -1,7 +1,6 @@
-import type { GlobalOptions } from '../../globals.js';
+import type { CommandContext } from '../../context.js';
 import { formatScore } from '../../../work-memory/check/classify.js';
 import { scoringFor } from '../../../work-memory/check/run.js';
-import { loadConfig } from '../../../shared/config/load.js';
 import type { CorpusType } from '../../../work-memory/corpus/types.js';
 import { modelSetup } from '../../../work-memory/index/model-setup.js';
 import { assertExplicitModelDir } from '../../../work-memory/embeddings/model-location.js';
@@ -9,11 +8,10 @@ import { errorMessage, ExitCode, UsageError } from '../../../shared/errors.js';
 import { openLexical, type LexicalData } from '../../../work-memory/lexical/file.js';
 import { searchIndex } from '../../../work-memory/check/search.js';
 import { openStore } from '../../../work-memory/index/hnsw-store.js';
-import { debugLine, useColor, type IO } from '../../../shared/io.js';
+import { debugLine, useColor } from '../../../shared/io.js';
 import { makeStyle } from '../../../shared/style.js';
 import { issueLabel } from '../../../work-memory/output/sections.js';
 import { safeForTerminal } from '../../../shared/sanitize.js';
-import { findProjectRoot } from '../../../shared/project.js';
 import { coverageJson } from '../../../work-memory/index/refresh.js';
 import { refreshIndexForCheck } from '../../ui/index-refresh.js';
 import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
@@ -29,10 +27,11 @@ export interface SearchOptions {
 }
 
 /** "Have we worked on X?": the k best documents (by their best chunk) across the index. */
-export async function runSearch(io: IO, globals: GlobalOptions, query: string, opts: SearchOptions): Promise<number> {
+export async function runSearch(ctx: CommandContext, query: string, opts: SearchOptions): Promise<number> {
+  const { io, globals } = ctx;
   if (query.trim() === '') throw new UsageError('search: the query is empty');
-  const root = findProjectRoot(io.cwd, globals.cwd);
-  const { config } = await loadConfig(root);
+  const root = ctx.root();
+  const { config } = await ctx.config();
   const model = modelSetup(io.env, config, root);
   assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));

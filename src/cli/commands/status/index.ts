@@ -1,9 +1,6 @@
-import type { GlobalOptions } from '../../globals.js';
-import { loadConfig } from '../../../shared/config/load.js';
+import type { CommandContext } from '../../context.js';
 import { ExitCode } from '../../../shared/errors.js';
 import { describeChanges } from '../../../work-memory/index/freshness.js';
-import type { IO } from '../../../shared/io.js';
-import { findProjectRoot } from '../../../shared/project.js';
 import { terminalSafe } from '../../../shared/sanitize.js';
 import { gatherStatus, type StatusReport } from './gather.js';
 
@@ -12,9 +9,10 @@ export interface StatusOptions {
 }
 
 /** `agentos status`: what agentos would use here and what the index holds. Reads only. */
-export async function runStatus(io: IO, globals: GlobalOptions, opts: StatusOptions): Promise<number> {
-  const root = findProjectRoot(io.cwd, globals.cwd);
-  const { config } = await loadConfig(root);
+export async function runStatus(ctx: CommandContext, opts: StatusOptions): Promise<number> {
+  const { io } = ctx;
+  const root = ctx.root();
+  const { config } = await ctx.config();
   const report = await gatherStatus(root, config, io.env);
   if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + '\n');
   else io.stdout.write(renderStatus(report));

@@ -1,17 +1,12 @@
 import { realpathSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GlobalOptions } from '../../globals.js';
+import type { CommandContext } from '../../context.js';
 import type { AttemptStats } from '../../../attempt-memory/types.js';
-import { loadConfig } from '../../../shared/config/load.js';
 import { ExitCode, IndexUnavailableError, UsageError } from '../../../shared/errors.js';
-import { openAttemptStore } from '../../../agents/hooks/attempt-store.js';
-import type { IO } from '../../../shared/io.js';
 import { renderWorkedOnHtml } from '../../../knowledge/html.js';
 import { indexKnowledge } from '../../../knowledge/index-knowledge.js';
 import { parseSince, renderWorkedOnText, workedOn } from '../../../knowledge/worked-on.js';
-import { findProjectRoot } from '../../../shared/project.js';
-import type { OpenMemory } from '../recall/index.js';
 
 export interface WorkedOnOptions {
   since?: string;
@@ -20,16 +15,17 @@ export interface WorkedOnOptions {
   html?: string;
 }
 
-export async function runWorkedOn(io: IO, globals: GlobalOptions, opts: WorkedOnOptions, openMemory: OpenMemory = openAttemptStore): Promise<number> {
+export async function runWorkedOn(ctx: CommandContext, opts: WorkedOnOptions): Promise<number> {
+  const { io } = ctx;
   const since = opts.since === undefined ? undefined : parseSince(opts.since);
   if (since === null) throw new UsageError(`--since ${opts.since}: expected a date (YYYY-MM-DD) or an age like 30d, 8w, 6m, 1y`);
-  const root = findProjectRoot(io.cwd, globals.cwd);
-  const { config } = await loadConfig(root);
+  const root = ctx.root();
+  await ctx.config(); // an invalid config is an error here, as in every command
   const k = await indexKnowledge(root);
   if (!k) throw new IndexUnavailableError(`no index in ${path.join(root, '.agentos', 'index')}; run \`agentos index --include-history\``, 'missing');
   let stats: AttemptStats | null = null;
   try {
-    const memory = await openMemory(root, config, undefined, 'read');
+    const memory = await ctx.attempts('read');
     try {
       stats = memory.stats();
     } finally {
