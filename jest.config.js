@@ -22,6 +22,9 @@ export default {
       ...common,
       displayName: 'slow',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // The demo indexed once per run (test/helpers/cli.ts indexedDemo).
+      globalSetup: '<rootDir>/test/helpers/indexed-demo-setup.mjs',
+      globalTeardown: '<rootDir>/test/helpers/indexed-demo-teardown.mjs',
       // onnxruntime checks typed arrays against the host realm's constructors.
       testEnvironment: '<rootDir>/test/helpers/host-realm-environment.cjs',
     },

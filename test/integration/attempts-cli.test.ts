@@ -4,6 +4,7 @@
  * 8 concurrent writers, kill -9 mid-write, the y/N prompt on a real pty
  * (util-linux `script`), and redaction checked on the bytes of the store files.
  */
+import { cliEnv } from '../helpers/cli.js';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,11 +35,7 @@ function newProject(): string {
   return root;
 }
 
-function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extra };
-  for (const k of ['CI', 'AGENTOS_DEBUG', 'FORCE_COLOR', 'AGENTOS_SESSION']) if (!(k in extra)) delete e[k];
-  return e;
-}
+const env = cliEnv;
 
 interface Result {
   code: number | null;

@@ -3,11 +3,12 @@
 // documents (where the old standout score alerted on moderate matches), the
 // governing standard attached, the calibrated components in --json, and the
 // Ignore answer remembered across runs. Real model, real index, real CLI.
+import { cliEnv } from '../helpers/cli.js';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { BIN, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { BIN, REPO } from '../helpers/paths.js';
 import { spawnCollect } from '../helpers/spawn-collect.js';
 
 jest.setTimeout(300_000);
@@ -16,9 +17,7 @@ let tmp: string;
 let root: string;
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const e: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, NO_COLOR: '1' };
-  delete e.CI;
-  return spawnCollect(process.execPath, [BIN, '-C', root, ...args], { cwd: REPO, env: e });
+  return spawnCollect(process.execPath, [BIN, '-C', root, ...args], { cwd: REPO, env: cliEnv() });
 }
 
 // Seven documents, as a team's first weeks might leave them.

@@ -2,22 +2,23 @@
 // `agentos mcp` spawned by the MCP TypeScript SDK's StdioClientTransport, as an agent
 // starts it: initialize, list tools, call each tool, malformed and huge arguments, an
 // index rebuilt under a running server, and the client going away mid-call.
+import { cliEnv, indexedDemo } from '../helpers/cli.js';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, DEMO, MODEL_DIR } from '../helpers/paths.js';
+import { BIN } from '../helpers/paths.js';
 
 jest.setTimeout(240_000);
 
 let tmp: string;
 let root: string;
-const env = () => ({ PATH: process.env.PATH ?? '', AGENTOS_MODEL_DIR: MODEL_DIR, NO_COLOR: '1', HOME: tmp });
+const env = () => cliEnv({ HOME: tmp }) as Record<string, string>;
 const brief = (name: string) => readFileSync(path.join(root, 'briefs', `${name}.md`), 'utf8');
 
 function cli(args: string[]): Promise<number | null> {
@@ -42,11 +43,7 @@ let shared: Awaited<ReturnType<typeof connect>>;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-mcp-'));
   root = path.join(tmp, 'demo');
-  await cp(DEMO, root, { recursive: true });
-  await rm(path.join(root, '.agentos'), { recursive: true, force: true });
-  await mkdir(path.join(root, '.git'));
-  await writeFile(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
-  expect(await cli(['index', '--include-history', '-q'])).toBe(0);
+  await indexedDemo(root);
   shared = await connect();
 });
 

@@ -2,15 +2,16 @@
 // recall, worked-on (+ --html in a real browser) and the Claude Code hooks end to
 // end through the built CLI (bin/agentos.js), with payload fixtures written from
 // Claude Code's documented hook format (test/fixtures/hooks, docs/hooks.md).
+import { cliEnv, indexedDemo } from '../helpers/cli.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { openAttemptMemory } from '../../src/attempt-memory/open.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
-import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { BIN, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(240_000);
 
@@ -22,7 +23,7 @@ function cli(args: string[], input?: string, env: NodeJS.ProcessEnv = {}) {
     cwd: root,
     input,
     encoding: 'utf8',
-    env: { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, NO_COLOR: '1', CI: 'true', HOME: tmp, ...env },
+    env: cliEnv({ CI: 'true', HOME: tmp, ...env }),
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -32,11 +33,7 @@ const fixture = (name: string) => readFileSync(path.join(REPO, 'test', 'fixtures
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-recall-'));
   root = path.join(tmp, 'demo');
-  await cp(DEMO, root, { recursive: true });
-  await rm(path.join(root, '.agentos'), { recursive: true, force: true });
-  await mkdir(path.join(root, '.git'));
-  const r = cli(['index', '--include-history', '-q']);
-  expect(r.code).toBe(0);
+  await indexedDemo(root);
 });
 
 afterAll(async () => {

@@ -3,15 +3,16 @@
 // the same generation, the hybrid score reports its parts, the keyword
 // fallback answers when the model folder is gone, and `eval --pairs` runs on a
 // small smoke file.
+import { cliEnv, indexedDemo } from '../helpers/cli.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { readCurrent } from '../../src/work-memory/index/hnsw-store.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
 import { readTemplateSummary } from '../../src/work-memory/lexical/file.js';
-import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { BIN, REPO } from '../helpers/paths.js';
 import { spawnCollect } from '../helpers/spawn-collect.js';
 
 jest.setTimeout(300_000);
@@ -20,18 +21,13 @@ let tmp: string;
 let root: string;
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}, cwdRoot = root): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const e: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, NO_COLOR: '1', ...env };
-  delete e.CI;
-  return spawnCollect(process.execPath, [BIN, '-C', cwdRoot, ...args], { cwd: REPO, env: e });
+  return spawnCollect(process.execPath, [BIN, '-C', cwdRoot, ...args], { cwd: REPO, env: cliEnv(env) });
 }
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-scoring-'));
   root = path.join(tmp, 'repo');
-  await cp(DEMO, root, { recursive: true });
-  await mkdir(path.join(root, '.git'));
-  const r = await run(['index', '--include-history']);
-  expect(r.code).toBe(0);
+  await indexedDemo(root);
 });
 afterAll(async () => rm(tmp, { recursive: true, force: true }));
 

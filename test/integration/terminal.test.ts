@@ -5,12 +5,13 @@
 // type-ahead before the prompt is discarded, and a redirected stderr never
 // leaves a prompt waiting on a blank screen. The built CLI, the real model, a
 // real index of a temp copy of the demo.
+import { indexedDemo } from '../helpers/cli.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { BIN, MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(180_000);
 
@@ -78,9 +79,7 @@ beforeEach(async () => rm(path.join(root, '.agentos', 'memory', 'answers.jsonl')
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-term-'));
   root = path.join(tmp, 'demo');
-  await cp(DEMO, root, { recursive: true, filter: (src) => !path.relative(DEMO, src).split(path.sep).includes('.agentos') });
-  const r = spawnSync(process.execPath, [BIN, '-C', root, 'index', '--include-history'], { env: env(), encoding: 'utf8' });
-  expect(r.status).toBe(0);
+  await indexedDemo(root);
   small = path.join(tmp, 'small');
   await mkdir(path.join(small, '.agentos'), { recursive: true });
   await mkdir(path.join(small, 'docs', 'adrs'), { recursive: true });
