@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Thin entry: everything lives in dist/. CommonJS (bin/package.json): the lines a
 // coding agent runs around every tool call (`hooks run`, `attempt check`,
-// `run -- CMD`) then start without Node's ES module loader and skip commander:
+// `run -- CMD`; the words in src/cli/hot-specs.ts HOT_WORDS) then start without Node's ES module loader and skip commander:
 // dist/fast/index.cjs is that route bundled into one file (src/cli/fast-path.ts). Every
 // other line goes through dist/cli/cli.js, bundled into dist/main/index.cjs.
 'use strict';
@@ -9,7 +9,7 @@
 const args = process.argv.slice(2);
 let run = null;
 // Other lines (issue start, index, …) do not pay for loading the fast bundle.
-if (args.includes('hooks') || args.includes('check') || args.includes('run')) {
+if (args.includes('check') || args.includes('run')) {
   const fast = require('../dist/fast/index.cjs');
   const route = fast.parseFastRoute(args, process.env);
   if (route) run = fast.runFastRoute(route, fast.processIO());

@@ -5,7 +5,7 @@ import { ExitCode } from '../shared/errors.js';
 import { packageRoot } from '../shared/package-root.js';
 import { debugLine, processIO, type IO } from '../shared/io.js';
 import { jsonErrorLine, reportError } from './report-error.js';
-import { addTags, HOOK_FORMATS, HOOK_ON_REPEAT, RUN_ON_REPEAT } from '../shared/option-values.js';
+import { addTags, HOOK_ON_REPEAT } from '../shared/option-values.js';
 
 /** For bin/agentos.js, which ends the inference worker it started before the process exits. */
 export { endWorker as endInferenceWorker } from '../work-memory/embeddings/worker-runner.js';
@@ -42,6 +42,7 @@ function packageVersion(): string {
 export type { GlobalOptions } from './globals.js';
 import type { GlobalOptions } from './globals.js';
 import { createContext, type CommandContext, type ContextOverrides } from './context.js';
+import { ATTEMPT_CHECK, HOOKS_RUN, RUN, type HotCommand } from './hot-specs.js';
 
 /**
  * The command registry. Each command lives in `commands/<name>/` and is
@@ -217,15 +218,13 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
 
   // ---- attempt memory (issue 9): run, attempt record|check|list, forget ----
   // Lazy imports: none of these load the model or hnswlib; better-sqlite3 loads when the memory opens.
-  program
-    .command('run')
-    .description('check the attempt memory, run a command with the terminal passed through, record the outcome')
-    .argument('<command...>', 'the command and its arguments, after --')
-    .addOption(new Option('--on-repeat <action>', 'without a terminal, what a repeat of a recent failure does').choices(RUN_ON_REPEAT).default('warn'))
-    .option('--context <text>', 'what the work is for (recorded, and compared with past attempts)')
-    .option('--tags <list>', 'comma-separated tags (added to the automatic ones)', addTags, [])
-    .option('--session <id>', 'session id to record under (default $AGENTOS_SESSION, else one per process)')
-    .option('--non-interactive', 'never prompt; --on-repeat decides')
+  addFlags(
+    program
+      .command('run')
+      .description(RUN.description)
+      .argument('<command...>', 'the command and its arguments, after --'),
+    RUN,
+  )
     .addHelpText('after', `\nExit status: the command's own (128+N when signal N ended it; 127 not found, 126 not executable).\nagentos' own codes apply only when the command did not run: 2 usage, 6 not run (a repeat), 130 Ctrl-C at the prompt.`)
     .action(async (argv: string[], opts) => {
       const { runRun } = await import('./commands/run/index.js');
@@ -253,15 +252,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
       const { runAttemptRecord } = await import('./commands/attempt/index.js');
       setCode(await runAttemptRecord(context(), source, opts));
     });
-  attempt
-    .command('check')
-    .description('has this failed recently? (exit 0 either way)')
-    .argument('[command...]', 'the command, after --')
-    .option('--command <text>', 'the command as one string (instead of after --)')
-    .option('--tool <name>', 'the tool', 'shell')
-    .option('--context <text>', 'what the work is for')
-    .option('--tags <list>', 'comma-separated tags', addTags, [])
-    .option('--json', 'print the result as JSON on stdout')
+  addFlags(attempt.command('check').description(ATTEMPT_CHECK.description).argument('[command...]', 'the command, after --'), ATTEMPT_CHECK)
     .action(async (words: string[], opts) => {
       const { runAttemptCheck } = await import('./commands/attempt/index.js');
       setCode(await runAttemptCheck(context(), words, opts));
@@ -354,12 +345,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     const { runHooksUninstall } = await import('./commands/hooks/index.js');
     setCode(await runHooksUninstall(context(), agent, opts));
   });
-  hooks
-    .command('run')
-    .description('hook entry point: reads the event payload on stdin (always exits 0; errors fail open)')
-    .argument('<event>', 'session-start | pre-tool-use | post-tool-use | post-tool-use-failure')
-    .addOption(new Option('--format <format>', "the agent whose payloads and answers these are (install sets it)").choices(HOOK_FORMATS).default('claude'))
-    .addOption(new Option('--on-repeat <mode>', 'pre-tool-use: warn, or ask for confirmation').choices(HOOK_ON_REPEAT).default('warn'))
+  addFlags(hooks.command('run').description(HOOKS_RUN.description).argument('<event>', 'session-start | pre-tool-use | post-tool-use | post-tool-use-failure'), HOOKS_RUN)
     .action(async (event: string, opts) => {
       const { runHook } = await import('../agents/hooks/run.js');
       setCode(await runHook(event, io, opts));
@@ -367,6 +353,18 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
   // --- end issue 10 ---
 
   return program;
+}
+
+/** A hot command's flags on its commander definition, from the spec the fast route also reads (hot-specs.ts). */
+function addFlags(cmd: Command, spec: HotCommand): Command {
+  for (const f of spec.flags) {
+    const flags = f.value ? `${f.flag} <${f.value}>` : f.flag;
+    if (f.kind === 'choice') cmd.addOption(new Option(flags, f.help).choices(f.choices ?? []).default(f.default));
+    else if (f.kind === 'tags') cmd.option(flags, f.help, addTags, [...((f.default as string[] | undefined) ?? [])]);
+    else if (f.default !== undefined) cmd.option(flags, f.help, f.default as string);
+    else cmd.option(flags, f.help);
+  }
+  return cmd;
 }
 
 function parseScore(v: string): number {

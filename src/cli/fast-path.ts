@@ -8,14 +8,15 @@
  * AGENTOS_NO_FAST_PATH=1 turns this off (the tests run both paths and compare).
  *
  * `npm run build` bundles this module and what it imports into dist/fast/index.cjs
- * (scripts/bundle-fast.mjs), which bin/agentos.js loads for lines naming
- * `hooks`, `check` or `run`.
+ * (scripts/bundle-fast.mjs), which bin/agentos.js loads for lines naming one of
+ * HOT_WORDS (hot-specs.ts). The flags are read from the same specs commander is built from.
  */
 import type { HookRunOptions } from '../agents/hooks/run.js';
 import type { CheckOptions } from './commands/attempt/index.js';
 import type { RunOptions } from './commands/run/index.js';
 import type { IO } from '../shared/io.js';
-import { addTags, HOOK_EVENTS, HOOK_FORMATS, HOOK_ON_REPEAT, RUN_ON_REPEAT } from '../shared/option-values.js';
+import { addTags, HOOK_EVENTS } from '../shared/option-values.js';
+import { ATTEMPT_CHECK, flagDefaults, flagTable, HOOKS_RUN, RUN, type FlagSpec } from './hot-specs.js';
 
 export { processIO } from '../shared/io.js';
 
@@ -51,11 +52,11 @@ export function parseFastRoute(args: string[], env: NodeJS.ProcessEnv): FastRout
     i += used;
   }
   if (args[i] === 'attempt' && args[i + 1] === 'check') {
-    const parsed = parseCommandLine(args.slice(i + 2), CHECK_FLAGS, { tool: 'shell', tags: [] });
+    const parsed = parseCommandLine(args.slice(i + 2), CHECK_FLAGS, flagDefaults(ATTEMPT_CHECK));
     return parsed && { kind: 'attempt-check', globals, words: parsed.words, opts: parsed.opts as unknown as CheckOptions };
   }
   if (args[i] === 'run') {
-    const parsed = parseCommandLine(args.slice(i + 1), RUN_FLAGS, { onRepeat: 'warn', tags: [] });
+    const parsed = parseCommandLine(args.slice(i + 1), RUN_FLAGS, flagDefaults(RUN));
     // commander requires the command (`<command...>`): without one, let it say so.
     return parsed && parsed.words.length > 0 ? { kind: 'run', globals, words: parsed.words, opts: parsed.opts as unknown as RunOptions } : null;
   }
@@ -65,30 +66,14 @@ export function parseFastRoute(args: string[], env: NodeJS.ProcessEnv): FastRout
 function parseHook(args: string[]): FastRoute | null {
   // `hooks run` takes no words after `--`: such a line is commander's to judge.
   if (args[1] !== 'run' || !(HOOK_EVENTS as readonly string[]).includes(args[2]) || args.includes('--')) return null;
-  const parsed = parseCommandLine(args.slice(3), HOOK_FLAGS, { format: 'claude', onRepeat: 'warn' });
+  const parsed = parseCommandLine(args.slice(3), HOOK_FLAGS, flagDefaults(HOOKS_RUN));
   return parsed && { kind: 'hook', event: args[2], opts: parsed.opts as unknown as HookRunOptions };
 }
 
-/** How a flag of `hooks run`, `attempt check` and `run` takes its value, as their commander definitions do (cli.ts). */
-type FlagSpec = { key: string; kind: 'string' | 'tags' | 'boolean' } | { key: string; kind: 'choice'; choices: readonly string[] };
-const CHECK_FLAGS: Record<string, FlagSpec> = {
-  '--command': { key: 'command', kind: 'string' },
-  '--tool': { key: 'tool', kind: 'string' },
-  '--context': { key: 'context', kind: 'string' },
-  '--tags': { key: 'tags', kind: 'tags' },
-  '--json': { key: 'json', kind: 'boolean' },
-};
-const HOOK_FLAGS: Record<string, FlagSpec> = {
-  '--format': { key: 'format', kind: 'choice', choices: HOOK_FORMATS },
-  '--on-repeat': { key: 'onRepeat', kind: 'choice', choices: HOOK_ON_REPEAT },
-};
-const RUN_FLAGS: Record<string, FlagSpec> = {
-  '--on-repeat': { key: 'onRepeat', kind: 'choice', choices: RUN_ON_REPEAT },
-  '--context': { key: 'context', kind: 'string' },
-  '--tags': { key: 'tags', kind: 'tags' },
-  '--session': { key: 'session', kind: 'string' },
-  '--non-interactive': { key: 'nonInteractive', kind: 'boolean' },
-};
+// The flags and their defaults come from the same specs as the commander definitions (hot-specs.ts).
+const CHECK_FLAGS = flagTable(ATTEMPT_CHECK);
+const HOOK_FLAGS = flagTable(HOOKS_RUN);
+const RUN_FLAGS = flagTable(RUN);
 
 /** Flags, then `--` and the command's own words. Null for anything commander should judge. */
 function parseCommandLine(args: string[], flags: Record<string, FlagSpec>, defaults: Record<string, unknown>): { words: string[]; opts: Record<string, unknown> } | null {
@@ -106,7 +91,7 @@ function parseCommandLine(args: string[], flags: Record<string, FlagSpec>, defau
     // A missing value, or one that looks like a flag, is commander's to judge (it may be an error).
     if (!valued || valued.kind === 'boolean' || !used || value === undefined || (used === 2 && value.startsWith('-'))) return null;
     if (valued.kind === 'tags') opts[valued.key] = addTags(value, opts[valued.key] as string[]);
-    else if (valued.kind === 'choice' && !valued.choices.includes(value)) return null;
+    else if (valued.kind === 'choice' && !(valued.choices ?? []).includes(value)) return null;
     else opts[valued.key] = value;
     i += used;
   }
