@@ -30,7 +30,7 @@ test('the fast route reads every flag of the spec (a value for each valued flag)
     const args = spec.flags.flatMap((f) => (f.kind === 'boolean' ? [f.flag] : [f.flag, f.kind === 'choice' ? f.choices![0] : 'x']));
     const route = parseFastRoute([...spec.words, ...args, '--', 'true'], {});
     expect(route).not.toBeNull();
-    const opts = (route as { opts: Record<string, unknown> }).opts;
+    const opts = (route as unknown as { opts: Record<string, unknown> }).opts;
     for (const f of spec.flags) expect(opts[f.key]).toEqual(f.kind === 'boolean' ? true : f.kind === 'tags' ? ['x'] : f.kind === 'choice' ? f.choices![0] : 'x');
   }
 });

@@ -1,20 +1,21 @@
-import { chunkMarkdown, CHUNKING_VERSION, type Chunk } from '../chunks/chunk.js';
+import { chunkMarkdown, CHUNKING_VERSION } from '../chunks/chunk.js';
 import type { Config } from '../../shared/config/schema.js';
-import { extractMetadata, truncate } from '../corpus/metadata.js';
+import { extractMetadata } from '../corpus/metadata.js';
 import { readTextFile } from '../corpus/read.js';
 import { scanCorpus } from '../corpus/scan.js';
-import { compareText } from '../../shared/text/compare.js';
-import type { CorpusFile, DocMetadata, SkippedFile } from '../corpus/types.js';
+import type { SkippedFile } from '../corpus/types.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { IndexUnavailableError } from '../../shared/errors.js';
 import { DamagedPointerError, openGeneration, readCurrent, type HnswStore } from './hnsw-store.js';
-import { HNSW_EF_CONSTRUCTION, HNSW_M, loadHnswlib, type HnswIndex } from './hnswlib.js';
 import { indexPaths } from './layout.js';
 import { corpusConfigHash } from './corpus-config.js';
 import { acquireLock } from './lock.js';
-import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type StoredChunk, type StoredDoc } from './types.js';
+import { INDEX_FORMAT_VERSION, type Manifest } from './types.js';
 import { pruneGenerations, setAsideCurrent, writeGeneration } from './write.js';
 import { lexicalFiles } from '../lexical/for-build.js';
+import { planUpdate } from './update-plan.js';
+import { embedAll } from './embed-schedule.js';
+import { excerptOf, updateGraph, type Prepared } from './graph-update.js';
 
 export interface ModelIdentity {
   modelId: string;
@@ -61,20 +62,15 @@ export interface BuildReport {
   generation: string | null;
 }
 
-const EXCERPT_CHARS = 280;
-const EMBED_SLICE = 64;
 /** Chunks indexed per document (about 250 KB of prose; README "Limits"). */
 export const MAX_DOC_CHUNKS = 256;
-/** Marked-deleted labels above this share of the graph trigger a compaction. */
-const MAX_DELETED_SHARE = 0.25;
 
-interface Prepared {
-  file: CorpusFile;
-  metadata: DocMetadata;
-  chunks: Chunk[];
-}
-
-/** Bring the index in line with the corpus: embed what changed, drop what is gone, swap atomically. */
+/**
+ * Bring the index in line with the corpus: embed what changed, drop what is gone, swap
+ * atomically. Under the index lock, in four steps: plan (update-plan.ts, no model),
+ * read and chunk, embed (embed-schedule.ts), update the graph (graph-update.ts) and
+ * write the generation (write.ts).
+ */
 export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
   const lock = await acquireLock(indexPaths(opts.root).lock, { waitMs: opts.lockWaitMs });
   try {
@@ -123,54 +119,23 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     generation: previousName,
   };
 
-  const oldFiles = existing?.manifest.files ?? {};
+  // 1. Plan: what is kept, what must be embedded, what is gone (no model yet).
+  const plan = await planUpdate(existing, scan.files, config.corpus.maxFileBytes);
   const oldDocs = new Map((existing?.meta.docs ?? []).map((d) => [d.filePath, d]));
-  const keep: StoredDoc[] = [];
-  const toEmbed: CorpusFile[] = [];
-  // Files read to compare hashes are not read again to be embedded.
-  const reads = new Map<string, Awaited<ReturnType<typeof readTextFile>>>();
-  const statUpdates: Record<string, { hash: string; size: number; mtimeMs: number }> = {};
+  report.unchanged = plan.unchanged;
+  report.removed = plan.removed.map((d) => d.filePath);
   // Files matched but not indexable, with their stat pair (see Manifest.skipped).
   const skippedStats: NonNullable<Manifest['skipped']> = {};
   const configHash = corpusConfigHash(config, opts.includeHistory);
   // An older manifest without coverage or config identity is rewritten once to gain them.
-  let metaOnlyChange = existing !== null && (existing.manifest.corpusConfigHash !== configHash || !existing.manifest.coverage);
+  let metaOnlyChange = plan.metaOnlyChange || (existing !== null && (existing.manifest.corpusConfigHash !== configHash || !existing.manifest.coverage));
 
-  for (const f of scan.files) {
-    const prev = oldFiles[f.relPath];
-    const prevDoc = oldDocs.get(f.relPath);
-    if (!prev || !prevDoc) {
-      toEmbed.push(f);
-      continue;
-    }
-    let same = prev.size === f.size && prev.mtimeMs === f.mtimeMs;
-    if (!same) {
-      const read = await readTextFile(f.absPath, config.corpus.maxFileBytes);
-      same = read.ok && read.hash === prev.hash;
-      if (same) metaOnlyChange = true;
-      else reads.set(f.relPath, read);
-    }
-    if (!same) {
-      toEmbed.push(f);
-      continue;
-    }
-    const types = [...f.types].sort();
-    if (types.join() !== prevDoc.types.join()) metaOnlyChange = true;
-    keep.push({ ...prevDoc, types });
-    statUpdates[f.relPath] = { hash: prev.hash, size: f.size, mtimeMs: f.mtimeMs };
-    report.unchanged++;
-  }
-
-  const scanned = new Set(scan.files.map((f) => f.relPath));
-  const removedDocs = [...oldDocs.values()].filter((d) => !scanned.has(d.filePath));
-  report.removed = removedDocs.map((d) => d.filePath);
-
-  // Read, describe and chunk what must be embedded; the model loads only now.
+  // 2. Read, describe and chunk what must be embedded; the model loads only now.
   const prepared: Prepared[] = [];
   const readTexts = new Map<string, string>();
   let embedder: Embedder | null = null;
-  for (const f of toEmbed) {
-    const read = reads.get(f.relPath) ?? (await readTextFile(f.absPath, config.corpus.maxFileBytes));
+  for (const f of plan.toEmbed) {
+    const read = plan.reads.get(f.relPath) ?? (await readTextFile(f.absPath, config.corpus.maxFileBytes));
     if (!read.ok) {
       report.skipped.push({ relPath: f.relPath, reason: read.reason });
       skippedStats[f.relPath] = { size: f.size, mtimeMs: f.mtimeMs, reason: read.reason };
@@ -201,7 +166,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     }
     prepared.push({ file: f, metadata, chunks });
     readTexts.set(f.relPath, read.text);
-    statUpdates[f.relPath] = { hash: read.hash, size: f.size, mtimeMs: f.mtimeMs };
+    plan.statUpdates[f.relPath] = { hash: read.hash, size: f.size, mtimeMs: f.mtimeMs };
     (oldDocs.has(f.relPath) ? report.changed : report.added).push(f.relPath);
   }
 
@@ -216,81 +181,22 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     return report;
   }
 
-  // Embed all new chunks together: length-sorted batches across files pad less.
+  // 3. Embed all new chunks together (embed-schedule.ts).
   const texts = prepared.flatMap((p) => p.chunks.map((c) => c.embedText));
-  const vectors = new Array<Float32Array>(texts.length);
   const tokensBefore = embedder?.stats?.tokens ?? 0;
-  // Sorted by length over the whole run (not per slice): batches of like lengths pad less.
-  // Token counts are cached by the embedder from chunking, so this costs a lookup each.
-  const lengths = texts.map((t) => Math.min(embedder!.countTokens(t), embedder!.maxTokens - 2) + 2);
-  const order = texts.map((_, i) => i).sort((a, b) => lengths[a] - lengths[b]);
-  const totalTokens = lengths.reduce((a, b) => a + b, 0);
-  let tokensDone = 0;
-  opts.onProgress?.({ phase: 'embed', done: 0, total: texts.length, tokens: 0, totalTokens });
-  for (let i = 0; i < order.length; i += EMBED_SLICE) {
-    const slice = order.slice(i, i + EMBED_SLICE);
-    const out = await embedder!.embed(slice.map((j) => texts[j]));
-    slice.forEach((j, k) => {
-      vectors[j] = out[k];
-      tokensDone += lengths[j];
-    });
-    opts.onProgress?.({ phase: 'embed', done: Math.min(i + EMBED_SLICE, texts.length), total: texts.length, tokens: tokensDone, totalTokens });
-  }
+  const vectors = embedder ? await embedAll(embedder, texts, (p) => opts.onProgress?.({ phase: 'embed', ...p })) : [];
+  if (!embedder) opts.onProgress?.({ phase: 'embed', done: 0, total: 0, tokens: 0, totalTokens: 0 });
   report.chunksEmbedded = texts.length;
   report.tokensEmbedded = (embedder?.stats?.tokens ?? 0) - tokensBefore;
   opts.onProgress?.({ phase: 'write' });
 
-  const hnsw = await loadHnswlib();
+  // 4. The graph and the metadata (graph-update.ts), then the generation, swapped in atomically.
   const dims = opts.model.dimensions;
-  let index: HnswIndex;
-  let nextLabel = existing?.manifest.nextLabel ?? 0;
-  let deletedCount = existing?.manifest.deletedCount ?? 0;
-  const liveOld = keep.reduce((n, d) => n + d.labels.length, 0);
-  const newCount = texts.length;
-
-  if (existing) {
-    index = existing.index;
-    const dropped = [...oldDocs.values()].filter((d) => report.changed.includes(d.filePath) || report.removed.includes(d.filePath));
-    for (const d of dropped) for (const l of d.labels) index.markDelete(l);
-    deletedCount += dropped.reduce((n, d) => n + d.labels.length, 0);
-    if (deletedCount > MAX_DELETED_SHARE * (liveOld + newCount + deletedCount)) {
-      index = compact(hnsw, dims, index, keep, liveOld + newCount);
-      deletedCount = 0;
-    }
-  } else {
-    index = new hnsw.HierarchicalNSW('ip', dims);
-    index.initIndex(Math.max(16, newCount), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
-    nextLabel = 0;
-    deletedCount = 0;
-  }
-  const needed = index.getCurrentCount() + newCount;
-  if (needed > index.getMaxElements()) index.resizeIndex(Math.max(needed, Math.ceil(index.getMaxElements() * 1.5)));
-
-  const docs: StoredDoc[] = [...keep];
-  const chunkRecords = new Map<number, [string, string]>();
-  for (const c of existing?.meta.chunks ?? []) chunkRecords.set(c[0], [c[2], c[3]]);
-  let v = 0;
-  for (const p of prepared) {
-    const labels: number[] = [];
-    for (const c of p.chunks) {
-      const label = nextLabel++;
-      index.addPoint(Array.from(vectors[v++]), label);
-      labels.push(label);
-      chunkRecords.set(label, [c.section, excerptOf(c.text)]);
-    }
-    docs.push({ ...p.metadata, labels });
-  }
-  docs.sort((a, b) => compareText(a.filePath, b.filePath));
-  const chunks: StoredChunk[] = [];
-  docs.forEach((d, i) => {
-    for (const l of d.labels) {
-      const [section, excerpt] = chunkRecords.get(l) ?? ['', ''];
-      chunks.push([l, i, section, excerpt]);
-    }
-  });
-  const meta: IndexMeta = { docs, chunks };
+  const dropped = [...oldDocs.values()].filter((d) => report.changed.includes(d.filePath) || report.removed.includes(d.filePath));
+  const { index, meta, nextLabel, deletedCount } = await updateGraph({ existing, keep: plan.keep, dropped, prepared, vectors, dimensions: dims });
+  const { docs, chunks } = meta;
   const files: Manifest['files'] = {};
-  for (const d of docs) files[d.filePath] = statUpdates[d.filePath];
+  for (const d of docs) files[d.filePath] = plan.statUpdates[d.filePath];
 
   const manifest: Omit<Manifest, 'integrity'> = {
     formatVersion: INDEX_FORMAT_VERSION,
@@ -352,29 +258,4 @@ export function incompatibility(m: Manifest, model: ModelIdentity): string | nul
   return null;
 }
 
-/** A fresh graph holding only the live points of the kept documents (labels preserved). */
-function compact(
-  hnsw: Awaited<ReturnType<typeof loadHnswlib>>,
-  dims: number,
-  old: HnswIndex,
-  keep: StoredDoc[],
-  capacity: number,
-): HnswIndex {
-  const fresh = new hnsw.HierarchicalNSW('ip', dims);
-  fresh.initIndex(Math.max(16, capacity), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
-  for (const d of keep) for (const l of d.labels) fresh.addPoint(old.getPoint(l), l);
-  return fresh;
-}
-
-export function excerptOf(text: string): string {
-  // Heading lines go: the section title is shown beside the excerpt already.
-  const body = text.replace(/^#{1,6}\s+.*$/gm, '').trim();
-  const plain = (body || text.replace(/^#{1,6}\s+/gm, ''))
-    .replace(/[*`>]/g, '')
-    // Emphasis underscores only: `auth_sessions` keeps its underscore. One match per run, decided by
-    // its neighbours: `_+(?!\w)` retried every start in a run (quadratic on a 1 MB line of `_`).
-    .replace(/_+/g, (run: string, at: number, all: string) => (/\w/.test(all[at - 1] ?? '') && /\w/.test(all[at + run.length] ?? '') ? run : ''))
-    .replace(/\s+/g, ' ')
-    .trim();
-  return truncate(plain, EXCERPT_CHARS);
-}
+export { excerptOf };

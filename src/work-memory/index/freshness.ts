@@ -8,6 +8,7 @@ import { corpusConfigHash } from './corpus-config.js';
 import { readCurrent, readManifest } from './hnsw-store.js';
 import { indexPaths } from './layout.js';
 import type { Manifest } from './types.js';
+import { statDiff } from './update-plan.js';
 
 /**
  * How the live index compares with the corpus on disk, from a stat-only scan
@@ -33,25 +34,11 @@ export interface Freshness {
   scanMs: number;
 }
 
-/** Pure comparison of a stat scan with the manifest; every list sorted by byte order. */
+/** Pure comparison of a stat scan with the manifest (update-plan.ts statDiff, as the build makes it); every list sorted by byte order. */
 export function compareWithManifest(manifest: Pick<Manifest, 'files' | 'skipped'>, files: Pick<CorpusFile, 'relPath' | 'size' | 'mtimeMs'>[]) {
-  const added: string[] = [];
-  const changed: string[] = [];
-  const seen = new Set<string>();
-  for (const f of files) {
-    seen.add(f.relPath);
-    const prev = manifest.files[f.relPath];
-    if (prev) {
-      if (prev.size !== f.size || prev.mtimeMs !== f.mtimeMs) changed.push(f.relPath);
-      continue;
-    }
-    // A file the last build skipped (binary, too large, no text) is not new while it is unchanged.
-    const skipped = manifest.skipped?.[f.relPath];
-    if (skipped && skipped.size === f.size && skipped.mtimeMs === f.mtimeMs) continue;
-    added.push(f.relPath);
-  }
-  const removed = Object.keys(manifest.files).filter((p) => !seen.has(p));
-  return { added: added.sort(compareText), changed: changed.sort(compareText), removed: removed.sort(compareText) };
+  const d = statDiff(manifest, files);
+  const paths = (fs: Array<{ relPath: string }>) => fs.map((f) => f.relPath).sort(compareText);
+  return { added: paths(d.added), changed: paths(d.changed), removed: d.removed };
 }
 
 /** Read the live manifest (never the vectors) and compare it with a stat scan of the corpus. */
