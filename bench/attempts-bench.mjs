@@ -59,7 +59,7 @@ function syntheticAttempt(i, now) {
     error: failure ? `Error: step ${i} failed\n  at something (file.js:${i % 300}:1)\nnpm ERR! code E${400 + (i % 5)}` : null,
     context: CONTEXTS[i % CONTEXTS.length],
     sessionId: `bench-${i % 40}`,
-    time: new Date(now - ((i * 45 * 86_400_000) / 10_000) % (45 * 86_400_000)).toISOString(),
+    time: new Date(now - (((i * 45 * 86_400_000) / 10_000) % (45 * 86_400_000))).toISOString(),
   };
 }
 
@@ -126,7 +126,9 @@ export async function attemptsBench({ runs = 15, attempts = 10_000, writers = 8,
     result.trueMs = summarize(trueMs);
     result.runTrueMs = summarize(runTrue);
     result.runOverheadMs = result.runTrueMs.median - result.trueMs.median;
-    log(`attempt check ${fmt(result.checkMs.median, 1)} ms vs bare node ${fmt(result.bareNodeMs.median, 1)} ms (x${result.checkRatio.toFixed(2)}); run -- true overhead ${fmt(result.runOverheadMs, 1)} ms`);
+    log(
+      `attempt check ${fmt(result.checkMs.median, 1)} ms vs bare node ${fmt(result.bareNodeMs.median, 1)} ms (x${result.checkRatio.toFixed(2)}); run -- true overhead ${fmt(result.runOverheadMs, 1)} ms`,
+    );
 
     // ---- 8 writers at once ----
     const wroot = path.join(work, 'writers');

@@ -104,7 +104,10 @@ const batches = [];
 let realTokens = 0;
 let paddedTokens = 0;
 for (let s = 0; s < texts.length; s += EMBED_SLICE) {
-  const rows = idsOf.slice(s, s + EMBED_SLICE).map((ids) => ids).sort((a, b) => a.length - b.length);
+  const rows = idsOf
+    .slice(s, s + EMBED_SLICE)
+    .map((ids) => ids)
+    .sort((a, b) => a.length - b.length);
   for (let b = 0; b < rows.length; b += BATCH_SIZE) {
     const batch = rows.slice(b, b + BATCH_SIZE);
     const seq = Math.max(...batch.map((r) => r.length));
@@ -137,7 +140,12 @@ if (batchesMatch) {
   for (let i = 0; i < batches.length && batchesMatch; i++) {
     const r = recorded[i];
     if (r.dims.join() !== batches[i].dims.join() || !r.data || r.data.length !== batches[i].ids.length) batchesMatch = false;
-    else for (let j = 0; j < r.data.length; j++) if (BigInt(r.data[j]) !== batches[i].ids[j]) { batchesMatch = false; break; }
+    else
+      for (let j = 0; j < r.data.length; j++)
+        if (BigInt(r.data[j]) !== batches[i].ids[j]) {
+          batchesMatch = false;
+          break;
+        }
   }
 }
 
@@ -199,7 +207,12 @@ const result = {
   recordedBatches: recorded.length,
   embedderLoadMs,
   ortSessionCreateMs,
-  chunkingMsPerToken: all.chunkMs / Math.max(1, all.texts.reduce((n, t) => n + embedder.countTokens(t) + 2, 0)),
+  chunkingMsPerToken:
+    all.chunkMs /
+    Math.max(
+      1,
+      all.texts.reduce((n, t) => n + embedder.countTokens(t) + 2, 0),
+    ),
   autoTokenizerMsPerToken: autoTokenizerMs / Math.max(1, tokenizedPieces),
   pipelineMsPerToken,
   pipelineInferenceMsPerToken,

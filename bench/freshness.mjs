@@ -142,9 +142,13 @@ try {
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'freshness-latest.json'), JSON.stringify(results, null, 1));
   const f = (s) => (s ? `${s.median.toFixed(1)} (${s.min.toFixed(1)}-${s.max.toFixed(1)})` : '-');
-  process.stdout.write('\n| corpus | files | in-command scan ms | fresh-process import ms | first scan ms | first scan CPU ms | warm scan ms | import issue-start ms | baseline import ms | cold issue start ms | baseline ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n');
+  process.stdout.write(
+    '\n| corpus | files | in-command scan ms | fresh-process import ms | first scan ms | first scan CPU ms | warm scan ms | import issue-start ms | baseline import ms | cold issue start ms | baseline ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n',
+  );
   for (const r of results.corpora) {
-    process.stdout.write(`| ${r.label} | ${r.files} | ${f(r.scanMs)} | ${f(r.probe.importMs)} | ${f(r.probe.firstMs)} | ${f(r.probe.firstCpuMs)} | ${f(r.probe.warmMs)} | ${f(r.importIssueStartMs)} | ${f(r.baselineImportIssueStartMs)} | ${f(r.wallMs)} | ${f(r.baselineWallMs)} |\n`);
+    process.stdout.write(
+      `| ${r.label} | ${r.files} | ${f(r.scanMs)} | ${f(r.probe.importMs)} | ${f(r.probe.firstMs)} | ${f(r.probe.firstCpuMs)} | ${f(r.probe.warmMs)} | ${f(r.importIssueStartMs)} | ${f(r.baselineImportIssueStartMs)} | ${f(r.wallMs)} | ${f(r.baselineWallMs)} |\n`,
+    );
   }
   process.stdout.write(`\nmedian (min-max) of ${runs} runs; load ${results.loadAvgBefore.join(' ')} -> ${results.loadAvgAfter.join(' ')}\n`);
   if (!argv.includes('--keep') && !opt('work', null)) removeDir(work);

@@ -37,7 +37,10 @@ export function prng(seed) {
 
 const TOPICS = [
   {
-    key: 'runners', label: 'runners', component: 'runner-manager', system: 'the CI runner fleet',
+    key: 'runners',
+    label: 'runners',
+    component: 'runner-manager',
+    system: 'the CI runner fleet',
     nouns: ['runner pool', 'autoscaler', 'spot instance', 'job queue', 'warm pool', 'node group', 'runner lease', 'capacity reservation'],
     problems: ['jobs wait in the queue for minutes', 'spot interruptions kill long jobs', 'idle runners burn budget overnight', 'the autoscaler overshoots on bursts'],
     metrics: ['queue wait time', 'scale-up latency', 'idle runner cost', 'job start p95'],
@@ -45,7 +48,10 @@ const TOPICS = [
     verbs: ['scale', 'drain', 'provision', 'pre-warm', 'rebalance'],
   },
   {
-    key: 'docker', label: 'containers', component: 'image-builder', system: 'the image build pipeline',
+    key: 'docker',
+    label: 'containers',
+    component: 'image-builder',
+    system: 'the image build pipeline',
     nouns: ['Dockerfile', 'layer cache', 'base image', 'build context', 'multi-stage build', 'registry mirror', 'BuildKit cache'],
     problems: ['image builds take fourteen minutes', 'the layer cache is invalidated on every commit', 'images ship compilers and debug tools', 'pulls from the registry time out'],
     metrics: ['image build time', 'image size', 'cache hit rate', 'pull latency'],
@@ -53,7 +59,10 @@ const TOPICS = [
     verbs: ['cache', 'slim down', 'pin', 'rebuild', 'scan'],
   },
   {
-    key: 'auth', label: 'auth', component: 'auth-service', system: 'authentication',
+    key: 'auth',
+    label: 'auth',
+    component: 'auth-service',
+    system: 'authentication',
     nouns: ['access token', 'refresh token', 'session', 'OIDC provider', 'JWT signing key', 'service account', 'login flow'],
     problems: ['sessions expire in the middle of long builds', 'refresh token reuse logs users out', 'key rotation breaks running jobs', 'SSO users are created twice'],
     metrics: ['login success rate', 'token refresh errors', 'session length', 'auth latency'],
@@ -61,7 +70,10 @@ const TOPICS = [
     verbs: ['rotate', 'refresh', 'revoke', 'federate', 'validate'],
   },
   {
-    key: 'logging', label: 'observability', component: 'log-pipeline', system: 'logging and tracing',
+    key: 'logging',
+    label: 'observability',
+    component: 'log-pipeline',
+    system: 'logging and tracing',
     nouns: ['correlation id', 'log shipper', 'structured log line', 'trace span', 'log index', 'retention policy'],
     problems: ['logs from one request cannot be joined across services', 'the log viewer freezes on large logs', 'log volume doubled after the release', 'timestamps drift between services'],
     metrics: ['log ingestion lag', 'log volume per day', 'query latency in the log viewer', 'dropped log lines'],
@@ -69,7 +81,10 @@ const TOPICS = [
     verbs: ['correlate', 'ship', 'sample', 'index', 'redact'],
   },
   {
-    key: 'database', label: 'database', component: 'harbord', system: 'the build metadata database',
+    key: 'database',
+    label: 'database',
+    component: 'harbord',
+    system: 'the build metadata database',
     nouns: ['migration', 'partial index', 'connection pool', 'read replica', 'vacuum job', 'partitioned table', 'query plan'],
     problems: ['the build_steps table grows by 40 GB a month', 'a missing index makes the dashboard slow', 'migrations lock the table for minutes', 'connection storms after deploys'],
     metrics: ['p95 query latency', 'replication lag', 'table bloat', 'connection count'],
@@ -77,7 +92,10 @@ const TOPICS = [
     verbs: ['migrate', 'partition', 'vacuum', 'index', 'replicate'],
   },
   {
-    key: 'webhooks', label: 'integrations', component: 'webhook-dispatcher', system: 'webhook delivery',
+    key: 'webhooks',
+    label: 'integrations',
+    component: 'webhook-dispatcher',
+    system: 'webhook delivery',
     nouns: ['webhook delivery', 'retry schedule', 'dead-letter queue', 'signing secret', 'delivery log', 'endpoint health'],
     problems: ['failed deliveries are retried in a tight loop', 'customers cannot see why a delivery failed', 'a slow endpoint blocks other customers', 'signatures break after secret rotation'],
     metrics: ['delivery success rate', 'retry volume', 'delivery latency', 'dead-letter size'],
@@ -85,7 +103,10 @@ const TOPICS = [
     verbs: ['retry', 'sign', 'throttle', 'replay', 'disable'],
   },
   {
-    key: 'api', label: 'api', component: 'public-api', system: 'the public API',
+    key: 'api',
+    label: 'api',
+    component: 'public-api',
+    system: 'the public API',
     nouns: ['rate limiter', 'API token', 'pagination cursor', 'error envelope', 'GraphQL schema', 'REST endpoint', 'quota'],
     problems: ['one customer exhausts the shared rate limit', 'clients page through results inconsistently', 'error responses differ between endpoints', 'breaking changes ship without notice'],
     metrics: ['429 rate', 'API p99 latency', 'requests per token', 'schema breaking changes'],
@@ -93,7 +114,10 @@ const TOPICS = [
     verbs: ['limit', 'paginate', 'version', 'deprecate', 'document'],
   },
   {
-    key: 'dashboard', label: 'frontend', component: 'dashboard', system: 'the web dashboard',
+    key: 'dashboard',
+    label: 'frontend',
+    component: 'dashboard',
+    system: 'the web dashboard',
     nouns: ['build list', 'dark mode theme', 'log viewer', 'settings page', 'onboarding tour', 'navigation bar', 'virtualized table'],
     problems: ['the build list re-renders on every websocket message', 'dark mode has unreadable contrast', 'new users do not find the runner settings', 'bundle size grew past 3 MB'],
     metrics: ['time to interactive', 'bundle size', 'frame drops', 'support tickets per week'],
@@ -101,7 +125,10 @@ const TOPICS = [
     verbs: ['render', 'virtualize', 'theme', 'lazy-load', 'simplify'],
   },
   {
-    key: 'billing', label: 'billing', component: 'billing-service', system: 'billing and invoicing',
+    key: 'billing',
+    label: 'billing',
+    component: 'billing-service',
+    system: 'billing and invoicing',
     nouns: ['invoice', 'usage record', 'pricing plan', 'credit note', 'tax rate', 'payment retry', 'metered minute'],
     problems: ['invoices are off by one cent', 'usage is counted twice after a retry', 'plan changes are not prorated', 'failed payments are not retried'],
     metrics: ['invoice accuracy', 'revenue leakage', 'payment failure rate', 'billing job duration'],
@@ -109,7 +136,10 @@ const TOPICS = [
     verbs: ['invoice', 'prorate', 'round', 'reconcile', 'meter'],
   },
   {
-    key: 'artifacts', label: 'storage', component: 'artifact-store', system: 'artifact storage',
+    key: 'artifacts',
+    label: 'storage',
+    component: 'artifact-store',
+    system: 'artifact storage',
     nouns: ['artifact', 'retention rule', 'object store bucket', 'cache archive', 'upload session', 'checksum manifest'],
     problems: ['storage costs grew 30% in a quarter', 'expired artifacts are never deleted', 'large uploads fail halfway', 'downloads are slow across regions'],
     metrics: ['storage cost', 'upload failure rate', 'download throughput', 'orphaned objects'],
@@ -117,7 +147,10 @@ const TOPICS = [
     verbs: ['expire', 'compress', 'deduplicate', 'replicate', 'upload'],
   },
   {
-    key: 'testing', label: 'testing', component: 'test-runner', system: 'the test infrastructure',
+    key: 'testing',
+    label: 'testing',
+    component: 'test-runner',
+    system: 'the test infrastructure',
     nouns: ['flaky test', 'quarantine list', 'test shard', 'fixture database', 'snapshot test', 'retry policy', 'coverage report'],
     problems: ['flaky tests block merges several times a day', 'the suite takes 40 minutes', 'shards are badly balanced', 'fixtures leak between tests'],
     metrics: ['flake rate', 'suite duration', 'shard imbalance', 'merge queue wait'],
@@ -125,7 +158,10 @@ const TOPICS = [
     verbs: ['quarantine', 'shard', 'retry', 'isolate', 'parallelise'],
   },
   {
-    key: 'notifications', label: 'notifications', component: 'notifier', system: 'notifications',
+    key: 'notifications',
+    label: 'notifications',
+    component: 'notifier',
+    system: 'notifications',
     nouns: ['email template', 'Slack message', 'notification preference', 'digest', 'translation key', 'unsubscribe link'],
     problems: ['users get the same failure email five times', 'templates are only in English', 'Slack messages arrive out of order', 'digests are sent at midnight UTC to everyone'],
     metrics: ['emails per user per day', 'unsubscribe rate', 'delivery delay', 'translated strings'],
@@ -133,7 +169,10 @@ const TOPICS = [
     verbs: ['batch', 'translate', 'deduplicate', 'schedule', 'template'],
   },
   {
-    key: 'queue', label: 'scheduling', component: 'build-queue', system: 'the build queue',
+    key: 'queue',
+    label: 'scheduling',
+    component: 'build-queue',
+    system: 'the build queue',
     nouns: ['build queue', 'priority class', 'lease', 'scheduler loop', 'fair-share policy', 'job state machine'],
     problems: ['one organisation starves the others', 'jobs are picked twice after a crash', 'priority builds wait behind nightly jobs', 'the scheduler loop stalls under load'],
     metrics: ['scheduling latency', 'double-dispatch count', 'queue depth', 'fairness index'],
@@ -141,7 +180,10 @@ const TOPICS = [
     verbs: ['schedule', 'lease', 'prioritise', 'requeue', 'dispatch'],
   },
   {
-    key: 'secrets', label: 'security', component: 'secret-store', system: 'secrets management',
+    key: 'secrets',
+    label: 'security',
+    component: 'secret-store',
+    system: 'secrets management',
     nouns: ['secret', 'masking rule', 'vault path', 'encryption key', 'audit event', 'environment variable'],
     problems: ['secrets appear unmasked in build logs', 'rotated secrets are not picked up by running pipelines', 'audit events lack the actor', 'keys are shared between environments'],
     metrics: ['secrets leaked in logs', 'rotation time', 'audit coverage', 'key age'],
@@ -149,7 +191,10 @@ const TOPICS = [
     verbs: ['mask', 'rotate', 'encrypt', 'audit', 'scope'],
   },
   {
-    key: 'deploys', label: 'delivery', component: 'deployer', system: 'deployments',
+    key: 'deploys',
+    label: 'delivery',
+    component: 'deployer',
+    system: 'deployments',
     nouns: ['canary', 'rollback', 'feature flag', 'deploy window', 'health check', 'release train', 'blue-green switch'],
     problems: ['bad releases reach all regions before anyone notices', 'rollbacks take forty minutes', 'feature flags are never cleaned up', 'health checks pass while the service is broken'],
     metrics: ['change failure rate', 'time to rollback', 'deploy frequency', 'stale flags'],
@@ -157,7 +202,10 @@ const TOPICS = [
     verbs: ['deploy', 'roll back', 'canary', 'flag', 'promote'],
   },
   {
-    key: 'search', label: 'search', component: 'search-service', system: 'search',
+    key: 'search',
+    label: 'search',
+    component: 'search-service',
+    system: 'search',
     nouns: ['search index', 'relevance ranking', 'query parser', 'autocomplete', 'reindex job', 'synonym list'],
     problems: ['searching for a branch name returns nothing', 'the reindex job runs for six hours', 'autocomplete lags behind typing', 'results ignore permissions'],
     metrics: ['search latency', 'zero-result rate', 'reindex duration', 'click-through rate'],
@@ -166,7 +214,20 @@ const TOPICS = [
   },
 ];
 
-const PEOPLE = ['Ana Costa', 'Marcus Lindqvist', 'Priya Raman', 'Tomasz Wójcik', 'Lea Fischer', 'Kenji Sato', 'Fatima Zahra', 'Daniel Okafor', 'Sofia Rossi', 'Hugo Martin', 'Mei Chen', 'Oluwaseun Adeyemi'];
+const PEOPLE = [
+  'Ana Costa',
+  'Marcus Lindqvist',
+  'Priya Raman',
+  'Tomasz Wójcik',
+  'Lea Fischer',
+  'Kenji Sato',
+  'Fatima Zahra',
+  'Daniel Okafor',
+  'Sofia Rossi',
+  'Hugo Martin',
+  'Mei Chen',
+  'Oluwaseun Adeyemi',
+];
 const TEAMS = ['platform', 'developer experience', 'infrastructure', 'billing', 'frontend', 'security', 'SRE'];
 const REGIONS = ['eu-west', 'us-east', 'ap-southeast'];
 
@@ -175,7 +236,12 @@ function cap(s) {
 }
 
 function slugify(s) {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 48).replace(/-$/, '');
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 48)
+    .replace(/-$/, '');
 }
 
 function date(r, yearLo = 2021, yearHi = 2025) {
@@ -246,10 +312,25 @@ function codeBlock(r, t) {
   const ident = t.component.replace(/-/g, '_');
   const kind = r.int(0, 4);
   if (kind === 0) {
-    return ['```yaml', `${ident}:`, `  enabled: true`, `  ${slugify(r.pick(t.nouns)).replace(/-/g, '_')}:`, `    max: ${r.int(2, 200)}`, `    timeout_seconds: ${r.int(5, 600)}`, `  regions: [${r.sample(REGIONS, 2).join(', ')}]`, '```'].join('\n');
+    return [
+      '```yaml',
+      `${ident}:`,
+      `  enabled: true`,
+      `  ${slugify(r.pick(t.nouns)).replace(/-/g, '_')}:`,
+      `    max: ${r.int(2, 200)}`,
+      `    timeout_seconds: ${r.int(5, 600)}`,
+      `  regions: [${r.sample(REGIONS, 2).join(', ')}]`,
+      '```',
+    ].join('\n');
   }
   if (kind === 1) {
-    return ['```sql', `CREATE INDEX CONCURRENTLY ${ident}_${r.int(1, 99)}_idx`, `  ON ${ident}s (organisation_id, created_at DESC)`, `  WHERE state = '${r.pick(['running', 'queued', 'failed'])}';`, '```'].join('\n');
+    return [
+      '```sql',
+      `CREATE INDEX CONCURRENTLY ${ident}_${r.int(1, 99)}_idx`,
+      `  ON ${ident}s (organisation_id, created_at DESC)`,
+      `  WHERE state = '${r.pick(['running', 'queued', 'failed'])}';`,
+      '```',
+    ].join('\n');
   }
   if (kind === 2) {
     return [
@@ -263,7 +344,9 @@ function codeBlock(r, t) {
     ].join('\n');
   }
   if (kind === 3) {
-    return ['```bash', `kubectl -n ${t.key} rollout restart deployment/${t.component}`, `${t.component} ${r.pick(t.verbs).replace(/\s+/g, '-')} --dry-run --limit ${r.int(10, 1000)}`, '```'].join('\n');
+    return ['```bash', `kubectl -n ${t.key} rollout restart deployment/${t.component}`, `${t.component} ${r.pick(t.verbs).replace(/\s+/g, '-')} --dry-run --limit ${r.int(10, 1000)}`, '```'].join(
+      '\n',
+    );
   }
   return [
     '```go',

@@ -31,7 +31,14 @@ const { DEFAULT_CONFIG } = await import(path.join(REPO, 'dist', 'shared', 'confi
 const mem = openAttemptMemory(root, DEFAULT_CONFIG);
 if (mem.stats().failures + mem.stats().successes < attempts) {
   for (let i = 0; i < attempts; i++) {
-    mem.record({ tool: 'Bash', command: `npm install pkg-${i % 300}`, outcome: i % 4 === 0 ? 'failure' : 'success', error: i % 4 === 0 ? 'npm error 404 Not Found' : null, context: `task ${i % 50}`, sessionId: `s${i % 20}` });
+    mem.record({
+      tool: 'Bash',
+      command: `npm install pkg-${i % 300}`,
+      outcome: i % 4 === 0 ? 'failure' : 'success',
+      error: i % 4 === 0 ? 'npm error 404 Not Found' : null,
+      context: `task ${i % 50}`,
+      sessionId: `s${i % 20}`,
+    });
   }
 }
 mem.close();
@@ -50,6 +57,8 @@ for (let i = 0; i < runs; i++) for (const [k, [args, input]] of Object.entries(c
 const result = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
 const bare = result.bareNode.median;
 for (const [k, s] of Object.entries(result)) {
-  process.stdout.write(`${k.padEnd(14)} median ${s.median.toFixed(1).padStart(7)} ms  min ${s.min.toFixed(1).padStart(7)}  p95 ${s.p95.toFixed(1).padStart(7)}  ${(s.median / bare).toFixed(2)}x bare node\n`);
+  process.stdout.write(
+    `${k.padEnd(14)} median ${s.median.toFixed(1).padStart(7)} ms  min ${s.min.toFixed(1).padStart(7)}  p95 ${s.p95.toFixed(1).padStart(7)}  ${(s.median / bare).toFixed(2)}x bare node\n`,
+  );
 }
 process.stdout.write(RESULT_MARK + JSON.stringify({ runs, attempts, ...result }) + '\n');

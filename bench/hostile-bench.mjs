@@ -49,7 +49,12 @@ async function hostileCorpus(work) {
   await put(path.join(h, 'headings.md'), '# Many\n' + Array.from({ length: 10_000 }, (_, i) => `## h${i}\n`).join(''));
   await put(path.join(h, 'deep.md'), `# Deep\n\n${'> '.repeat(20_000)}x\n`);
   const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
-  for (let i = 1; i < 9; i++) bomb.push(`k${i}: &k${i} [${Array(9).fill(i === 1 ? '*a' : `*k${i - 1}`).join(', ')}]`);
+  for (let i = 1; i < 9; i++)
+    bomb.push(
+      `k${i}: &k${i} [${Array(9)
+        .fill(i === 1 ? '*a' : `*k${i - 1}`)
+        .join(', ')}]`,
+    );
   await put(path.join(h, 'alias-bomb.md'), `---\n${bomb.join('\n')}\n---\n# Bomb\n`);
   await put(path.join(h, 'brackets.md'), `# Brackets\n\n${'['.repeat(200_000)}\n`);
   await symlink('loop2.md', path.join(h, 'loop1.md'));
@@ -71,7 +76,8 @@ export async function hostileBench({ work, runs = 3 }) {
   const fifo = path.join(b, 'fifo.md');
   spawnSync('mkfifo', [fifo]);
   const cases = [];
-  for (const [label, file] of Object.entries(briefs)) cases.push({ label: `issue start: ${label}`, args: ['issue', 'start', file, '--non-interactive', '-o', path.join(work, 'out', path.basename(file))], runs });
+  for (const [label, file] of Object.entries(briefs))
+    cases.push({ label: `issue start: ${label}`, args: ['issue', 'start', file, '--non-interactive', '-o', path.join(work, 'out', path.basename(file))], runs });
   cases.push({ label: 'issue start: /dev/zero as brief', args: ['issue', 'start', '/dev/zero', '--non-interactive'], runs });
   cases.push({ label: 'issue start: FIFO as brief', args: ['issue', 'start', fifo, '--non-interactive'], runs });
   cases.push({ label: 'issue (no subcommand)', args: ['issue'], runs: 1 });
@@ -92,7 +98,10 @@ export async function hostileBench({ work, runs = 3 }) {
 
   // A damaged CURRENT: issue start fails open, index rebuilds.
   const current = path.join(root, '.agentos', 'index', 'CURRENT');
-  for (const [label, make] of [['symlink to /dev/zero', () => symlink('/dev/zero', current)], ['a folder', () => mkdir(current)]]) {
+  for (const [label, make] of [
+    ['symlink to /dev/zero', () => symlink('/dev/zero', current)],
+    ['a folder', () => mkdir(current)],
+  ]) {
     await rm(current, { recursive: true, force: true });
     await make();
     await measure({ label: `issue start: CURRENT is ${label}`, args: ['issue', 'start', briefs['H1 + 6,000 spaces'], '--non-interactive', '-o', path.join(work, 'out', 'cur.md')], runs: 1 });
@@ -103,7 +112,12 @@ export async function hostileBench({ work, runs = 3 }) {
   // Config limits.
   const config = path.join(root, '.agentos', 'config.yaml');
   const lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
-  for (let i = 1; i < 9; i++) lines.push(`x${i}: &x${i} [${Array(9).fill(i === 1 ? '*a' : `*x${i - 1}`).join(', ')}]`);
+  for (let i = 1; i < 9; i++)
+    lines.push(
+      `x${i}: &x${i} [${Array(9)
+        .fill(i === 1 ? '*a' : `*x${i - 1}`)
+        .join(', ')}]`,
+    );
   for (const [label, text] of [
     ['config alias bomb', lines.join('\n') + '\n'],
     ['20 MB config', `# ${'x'.repeat(100)}\n`.repeat(200_000)],

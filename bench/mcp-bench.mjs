@@ -45,7 +45,10 @@ async function measure(label, root, briefFile) {
   const cold = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    const r = spawnSync(process.execPath, [BIN, '-C', root, 'issue', 'start', briefFile, '--json', '--non-interactive', '--out', path.join(root, '.agentos', 'bench-out.md')], { env: childEnv(), encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [BIN, '-C', root, 'issue', 'start', briefFile, '--json', '--non-interactive', '--out', path.join(root, '.agentos', 'bench-out.md')], {
+      env: childEnv(),
+      encoding: 'utf8',
+    });
     cold.push(performance.now() - t);
     if (r.status !== 0) throw new Error(`${label}: issue start exited ${r.status}: ${r.stderr.slice(-500)}`);
   }

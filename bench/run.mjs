@@ -177,7 +177,9 @@ try {
     const res = await runProcess([path.join(REPO, 'bench', 'tfjs-peer.mjs'), '--corpus', big ? big.root : demo, '--texts', quick ? '32' : '128', '--runs', quick ? '1' : '3'], { tee: true });
     if (res.code !== 0) throw new Error(`tfjs-peer exited ${res.code}\n${res.stderr.slice(-2000)}`);
     results.transformersJsPeer = JSON.parse(res.stdout.trim().split('\n').pop());
-    log(`plain Transformers.js (${results.transformersJsPeer.transformersjs.dtype}) vs agentos (${results.transformersJsPeer.agentos.dtype}): agentos ${results.transformersJsPeer.speedupMedian.toFixed(2)}x faster per token`);
+    log(
+      `plain Transformers.js (${results.transformersJsPeer.transformersjs.dtype}) vs agentos (${results.transformersJsPeer.agentos.dtype}): agentos ${results.transformersJsPeer.speedupMedian.toFixed(2)}x faster per token`,
+    );
   }
 
   // ---- index freshness scan before a check (issue 8 §1): bench/freshness.mjs ----

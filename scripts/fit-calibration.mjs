@@ -161,7 +161,10 @@ function metrics(ds) {
     falseAlerts: sh(fp, neg.length),
     related: sh(neg.filter((d) => d.top >= LINES.related).length, neg.length),
     prec10: alerts ? (tp * wP) / alerts : 1,
-    auc: auc(pos.map((d) => d.top), neg.map((d) => d.top)),
+    auc: auc(
+      pos.map((d) => d.top),
+      neg.map((d) => d.top),
+    ),
   };
 }
 
@@ -172,7 +175,14 @@ const fmt = (m) =>
 
 /** The lowest cosine at which the expected work was still ranked first, less a margin, per line. */
 function fitFloors(rs) {
-  const cos = rs.flatMap((r) => r.history.filter((c) => c.label === 1 && c.features).slice(0, 1).map((c) => c.features.cosine)).sort((a, b) => a - b);
+  const cos = rs
+    .flatMap((r) =>
+      r.history
+        .filter((c) => c.label === 1 && c.features)
+        .slice(0, 1)
+        .map((c) => c.features.cosine),
+    )
+    .sort((a, b) => a - b);
   const q = (p) => cos[Math.min(cos.length - 1, Math.floor(p * cos.length))];
   return { related: round(q(0.02) - 0.02), duplicate: round(q(0.1)), positives: cos.length };
 }
@@ -199,12 +209,20 @@ console.log(`  pooled                                 ${fmt(cv.pooled)}`);
 
 if (ablate) {
   console.log('ablation (leave one feature out): mean over projects of AUC and recall, pooled false alerts');
-  const mean = (o, k) => Object.values(o).filter((m) => !Number.isNaN(m[k])).reduce((a, m, _, xs) => a + m[k] / xs.length, 0);
+  const mean = (o, k) =>
+    Object.values(o)
+      .filter((m) => !Number.isNaN(m[k]))
+      .reduce((a, m, _, xs) => a + m[k] / xs.length, 0);
   const base = { auc: mean(cv.byProject, 'auc'), recall: mean(cv.byProject, 'recall'), top1: mean(cv.byProject, 'top1') };
   console.log(`  all            auc ${base.auc.toFixed(3)} recall ${base.recall.toFixed(3)} top1 ${base.top1.toFixed(3)}`);
   for (const n of wanted) {
-    const r = crossValidate(wanted.filter((x) => x !== n), true);
-    console.log(`  - ${n.padEnd(12)} auc ${mean(r.byProject, 'auc').toFixed(3)} recall ${mean(r.byProject, 'recall').toFixed(3)} top1 ${mean(r.byProject, 'top1').toFixed(3)} false ${r.pooled.falseAlerts.toFixed(3)}`);
+    const r = crossValidate(
+      wanted.filter((x) => x !== n),
+      true,
+    );
+    console.log(
+      `  - ${n.padEnd(12)} auc ${mean(r.byProject, 'auc').toFixed(3)} recall ${mean(r.byProject, 'recall').toFixed(3)} top1 ${mean(r.byProject, 'top1').toFixed(3)} false ${r.pooled.falseAlerts.toFixed(3)}`,
+    );
   }
 }
 
@@ -222,8 +240,20 @@ if (process.env.FIT_SHIFT === undefined) {
   chosen = null;
   for (let s = 0; s <= 4.001; s += 0.25) {
     const m = { ...fitted, shift: s };
-    const md = metrics(decide(briefs.filter((r) => isMarkdown(r.project)), m, floors));
-    const tr = metrics(decide(briefs.filter((r) => !isMarkdown(r.project)), m, floors));
+    const md = metrics(
+      decide(
+        briefs.filter((r) => isMarkdown(r.project)),
+        m,
+        floors,
+      ),
+    );
+    const tr = metrics(
+      decide(
+        briefs.filter((r) => !isMarkdown(r.project)),
+        m,
+        floors,
+      ),
+    );
     console.log(`  shift ${s.toFixed(2)}  markdown ${fmt(md)}\n              trackers ${fmt(tr)}`);
     if ([md, tr].every((x) => x.falseAlerts <= FALSE_ALERTS && x.related <= RELATED_NOISE)) chosen = s;
   }
@@ -233,7 +263,10 @@ if (process.env.FIT_SHIFT === undefined) {
 // 0.85 where briefs with nothing to find alert at FALSE_ALERTS in the noisier domain, 0.5 where they
 // reach related at RELATED_NOISE. The ranking is unchanged; only where the two lines fall.
 // A brief's top under the floors too: a candidate held under a line by its cosine cannot place that line.
-const topZ = (rs, line) => rs.filter((r) => !r.targets.length).map((r) => Math.max(-99, ...r.history.filter((c) => c.features && c.features.cosine >= (line === 'alert' ? floors.duplicate : floors.related)).map((c) => zOf(fitted, c.features))));
+const topZ = (rs, line) =>
+  rs
+    .filter((r) => !r.targets.length)
+    .map((r) => Math.max(-99, ...r.history.filter((c) => c.features && c.features.cosine >= (line === 'alert' ? floors.duplicate : floors.related)).map((c) => zOf(fitted, c.features))));
 const quantileAbove = (zs, share) => [...zs].sort((x, y) => y - x)[Math.floor(share * zs.length)] ?? 0;
 const domains = [briefs.filter((r) => isMarkdown(r.project)), briefs.filter((r) => !isMarkdown(r.project))].filter((d) => d.length);
 const zAlert = Math.max(...domains.map((d) => quantileAbove(topZ(d, 'alert'), FALSE_ALERTS)));
@@ -252,11 +285,27 @@ const rightAlerts = (rs) =>
     const top = r.history.filter((c) => c.features).reduce((x, c) => (!x || prob(placed, c.features) > prob(placed, x.features) ? c : x), null);
     return top && top.label === 1 && prob(placed, top.features) >= LINES.duplicate ? [top.features.lexBrief] : [];
   });
-const lexFloor = Math.min(...domains.map((d) => rightAlerts(d).sort((x, y) => x - y)).filter((xs) => xs.length).map((xs) => xs[Math.floor(0.02 * xs.length)]));
+const lexFloor = Math.min(
+  ...domains
+    .map((d) => rightAlerts(d).sort((x, y) => x - y))
+    .filter((xs) => xs.length)
+    .map((xs) => xs[Math.floor(0.02 * xs.length)]),
+);
 const sameWork = { ...placed, floors: { ...placed.floors, lexicalDuplicate: Number.isFinite(lexFloor) ? round(Math.max(0, lexFloor - 0.01)) : 0 } };
 console.log(`lexical floor for alerts: ${sameWork.floors.lexicalDuplicate}`);
 void chosen;
-for (const p of projects) console.log(`  in-sample ${p.padEnd(30)} ${fmt(metrics(decide(briefs.filter((r) => r.project === p), sameWork, sameWork.floors)))}`);
+for (const p of projects)
+  console.log(
+    `  in-sample ${p.padEnd(30)} ${fmt(
+      metrics(
+        decide(
+          briefs.filter((r) => r.project === p),
+          sameWork,
+          sameWork.floors,
+        ),
+      ),
+    )}`,
+  );
 
 // ---------- governs: the Librarian ----------
 const stdCases = results.filter((r) => r.standards && (r.standards.crossProject || r.standards.governing.length > 0));
@@ -300,7 +349,13 @@ function govMetrics(rs, model, fl) {
     ok += a.filter((c) => okSet.has(c.path)).length;
     if (a.some((c) => c.label === 1)) hit++;
   }
-  return { labelled: lab.length, recall: lab.length ? hit / lab.length : NaN, precision: att ? ok / att : 1, unrelated: unrel.length, unrelatedNone: unrel.length ? unrel.filter((r) => attached(r).length === 0).length / unrel.length : NaN };
+  return {
+    labelled: lab.length,
+    recall: lab.length ? hit / lab.length : NaN,
+    precision: att ? ok / att : 1,
+    unrelated: unrel.length,
+    unrelatedNone: unrel.length ? unrel.filter((r) => attached(r).length === 0).length / unrel.length : NaN,
+  };
 }
 let governs = null;
 if (stdCases.length) {
@@ -309,7 +364,15 @@ if (stdCases.length) {
   console.log(`governs: ${stdCases.length} briefs (${stdProjects.join(', ')}), floors ${JSON.stringify(gfl)}, line ${STD_LINE}, features ${govWanted.join(', ')}`);
   for (const p of stdProjects) {
     const model = fit(govRows(stdCases.filter((r) => r.project !== p)), govWanted);
-    console.log(`  held out ${p.padEnd(32)} ${fmt(govMetrics(stdCases.filter((r) => r.project === p), model, gfl))}`);
+    console.log(
+      `  held out ${p.padEnd(32)} ${fmt(
+        govMetrics(
+          stdCases.filter((r) => r.project === p),
+          model,
+          gfl,
+        ),
+      )}`,
+    );
   }
   const g = fit(govRows(stdCases), govWanted);
   console.log('governs, fitted on all:', JSON.stringify(Object.fromEntries(Object.entries(g.features).map(([k, v]) => [k, round(v.weight)]))), 'intercept', round(g.intercept));

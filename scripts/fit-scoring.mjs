@@ -35,7 +35,10 @@ for (let deg = 0; deg <= 90; deg += 2.5) {
   const rs = topBy(f);
   const pos = rs.filter((r) => r.target !== null);
   const neg = rs.filter((r) => r.target === null);
-  const a = auc(pos.map((r) => r.top), neg.map((r) => r.top));
+  const a = auc(
+    pos.map((r) => r.top),
+    neg.map((r) => r.top),
+  );
   const top1 = pos.filter((r) => r.topPath === r.target).length / pos.length;
   // Threshold candidates: every observed top score.
   const cuts = [...new Set(rs.map((r) => r.top))].sort((x, y) => x - y);
@@ -43,9 +46,24 @@ for (let deg = 0; deg <= 90; deg += 2.5) {
   const dup = cuts.find((t) => t > rel && cuts.filter((u) => u >= t).every((u) => bandRow(rs, u, 0.1).precisionAtBase >= precision || bandRow(rs, u, 0.1).recall === 0));
   const relRow = bandRow(rs, rel, 0.1);
   const dupRow = dup !== undefined ? bandRow(rs, dup, 0.1) : null;
-  rows.push({ deg, auc: a.toFixed(3), top1: top1.toFixed(3), relCut: rel?.toFixed(4), dupReach: relRow.dupReach.toFixed(3), dupCut: dup?.toFixed(4), recall: dupRow?.recall.toFixed(3), prec: dupRow?.precisionAtBase.toFixed(3),
+  rows.push({
+    deg,
+    auc: a.toFixed(3),
+    top1: top1.toFixed(3),
+    relCut: rel?.toFixed(4),
+    dupReach: relRow.dupReach.toFixed(3),
+    dupCut: dup?.toFixed(4),
+    recall: dupRow?.recall.toFixed(3),
+    prec: dupRow?.precisionAtBase.toFixed(3),
     // logistic: z = k * (s - rel), k = ln(0.85/0.15) / (dup - rel)
-    w: dup !== undefined ? (() => { const k = Math.log(0.85 / 0.15) / (dup - rel); return { w0: -k * rel, cosine: k * Math.cos(th), lexical: k * Math.sin(th) }; })() : null });
+    w:
+      dup !== undefined
+        ? (() => {
+            const k = Math.log(0.85 / 0.15) / (dup - rel);
+            return { w0: -k * rel, cosine: k * Math.cos(th), lexical: k * Math.sin(th) };
+          })()
+        : null,
+  });
 }
 rows.sort((x, y) => Number(y.auc) - Number(x.auc));
 for (const r of rows.slice(0, 12)) console.log(JSON.stringify(r));

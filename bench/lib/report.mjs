@@ -13,7 +13,10 @@ export function evaluateTargets(r) {
   le('noop-1k', 'no-op re-index, 1,000 docs (median wall)', inc?.noop?.summary.wall?.median, 500, 'ms');
   le('one-changed-1k', 'one changed file, 1,000 docs (median wall)', inc?.oneChanged?.summary.wall?.median, 1000, 'ms');
   const ort = r.embedVsOrt?.ortMsPerToken?.median;
-  for (const [key, name] of [['corpus1k', '1,000 docs'], ['demo', 'demo']]) {
+  for (const [key, name] of [
+    ['corpus1k', '1,000 docs'],
+    ['demo', 'demo'],
+  ]) {
     const f = r.fullIndex?.[key];
     if (f && ort) le(`index-vs-ort-${key}`, `full index (${name}): whole-process time per token vs pure ORT run time per token`, f.summary.msPerToken.median / ort, 1.3, 'x');
   }
@@ -24,7 +27,11 @@ export function evaluateTargets(r) {
     le(`query-100k-${x.kind}`, `HNSW query at ${x.n.toLocaleString('en')} chunks, ${x.kind} vectors (median)`, x.hnswMs.median, 5, 'ms');
     ge(`recall-100k-${x.kind}`, `recall@${x.k} at ${x.n.toLocaleString('en')} chunks, ${x.kind} vectors`, x.recall, 0.99, '');
   }
-  for (const [key, name] of [['demo', 'demo'], ['corpus1k', '1,000 docs'], ['chunks100k', '100k chunks']]) {
+  for (const [key, name] of [
+    ['demo', 'demo'],
+    ['corpus1k', '1,000 docs'],
+    ['chunks100k', '100k chunks'],
+  ]) {
     const s = cold[key]?.summary.peakRssMb;
     if (s) le(`rss-${key}`, `peak RSS of issue start (${name}, max over runs)`, s.max, 300, 'MB');
   }
@@ -82,7 +89,12 @@ export function renderReport(r, { markdown = false } = {}) {
   }
   if (r.imports?.length) {
     h('Import cost, fresh process per import (ms, min / median / max)');
-    parts.push(T(['module', 'import', 'process wall'], r.imports.map((x) => [x.module, cell(x.importMs), cell(x.wallMs)])));
+    parts.push(
+      T(
+        ['module', 'import', 'process wall'],
+        r.imports.map((x) => [x.module, cell(x.importMs), cell(x.wallMs)]),
+      ),
+    );
   }
   if (r.modelProfile) {
     h('Model load profile, fresh process (ms, min / median / max)');
@@ -104,7 +116,12 @@ export function renderReport(r, { markdown = false } = {}) {
       cachedSecondRunMs: '  its second run',
       tokenizerBuildMs: 'tokenizer build (read tokenizer.json + construct)',
     };
-    parts.push(T(['step', 'ms'], Object.keys(s).map((k) => [names[k] ?? k, cell(s[k])])));
+    parts.push(
+      T(
+        ['step', 'ms'],
+        Object.keys(s).map((k) => [names[k] ?? k, cell(s[k])]),
+      ),
+    );
   }
   const ilp = r.indexLoadProfile ?? {};
   const ilpKeys = ['demo', 'corpus1k', 'chunks100k'].filter((k) => ilp[k]);
@@ -132,10 +149,13 @@ export function renderReport(r, { markdown = false } = {}) {
     parts.push(
       T(
         ['step', ...ilpKeys.map((k) => label[k])],
-        Object.keys(names).map((f) => [names[f], ...ilpKeys.map((k) => {
-          const v = ilp[k].summary[f]?.median;
-          return v === undefined ? '-' : f.endsWith('Bytes') ? fmt(v / 2 ** 20, 1) : fmt(v, v < 10 ? 1 : 0);
-        })]),
+        Object.keys(names).map((f) => [
+          names[f],
+          ...ilpKeys.map((k) => {
+            const v = ilp[k].summary[f]?.median;
+            return v === undefined ? '-' : f.endsWith('Bytes') ? fmt(v / 2 ** 20, 1) : fmt(v, v < 10 ? 1 : 0);
+          }),
+        ]),
       ),
     );
   }
@@ -171,10 +191,14 @@ export function renderReport(r, { markdown = false } = {}) {
     const x = inc[k];
     h(`Incremental index, ${x.label} (ms, min / median / max)`);
     const rows = [['no file changed', cell(x.noop.summary.wall), cell(x.noop.summary.peakRssMb), '0', String(x.noop.summary.wall.n)]];
-    if (x.oneChanged) rows.push(['one file changed', cell(x.oneChanged.summary.wall), cell(x.oneChanged.summary.peakRssMb), fmt(x.oneChanged.summary.chunksEmbedded.median), String(x.oneChanged.summary.wall.n)]);
+    if (x.oneChanged)
+      rows.push(['one file changed', cell(x.oneChanged.summary.wall), cell(x.oneChanged.summary.peakRssMb), fmt(x.oneChanged.summary.chunksEmbedded.median), String(x.oneChanged.summary.wall.n)]);
     if (x.tenDeleted) rows.push(['ten files deleted', cell(x.tenDeleted.summary.wall), cell(x.tenDeleted.summary.peakRssMb), '0', String(x.tenDeleted.summary.wall.n)]);
     parts.push(T(['case', 'wall', 'peak RSS MB', 'chunks embedded', 'runs'], rows));
-    const profiles = [['no file changed', x.noop?.profile], ['one file changed', x.oneChanged?.profile]].filter(([, p]) => p);
+    const profiles = [
+      ['no file changed', x.noop?.profile],
+      ['one file changed', x.oneChanged?.profile],
+    ].filter(([, p]) => p);
     if (profiles.length) {
       h(`Incremental index phases, ${x.label}: buildIndex in a fresh process (ms, median of 3)`);
       const names = {
@@ -188,7 +212,12 @@ export function renderReport(r, { markdown = false } = {}) {
         writeMs: 'write generation (HNSW, meta, fsync, prune)',
         totalMs: 'buildIndex total',
       };
-      parts.push(T(['phase', ...profiles.map(([n]) => n)], Object.keys(names).map((f) => [names[f], ...profiles.map(([, p]) => fmt(p[f]?.median))])));
+      parts.push(
+        T(
+          ['phase', ...profiles.map(([n]) => n)],
+          Object.keys(names).map((f) => [names[f], ...profiles.map(([, p]) => fmt(p[f]?.median))]),
+        ),
+      );
     }
   }
   if (r.query?.results?.length) {
@@ -218,10 +247,14 @@ export function renderReport(r, { markdown = false } = {}) {
     parts.push(
       T(
         ['vectors', 'chunks', ...efs.map((e) => `ef=${e}`)],
-        sweeps.map((x) => [x.kind, x.n.toLocaleString('en'), ...efs.map((e) => {
-          const s = x.efSweep.find((y) => y.ef === e);
-          return s ? `${fmt(s.recall, 4)} @ ${fmt(s.hnswMs.median, 2)} ms` : '-';
-        })]),
+        sweeps.map((x) => [
+          x.kind,
+          x.n.toLocaleString('en'),
+          ...efs.map((e) => {
+            const s = x.efSweep.find((y) => y.ef === e);
+            return s ? `${fmt(s.recall, 4)} @ ${fmt(s.hnswMs.median, 2)} ms` : '-';
+          }),
+        ]),
       ),
     );
   }
@@ -240,12 +273,23 @@ export function renderReport(r, { markdown = false } = {}) {
   const targets = r.targets ?? [];
   if (targets.length) {
     h('Targets');
-    parts.push(T(['target', 'measured', 'limit', 'result'], targets.map((t) => [t.what, fmtVal(t.value, t.unit), `${t.op} ${fmtVal(t.limit, t.unit)}`, t.by])));
+    parts.push(
+      T(
+        ['target', 'measured', 'limit', 'result'],
+        targets.map((t) => [t.what, fmtVal(t.value, t.unit), `${t.op} ${fmtVal(t.limit, t.unit)}`, t.by]),
+      ),
+    );
   }
   return parts.join('\n') + '\n';
 }
 
 function mdTable(headers, rows) {
   const esc = (s) => String(s ?? '').replace(/\|/g, '\\|');
-  return [`| ${headers.map(esc).join(' | ')} |`, `|${headers.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`, ...rows.map((r) => `| ${r.map((c) => esc(String(c).replace(/^ +/, (m) => '\u00a0'.repeat(m.length)))).join(' | ')} |`)].join('\n') + '\n';
+  return (
+    [
+      `| ${headers.map(esc).join(' | ')} |`,
+      `|${headers.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+      ...rows.map((r) => `| ${r.map((c) => esc(String(c).replace(/^ +/, (m) => '\u00a0'.repeat(m.length)))).join(' | ')} |`),
+    ].join('\n') + '\n'
+  );
 }

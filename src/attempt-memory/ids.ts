@@ -18,6 +18,8 @@ export function ulid(time: number = Date.now()): string {
 /** One session id per process unless `--session` or AGENTOS_SESSION names one. */
 let processSession: string | null = null;
 export function processSessionId(): string {
-  processSession ??= `${new Date().toISOString().slice(0, 10)}_${Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, '0')}`;
+  processSession ??= `${new Date().toISOString().slice(0, 10)}_${Math.floor(Math.random() * 2 ** 32)
+    .toString(16)
+    .padStart(8, '0')}`;
   return processSession;
 }

@@ -16,7 +16,19 @@ const PACKAGE_TAG = /(@|==)v?(?:\d+|latest|next|beta|alpha|canary|rc)\b(?![.\d])
 const LONG_NUMBER = /\b\d{5,}\b/g;
 
 /** Common spellings of the same sub-command. */
-const ALIASES: Record<string, string> = { i: 'install', add: 'install', in: 'install', isntall: 'install', rm: 'remove', uninstall: 'remove', un: 'remove', t: 'test', tst: 'test', ci: 'install', r: 'run' };
+const ALIASES: Record<string, string> = {
+  i: 'install',
+  add: 'install',
+  in: 'install',
+  isntall: 'install',
+  rm: 'remove',
+  uninstall: 'remove',
+  un: 'remove',
+  t: 'test',
+  tst: 'test',
+  ci: 'install',
+  r: 'run',
+};
 const ALIASED_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'pip', 'pip3', 'uv', 'poetry', 'cargo', 'go', 'gem', 'composer']);
 
 /** The command with run-specific parts replaced by placeholders. */
@@ -56,9 +68,7 @@ export function programName(word: string): string {
 
 /** Lower-case words of free text (context), without stop words. */
 export function textWords(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z0-9][a-z0-9+#.-]*/g) ?? [])
-    .map((w) => w.replace(/[.-]+$/, ''))
-    .filter((w) => w.length > 1 && !STOP.has(w));
+  return (text.toLowerCase().match(/[a-z0-9][a-z0-9+#.-]*/g) ?? []).map((w) => w.replace(/[.-]+$/, '')).filter((w) => w.length > 1 && !STOP.has(w));
 }
 
 const STOP = new Set(

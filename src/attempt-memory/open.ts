@@ -119,7 +119,8 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
       return store.insert(prepare(a));
     },
     list: (q) => store.list(q),
-    checkRepeat: (a) => store.checkRepeat({ ...a, command: redact(a.command, home), context: a.context ? redact(a.context, home) : a.context, tags: autoTags({ ...a, command: redact(a.command, home) }) }),
+    checkRepeat: (a) =>
+      store.checkRepeat({ ...a, command: redact(a.command, home), context: a.context ? redact(a.context, home) : a.context, tags: autoTags({ ...a, command: redact(a.command, home) }) }),
     search: (text, limit) => store.search(text, limit),
     forget: (q) => store.forget(q),
     stats: () => store.stats(),
@@ -161,7 +162,9 @@ function bound(text: string, max: number): string {
 
 /** The last lines of an error, bounded. Redacted before cutting, so a cut never leaves half a secret. */
 function tail(error: string, home: string): string {
-  const lines = redact(error.slice(-4 * LIMITS.error), home).replace(/\s+$/, '').split('\n');
+  const lines = redact(error.slice(-4 * LIMITS.error), home)
+    .replace(/\s+$/, '')
+    .split('\n');
   const last = lines.slice(-LIMITS.errorLines).join('\n');
   return last.length <= LIMITS.error ? last : `…${last.slice(-(LIMITS.error - 1))}`;
 }

@@ -12,7 +12,10 @@ const day = (iso: string) => iso.slice(0, 10);
 /** Error text on one line, bounded: the warning names the error, it does not replay the log. */
 function errorLine(error: string | null): string | null {
   if (!error) return null;
-  const lines = error.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = error
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   // The most telling line is usually the last one that says "error"/"not found", else the last.
   const telling = [...lines].reverse().find((l) => /error|not found|denied|failed|fatal|cannot|unable/i.test(l)) ?? lines[lines.length - 1];
   return telling.length > 200 ? `${telling.slice(0, 199)}…` : telling;
@@ -22,7 +25,19 @@ function errorLine(error: string | null): string | null {
 /** A record with every shown string made safe for a terminal (an agent's command may carry escapes). */
 function safeRecord(a: AttemptRecord): AttemptRecord {
   const t = (s: string | null) => (s === null ? null : terminalSafe(s));
-  return { ...a, tool: terminalSafe(a.tool), command: terminalSafe(a.command), context: t(a.context), cause: t(a.cause), work: t(a.work), branch: t(a.branch), cwd: terminalSafe(a.cwd), sessionId: terminalSafe(a.sessionId), tags: a.tags.map(terminalSafe), error: a.error === null ? null : a.error.split('\n').map(terminalSafe).join('\n') };
+  return {
+    ...a,
+    tool: terminalSafe(a.tool),
+    command: terminalSafe(a.command),
+    context: t(a.context),
+    cause: t(a.cause),
+    work: t(a.work),
+    branch: t(a.branch),
+    cwd: terminalSafe(a.cwd),
+    sessionId: terminalSafe(a.sessionId),
+    tags: a.tags.map(terminalSafe),
+    error: a.error === null ? null : a.error.split('\n').map(terminalSafe).join('\n'),
+  };
 }
 
 export function renderRepeatWarning(raw: RepeatWarning[], threshold: number, lookbackDays: number, p: Paint = plainPaint): string {

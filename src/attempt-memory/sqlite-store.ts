@@ -150,7 +150,25 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
           `INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause, work, branch)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, a.time, a.sessionId, a.tool, toolFamily(a.tool), a.command, sameCommandKey(a.command), a.outcome, a.exitCode, a.durationMs, a.error, a.context, JSON.stringify(a.tags), a.cwd, a.cause, a.work, a.branch);
+        .run(
+          id,
+          a.time,
+          a.sessionId,
+          a.tool,
+          toolFamily(a.tool),
+          a.command,
+          sameCommandKey(a.command),
+          a.outcome,
+          a.exitCode,
+          a.durationMs,
+          a.error,
+          a.context,
+          JSON.stringify(a.tags),
+          a.cwd,
+          a.cause,
+          a.work,
+          a.branch,
+        );
       // A success of the very same (normalised) command overrides its earlier failures:
       // "what failed last week might work now". INDEXED BY: without statistics the planner
       // preferred (outcome, time), a scan of every failure on each recorded success.
@@ -254,10 +272,12 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
    * serves every warning.
    */
   private successesSince(time: string): SuccessKey[] {
-    const rows = this.db
-      .prepare(`SELECT rowid, time, context, tags FROM attempts WHERE outcome = 'success' AND time >= ? ORDER BY time DESC LIMIT ${WORKED_INSTEAD_WINDOW}`)
-      .raw()
-      .all(time) as [number, string, string | null, string][];
+    const rows = this.db.prepare(`SELECT rowid, time, context, tags FROM attempts WHERE outcome = 'success' AND time >= ? ORDER BY time DESC LIMIT ${WORKED_INSTEAD_WINDOW}`).raw().all(time) as [
+      number,
+      string,
+      string | null,
+      string,
+    ][];
     return rows.map(([rowid, t, context, tags]) => ({ rowid, time: t, context, tags: JSON.parse(tags) as string[] }));
   }
 
@@ -265,7 +285,10 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     // Each word a quoted FTS5 string: user text is never parsed as FTS syntax.
     const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
     if (words.length === 0) return [];
-    const match = words.slice(0, 32).map((w) => `"${w}"`).join(' OR ');
+    const match = words
+      .slice(0, 32)
+      .map((w) => `"${w}"`)
+      .join(' OR ');
     const rows = this.db
       .prepare(`SELECT a.* FROM attempts_fts f JOIN attempts a ON a.rowid = f.rowid WHERE attempts_fts MATCH ? ORDER BY bm25(attempts_fts), a.time DESC LIMIT ?`)
       .all(match, limit) as Row[];
@@ -307,9 +330,11 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
   }
 
   stats(): AttemptStats {
-    const r = this.db
-      .prepare(`SELECT COUNT(DISTINCT session_id) AS sessions, SUM(outcome = 'failure') AS failures, SUM(outcome = 'success') AS successes FROM attempts`)
-      .get() as { sessions: number; failures: number | null; successes: number | null };
+    const r = this.db.prepare(`SELECT COUNT(DISTINCT session_id) AS sessions, SUM(outcome = 'failure') AS failures, SUM(outcome = 'success') AS successes FROM attempts`).get() as {
+      sessions: number;
+      failures: number | null;
+      successes: number | null;
+    };
     const prevented = this.db.prepare(`SELECT COUNT(DISTINCT time || session_id || command) AS n FROM warnings WHERE decision != 'proceeded'`).get() as { n: number };
     return { sessions: r.sessions, failures: r.failures ?? 0, successes: r.successes ?? 0, repeatsPrevented: prevented.n };
   }

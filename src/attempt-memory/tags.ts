@@ -127,8 +127,48 @@ const PROGRAMS: Record<string, string[]> = {
 const INSTALL_VERBS = new Set(['install', 'add', 'get', 'require']);
 const TEST_VERBS = new Set(['test', 'tests']);
 const BUILD_VERBS = new Set(['build', 'compile']);
-const EXTENSIONS: Record<string, string> = { ts: 'typescript', tsx: 'typescript', js: 'javascript', mjs: 'javascript', py: 'python', rs: 'rust', go: 'go', java: 'java', rb: 'ruby', sql: 'database', yml: 'config', yaml: 'config', toml: 'config', md: 'docs', css: 'frontend', tf: 'infrastructure' };
-const GENERIC_SEGMENTS = new Set(['src', 'lib', 'dist', 'build', 'index', 'main', 'app', 'apps', 'packages', 'pkg', 'internal', 'cmd', 'utils', 'util', 'common', 'shared', 'core', 'tmp', '<tmp>', 'node_modules', 'home', 'users']);
+const EXTENSIONS: Record<string, string> = {
+  ts: 'typescript',
+  tsx: 'typescript',
+  js: 'javascript',
+  mjs: 'javascript',
+  py: 'python',
+  rs: 'rust',
+  go: 'go',
+  java: 'java',
+  rb: 'ruby',
+  sql: 'database',
+  yml: 'config',
+  yaml: 'config',
+  toml: 'config',
+  md: 'docs',
+  css: 'frontend',
+  tf: 'infrastructure',
+};
+const GENERIC_SEGMENTS = new Set([
+  'src',
+  'lib',
+  'dist',
+  'build',
+  'index',
+  'main',
+  'app',
+  'apps',
+  'packages',
+  'pkg',
+  'internal',
+  'cmd',
+  'utils',
+  'util',
+  'common',
+  'shared',
+  'core',
+  'tmp',
+  '<tmp>',
+  'node_modules',
+  'home',
+  'users',
+]);
 
 /** The tags an attempt gets from what it says; merged with the caller's own (normalised) tags. */
 export function autoTags(attempt: { tool: string; command: string; context?: string | null; tags?: string[] }): string[] {

@@ -106,7 +106,15 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
     .addOption(new Option('--duplicate-threshold <score>', 'for this run: alert at or above this similarity (default: config thresholds.duplicate)').argParser(parseScore))
     .addOption(new Option('--related-threshold <score>', 'for this run: add related work at or above this similarity (default: config thresholds.related)').argParser(parseScore))
-    .addHelpText('after', examples('agentos issue start docs/briefs/new-cache.md', 'agentos issue start brief.md --non-interactive --on-duplicate abort --json', 'cat brief.md | agentos issue start - --print > brief-to-use.md', 'agentos issue start brief.md --duplicate-threshold 0.9'))
+    .addHelpText(
+      'after',
+      examples(
+        'agentos issue start docs/briefs/new-cache.md',
+        'agentos issue start brief.md --non-interactive --on-duplicate abort --json',
+        'cat brief.md | agentos issue start - --print > brief-to-use.md',
+        'agentos issue start brief.md --duplicate-threshold 0.9',
+      ),
+    )
     .addHelpText('after', exitCodesHelp([0, 1, 2, 3, 4, 130]))
     .action(async (brief, opts) => {
       const { runIssueStart } = await import('./commands/issue-start/index.js');
@@ -150,7 +158,10 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .option('-y, --yes', 'do not ask: take the detected folders')
     .option('--force', 'replace an existing .agentos/config.yaml (and .agentos/.gitignore)')
     .option('--json', 'print what was found and written as JSON on stdout')
-    .addHelpText('after', '\nExamples:\n  agentos init            ask at a terminal which folders are history and which standards\n  agentos init --yes      take what was detected\n' + exitCodesHelp([0, 1, 2, 130]))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  agentos init            ask at a terminal which folders are history and which standards\n  agentos init --yes      take what was detected\n' + exitCodesHelp([0, 1, 2, 130]),
+    )
     .action(async (opts) => {
       const { runInit } = await import('./commands/init/index.js');
       setCode(await runInit(context(), opts));
@@ -200,7 +211,6 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
       setCode(await runCalibrate(context(), opts));
     });
 
-
   // ---- i8-cli: the model ----
   const model = program.command('model').description('the embedding model: get it once per user');
   model
@@ -218,14 +228,11 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
 
   // ---- attempt memory (issue 9): run, attempt record|check|list, forget ----
   // Lazy imports: none of these load the model or hnswlib; better-sqlite3 loads when the memory opens.
-  addFlags(
-    program
-      .command('run')
-      .description(RUN.description)
-      .argument('<command...>', 'the command and its arguments, after --'),
-    RUN,
-  )
-    .addHelpText('after', `\nExit status: the command's own (128+N when signal N ended it; 127 not found, 126 not executable).\nagentos' own codes apply only when the command did not run: 2 usage, 6 not run (a repeat), 130 Ctrl-C at the prompt.`)
+  addFlags(program.command('run').description(RUN.description).argument('<command...>', 'the command and its arguments, after --'), RUN)
+    .addHelpText(
+      'after',
+      `\nExit status: the command's own (128+N when signal N ended it; 127 not found, 126 not executable).\nagentos' own codes apply only when the command did not run: 2 usage, 6 not run (a repeat), 130 Ctrl-C at the prompt.`,
+    )
     .action(async (argv: string[], opts) => {
       const { runRun } = await import('./commands/run/index.js');
       setCode(await runRun(context(), argv, opts));
@@ -238,7 +245,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .argument('[source]', '"-" reads a JSON object, array or JSON lines from stdin')
     .addOption(new Option('--outcome <outcome>', 'how it went').choices(['success', 'failure']))
     .option('--tool <name>', 'the tool ("shell" for commands)', 'shell')
-    .option('--command <text>', 'the command line or the tool\'s arguments')
+    .option('--command <text>', "the command line or the tool's arguments")
     .option('--error <text>', 'the error (last lines of stderr)')
     .option('--context <text>', 'what the work was for')
     .option('--tags <list>', 'comma-separated tags', addTags, [])
@@ -252,11 +259,10 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
       const { runAttemptRecord } = await import('./commands/attempt/index.js');
       setCode(await runAttemptRecord(context(), source, opts));
     });
-  addFlags(attempt.command('check').description(ATTEMPT_CHECK.description).argument('[command...]', 'the command, after --'), ATTEMPT_CHECK)
-    .action(async (words: string[], opts) => {
-      const { runAttemptCheck } = await import('./commands/attempt/index.js');
-      setCode(await runAttemptCheck(context(), words, opts));
-    });
+  addFlags(attempt.command('check').description(ATTEMPT_CHECK.description).argument('[command...]', 'the command, after --'), ATTEMPT_CHECK).action(async (words: string[], opts) => {
+    const { runAttemptCheck } = await import('./commands/attempt/index.js');
+    setCode(await runAttemptCheck(context(), words, opts));
+  });
   attempt
     .command('list')
     .description('list recorded attempts, newest first')
@@ -287,7 +293,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
 
   program
     .command('mcp')
-    .description('serve this project\'s memory to a coding agent: a stdio MCP server (tools check_brief, search_history, standards_for, attempt_check, attempt_record, recall, worked_on; docs/mcp.md)')
+    .description("serve this project's memory to a coding agent: a stdio MCP server (tools check_brief, search_history, standards_for, attempt_check, attempt_record, recall, worked_on; docs/mcp.md)")
     .option('--timeout <ms>', 'longest a tool call may take before the server answers without it', (v) => Number(v), 20_000)
     .addHelpText('after', examples('claude mcp add agentos -- agentos mcp', 'agentos -C ~/src/project mcp'))
     .addHelpText('after', exitCodesHelp([0, 1, 2]))
@@ -320,9 +326,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
       setCode(await runWorkedOn(context(), opts));
     });
 
-  const hooks = program
-    .command('hooks')
-    .description('wire agentos into coding agents (claude, codex, gemini, cursor): session context, repeat warnings, attempt recording');
+  const hooks = program.command('hooks').description('wire agentos into coding agents (claude, codex, gemini, cursor): session context, repeat warnings, attempt recording');
   const scope = (c: Command) =>
     c
       .option('--project', "the project's settings file (default): .claude/settings.json, .codex/hooks.json, .gemini/settings.json, .cursor/hooks.json")
@@ -345,11 +349,12 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     const { runHooksUninstall } = await import('./commands/hooks/index.js');
     setCode(await runHooksUninstall(context(), agent, opts));
   });
-  addFlags(hooks.command('run').description(HOOKS_RUN.description).argument('<event>', 'session-start | pre-tool-use | post-tool-use | post-tool-use-failure'), HOOKS_RUN)
-    .action(async (event: string, opts) => {
+  addFlags(hooks.command('run').description(HOOKS_RUN.description).argument('<event>', 'session-start | pre-tool-use | post-tool-use | post-tool-use-failure'), HOOKS_RUN).action(
+    async (event: string, opts) => {
       const { runHook } = await import('../agents/hooks/run.js');
       setCode(await runHook(event, io, opts));
-    });
+    },
+  );
   // --- end issue 10 ---
 
   return program;
@@ -373,7 +378,6 @@ function parseScore(v: string): number {
   return n;
 }
 
-
 // Option parsers of the attempt-memory commands (kept here, tiny, so parsing needs no extra import).
 function attemptInt(v: string): number {
   const n = Number(v);
@@ -388,7 +392,6 @@ function attemptSince(v: string): Date {
   if (Number.isNaN(d.getTime())) throw new InvalidArgumentError(`expected a duration (7d, 12h, 2w) or a date (2025-11-18), got "${v}"`);
   return d;
 }
-
 
 function parseShare(v: string): number {
   const n = Number(v);
@@ -447,7 +450,12 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
   let code: number = ExitCode.Ok;
   const started = performance.now();
   let ctx: CommandContext | null = null;
-  const program = buildProgram(io, (c) => (code = c), overrides, (c) => (ctx = c));
+  const program = buildProgram(
+    io,
+    (c) => (code = c),
+    overrides,
+    (c) => (ctx = c),
+  );
   const json = wantsJson(argv);
   const jsonError = (c: number, message: string, kind: string) => jsonErrorLine(io, json, c, message, kind);
   try {

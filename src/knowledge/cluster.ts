@@ -18,7 +18,6 @@ export interface Cluster {
   cohesion: number;
 }
 
-
 export function normalize(v: Float64Array): Float64Array {
   const n = Math.sqrt(dot(v, v));
   if (n > 0) for (let i = 0; i < v.length; i++) v[i] /= n;

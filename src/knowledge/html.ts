@@ -12,7 +12,12 @@ export function escapeHtml(s: string): string {
 
 /** JSON safe inside <script>: no "</script>", no HTML comment openers, no line separators. */
 export function scriptJson(v: unknown): string {
-  return JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export function renderWorkedOnHtml(w: WorkedOn, project: string, generatedAt = new Date()): string {
@@ -32,9 +37,7 @@ export function renderWorkedOnHtml(w: WorkedOn, project: string, generatedAt = n
     )
     .join('\n');
   const a = w.attempts;
-  const stats = a
-    ? `<p class="stats" data-stats>Attempts: ${a.sessions} sessions · ${a.successes} successes · ${a.failures} failures recorded · ${a.repeatsPrevented} repeats prevented</p>`
-    : '';
+  const stats = a ? `<p class="stats" data-stats>Attempts: ${a.sessions} sessions · ${a.successes} successes · ${a.failures} failures recorded · ${a.repeatsPrevented} repeats prevented</p>` : '';
   const data = { topics: w.topics.map((t) => ({ label: t.label, items: t.items.map((i) => ({ date: i.date, title: i.title, id: i.id, marked: i.marked })) })) };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

@@ -121,7 +121,10 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
     const result = clusterVectors(hv);
     threshold = result.threshold;
     topics = result.clusters.map((c) => {
-      const dates = c.members.map((i) => sortedHistory[i].date).filter((x): x is string => x !== null).sort();
+      const dates = c.members
+        .map((i) => sortedHistory[i].date)
+        .filter((x): x is string => x !== null)
+        .sort();
       return { label: sortedHistory[c.central].title, items: c.members, cohesion: c.cohesion, from: dates[0] ?? null, to: dates[dates.length - 1] ?? null };
     });
     // Standards still in force: the nearest one of each history document gets a vote.
@@ -145,9 +148,7 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
       });
       if (b >= 0) votes[b]++;
     });
-    standards = live
-      .map((d, j) => ({ ...known(d), votes: votes[j], meanScore: sums[j] / hv.length }))
-      .sort((a, b) => b.votes - a.votes || b.meanScore - a.meanScore || compareText(a.path, b.path));
+    standards = live.map((d, j) => ({ ...known(d), votes: votes[j], meanScore: sums[j] / hv.length })).sort((a, b) => b.votes - a.votes || b.meanScore - a.meanScore || compareText(a.path, b.path));
   } else {
     standards = standardDocs.map((d) => ({ ...known(d), votes: 0, meanScore: 0 }));
   }

@@ -104,7 +104,15 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
     byCommand.set(k, {
       command: f.command,
       tool: f.tool,
-      reason: f.cause ?? (f.error ? (f.error.split('\n').filter((l) => l.trim()).slice(-1)[0]?.trim() ?? null) : null),
+      reason:
+        f.cause ??
+        (f.error
+          ? (f.error
+              .split('\n')
+              .filter((l) => l.trim())
+              .slice(-1)[0]
+              ?.trim() ?? null)
+          : null),
       time: f.time,
       times: 1,
       workedInstead: instead ? { command: instead.command, time: instead.time } : null,
@@ -163,7 +171,10 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
   const s = r.stats;
   // Without room for its heading the context would be anonymous text: give none.
   if (!push(`## Project context (agentos${s ? `: ${s.sessions} previous session${s.sessions === 1 ? '' : 's'}, ${s.successes} successes, ${s.failures} failures recorded` : ''})`)) return '';
-  section('**Project:**', summarizeTechStack(r.stack).map((l) => `- ${l}`));
+  section(
+    '**Project:**',
+    summarizeTechStack(r.stack).map((l) => `- ${l}`),
+  );
   section(
     '**Avoid (failed recently):**',
     r.antiPatterns.map(

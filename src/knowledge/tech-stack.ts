@@ -26,14 +26,62 @@ export interface TechStack {
 
 /** Files whose presence or content decides the summary (relative to the root). */
 const SIGNAL_FILES = [
-  'package.json', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'bun.lock', 'tsconfig.json', 'deno.json',
-  'pyproject.toml', 'requirements.txt', 'setup.py', 'Pipfile', 'Pipfile.lock', 'poetry.lock', 'uv.lock',
-  'go.mod', 'Cargo.toml', 'Gemfile', 'Gemfile.lock', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'gradlew',
-  'Dockerfile', 'docker-compose.yml', 'docker-compose.yaml', 'compose.yaml', 'Makefile',
-  '.gitlab-ci.yml', 'Jenkinsfile', '.circleci/config.yml', '.ci/run', '.github/workflows',
-  '.prettierrc', '.prettierrc.json', '.prettierrc.js', '.prettierrc.yaml', 'prettier.config.js', '.editorconfig',
-  'eslint.config.js', 'eslint.config.mjs', '.eslintrc', '.eslintrc.json', '.eslintrc.js', 'biome.json', 'rustfmt.toml', '.rubocop.yml',
-  'jest.config.js', 'jest.config.ts', 'vitest.config.ts', 'vite.config.ts', 'pytest.ini', 'test', 'tests', 'src', 'spec',
+  'package.json',
+  'package-lock.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lockb',
+  'bun.lock',
+  'tsconfig.json',
+  'deno.json',
+  'pyproject.toml',
+  'requirements.txt',
+  'setup.py',
+  'Pipfile',
+  'Pipfile.lock',
+  'poetry.lock',
+  'uv.lock',
+  'go.mod',
+  'Cargo.toml',
+  'Gemfile',
+  'Gemfile.lock',
+  'pom.xml',
+  'build.gradle',
+  'build.gradle.kts',
+  'gradlew',
+  'Dockerfile',
+  'docker-compose.yml',
+  'docker-compose.yaml',
+  'compose.yaml',
+  'Makefile',
+  '.gitlab-ci.yml',
+  'Jenkinsfile',
+  '.circleci/config.yml',
+  '.ci/run',
+  '.github/workflows',
+  '.prettierrc',
+  '.prettierrc.json',
+  '.prettierrc.js',
+  '.prettierrc.yaml',
+  'prettier.config.js',
+  '.editorconfig',
+  'eslint.config.js',
+  'eslint.config.mjs',
+  '.eslintrc',
+  '.eslintrc.json',
+  '.eslintrc.js',
+  'biome.json',
+  'rustfmt.toml',
+  '.rubocop.yml',
+  'jest.config.js',
+  'jest.config.ts',
+  'vitest.config.ts',
+  'vite.config.ts',
+  'pytest.ini',
+  'test',
+  'tests',
+  'src',
+  'spec',
 ];
 
 const MAX_READ = 512 * 1024;
@@ -72,22 +120,55 @@ const add = (list: string[], ...items: string[]) => {
 };
 
 const NODE_FRAMEWORKS: Array<[string, string]> = [
-  ['next', 'Next.js'], ['react', 'React'], ['vue', 'Vue'], ['svelte', 'Svelte'], ['@angular/core', 'Angular'], ['express', 'Express'],
-  ['fastify', 'Fastify'], ['@nestjs/core', 'NestJS'], ['koa', 'Koa'], ['electron', 'Electron'], ['commander', 'commander (CLI)'],
+  ['next', 'Next.js'],
+  ['react', 'React'],
+  ['vue', 'Vue'],
+  ['svelte', 'Svelte'],
+  ['@angular/core', 'Angular'],
+  ['express', 'Express'],
+  ['fastify', 'Fastify'],
+  ['@nestjs/core', 'NestJS'],
+  ['koa', 'Koa'],
+  ['electron', 'Electron'],
+  ['commander', 'commander (CLI)'],
 ];
 const NODE_TOOLS: Array<[string, string]> = [
-  ['typescript', 'tsc'], ['jest', 'jest'], ['vitest', 'vitest'], ['mocha', 'mocha'], ['eslint', 'eslint'], ['prettier', 'prettier'],
-  ['vite', 'vite'], ['webpack', 'webpack'], ['esbuild', 'esbuild'], ['@biomejs/biome', 'biome'], ['playwright', 'playwright'],
+  ['typescript', 'tsc'],
+  ['jest', 'jest'],
+  ['vitest', 'vitest'],
+  ['mocha', 'mocha'],
+  ['eslint', 'eslint'],
+  ['prettier', 'prettier'],
+  ['vite', 'vite'],
+  ['webpack', 'webpack'],
+  ['esbuild', 'esbuild'],
+  ['@biomejs/biome', 'biome'],
+  ['playwright', 'playwright'],
 ];
 const PY_FRAMEWORKS: Array<[RegExp, string]> = [
-  [/\bdjango\b/i, 'Django'], [/\bfastapi\b/i, 'FastAPI'], [/\bflask\b/i, 'Flask'], [/\bpydantic\b/i, 'pydantic'],
+  [/\bdjango\b/i, 'Django'],
+  [/\bfastapi\b/i, 'FastAPI'],
+  [/\bflask\b/i, 'Flask'],
+  [/\bpydantic\b/i, 'pydantic'],
 ];
-const PY_TOOLS: Array<[RegExp, string]> = [[/\bpytest\b/i, 'pytest'], [/\bruff\b/i, 'ruff'], [/\bblack\b/i, 'black'], [/\bmypy\b/i, 'mypy']];
+const PY_TOOLS: Array<[RegExp, string]> = [
+  [/\bpytest\b/i, 'pytest'],
+  [/\bruff\b/i, 'ruff'],
+  [/\bblack\b/i, 'black'],
+  [/\bmypy\b/i, 'mypy'],
+];
 
 /** Pure detection over a file source. */
 export function detectTechStack(src: FileSource): TechStack {
   const s: TechStack = {
-    languages: [], frameworks: [], tools: [], packageManager: null, testCommand: null, buildCommand: null, lintCommand: null, ci: [],
+    languages: [],
+    frameworks: [],
+    tools: [],
+    packageManager: null,
+    testCommand: null,
+    buildCommand: null,
+    lintCommand: null,
+    ci: [],
     conventions: { testPattern: null, moduleStyle: null, formatter: null, linter: null },
   };
 
@@ -108,9 +189,7 @@ export function detectTechStack(src: FileSource): TechStack {
     for (const [dep, name] of NODE_FRAMEWORKS) if (dep in deps) add(s.frameworks, name);
     for (const [dep, name] of NODE_TOOLS) if (dep in deps) add(s.tools, name);
     const pmField = typeof pkg.packageManager === 'string' ? pkg.packageManager.split('@')[0] : null;
-    s.packageManager =
-      pmField ??
-      (src.exists('pnpm-lock.yaml') ? 'pnpm' : src.exists('yarn.lock') ? 'yarn' : src.exists('bun.lockb') || src.exists('bun.lock') ? 'bun' : 'npm');
+    s.packageManager = pmField ?? (src.exists('pnpm-lock.yaml') ? 'pnpm' : src.exists('yarn.lock') ? 'yarn' : src.exists('bun.lockb') || src.exists('bun.lock') ? 'bun' : 'npm');
     add(s.tools, s.packageManager);
     const scripts = (pkg.scripts ?? {}) as Record<string, unknown>;
     const run = (name: string) => (s.packageManager === 'npm' ? (name === 'test' ? 'npm test' : `npm run ${name}`) : `${s.packageManager} ${name === 'test' ? 'test' : `run ${name}`}`);

@@ -63,7 +63,13 @@ export function workedOn(k: IndexKnowledge, attempts: AttemptStats | null, filte
   const perTopic = new Map<number, WorkedOnItem[]>();
   for (const members of groups.values()) {
     const docs = members.map((i) => k.history[i]);
-    const primaryIdx = members[Math.max(0, docs.findIndex((d) => d.documentType === 'issue'))];
+    const primaryIdx =
+      members[
+        Math.max(
+          0,
+          docs.findIndex((d) => d.documentType === 'issue'),
+        )
+      ];
     const primary = k.history[primaryIdx];
     const rank = (d: KnownDoc) => (d.dateSource === 'frontmatter' ? 3 : d.dateSource === 'text' ? 2 : d.dateSource === 'mtime' ? 1 : 0);
     const dated = [...docs].sort((a, b) => rank(b) - rank(a) || compareText(b.date ?? '', a.date ?? ''))[0];
@@ -114,7 +120,9 @@ export function parseSince(v: string, now = new Date()): string | null {
 
 export function renderWorkedOnText(w: WorkedOn): string {
   const lines: string[] = [];
-  lines.push(`${w.totalItems} completed item${w.totalItems === 1 ? '' : 's'} in ${w.topics.length} topic${w.topics.length === 1 ? '' : 's'}${w.filters.since ? ` since ${w.filters.since}` : ''}${w.filters.topic ? ` matching "${w.filters.topic}"` : ''}`);
+  lines.push(
+    `${w.totalItems} completed item${w.totalItems === 1 ? '' : 's'} in ${w.topics.length} topic${w.topics.length === 1 ? '' : 's'}${w.filters.since ? ` since ${w.filters.since}` : ''}${w.filters.topic ? ` matching "${w.filters.topic}"` : ''}`,
+  );
   for (const t of w.topics) {
     lines.push('');
     lines.push(`${t.label} — ${t.count} item${t.count === 1 ? '' : 's'}${t.from ? `, ${t.from === t.to ? t.from : `${t.from} … ${t.to}`}` : ''}`);
@@ -129,7 +137,9 @@ export function renderWorkedOnText(w: WorkedOn): string {
   }
   if (w.attempts) {
     const a = w.attempts;
-    lines.push(`Attempts: ${a.sessions} session${a.sessions === 1 ? '' : 's'}, ${a.successes} successes, ${a.failures} failures recorded, ${a.repeatsPrevented} repeat${a.repeatsPrevented === 1 ? '' : 's'} prevented`);
+    lines.push(
+      `Attempts: ${a.sessions} session${a.sessions === 1 ? '' : 's'}, ${a.successes} successes, ${a.failures} failures recorded, ${a.repeatsPrevented} repeat${a.repeatsPrevented === 1 ? '' : 's'} prevented`,
+    );
   }
   return lines.join('\n') + '\n';
 }

@@ -13,5 +13,11 @@ export const RUN_ON_REPEAT = ['warn', 'block'] as const;
 
 /** `--tags a,b --tags c`: every comma-separated tag, trimmed, in order. */
 export function addTags(value: string, previous: string[]): string[] {
-  return [...previous, ...value.split(',').map((t) => t.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  ];
 }

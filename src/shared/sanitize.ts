@@ -16,12 +16,20 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 
 /** One line of display text: escapes and controls removed, tabs and line breaks as spaces. */
 export function terminalSafe(s: string): string {
-  return s.replace(ESCAPES, '').replace(/[\t\n\r\u2028\u2029]/g, ' ').replace(CONTROLS, '').replace(BIDI, '');
+  return s
+    .replace(ESCAPES, '')
+    .replace(/[\t\n\r\u2028\u2029]/g, ' ')
+    .replace(CONTROLS, '')
+    .replace(BIDI, '');
 }
 
 /** Multi-line text (a rendered block): escapes and controls removed, line breaks kept. */
 export function terminalSafeBlock(s: string): string {
-  return s.replace(ESCAPES, '').replace(/\t/g, ' ').replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '').replace(BIDI, '');
+  return s
+    .replace(ESCAPES, '')
+    .replace(/\t/g, ' ')
+    .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '')
+    .replace(BIDI, '');
 }
 
 type Displayed = { title: string; filePath: string; summary?: string; statusReason?: string | null; section?: string; excerpt?: string; snippet?: string };

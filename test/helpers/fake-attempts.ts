@@ -59,8 +59,7 @@ export class FakeAttemptMemory implements AttemptMemory {
       .map((f) => ({
         failure: f,
         score: 1,
-        workedInstead:
-          this.records.find((s) => s.outcome === 'success' && s.time > f.time && ((f.context && s.context === f.context) || s.tags.some((t) => f.tags.includes(t)))) ?? null,
+        workedInstead: this.records.find((s) => s.outcome === 'success' && s.time > f.time && ((f.context && s.context === f.context) || s.tags.some((t) => f.tags.includes(t)))) ?? null,
       }));
   }
 

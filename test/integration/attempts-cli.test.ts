@@ -61,7 +61,25 @@ const json = <T>(r: Result): T => JSON.parse(r.stdout) as T;
 describe('record, check, list, forget', () => {
   it('round-trips through the CLI with --json', async () => {
     const root = newProject();
-    const rec = await cli(root, ['attempt', 'record', '--outcome', 'failure', '--tool', 'shell', '--command', 'npm install redis-node', '--error', '404 Not Found', '--context', 'Add Redis caching', '--tags', 'redis,dependency', '--exit-code', '1', '--json']);
+    const rec = await cli(root, [
+      'attempt',
+      'record',
+      '--outcome',
+      'failure',
+      '--tool',
+      'shell',
+      '--command',
+      'npm install redis-node',
+      '--error',
+      '404 Not Found',
+      '--context',
+      'Add Redis caching',
+      '--tags',
+      'redis,dependency',
+      '--exit-code',
+      '1',
+      '--json',
+    ]);
     expect(rec.code).toBe(0);
     const failure = json<{ recorded: { id: string; tags: string[] }[] }>(rec).recorded[0];
     expect(failure.tags).toEqual(expect.arrayContaining(['redis', 'dependency', 'npm']));
@@ -193,13 +211,18 @@ describe('the commander-free route (bin/agentos.js -> dist/cli/fast-path.js)', (
       const slow = await cli(slowRoot, line, { env: { AGENTOS_NO_FAST_PATH: '1' } });
       // Ids, times and session ids differ between the two projects; the rest must not.
       const same = (r: Result) => {
-        const text = (t: string) => t.replace(/\b[0-9A-HJKMNP-TV-Z]{26}\b/g, '<id>').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>').replace(/\d{4}-\d\d-\d\d_[0-9a-f]{8}/g, '<session>');
+        const text = (t: string) =>
+          t
+            .replace(/\b[0-9A-HJKMNP-TV-Z]{26}\b/g, '<id>')
+            .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>')
+            .replace(/\d{4}-\d\d-\d\d_[0-9a-f]{8}/g, '<session>');
         return { line, code: r.code, signal: r.signal, stdout: text(r.stdout), stderr: text(r.stderr) };
       };
       expect(same(fast)).toEqual(same(slow));
     }
     // And both recorded the same attempts.
-    const recorded = async (root: string) => JSON.parse((await cli(root, ['attempt', 'list', '--json'])).stdout).attempts.map((a: { command: string; outcome: string; exitCode: number | null }) => [a.command, a.outcome, a.exitCode]);
+    const recorded = async (root: string) =>
+      JSON.parse((await cli(root, ['attempt', 'list', '--json'])).stdout).attempts.map((a: { command: string; outcome: string; exitCode: number | null }) => [a.command, a.outcome, a.exitCode]);
     expect(await recorded(fastRoot)).toEqual(await recorded(slowRoot));
   });
 });
@@ -208,7 +231,11 @@ describe('run', () => {
   it('passes a failing exit code through, then a success; output streams as it comes', async () => {
     const root = newProject();
     // Streaming: "first" must reach us while the command is still running.
-    const child = spawn(process.execPath, [BIN, '-C', root, 'run', '--', 'sh', '-c', 'echo first; echo oops >&2; sleep 1; echo second; exit 3'], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '-C', root, 'run', '--', 'sh', '-c', 'echo first; echo oops >&2; sleep 1; echo second; exit 3'], {
+      cwd: root,
+      env: env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const t0 = Date.now();
     let firstAt = 0;
     let out = '';
@@ -250,7 +277,11 @@ describe('run', () => {
 
   it('a reader that goes away (`agentos run -- cmd | head -1`): the command gets its broken pipe, agentos records it and does not crash', async () => {
     const root = newProject();
-    const child = spawn(process.execPath, [BIN, '-C', root, 'run', '--', 'sh', '-c', 'i=0; while [ $i -lt 200000 ]; do echo line $i; i=$((i+1)); done'], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '-C', root, 'run', '--', 'sh', '-c', 'i=0; while [ $i -lt 200000 ]; do echo line $i; i=$((i+1)); done'], {
+      cwd: root,
+      env: env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.once('data', () => child.stdout.destroy()); // like head -1
@@ -383,7 +414,9 @@ describe('redaction reaches the disk', () => {
     // An open read transaction: the writers' last close cannot checkpoint and delete the WAL.
     holder.exec('BEGIN');
     holder.prepare('SELECT count(*) FROM sqlite_master').get();
-    const input = SECRET_CASES.map((c) => JSON.stringify({ tool: 'shell', command: c.text, outcome: 'failure', error: `failed: ${c.text}`, context: `while using ${c.text}`, tags: ['ci'] })).join('\n');
+    const input = SECRET_CASES.map((c) => JSON.stringify({ tool: 'shell', command: c.text, outcome: 'failure', error: `failed: ${c.text}`, context: `while using ${c.text}`, tags: ['ci'] })).join(
+      '\n',
+    );
     expect((await cli(root, ['attempt', 'record', '-'], { input })).code).toBe(0);
     // And through `run`: the secret on the command line and in the command's stderr.
     const c0 = SECRET_CASES[0];

@@ -22,7 +22,6 @@ import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(180_000);
 
-
 const CHANGED = 'docs/standards/testing-standard.md';
 const NEW_TEXT =
   '\n\n## Quasar telemetry fixtures\n\nEvery integration test that talks to the satellite uplink must replay the recorded Quasar telemetry fixtures instead of contacting the real ground station, which the astronomy team rate-limits to ten requests per hour.\n';
@@ -78,10 +77,7 @@ interface RunResult {
   stderr: string;
 }
 
-function runIndex(
-  root: string,
-  opts: { crash?: string; json?: boolean; signal?: NodeJS.Signals; onStderr?: (all: string, kill: () => void) => void } = {},
-) {
+function runIndex(root: string, opts: { crash?: string; json?: boolean; signal?: NodeJS.Signals; onStderr?: (all: string, kill: () => void) => void } = {}) {
   const env: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, NO_COLOR: '1' };
   delete env.AGENTOS_TEST_CRASH;
   if (opts.crash) env.AGENTOS_TEST_CRASH = opts.crash;
@@ -190,7 +186,28 @@ test.each(['SIGKILL', 'SIGINT'] as const)('%s while embedding: the old index sta
   // progress line comes early on a slow machine, and the whole job still takes seconds on a fast one.
   const gen = path.join(root, 'docs/standards/generated');
   await mkdir(gen);
-  const words = ['queue', 'runner', 'artifact', 'retention', 'webhook', 'token', 'schema', 'migration', 'latency', 'budget', 'replica', 'cache', 'layer', 'image', 'quota', 'tenant', 'billing', 'invoice', 'dashboard', 'metric'];
+  const words = [
+    'queue',
+    'runner',
+    'artifact',
+    'retention',
+    'webhook',
+    'token',
+    'schema',
+    'migration',
+    'latency',
+    'budget',
+    'replica',
+    'cache',
+    'layer',
+    'image',
+    'quota',
+    'tenant',
+    'billing',
+    'invoice',
+    'dashboard',
+    'metric',
+  ];
   for (let i = 0; i < 800; i++) {
     const w = (k: number) => words[(i * 7 + k * 3) % words.length];
     const sentences = Array.from({ length: 4 }, (_, k) => `Rule ${i}.${k}: every ${w(k)} must record its ${w(k + 1)} and ${w(k + 2)} before the ${w(k + 3)} is released to tenant ${i % 13}.`);

@@ -155,7 +155,7 @@ describe('the tokenizer built over vocab.txt (the fast way) and by the library',
     return out;
   }
 
-  test('give the same word-piece ids on the reference texts, the demo corpus, this repo\'s docs and hostile text', async () => {
+  test("give the same word-piece ids on the reference texts, the demo corpus, this repo's docs and hostile text", async () => {
     const folder = path.join(MODEL_DIR, MODEL_ID);
     const [f, l] = await Promise.all([loadTokenizer(folder), loadTokenizer(folder, { fastVocab: false })]);
     expect([f.vocabFrom, l.vocabFrom]).toEqual(['vocab.txt', 'tokenizer.json']); // the fast way was really taken

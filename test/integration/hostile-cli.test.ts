@@ -106,7 +106,12 @@ describe('index over hostile files', () => {
     await put2(`${h}/headings.md`, '# Many\n' + Array.from({ length: 10_000 }, (_, i) => `## h${i}\n`).join(''));
     await put2(`${h}/deep.md`, `# Deep\n\n${'> '.repeat(20_000)}x\n${Array.from({ length: 500 }, (_, i) => `${'  '.repeat(i)}- item\n`).join('')}`);
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 9; i++) bomb.push(`k${i}: &k${i} [${Array(9).fill(i === 1 ? '*a' : `*k${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 9; i++)
+      bomb.push(
+        `k${i}: &k${i} [${Array(9)
+          .fill(i === 1 ? '*a' : `*k${i - 1}`)
+          .join(', ')}]`,
+      );
     await put2(`${h}/alias-bomb.md`, `---\n${bomb.join('\n')}\n---\n# Bomb\n\ntext about bombs\n`);
     await put2(`${h}/h1-spaces.md`, `# Title${' '.repeat(6000)}\n\nbody text about caching builds\n`);
     await put2(`${h}/brackets.md`, `# Brackets\n\n${'['.repeat(200_000)}\n`);
@@ -155,18 +160,26 @@ describe('hostile briefs', () => {
 
   test.each([
     ['/dev/zero', async () => '/dev/zero', /\/dev\/zero: cannot read brief: is a character device, not a regular file/],
-    ['a FIFO with no writer', async () => {
-      const f = abs('briefs/fifo.md');
-      await mkdir(path.dirname(f), { recursive: true });
-      mkfifo(f);
-      return f;
-    }, /fifo\.md: cannot read brief: is a FIFO \(named pipe\), not a regular file/],
+    [
+      'a FIFO with no writer',
+      async () => {
+        const f = abs('briefs/fifo.md');
+        await mkdir(path.dirname(f), { recursive: true });
+        mkfifo(f);
+        return f;
+      },
+      /fifo\.md: cannot read brief: is a FIFO \(named pipe\), not a regular file/,
+    ],
     ['a folder', async () => abs('docs'), /docs: cannot read brief: is a folder, not a regular file/],
-    ['a symlink to /dev/zero', async () => {
-      const f = abs('briefs/zero-link.md');
-      await symlink('/dev/zero', f);
-      return f;
-    }, /cannot read brief: is a character device/],
+    [
+      'a symlink to /dev/zero',
+      async () => {
+        const f = abs('briefs/zero-link.md');
+        await symlink('/dev/zero', f);
+        return f;
+      },
+      /cannot read brief: is a character device/,
+    ],
   ])('%s as the brief: refused without reading, exit 2', async (_n, make, message) => {
     const r = await run(['issue', 'start', await make(), '--non-interactive']);
     expect(r.code).toBe(2);
@@ -208,7 +221,7 @@ describe('a damaged CURRENT pointer', () => {
   });
 });
 
-describe('the user\'s files', () => {
+describe("the user's files", () => {
   test('--out through a symlinked folder, a symlink to the brief, or a hard link: exit 2, brief unchanged', async () => {
     const brief = await put('mine/brief.md', '# Docker caching\n\nCache Docker layers.\n');
     await symlink(abs('mine'), abs('mine-link'));
@@ -224,7 +237,7 @@ describe('the user\'s files', () => {
     expect(await readFile(brief, 'utf8')).toBe('# Docker caching\n\nCache Docker layers.\n');
   });
 
-  test('a user\'s check.json beside --out is kept; the record goes under .agentos/', async () => {
+  test("a user's check.json beside --out is kept; the record goes under .agentos/", async () => {
     const brief = await put('work/brief.md', '# Keep my check file\n\nCache Docker layers in CI.\n');
     const userFile = await put('work/out/check.json', '{"mine": true}\n');
     const r = await run(['issue', 'start', brief, '--non-interactive', '-o', abs('work/out/brief-to-use.md')]);
@@ -261,7 +274,12 @@ describe('config and model settings', () => {
 
   test('an alias bomb: config error naming the file, exit 2', async () => {
     const lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
-    for (let i = 1; i < 9; i++) lines.push(`x${i}: &x${i} [${Array(9).fill(i === 1 ? '*a' : `*x${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 9; i++)
+      lines.push(
+        `x${i}: &x${i} [${Array(9)
+          .fill(i === 1 ? '*a' : `*x${i - 1}`)
+          .join(', ')}]`,
+      );
     await writeFile(config, lines.join('\n') + '\n');
     const r = await run(['index']);
     expect(r.code).toBe(2);

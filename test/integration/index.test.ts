@@ -23,7 +23,6 @@ import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(180_000);
 
-
 let tmp: string;
 let A: string; // the demo copy indexed with --include-history; never modified after beforeAll
 let config: Config;

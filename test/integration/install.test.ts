@@ -38,8 +38,7 @@ const npm = (args: string[], cwd: string) => spawnSync('npm', args, { cwd, env: 
 function agentosAsync(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return spawnCollect(path.join(scratch, 'node_modules', '.bin', 'agentos'), args, { cwd: scratch, env: userEnv(extra) }).then(({ code, stdout, stderr }) => ({ status: code, stdout, stderr }));
 }
-const agentos = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
-  spawnSync(path.join(scratch, 'node_modules', '.bin', 'agentos'), args, { cwd: scratch, env: userEnv(extra), encoding: 'utf8' });
+const agentos = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnSync(path.join(scratch, 'node_modules', '.bin', 'agentos'), args, { cwd: scratch, env: userEnv(extra), encoding: 'utf8' });
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-install-'));
@@ -66,7 +65,7 @@ test('npm install <tarball> succeeds in a fresh project, no special environment'
   for (const gone of ['@huggingface/transformers', 'onnxruntime-web', 'sharp']) expect(existsSync(path.join(scratch, 'node_modules', gone))).toBe(false);
 });
 
-test('--version is the installed package\'s (read from the bundle in dist/main/, not a copy)', () => {
+test("--version is the installed package's (read from the bundle in dist/main/, not a copy)", () => {
   const r = agentos(['--version']);
   expect(r.status).toBe(0);
   const pkg = JSON.parse(readFileSync(path.join(scratch, 'node_modules', 'agentos', 'package.json'), 'utf8')) as { version: string };
@@ -81,7 +80,7 @@ test('npx agentos --help works', () => {
   expect(r.stdout).toContain('model');
 });
 
-test('the per-tool-call route works from the installed package (bundle, vendored yaml, SQLite from the user\'s node_modules)', () => {
+test("the per-tool-call route works from the installed package (bundle, vendored yaml, SQLite from the user's node_modules)", () => {
   expect(agentos(['init', '--yes']).status).toBe(0); // a config.yaml: the vendored yaml parses it
   const rec = agentos(['attempt', 'record', '--outcome', 'failure', '--command', 'npm install redis-node', '--error', '404 Not Found']);
   expect(rec.status).toBe(0);
@@ -99,7 +98,10 @@ test('the per-tool-call route works from the installed package (bundle, vendored
 test('no model yet: exit 5 and one line saying to run `agentos model fetch` (never "fetch failed")', () => {
   const r = agentos(['index']);
   expect(r.status).toBe(ExitCode.ModelUnavailable);
-  const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('agentos:'));
+  const lines = r.stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('agentos:'));
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain('run `agentos model fetch`');
   expect(r.stderr).not.toMatch(/fetch failed|provision-model\.sh/);

@@ -20,7 +20,6 @@ import { spawnCollect, type Collected } from '../helpers/spawn-collect.js';
 
 jest.setTimeout(180_000);
 
-
 const DOCKER = 'briefs/optimize-docker-build-times.md';
 const LOGGING = 'briefs/fix-logging-bug.md';
 const ONBOARDING = 'briefs/unrelated-onboarding-tour.md';
@@ -242,8 +241,7 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
 
   test('the model loads in the worker bin/agentos.js starts, or in-process: the same answer either way', async () => {
     // Everything the check decided (not timings, the output path or the index's age).
-    const comparable = (j: Record<string, unknown>) =>
-      JSON.stringify([j.status, j.decision, j.method, j.error, j.matches, j.nearest, j.linked, j.standards, j.warnings]);
+    const comparable = (j: Record<string, unknown>) => JSON.stringify([j.status, j.decision, j.method, j.error, j.matches, j.nearest, j.linked, j.standards, j.warnings]);
     for (const brief of [DOCKER, LOGGING]) {
       const viaWorker = await startJson(brief);
       const inProcess = await run(['issue', 'start', abs(brief), '--non-interactive', '--json', '-o', freshOut()], { AGENTOS_NO_MODEL_WORKER: '1' });

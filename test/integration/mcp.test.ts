@@ -163,7 +163,10 @@ describe('agentos mcp with the SDK client', () => {
   test('an index rebuilt while the server runs is used by the next call', async () => {
     const dir = path.join(root, 'docs', 'audit', 'done', '95-zstd-artifact-compression');
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, '001-issue.md'), '---\nstatus: done\n---\n# Compress build artifacts with zstd\n\nArtifacts are uploaded as gzip tarballs; switch the artifact uploader to zstd level 19 to cut storage by a third.\n');
+    await writeFile(
+      path.join(dir, '001-issue.md'),
+      '---\nstatus: done\n---\n# Compress build artifacts with zstd\n\nArtifacts are uploaded as gzip tarballs; switch the artifact uploader to zstd level 19 to cut storage by a third.\n',
+    );
     expect(await cli(['index', '--include-history', '-q'])).toBe(0);
     const r = await call(shared.client, 'search_history', { query: 'zstd compression of uploaded build artifacts', type: 'history', limit: 1 });
     expect((r.structuredContent as { results: Array<{ id: string }> }).results[0]?.id).toBe('95');

@@ -58,7 +58,7 @@ describe('hooks run with Claude Code payloads, the real store', () => {
       expect.arrayContaining([
         ['Bash', 'failure', 'npm install redis-node', 'abc123', '.'],
         ['Bash', 'success', 'npm install ioredis', 'abc123', '.'],
-        ["Write", "success", "Write file_path=~/demo/src/cache/redis.ts", "abc123", "."], // home redacted by the store
+        ['Write', 'success', 'Write file_path=~/demo/src/cache/redis.ts', 'abc123', '.'], // home redacted by the store
       ]),
     );
 

@@ -123,7 +123,10 @@ describe('the duplicate prompt', () => {
     expect(r.raw).toContain('(Enter: Link)');
     // The early Enter would have taken Link.
     expect(await readFile(out, 'utf8')).not.toContain('Linked Past Work');
-    const log = (await readFile(path.join(root, '.agentos/logs/agentos.log'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const log = (await readFile(path.join(root, '.agentos/logs/agentos.log'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(log.filter((l) => l.event === 'decision').at(-1)).toMatchObject({ decision: 'ignore', decidedBy: 'user', level: 'info' });
   });
 

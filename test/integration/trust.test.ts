@@ -48,11 +48,7 @@ async function smallDemo(name: string, opts: { history?: boolean } = {}): Promis
   await mkdir(path.join(root, '.agentos'), { recursive: true });
   const files = ['docs/adrs/0001-use-postgres-for-build-metadata.md', 'docs/adrs/0005-container-image-baseline.md'];
   if (opts.history !== false) {
-    files.push(
-      'docs/audit/done/27-docker-build-optimization/001-issue.md',
-      'docs/audit/done/48-dashboard-dark-mode/001-issue.md',
-      'docs/audit/done/63-webhook-retries-backoff/001-issue.md',
-    );
+    files.push('docs/audit/done/27-docker-build-optimization/001-issue.md', 'docs/audit/done/48-dashboard-dark-mode/001-issue.md', 'docs/audit/done/63-webhook-retries-backoff/001-issue.md');
   }
   for (const f of files) {
     await mkdir(path.dirname(path.join(root, f)), { recursive: true });

@@ -17,9 +17,19 @@ describe('attempts config', () => {
   });
 
   it('reads every key as the issue spells it (camelCase) and in the snake_case of the rest of the file', () => {
-    const camel = parseConfig({ attempts: { enabled: false, warnOnDuplicateFailure: false, failureLookbackDays: 3, archiveAfterDays: 10, repeatThreshold: 0.9, maxContextSize: 500, autoInject: false } });
+    const camel = parseConfig({
+      attempts: { enabled: false, warnOnDuplicateFailure: false, failureLookbackDays: 3, archiveAfterDays: 10, repeatThreshold: 0.9, maxContextSize: 500, autoInject: false },
+    });
     expect(camel.errors).toEqual([]);
-    expect(camel.config.attempts).toEqual({ enabled: false, warnOnDuplicateFailure: false, failureLookbackDays: 3, archiveAfterDays: 10, repeatThreshold: 0.9, maxContextSize: 500, autoInject: false });
+    expect(camel.config.attempts).toEqual({
+      enabled: false,
+      warnOnDuplicateFailure: false,
+      failureLookbackDays: 3,
+      archiveAfterDays: 10,
+      repeatThreshold: 0.9,
+      maxContextSize: 500,
+      autoInject: false,
+    });
     const snake = parseConfig({ attempts: { warn_on_duplicate_failure: false, failure_lookback_days: 3, archive_after_days: 10, repeat_threshold: 0.9, max_context_size: 500, auto_inject: false } });
     expect(snake.errors).toEqual([]);
     expect(snake.config.attempts).toEqual({ ...camel.config.attempts, enabled: true });

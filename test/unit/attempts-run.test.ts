@@ -103,9 +103,19 @@ describe('run: a repeat of a recent failure', () => {
     const root = project();
     await failOnce(root);
     const t = makeIO(root, { env, tty: true });
-    const code = await runRun(testContext(t.io, {}, { proceed: async () => {
-        throw new ConfirmCancelled();
-      }, }), FAIL, opts());
+    const code = await runRun(
+      testContext(
+        t.io,
+        {},
+        {
+          proceed: async () => {
+            throw new ConfirmCancelled();
+          },
+        },
+      ),
+      FAIL,
+      opts(),
+    );
     expect(code).toBe(ExitCode.Cancelled);
     expect(memory(root).list()).toHaveLength(1);
   });

@@ -33,7 +33,16 @@ const daysAgo = (n: number) => new Date(T0.getTime() - n * DAY).toISOString();
 describe('record and list', () => {
   it('stores every field, fills id/time/session/cwd, auto-tags, and reads back the same record', () => {
     const { mem } = open();
-    const r = mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', exitCode: 1, durationMs: 812, error: 'npm ERR! 404 Not Found', context: 'Add Redis caching', tags: ['Infra'] });
+    const r = mem.record({
+      tool: 'shell',
+      command: 'npm install redis-node',
+      outcome: 'failure',
+      exitCode: 1,
+      durationMs: 812,
+      error: 'npm ERR! 404 Not Found',
+      context: 'Add Redis caching',
+      tags: ['Infra'],
+    });
     expect(r).toMatchObject({ time: T0.toISOString(), sessionId: 'test-session', cwd: '.', exitCode: 1, durationMs: 812, overriddenBy: null, archived: false });
     expect(r.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(r.tags).toEqual(expect.arrayContaining(['infra', 'npm', 'dependency', 'redis', 'redis-node', 'caching']));
@@ -125,7 +134,9 @@ describe('record and list', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     // The statement of SqliteAttemptStore.insert, with its parameters bound as there.
     const plan = db
-      .prepare(`EXPLAIN QUERY PLAN UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`)
+      .prepare(
+        `EXPLAIN QUERY PLAN UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`,
+      )
       .all('x', 'shell', 'npm install a', new Date().toISOString()) as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING INDEX attempts_open_failures/);
     db.close();
@@ -140,14 +151,21 @@ describe('record and list', () => {
     const file = path.join(root, '.agentos', 'memory', 'attempts.db');
     const v2 = new Database(file);
     // A version-2 table: no cause column.
-    v2.exec('CREATE TABLE attempts_old AS SELECT id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by FROM attempts');
+    v2.exec(
+      'CREATE TABLE attempts_old AS SELECT id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by FROM attempts',
+    );
     v2.exec('DROP TABLE attempts');
     v2.exec('ALTER TABLE attempts_old RENAME TO attempts');
     v2.pragma('user_version = 2');
     v2.close();
     const again = open({ root }).mem;
     expect(again.list().map((r) => [r.command, r.cause])).toEqual([['npm install a', null]]);
-    again.record({ tool: 'shell', command: 'npm install b', outcome: 'failure', error: 'npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/b\nnpm error A complete log of this run can be found in: /x.log' });
+    again.record({
+      tool: 'shell',
+      command: 'npm install b',
+      outcome: 'failure',
+      error: 'npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/b\nnpm error A complete log of this run can be found in: /x.log',
+    });
     expect(again.list().find((r) => r.command === 'npm install b')?.cause).toBe('404 Not Found - GET https://registry.npmjs.org/b');
     again.close();
   });
@@ -258,7 +276,10 @@ describe('checkRepeat skips work, never a warning', () => {
       .sort((a, b) => b.score - a.score || newestFirst(a.failure, b.failure))
       .slice(0, MAX_WARNINGS)
       .map(({ failure, score }) => {
-        const later = all.filter((r) => r.outcome === 'success' && r.time >= failure.time).sort(newestFirst).slice(0, 500);
+        const later = all
+          .filter((r) => r.outcome === 'success' && r.time >= failure.time)
+          .sort(newestFirst)
+          .slice(0, 500);
         const own = new Set(failure.tags);
         let worked: AttemptRecord | null = failure.context ? (later.find((r) => r.context === failure.context) ?? null) : null;
         if (!worked) {

@@ -25,7 +25,7 @@ describe('redact', () => {
     expect(redact('git log --author=alice', '/h')).toBe('git log --author=alice');
   });
 
-  it('replaces the home folder with ~ and other users\' homes with *', () => {
+  it("replaces the home folder with ~ and other users' homes with *", () => {
     expect(redact('cat /home/tester/.npmrc /home/tester2/x', '/home/tester')).toBe('cat ~/.npmrc /home/*/x');
     expect(redact('ls /Users/alice/code', '/home/tester')).toBe('ls /Users/*/code');
   });
@@ -133,7 +133,22 @@ describe('similarity (same tool +0.3, command +0.4, context/tags +0.3)', () => {
   it('mayShareToken is false only where commandSimilarity is 0 (the q-gram filter loses no match)', () => {
     let seed = 11;
     const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
-    const vocab = ['npm', 'install', 'redis-node', 'redis-nodes', 'rediss-node', 'ioredis', 'pytest', 'tests/test_auth.py', 'tests/test_autth.py', 'cargo', 'build', '--release', 'abcdefghijklmnop', 'abcdefghijklmnopq'];
+    const vocab = [
+      'npm',
+      'install',
+      'redis-node',
+      'redis-nodes',
+      'rediss-node',
+      'ioredis',
+      'pytest',
+      'tests/test_auth.py',
+      'tests/test_autth.py',
+      'cargo',
+      'build',
+      '--release',
+      'abcdefghijklmnop',
+      'abcdefghijklmnopq',
+    ];
     const command = () => Array.from({ length: 1 + rand(4) }, () => vocab[rand(vocab.length)]).join(' ');
     let skipped = 0;
     let fuzzy = 0;

@@ -48,7 +48,9 @@ describe('issueFromBranch', () => {
     ['fix/build-gh-88-tokens', '88'],
   ])('%s → %s', (branch, id) => expect(issueFromBranch(branch)).toBe(id));
 
-  it.each(['main', 'release/2.3', 'feat/add-http2', 'v1.2.3', 'renovate/node-20.x', 'release/2024-10', 'hotfix/2025-01-15'])('%s carries no issue', (branch) => expect(issueFromBranch(branch)).toBeNull());
+  it.each(['main', 'release/2.3', 'feat/add-http2', 'v1.2.3', 'renovate/node-20.x', 'release/2024-10', 'hotfix/2025-01-15'])('%s carries no issue', (branch) =>
+    expect(issueFromBranch(branch)).toBeNull(),
+  );
 });
 
 describe('currentBranch', () => {
@@ -58,7 +60,7 @@ describe('currentBranch', () => {
     expect(currentBranch(project())).toBeNull();
   });
 
-  it('a project in a folder of a larger repository reads the repository\'s branch', () => {
+  it("a project in a folder of a larger repository reads the repository's branch", () => {
     const repo = project('issue-5');
     const sub = path.join(repo, 'services', 'api');
     mkdirSync(sub, { recursive: true });

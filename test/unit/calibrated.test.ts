@@ -1,7 +1,17 @@
 /** The calibrated same-work score (issue 20): features, the model and its floors, explanations. */
 import { calibratedScore, logit, sigmoid, whyInWords, type LogisticModel } from '../../src/work-memory/scoring/calibrated.js';
 import { CALIBRATION } from '../../src/work-memory/scoring/calibration-data.js';
-import { computeFeatures, dice, FEATURE_NAMES, GAP_REFERENCE_MIN, PRIOR_REFERENCE_COSINE, titleWords, type CandidateEvidence, type Features, type QueryEvidence } from '../../src/work-memory/scoring/features.js';
+import {
+  computeFeatures,
+  dice,
+  FEATURE_NAMES,
+  GAP_REFERENCE_MIN,
+  PRIOR_REFERENCE_COSINE,
+  titleWords,
+  type CandidateEvidence,
+  type Features,
+  type QueryEvidence,
+} from '../../src/work-memory/scoring/features.js';
 import { informativeChunks } from '../../src/work-memory/scoring/rank.js';
 import { detectTemplates } from '../../src/work-memory/lexical/templates.js';
 

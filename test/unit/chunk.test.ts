@@ -26,23 +26,7 @@ describe('approxTokens', () => {
 });
 
 describe('sections', () => {
-  const body = [
-    '# Doc',
-    '',
-    para('Intro'),
-    '',
-    '## Background',
-    '',
-    para('Background'),
-    '',
-    '### Detail',
-    '',
-    para('Detail'),
-    '',
-    '## Plan',
-    '',
-    para('Plan'),
-  ].join('\n');
+  const body = ['# Doc', '', para('Intro'), '', '## Background', '', para('Background'), '', '### Detail', '', para('Detail'), '', '## Plan', '', para('Plan')].join('\n');
 
   test('H1 and H2 start chunks; H3 stays inside its parent', () => {
     const chunks = chunkMarkdown(body, 'Doc', opts());

@@ -68,9 +68,7 @@ describe('parseConfig: defaults', () => {
 
 describe('parseConfig: unknown keys', () => {
   test('unknown top-level key names the file and the key and lists what is allowed', () => {
-    expect(errorsOf({ thresholdz: { duplicate: 0.9 } })).toEqual([
-      `${FILE}: thresholdz: unknown key (allowed: corpus, thresholds, history, standards, model, check, search, attempts, scoring)`,
-    ]);
+    expect(errorsOf({ thresholdz: { duplicate: 0.9 } })).toEqual([`${FILE}: thresholdz: unknown key (allowed: corpus, thresholds, history, standards, model, check, search, attempts, scoring)`]);
   });
 
   test.each([
@@ -205,12 +203,9 @@ describe('globs', () => {
     expect(globProblem(glob)).toBe(problem);
   });
 
-  test.each(['docs/adrs/**/*.md', 'docs/{adr,adrs}/*.md', 'docs/[0-9]*-issue.md', 'docs/..hidden/*.md', 'README.md'])(
-    'globProblem(%p) is null',
-    (glob) => {
-      expect(globProblem(glob)).toBeNull();
-    },
-  );
+  test.each(['docs/adrs/**/*.md', 'docs/{adr,adrs}/*.md', 'docs/[0-9]*-issue.md', 'docs/..hidden/*.md', 'README.md'])('globProblem(%p) is null', (glob) => {
+    expect(globProblem(glob)).toBeNull();
+  });
 
   test('every default glob is valid', () => {
     const all = [...DEFAULT_CONFIG.corpus.standards, ...DEFAULT_CONFIG.corpus.history];

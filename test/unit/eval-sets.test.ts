@@ -93,7 +93,11 @@ test('sweep samples are deterministic, nested by size, and a brief whose work is
   const one = sampleById(p.docs, 1, 's');
   expect(sampleById(p.docs, 1, 's')).toEqual(one);
   expect(sampleById(p.docs, 2, 's').map((d) => d.id)).toEqual(expect.arrayContaining(one.map((d) => d.id)));
-  const without = restrictTo(p, p.docs.filter((d) => d.id !== 'r:lld:1'), 'cut');
+  const without = restrictTo(
+    p,
+    p.docs.filter((d) => d.id !== 'r:lld:1'),
+    'cut',
+  );
   expect(without.cases.find((c) => c.id === 'q1')).toMatchObject({ expected: [], kind: 'novel' });
 });
 

@@ -31,7 +31,14 @@ async function statOf(root: string, rel: string) {
 
 /** Write CURRENT and a manifest recording `files` as they are on disk now. */
 async function writeIndex(root: string, files: string[], over: Partial<Manifest> = {}, cfg = config()): Promise<Manifest> {
-  const m: Manifest = { ...fakeManifest(), chunkingVersion: CHUNKING_VERSION, includeHistory: true, coverage: { standard: 0, history: 0 }, corpusConfigHash: corpusConfigHash(cfg, over.includeHistory ?? true), ...over };
+  const m: Manifest = {
+    ...fakeManifest(),
+    chunkingVersion: CHUNKING_VERSION,
+    includeHistory: true,
+    coverage: { standard: 0, history: 0 },
+    corpusConfigHash: corpusConfigHash(cfg, over.includeHistory ?? true),
+    ...over,
+  };
   for (const f of files) m.files[f] = { hash: `h-${f}`, ...(await statOf(root, f)) };
   const p = indexPaths(root);
   const name = 'gen-test-1';
@@ -59,7 +66,13 @@ describe('compareWithManifest (pure)', () => {
   });
 
   test('identical stat pairs are no change', () => {
-    expect(compareWithManifest(m, [{ relPath: 'a.md', size: 10, mtimeMs: 1 }, { relPath: 'b.md', size: 20, mtimeMs: 2 }, { relPath: 'gone.md', size: 1, mtimeMs: 1 }])).toEqual({
+    expect(
+      compareWithManifest(m, [
+        { relPath: 'a.md', size: 10, mtimeMs: 1 },
+        { relPath: 'b.md', size: 20, mtimeMs: 2 },
+        { relPath: 'gone.md', size: 1, mtimeMs: 1 },
+      ]),
+    ).toEqual({
       added: [],
       changed: [],
       removed: [],

@@ -77,7 +77,12 @@ function frontmatter(r: R): string {
   switch (r.int(6)) {
     case 0: {
       const lines = ['a: &a [x, x, x, x, x, x, x, x, x]'];
-      for (let i = 1; i < 2 + r.int(8); i++) lines.push(`k${i}: &k${i} [${Array(9).fill(i === 1 ? '*a' : `*k${i - 1}`).join(', ')}]`);
+      for (let i = 1; i < 2 + r.int(8); i++)
+        lines.push(
+          `k${i}: &k${i} [${Array(9)
+            .fill(i === 1 ? '*a' : `*k${i - 1}`)
+            .join(', ')}]`,
+        );
       return `---\n${lines.join('\n')}\n---\n`;
     }
     case 1: {
@@ -105,7 +110,18 @@ function document(r: R): string {
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
 function match(meta: ReturnType<typeof extractMetadata>['metadata'], excerpt: string, i: number): HistoryMatch {
-  return { issueId: meta.issueId, title: meta.title, filePath: meta.filePath, score: 0.6 + i / 100, status: meta.status, statusReason: meta.statusReason, summary: meta.summary, documentType: meta.documentType, section: 'S', excerpt };
+  return {
+    issueId: meta.issueId,
+    title: meta.title,
+    filePath: meta.filePath,
+    score: 0.6 + i / 100,
+    status: meta.status,
+    statusReason: meta.statusReason,
+    summary: meta.summary,
+    documentType: meta.documentType,
+    section: 'S',
+    excerpt,
+  };
 }
 
 describe(`fuzz: ${CASES} hostile documents (seed ${SEED})`, () => {

@@ -257,7 +257,11 @@ describe('fail open (runChecks never throws)', () => {
   });
 
   test('a missing index is an error for history and the "run agentos index" warning for standards', async () => {
-    const deps: CheckDeps = { method: 'x', loadEmbedder: async () => new FakeEmbedder(), openStore: () => Promise.reject(new IndexUnavailableError('no index in /p/.agentos/index; run `agentos index --include-history`', 'missing')) };
+    const deps: CheckDeps = {
+      method: 'x',
+      loadEmbedder: async () => new FakeEmbedder(),
+      openStore: () => Promise.reject(new IndexUnavailableError('no index in /p/.agentos/index; run `agentos index --include-history`', 'missing')),
+    };
     const o = await runChecks(BRIEF, config(), deps, both);
     expect(o.history.status).toBe('error');
     expect(o.history.error).toMatch(/^no index in/);
@@ -368,11 +372,7 @@ describe('retrieval', () => {
 
 describe('T160 enrichment: the Related Past Work section', () => {
   test('lists issue #, title, score, status, summary and path of each related match, below the brief', async () => {
-    const store = storeWithScores([
-      0.67,
-      { score: 0.55, meta: { status: 'rejected', statusReason: 'too costly to run', summary: 'Token bucket in Redis.' } },
-      0.45,
-    ]);
+    const store = storeWithScores([0.67, { score: 0.55, meta: { status: 'rejected', statusReason: 'too costly to run', summary: 'Token bucket in Redis.' } }, 0.45]);
     const r = await start({ store });
     expect(r.code).toBe(ExitCode.Ok);
     expect(r.output).toBe(
@@ -415,7 +415,7 @@ describe('T160 enrichment: the Related Past Work section', () => {
 describe('duplicate alert at a prompt (T200-T220): scripted asker, TTY stdin, CI unset', () => {
   const dup = () => storeWithScores([0.91, 0.4]);
 
-  test('T200 abort: exit 3, nothing written, the reason on stderr, decision logged as the user\'s', async () => {
+  test("T200 abort: exit 3, nothing written, the reason on stderr, decision logged as the user's", async () => {
     const { asker, calls } = scriptedAsker('abort');
     const r = await start({ store: dup(), asker, tty: true });
     expect(r.code).toBe(ExitCode.AbortedDuplicate);
@@ -714,7 +714,7 @@ describe('answers are remembered (issue 20, part 6)', () => {
     expect(second.calls.action).toHaveLength(1);
   });
 
-  test('T232 a policy decision is not a person\'s answer: nothing is recorded', async () => {
+  test("T232 a policy decision is not a person's answer: nothing is recorded", async () => {
     const r = await start({ store: dup(), opts: { nonInteractive: true, onDuplicate: 'ignore' } });
     expect(r.code).toBe(0);
     expect(existsSync(path.join(r.root, '.agentos', 'memory', 'answers.jsonl'))).toBe(false);

@@ -136,7 +136,7 @@ describe('hooks run --format cursor', () => {
 });
 
 describe('hooks run --format codex', () => {
-  test("Bash's text response: \"Exit code: 1\" makes a failure with its cause; the warning is Claude Code's shape", async () => {
+  test('Bash\'s text response: "Exit code: 1" makes a failure with its cause; the warning is Claude Code\'s shape', async () => {
     const mem = new FakeAttemptMemory();
     await run('post-tool-use', 'codex-post-tool-use.json', { format: 'codex', onRepeat: 'warn' }, mem);
     expect(mem.records[0]).toMatchObject({ tool: 'Bash', outcome: 'failure', exitCode: 1, sessionId: '0199a213-codex' });

@@ -62,7 +62,14 @@ describe('hooks run session-start', () => {
 
   test('the attempt memory failing still gives the rest of the context, with a note', async () => {
     const h = harness(await fixture('session-start.json'));
-    await runHook('session-start', h.io, opts, deps(() => { throw new Error('database is locked'); }));
+    await runHook(
+      'session-start',
+      h.io,
+      opts,
+      deps(() => {
+        throw new Error('database is locked');
+      }),
+    );
     expect(JSON.parse(h.out()).hookSpecificOutput.additionalContext).toBe('## Project context\n- Stack: TypeScript');
     expect(h.err()).toMatch(/attempt memory unavailable.*database is locked/);
   });
@@ -133,7 +140,10 @@ describe('hooks run pre-tool-use', () => {
 describe('hooks run post-tool-use / post-tool-use-failure', () => {
   test('success and failure payloads are recorded with session, cwd and outcome', async () => {
     const mem = new FakeAttemptMemory();
-    for (const [event, file] of [['post-tool-use', 'post-tool-use-bash.json'], ['post-tool-use-failure', 'post-tool-use-failure-bash.json']]) {
+    for (const [event, file] of [
+      ['post-tool-use', 'post-tool-use-bash.json'],
+      ['post-tool-use-failure', 'post-tool-use-failure-bash.json'],
+    ]) {
       const h = harness(await fixture(file));
       expect(await runHook(event, h.io, opts, deps(mem))).toBe(0);
       expect(h.out()).toBe('');
@@ -169,7 +179,16 @@ describe('fail open', () => {
 
   test('the store failing on a per-tool event fails open too', async () => {
     const h = harness(await fixture('post-tool-use-bash.json'));
-    expect(await runHook('post-tool-use', h.io, opts, deps(() => { throw new Error('SQLITE_CORRUPT'); }))).toBe(0);
+    expect(
+      await runHook(
+        'post-tool-use',
+        h.io,
+        opts,
+        deps(() => {
+          throw new Error('SQLITE_CORRUPT');
+        }),
+      ),
+    ).toBe(0);
     expect(h.out()).toBe('');
     expect(h.err()).toMatch(/skipped \(fail open\): SQLITE_CORRUPT/);
   });

@@ -72,7 +72,19 @@ describe('uninstallHooks', () => {
   });
 
   test('a user hook sharing a group with ours is kept', () => {
-    const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'agentos hooks run pre-tool-use' }, { type: 'command', command: './mine.sh' }] }] } };
+    const settings = {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: 'agentos hooks run pre-tool-use' },
+              { type: 'command', command: './mine.sh' },
+            ],
+          },
+        ],
+      },
+    };
     const { settings: out, removed } = uninstallHooks(settings);
     expect(removed).toBe(1);
     expect(out).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './mine.sh' }] }] } });

@@ -100,7 +100,12 @@ describe('super-linear patterns in metadata, chunking and excerpts', () => {
 
   test('frontmatter: an alias bomb is reported, a huge block is not parsed', () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 9; i++) bomb.push(`${'abcdefghij'[i]}: &${'abcdefghij'[i]} [${Array(9).fill(`*${'abcdefghij'[i - 1]}`).join(', ')}]`);
+    for (let i = 1; i < 9; i++)
+      bomb.push(
+        `${'abcdefghij'[i]}: &${'abcdefghij'[i]} [${Array(9)
+          .fill(`*${'abcdefghij'[i - 1]}`)
+          .join(', ')}]`,
+      );
     const fm = splitFrontmatter(`---\n${bomb.join('\n')}\n---\n# B\n`);
     expect(fm.error).toMatch(/malformed YAML frontmatter \(Excessive alias count/);
     const nested = splitFrontmatter(`---\nx: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n---\n# N\n`);
@@ -250,7 +255,12 @@ describe('CURRENT that is not a small regular file', () => {
 describe('config limits', () => {
   test('an alias bomb is a config error naming the file (exit 2)', async () => {
     const lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
-    for (let i = 1; i < 9; i++) lines.push(`x${i}: &x${i} [${Array(9).fill(i === 1 ? '*a' : `*x${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 9; i++)
+      lines.push(
+        `x${i}: &x${i} [${Array(9)
+          .fill(i === 1 ? '*a' : `*x${i - 1}`)
+          .join(', ')}]`,
+      );
     const root = await makeProject({ '.agentos/config.yaml': lines.join('\n') + '\n' });
     const err = await loadConfig(root).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
@@ -282,9 +292,7 @@ describe('config limits', () => {
   });
 
   test('an explicit model.dir that does not exist is a usage error with the path', () => {
-    expect(() => assertExplicitModelDir({ dir: '/nonexistent/models', source: 'config model.dir' })).toThrow(
-      new UsageError('.agentos/config.yaml: model.dir: folder not found: /nonexistent/models'),
-    );
+    expect(() => assertExplicitModelDir({ dir: '/nonexistent/models', source: 'config model.dir' })).toThrow(new UsageError('.agentos/config.yaml: model.dir: folder not found: /nonexistent/models'));
     expect(() => assertExplicitModelDir({ dir: '/nonexistent/m', source: 'AGENTOS_MODEL_DIR' })).toThrow(/AGENTOS_MODEL_DIR: folder not found: \/nonexistent\/m/);
     expect(() => assertExplicitModelDir({ dir: '/nonexistent/m', source: 'project .agentos/models' })).not.toThrow();
   });
@@ -303,7 +311,7 @@ describe('the user files: real paths, inodes, and check records', () => {
     expect(isSameFile(path.join(root, 'linked', 'other.md'), brief)).toBe(false);
   });
 
-  test('the check record goes beside --out only when absent or agentos\' own', async () => {
+  test("the check record goes beside --out only when absent or agentos' own", async () => {
     const root = await makeProject({ 'out/check.json': '{"mine": true}\n', 'own/check.json': JSON.stringify({ kind: CHECK_RECORD_KIND }), 'docs/check.json': '# a brief\n' });
     const ownDir = path.join(root, '.agentos', 'issues', 'x');
     expect(checkRecordPath(path.join(root, 'fresh', 'b.md'), ownDir, null)).toBe(path.join(root, 'fresh', 'check.json'));
@@ -356,7 +364,7 @@ describe('text from the past in a brief', () => {
     expect(relatedPastWorkSection([hostileMatch()])).toContain("Path: `docs/a'b.md`");
   });
 
-  test('a marker inside the user\'s sentence is not a section boundary', () => {
+  test("a marker inside the user's sentence is not a section boundary", () => {
     const brief = '# B\n\nWe saw `<!-- /agentos:related-past-work -->` in a brief.\n';
     const once = composeBrief(brief, { linked: null, related: [hostileMatch()], standards: [] });
     expect(once.startsWith(brief.trimEnd())).toBe(true);

@@ -24,7 +24,12 @@ describe('detectTechStack', () => {
   test('TypeScript + npm project: scripts, module style, linter, test pattern, CI', () => {
     const s = detectTechStack(
       source({
-        'package.json': JSON.stringify({ type: 'module', scripts: { test: 'jest', build: 'tsc', lint: 'eslint .' }, dependencies: { express: '^5' }, devDependencies: { typescript: '^5', jest: '^30', eslint: '^9', prettier: '^3' } }),
+        'package.json': JSON.stringify({
+          type: 'module',
+          scripts: { test: 'jest', build: 'tsc', lint: 'eslint .' },
+          dependencies: { express: '^5' },
+          devDependencies: { typescript: '^5', jest: '^30', eslint: '^9', prettier: '^3' },
+        }),
         'package-lock.json': '{}',
         'tsconfig.json': '{}',
         'test/unit/a.test.ts': '',
@@ -54,7 +59,14 @@ describe('detectTechStack', () => {
   });
 
   test('Python with poetry, FastAPI, pytest, ruff; tests test_*.py', () => {
-    const s = detectTechStack(source({ 'pyproject.toml': '[tool.poetry]\n[tool.poetry.dependencies]\nfastapi = "*"\n[tool.poetry.group.dev.dependencies]\npytest = "*"\nruff = "*"\n', 'poetry.lock': '', 'tests/test_api.py': '', 'tests/test_db.py': '' }));
+    const s = detectTechStack(
+      source({
+        'pyproject.toml': '[tool.poetry]\n[tool.poetry.dependencies]\nfastapi = "*"\n[tool.poetry.group.dev.dependencies]\npytest = "*"\nruff = "*"\n',
+        'poetry.lock': '',
+        'tests/test_api.py': '',
+        'tests/test_db.py': '',
+      }),
+    );
     expect(s.languages).toEqual(['Python']);
     expect(s.frameworks).toEqual(['FastAPI']);
     expect(s.packageManager).toBe('poetry');
@@ -87,7 +99,10 @@ describe('clusterVectors', () => {
   test('two separated groups → two topics, each labelled by its most central member', () => {
     const vectors = [v(1, 0.1, 0, 0), v(1, 0, 0.1, 0), v(1, 0.05, 0.05, 0), v(0, 0, 1, 1), v(0, 0.1, 1, 1)];
     const { clusters } = clusterVectors(vectors, 0.8);
-    expect(clusters.map((c) => c.members)).toEqual([[0, 1, 2], [3, 4]]);
+    expect(clusters.map((c) => c.members)).toEqual([
+      [0, 1, 2],
+      [3, 4],
+    ]);
     expect(clusters[0].central).toBe(2); // the middle one
     expect(clusters[0].cohesion).toBeGreaterThan(0.9);
   });
@@ -108,7 +123,15 @@ describe('clusterVectors', () => {
 describe('recall synthesis', () => {
   function memory() {
     const m = new FakeAttemptMemory();
-    m.record({ tool: 'Bash', command: 'npm install redis-node', outcome: 'failure', error: 'npm error code E404\nnpm error 404 Not Found', context: 'Add Redis caching', tags: ['redis', 'dependency'], time: '2026-11-18T10:00:00Z' });
+    m.record({
+      tool: 'Bash',
+      command: 'npm install redis-node',
+      outcome: 'failure',
+      error: 'npm error code E404\nnpm error 404 Not Found',
+      context: 'Add Redis caching',
+      tags: ['redis', 'dependency'],
+      time: '2026-11-18T10:00:00Z',
+    });
     m.record({ tool: 'Bash', command: 'npm install  redis-node', outcome: 'failure', error: '404', context: 'Add Redis caching', tags: ['redis'], time: '2026-11-18T10:05:00Z' });
     m.record({ tool: 'Bash', command: 'npm install ioredis', outcome: 'success', context: 'Add Redis caching', tags: ['redis', 'dependency'], time: '2026-11-18T11:00:00Z' });
     m.record({ tool: 'Bash', command: 'npm test', outcome: 'success', tags: ['testing'], time: '2026-11-18T12:00:00Z' });
@@ -150,7 +173,9 @@ describe('recall synthesis', () => {
       antiPatterns: antiPatternsOf(m.list({ outcome: 'failure' }), m.list({ outcome: 'success' })),
       successPatterns: successPatternsOf(m.list({ outcome: 'success' }), m.list({ outcome: 'failure' })),
       recentWork: [{ id: '91', title: 'Distributed Logging Fix', status: 'done', statusReason: null, date: '2024-02-01', path: 'a.md', marked: false }],
-      standards: [{ path: 'docs/adrs/0002.md', id: null, title: 'Structured JSON logging', status: 'accepted', statusReason: null, documentType: 'adr', date: null, dateSource: null, votes: 3, meanScore: 0.5 }],
+      standards: [
+        { path: 'docs/adrs/0002.md', id: null, title: 'Structured JSON logging', status: 'accepted', statusReason: null, documentType: 'adr', date: null, dateSource: null, votes: 3, meanScore: 0.5 },
+      ],
       notes: [],
     };
   };
@@ -175,7 +200,17 @@ describe('recall synthesis', () => {
   });
 });
 
-const doc = (over: Partial<KnownDoc>): KnownDoc => ({ path: 'x.md', id: null, title: 'x', status: 'done', statusReason: null, documentType: 'issue', date: '2024-01-01', dateSource: 'frontmatter', ...over });
+const doc = (over: Partial<KnownDoc>): KnownDoc => ({
+  path: 'x.md',
+  id: null,
+  title: 'x',
+  status: 'done',
+  statusReason: null,
+  documentType: 'issue',
+  date: '2024-01-01',
+  dateSource: 'frontmatter',
+  ...over,
+});
 
 function knowledge(): IndexKnowledge {
   const history = [
@@ -185,7 +220,16 @@ function knowledge(): IndexKnowledge {
     doc({ path: 'audit/22/001-issue.md', id: '22', title: 'SSO login', date: '2023-04-28' }),
     doc({ path: 'audit/121/001-issue.md', id: '121', title: 'Autoscaling', status: 'open', date: '2024-03-01' }),
   ];
-  return { generation: 'gen-1', history, topics: [{ label: 'LLD: Docker build caching', items: [0, 1, 2], cohesion: 0.6, from: null, to: null }, { label: 'SSO login', items: [3, 4], cohesion: 0.5, from: null, to: null }], clusterThreshold: 0.5, standards: [] };
+  return {
+    generation: 'gen-1',
+    history,
+    topics: [
+      { label: 'LLD: Docker build caching', items: [0, 1, 2], cohesion: 0.6, from: null, to: null },
+      { label: 'SSO login', items: [3, 4], cohesion: 0.5, from: null, to: null },
+    ],
+    clusterThreshold: 0.5,
+    standards: [],
+  };
 }
 
 describe('worked-on', () => {
@@ -199,7 +243,11 @@ describe('worked-on', () => {
     const docker = w.topics[0].items;
     expect(docker[0]).toMatchObject({ id: '27', title: 'Docker build optimisation', date: '2023-06-14', path: 'audit/27/001-issue.md, LLDs/LLD-027.md', marked: false });
     expect(docker[1]).toMatchObject({ id: '34', marked: true, status: 'rejected', statusReason: 'See ADR-0005' });
-    expect(w.byMonth).toEqual([{ month: '2023-04', count: 1 }, { month: '2023-06', count: 1 }, { month: '2023-07', count: 1 }]);
+    expect(w.byMonth).toEqual([
+      { month: '2023-04', count: 1 },
+      { month: '2023-06', count: 1 },
+      { month: '2023-07', count: 1 },
+    ]);
   });
 
   test('--since and --topic filter', () => {

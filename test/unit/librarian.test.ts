@@ -93,7 +93,7 @@ describe('mergeContext: manual first and wins', () => {
     ]);
   });
 
-  test('a retrieved document with a manual document\'s path is dropped (the manual one wins)', () => {
+  test("a retrieved document with a manual document's path is dropped (the manual one wins)", () => {
     const out = mergeContext([manual('docs/adrs/0002.md')], [retrieved('docs/adrs/0002.md', 0.95), retrieved('x.md', 0.8)]);
     expect(out).toHaveLength(2);
     expect(out[0]).toEqual(manual('docs/adrs/0002.md'));
@@ -173,11 +173,10 @@ describe('through issue start', () => {
   }
 
   test('the Relevant Standards section lists each retrieved standard, and each is logged at info', async () => {
-    const store = storeWithScores([0.1], [
-      { score: 0.91, section: 'Log format', excerpt: 'Log JSON lines with a correlation id.' },
-      { score: 0.74, meta: { status: 'superseded', title: 'Old logging' }, section: 'Old logging' },
-      0.45,
-    ]);
+    const store = storeWithScores(
+      [0.1],
+      [{ score: 0.91, section: 'Log format', excerpt: 'Log JSON lines with a correlation id.' }, { score: 0.74, meta: { status: 'superseded', title: 'Old logging' }, section: 'Old logging' }, 0.45],
+    );
     const r = await start(fakeDeps(store));
     expect(r.code).toBe(ExitCode.Ok);
     expect(r.output).toBe(
@@ -210,9 +209,13 @@ describe('through issue start', () => {
 
   test('manual --context comes first and wins over the retrieved copy of the same document', async () => {
     const store = storeWithScores([], [0.9, 0.8]);
-    const r = await start(fakeDeps(store), { context: ['docs/standards/std-1.md'] }, {
-      'docs/standards/std-1.md': '# Logging standard\n\nUse JSON lines everywhere.\n',
-    });
+    const r = await start(
+      fakeDeps(store),
+      { context: ['docs/standards/std-1.md'] },
+      {
+        'docs/standards/std-1.md': '# Logging standard\n\nUse JSON lines everywhere.\n',
+      },
+    );
     expect(r.code).toBe(ExitCode.Ok);
     const lines = r.output!.split('\n').filter((l) => l.startsWith('- `'));
     expect(lines).toEqual(['- `docs/standards/std-1.md` — Logging standard (provided with --context)', '- `docs/standards/std-0.md` — Standard 0 › Rule 0 (score 0.9000)']);

@@ -1,13 +1,5 @@
 import { splitFrontmatter } from '../../src/work-memory/corpus/frontmatter.js';
-import {
-  documentTypeOf,
-  extractIssueId,
-  extractMetadata,
-  extractStatus,
-  extractSummary,
-  firstH1,
-  truncate,
-} from '../../src/work-memory/corpus/metadata.js';
+import { documentTypeOf, extractIssueId, extractMetadata, extractStatus, extractSummary, firstH1, truncate } from '../../src/work-memory/corpus/metadata.js';
 import { decodeText } from '../../src/work-memory/corpus/read.js';
 import type { CorpusType } from '../../src/work-memory/corpus/types.js';
 

@@ -51,7 +51,24 @@ describe.each([40, 60, 100])('at %i columns', (width) => {
 
   test('related and standards lists fit with a hanging indent', async () => {
     const st = await makeStyle(false);
-    for (const out of [renderRelated([match], st, width), renderStandards([{ filePath: 'docs/standards/logging-and-observability.md', section: 'Structured JSON log lines with correlation ids', score: 0.77, snippet: '', title: 'Logging', status: null, source: 'retrieved' }], st, width)]) {
+    for (const out of [
+      renderRelated([match], st, width),
+      renderStandards(
+        [
+          {
+            filePath: 'docs/standards/logging-and-observability.md',
+            section: 'Structured JSON log lines with correlation ids',
+            score: 0.77,
+            snippet: '',
+            title: 'Logging',
+            status: null,
+            source: 'retrieved',
+          },
+        ],
+        st,
+        width,
+      ),
+    ]) {
       const [, ...items] = out.split('\n');
       for (const l of items) expect(l.length).toBeLessThanOrEqual(width);
       for (const l of items.slice(1)) expect(l).toMatch(/^ {10,}\S/);

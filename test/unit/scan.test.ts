@@ -110,18 +110,11 @@ describe('matching', () => {
     }
     await touch('docs/audit/done/1-x/001-issue.md');
     const res = await scanCorpus(root, defaults(), true);
-    expect(paths(res)).toEqual([
-      'docs/adrs/a.md',
-      'docs/adrs/b/1.md',
-      'docs/adrs/b/2.md',
-      'docs/audit/done/1-x/001-issue.md',
-      'docs/standards/alpha.md',
-      'docs/standards/zeta.md',
-    ]);
+    expect(paths(res)).toEqual(['docs/adrs/a.md', 'docs/adrs/b/1.md', 'docs/adrs/b/2.md', 'docs/audit/done/1-x/001-issue.md', 'docs/standards/alpha.md', 'docs/standards/zeta.md']);
   });
 });
 
-describe('the walk reads each folder once and stops at a glob\'s depth, with the same result', () => {
+describe("the walk reads each folder once and stops at a glob's depth, with the same result", () => {
   // A brute-force reference: every file under the root, matched by picomatch as the
   // scanner matches (case-insensitive, no dotfiles), against globs that share folders
   // and have fixed depths, braces and globstars.

@@ -22,7 +22,7 @@ describe('hybrid fusion', () => {
     expect(fuse({ cosine: 1, lexical: 1 }, 'hybrid', { cosine: -1, lexical: 0 })).toBeLessThanOrEqual(1);
   });
 
-  it('a match that stands out from the brief\'s other neighbours is a duplicate; one level with them is not related', () => {
+  it("a match that stands out from the brief's other neighbours is a duplicate; one level with them is not related", () => {
     expect(fuse({ cosine: 0.95, lexical: 0.8 }, 'hybrid', reference)).toBeGreaterThanOrEqual(0.85);
     expect(fuse({ cosine: 0.42, lexical: 0.1 }, 'hybrid', reference)).toBeLessThan(0.5);
   });
@@ -60,7 +60,16 @@ describe('lexical-only rule (no model)', () => {
 
 describe('one match per past piece of work', () => {
   const m = (filePath: string, issueId: string | null, documentType: HistoryMatch['documentType'], score: number): HistoryMatch => ({
-    issueId, title: filePath, filePath, score, status: null, statusReason: null, summary: '', documentType, section: '', excerpt: '',
+    issueId,
+    title: filePath,
+    filePath,
+    score,
+    status: null,
+    statusReason: null,
+    summary: '',
+    documentType,
+    section: '',
+    excerpt: '',
   });
 
   it('an issue and its design are one match listing both paths; the best leads', () => {
@@ -134,10 +143,7 @@ describe('eval inputs', () => {
   it('indexes each cluster original and asks its duplicates with the original as target', () => {
     const split = splitPairs(parsePairs(jsonl, 'f.jsonl'), 0);
     expect(split.history.map((r) => r.id).sort()).toEqual(['p/1', 'p/4', 'p/5']);
-    expect(split.queries).toEqual([
-      expect.objectContaining({ id: 'p/2', target: 'p/1' }),
-      expect.objectContaining({ id: 'p/3', target: 'p/1' }),
-    ]);
+    expect(split.queries).toEqual([expect.objectContaining({ id: 'p/2', target: 'p/1' }), expect.objectContaining({ id: 'p/3', target: 'p/1' })]);
   });
 
   it('held-out clusters are asked whole with nothing to find', () => {
@@ -169,7 +175,15 @@ describe('eval inputs', () => {
 });
 
 describe('eval metrics', () => {
-  const r = (target: string | null, top: number, topPath: string | null): QueryResult => ({ id: String(Math.random()), target, top, topPath, targetRank: target && topPath === target ? 1 : null, targetScore: null, ms: 1 });
+  const r = (target: string | null, top: number, topPath: string | null): QueryResult => ({
+    id: String(Math.random()),
+    target,
+    top,
+    topPath,
+    targetRank: target && topPath === target ? 1 : null,
+    targetScore: null,
+    ms: 1,
+  });
 
   it('AUC: perfect, inverted, ties', () => {
     expect(auc([0.9, 0.8], [0.1, 0.2])).toBe(1);

@@ -8,15 +8,7 @@ import type { HistoryMatch } from '../../src/work-memory/check/history.js';
 import type { StandardContext } from '../../src/work-memory/check/standards.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { composeBrief } from '../../src/work-memory/output/compose.js';
-import {
-  issueLabel,
-  linkedPastWorkSection,
-  relatedPastWorkSection,
-  relevantStandardsSection,
-  removeSection,
-  stripAgentosSections,
-  upsertSection,
-} from '../../src/work-memory/output/sections.js';
+import { issueLabel, linkedPastWorkSection, relatedPastWorkSection, relevantStandardsSection, removeSection, stripAgentosSections, upsertSection } from '../../src/work-memory/output/sections.js';
 
 const BRIEF = '# Add audit trail\n\nRecord who changed what in the admin console.\n';
 const S = (id: string) => `<!-- agentos:${id} -->`;

@@ -112,7 +112,10 @@ describe('gatherStatus', () => {
     const { root, config } = await projectWithIndex();
     // Six reports filed from one template: its sentences are boilerplate, the rest is not.
     const boiler = 'Please fill in every field of this template before filing the report so triage can route it quickly.';
-    const docs = Array.from({ length: 6 }, (_, i) => ({ path: `issues/closed/${i}.md`, text: `${boiler}\n\nThe widget number ${i} crashes when the ${['red', 'blue', 'green', 'tall', 'wide', 'round'][i]} button is pressed twice.` }));
+    const docs = Array.from({ length: 6 }, (_, i) => ({
+      path: `issues/closed/${i}.md`,
+      text: `${boiler}\n\nThe widget number ${i} crashes when the ${['red', 'blue', 'green', 'tall', 'wide', 'round'][i]} button is pressed twice.`,
+    }));
     await writeFile(path.join(indexPaths(root).generation('gen-abc-1').dir, LEXICAL_FILE), buildLexical(docs).buffer);
     const t = (await gatherStatus(root, config, env(root))).templates;
     expect(t).toMatchObject({ docs: 6 });
@@ -164,7 +167,9 @@ describe('index finding nothing names the globs that matched nothing (emptyGlobW
     const { config } = await loadConfig(root);
     const r = await emptyGlobWarnings(root, config, { scanned: 0 }, false);
     expect(r.globs.map((g) => g.files)).toEqual(config.corpus.standards.map(() => 0));
-    expect(r.warnings).toEqual([`no files matched the corpus globs (${listGlobs(config.corpus.standards)} matched nothing); run \`agentos init\` to detect the project's folders, or edit .agentos/config.yaml`]);
+    expect(r.warnings).toEqual([
+      `no files matched the corpus globs (${listGlobs(config.corpus.standards)} matched nothing); run \`agentos init\` to detect the project's folders, or edit .agentos/config.yaml`,
+    ]);
   });
 
   test('standards found but --include-history found no history: says so', async () => {

@@ -122,7 +122,12 @@ function exitCodeLine(text: string): number | null {
 export function geminiAttempt(p: Json): NewAttempt {
   const tool = str(p.tool_name) ?? 'unknown';
   const response = isObject(p.tool_response) ? p.tool_response : {};
-  const content = typeof response.llmContent === 'string' ? response.llmContent : Array.isArray(response.llmContent) ? response.llmContent.map((x) => (isObject(x) ? (str(x.text) ?? '') : String(x))).join('\n') : '';
+  const content =
+    typeof response.llmContent === 'string'
+      ? response.llmContent
+      : Array.isArray(response.llmContent)
+        ? response.llmContent.map((x) => (isObject(x) ? (str(x.text) ?? '') : String(x))).join('\n')
+        : '';
   const failed = isObject(response.error) ? (str(response.error.message) ?? 'tool failed') : str(response.error);
   const exitCode = exitCodeLine(content);
   const failure = failed !== null || (exitCode !== null && exitCode !== 0);
@@ -163,7 +168,14 @@ export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-f
   const exitCode = num(o.exitCode) ?? num(o.exit_code) ?? (typeof output === 'string' ? exitCodeLine(output) : null);
   const failure = exitCode !== null && exitCode !== 0;
   const error = failure ? (str(o.stderr) ?? str(o.stdout) ?? (typeof output === 'string' ? output : 'non-zero exit')) : null;
-  return { tool, command, outcome: failure ? 'failure' : 'success', exitCode: exitCode ?? (failure ? null : toolFamily(tool) === 'shell' ? 0 : null), error: error ? tail(error) : null, sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined };
+  return {
+    tool,
+    command,
+    outcome: failure ? 'failure' : 'success',
+    exitCode: exitCode ?? (failure ? null : toolFamily(tool) === 'shell' ? 0 : null),
+    error: error ? tail(error) : null,
+    sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined,
+  };
 }
 
 /** Bash's `description` says what the command was for: the attempt's context. */

@@ -100,7 +100,18 @@ export async function checkBrief(s: ProjectSession, brief: string): Promise<Brie
 
 /** A check that could not run (a time-out, an index being replaced): fail open, say what failed. */
 export function failedCheck(error: string, t: { duplicate: number; related: number }): BriefCheck {
-  return { status: 'error', advice: ADVICE.error, method: 'none', error, thresholds: { duplicate: t.duplicate, related: t.related }, matches: [], dismissed: [], standards: [], warnings: [], timings: {} };
+  return {
+    status: 'error',
+    advice: ADVICE.error,
+    method: 'none',
+    error,
+    thresholds: { duplicate: t.duplicate, related: t.related },
+    matches: [],
+    dismissed: [],
+    standards: [],
+    warnings: [],
+    timings: {},
+  };
 }
 
 /** The attempt memory failing leaves the join out, with a warning: the check itself stands. */
@@ -108,7 +119,10 @@ async function triedFor(s: ProjectSession, matches: HistoryMatch[], warnings: st
   // The attempt memory turned off: not read, as `issue start` does not.
   if (matches.length === 0 || !s.config.attempts.enabled) return new Map();
   try {
-    return triedDuring(await s.attempts('read'), matches.map((m) => m.issueId));
+    return triedDuring(
+      await s.attempts('read'),
+      matches.map((m) => m.issueId),
+    );
   } catch (e) {
     warnings.push(`attempt memory unavailable (${errorMessage(e)}); what was tried during past work is not shown`);
     return new Map();

@@ -18,7 +18,13 @@ export interface Found {
 
 export async function searchHistory(s: ProjectSession, query: string, o: { type?: CorpusType; limit: number }): Promise<Found> {
   const warnings: string[] = [];
-  const [store, loaded] = await Promise.all([s.openStore(), s.loadEmbedder().then((e) => ({ e, error: null }), (error: unknown) => ({ e: null, error }))]);
+  const [store, loaded] = await Promise.all([
+    s.openStore(),
+    s.loadEmbedder().then(
+      (e) => ({ e, error: null }),
+      (error: unknown) => ({ e: null, error }),
+    ),
+  ]);
   let lexical: LexicalData | null = null;
   try {
     lexical = s.openLexical();
@@ -34,7 +40,17 @@ export async function searchHistory(s: ProjectSession, query: string, o: { type?
   const kept = ranked.filter((r) => r.score >= line);
   return {
     method: loaded.e ? s.checkDeps().method : 'lexical',
-    results: kept.slice(0, o.limit).map((r) => ({ id: r.issueId, title: r.title, path: r.filePath, types: [...r.types].sort(), score: r.score, status: r.status, section: r.section, excerpt: r.excerpt, why: r.components?.why ?? [] })),
+    results: kept.slice(0, o.limit).map((r) => ({
+      id: r.issueId,
+      title: r.title,
+      path: r.filePath,
+      types: [...r.types].sort(),
+      score: r.score,
+      status: r.status,
+      section: r.section,
+      excerpt: r.excerpt,
+      why: r.components?.why ?? [],
+    })),
     belowLine: ranked.length - kept.length,
     line,
     warnings,
@@ -47,7 +63,17 @@ export async function standardsFor(s: ProjectSession, text: string): Promise<Fou
   if (outcome.standards.error) throw new Error(outcome.standards.error);
   return {
     method: outcome.standards.method,
-    results: outcome.standards.items.map((i) => ({ id: null, title: i.title, path: i.filePath, types: ['standard'], score: i.score ?? 0, status: i.status, section: i.section, excerpt: i.snippet, why: [] })),
+    results: outcome.standards.items.map((i) => ({
+      id: null,
+      title: i.title,
+      path: i.filePath,
+      types: ['standard'],
+      score: i.score ?? 0,
+      status: i.status,
+      section: i.section,
+      excerpt: i.snippet,
+      why: [],
+    })),
     belowLine: 0,
     line: s.config.thresholds.standards,
     warnings: outcome.warnings,

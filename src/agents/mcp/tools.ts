@@ -34,7 +34,11 @@ export interface ToolSpec {
   failOpen?(error: string, session: ProjectSession): ToolAnswer;
 }
 
-const text = (what: string, max = MAX_TEXT) => z.string().min(1, `${what} is empty`).max(max, `${what} is longer than ${max.toLocaleString('en-US')} characters`);
+const text = (what: string, max = MAX_TEXT) =>
+  z
+    .string()
+    .min(1, `${what} is empty`)
+    .max(max, `${what} is longer than ${max.toLocaleString('en-US')} characters`);
 
 export const TOOLS: ToolSpec[] = [
   {
@@ -86,8 +90,7 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'attempt_check',
     title: 'Has this command failed here before?',
-    description:
-      'Before running a shell command, ask whether it resembles a recent failure in this project: returns the past failures (date, cause) and what worked instead. Informs; never blocks.',
+    description: 'Before running a shell command, ask whether it resembles a recent failure in this project: returns the past failures (date, cause) and what worked instead. Informs; never blocks.',
     input: {
       command: text('command', MAX_COMMAND).describe('The command line about to run.'),
       tool: z.string().max(100).optional().describe('The tool that runs it (default "shell"; an agent tool name such as "Bash" also works).'),
@@ -133,8 +136,7 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'recall',
     title: 'What this project learned',
-    description:
-      "The context to start a coding session with: the project's stack, commands that failed here and what worked instead, recent work and the standards that apply widely.",
+    description: "The context to start a coding session with: the project's stack, commands that failed here and what worked instead, recent work and the standards that apply widely.",
     input: {},
     readOnly: true,
     run: async (s) => {

@@ -90,10 +90,7 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
     config.thresholds.standards = num('thresholds.standards', th.standards, 0, 1) ?? config.thresholds.standards;
   }
   if (!(config.thresholds.related < config.thresholds.duplicate)) {
-    err(
-      'thresholds',
-      `related (${config.thresholds.related}) must be below duplicate (${config.thresholds.duplicate})`,
-    );
+    err('thresholds', `related (${config.thresholds.related}) must be below duplicate (${config.thresholds.duplicate})`);
   }
 
   const hist = section('history', ['k']);
@@ -141,7 +138,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   // scoring (issue 11): how a past document's similarity is computed.
   const scoring = section('scoring', ['method']);
   if (scoring && scoring.method !== undefined) {
-    if (scoring.method !== 'hybrid' && scoring.method !== 'standout' && scoring.method !== 'cosine') err('scoring.method', `expected hybrid, standout or cosine, got ${JSON.stringify(scoring.method)}`);
+    if (scoring.method !== 'hybrid' && scoring.method !== 'standout' && scoring.method !== 'cosine')
+      err('scoring.method', `expected hybrid, standout or cosine, got ${JSON.stringify(scoring.method)}`);
     else config.scoring.method = scoring.method;
   }
 

@@ -59,13 +59,7 @@ export interface Config {
 
 export const DEFAULT_CONFIG: Config = {
   corpus: {
-    standards: [
-      'docs/adrs/**/*.md',
-      'docs/adr/**/*.md',
-      'docs/standards/**/*.md',
-      'docs/LLDs/done/*.md',
-      'docs/lld/done/*.md',
-    ],
+    standards: ['docs/adrs/**/*.md', 'docs/adr/**/*.md', 'docs/standards/**/*.md', 'docs/LLDs/done/*.md', 'docs/lld/done/*.md'],
     history: [
       'docs/audit/done/*/001-issue.md',
       // Issue folders of revisions: one document per folder is kept (src/work-memory/corpus/layouts.ts).

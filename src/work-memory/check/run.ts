@@ -133,7 +133,10 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         // No model: the keyword fallback answers when there is a lexical index (and says so).
         if (!loaded.embedder && !lexical) throw loaded.error;
         const method = loaded.embedder ? deps.method : 'lexical';
-        if (!loaded.embedder) warnings.push(`the model could not be loaded (${errorMessage(loaded.error)}); answering from the lexical index (method: lexical), which never reports a duplicate unless the brief is a near-verbatim copy`);
+        if (!loaded.embedder)
+          warnings.push(
+            `the model could not be loaded (${errorMessage(loaded.error)}); answering from the lexical index (method: lexical), which never reports a duplicate unless the brief is a near-verbatim copy`,
+          );
         const t1 = t();
         const limited = briefForCheck(briefText); // bounded work per brief, and the user is told which part
         if (limited.note) warnings.push(limited.note);

@@ -137,7 +137,11 @@ function statusFromWord(word: string): DocStatus | null {
 }
 
 // Link text and target stop at the next bracket/parenthesis: `[^\]]*` rescanned the rest of the line from every `[` (200,000 `[` took 85 s).
-const stripMd = (s: string) => s.replace(/\*\*|__|`/g, '').replace(/\[([^[\]]*)\]\([^()]*\)/g, '$1').trim();
+const stripMd = (s: string) =>
+  s
+    .replace(/\*\*|__|`/g, '')
+    .replace(/\[([^[\]]*)\]\([^()]*\)/g, '$1')
+    .trim();
 
 /**
  * Status from frontmatter or a `Status: ...` line near the top (also as a

@@ -188,7 +188,16 @@ function resolveBaseCaseInsensitive(realRoot: string, base: string, listings: Li
 }
 
 /** `depth`: how many more path segments the glob can match below `dir` (1: only its own entries). */
-function walk(realRoot: string, dir: Found, firstMatch: (p: string) => number, out: { f: Found; glob: number }[], skipped: Map<string, string>, seen: Set<string>, listings: Listings, depth: number): void {
+function walk(
+  realRoot: string,
+  dir: Found,
+  firstMatch: (p: string) => number,
+  out: { f: Found; glob: number }[],
+  skipped: Map<string, string>,
+  seen: Set<string>,
+  listings: Listings,
+  depth: number,
+): void {
   const absDir = under(realRoot, dir.rel);
   if (dir.viaLink) {
     // Only a symlinked folder can leave the repository or close a loop.

@@ -61,10 +61,7 @@ export function inquirerAsker(input: Readable, output: Writable): DuplicateAsker
     askAction: (_matches) =>
       guard(async (context) => {
         const { expand } = await import('@inquirer/prompts');
-        return (await expand(
-          { message: ACTION_PROMPT.message, default: ACTION_PROMPT.default, expanded: true, choices: ACTION_PROMPT.choices.map((c) => ({ ...c })) },
-          context,
-        )) as DuplicateAction;
+        return (await expand({ message: ACTION_PROMPT.message, default: ACTION_PROMPT.default, expanded: true, choices: ACTION_PROMPT.choices.map((c) => ({ ...c })) }, context)) as DuplicateAction;
       }),
     askWhich: (matches) =>
       guard(async (context) => {

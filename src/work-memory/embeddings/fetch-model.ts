@@ -74,7 +74,9 @@ async function installVerified(source: Readable, dest: string, f: ModelFile, ori
     await pipeline(source, tap, createWriteStream(tmp));
     const got = hash.digest('hex');
     if (size !== f.bytes || got !== f.sha256) {
-      throw new ModelUnavailableError(`${f.path} from ${origin} does not match its pin (sha256 ${got.slice(0, 12)}…, ${size} bytes; expected ${f.sha256.slice(0, 12)}…, ${f.bytes} bytes): not installed`);
+      throw new ModelUnavailableError(
+        `${f.path} from ${origin} does not match its pin (sha256 ${got.slice(0, 12)}…, ${size} bytes; expected ${f.sha256.slice(0, 12)}…, ${f.bytes} bytes): not installed`,
+      );
     }
     await rename(tmp, dest);
   } finally {
@@ -112,7 +114,9 @@ export async function fetchFromHub(env: NodeJS.ProcessEnv, opts: FetchOptions, f
   const base = hubBaseUrl(env);
   return fetchFiles(opts, async (f) => {
     if (f.built) {
-      throw new ModelUnavailableError(`${f.path} is not on the hub: it is built from pinned inputs by scripts/provision-model.sh (Python 3) in an agentos checkout; use \`model.dtype: auto\` or \`q8\`, or \`agentos model fetch --from DIR\` from a machine that built it`);
+      throw new ModelUnavailableError(
+        `${f.path} is not on the hub: it is built from pinned inputs by scripts/provision-model.sh (Python 3) in an agentos checkout; use \`model.dtype: auto\` or \`q8\`, or \`agentos model fetch --from DIR\` from a machine that built it`,
+      );
     }
     const url = `${base}/${opts.modelId}/resolve/${MODEL_REPO.revision}/${f.path}`;
     let res: Response;

@@ -36,11 +36,7 @@ if (port) {
   // Load the runtime's code and create its environment now, before the weights are
   // named (initOrt, ~30 ms, is internal: skipped if a later version moves it). A
   // failure here is reported by `open` (openRowRunner imports the runtime again).
-  track(
-    import('onnxruntime-node')
-      .then(() => (createRequire(import.meta.url)('onnxruntime-node/dist/binding.js') as { initOrt?: () => void }).initOrt?.())
-      .catch(() => undefined),
-  );
+  track(import('onnxruntime-node').then(() => (createRequire(import.meta.url)('onnxruntime-node/dist/binding.js') as { initOrt?: () => void }).initOrt?.()).catch(() => undefined));
   const post = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
   let runner: Promise<RowRunner> | null = null;
   port.on('message', (m: ToWorker) => {
@@ -54,7 +50,11 @@ if (port) {
       );
     } else if (runner) {
       track(runner.then((r) => r.run(m.rows))).then(
-        (vectors) => post({ type: 'result', id: m.id, vectors }, vectors.map((v) => v.buffer as ArrayBuffer)),
+        (vectors) =>
+          post(
+            { type: 'result', id: m.id, vectors },
+            vectors.map((v) => v.buffer as ArrayBuffer),
+          ),
         (e: unknown) => post({ type: 'error', id: m.id, message: errorMessage(e) }),
       );
     } else {

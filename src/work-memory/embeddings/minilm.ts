@@ -144,7 +144,6 @@ export class MiniLMEmbedder implements Embedder {
   }
 }
 
-
 /**
  * In the worker bin/agentos.js started for this line, if there is one (a
  * brief's check); else here, in-process (index, tests, other commands). A

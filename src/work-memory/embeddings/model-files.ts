@@ -54,4 +54,3 @@ export function filesFor(dtype: ModelDtype, files: readonly ModelFile[] = MODEL_
 export function isModelDtype(v: unknown): v is ModelDtype {
   return typeof v === 'string' && (MODEL_DTYPES as readonly string[]).includes(v);
 }
-

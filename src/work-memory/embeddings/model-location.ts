@@ -32,7 +32,6 @@ export function userModelDir(env: NodeJS.ProcessEnv): string {
   return path.join(modelCacheDir(env), 'models');
 }
 
-
 export function onnxFileName(dtype: ModelDtype): string {
   return ONNX_FILES[dtype];
 }
@@ -47,14 +46,7 @@ export function requiredFiles(dtype: ModelDtype): string[] {
  * fills. Nothing is downloaded behind the user's back: a missing model is an
  * error that says to run `agentos model fetch`.
  */
-export function resolveModelLocation(
-  env: NodeJS.ProcessEnv,
-  configDir: string | null,
-  projectRoot: string,
-  modelId: string,
-  dtype: ConfiguredDtype,
-  cwd: string = process.cwd(),
-): ModelLocation {
+export function resolveModelLocation(env: NodeJS.ProcessEnv, configDir: string | null, projectRoot: string, modelId: string, dtype: ConfiguredDtype, cwd: string = process.cwd()): ModelLocation {
   const cache = userModelDir(env);
   // An environment variable is relative to where the user typed it; config is relative to the project.
   if (env.AGENTOS_MODEL_DIR) return { dir: path.resolve(cwd, env.AGENTOS_MODEL_DIR), source: 'AGENTOS_MODEL_DIR' };

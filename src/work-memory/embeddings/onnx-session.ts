@@ -62,7 +62,12 @@ async function runRows(ort: Ort, session: Session, rows: readonly Int32Array[]):
     attention_mask: new ort.Tensor('int64', mask, [batch, seq]),
     token_type_ids: new ort.Tensor('int64', new BigInt64Array(batch * seq), [batch, seq]),
   });
-  return meanPool(hidden.data, hidden.dims[2], seq, rows.map((r) => r.length));
+  return meanPool(
+    hidden.data,
+    hidden.dims[2],
+    seq,
+    rows.map((r) => r.length),
+  );
 }
 
 /** Mean pooling over each row's real tokens, L2-normalised (sentence-transformers' recipe). */

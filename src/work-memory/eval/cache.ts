@@ -49,7 +49,14 @@ export class CachingEmbedder implements Embedder {
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     const keys = texts.map((t) => createHash('sha1').update(t).digest('hex'));
-    const missing = [...new Set(keys.map((k, i) => (this.cache.has(k) ? -1 : i)).filter((i) => i >= 0).map((i) => texts[i]))];
+    const missing = [
+      ...new Set(
+        keys
+          .map((k, i) => (this.cache.has(k) ? -1 : i))
+          .filter((i) => i >= 0)
+          .map((i) => texts[i]),
+      ),
+    ];
     this.hits += texts.length - missing.length;
     if (missing.length) {
       this.misses += missing.length;

@@ -19,7 +19,10 @@ export function linkedIssueIds(text: string): string[] {
 
 /** Titles compared loosely: case, punctuation and spacing do not matter. */
 export function titleKey(title: string): string {
-  return title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 export interface LinkDoc {

@@ -101,7 +101,16 @@ export function summarize(results: QueryResult[], thresholds: { duplicate: numbe
       pos.map((r) => r.top),
       neg.map((r) => r.top),
     ),
-    timings: { queryMsMedian: quantile(results.map((r) => r.ms), 0.5), queryMsP95: quantile(results.map((r) => r.ms), 0.95) },
+    timings: {
+      queryMsMedian: quantile(
+        results.map((r) => r.ms),
+        0.5,
+      ),
+      queryMsP95: quantile(
+        results.map((r) => r.ms),
+        0.95,
+      ),
+    },
   };
 }
 

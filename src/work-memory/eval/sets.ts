@@ -209,8 +209,16 @@ function escapeRegExp(s: string): string {
  */
 export function sampleById<T extends { id: string }>(items: T[], n: number, seed = ''): T[] {
   if (n >= items.length) return items;
-  const key = (x: T) => createHash('sha1').update(seed ? `${seed}:${x.id}` : x.id).digest('hex');
-  const keep = new Set([...items].sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, n).map((x) => x.id));
+  const key = (x: T) =>
+    createHash('sha1')
+      .update(seed ? `${seed}:${x.id}` : x.id)
+      .digest('hex');
+  const keep = new Set(
+    [...items]
+      .sort((a, b) => (key(a) < key(b) ? -1 : 1))
+      .slice(0, n)
+      .map((x) => x.id),
+  );
   return items.filter((x) => keep.has(x.id));
 }
 

@@ -47,11 +47,7 @@ function withoutIssueKeys(text: string): string {
   return m ? m[0].replace(/^(issue|issue_id)\s*:.*$/gim, '') + text.slice(m[0].length) : text;
 }
 
-export async function runSweep(
-  projects: EvalProject[],
-  sizes: number[],
-  o: Omit<SetRunOptions, 'projects' | 'crossStandards'>,
-): Promise<{ rows: SweepRow[]; results: Record<number, CaseResult[]> }> {
+export async function runSweep(projects: EvalProject[], sizes: number[], o: Omit<SetRunOptions, 'projects' | 'crossStandards'>): Promise<{ rows: SweepRow[]; results: Record<number, CaseResult[]> }> {
   const pool = pooled(projects);
   const rows: SweepRow[] = [];
   const results: Record<number, CaseResult[]> = {};

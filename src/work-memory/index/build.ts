@@ -24,11 +24,7 @@ export interface ModelIdentity {
   maxTokens: number;
 }
 
-export type BuildProgress =
-  | { phase: 'scan'; files: number }
-  | { phase: 'model' }
-  | { phase: 'embed'; done: number; total: number; tokens?: number; totalTokens?: number }
-  | { phase: 'write' };
+export type BuildProgress = { phase: 'scan'; files: number } | { phase: 'model' } | { phase: 'embed'; done: number; total: number; tokens?: number; totalTokens?: number } | { phase: 'write' };
 
 export interface BuildOptions {
   root: string;
@@ -219,8 +215,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     },
     corpusConfigHash: configHash,
   };
-  const vectorsSource =
-    nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { index };
+  const vectorsSource = nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { index };
   const extra = await lexicalFiles(root, docs, readTexts, config.corpus.maxFileBytes);
   const name = await writeGeneration(root, manifest, meta, vectorsSource, extra);
   await pruneGenerations(root, { keep: previousName ? [name, previousName] : [name] });

@@ -91,11 +91,7 @@ export function indexAgeSeconds(manifest: Manifest | null, now = Date.now()): nu
 
 /** "2 files changed since the index: a.md (new), b.md (changed)" style list, capped for the terminal. */
 export function describeChanges(f: Pick<Freshness, 'added' | 'changed' | 'removed'>, max = 5): string {
-  const all = [
-    ...f.added.map((p) => `${p} (new)`),
-    ...f.changed.map((p) => `${p} (changed)`),
-    ...f.removed.map((p) => `${p} (deleted)`),
-  ];
+  const all = [...f.added.map((p) => `${p} (new)`), ...f.changed.map((p) => `${p} (changed)`), ...f.removed.map((p) => `${p} (deleted)`)];
   const shown = all.slice(0, max).join(', ');
   return all.length > max ? `${shown}, and ${all.length - max} more` : shown;
 }

@@ -57,7 +57,13 @@ export async function acquireLock(lockPath: string, opts: { waitMs: number; poll
       if (holder && holder.host === info.host && !alive(holder.pid)) {
         // Stale: move it aside (atomic; a racing contender gets ENOENT) and retry.
         const aside = `${lockPath}.stale.${process.pid}`;
-        if (await rename(lockPath, aside).then(() => true, () => false)) await unlink(aside).catch(() => undefined);
+        if (
+          await rename(lockPath, aside).then(
+            () => true,
+            () => false,
+          )
+        )
+          await unlink(aside).catch(() => undefined);
         continue;
       }
       if (Date.now() >= deadline) {

@@ -42,7 +42,15 @@ export function words(text: string): string[] {
 
 function shingleHashes(ws: string[], n: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i + n <= ws.length; i++) out.push(fnv(ws.slice(i, i + n).join(' ').toLowerCase()));
+  for (let i = 0; i + n <= ws.length; i++)
+    out.push(
+      fnv(
+        ws
+          .slice(i, i + n)
+          .join(' ')
+          .toLowerCase(),
+      ),
+    );
   return out;
 }
 
@@ -59,7 +67,14 @@ export function detectTemplates(texts: string[], shingle = SHINGLE): TemplateSet
       if (seen.has(h)) return;
       seen.add(h);
       df.set(h, (df.get(h) ?? 0) + 1);
-      if (!sample.has(h)) sample.set(h, ws.slice(i, i + shingle).join(' ').toLowerCase());
+      if (!sample.has(h))
+        sample.set(
+          h,
+          ws
+            .slice(i, i + shingle)
+            .join(' ')
+            .toLowerCase(),
+        );
     });
   }
   const hashes = new Set<number>();

@@ -8,7 +8,9 @@
 
 /** Function words only: they say nothing about which work a text is. */
 const STOP = new Set(
-  'a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its me my no not of on or our she so than that the their them then there these they this to too was we were what when where which who why will with would you your'.split(' '),
+  'a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its me my no not of on or our she so than that the their them then there these they this to too was we were what when where which who why will with would you your'.split(
+    ' ',
+  ),
 );
 
 /** A run of letters/digits joined by `.`, `-`, `_`, `/` or `:` (no leading/trailing separator). */

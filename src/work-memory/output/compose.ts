@@ -8,10 +8,7 @@ import { linkedPastWorkSection, relatedPastWorkSection, relevantStandardsSection
  * marked sections. Re-running on an enriched brief replaces those sections
  * (never a second copy) and removes ones that no longer apply.
  */
-export function composeBrief(
-  text: string,
-  parts: { linked: HistoryMatch | null; related: HistoryMatch[]; standards: StandardContext[]; notes?: MatchNotes },
-): string {
+export function composeBrief(text: string, parts: { linked: HistoryMatch | null; related: HistoryMatch[]; standards: StandardContext[]; notes?: MatchNotes }): string {
   let out = text;
   out = parts.linked ? upsertSection(out, 'linked-past-work', linkedPastWorkSection(parts.linked, parts.notes)) : removeSection(out, 'linked-past-work');
   out = parts.related.length ? upsertSection(out, 'related-past-work', relatedPastWorkSection(parts.related, parts.notes)) : removeSection(out, 'related-past-work');

@@ -37,7 +37,13 @@ const codePath = (p: string) => quotePast(p, 1000).replace(/`/g, "'");
 
 /** The past match with every shown field quoted. */
 function quoted<T extends { title: string; summary?: string; statusReason?: string | null; filePath: string }>(m: T): T {
-  return { ...m, title: quotePast(m.title, 200), summary: m.summary === undefined ? undefined : quotePast(m.summary), statusReason: m.statusReason ? quotePast(m.statusReason) : m.statusReason, filePath: codePath(m.filePath) };
+  return {
+    ...m,
+    title: quotePast(m.title, 200),
+    summary: m.summary === undefined ? undefined : quotePast(m.summary),
+    statusReason: m.statusReason ? quotePast(m.statusReason) : m.statusReason,
+    filePath: codePath(m.filePath),
+  };
 }
 
 function statusText(m: HistoryMatch): string {

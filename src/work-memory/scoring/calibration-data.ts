@@ -4,70 +4,70 @@
 import type { Calibration } from './calibration-types.js';
 
 export const CALIBRATION: Calibration = {
-  "version": "fc94d7f9",
-  "fittedOn": "md3.json sha256:d908fbd25342, dupes3.json sha256:a027e3d539e9",
-  "sameWork": {
-    "intercept": -3.321026,
-    "features": {
-      "cosineMean": {
-        "weight": 0.661568,
-        "mean": 0.50462,
-        "scale": 0.117799
+  version: 'fc94d7f9',
+  fittedOn: 'md3.json sha256:d908fbd25342, dupes3.json sha256:a027e3d539e9',
+  sameWork: {
+    intercept: -3.321026,
+    features: {
+      cosineMean: {
+        weight: 0.661568,
+        mean: 0.50462,
+        scale: 0.117799,
       },
-      "lexBrief": {
-        "weight": 0.670061,
-        "mean": 0.121541,
-        "scale": 0.08745
+      lexBrief: {
+        weight: 0.670061,
+        mean: 0.121541,
+        scale: 0.08745,
       },
-      "lexDoc": {
-        "weight": -0.51962,
-        "mean": 0.100044,
-        "scale": 0.084197
+      lexDoc: {
+        weight: -0.51962,
+        mean: 0.100044,
+        scale: 0.084197,
       },
-      "title": {
-        "weight": 0.311236,
-        "mean": 0.125894,
-        "scale": 0.13166
+      title: {
+        weight: 0.311236,
+        mean: 0.125894,
+        scale: 0.13166,
       },
-      "gap": {
-        "weight": 0.832682,
-        "mean": -0.169768,
-        "scale": 0.115991
-      }
+      gap: {
+        weight: 0.832682,
+        mean: -0.169768,
+        scale: 0.115991,
+      },
     },
-    "floors": {
-      "related": 0.348,
-      "duplicate": 0.491,
-      "lexicalDuplicate": 0.201
-    }
+    floors: {
+      related: 0.348,
+      duplicate: 0.491,
+      lexicalDuplicate: 0.201,
+    },
   },
-  "governs": {
-    "intercept": -2.404501,
-    "features": {
-      "cosine": {
-        "weight": 1.134573,
-        "mean": 0.431193,
-        "scale": 0.092205
+  governs: {
+    intercept: -2.404501,
+    features: {
+      cosine: {
+        weight: 1.134573,
+        mean: 0.431193,
+        scale: 0.092205,
       },
-      "cosineMean": {
-        "weight": 0.221952,
-        "mean": 0.37232,
-        "scale": 0.075997
+      cosineMean: {
+        weight: 0.221952,
+        mean: 0.37232,
+        scale: 0.075997,
       },
-      "lexBrief": {
-        "weight": 0.704372,
-        "mean": 0.097842,
-        "scale": 0.054803
+      lexBrief: {
+        weight: 0.704372,
+        mean: 0.097842,
+        scale: 0.054803,
       },
-      "lexDoc": {
-        "weight": 0.372365,
-        "mean": 0.080925,
-        "scale": 0.069663
-      }
+      lexDoc: {
+        weight: 0.372365,
+        mean: 0.080925,
+        scale: 0.069663,
+      },
     },
-    "floors": {
-      "related": 0.471,
-      "duplicate": 0.471
-    }
-  }
+    floors: {
+      related: 0.471,
+      duplicate: 0.471,
+    },
+  },
 };

@@ -69,7 +69,10 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   }
   const mean = meanVector(briefVectors);
   const model = type === 'standard' ? governsModel() : sameWorkModel();
-  const whole = wholeTextSet(parts.map(({ base }) => base), model.floors.related - WHOLE_TEXT_MARGIN);
+  const whole = wholeTextSet(
+    parts.map(({ base }) => base),
+    model.floors.related - WHOLE_TEXT_MARGIN,
+  );
   const evidence = computeFeatures(
     {
       briefTitle: s.briefTitle ?? '',
@@ -209,7 +212,12 @@ function withExcerpt(m: HistoryMatch, s: Scoring): HistoryMatch {
 }
 
 function excerpt(text: string): string {
-  const plain = text.replace(/^#{1,6}\s+.*$/gm, '').replace(/[*`>]/g, '').replace(/\s+/g, ' ').trim() || text.trim();
+  const plain =
+    text
+      .replace(/^#{1,6}\s+.*$/gm, '')
+      .replace(/[*`>]/g, '')
+      .replace(/\s+/g, ' ')
+      .trim() || text.trim();
   return plain.length > 280 ? `${plain.slice(0, 279)}…` : plain;
 }
 

@@ -35,7 +35,17 @@ export async function runAttemptRecord(ctx: CommandContext, source: string | und
     if (!opts.outcome) throw new UsageError('attempt record: --outcome success|failure is required');
     if (opts.command === undefined || opts.command.trim() === '') throw new UsageError('attempt record: --command is required');
     attempts = [
-      { tool: opts.tool, command: opts.command, outcome: opts.outcome, error: opts.error, context: opts.context, tags: opts.tags, exitCode: opts.exitCode, durationMs: opts.durationMs, work: opts.work },
+      {
+        tool: opts.tool,
+        command: opts.command,
+        outcome: opts.outcome,
+        error: opts.error,
+        context: opts.context,
+        tags: opts.tags,
+        exitCode: opts.exitCode,
+        durationMs: opts.durationMs,
+        work: opts.work,
+      },
     ];
   }
   const project = await loadProject(ctx);

@@ -39,7 +39,16 @@ export function answerResults(answers: Answer[], scale?: string): QueryResult[] 
   return [...byBrief.values()].map((list) => {
     const a = list.reduce((x, y) => (y.score > x.score ? y : x));
     const same = a.answer !== 'ignore';
-    return { id: `answer:${a.briefSha256.slice(0, 12)}`, kind: 'answer', target: same ? a.filePath : null, top: a.score, topPath: a.filePath, targetRank: same ? 1 : null, targetScore: same ? a.score : null, ms: 0 };
+    return {
+      id: `answer:${a.briefSha256.slice(0, 12)}`,
+      kind: 'answer',
+      target: same ? a.filePath : null,
+      top: a.score,
+      topPath: a.filePath,
+      targetRank: same ? 1 : null,
+      targetScore: same ? a.score : null,
+      ms: 0,
+    };
   });
 }
 

@@ -71,7 +71,15 @@ export async function evaluate(ctx: CommandContext, opts: EvalOptions): Promise<
       calibration: calibrationVersion(),
       indexed: run.indexed,
       metrics: summarize(history, config.thresholds),
-      byProject: Object.fromEntries(projects.map((p) => [p.name, summarize(history.filter((r) => r.project === p.name), config.thresholds)])),
+      byProject: Object.fromEntries(
+        projects.map((p) => [
+          p.name,
+          summarize(
+            history.filter((r) => r.project === p.name),
+            config.thresholds,
+          ),
+        ]),
+      ),
       ...(hasStandards ? { standards: { ...standardsMetrics(run.results, rule), rule } } : {}),
       timings: run.timings,
     };
@@ -84,7 +92,15 @@ export async function evaluate(ctx: CommandContext, opts: EvalOptions): Promise<
   const { runHistoryEval } = await import('../../../work-memory/eval/run-history.js');
   const run = await runHistoryEval({ root, config, model, onProgress: progress });
   return {
-    report: { source: 'history', method, scoring: config.scoring.method, calibration: calibrationVersion(), indexed: run.indexed, metrics: summarize(run.results, config.thresholds), timings: run.timings },
+    report: {
+      source: 'history',
+      method,
+      scoring: config.scoring.method,
+      calibration: calibrationVersion(),
+      indexed: run.indexed,
+      metrics: summarize(run.results, config.thresholds),
+      timings: run.timings,
+    },
     results: run.results,
   };
 }

@@ -35,7 +35,9 @@ export function agentFor(name: string, what: string): AgentHooks {
   if (agent) return agent;
   const instead = NO_HOOKS[name.toLowerCase()];
   if (instead) throw new UsageError(`hooks ${what}: ${instead}`);
-  throw new UsageError(`hooks ${what}: unsupported agent "${name}" (supported: ${Object.keys(AGENTS).join(', ')}; any other agent: the MCP server, docs/mcp.md, or the generic hook format, docs/hooks.md)`);
+  throw new UsageError(
+    `hooks ${what}: unsupported agent "${name}" (supported: ${Object.keys(AGENTS).join(', ')}; any other agent: the MCP server, docs/mcp.md, or the generic hook format, docs/hooks.md)`,
+  );
 }
 
 /** How the settings call agentos: `agentos` when it is on PATH, else this installation's bin through node. */

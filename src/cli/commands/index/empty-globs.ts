@@ -14,7 +14,7 @@ export async function emptyGlobWarnings(
   includeHistory: boolean,
   count: typeof countGlobMatches = countGlobMatches,
 ): Promise<{ globs: GlobCount[]; warnings: string[] }> {
-  const hint = 'run `agentos init` to detect the project\'s folders, or edit .agentos/config.yaml';
+  const hint = "run `agentos init` to detect the project's folders, or edit .agentos/config.yaml";
   if (report.scanned === 0) {
     const globs = await count(root, config.corpus, includeHistory ? ['standard', 'history'] : ['standard']);
     const empty = globs.filter((g) => g.files === 0).map((g) => g.glob);

@@ -61,7 +61,11 @@ export async function runIndex(ctx: CommandContext, opts: IndexOptions): Promise
   }
   const seconds = (performance.now() - started) / 1000;
   spinner.stop();
-  debugLine(io, globals, `index: ${report.scanned} scanned, ${report.chunksEmbedded} chunks / ${report.tokensEmbedded} tokens embedded in ${seconds.toFixed(2)} s${embedStart ? ` (embedding from ${((embedStart - started) / 1000).toFixed(2)} s)` : ''}; model ${model.identity.modelId} from ${model.location.source}`);
+  debugLine(
+    io,
+    globals,
+    `index: ${report.scanned} scanned, ${report.chunksEmbedded} chunks / ${report.tokensEmbedded} tokens embedded in ${seconds.toFixed(2)} s${embedStart ? ` (embedding from ${((embedStart - started) / 1000).toFixed(2)} s)` : ''}; model ${model.identity.modelId} from ${model.location.source}`,
+  );
 
   const empty = await emptyGlobWarnings(root, config, report, scope.includeHistory);
   await logIndexRun(root, report, seconds, scope.includeHistory);
@@ -99,7 +103,19 @@ async function logIndexRun(root: string, r: BuildReport, seconds: number, includ
     const { createFileLogger } = await import('../../../shared/log/logger.js');
     const logger = await createFileLogger(root);
     logger.info(
-      { event: 'index', includeHistory, wrote: r.wrote, scanned: r.scanned, added: r.added.length, changed: r.changed.length, removed: r.removed.length, skipped: r.skipped.length, chunks: r.chunks, fullRebuildReason: r.fullRebuildReason, seconds: Number(seconds.toFixed(3)) },
+      {
+        event: 'index',
+        includeHistory,
+        wrote: r.wrote,
+        scanned: r.scanned,
+        added: r.added.length,
+        changed: r.changed.length,
+        removed: r.removed.length,
+        skipped: r.skipped.length,
+        chunks: r.chunks,
+        fullRebuildReason: r.fullRebuildReason,
+        seconds: Number(seconds.toFixed(3)),
+      },
       r.wrote ? 'index updated' : 'index up to date',
     );
   } catch {
@@ -112,9 +128,7 @@ async function printSummary(io: IO, r: BuildReport, seconds: number, includeHist
   const out = (s = '') => io.stdout.write(s + '\n');
   if (r.fullRebuildReason) out(`Full rebuild: ${r.fullRebuildReason}.`);
   else if (r.firstBuild && r.wrote) out('First build of the index.');
-  out(
-    `${bold(r.wrote ? 'Index updated' : 'Index up to date')}${includeHistory ? ' (standards + history)' : ' (standards only)'} in ${seconds.toFixed(2)}s`,
-  );
+  out(`${bold(r.wrote ? 'Index updated' : 'Index up to date')}${includeHistory ? ' (standards + history)' : ' (standards only)'} in ${seconds.toFixed(2)}s`);
   out(`  files scanned  ${r.scanned}`);
   out(`  indexed        ${r.added.length + r.changed.length} (${r.added.length} new, ${r.changed.length} changed)`);
   out(`  unchanged      ${r.unchanged}`);

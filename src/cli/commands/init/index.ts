@@ -63,13 +63,7 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
   if (writeIgnore) await writeFileAtomic(gitignoreFile, GITIGNORE);
 
   if (opts.json) {
-    io.stdout.write(
-      JSON.stringify(
-        { root, found, chosen: choice, corpus, config: configFile, gitignore: writeIgnore ? gitignoreFile : null, asked: interactive },
-        null,
-        2,
-      ) + '\n',
-    );
+    io.stdout.write(JSON.stringify({ root, found, chosen: choice, corpus, config: configFile, gitignore: writeIgnore ? gitignoreFile : null, asked: interactive }, null, 2) + '\n');
     return ExitCode.Ok;
   }
   out(`Wrote ${CONFIG_PATH} (${corpus.standards.length} standards glob${corpus.standards.length === 1 ? '' : 's'}, ${corpus.history.length} history glob${corpus.history.length === 1 ? '' : 's'}).`);

@@ -146,7 +146,9 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   if (decision.by === 'user' && decision.action !== 'proceed') {
     // A person's answer is remembered (Ignore) and kept as a label for `agentos calibrate`.
     const action = decision.action;
-    await recordAnswers(root, briefSha256, alerts, action, decision.linked, answerScale(config)).catch((e: unknown) => err(st.yellow(`warning: could not record the answer in ${answersFile(root)} (${(e as Error).message})`)));
+    await recordAnswers(root, briefSha256, alerts, action, decision.linked, answerScale(config)).catch((e: unknown) =>
+      err(st.yellow(`warning: could not record the answer in ${answersFile(root)} (${(e as Error).message})`)),
+    );
   }
 
   const record = {
@@ -206,7 +208,9 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   if (outcome.history.status === 'clear' && !outcome.history.error) {
     // A stale index that was not refreshed answered: say so beside the result.
     const missed = result.coverage.staleFiles.length;
-    note(missed ? st.yellow(`No similar past work found in the index, which misses ${missed} changed file${missed === 1 ? '' : 's'} (see the warning above).`) : st.green('✓ No similar past work found.'));
+    note(
+      missed ? st.yellow(`No similar past work found in the index, which misses ${missed} changed file${missed === 1 ? '' : 's'} (see the warning above).`) : st.green('✓ No similar past work found.'),
+    );
   }
   note(`Brief to use: ${shownOut}`);
 
@@ -222,7 +226,12 @@ async function triedForMatches(root: string, config: Config, matches: HistoryMat
     const { openAttemptMemory } = await import('../../../attempt-memory/open.js');
     const memory = openAttemptMemory(root, config, { readOnly: true });
     try {
-      return triedLookup(triedDuring(memory, matches.map((m) => m.issueId)));
+      return triedLookup(
+        triedDuring(
+          memory,
+          matches.map((m) => m.issueId),
+        ),
+      );
     } finally {
       memory.close();
     }

@@ -40,9 +40,7 @@ export async function runModelFetch(ctx: CommandContext, opts: ModelFetchOptions
   const base = { modelId: config.model.id, dtype, dest };
   const label = opts.from ? `Copying ${config.model.id}` : `Downloading ${config.model.id}`;
   const onProgress = (p: { doneBytes: number; totalBytes: number }) => progress.update(p.doneBytes, p.totalBytes, label);
-  const report: FetchReport = opts.from
-    ? await copyFromDir(path.resolve(io.cwd, opts.from), { ...base, onProgress })
-    : await fetchFromHub(io.env, { ...base, onProgress });
+  const report: FetchReport = opts.from ? await copyFromDir(path.resolve(io.cwd, opts.from), { ...base, onProgress }) : await fetchFromHub(io.env, { ...base, onProgress });
   const source = opts.from ? path.resolve(io.cwd, opts.from) : hubBaseUrl(io.env);
   if (report.fetched.length) progress.done(`${opts.from ? 'Copied' : 'Downloaded'} ${report.fetched.length} files (${(report.bytes / 1e6).toFixed(1)} MB), SHA-256 verified`);
   if (opts.json) {

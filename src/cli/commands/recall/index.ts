@@ -8,7 +8,6 @@ export interface RecallOptions {
   format: 'markdown' | 'json' | 'claude';
 }
 
-
 /** The context a new session starts with. The attempt memory failing leaves it out, with a note on stderr. */
 export async function runRecall(ctx: CommandContext, opts: RecallOptions): Promise<number> {
   const { io, globals } = ctx;

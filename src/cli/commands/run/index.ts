@@ -60,13 +60,19 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
     io.stderr.write(renderRepeatWarning(warnings, config.attempts.repeatThreshold, config.attempts.failureLookbackDays, await paint(io, 'stderr')));
     const decision = await decide(io, opts, ctx.prompts.proceed);
     if (decision !== 'proceeded') {
-      safely(() => memory!.noteWarning(warnings, command, decision === 'cancelled' ? 'declined' : decision), (e) => failOpen('noting the warning', e));
+      safely(
+        () => memory!.noteWarning(warnings, command, decision === 'cancelled' ? 'declined' : decision),
+        (e) => failOpen('noting the warning', e),
+      );
       memory?.close();
       if (decision === 'cancelled') return ExitCode.Cancelled;
       say(decision === 'blocked' ? 'not run: it repeats a recent failure (--on-repeat block).' : 'not run.');
       return ExitCode.RepeatBlocked;
     }
-    safely(() => memory!.noteWarning(warnings, command, 'proceeded'), (e) => failOpen('noting the warning', e));
+    safely(
+      () => memory!.noteWarning(warnings, command, 'proceeded'),
+      (e) => failOpen('noting the warning', e),
+    );
   }
 
   // Under a coding agent stdout is a pipe: tee it too, since tsc, pytest and go test print their errors there.
@@ -90,7 +96,10 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
         });
         // It worked despite the warning: those failures are stale, never raised again for it.
         if (rec.outcome === 'success' && warnings.length > 0) {
-          m.markOverridden(warnings.map((w) => w.failure.id), rec.id);
+          m.markOverridden(
+            warnings.map((w) => w.failure.id),
+            rec.id,
+          );
           say(`it worked this time: ${warnings.length === 1 ? 'the old failure is' : `${warnings.length} old failures are`} marked overridden.`);
         }
       },

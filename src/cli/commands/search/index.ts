@@ -44,7 +44,13 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
   const [store, loaded] = await withDelayedSpinner(
     spinner,
     'Loading model and index…',
-    Promise.all([openStore(root, model.identity), loadEmbedder().then((e) => ({ e, error: null }), (error: unknown) => ({ e: null, error }))]),
+    Promise.all([
+      openStore(root, model.identity),
+      loadEmbedder().then(
+        (e) => ({ e, error: null }),
+        (error: unknown) => ({ e: null, error }),
+      ),
+    ]),
   );
   // The lexical index serves the hybrid score and, without the model, answers alone (issue 9).
   let lexical: LexicalData | null = null;
@@ -81,7 +87,18 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
           minScore,
           belowMinScore: below,
           coverage,
-          results: results.map((r) => ({ type: r.types.sort(), id: r.issueId, title: r.title, section: r.section, score: r.score, status: r.status, statusReason: r.statusReason, documentType: r.documentType, path: r.filePath, excerpt: r.excerpt })),
+          results: results.map((r) => ({
+            type: r.types.sort(),
+            id: r.issueId,
+            title: r.title,
+            section: r.section,
+            score: r.score,
+            status: r.status,
+            statusReason: r.statusReason,
+            documentType: r.documentType,
+            path: r.filePath,
+            excerpt: r.excerpt,
+          })),
         },
         null,
         2,
@@ -90,12 +107,15 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
     return ExitCode.Ok;
   }
   const st = await makeStyle(useColor(io, 'stdout'));
-  if (results.length === 0) io.stdout.write(`No results scoring ${formatScore(minScore)} or more${below ? ` (${below} below; --min-score 0 lists them)` : ''}.
+  if (results.length === 0)
+    io.stdout.write(`No results scoring ${formatScore(minScore)} or more${below ? ` (${below} below; --min-score 0 lists them)` : ''}.
 `);
   results.forEach((raw, i) => {
     const r = safeForTerminal(raw); // past text may carry terminal escapes
     const status = r.status ? (r.status === 'rejected' || r.status === 'superseded' ? st.red(r.status.toUpperCase()) : r.status) : '';
-    io.stdout.write(`${i + 1}. ${st.bold(r.documentType === 'issue' || r.issueId ? `Issue ${issueLabel(r)}` : r.title)}  ${formatScore(r.score)}  [${r.types.join(', ')}]${status ? `  ${status}` : ''}\n`);
+    io.stdout.write(
+      `${i + 1}. ${st.bold(r.documentType === 'issue' || r.issueId ? `Issue ${issueLabel(r)}` : r.title)}  ${formatScore(r.score)}  [${r.types.join(', ')}]${status ? `  ${status}` : ''}\n`,
+    );
     io.stdout.write(`   ${st.dim(r.filePath)} › ${r.section}\n`);
     if (r.excerpt) io.stdout.write(`   ${r.excerpt}\n`);
   });

@@ -39,16 +39,25 @@ export function renderStatus(r: StatusReport): string {
     lines.push(`  generation   ${i.generation}`);
     lines.push(`  built        ${i.createdAt}${i.ageSeconds !== null ? ` (${age(i.ageSeconds)} ago)` : ''}`);
     lines.push(`  covers       ${i.includeHistory ? 'standards + history' : 'standards only'}`);
-    lines.push(`  documents    ${i.documents ? `${i.documents.standard} standard, ${i.documents.history} history` : 'unknown (index from an older agentos; `agentos index` records it)'}; ${i.chunks} chunks`);
+    lines.push(
+      `  documents    ${i.documents ? `${i.documents.standard} standard, ${i.documents.history} history` : 'unknown (index from an older agentos; `agentos index` records it)'}; ${i.chunks} chunks`,
+    );
     lines.push(`  model        ${i.modelId} (${i.modelFingerprint})${i.incompatible ? ` — needs \`agentos index --full\`: ${i.incompatible}` : ''}`);
     const c = i.changedSinceIndex;
     const n = c.added.length + c.changed.length + c.removed.length;
     lines.push(`  changed      ${n === 0 ? (c.configChanged ? 'corpus settings changed' : 'nothing since the index') : `${n} file${n === 1 ? '' : 's'}: ${describeChanges(c, 10)}`}`);
   }
-  lines.push('', `Lock: ${r.lock.holder ? `held by pid ${r.lock.holder.pid} on ${r.lock.holder.host} since ${r.lock.holder.startedAt}${r.lock.holder.alive === false ? ' (process gone: the next run takes it over)' : ''}` : 'free'}`);
+  lines.push(
+    '',
+    `Lock: ${r.lock.holder ? `held by pid ${r.lock.holder.pid} on ${r.lock.holder.host} since ${r.lock.holder.startedAt}${r.lock.holder.alive === false ? ' (process gone: the next run takes it over)' : ''}` : 'free'}`,
+  );
   lines.push(`Log: ${r.log.file} (${kb(r.log.bytes)})`);
   const t = r.templates;
-  lines.push(t === null ? 'Templates: none recorded (no lexical index yet: run `agentos index`)' : `Templates: ${t.shingles} boilerplate shingle${t.shingles === 1 ? '' : 's'} shared by >= ${t.minDocs} of ${t.docs} documents (left out of lexical scoring)`);
+  lines.push(
+    t === null
+      ? 'Templates: none recorded (no lexical index yet: run `agentos index`)'
+      : `Templates: ${t.shingles} boilerplate shingle${t.shingles === 1 ? '' : 's'} shared by >= ${t.minDocs} of ${t.docs} documents (left out of lexical scoring)`,
+  );
   for (const e of t?.examples.slice(0, 5) ?? []) lines.push(`  ${e.docs} docs: "${terminalSafe(e.text.length > 70 ? e.text.slice(0, 69) + '…' : e.text)}"`);
   return lines.join('\n') + '\n';
 }
