@@ -4,6 +4,7 @@
 // clean up after it. The killed runs are real CLI processes (bin/agentos.js);
 // kills inside the write phase are placed exactly with a --require preload that
 // SIGKILLs the process at a chosen rename (written to the temp folder at run time).
+import { cliEnv } from '../helpers/cli.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -78,9 +79,7 @@ interface RunResult {
 }
 
 function runIndex(root: string, opts: { crash?: string; json?: boolean; signal?: NodeJS.Signals; onStderr?: (all: string, kill: () => void) => void } = {}) {
-  const env: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, NO_COLOR: '1' };
-  delete env.AGENTOS_TEST_CRASH;
-  if (opts.crash) env.AGENTOS_TEST_CRASH = opts.crash;
+  const env = cliEnv(opts.crash ? { AGENTOS_TEST_CRASH: opts.crash } : {});
   const args = [...(opts.crash ? ['--require', preload] : []), BIN, '-C', root, 'index', '--include-history', ...(opts.json ? ['--json'] : [])];
   const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

@@ -5,12 +5,13 @@
 // folder is indexed once in beforeAll. Every run must end with its documented exit
 // code and no stack trace; the spawn guard kills a run that hangs (the failure mode
 // this issue is about) so the test fails instead of the suite stalling.
+import { cliEnv } from '../helpers/cli.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { link, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { BIN, MODEL_DIR } from '../helpers/paths.js';
+import { BIN } from '../helpers/paths.js';
 
 jest.setTimeout(180_000);
 
@@ -27,9 +28,7 @@ interface RunResult {
 }
 
 function run(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: Buffer | string; cwd?: string; root?: string; guardMs?: number } = {}): Promise<RunResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, NO_COLOR: '1', TMPDIR: tmpdir, ...opts.env };
-  for (const k of ['CI', 'AGENTOS_DEBUG', 'FORCE_COLOR']) if (!(opts.env && k in opts.env)) delete env[k];
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const env = cliEnv({ TMPDIR: tmpdir, ...opts.env });
   const child = spawn(process.execPath, [BIN, '-C', opts.root ?? root, ...args], { cwd: opts.cwd ?? root, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -2,6 +2,7 @@
 // The index end to end: the real MiniLM embedder and a real hnswlib index, built
 // over a temp copy of fixtures/demo-repo. The full demo index is built once
 // (beforeAll); every test that changes something works on its own copy of it.
+import { cliEnv } from '../helpers/cli.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
@@ -68,9 +69,7 @@ interface RunResult {
 }
 
 function runCli(args: string[], opts: { onStderr?: (all: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> & { child: ReturnType<typeof spawn> } {
-  const env: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, NO_COLOR: '1', ...opts.env };
-  delete env.AGENTOS_DEBUG;
-  delete env.FORCE_COLOR;
+  const env = cliEnv(opts.env);
   const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

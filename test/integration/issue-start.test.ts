@@ -4,6 +4,7 @@
 // --include-history once, in beforeAll). The duplicate prompt is driven through
 // a real pseudo-terminal (util-linux `script`), since
 // agentos only prompts when stdin is a TTY and CI is unset.
+import { cliEnv } from '../helpers/cli.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -33,10 +34,9 @@ let root: string;
 
 type RunResult = Collected;
 
+/** The shared policy (test/helpers/cli.ts), colour left to each test. */
 function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, ...extra };
-  for (const k of ['CI', 'AGENTOS_DEBUG', 'FORCE_COLOR', 'NO_COLOR']) if (!(k in extra)) delete env[k];
-  return env;
+  return cliEnv({ NO_COLOR: undefined, ...extra });
 }
 
 function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}, projectRoot = root): Promise<RunResult> {

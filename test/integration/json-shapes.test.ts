@@ -1,6 +1,7 @@
 // SLOW: real model
 // docs/json.md is the contract for `index`, `search` and `model fetch` too: the
 // built CLI's real --json output has exactly the documented keys.
+import { cliEnv } from '../helpers/cli.js';
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,8 +15,7 @@ let tmp: string;
 let root: string;
 
 const run = (args: string[]) => {
-  const env: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, AGENTOS_CACHE_DIR: path.join(tmp, 'cache') };
-  delete env.CI;
+  const env = cliEnv({ AGENTOS_CACHE_DIR: path.join(tmp, 'cache') });
   const r = spawnSync(process.execPath, [BIN, '-C', root, ...args], { env, encoding: 'utf8' });
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout) as Record<string, unknown>;

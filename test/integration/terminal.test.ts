@@ -5,13 +5,13 @@
 // type-ahead before the prompt is discarded, and a redirected stderr never
 // leaves a prompt waiting on a blank screen. The built CLI, the real model, a
 // real index of a temp copy of the demo.
-import { indexedDemo } from '../helpers/cli.js';
+import { cliEnv, indexedDemo } from '../helpers/cli.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { BIN, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { BIN, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(180_000);
 
@@ -26,9 +26,7 @@ const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const hasScript = /util-linux/.test(spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout ?? '');
 
 function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, TERM: 'xterm', ...extra };
-  for (const k of ['CI', 'AGENTOS_DEBUG', 'FORCE_COLOR', 'NO_COLOR']) if (!(k in extra)) delete e[k];
-  return e;
+  return cliEnv({ TERM: 'xterm', NO_COLOR: undefined, ...extra });
 }
 
 interface PtyRun {

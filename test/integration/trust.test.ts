@@ -5,12 +5,13 @@
 // instead, an index without completed work is no_history (not clear), the index
 // remembers that it covers history, and `init` / `status` on a project laid out
 // unlike the demo.
+import { cliEnv } from '../helpers/cli.js';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { readCurrent } from '../../src/work-memory/index/hnsw-store.js';
-import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { BIN, DEMO, REPO } from '../helpers/paths.js';
 import { spawnCollect, type Collected } from '../helpers/spawn-collect.js';
 
 jest.setTimeout(180_000);
@@ -18,9 +19,7 @@ jest.setTimeout(180_000);
 type RunResult = Collected;
 
 function run(root: string, args: string[]): Promise<RunResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR, NO_COLOR: '1' };
-  for (const k of ['CI', 'AGENTOS_DEBUG', 'FORCE_COLOR']) delete env[k];
-  return spawnCollect(process.execPath, [BIN, '-C', root, ...args], { cwd: REPO, env });
+  return spawnCollect(process.execPath, [BIN, '-C', root, ...args], { cwd: REPO, env: cliEnv() });
 }
 
 const json = (r: RunResult) => {
