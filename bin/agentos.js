@@ -6,6 +6,14 @@
 // other line goes through dist/cli/cli.js, bundled into dist/main/index.cjs.
 'use strict';
 
+// Node 22.1+ keeps the code it compiled for the next run (V8's compile cache, in the
+// system temp folder unless NODE_COMPILE_CACHE says otherwise); Node 20 has no such API.
+try {
+  require('node:module').enableCompileCache?.();
+} catch {
+  // never a reason not to start
+}
+
 const args = process.argv.slice(2);
 let run = null;
 // Other lines (issue start, index, …) do not pay for loading the fast bundle.

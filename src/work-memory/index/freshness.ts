@@ -5,7 +5,7 @@ import type { CorpusFile } from '../corpus/types.js';
 import { errorMessage } from '../../shared/errors.js';
 import { incompatibility, type ModelIdentity } from './build.js';
 import { corpusConfigHash } from './corpus-config.js';
-import { readCurrent, readManifest } from './hnsw-store.js';
+import { readCurrent, readLiveManifest, readManifest } from './hnsw-store.js';
 import { indexPaths } from './layout.js';
 import type { Manifest } from './types.js';
 import { statDiff } from './update-plan.js';
@@ -111,13 +111,8 @@ export interface HistoryScope {
  * and `--no-history` change it on purpose.
  */
 export function resolveHistoryScope(root: string, flags: { includeHistory?: boolean; noHistory?: boolean }): HistoryScope {
-  let previous = false;
-  try {
-    const name = readCurrent(root);
-    if (name) previous = readManifest(indexPaths(root).generation(name).manifest).includeHistory === true;
-  } catch {
-    previous = false; // an unreadable index remembers nothing; the build says why it rebuilds
-  }
+  // An unreadable index remembers nothing; the build says why it rebuilds.
+  const previous = readLiveManifest(root)?.includeHistory === true;
   if (flags.includeHistory) return { includeHistory: true, kept: false, dropped: false };
   if (flags.noHistory) return { includeHistory: false, kept: false, dropped: previous };
   return { includeHistory: previous, kept: previous, dropped: false };

@@ -162,6 +162,20 @@ export function headSha(file: string, bytes = 65536): string {
   }
 }
 
+/**
+ * The live generation's manifest without opening its vectors, or null when there is
+ * no index or it cannot be read (the callers' question is "what does the index say",
+ * and an unreadable one says nothing; opening it reports why).
+ */
+export function readLiveManifest(root: string): Manifest | null {
+  try {
+    const name = readCurrent(root);
+    return name ? readManifest(indexPaths(root).generation(name).manifest) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Parse and check a manifest; throws IndexUnavailableError naming the problem. */
 export function readManifest(file: string): Manifest {
   let m: Manifest;

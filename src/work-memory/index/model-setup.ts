@@ -5,8 +5,7 @@ import type { ModelIdentity } from './build.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { fingerprintFile, modelCacheDir, onnxFileName, resolveDtype, resolveModelLocation, type ModelLocation } from '../embeddings/model-location.js';
 import { AUTO_DTYPES, type ModelDtype } from '../embeddings/model-files.js';
-import { readCurrent, readManifest } from './hnsw-store.js';
-import { indexPaths } from './layout.js';
+import { readLiveManifest } from './hnsw-store.js';
 
 export { modelCacheDir };
 import { MAX_TOKENS } from '../embeddings/minilm.js';
@@ -54,12 +53,8 @@ export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string)
 
 /** The dtype of the live index's model, when it is one `auto` could pick. */
 function indexedDtype(root: string, id: string): ModelDtype | null {
-  try {
-    const gen = readCurrent(root);
-    if (!gen) return null;
-    const [mid, d] = readManifest(indexPaths(root).generation(gen).manifest).modelId.split('@');
-    return mid === id && (AUTO_DTYPES as readonly string[]).includes(d) ? (d as ModelDtype) : null;
-  } catch {
-    return null;
-  }
+  const manifest = readLiveManifest(root);
+  if (!manifest || typeof manifest.modelId !== 'string') return null;
+  const [mid, d] = manifest.modelId.split('@');
+  return mid === id && (AUTO_DTYPES as readonly string[]).includes(d) ? (d as ModelDtype) : null;
 }

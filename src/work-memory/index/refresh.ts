@@ -3,8 +3,7 @@ import type { Embedder } from '../embeddings/embedder.js';
 import { errorMessage } from '../../shared/errors.js';
 import { buildIndex, type BuildProgress, type BuildReport, type ModelIdentity } from './build.js';
 import { checkFreshness, indexAgeSeconds, type Freshness } from './freshness.js';
-import { readCurrent, readManifest } from './hnsw-store.js';
-import { indexPaths } from './layout.js';
+import { readLiveManifest } from './hnsw-store.js';
 import type { Manifest } from './types.js';
 
 /** Why a stale index was not brought up to date before a check. */
@@ -65,18 +64,9 @@ export async function refreshIfStale(opts: RefreshOptions): Promise<RefreshOutco
       // A corrupt or unreadable index is not rebuilt in full before a check: the check fails open saying so.
       incrementalOnly: true,
     });
-    return { ...outcome, ran: true, report, refreshMs: performance.now() - started, manifest: liveManifest(opts.root) ?? before.manifest };
+    return { ...outcome, ran: true, report, refreshMs: performance.now() - started, manifest: readLiveManifest(opts.root) ?? before.manifest };
   } catch (e) {
     return { ...outcome, error: errorMessage(e), refreshMs: performance.now() - started };
-  }
-}
-
-function liveManifest(root: string): Manifest | null {
-  try {
-    const name = readCurrent(root);
-    return name ? readManifest(indexPaths(root).generation(name).manifest) : null;
-  } catch {
-    return null;
   }
 }
 
