@@ -259,10 +259,12 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
       const { runAttemptRecord } = await import('./commands/attempt/index.js');
       setCode(await runAttemptRecord(context(), source, opts));
     });
-  addFlags(attempt.command('check').description(ATTEMPT_CHECK.description).argument('[command...]', 'the command, after --'), ATTEMPT_CHECK).action(async (words: string[], opts) => {
-    const { runAttemptCheck } = await import('./commands/attempt/index.js');
-    setCode(await runAttemptCheck(context(), words, opts));
-  });
+  addFlags(attempt.command('check').description(ATTEMPT_CHECK.description).argument('[command...]', 'the command, after --'), ATTEMPT_CHECK)
+    .addHelpText('after', exitCodesHelp([0, 1, 2]))
+    .action(async (words: string[], opts) => {
+      const { runAttemptCheck } = await import('./commands/attempt/index.js');
+      setCode(await runAttemptCheck(context(), words, opts));
+    });
   attempt
     .command('list')
     .description('list recorded attempts, newest first')
@@ -274,6 +276,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .option('--all', 'include archived failures')
     .addOption(new Option('-n, --limit <n>', 'at most this many').argParser(parsePositiveInt))
     .option('--json', 'print as JSON on stdout')
+    .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (opts) => {
       const { runAttemptList } = await import('./commands/attempt/index.js');
       setCode(await runAttemptList(context(), opts));
@@ -285,6 +288,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .option('--before <date>', 'attempts older than this (a date, or a duration ago: 30d)', attemptSince)
     .option('--all', 'everything')
     .option('--json', 'print the count as JSON on stdout')
+    .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (opts) => {
       const { runForget } = await import('./commands/forget/index.js');
       setCode(await runForget(context(), opts));
@@ -341,14 +345,17 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
   )
     .addOption(new Option('--on-repeat <mode>', 'a known failure before a shell call: warn the agent, or ask the person to confirm').choices(HOOK_ON_REPEAT).default('warn'))
     .option('--command <prefix>', 'how settings call agentos (default: `agentos` if on PATH, else node + this bin)')
+    .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (agent: string, opts) => {
       const { runHooksInstall } = await import('./commands/hooks/index.js');
       setCode(await runHooksInstall(context(), agent, opts));
     });
-  scope(hooks.command('uninstall').description('remove exactly the hook entries agentos added').argument('[agent]', 'agent to unwire', 'claude')).action(async (agent: string, opts) => {
-    const { runHooksUninstall } = await import('./commands/hooks/index.js');
-    setCode(await runHooksUninstall(context(), agent, opts));
-  });
+  scope(hooks.command('uninstall').description('remove exactly the hook entries agentos added').argument('[agent]', 'agent to unwire', 'claude'))
+    .addHelpText('after', exitCodesHelp([0, 1, 2]))
+    .action(async (agent: string, opts) => {
+      const { runHooksUninstall } = await import('./commands/hooks/index.js');
+      setCode(await runHooksUninstall(context(), agent, opts));
+    });
   addFlags(hooks.command('run').description(HOOKS_RUN.description).argument('<event>', 'session-start | pre-tool-use | post-tool-use | post-tool-use-failure'), HOOKS_RUN).action(
     async (event: string, opts) => {
       const { runHook } = await import('../agents/hooks/run.js');
