@@ -4,7 +4,7 @@
 // clean up after it. The killed runs are real CLI processes (bin/agentos.js);
 // kills inside the write phase are placed exactly with a --require preload that
 // SIGKILLs the process at a chosen rename (written to the temp folder at run time).
-import { cliEnv } from '../helpers/cli.js';
+import { cliEnv, copyDemo } from '../helpers/cli.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,7 +19,7 @@ import { modelSetup } from '../../src/work-memory/index/model-setup.js';
 import { buildIndex, type BuildReport, type ModelIdentity } from '../../src/work-memory/index/build.js';
 import { openStore, readCurrent } from '../../src/work-memory/index/hnsw-store.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
-import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { BIN, MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(180_000);
 
@@ -59,10 +59,6 @@ let config: Config;
 let identity: ModelIdentity;
 let embedder: Embedder;
 let baseReport: BuildReport;
-
-async function copyDemo(dest: string): Promise<void> {
-  await cp(DEMO, dest, { recursive: true, filter: (src) => !path.relative(DEMO, src).split(path.sep).includes('.agentos') });
-}
 
 let n = 0;
 async function cloneBase(): Promise<string> {

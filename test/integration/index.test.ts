@@ -2,7 +2,7 @@
 // The index end to end: the real MiniLM embedder and a real hnswlib index, built
 // over a temp copy of fixtures/demo-repo. The full demo index is built once
 // (beforeAll); every test that changes something works on its own copy of it.
-import { cliEnv } from '../helpers/cli.js';
+import { cliEnv, copyDemo } from '../helpers/cli.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
@@ -20,7 +20,7 @@ import { openStore, readCurrent } from '../../src/work-memory/index/hnsw-store.j
 import { indexPaths } from '../../src/work-memory/index/layout.js';
 import { acquireLock, LockTimeoutError } from '../../src/work-memory/index/lock.js';
 import type { Manifest, StoredDoc } from '../../src/work-memory/index/types.js';
-import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { BIN, MODEL_DIR, REPO } from '../helpers/paths.js';
 
 jest.setTimeout(180_000);
 
@@ -34,10 +34,6 @@ let first: BuildReport;
 let expectedFiles: string[];
 
 /** The fixture without its local .agentos state (index, logs, issue outputs). */
-async function copyDemo(dest: string): Promise<void> {
-  await cp(DEMO, dest, { recursive: true, filter: (src) => !path.relative(DEMO, src).split(path.sep).includes('.agentos') });
-}
-
 let cloneN = 0;
 /** A copy of the indexed demo repo, index included, for a test to change. */
 async function cloneA(): Promise<string> {

@@ -4,10 +4,10 @@
 // --include-history once, in beforeAll). The duplicate prompt is driven through
 // a real pseudo-terminal (util-linux `script`), since
 // agentos only prompts when stdin is a TTY and CI is unset.
-import { cliEnv } from '../helpers/cli.js';
+import { cliEnv, copyDemo } from '../helpers/cli.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
@@ -16,7 +16,7 @@ import type { Embedder } from '../../src/work-memory/embeddings/embedder.js';
 import { modelSetup } from '../../src/work-memory/index/model-setup.js';
 import { buildIndex } from '../../src/work-memory/index/build.js';
 import { stripAgentosSections } from '../../src/work-memory/output/sections.js';
-import { BIN, DEMO, MODEL_DIR, REPO } from '../helpers/paths.js';
+import { BIN, MODEL_DIR, REPO } from '../helpers/paths.js';
 import { spawnCollect, type Collected } from '../helpers/spawn-collect.js';
 
 jest.setTimeout(180_000);
@@ -128,7 +128,7 @@ beforeEach(async () => rm(path.join(root, '.agentos', 'memory', 'answers.jsonl')
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-issue-'));
   root = path.join(tmp, 'demo');
-  await cp(DEMO, root, { recursive: true, filter: (src) => !path.relative(DEMO, src).split(path.sep).includes('.agentos') });
+  await copyDemo(root);
   const { config } = await loadConfig(root);
   const setup = modelSetup({ AGENTOS_MODEL_DIR: MODEL_DIR }, config, root);
   const embedder: Embedder = await setup.load();
@@ -225,7 +225,7 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
 
   test('no index at all: fails open (exit 0, status error) and says how to build one', async () => {
     const bare = path.join(tmp, 'bare');
-    await cp(DEMO, bare, { recursive: true, filter: (src) => !path.relative(DEMO, src).split(path.sep).includes('.agentos') });
+    await copyDemo(bare);
     const brief = path.join(bare, DOCKER);
     const out = freshOut();
     const child = await run(['issue', 'start', brief, '--non-interactive', '--json', '-o', out], {}, bare);
@@ -256,7 +256,7 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
     // ONNX Runtime's native start-up; ending the thread then aborted the process (SIGABRT,
     // "terminate called after throwing an instance of 'Napi::Error'") in 10 runs of 15.
     const bare = path.join(tmp, 'bare-early-exit');
-    await cp(DEMO, bare, { recursive: true, filter: (src) => !path.relative(DEMO, src).split(path.sep).includes('.agentos') });
+    await copyDemo(bare);
     for (let i = 0; i < 6; i++) {
       const failedOpen = await run(['issue', 'start', path.join(bare, DOCKER), '--non-interactive', '-o', freshOut()], {}, bare);
       expect({ code: failedOpen.code, signal: failedOpen.signal ?? null }).toEqual({ code: 0, signal: null });

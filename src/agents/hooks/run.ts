@@ -219,8 +219,9 @@ export function readStdin(stdin: IO['stdin']): Promise<string> {
 async function defaultDeps(): Promise<HookDeps> {
   return {
     openMemory: async (root, config, cwd, purpose) => {
-      const { openAttemptStore } = await import('./attempt-store.js');
-      return openAttemptStore(root, config, cwd, purpose);
+      // The attempt memory's one way in; loaded only now, so a session start without attempts never loads SQLite.
+      const { openAttemptMemory } = await import('../../attempt-memory/open.js');
+      return openAttemptMemory(root, config, { ...(cwd ? { cwd } : {}), readOnly: purpose === 'read' });
     },
     recall: async (root, config, memory) => {
       const { buildRecall, renderRecallMarkdown } = await import('../../knowledge/recall.js');

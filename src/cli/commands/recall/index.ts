@@ -1,7 +1,6 @@
 import type { CommandContext } from '../../context.js';
 import type { AttemptMemory } from '../../../attempt-memory/types.js';
 import { ExitCode } from '../../../shared/errors.js';
-import { attemptSettings } from '../../../agents/hooks/run.js';
 import { buildRecall, recallJson, renderRecallMarkdown } from '../../../knowledge/recall.js';
 
 export interface RecallOptions {
@@ -22,7 +21,7 @@ export async function runRecall(ctx: CommandContext, opts: RecallOptions): Promi
   try {
     const r = await buildRecall(root, config, memory);
     if (!globals.quiet) for (const n of r.notes) io.stderr.write(`note: ${n}\n`);
-    const markdown = renderRecallMarkdown(r, attemptSettings(config).maxContextSize);
+    const markdown = renderRecallMarkdown(r, config.attempts.maxContextSize);
     if (opts.format === 'json') io.stdout.write(JSON.stringify(recallJson(r, markdown), null, 2) + '\n');
     else if (opts.format === 'claude') io.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: markdown } }) + '\n');
     else io.stdout.write(markdown + '\n');

@@ -19,7 +19,7 @@ import type { RepeatWarning } from '../../../attempt-memory/types.js';
 import { DEFAULT_CONFIG, type Config } from '../../../shared/config/schema.js';
 import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
 import { canPrompt, type IO } from '../../../shared/io.js';
-import { paint } from '../attempt/common.js';
+import { styleFor } from '../../../shared/style.js';
 
 export interface RunOptions {
   onRepeat: 'warn' | 'block';
@@ -57,7 +57,7 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
   }
 
   if (warnings.length > 0) {
-    io.stderr.write(renderRepeatWarning(warnings, config.attempts.repeatThreshold, config.attempts.failureLookbackDays, await paint(io, 'stderr')));
+    io.stderr.write(renderRepeatWarning(warnings, config.attempts.repeatThreshold, config.attempts.failureLookbackDays, await styleFor(io, 'stderr')));
     const decision = await decide(io, opts, ctx.prompts.proceed);
     if (decision !== 'proceeded') {
       safely(
