@@ -2,12 +2,10 @@ import type { CommandContext } from '../../context.js';
 import { formatScore } from '../../../work-memory/check/classify.js';
 import { scoringFor } from '../../../work-memory/check/run.js';
 import type { CorpusType } from '../../../work-memory/corpus/types.js';
-import { modelSetup } from '../../../work-memory/index/model-setup.js';
 import { assertExplicitModelDir } from '../../../work-memory/embeddings/model-location.js';
 import { errorMessage, ExitCode, UsageError } from '../../../shared/errors.js';
 import { openLexical, type LexicalData } from '../../../work-memory/lexical/file.js';
 import { searchIndex } from '../../../work-memory/check/search.js';
-import { openStore } from '../../../work-memory/index/hnsw-store.js';
 import { debugLine, useColor } from '../../../shared/io.js';
 import { makeStyle } from '../../../shared/style.js';
 import { issueLabel } from '../../../work-memory/output/sections.js';
@@ -32,7 +30,7 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
   if (query.trim() === '') throw new UsageError('search: the query is empty');
   const root = ctx.root();
   const { config } = await ctx.config();
-  const model = modelSetup(io.env, config, root);
+  const model = await ctx.model();
   assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
   const t0 = performance.now();
@@ -45,7 +43,7 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
     spinner,
     'Loading model and index…',
     Promise.all([
-      openStore(root, model.identity),
+      ctx.index(),
       loadEmbedder().then(
         (e) => ({ e, error: null }),
         (error: unknown) => ({ e: null, error }),
