@@ -4,7 +4,7 @@
  * 8 concurrent writers, kill -9 mid-write, the y/N prompt on a real pty
  * (util-linux `script`), and redaction checked on the bytes of the store files.
  */
-import { cliEnv } from '../helpers/cli.js';
+import { cliEnv, runCli } from '../helpers/cli.js';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,16 +45,7 @@ interface Result {
 }
 
 function cli(root: string, args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '-C', root, ...args], { cwd: root, env: env(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
-  });
+  return runCli(['-C', root, ...args], { cwd: root, ...opts });
 }
 const json = <T>(r: Result): T => JSON.parse(r.stdout) as T;
 

@@ -4,15 +4,14 @@
  * exactly; `hooks run --format <agent>` reads each agent's documented payloads
  * (test/fixtures/hooks/<agent>-*.json) and answers in its words.
  */
+import { hookIO } from '../helpers/hook-io.js';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { AGENTS } from '../../src/agents/hooks/agents.js';
 import { formatSettings, installHooks, parseSettings, uninstallHooks } from '../../src/agents/hooks/agent-settings.js';
 import { runHook, type HookDeps, type HookRunOptions } from '../../src/agents/hooks/run.js';
 import type { AttemptMemory } from '../../src/attempt-memory/types.js';
-import type { IO } from '../../src/shared/io.js';
 import { FakeAttemptMemory } from '../helpers/fake-attempts.js';
 import { REPO } from '../helpers/paths.js';
 
@@ -28,18 +27,11 @@ afterEach(async () => {
 const fixture = async (name: string) => (await readFile(path.join(REPO, 'test', 'fixtures', 'hooks', name), 'utf8')).replaceAll('PROJECT', root);
 
 async function run(event: string, fixtureName: string, opts: HookRunOptions, memory: AttemptMemory) {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  stdin.end(await fixture(fixtureName));
-  const io: IO = { stdin, stdout, stderr, env: {}, cwd: os.tmpdir() };
+  const h = hookIO(await fixture(fixtureName));
   const deps: HookDeps = { openMemory: async () => memory, recall: async () => '## Project context\n- Stack: TypeScript' };
-  const code = await runHook(event, io, opts, deps);
-  return { code, out, err, json: out.trim() ? (JSON.parse(out) as Record<string, unknown>) : null };
+  const code = await runHook(event, h.io, opts, deps);
+  const out = h.out();
+  return { code, out, err: h.err(), json: out.trim() ? (JSON.parse(out) as Record<string, unknown>) : null };
 }
 
 describe('hooks install for each agent, on copies of real-looking settings', () => {

@@ -1,11 +1,10 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { hookIO } from '../helpers/hook-io.js';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { AttemptMemory } from '../../src/attempt-memory/types.js';
 import { attemptSettings, runHook, warningText, type HookDeps } from '../../src/agents/hooks/run.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
-import type { IO } from '../../src/shared/io.js';
 import { FakeAttemptMemory } from '../helpers/fake-attempts.js';
 import { REPO } from '../helpers/paths.js';
 
@@ -22,18 +21,7 @@ async function fixture(name: string): Promise<string> {
   return (await readFile(path.join(REPO, 'test', 'fixtures', 'hooks', name), 'utf8')).replaceAll('PROJECT', root);
 }
 
-function harness(input: string) {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  stdin.end(input);
-  const io: IO = { stdin, stdout, stderr, env: {}, cwd: os.tmpdir() };
-  return { io, out: () => out, err: () => err };
-}
+const harness = hookIO;
 
 function deps(memory: AttemptMemory | (() => never), recallText = '## Project context\n- Stack: TypeScript'): HookDeps & { recalls: number } {
   const d = {
