@@ -19,12 +19,13 @@ const EXIT_CODE_LINES: Record<number, string> = {
   4: '4    index unavailable (missing, corrupt, locked; issue start only with --strict)',
   5: '5    model unavailable (run `agentos model fetch`)',
   6: '6    run: not run, it repeats a recent failure (declined, or --on-repeat block)',
+  7: '7    shared store unavailable (unreachable, credentials refused, no pgvector, another schema)',
   130: '130  cancelled at a prompt (Ctrl-C)',
 };
 export function exitCodesHelp(codes: number[]): string {
   return `\nExit codes:\n${codes.map((c) => `  ${EXIT_CODE_LINES[c]}`).join('\n')}`;
 }
-export const EXIT_CODES_HELP = exitCodesHelp([0, 1, 2, 3, 4, 5, 6, 130]);
+export const EXIT_CODES_HELP = exitCodesHelp([0, 1, 2, 3, 4, 5, 6, 7, 130]);
 
 function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`;
@@ -294,6 +295,27 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
       setCode(await runForget(context(), opts));
     });
   // ---- end attempt memory ----
+
+  const store = program.command('store').description('the shared team store (PostgreSQL + pgvector; AGENTOS_DATABASE_URL or store.url): create its schema, see what it holds');
+  store
+    .command('init')
+    .description("create or migrate the store's schema (idempotent, versioned; safe when several run at once)")
+    .option('--json', 'print the result as JSON on stdout')
+    .addHelpText('after', examples('AGENTOS_DATABASE_URL=postgres://agentos@db.internal/agentos agentos store init'))
+    .addHelpText('after', exitCodesHelp([0, 1, 2, 7]))
+    .action(async (opts) => {
+      const { runStoreInit } = await import('./commands/store/index.js');
+      setCode(await runStoreInit(context(), opts));
+    });
+  store
+    .command('status')
+    .description('which server answered (URL with its password masked), the schema version, the repositories and their documents')
+    .option('--json', 'print as JSON on stdout')
+    .addHelpText('after', exitCodesHelp([0, 1, 2, 7]))
+    .action(async (opts) => {
+      const { runStoreStatus } = await import('./commands/store/index.js');
+      setCode(await runStoreStatus(context(), opts));
+    });
 
   program
     .command('mcp')

@@ -2,7 +2,8 @@
  * Exit codes are part of the CLI contract (README "Exit codes", `--help`).
  * 0 proceed, 1 unexpected, 2 usage / bad input, 3 aborted as duplicate,
  * 4 index unusable (index/search/context commands), 5 model unavailable,
- * 6 `run` did not run a command that repeats a recent failure, 130 cancelled at a prompt.
+ * 6 `run` did not run a command that repeats a recent failure, 7 the shared team store
+ * unavailable (unreachable, refused, wrong schema), 130 cancelled at a prompt.
  */
 export const ExitCode = {
   Ok: 0,
@@ -13,6 +14,8 @@ export const ExitCode = {
   ModelUnavailable: 5,
   /** `agentos run`: the command was not run because it repeats a recent failure (declined at the prompt, or --on-repeat block). */
   RepeatBlocked: 6,
+  /** The shared team store (PostgreSQL) cannot be used: unreachable, credentials refused, no pgvector, another schema. */
+  StoreUnavailable: 7,
   Cancelled: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -62,4 +65,12 @@ export class ModelUnavailableError extends ExitError {
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message.split('\n')[0];
   return String(err);
+}
+
+/** The shared team store cannot be used (src/shared/store). Exit 7; the message never carries a password. */
+export class StoreUnavailableError extends ExitError {
+  constructor(message: string) {
+    super(message, ExitCode.StoreUnavailable);
+    this.name = 'StoreUnavailableError';
+  }
 }

@@ -19,6 +19,7 @@ const THROWN: Record<string, number> = {
   UsageError: ExitCode.Usage,
   IndexUnavailableError: ExitCode.IndexUnavailable,
   ModelUnavailableError: ExitCode.ModelUnavailable,
+  StoreUnavailableError: ExitCode.StoreUnavailable,
 };
 
 function codesIn(folder: string): Set<number> {
@@ -61,6 +62,8 @@ const FOLDER: Record<string, string> = {
   'hooks install': 'hooks',
   'hooks uninstall': 'hooks',
   'model fetch': 'model',
+  'store init': 'store',
+  'store status': 'store',
 };
 
 test('every command with a folder of its own is checked', () => {

@@ -69,8 +69,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   };
 
   for (const k of Object.keys(raw)) {
-    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check', 'search', 'attempts', 'retrieval', 'scoring'].includes(k)) {
-      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check, search, attempts, scoring)');
+    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check', 'search', 'attempts', 'retrieval', 'scoring', 'store'].includes(k)) {
+      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check, search, attempts, scoring, store)');
     }
   }
 
@@ -129,6 +129,17 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   // `agentos search`: results below this score are not listed (0.0167 is noise, not an answer).
   const search = section('search', ['min_score']);
   if (search) config.search.minScore = num('search.min_score', search.min_score, 0, 1) ?? config.search.minScore;
+  const store = section('store', ['url', 'repository', 'timeout_ms']);
+  if (store) {
+    for (const key of ['url', 'repository'] as const) {
+      const v = store[key];
+      if (v === undefined || v === null) continue;
+      if (typeof v !== 'string' || v.trim() === '') err(`store.${key}`, 'expected a non-empty string');
+      else config.store[key] = v.trim();
+    }
+    if (config.store.url !== null && !/^postgres(ql)?:\/\//.test(config.store.url)) err('store.url', 'expected a postgres:// or postgresql:// URL');
+    config.store.timeoutMs = num('store.timeout_ms', store.timeout_ms, 100, 600_000, true) ?? config.store.timeoutMs;
+  }
   // `attempts:` configures the attempt memory; `retrieval:`, its first name, is still read.
   const r = raw as Raw;
   if (r.attempts !== undefined && r.retrieval !== undefined) err('retrieval', 'given twice (also as attempts:); keep attempts:');

@@ -36,6 +36,15 @@ export interface Config {
     /** `agentos search` lists nothing below this score (`search.min_score`, `--min-score`). */
     minScore: number;
   };
+  /** The shared team store (PostgreSQL + pgvector, src/shared/store); unused while no URL is set. */
+  store: {
+    /** `postgres://…`; AGENTOS_DATABASE_URL wins. Credentials only here, in the environment or PGPASSFILE. */
+    url: string | null;
+    /** This repository's name in the shared store (default: its git remote, else its folder name). */
+    repository: string | null;
+    /** Longest wait for the server, per connection and per statement (ms). */
+    timeoutMs: number;
+  };
   /** Attempt memory (src/attempts): what was tried, repeat-failure warnings, session context. */
   attempts: {
     /** Record attempts and warn; false: `run` just runs, `attempt record` writes nothing. */
@@ -79,6 +88,7 @@ export const DEFAULT_CONFIG: Config = {
   model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: DEFAULT_DTYPE },
   check: { timeoutMs: 30_000 },
   search: { minScore: 0.3 },
+  store: { url: null, repository: null, timeoutMs: 5000 },
   attempts: {
     enabled: true,
     warnOnDuplicateFailure: true,

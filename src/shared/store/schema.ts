@@ -1,0 +1,66 @@
+/**
+ * The shared store's schema, versioned (docs/adrs/0017-shared-store.md). `store init`
+ * applies what is missing in one transaction, under an advisory lock: two processes
+ * migrating at once wait for each other and the second finds nothing to do; a crash
+ * leaves the previous version whole. A server with a newer schema than this agentos
+ * knows is refused rather than written to.
+ */
+import type { StoreClient } from './connect.js';
+import { StoreUnavailableError } from '../errors.js';
+
+/** The advisory lock every migration holds (an arbitrary constant: "agentos" in ASCII). */
+const MIGRATION_LOCK = 0x6167656e746f73;
+
+/** Each version's statements, applied in order. The vector size is the model's (all-MiniLM-L6-v2: 384). */
+export const MIGRATIONS: string[][] = [
+  [
+    `CREATE TABLE IF NOT EXISTS agentos_schema (singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton), version integer NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())`,
+    // Each repository is a namespace: its documents, its model and chunking, its last sync.
+    `CREATE TABLE repositories (id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, model_id text, chunking_version integer, synced_at timestamptz)`,
+    `CREATE TABLE documents (id bigserial PRIMARY KEY, repository_id bigint NOT NULL REFERENCES repositories ON DELETE CASCADE, path text NOT NULL, content_hash text NOT NULL, types text[] NOT NULL, metadata jsonb NOT NULL, UNIQUE (repository_id, path))`,
+    `CREATE TABLE chunks (id bigserial PRIMARY KEY, document_id bigint NOT NULL REFERENCES documents ON DELETE CASCADE, ordinal integer NOT NULL, section text NOT NULL, excerpt text NOT NULL, embedding vector(384) NOT NULL)`,
+    `CREATE INDEX chunks_embedding ON chunks USING hnsw (embedding vector_ip_ops)`,
+    `CREATE INDEX chunks_document ON chunks (document_id)`,
+    // BM25 statistics kept in tables: the client scores as the local index does (same numbers).
+    `CREATE TABLE document_terms (document_id bigint NOT NULL REFERENCES documents ON DELETE CASCADE, term text NOT NULL, tf integer NOT NULL, PRIMARY KEY (document_id, term))`,
+  ],
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The schema version on the server: 0 when agentos never initialised it. */
+export async function schemaVersion(client: StoreClient): Promise<number> {
+  const exists = await client.query<{ t: string | null }>(`SELECT to_regclass('agentos_schema')::text AS t`);
+  if (!exists.rows[0]?.t) return 0;
+  const r = await client.query<{ version: number }>(`SELECT version FROM agentos_schema`);
+  return r.rows[0]?.version ?? 0;
+}
+
+/** What `store init` did: the version before and after, and whether pgvector was installed now. */
+export interface MigrationResult {
+  from: number;
+  to: number;
+  vector: string;
+}
+
+export async function migrate(client: StoreClient): Promise<MigrationResult> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const available = await client.query<{ default_version: string }>(`SELECT default_version FROM pg_available_extensions WHERE name = 'vector'`);
+    if (available.rows.length === 0) throw new StoreUnavailableError('the server has no pgvector extension (pg_available_extensions has no "vector"); install pgvector on the PostgreSQL server');
+    await client.query('CREATE EXTENSION IF NOT EXISTS vector');
+    const from = await schemaVersion(client);
+    if (from > SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${from}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
+    for (let v = from; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v]) await client.query(sql);
+    if (from < SCHEMA_VERSION) {
+      await client.query(`INSERT INTO agentos_schema (version) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version, migrated_at = now()`, [SCHEMA_VERSION]);
+    }
+    const vector = await client.query<{ extversion: string }>(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`);
+    await client.query('COMMIT');
+    return { from, to: SCHEMA_VERSION, vector: vector.rows[0]?.extversion ?? 'unknown' };
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  }
+}

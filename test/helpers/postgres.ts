@@ -1,0 +1,86 @@
+/**
+ * A real PostgreSQL server with pgvector for the shared-store tests, from the PyPI
+ * wheel pgserver (scripts/provision-postgres.sh), on 127.0.0.1 at a free port, with
+ * password authentication over TCP. initdb and postgres refuse to run as root: as
+ * root they run as `nobody`, their folders handed to it. `stop()` ends it cleanly,
+ * `kill()` the way a crash would (immediate shutdown).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO } from './paths.js';
+
+export const PG_PASSWORD = 'agentos-test-secret-7f3a';
+
+export interface TestPostgres {
+  url: string;
+  host: string;
+  port: number;
+  pgbin: string;
+  /** A URL with another password (the server must refuse it). */
+  wrongPasswordUrl: string;
+  stop(): void;
+  kill(): void;
+  start(): void;
+}
+
+function pgbin(): string {
+  if (process.env.AGENTOS_TEST_PGBIN) return process.env.AGENTOS_TEST_PGBIN;
+  const out = execFileSync('bash', [path.join(REPO, 'scripts', 'provision-postgres.sh')], { encoding: 'utf8' });
+  return out.trim().split('\n').pop()!;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = pgbin();
+  const base = mkdtempSync(path.join(os.tmpdir(), 'agentos-pg-'));
+  const data = path.join(base, 'data');
+  const sock = path.join(base, 'sock');
+  const pwfile = path.join(base, 'pw');
+  writeFileSync(pwfile, PG_PASSWORD + '\n');
+  const asRoot = process.getuid?.() === 0;
+  const as = (cmd: string, args: string[]) => (asRoot ? ['runuser', ['-u', 'nobody', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }));
+    const gid = Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }));
+    chownSync(base, uid, gid);
+    chownSync(pwfile, uid, gid);
+  }
+  const run = (cmd: string, args: string[]) => {
+    const [c, a] = as(path.join(bin, cmd), args);
+    const r = spawnSync(c, a, { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr || r.stdout}`);
+  };
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-locale']);
+  mkdirSync(sock);
+  if (asRoot) execFileSync('chown', ['nobody', sock]);
+  const port = await freePort();
+  const start = () => run('pg_ctl', ['-D', data, '-l', path.join(base, 'server.log'), '-w', '-t', '30', '-o', `-h 127.0.0.1 -p ${port} -k ${sock} -c fsync=off`, 'start']);
+  start();
+  const url = `postgres://postgres:${PG_PASSWORD}@127.0.0.1:${port}/postgres`;
+  return {
+    url,
+    host: '127.0.0.1',
+    port,
+    pgbin: bin,
+    wrongPasswordUrl: `postgres://postgres:not-the-password@127.0.0.1:${port}/postgres`,
+    start,
+    stop: () => {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      rmSync(base, { recursive: true, force: true });
+    },
+    kill: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+  };
+}
