@@ -72,8 +72,8 @@ export async function attemptsBench({ runs = 15, attempts = 10_000, writers = 8,
   mkdirSync(work, { recursive: true });
   const result = { attempts, runs, writers, perWriter };
   try {
-    const { openAttemptMemory } = await import(path.join(DIST, 'attempts', 'open.js'));
-    const { DEFAULT_CONFIG } = await import(path.join(DIST, 'config', 'schema.js'));
+    const { openAttemptMemory } = await import(path.join(DIST, 'attempt-memory', 'open.js'));
+    const { DEFAULT_CONFIG } = await import(path.join(DIST, 'shared', 'config', 'schema.js'));
 
     // ---- fill a store with N attempts (one transaction each, as agents record them) ----
     const root = path.join(work, 'project');
@@ -136,8 +136,8 @@ export async function attemptsBench({ runs = 15, attempts = 10_000, writers = 8,
     const script = path.join(work, 'writer.mjs');
     writeFileSync(
       script,
-      `const { openAttemptMemory } = await import(${JSON.stringify(path.join(DIST, 'attempts', 'open.js'))});
-       const { DEFAULT_CONFIG } = await import(${JSON.stringify(path.join(DIST, 'config', 'schema.js'))});
+      `const { openAttemptMemory } = await import(${JSON.stringify(path.join(DIST, 'attempt-memory', 'open.js'))});
+       const { DEFAULT_CONFIG } = await import(${JSON.stringify(path.join(DIST, 'shared', 'config', 'schema.js'))});
        const [root, w, n] = process.argv.slice(2);
        const m = openAttemptMemory(root, DEFAULT_CONFIG, { sessionId: 'writer-' + w });
        for (let i = 0; i < Number(n); i++) m.record({ tool: 'shell', command: 'echo writer ' + w + ' record ' + i, outcome: i % 2 ? 'success' : 'failure', error: i % 2 ? null : 'boom ' + i });

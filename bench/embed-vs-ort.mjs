@@ -29,8 +29,8 @@ const runs = Number(arg('runs', 3));
 const warmup = Number(arg('warmup', 1));
 // --variants: also time ORT sessions with the embedder's non-default options, to see which one costs.
 const withVariants = process.argv.includes('--variants');
-const EMBED_SLICE = distConstant('index/build.js', 'EMBED_SLICE', 64);
-const BATCH_SIZE = distConstant('embeddings/minilm.js', 'BATCH_SIZE', 16);
+const EMBED_SLICE = distConstant('work-memory/index/embed-schedule.js', 'EMBED_SLICE', 64);
+const BATCH_SIZE = distConstant('work-memory/embeddings/minilm.js', 'BATCH_SIZE', 16);
 
 // 1. The pipeline, loaded as `issue start` / `index` load it.
 const { MiniLMEmbedder } = await dist('work-memory/embeddings/minilm.js');

@@ -18,7 +18,7 @@ const nTexts = Number(arg('texts', 128));
 const runs = Number(arg('runs', 3));
 const tfDtype = arg('tf-dtype', 'q8');
 const agentosDtype = arg('dtype', 'int8');
-const EMBED_SLICE = distConstant('index/build.js', 'EMBED_SLICE', 64);
+const EMBED_SLICE = distConstant('work-memory/index/embed-schedule.js', 'EMBED_SLICE', 64);
 
 const { MiniLMEmbedder } = await dist('work-memory/embeddings/minilm.js');
 const embedder = await MiniLMEmbedder.load({

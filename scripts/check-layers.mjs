@@ -10,6 +10,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src');
@@ -22,15 +23,17 @@ function walk(dir) {
   });
 }
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
-
+/**
+ * The relative modules a file imports, read by TypeScript's own scanner: static and
+ * type imports, re-exports, side-effect imports, import() and require(); never text
+ * inside comments or strings.
+ */
 function importsOf(file) {
-  const text = readFileSync(file, 'utf8');
+  const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
   const out = new Set();
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2];
-    const target = path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts');
-    out.add(target);
+  for (const { fileName } of importedFiles) {
+    if (!fileName.startsWith('.')) continue;
+    out.add(path.resolve(path.dirname(file), fileName).replace(/\.js$/, '.ts'));
   }
   return [...out];
 }

@@ -14,9 +14,9 @@
 //   so that no alert and no "related" comes without absolute semantic evidence.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { FEATURE_NAMES } from '../dist/scoring/features.js';
-import { auc } from '../dist/eval/metrics.js';
-import { calibratedScore, logit, sigmoid } from '../dist/scoring/calibrated.js';
+import { FEATURE_NAMES } from '../dist/work-memory/scoring/features.js';
+import { auc } from '../dist/work-memory/eval/metrics.js';
+import { calibratedScore, logit, sigmoid } from '../dist/work-memory/scoring/calibrated.js';
 
 const args = process.argv.slice(2);
 const write = args.includes('--write');
@@ -415,7 +415,7 @@ import type { Calibration } from './calibration-types.js';
 
 export const CALIBRATION: Calibration = ${JSON.stringify({ version, fittedOn: inputs.join(', '), sameWork: clean(sameWork), governs: clean(governs ?? sameWork) }, null, 2)};
 `;
-  writeFileSync(new URL('../src/scoring/calibration-data.ts', import.meta.url), text);
+  writeFileSync(new URL('../src/work-memory/scoring/calibration-data.ts', import.meta.url), text);
   console.log(`wrote src/work-memory/scoring/calibration-data.ts (version ${version})`);
 }
 function round6(x) {

@@ -5,7 +5,7 @@
 // precision at a 10% base rate meets its target. Prints the best directions by AUC.
 // Usage: node scripts/fit-scoring.mjs results.json [noise=0.25] [precision=0.8]
 import { readFileSync } from 'node:fs';
-import { auc, bandRow } from '../dist/eval/metrics.js';
+import { auc, bandRow } from '../dist/work-memory/eval/metrics.js';
 
 const [file, noiseArg, precArg] = process.argv.slice(2);
 const noise = Number(noiseArg ?? 0.25);

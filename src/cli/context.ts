@@ -48,7 +48,7 @@ export interface CommandContext {
   checkDeps(): Promise<CheckDeps>;
   /** The live index, opened on first use (after any refresh the command ran) for the model the config names. */
   index(): Promise<HnswStore>;
-  /** The attempt memory, opened on first use; `read` with nothing recorded creates nothing. */
+  /** The attempt memory, opened at each call (a command opens it once); `close()` closes every handle. `read` with nothing recorded creates nothing. */
   attempts(purpose: 'read' | 'write', session?: string): Promise<AttemptMemoryHandle>;
   readonly prompts: Prompts;
   /** Closes what was opened (the attempt memory). */
@@ -70,7 +70,7 @@ export function createContext(io: IO, globals: GlobalOptions, overrides: Context
   };
   const opened: AttemptMemoryHandle[] = [];
   const root = once(() => findProjectRoot(io.cwd, globals.cwd));
-  const config = once(() => (overrides.config ? overrides.config() : loadConfig(root())));
+  const config = once(async () => (overrides.config ? overrides.config() : loadConfig(root())));
   const model = once(async () => {
     const { modelSetup } = await import('../work-memory/index/model-setup.js');
     return modelSetup(io.env, (await config()).config, root());

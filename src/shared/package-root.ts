@@ -14,10 +14,13 @@ let cached: string | null = null;
 export function packageRoot(): string {
   if (cached) return cached;
   const start = path.dirname(fileURLToPath(import.meta.url));
+  let withBin: string | null = null;
   for (let dir = start; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
     if (existsSync(manifest) && isAgentos(manifest)) return (cached = dir);
-    if (path.dirname(dir) === dir) return (cached = path.resolve(start, '..'));
+    // A renamed or vendored copy: the folder holding our bin is the root.
+    withBin ??= existsSync(path.join(dir, 'bin', 'agentos.js')) ? dir : null;
+    if (path.dirname(dir) === dir) return (cached = withBin ?? path.resolve(start, '..'));
   }
 }
 

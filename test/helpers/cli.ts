@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BIN, DEMO, MODEL_DIR, REPO } from './paths.js';
 
@@ -67,6 +67,9 @@ export async function indexedDemo(dest: string): Promise<void> {
     return;
   }
   await copyDemo(dest);
+  // As the once-per-run setup makes it: a git folder on branch main.
+  await mkdir(path.join(dest, '.git'), { recursive: true });
+  await writeFile(path.join(dest, '.git', 'HEAD'), 'ref: refs/heads/main\n');
   const r = await runCli(['-C', dest, 'index', '--include-history', '-q']);
   if (r.code !== 0) throw new Error(`indexing the demo failed (${r.code}): ${r.stderr}`);
 }

@@ -2,7 +2,7 @@
 // `agentos mcp` spawned by the MCP TypeScript SDK's StdioClientTransport, as an agent
 // starts it: initialize, list tools, call each tool, malformed and huge arguments, an
 // index rebuilt under a running server, and the client going away mid-call.
-import { cliEnv, indexedDemo } from '../helpers/cli.js';
+import { cliEnv, indexedDemo, runCli } from '../helpers/cli.js';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -50,6 +50,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await shared?.client.close();
   await rm(tmp, { recursive: true, force: true });
+});
+
+test('the demo copied from the once-per-run index is fresh (its files keep the mtimes the manifest recorded)', async () => {
+  const r = await runCli(['-C', root, 'status', '--json']);
+  expect((JSON.parse(r.stdout) as { index: { state: string } }).index.state).toBe('fresh');
 });
 
 describe('agentos mcp with the SDK client', () => {

@@ -226,3 +226,14 @@ describe('formatScore never contradicts the thresholds', () => {
     }
   });
 });
+
+describe('what was tried during a past work, under its match (issue 21 §5)', () => {
+  test('each note is a line under the match, its text made safe for markdown by the section', () => {
+    const notes = (m: HistoryMatch, safe: (s: string) => string) =>
+      m.issueId === '42' ? [{ label: 'Tried', text: safe('failed (2026-11-02): `npm install redis-node` — 404 Not Found <!-- x -->') }] : [];
+    const related = relatedPastWorkSection([match(), match({ issueId: '7', filePath: 'docs/7.md' })], notes);
+    expect(related).toContain('\n  Tried: failed (2026-11-02): `npm install redis-node` — 404 Not Found &lt;!-- x --&gt;');
+    expect(related.match(/Tried:/g)).toHaveLength(1);
+    expect(linkedPastWorkSection(match(), notes)).toMatch(/\nTried: failed \(2026-11-02\)/);
+  });
+});

@@ -142,9 +142,10 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   }
   // `attempts:` configures the attempt memory; `retrieval:`, its first name, is still read.
   const r = raw as Raw;
-  if (r.attempts !== undefined && r.retrieval !== undefined) err('retrieval', 'given twice (also as attempts:); keep attempts:');
-  else if (r.retrieval !== undefined) warnings.push(`${source}: retrieval: is now called attempts: (still read; rename it)`);
-  parseAttempts(r.retrieval !== undefined && r.attempts === undefined ? 'retrieval' : 'attempts', section, num, err, config);
+  const given = (v: unknown) => v !== undefined && v !== null;
+  if (given(r.attempts) && given(r.retrieval)) err('retrieval', 'given twice (also as attempts:); keep attempts:');
+  else if (given(r.retrieval)) warnings.push(`${source}: retrieval: is now called attempts: (still read; rename it)`);
+  parseAttempts(given(r.retrieval) && !given(r.attempts) ? 'retrieval' : 'attempts', section, num, err, config);
 
   // scoring (issue 11): how a past document's similarity is computed.
   const scoring = section('scoring', ['method']);

@@ -1,7 +1,7 @@
 import type { Embedder } from '../embeddings/embedder.js';
 
 /** Texts per embed call: progress is reported between slices. */
-const EMBED_SLICE = 64;
+export const EMBED_SLICE = 64;
 
 /**
  * Embed every new chunk of a build together, sorted by length over the whole run

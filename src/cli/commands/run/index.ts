@@ -38,6 +38,8 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
   };
   const failOpen = (what: string, e: unknown) => io.stderr.write(`agentos: ${what} failed: ${errorMessage(e)}. Running the command without attempt memory.\n`);
 
+  // A bad -C is a usage error before anything runs (the memory's failures, below, fail open).
+  ctx.root();
   let config: Config = DEFAULT_CONFIG;
   let memory: AttemptMemoryHandle | null = null;
   try {

@@ -31,7 +31,7 @@ export function effectiveSettings(root: string, config: Config, env: NodeJS.Proc
     }
     const key = snake(prefix);
     const shown = prefix === 'corpus.maxFileBytes' ? (value as number) / 1024 : value;
-    out.push({ key, value: shown, source: hasPath(raw, key) ? CONFIG_PATH : 'default' });
+    out.push({ key, value: shown, source: fromFile(raw, prefix, key) ? CONFIG_PATH : 'default' });
   };
   walk(config, '');
   const dir = out.find((s) => s.key === 'model.dir');
@@ -46,6 +46,16 @@ function readRawConfig(root: string): unknown {
   } catch {
     return null; // missing (all defaults); an invalid file never gets here
   }
+}
+
+/**
+ * Whether the file sets this key: as snake_case or as the field's camelCase (both are
+ * read), and for the attempt memory also under its old section name `retrieval:`.
+ */
+function fromFile(raw: unknown, field: string, key: string): boolean {
+  const spellings = [key, field];
+  for (const k of [key, field]) if (k.startsWith('attempts.')) spellings.push(`retrieval.${k.slice('attempts.'.length)}`);
+  return spellings.some((k) => hasPath(raw, k));
 }
 
 function hasPath(raw: unknown, dotted: string): boolean {
