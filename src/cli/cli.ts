@@ -308,6 +308,15 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
       setCode(await runStoreInit(context(), opts));
     });
   store
+    .command('sync')
+    .description("push this repository's live index into the shared store: only what changed, in one transaction (index does it after a build when a store is configured)")
+    .option('--json', 'print the result as JSON on stdout')
+    .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 7]))
+    .action(async (opts) => {
+      const { runStoreSync } = await import('./commands/store/index.js');
+      setCode(await runStoreSync(context(), opts));
+    });
+  store
     .command('status')
     .description('which server answered (URL with its password masked), the schema version, the repositories and their documents')
     .option('--json', 'print as JSON on stdout')

@@ -7,9 +7,20 @@ class HostRealmEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     for (const name of [
-      'Float32Array', 'Float64Array', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array',
-      'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array', 'ArrayBuffer',
-      'SharedArrayBuffer', 'DataView',
+      'Float32Array',
+      'Float64Array',
+      'Int8Array',
+      'Uint8Array',
+      'Uint8ClampedArray',
+      'Int16Array',
+      'Uint16Array',
+      'Int32Array',
+      'Uint32Array',
+      'BigInt64Array',
+      'BigUint64Array',
+      'ArrayBuffer',
+      'SharedArrayBuffer',
+      'DataView',
     ]) {
       this.global[name] = globalThis[name];
     }

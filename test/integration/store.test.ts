@@ -5,7 +5,10 @@
 // that is down each one clear line with exit 7.
 import { createRequire } from 'node:module';
 import { jest } from '@jest/globals';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
 import { PG_PASSWORD, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 jest.setTimeout(180_000);
@@ -91,5 +94,91 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     const r = await runCli(['store', 'status']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no shared store configured: set AGENTOS_DATABASE_URL/);
+  });
+});
+
+describe('agentos store sync: the live index into the shared store', () => {
+  let tmp: string;
+  let demo: string;
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-store-sync-'));
+    demo = path.join(tmp, 'demo');
+    await indexedDemo(demo);
+    expect((await store(['init'])).code).toBe(0);
+  });
+  afterAll(async () => rm(tmp, { recursive: true, force: true }));
+
+  const agentos = (args: string[], url = pg.url) => runCli(['-C', demo, ...args], { env: { AGENTOS_DATABASE_URL: url } });
+  const docs = () => sql<{ id: string; path: string }>(`SELECT d.id, d.path FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'demo' ORDER BY d.path`);
+
+  test('the first sync sends every document with its chunks, vectors and term counts; the second sends nothing', async () => {
+    const local = JSON.parse((await agentos(['status', '--json'])).stdout) as { index: { documents: { standard: number; history: number }; chunks: number } };
+    const first = await agentos(['store', 'sync', '--json']);
+    expect([first.code, first.stderr]).toEqual([0, '']);
+    const r = JSON.parse(first.stdout) as { repository: string; added: string[]; removed: string[]; unchanged: number; chunks: number };
+    expect(r.repository).toBe('demo');
+    expect(r.chunks).toBe(local.index.chunks);
+    expect(r.added.length).toBe((await docs()).length);
+    const [counts] = await sql<{ chunks: string; dims: number; terms: string }>(
+      `SELECT (SELECT count(*) FROM chunks) AS chunks, (SELECT vector_dims(embedding) FROM chunks LIMIT 1) AS dims, (SELECT count(*) FROM document_terms) AS terms`,
+    );
+    expect(Number(counts.chunks)).toBe(local.index.chunks);
+    expect(counts.dims).toBe(384);
+    expect(Number(counts.terms)).toBeGreaterThan(1000);
+    // Stored as sent: a chunk's own vector is nearest to itself (inner product of unit vectors).
+    const [probe] = await sql<{ id: string; e: string }>('SELECT id, embedding::text AS e FROM chunks ORDER BY id LIMIT 1');
+    const [nearest] = await sql<{ id: string }>(`SELECT id FROM chunks ORDER BY embedding <#> '${probe.e}' LIMIT 1`);
+    expect(nearest.id).toBe(probe.id);
+
+    const again = JSON.parse((await agentos(['store', 'sync', '--json'])).stdout) as { added: string[]; changed: string[]; removed: string[]; unchanged: number; chunks: number };
+    expect([again.added, again.changed, again.removed, again.chunks]).toEqual([[], [], [], 0]);
+    expect(again.unchanged).toBe(r.added.length);
+  });
+
+  test('index syncs by itself: a changed file is replaced (the others keep their rows), a deleted one is gone', async () => {
+    const before = await docs();
+    const changed = 'docs/adrs/0002-structured-json-logging-with-correlation-ids.md';
+    await writeFile(path.join(demo, changed), '# ADR-0002: Structured JSON logging\n\nStatus: accepted\n\nLog JSON lines with a correlation id on every request, now with trace ids too.\n');
+    const gone = before.find((d) => d.path.startsWith('docs/audit/done/'))!.path;
+    await unlink(path.join(demo, gone));
+    const r = await agentos(['index', '-q']);
+    expect(r.code).toBe(0);
+    const after = await docs();
+    expect(after.map((d) => d.path)).not.toContain(gone);
+    const idOf = (list: typeof before, p: string) => list.find((d) => d.path === p)?.id;
+    expect(idOf(after, changed)).not.toBe(idOf(before, changed));
+    for (const d of after.filter((x) => x.path !== changed)) expect(d.id).toBe(idOf(before, d.path));
+  });
+
+  test('a hostile title is stored as text; every table is still there', async () => {
+    const title = `x'); DROP TABLE chunks; --`;
+    await writeFile(path.join(demo, 'docs', 'adrs', '0099-hostile.md'), `# ${title}\n\nStatus: accepted\n\nA decision whose title tries to end the SQL statement.\n`);
+    expect((await agentos(['index', '-q'])).code).toBe(0);
+    const [row] = await sql<{ title: string }>(`SELECT metadata->>'title' AS title FROM documents WHERE path = 'docs/adrs/0099-hostile.md'`);
+    expect(row.title).toContain(`DROP TABLE chunks`);
+    expect(Number((await sql<{ n: string }>('SELECT count(*) AS n FROM chunks'))[0].n)).toBeGreaterThan(0);
+  });
+
+  test('the server down: index still updates the local index and says the store was not updated', async () => {
+    await writeFile(path.join(demo, 'docs', 'adrs', '0100-offline.md'), '# ADR-0100: Offline decision\n\nStatus: accepted\n\nWritten while the store was down.\n');
+    pg.kill();
+    try {
+      const r = await agentos(['index', '-q']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(
+        /warning: the shared store was not updated \(cannot reach the store at 127\.0\.0\.1:\d+\/postgres \(connection refused\).*run `agentos store sync` when the store is back/,
+      );
+    } finally {
+      pg.start();
+    }
+    const r = JSON.parse((await agentos(['store', 'sync', '--json'])).stdout) as { added: string[] };
+    expect(r.added).toEqual(['docs/adrs/0100-offline.md']);
+  });
+
+  test('a store without the schema: sync says to run store init, exit 7', async () => {
+    await sql('CREATE DATABASE empty_store');
+    const r = await agentos(['store', 'sync'], pg.url.replace(/\/postgres$/, '/empty_store'));
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/no agentos schema yet: run `agentos store init`/);
   });
 });

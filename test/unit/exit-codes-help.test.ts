@@ -64,6 +64,7 @@ const FOLDER: Record<string, string> = {
   'model fetch': 'model',
   'store init': 'store',
   'store status': 'store',
+  'store sync': 'store',
 };
 
 test('every command with a folder of its own is checked', () => {

@@ -1,7 +1,7 @@
 import type { CommandContext } from '../../context.js';
 import { modelSetup } from '../../../work-memory/index/model-setup.js';
 import { assertExplicitModelDir } from '../../../work-memory/embeddings/model-location.js';
-import { ExitCode, UsageError } from '../../../shared/errors.js';
+import { errorMessage, ExitCode, UsageError } from '../../../shared/errors.js';
 import { buildIndex, type BuildReport } from '../../../work-memory/index/build.js';
 import { resolveHistoryScope } from '../../../work-memory/index/freshness.js';
 import { emptyGlobWarnings } from './empty-globs.js';
@@ -76,7 +76,24 @@ export async function runIndex(ctx: CommandContext, opts: IndexOptions): Promise
     await printSummary(io, report, seconds, scope.includeHistory);
   }
   for (const w of [...report.warnings, ...empty.warnings]) io.stderr.write(`warning: ${terminalSafe(w)}\n`);
+  await syncIfConfigured(ctx);
   return ExitCode.Ok;
+}
+
+/**
+ * With a shared store configured, the index just built goes there too. The local index
+ * stands whatever the server does: a failure is one warning saying what to run later.
+ */
+async function syncIfConfigured(ctx: CommandContext): Promise<void> {
+  const { storeUrl } = await import('../../../shared/store/url.js');
+  if (!storeUrl(ctx.io.env, (await ctx.config()).config)) return;
+  const { syncStore, describeSync } = await import('../store/index.js');
+  try {
+    const r = await syncStore(ctx);
+    if (!ctx.globals.quiet) ctx.io.stderr.write(describeSync(r) + '\n');
+  } catch (e) {
+    ctx.io.stderr.write(`warning: the shared store was not updated (${errorMessage(e)}); the local index is; run \`agentos store sync\` when the store is back\n`);
+  }
 }
 
 /**

@@ -5,7 +5,10 @@
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { connectStore, storeError } from '../../../shared/store/connect.js';
-import { migrate } from '../../../shared/store/schema.js';
+import { migrate, SCHEMA_VERSION, schemaVersion } from '../../../shared/store/schema.js';
+import { repositoryName } from '../../../shared/store/repository.js';
+import { StoreUnavailableError } from '../../../shared/errors.js';
+import { syncToStore, type SyncReport } from '../../../work-memory/index/store-sync.js';
 import { storeStatus } from '../../../shared/store/status.js';
 import { maskUrl, storeUrl } from '../../../shared/store/url.js';
 
@@ -57,4 +60,39 @@ export async function runStoreStatus(ctx: CommandContext, opts: { json?: boolean
     for (const r of s.repositories) out(`  ${r.name}: ${r.documents} documents, ${r.chunks} chunks, last sync ${r.syncedAt ?? 'never'}`);
   }
   return ExitCode.Ok;
+}
+
+/** Push this repository's live index into the shared store (what `index` does after a build when a store is configured). */
+export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
+  const report = await syncStore(ctx);
+  if (opts.json) ctx.io.stdout.write(JSON.stringify(report, null, 2) + '\n');
+  else ctx.io.stdout.write(describeSync(report) + '\n');
+  return ExitCode.Ok;
+}
+
+export async function syncStore(ctx: CommandContext): Promise<SyncReport> {
+  const local = await ctx.index();
+  const { openLexical } = await import('../../../work-memory/lexical/file.js');
+  let lexical = null;
+  try {
+    lexical = openLexical(ctx.root());
+  } catch {
+    lexical = null; // an index without its lexical file: the server gets no term counts for it
+  }
+  const { config } = await ctx.config();
+  return withStore(ctx, async (client) => {
+    const version = await schemaVersion(client);
+    if (version !== SCHEMA_VERSION)
+      throw new StoreUnavailableError(
+        version === 0
+          ? 'the store has no agentos schema yet: run `agentos store init`'
+          : `the store's schema is version ${version}, this agentos writes ${SCHEMA_VERSION}: run \`agentos store init\` (or upgrade agentos)`,
+      );
+    return syncToStore(client, local, lexical, repositoryName(ctx.root(), config));
+  });
+}
+
+export function describeSync(r: SyncReport): string {
+  const parts = [`${r.added.length} added`, `${r.changed.length} changed`, `${r.removed.length} removed`, `${r.unchanged} unchanged`];
+  return `Shared store: ${r.repository}: ${parts.join(', ')} (${r.chunks} chunks sent)${r.replacedAll ? `; every document replaced: ${r.replacedAll}` : ''}.`;
 }
