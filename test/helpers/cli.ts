@@ -34,9 +34,10 @@ export interface CliResult {
 }
 
 /** `agentos ARGS` as a separate process (bin/agentos.js); stdin gets `input` (or nothing) and is closed. */
-export function runCli(args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runCli(args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv; node?: boolean } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? REPO, env: cliEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    // node: the arguments are node's own (e.g. --require a preload, then BIN and the CLI's).
+    const child = spawn(process.execPath, opts.node ? args : [BIN, ...args], { cwd: opts.cwd ?? REPO, env: cliEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

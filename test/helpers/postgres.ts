@@ -24,6 +24,8 @@ export interface TestPostgres {
   stop(): void;
   kill(): void;
   start(): void;
+  /** The command line that kills the server the way a crash would (for a child process to run). */
+  killCommand: string[];
 }
 
 function pgbin(): string {
@@ -82,5 +84,6 @@ export async function startPostgres(): Promise<TestPostgres> {
       rmSync(base, { recursive: true, force: true });
     },
     kill: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+    killCommand: as(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).flat(),
   };
 }

@@ -9,6 +9,7 @@ import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
+import { BIN } from '../helpers/paths.js';
 import { PG_PASSWORD, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 jest.setTimeout(180_000);
@@ -180,5 +181,112 @@ describe('agentos store sync: the live index into the shared store', () => {
     const r = await agentos(['store', 'sync'], pg.url.replace(/\/postgres$/, '/empty_store'));
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/no agentos schema yet: run `agentos store init`/);
+  });
+});
+
+// A process killed, or the server killed, in the middle of a sync: the transaction is
+// rolled back by the server, so the repository holds what it held before, nothing half.
+// The faults are placed exactly by a --require preload that wraps node-postgres' query.
+const FAULT_PRELOAD = `
+const { execFileSync } = require('node:child_process');
+const pg = require(process.env.AGENTOS_TEST_PG_MODULE);
+const at = Number(process.env.AGENTOS_TEST_STORE_FAULT_AT);
+let inserts = 0;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function (text, ...rest) {
+  if (typeof text === 'string' && text.startsWith('INSERT INTO chunks') && ++inserts === at) {
+    if (process.env.AGENTOS_TEST_STORE_FAULT === 'kill-agentos') process.kill(process.pid, 'SIGKILL');
+    if (process.env.AGENTOS_TEST_STORE_FAULT === 'kill-server') {
+      const cmd = JSON.parse(process.env.AGENTOS_TEST_STORE_KILL);
+      execFileSync(cmd[0], cmd.slice(1), { stdio: 'ignore' });
+    }
+  }
+  return query.call(this, text, ...rest);
+};
+`;
+
+describe('faults in the middle of a sync leave nothing half-written', () => {
+  let tmp: string;
+  let demo: string;
+  let preload: string;
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-store-fault-'));
+    demo = path.join(tmp, 'demo');
+    await indexedDemo(demo);
+    await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: faulty\n');
+    preload = path.join(tmp, 'fault.cjs');
+    await writeFile(preload, FAULT_PRELOAD);
+    expect((await store(['init'])).code).toBe(0);
+  });
+  afterAll(async () => rm(tmp, { recursive: true, force: true }));
+
+  const faulty = () =>
+    sql<{ docs: string; repos: string }>(
+      `SELECT (SELECT count(*) FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'faulty') AS docs, (SELECT count(*) FROM repositories WHERE name = 'faulty') AS repos`,
+    );
+  const syncWithFault = (fault: string) =>
+    runCli(['--require', preload, BIN, '-C', demo, 'store', 'sync'], {
+      node: true,
+      env: {
+        AGENTOS_DATABASE_URL: pg.url,
+        AGENTOS_TEST_PG_MODULE: require.resolve('pg'),
+        AGENTOS_TEST_STORE_FAULT: fault,
+        AGENTOS_TEST_STORE_FAULT_AT: '5',
+        AGENTOS_TEST_STORE_KILL: JSON.stringify(pg.killCommand),
+      },
+    });
+
+  test('agentos killed after some documents were sent: the server has none of them', async () => {
+    const r = await syncWithFault('kill-agentos');
+    expect(r.signal).toBe('SIGKILL');
+    // The server ends the dead connection's transaction; a moment later nothing of it is visible.
+    await new Promise((done) => setTimeout(done, 500));
+    expect(await faulty()).toEqual([{ docs: '0', repos: '0' }]);
+  });
+
+  test('the server killed mid-sync: one line, exit 7; restarted, nothing of the sync is there; the next sync sends it all', async () => {
+    const r = await syncWithFault('kill-server');
+    try {
+      expect(r.code).toBe(7);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^agentos: .*store at 127\.0\.0\.1:\d+\/postgres/);
+    } finally {
+      pg.start();
+    }
+    expect(await faulty()).toEqual([{ docs: '0', repos: '0' }]);
+    const ok = await runCli(['-C', demo, 'store', 'sync', '--json'], { env: { AGENTOS_DATABASE_URL: pg.url } });
+    expect(ok.code).toBe(0);
+    const [after] = await faulty();
+    expect(Number(after.docs)).toBe((JSON.parse(ok.stdout) as { added: string[] }).added.length);
+    expect(Number(after.docs)).toBeGreaterThan(20);
+  });
+});
+
+describe('many at once', () => {
+  test('eight processes syncing eight repositories, and two syncing the same one: nothing lost, nothing twice', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-store-many-'));
+    try {
+      expect((await store(['init'])).code).toBe(0);
+      const roots: string[] = [];
+      for (let i = 1; i <= 8; i++) {
+        const root = path.join(tmp, `r${i}`);
+        await indexedDemo(root);
+        await writeFile(path.join(root, '.agentos', 'config.yaml'), `store:\n  repository: team/r${i}\n`);
+        roots.push(root);
+      }
+      // r1 twice: the second waits for the first (its row is locked) and then finds nothing to send.
+      const runs = await Promise.all([...roots, roots[0]].map((root) => runCli(['-C', root, 'store', 'sync', '--json'], { env: { AGENTOS_DATABASE_URL: pg.url } })));
+      for (const r of runs) expect([r.code, r.stderr]).toEqual([0, '']);
+      const sent = runs.map((r) => (JSON.parse(r.stdout) as { added: string[] }).added.length);
+      const rows = await sql<{ name: string; docs: string; distinct_paths: string }>(
+        `SELECT r.name, count(d.id) AS docs, count(DISTINCT d.path) AS distinct_paths FROM repositories r JOIN documents d ON d.repository_id = r.id WHERE r.name LIKE 'team/%' GROUP BY r.name ORDER BY r.name`,
+      );
+      expect(rows.map((r) => r.name)).toEqual(roots.map((_, i) => `team/r${i + 1}`));
+      for (const r of rows) expect([r.docs, r.distinct_paths]).toEqual([String(sent[1]), String(sent[1])]);
+      // Of the two syncs of r1, one sent everything and the other nothing.
+      expect([sent[0], sent[8]].sort((a, b) => a - b)).toEqual([0, sent[1]]);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 });
