@@ -111,8 +111,9 @@ describe('the store keeps work and branch (schema 4)', () => {
   it('records them, lists by work, and upgrades a version-3 store in place', async () => {
     const root = project('issue-27');
     const mem = openAttemptMemory(root, DEFAULT_CONFIG, { env: {}, home: '/home/t' });
-    const a = mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure' });
-    mem.record({ tool: 'shell', command: 'npm test', outcome: 'success', work: '#12' });
+    // Times a second apart: two records in one millisecond have no defined order.
+    const a = mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', time: new Date(Date.now() - 2000).toISOString() });
+    mem.record({ tool: 'shell', command: 'npm test', outcome: 'success', work: '#12', time: new Date(Date.now() - 1000).toISOString() });
     expect([a.work, a.branch]).toEqual(['27', 'issue-27']);
     expect(mem.list({ work: ['12'] }).map((r) => r.command)).toEqual(['npm test']);
     expect(mem.list({ work: [] })).toEqual([]);
