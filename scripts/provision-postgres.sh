@@ -12,6 +12,15 @@
 # able to read the binaries. Idempotent: a venv that already has it is reused.
 set -euo pipefail
 VENV="${1:-${AGENTOS_PG_VENV:-/tmp/agentos-pgserver-venv}}"
+# A fixed path under /tmp could be planted by another user: reuse it only when it is ours alone.
+if [ -e "$VENV" ]; then
+  owner="$(stat -c %u "$VENV")"
+  mode="$(stat -c %a "$VENV")"
+  if [ "$owner" != "$(id -u)" ] || [ $(( 8#$mode & 8#022 )) -ne 0 ]; then
+    echo "provision-postgres: $VENV is not yours alone (owner uid $owner, mode $mode); remove it or set AGENTOS_PG_VENV" >&2
+    exit 1
+  fi
+fi
 if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV" >&2
 fi

@@ -313,7 +313,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .option('--json', 'print the result as JSON on stdout')
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 7]))
     .action(async (opts) => {
-      const { runStoreSync } = await import('./commands/store/index.js');
+      const { runStoreSync } = await import('./commands/store/sync.js');
       setCode(await runStoreSync(context(), opts));
     });
   store

@@ -80,8 +80,13 @@ export async function startPostgres(): Promise<TestPostgres> {
     wrongPasswordUrl: `postgres://postgres:not-the-password@127.0.0.1:${port}/postgres`,
     start,
     stop: () => {
-      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
-      rmSync(base, { recursive: true, force: true });
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      } catch {
+        // already down (a test killed it): nothing to stop
+      } finally {
+        rmSync(base, { recursive: true, force: true });
+      }
     },
     kill: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
     killCommand: as(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).flat(),

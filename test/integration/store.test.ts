@@ -3,6 +3,7 @@
 // through the built CLI: the schema created once and idempotently, eight processes
 // migrating at once, the URL's password never shown, a wrong password and a server
 // that is down each one clear line with exit 7.
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { jest } from '@jest/globals';
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
@@ -105,6 +106,7 @@ describe('agentos store sync: the live index into the shared store', () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-store-sync-'));
     demo = path.join(tmp, 'demo');
     await indexedDemo(demo);
+    await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: demo\n');
     expect((await store(['init'])).code).toBe(0);
   });
   afterAll(async () => rm(tmp, { recursive: true, force: true }));
@@ -204,6 +206,36 @@ pg.Client.prototype.query = function (text, ...rest) {
   return query.call(this, text, ...rest);
 };
 `;
+
+describe("the repository's name", () => {
+  test('its git remote origin, without the credentials in it; none and no store.repository: a usage error, nothing sent', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-store-name-'));
+    try {
+      const repo = path.join(tmp, 'payments');
+      await indexedDemo(repo);
+      await rm(path.join(repo, '.git'), { recursive: true, force: true });
+      const git = (args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
+      git(['init', '-q']);
+      const none = await runCli(['-C', repo, 'store', 'sync'], { env: { AGENTOS_DATABASE_URL: pg.url } });
+      expect(none.code).toBe(2);
+      expect(none.stderr).toMatch(/no git remote "origin"; set store.repository/);
+      git(['remote', 'add', 'origin', 'https://ci-bot:ghp_secret123@github.com/acme/payments.git']);
+      const r = await runCli(['-C', repo, 'store', 'sync', '--json'], { env: { AGENTOS_DATABASE_URL: pg.url } });
+      expect(r.code).toBe(0);
+      expect((JSON.parse(r.stdout) as { repository: string }).repository).toBe('github.com/acme/payments');
+      expect(JSON.stringify(await sql('SELECT name FROM repositories'))).not.toContain('ghp_secret123');
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+
+  test('a store URL the driver cannot use is a usage error (exit 2), not an unexpected one', async () => {
+    const r = await runCli(['store', 'status'], { env: { AGENTOS_DATABASE_URL: 'postgres://u:pw@h:70000/db' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the store URL is not usable/);
+    expect(r.stderr).not.toContain(':pw@');
+  });
+});
 
 describe('faults in the middle of a sync leave nothing half-written', () => {
   let tmp: string;

@@ -5,16 +5,27 @@
  */
 import { createRequire } from 'node:module';
 import type { Client as PgClient } from 'pg';
-import { StoreUnavailableError, errorMessage } from '../errors.js';
+import { StoreUnavailableError, UsageError, errorMessage } from '../errors.js';
 import { target } from './url.js';
 
 const require = createRequire(import.meta.url);
 
 export type StoreClient = PgClient;
 
-export async function connectStore(url: string, timeoutMs: number): Promise<StoreClient> {
+/**
+ * `timeoutMs` bounds connecting (a server that is away is known quickly); `workMs`, each
+ * statement (a sync of a large repository, or one waiting for another sync of the same
+ * repository, needs longer than a status query).
+ */
+export async function connectStore(url: string, timeoutMs: number, workMs = timeoutMs): Promise<StoreClient> {
   const { Client } = require('pg') as typeof import('pg');
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, query_timeout: timeoutMs + 1000, application_name: 'agentos' });
+  let client: PgClient;
+  try {
+    client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, statement_timeout: workMs, query_timeout: workMs + 1000, application_name: 'agentos' });
+  } catch (e) {
+    // The driver parses the URL here (and reads any sslrootcert file): the URL is the user's to fix.
+    throw new UsageError(`the store URL is not usable (${errorMessage(e).replace(/postgres(ql)?:\/\/\S+/g, '<url>')}); expected postgres://user@host:port/database`);
+  }
   // A server going away later must not crash the process: the query in flight reports it.
   client.on('error', () => undefined);
   try {
@@ -24,6 +35,12 @@ export async function connectStore(url: string, timeoutMs: number): Promise<Stor
     throw storeError(e, url, timeoutMs);
   }
   return client;
+}
+
+/** Whether an error came from the driver or the server (and so means the store), not from agentos itself. */
+export function isStoreError(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return e instanceof StoreUnavailableError || typeof code === 'string' || /Connection terminated|connection/i.test(errorMessage(e));
 }
 
 /** A driver or server error as one line naming the store (host, port, database) and the problem. */
@@ -36,6 +53,7 @@ export function storeError(e: unknown, url: string, timeoutMs: number): StoreUna
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new StoreUnavailableError(`cannot reach the store at ${where} (unknown host)`);
   if (code === '28P01' || code === '28000') return new StoreUnavailableError(`the store at ${where} refused the credentials (${code === '28P01' ? 'wrong password' : 'not allowed to connect'})`);
   if (code === '3D000') return new StoreUnavailableError(`the store at ${where} has no such database`);
+  if (code === '55P03') return new StoreUnavailableError(`the store at ${where} is busy: another sync of this repository held it too long`);
   if (code === '57014' || /timeout|timed out/i.test(message)) return new StoreUnavailableError(`no answer from the store at ${where} within ${(timeoutMs / 1000).toFixed(1)} s`);
   // The driver's message can quote the connection string in some errors: never pass a password on.
   return new StoreUnavailableError(`the store at ${where} failed: ${message.replace(/postgres(ql)?:\/\/\S+/g, '<url>')}`);

@@ -1,28 +1,24 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import type { Config } from '../config/schema.js';
+import { UsageError } from '../errors.js';
 
 /**
- * This repository's name in the shared store: `store.repository`, else its git
- * remote `origin` (host and path, no user, no password, no `.git`), else its folder
- * name. Matches from another repository are shown with this name.
+ * This repository's name in the shared store: `store.repository`, else its git remote
+ * `origin` as git itself reads it (worktrees and subfolders included), as host/path
+ * with no user, no password, no `.git`. Never a folder name: two unrelated folders
+ * called "api" would share a namespace, and each sync would delete the other's
+ * documents.
  */
 export function repositoryName(root: string, config: Config): string {
   if (config.store.repository) return config.store.repository;
   const remote = originUrl(root);
   if (remote) return remote;
-  return path.basename(path.resolve(root));
+  throw new UsageError('the shared store needs a name for this repository: it has no git remote "origin"; set store.repository in .agentos/config.yaml');
 }
 
 function originUrl(root: string): string | null {
-  let text: string;
-  try {
-    text = readFileSync(path.join(root, '.git', 'config'), 'utf8');
-  } catch {
-    return null;
-  }
-  const section = /\[remote "origin"\]([^[]*)/.exec(text)?.[1];
-  const url = section && /^\s*url\s*=\s*(\S+)\s*$/m.exec(section)?.[1];
+  const r = spawnSync('git', ['config', '--get', 'remote.origin.url'], { cwd: root, encoding: 'utf8', timeout: 5000 });
+  const url = r.status === 0 ? r.stdout.trim() : '';
   if (!url) return null;
   // git@github.com:acme/payments.git, https://user:token@github.com/acme/payments.git -> github.com/acme/payments
   const scp = /^[\w.-]+@([\w.-]+):(.+)$/.exec(url);
@@ -33,7 +29,7 @@ function originUrl(root: string): string | null {
       const u = new URL(url);
       name = `${u.host}${u.pathname}`;
     } catch {
-      name = url;
+      name = url.replace(/^[^@]*@/, '');
     }
   }
   return name.replace(/\.git$/, '').replace(/\/+$/, '');

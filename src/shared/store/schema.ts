@@ -8,16 +8,18 @@
 import type { StoreClient } from './connect.js';
 import { StoreUnavailableError } from '../errors.js';
 
-/** The advisory lock every migration holds (an arbitrary constant: "agentos" in ASCII). */
-const MIGRATION_LOCK = 0x6167656e746f73;
+/** The advisory lock every migration holds (an arbitrary constant: "agentos" in ASCII), as a string: it is above 2^53. */
+const MIGRATION_LOCK = '27416758083415923';
 
 /** Each version's statements, applied in order. The vector size is the model's (all-MiniLM-L6-v2: 384). */
 export const MIGRATIONS: string[][] = [
   [
     `CREATE TABLE IF NOT EXISTS agentos_schema (singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton), version integer NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())`,
     // Each repository is a namespace: its documents, its model and chunking, its last sync.
-    `CREATE TABLE repositories (id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, model_id text, chunking_version integer, synced_at timestamptz)`,
-    `CREATE TABLE documents (id bigserial PRIMARY KEY, repository_id bigint NOT NULL REFERENCES repositories ON DELETE CASCADE, path text NOT NULL, content_hash text NOT NULL, types text[] NOT NULL, metadata jsonb NOT NULL, UNIQUE (repository_id, path))`,
+    // The model identity the vectors were made with: another one replaces the repository's documents.
+    `CREATE TABLE repositories (id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, model_id text, model_fingerprint text, dimensions integer, max_tokens integer, chunking_version integer, synced_at timestamptz)`,
+    // sync_digest: content hash, types, metadata and term counts together: any of them changing resends the document.
+    `CREATE TABLE documents (id bigserial PRIMARY KEY, repository_id bigint NOT NULL REFERENCES repositories ON DELETE CASCADE, path text NOT NULL, content_hash text NOT NULL, sync_digest text NOT NULL, types text[] NOT NULL, metadata jsonb NOT NULL, UNIQUE (repository_id, path))`,
     `CREATE TABLE chunks (id bigserial PRIMARY KEY, document_id bigint NOT NULL REFERENCES documents ON DELETE CASCADE, ordinal integer NOT NULL, section text NOT NULL, excerpt text NOT NULL, embedding vector(384) NOT NULL)`,
     `CREATE INDEX chunks_embedding ON chunks USING hnsw (embedding vector_ip_ops)`,
     `CREATE INDEX chunks_document ON chunks (document_id)`,
@@ -46,10 +48,16 @@ export interface MigrationResult {
 export async function migrate(client: StoreClient): Promise<MigrationResult> {
   await client.query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
     const available = await client.query<{ default_version: string }>(`SELECT default_version FROM pg_available_extensions WHERE name = 'vector'`);
     if (available.rows.length === 0) throw new StoreUnavailableError('the server has no pgvector extension (pg_available_extensions has no "vector"); install pgvector on the PostgreSQL server');
-    await client.query('CREATE EXTENSION IF NOT EXISTS vector');
+    try {
+      await client.query('CREATE EXTENSION IF NOT EXISTS vector');
+    } catch (e) {
+      if ((e as { code?: string }).code === '42501')
+        throw new StoreUnavailableError('this user may not create the pgvector extension; ask an administrator to run CREATE EXTENSION vector in this database');
+      throw e;
+    }
     const from = await schemaVersion(client);
     if (from > SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${from}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
     for (let v = from; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v]) await client.query(sql);

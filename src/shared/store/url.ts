@@ -4,9 +4,11 @@
  * (node-postgres reads them); a URL is never printed or logged with its password.
  */
 import type { Config } from '../config/schema.js';
+import { UsageError } from '../errors.js';
 
 export function storeUrl(env: NodeJS.ProcessEnv, config: Config): string | null {
   const fromEnv = env.AGENTOS_DATABASE_URL?.trim();
+  if (fromEnv && !/^postgres(ql)?:\/\//.test(fromEnv)) throw new UsageError('AGENTOS_DATABASE_URL: expected a postgres:// or postgresql:// URL');
   return fromEnv ? fromEnv : config.store.url;
 }
 

@@ -87,7 +87,7 @@ export async function runIndex(ctx: CommandContext, opts: IndexOptions): Promise
 async function syncIfConfigured(ctx: CommandContext): Promise<void> {
   const { storeUrl } = await import('../../../shared/store/url.js');
   if (!storeUrl(ctx.io.env, (await ctx.config()).config)) return;
-  const { syncStore, describeSync } = await import('../store/index.js');
+  const { syncStore, describeSync } = await import('../store/sync.js');
   try {
     const r = await syncStore(ctx);
     if (!ctx.globals.quiet) ctx.io.stderr.write(describeSync(r) + '\n');

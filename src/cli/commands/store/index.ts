@@ -4,23 +4,26 @@
  */
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
-import { connectStore, storeError } from '../../../shared/store/connect.js';
-import { migrate, SCHEMA_VERSION, schemaVersion } from '../../../shared/store/schema.js';
-import { repositoryName } from '../../../shared/store/repository.js';
-import { StoreUnavailableError } from '../../../shared/errors.js';
-import { syncToStore, type SyncReport } from '../../../work-memory/index/store-sync.js';
+import { connectStore, isStoreError, storeError } from '../../../shared/store/connect.js';
+import { terminalSafe } from '../../../shared/sanitize.js';
+import { migrate } from '../../../shared/store/schema.js';
 import { storeStatus } from '../../../shared/store/status.js';
 import { maskUrl, storeUrl } from '../../../shared/store/url.js';
 
-async function withStore<T>(ctx: CommandContext, work: (client: Awaited<ReturnType<typeof connectStore>>, url: string) => Promise<T>): Promise<T> {
+/** How long init and sync may spend per statement: waiting for another sync of the repository, or deleting a large one. */
+const WORK_MS = 300_000;
+
+export async function withStore<T>(ctx: CommandContext, work: (client: Awaited<ReturnType<typeof connectStore>>, url: string) => Promise<T>, long = false): Promise<T> {
   const { config } = await ctx.config();
   const url = storeUrl(ctx.io.env, config);
   if (!url) throw new UsageError('no shared store configured: set AGENTOS_DATABASE_URL (postgres://user@host/db) or store.url in .agentos/config.yaml');
-  const client = await connectStore(url, config.store.timeoutMs);
+  const timeout = config.store.timeoutMs;
+  const client = await connectStore(url, timeout, long ? Math.max(timeout, WORK_MS) : timeout);
   try {
     return await work(client, url);
   } catch (e) {
-    throw storeError(e, url, config.store.timeoutMs);
+    // The store's failures become one line naming it; agentos' own bugs stay what they are.
+    throw isStoreError(e) ? storeError(e, url, timeout) : e;
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -28,7 +31,7 @@ async function withStore<T>(ctx: CommandContext, work: (client: Awaited<ReturnTy
 
 /** Create or migrate the schema: idempotent, versioned, safe when two processes run it at once. */
 export async function runStoreInit(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
-  const result = await withStore(ctx, (client) => migrate(client));
+  const result = await withStore(ctx, (client) => migrate(client), true);
   if (opts.json) ctx.io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   else
     ctx.io.stdout.write(
@@ -57,42 +60,8 @@ export async function runStoreStatus(ctx: CommandContext, opts: { json?: boolean
   out(`Schema:  ${schema}`);
   if (s.schema.state === 'current') {
     out(`Repositories: ${s.repositories.length}`);
-    for (const r of s.repositories) out(`  ${r.name}: ${r.documents} documents, ${r.chunks} chunks, last sync ${r.syncedAt ?? 'never'}`);
+    // Names come from other people's repositories: shown without terminal escapes.
+    for (const r of s.repositories) out(`  ${terminalSafe(r.name)}: ${r.documents} documents, ${r.chunks} chunks, last sync ${r.syncedAt ?? 'never'}`);
   }
   return ExitCode.Ok;
-}
-
-/** Push this repository's live index into the shared store (what `index` does after a build when a store is configured). */
-export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
-  const report = await syncStore(ctx);
-  if (opts.json) ctx.io.stdout.write(JSON.stringify(report, null, 2) + '\n');
-  else ctx.io.stdout.write(describeSync(report) + '\n');
-  return ExitCode.Ok;
-}
-
-export async function syncStore(ctx: CommandContext): Promise<SyncReport> {
-  const local = await ctx.index();
-  const { openLexical } = await import('../../../work-memory/lexical/file.js');
-  let lexical = null;
-  try {
-    lexical = openLexical(ctx.root());
-  } catch {
-    lexical = null; // an index without its lexical file: the server gets no term counts for it
-  }
-  const { config } = await ctx.config();
-  return withStore(ctx, async (client) => {
-    const version = await schemaVersion(client);
-    if (version !== SCHEMA_VERSION)
-      throw new StoreUnavailableError(
-        version === 0
-          ? 'the store has no agentos schema yet: run `agentos store init`'
-          : `the store's schema is version ${version}, this agentos writes ${SCHEMA_VERSION}: run \`agentos store init\` (or upgrade agentos)`,
-      );
-    return syncToStore(client, local, lexical, repositoryName(ctx.root(), config));
-  });
-}
-
-export function describeSync(r: SyncReport): string {
-  const parts = [`${r.added.length} added`, `${r.changed.length} changed`, `${r.removed.length} removed`, `${r.unchanged} unchanged`];
-  return `Shared store: ${r.repository}: ${parts.join(', ')} (${r.chunks} chunks sent)${r.replacedAll ? `; every document replaced: ${r.replacedAll}` : ''}.`;
 }
