@@ -5,6 +5,7 @@
  * document's issue id is the key, normalised the same way.
  */
 import type { AttemptMemory, AttemptRecord } from '../attempt-memory/types.js';
+import { errorMessage } from '../shared/errors.js';
 import { commandTokens } from '../attempt-memory/normalise.js';
 import { workKey } from '../attempt-memory/work.js';
 import type { MatchNotes } from '../work-memory/output/notes.js';
@@ -62,6 +63,28 @@ function laterSuccess(records: AttemptRecord[], failure: AttemptRecord): Attempt
 }
 
 const commandVerb = (command: string) => commandTokens(command).slice(0, 2).join(' ');
+
+/**
+ * What was tried during each matched past work (issue start and the MCP check alike):
+ * none when there is no match or the attempt memory is off (not even read), and none,
+ * with a warning saying so, when the memory cannot be read; the check itself stands.
+ */
+export async function triedForMatches(matches: Array<{ issueId: string | null }>, enabled: boolean, open: () => Promise<AttemptMemory>): Promise<{ lookup: TriedLookup; warning: string | null }> {
+  if (matches.length === 0 || !enabled) return { lookup: () => [], warning: null };
+  try {
+    return {
+      lookup: triedLookup(
+        triedDuring(
+          await open(),
+          matches.map((m) => m.issueId),
+        ),
+      ),
+      warning: null,
+    };
+  } catch (e) {
+    return { lookup: () => [], warning: `attempt memory unavailable (${errorMessage(e)}); what was tried during past work is not shown` };
+  }
+}
 
 /** Looks up what was tried during a matched past work (empty when nothing, or no memory). */
 export type TriedLookup = (m: { issueId: string | null }) => TriedDuring[];

@@ -10,7 +10,7 @@ import { approxTokens, chunkMarkdown } from '../../src/work-memory/chunks/chunk.
 import { splitFrontmatter } from '../../src/work-memory/corpus/frontmatter.js';
 import { extractMetadata, MAX_TITLE_CHARS } from '../../src/work-memory/corpus/metadata.js';
 import { decodeText } from '../../src/work-memory/corpus/read.js';
-import { excerptOf } from '../../src/work-memory/index/build.js';
+import { excerptOf } from '../../src/work-memory/index/graph-update.js';
 import { composeBrief } from '../../src/work-memory/output/compose.js';
 import { safeForTerminal, terminalSafe } from '../../src/shared/sanitize.js';
 import { linkedPastWorkSection, quotePast, relatedPastWorkSection } from '../../src/work-memory/output/sections.js';

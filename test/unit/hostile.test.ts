@@ -18,7 +18,7 @@ import { readTextFile } from '../../src/work-memory/corpus/read.js';
 import { assertExplicitModelDir } from '../../src/work-memory/embeddings/model-location.js';
 import { ExitCode, UsageError } from '../../src/shared/errors.js';
 import { BoundedReadError, readRegularFileSync } from '../../src/shared/fsutil/bounded-read.js';
-import { excerptOf } from '../../src/work-memory/index/build.js';
+import { excerptOf } from '../../src/work-memory/index/graph-update.js';
 import { DamagedPointerError, readCurrent } from '../../src/work-memory/index/hnsw-store.js';
 import { composeBrief } from '../../src/work-memory/output/compose.js';
 import { safeForTerminal, terminalSafe } from '../../src/shared/sanitize.js';

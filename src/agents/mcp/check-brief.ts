@@ -10,7 +10,7 @@ import type { HistoryMatch } from '../../work-memory/scoring/match.js';
 import { briefKey, dismissedFor, readAnswers, withoutDismissed } from '../../work-memory/decision/answers.js';
 import { errorMessage } from '../../shared/errors.js';
 import { stripAgentosSections } from '../../work-memory/output/sections.js';
-import { renderTried, triedDuring, triedLookup, type TriedDuring } from '../../knowledge/tried-during.js';
+import { renderTried, triedForMatches, type TriedDuring } from '../../knowledge/tried-during.js';
 import type { ProjectSession } from './session.js';
 
 export interface MatchOut {
@@ -69,7 +69,8 @@ export async function checkBrief(s: ProjectSession, brief: string): Promise<Brie
     dismissed = split.dismissed.map((d) => d.match);
     if (split.raise.length === 0) status = 'related_context';
   }
-  const tried = triedLookup(await triedFor(s, h.matches, warnings));
+  const { lookup: tried, warning } = await triedForMatches(h.matches, config.attempts.enabled, () => s.attempts('read'));
+  if (warning) warnings.push(warning);
   const out = (m: HistoryMatch): MatchOut => ({
     id: m.issueId,
     title: m.title,
@@ -112,21 +113,6 @@ export function failedCheck(error: string, t: { duplicate: number; related: numb
     warnings: [],
     timings: {},
   };
-}
-
-/** The attempt memory failing leaves the join out, with a warning: the check itself stands. */
-async function triedFor(s: ProjectSession, matches: HistoryMatch[], warnings: string[]): Promise<Map<string, TriedDuring[]>> {
-  // The attempt memory turned off: not read, as `issue start` does not.
-  if (matches.length === 0 || !s.config.attempts.enabled) return new Map();
-  try {
-    return triedDuring(
-      await s.attempts('read'),
-      matches.map((m) => m.issueId),
-    );
-  } catch (e) {
-    warnings.push(`attempt memory unavailable (${errorMessage(e)}); what was tried during past work is not shown`);
-    return new Map();
-  }
 }
 
 /** The text the model reads: status, advice, each match in a line or three, the standards. */

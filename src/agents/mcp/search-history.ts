@@ -1,10 +1,8 @@
 /** `search_history` and `standards_for`: the index read with the session's open model and index. */
 import { formatScore } from '../../work-memory/check/classify.js';
-import { runChecks, scoringFor } from '../../work-memory/check/run.js';
-import { searchIndex } from '../../work-memory/check/search.js';
+import { runChecks } from '../../work-memory/check/run.js';
+import { queryLexical, rankQuery } from '../../work-memory/check/search.js';
 import type { CorpusType } from '../../work-memory/corpus/types.js';
-import { errorMessage } from '../../shared/errors.js';
-import type { LexicalData } from '../../work-memory/lexical/file.js';
 import type { ProjectSession } from './session.js';
 
 export interface Found {
@@ -17,7 +15,6 @@ export interface Found {
 }
 
 export async function searchHistory(s: ProjectSession, query: string, o: { type?: CorpusType; limit: number }): Promise<Found> {
-  const warnings: string[] = [];
   const [store, loaded] = await Promise.all([
     s.openStore(),
     s.loadEmbedder().then(
@@ -25,17 +22,8 @@ export async function searchHistory(s: ProjectSession, query: string, o: { type?
       (error: unknown) => ({ e: null, error }),
     ),
   ]);
-  let lexical: LexicalData | null = null;
-  try {
-    lexical = s.openLexical();
-  } catch (e) {
-    if (!loaded.e) throw loaded.error;
-    warnings.push(`lexical index unavailable (${errorMessage(e)}); scoring by cosine alone`);
-  }
-  if (!loaded.e) warnings.push(`the model could not be loaded (${errorMessage(loaded.error)}); searching the lexical index (method: lexical)`);
-  const vectors = loaded.e ? await loaded.e.embed([query]) : [];
-  const scoring = scoringFor(s.config, query, { lexical, chunks: [query], model: Boolean(loaded.e) });
-  const ranked = searchIndex(store, vectors, scoring, { types: o.type ? [o.type] : ['history', 'standard'], limit: o.limit });
+  const { lexical, warnings } = queryLexical(loaded, () => s.openLexical());
+  const ranked = await rankQuery(store, loaded.e, lexical, s.config, query, { types: o.type ? [o.type] : ['history', 'standard'], limit: o.limit });
   const line = s.config.search.minScore;
   const kept = ranked.filter((r) => r.score >= line);
   return {

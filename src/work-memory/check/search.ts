@@ -1,4 +1,9 @@
+import type { Config } from '../../shared/config/schema.js';
+import { errorMessage } from '../../shared/errors.js';
 import type { CorpusType } from '../corpus/types.js';
+import type { Embedder } from '../embeddings/embedder.js';
+import type { LexicalData } from '../lexical/file.js';
+import { scoringFor } from './run.js';
 import type { VectorStore } from '../index/types.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
 import type { HistoryMatch } from '../scoring/match.js';
@@ -24,4 +29,37 @@ export function searchIndex(store: VectorStore, vectors: Float32Array[], scoring
     }
   }
   return [...byPath.values()].sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The lexical index for a query against an open index (`agentos search`, the MCP
+ * server's search_history): it serves the hybrid score and, without the model,
+ * answers alone, which a warning says; with neither, the model's error. Warnings are
+ * returned for the caller to show where it shows them.
+ */
+export function queryLexical(loaded: { e: Embedder | null; error: unknown }, open: () => LexicalData): { lexical: LexicalData | null; warnings: string[] } {
+  const warnings: string[] = [];
+  let lexical: LexicalData | null = null;
+  try {
+    lexical = open();
+  } catch (e) {
+    if (!loaded.e) throw loaded.error; // no model and no lexical index: the model's error
+    warnings.push(`lexical index unavailable (${errorMessage(e)}); scoring by cosine alone`);
+  }
+  if (!loaded.e) warnings.push(`the model could not be loaded (${errorMessage(loaded.error)}); searching the lexical index (method: lexical)`);
+  return { lexical, warnings };
+}
+
+/** The query embedded (when there is a model) and ranked by the one scoring rule (run.ts scoringFor). */
+export async function rankQuery(
+  store: VectorStore,
+  embedder: Embedder | null,
+  lexical: LexicalData | null,
+  config: Config,
+  query: string,
+  o: { types: CorpusType[]; limit: number },
+): Promise<SearchResult[]> {
+  const vectors = embedder ? await embedder.embed([query]) : [];
+  const scoring = scoringFor(config, query, { lexical, chunks: [query], model: Boolean(embedder) });
+  return searchIndex(store, vectors, scoring, o);
 }

@@ -15,7 +15,7 @@ import { pruneGenerations, setAsideCurrent, writeGeneration } from './write.js';
 import { lexicalFiles } from '../lexical/for-build.js';
 import { planUpdate } from './update-plan.js';
 import { embedAll } from './embed-schedule.js';
-import { excerptOf, updateGraph, type Prepared } from './graph-update.js';
+import { updateGraph, type Prepared } from './graph-update.js';
 
 export interface ModelIdentity {
   modelId: string;
@@ -252,5 +252,3 @@ export function incompatibility(m: Manifest, model: ModelIdentity): string | nul
   if (m.chunkingVersion !== CHUNKING_VERSION) return `the chunking changed (v${m.chunkingVersion} -> v${CHUNKING_VERSION})`;
   return null;
 }
-
-export { excerptOf };

@@ -1,5 +1,3 @@
-export { writeFileAtomic } from '../../shared/fsutil/atomic-write.js';
-
 /** A folder-safe name from the brief's title. */
 export function slugify(title: string, fallback: string): string {
   const slug = title

@@ -4,7 +4,7 @@ import { parseDocument } from 'yaml';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { proposeThresholds, tradeOff, type BandRow, type QueryResult } from '../../../work-memory/eval/metrics.js';
-import { writeFileAtomic } from '../../../work-memory/output/write.js';
+import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { evaluate, historyCase } from '../eval/index.js';
 import { answerScale, readAnswers, type Answer } from '../../../work-memory/decision/answers.js';
 

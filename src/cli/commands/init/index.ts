@@ -5,7 +5,7 @@ import { CONFIG_PATH } from '../../../shared/config/load.js';
 import { PromptCancelled } from '../../../work-memory/decision/prompt.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { canPrompt } from '../../../shared/io.js';
-import { writeFileAtomic } from '../../../work-memory/output/write.js';
+import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { inquirerInitAsker, type InitChoice } from './ask.js';
 import { GITIGNORE, renderConfig } from './config-text.js';
 import { corpusFromChoice, detectLayout, type FoundFolder } from './detect.js';

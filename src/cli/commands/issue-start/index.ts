@@ -10,17 +10,17 @@ import { firstH1, cleanTitle } from '../../../work-memory/corpus/metadata.js';
 import { decideDuplicate, type Decision, type DuplicateAction } from '../../../work-memory/decision/decide.js';
 import { inquirerAsker, PromptCancelled } from '../../../work-memory/decision/prompt.js';
 import { answerScale, answersFile, briefKey, dismissedFor, readAnswers, recordAnswers, withoutDismissed, type Answer } from '../../../work-memory/decision/answers.js';
-import { errorMessage, ExitCode, ExitError, UsageError } from '../../../shared/errors.js';
+import { ExitCode, ExitError, UsageError } from '../../../shared/errors.js';
 import { currentBranch, noteStartedWork, workKey } from '../../../attempt-memory/work.js';
 import { extractMetadata } from '../../../work-memory/corpus/metadata.js';
-import { triedDuring, triedLookup, triedNotes, type TriedLookup } from '../../../knowledge/tried-during.js';
-import type { HistoryMatch } from '../../../work-memory/check/history.js';
+import { triedForMatches, triedNotes } from '../../../knowledge/tried-during.js';
 import { canPrompt, debugLine, textWidth, useColor } from '../../../shared/io.js';
 import { logRetrievedStandards } from '../../../work-memory/check/log-standards.js';
 import { renderDuplicateAlert, renderLinked, renderRelated, renderStandards } from '../../../work-memory/output/render.js';
 import { composeBrief } from '../../../work-memory/output/compose.js';
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
-import { slugify, writeFileAtomic } from '../../../work-memory/output/write.js';
+import { slugify } from '../../../work-memory/output/write.js';
+import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { CHECK_RECORD_KIND, checkRecordPath, isSameFile } from '../../../work-memory/output/safe-target.js';
 import { terminalSafe } from '../../../shared/sanitize.js';
 import { coverageJson } from '../../../work-memory/index/refresh.js';
@@ -112,7 +112,8 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   if (noHistory) err(st.yellow(noHistory.message));
   const standards = mergeContext(manual, outcome.standards.items);
   // What was tried during the matched past work and failed (the attempt memory joined to the work memory).
-  const tried = await triedForMatches(root, config, outcome.history.matches, err);
+  const { lookup: tried, warning: triedWarning } = await triedForMatches(outcome.history.matches, config.attempts.enabled, () => ctx.attempts('read'));
+  if (triedWarning) err(`warning: ${triedWarning}`);
   const notes = triedNotes(tried);
   logRetrievedStandards(logger, outcome.standards.items, logBase);
 
@@ -217,28 +218,6 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   if (opts.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   else if (opts.print) io.stdout.write(composed);
   return ExitCode.Ok;
-}
-
-/** The lookup of what failed during each matched past work; an unreadable attempt memory warns and shows none. */
-async function triedForMatches(root: string, config: Config, matches: HistoryMatch[], err: (s: string) => void): Promise<TriedLookup> {
-  if (matches.length === 0 || !config.attempts.enabled) return () => [];
-  try {
-    const { openAttemptMemory } = await import('../../../attempt-memory/open.js');
-    const memory = openAttemptMemory(root, config, { readOnly: true });
-    try {
-      return triedLookup(
-        triedDuring(
-          memory,
-          matches.map((m) => m.issueId),
-        ),
-      );
-    } finally {
-      memory.close();
-    }
-  } catch (e) {
-    err(`warning: attempt memory unavailable (${errorMessage(e)}); what was tried during past work is not shown`);
-    return () => [];
-  }
 }
 
 /** The brief's own issue id (front matter, its folder or file name, its H1), as the index would read it. */

@@ -1,11 +1,10 @@
 import type { CommandContext } from '../../context.js';
 import { formatScore } from '../../../work-memory/check/classify.js';
-import { scoringFor } from '../../../work-memory/check/run.js';
 import type { CorpusType } from '../../../work-memory/corpus/types.js';
 import { assertExplicitModelDir } from '../../../work-memory/embeddings/model-location.js';
-import { errorMessage, ExitCode, UsageError } from '../../../shared/errors.js';
-import { openLexical, type LexicalData } from '../../../work-memory/lexical/file.js';
-import { searchIndex } from '../../../work-memory/check/search.js';
+import { ExitCode, UsageError } from '../../../shared/errors.js';
+import { openLexical } from '../../../work-memory/lexical/file.js';
+import { queryLexical, rankQuery } from '../../../work-memory/check/search.js';
 import { debugLine, useColor } from '../../../shared/io.js';
 import { makeStyle } from '../../../shared/style.js';
 import { issueLabel } from '../../../work-memory/output/sections.js';
@@ -50,17 +49,8 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
       ),
     ]),
   );
-  // The lexical index serves the hybrid score and, without the model, answers alone (issue 9).
-  let lexical: LexicalData | null = null;
-  try {
-    lexical = openLexical(root);
-  } catch (e) {
-    if (!loaded.e) throw loaded.error; // no model and no lexical index: the model's error
-    io.stderr.write(`warning: lexical index unavailable (${errorMessage(e)}); scoring by cosine alone\n`);
-  }
-  if (!loaded.e) {
-    io.stderr.write(`warning: the model could not be loaded (${errorMessage(loaded.error)}); searching the lexical index (method: lexical)\n`);
-  }
+  const { lexical, warnings } = queryLexical(loaded, () => openLexical(root));
+  for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   const embedder = loaded.e;
   if (store.count() === 0) {
     io.stderr.write('The index is empty: nothing matched the corpus globs. Run `agentos status` to see what each glob matches, or `agentos init`.\n');
@@ -68,10 +58,7 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
     return ExitCode.Ok;
   }
   debugLine(io, globals, `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`);
-  const vectors = embedder ? await embedder.embed([query]) : [];
-  // The same scoring rule as issue start and context (src/work-memory/check/run.ts scoringFor).
-  const scoring = scoringFor(config, query, { lexical, chunks: [query], model: Boolean(embedder) });
-  const ranked = searchIndex(store, vectors, scoring, { types: opts.type ? [opts.type] : ['history', 'standard'], limit: opts.limit });
+  const ranked = await rankQuery(store, embedder, lexical, config, query, { types: opts.type ? [opts.type] : ['history', 'standard'], limit: opts.limit });
   const minScore = opts.minScore ?? config.search.minScore;
   const results = ranked.filter((r) => r.score >= minScore).slice(0, opts.limit);
   await logSearch(root, { query, type: opts.type ?? null, minScore, results: results.map((r) => ({ path: r.filePath, score: r.score })) });
