@@ -107,10 +107,12 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
     .addOption(new Option('--duplicate-threshold <score>', 'for this run: alert at or above this similarity (default: config thresholds.duplicate)').argParser(parseScore))
     .addOption(new Option('--related-threshold <score>', 'for this run: add related work at or above this similarity (default: config thresholds.related)').argParser(parseScore))
+    .addOption(new Option('--scope <scope>', 'compare with this repository, or every repository in the shared store (default: config store.scope, repo)').choices(['repo', 'org']))
     .addHelpText(
       'after',
       examples(
         'agentos issue start docs/briefs/new-cache.md',
+        'agentos issue start brief.md --scope org',
         'agentos issue start brief.md --non-interactive --on-duplicate abort --json',
         'cat brief.md | agentos issue start - --print > brief-to-use.md',
         'agentos issue start brief.md --duplicate-threshold 0.9',
@@ -131,6 +133,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .addOption(new Option('--min-score <score>', 'list nothing scoring below this (default: config search.min_score, 0.3)').argParser(parseScore))
     .option('--json', 'print results as JSON on stdout')
     .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
+    .addOption(new Option('--scope <scope>', 'search this repository, or every repository in the shared store (default: config store.scope, repo)').choices(['repo', 'org']))
     .addHelpText('after', examples('agentos search "flaky integration tests"', 'agentos search --type history -k 10 logging', 'agentos search --min-score 0 --json retries'))
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 5]))
     .action(async (query: string[], opts) => {

@@ -69,7 +69,13 @@ const commandVerb = (command: string) => commandTokens(command).slice(0, 2).join
  * none when there is no match or the attempt memory is off (not even read), and none,
  * with a warning saying so, when the memory cannot be read; the check itself stands.
  */
-export async function triedForMatches(matches: Array<{ issueId: string | null }>, enabled: boolean, open: () => Promise<AttemptMemory>): Promise<{ lookup: TriedLookup; warning: string | null }> {
+export async function triedForMatches(
+  all: Array<{ issueId: string | null; repository?: string }>,
+  enabled: boolean,
+  open: () => Promise<AttemptMemory>,
+): Promise<{ lookup: TriedLookup; warning: string | null }> {
+  // Another repository's issue 12 is not the work this repository's attempts call 12.
+  const matches = all.filter((m) => !m.repository);
   if (matches.length === 0 || !enabled) return { lookup: () => [], warning: null };
   try {
     return {
@@ -87,10 +93,10 @@ export async function triedForMatches(matches: Array<{ issueId: string | null }>
 }
 
 /** Looks up what was tried during a matched past work (empty when nothing, or no memory). */
-export type TriedLookup = (m: { issueId: string | null }) => TriedDuring[];
+export type TriedLookup = (m: { issueId: string | null; repository?: string }) => TriedDuring[];
 
 export function triedLookup(map: Map<string, TriedDuring[]>): TriedLookup {
-  return (m) => map.get(workKey(m.issueId) ?? '') ?? [];
+  return (m) => (m.repository ? [] : (map.get(workKey(m.issueId) ?? '') ?? []));
 }
 
 /**

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
 import { PG_PASSWORD, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { MIGRATIONS } from '../../src/shared/store/schema.js';
 
 jest.setTimeout(180_000);
 
@@ -40,24 +41,24 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
   test('init creates the schema once; a second init changes nothing; status shows it with the password masked', async () => {
     const first = await store(['init']);
     expect([first.code, first.stderr]).toEqual([0, '']);
-    expect(first.stdout).toMatch(/^Store schema created: version 1 \(pgvector \d+\.\d+\.\d+\)\.\n$/);
+    expect(first.stdout).toMatch(/^Store schema created: version 2 \(pgvector \d+\.\d+\.\d+\)\.\n$/);
     const again = await store(['init', '--json']);
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ from: 1, to: 1 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ from: 2, to: 2 });
     const tables = await sql<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
-    expect(tables.map((r) => r.t)).toEqual(['agentos_schema', 'chunks', 'document_terms', 'documents', 'repositories']);
+    expect(tables.map((r) => r.t)).toEqual(['agentos_schema', 'chunks', 'document_terms', 'documents', 'repositories', 'repository_terms']);
     const index = await sql<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'chunks_embedding'`);
     expect(index[0].indexdef).toMatch(/USING hnsw \(embedding vector_ip_ops\)/);
 
     const status = await store(['status', '--json']);
     expect(status.code).toBe(0);
     const s = JSON.parse(status.stdout);
-    expect(s).toMatchObject({ schema: { version: 1, expected: 1, state: 'current' }, repositories: [] });
+    expect(s).toMatchObject({ schema: { version: 2, expected: 2, state: 'current' }, repositories: [] });
     expect(s.server).toMatch(/^16\./);
     expect(s.url).toBe(`postgres://postgres:****@127.0.0.1:${pg.port}/postgres`);
     const text = await store(['status']);
     for (const out of [status.stdout, status.stderr, text.stdout, text.stderr]) expect(out).not.toContain(PG_PASSWORD);
-    expect(text.stdout).toContain('Schema:  version 1');
+    expect(text.stdout).toContain('Schema:  version 2');
   });
 
   test('eight processes running init at once on a fresh database: all succeed, one schema', async () => {
@@ -68,6 +69,32 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     const created = runs.map((r) => JSON.parse(r.stdout) as { from: number; to: number }).filter((r) => r.from === 0);
     expect(created).toHaveLength(1);
     expect(await sql<{ n: string }>('SELECT count(*) AS n FROM agentos_schema', url)).toEqual([{ n: '1' }]);
+  });
+
+  test('a version-1 store with documents migrates to version 2: lengths, term counts per repository and totals filled from what it holds', async () => {
+    await sql('CREATE DATABASE v1_store');
+    const url = pg.url.replace(/\/postgres$/, '/v1_store');
+    await sql('CREATE EXTENSION vector', url);
+    for (const statement of MIGRATIONS[0]) await sql(statement, url);
+    await sql(`INSERT INTO agentos_schema (version) VALUES (1)`, url);
+    await sql(`INSERT INTO repositories (name, model_id) VALUES ('acme/a', 'm')`, url);
+    await sql(
+      `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) VALUES (1, 'a.md', 'h', 'd', '{history}', '{}'), (1, 'b.md', 'h', 'd', '{standard}', '{}')`,
+      url,
+    );
+    await sql(`INSERT INTO document_terms VALUES (1, 'redis', 3), (1, 'queue', 2), (2, 'redis', 1)`, url);
+    const r = await store(['init', '--json'], url);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ from: 1, to: 2 });
+    expect(await sql(`SELECT path, lexical_len FROM documents ORDER BY path`, url)).toEqual([
+      { path: 'a.md', lexical_len: 5 },
+      { path: 'b.md', lexical_len: 1 },
+    ]);
+    expect(await sql(`SELECT term, df FROM repository_terms ORDER BY term`, url)).toEqual([
+      { term: 'queue', df: 1 },
+      { term: 'redis', df: 2 },
+    ]);
+    expect(await sql(`SELECT docs, history_docs, standard_docs, lexical_len::int AS lexical_len FROM repositories`, url)).toEqual([{ docs: 2, history_docs: 1, standard_docs: 1, lexical_len: 6 }]);
   });
 
   test('a wrong password: one line, exit 7, no password in the output', async () => {

@@ -129,7 +129,7 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   // `agentos search`: results below this score are not listed (0.0167 is noise, not an answer).
   const search = section('search', ['min_score']);
   if (search) config.search.minScore = num('search.min_score', search.min_score, 0, 1) ?? config.search.minScore;
-  const store = section('store', ['url', 'repository', 'timeout_ms']);
+  const store = section('store', ['url', 'repository', 'scope', 'timeout_ms']);
   if (store) {
     for (const key of ['url', 'repository'] as const) {
       const v = store[key];
@@ -138,6 +138,10 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
       else config.store[key] = v.trim();
     }
     if (config.store.url !== null && !/^postgres(ql)?:\/\//.test(config.store.url)) err('store.url', 'expected a postgres:// or postgresql:// URL');
+    if (store.scope !== undefined && store.scope !== null) {
+      if (store.scope === 'repo' || store.scope === 'org') config.store.scope = store.scope;
+      else err('store.scope', 'expected repo or org');
+    }
     config.store.timeoutMs = num('store.timeout_ms', store.timeout_ms, 100, 600_000, true) ?? config.store.timeoutMs;
   }
   // `attempts:` configures the attempt memory; `retrieval:`, its first name, is still read.

@@ -40,8 +40,10 @@ export interface Config {
   store: {
     /** `postgres://…`; AGENTOS_DATABASE_URL wins. Credentials only here, in the environment or PGPASSFILE. */
     url: string | null;
-    /** This repository's name in the shared store (default: its git remote, else its folder name). */
+    /** This repository's name in the shared store (default: its git remote; never the folder's name). */
     repository: string | null;
+    /** What `issue start` and `search` compare with by default: this repository, or every repository in the store (`--scope`). */
+    scope: 'repo' | 'org';
     /** Longest wait for the server, per connection and per statement (ms). */
     timeoutMs: number;
   };
@@ -88,7 +90,7 @@ export const DEFAULT_CONFIG: Config = {
   model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: DEFAULT_DTYPE },
   check: { timeoutMs: 30_000 },
   search: { minScore: 0.3 },
-  store: { url: null, repository: null, timeoutMs: 5000 },
+  store: { url: null, repository: null, scope: 'repo', timeoutMs: 5000 },
   attempts: {
     enabled: true,
     warnOnDuplicateFailure: true,

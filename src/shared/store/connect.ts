@@ -58,3 +58,26 @@ export function storeError(e: unknown, url: string, timeoutMs: number): StoreUna
   // The driver's message can quote the connection string in some errors: never pass a password on.
   return new StoreUnavailableError(`the store at ${where} failed: ${message.replace(/postgres(ql)?:\/\/\S+/g, '<url>')}`);
 }
+
+/**
+ * Connect, do `work`, disconnect: all of it within `deadlineMs` (a check must not
+ * wait on a slow store longer than the user allowed). Past the deadline the
+ * connection is destroyed, so nothing is left running on the server's side for us.
+ * The store's failures come back as one StoreUnavailableError line.
+ */
+export async function withStoreDeadline<T>(url: string, deadlineMs: number, work: (client: StoreClient) => Promise<T>): Promise<T> {
+  const client = await connectStore(url, deadlineMs);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StoreUnavailableError(`no answer from the store at ${target(url)} within ${(deadlineMs / 1000).toFixed(1)} s`)), deadlineMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work(client), expired]);
+  } catch (e) {
+    throw isStoreError(e) ? storeError(e, url, deadlineMs) : e;
+  } finally {
+    clearTimeout(timer);
+    await Promise.race([client.end().catch(() => undefined), new Promise((r) => setTimeout(r, 200).unref())]);
+  }
+}

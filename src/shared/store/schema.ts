@@ -11,6 +11,15 @@ import { StoreUnavailableError } from '../errors.js';
 /** The advisory lock every migration holds (an arbitrary constant: "agentos" in ASCII), as a string: it is above 2^53. */
 const MIGRATION_LOCK = '27416758083415923';
 
+/** A repository's document counts and total lexical length, recomputed from its documents (`where` picks the repositories). */
+export function repositoryTotalsSql(where: string): string {
+  return `UPDATE repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len
+    FROM (SELECT r2.id, count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
+                 count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len
+          FROM repositories r2 LEFT JOIN documents d ON d.repository_id = r2.id WHERE ${where} GROUP BY r2.id) s
+    WHERE r.id = s.id`;
+}
+
 /** Each version's statements, applied in order. The vector size is the model's (all-MiniLM-L6-v2: 384). */
 export const MIGRATIONS: string[][] = [
   [
@@ -25,6 +34,18 @@ export const MIGRATIONS: string[][] = [
     `CREATE INDEX chunks_document ON chunks (document_id)`,
     // BM25 statistics kept in tables: the client scores as the local index does (same numbers).
     `CREATE TABLE document_terms (document_id bigint NOT NULL REFERENCES documents ON DELETE CASCADE, term text NOT NULL, tf integer NOT NULL, PRIMARY KEY (document_id, term))`,
+  ],
+  [
+    // Version 2, the org-scope check (issue 23): BM25 over every repository needs each document's
+    // length, the documents holding a term, and each repository's totals, without a scan of document_terms.
+    `ALTER TABLE documents ADD COLUMN lexical_len integer NOT NULL DEFAULT 0`,
+    `UPDATE documents d SET lexical_len = COALESCE((SELECT sum(tf) FROM document_terms t WHERE t.document_id = d.id), 0)`,
+    `CREATE INDEX document_terms_term ON document_terms (term)`,
+    // Per repository, so that a sync rewrites its own rows only (no contention between repositories).
+    `CREATE TABLE repository_terms (term text NOT NULL, repository_id bigint NOT NULL REFERENCES repositories ON DELETE CASCADE, df integer NOT NULL, PRIMARY KEY (term, repository_id))`,
+    `INSERT INTO repository_terms (term, repository_id, df) SELECT t.term, d.repository_id, count(*) FROM document_terms t JOIN documents d ON d.id = t.document_id GROUP BY 1, 2`,
+    `ALTER TABLE repositories ADD COLUMN docs integer NOT NULL DEFAULT 0, ADD COLUMN history_docs integer NOT NULL DEFAULT 0, ADD COLUMN standard_docs integer NOT NULL DEFAULT 0, ADD COLUMN lexical_len bigint NOT NULL DEFAULT 0`,
+    repositoryTotalsSql('true'),
   ],
 ];
 

@@ -3,6 +3,13 @@ import { modelSetup } from '../index/model-setup.js';
 import { openStore } from '../index/hnsw-store.js';
 import { openLexical } from '../lexical/file.js';
 import type { CheckDeps } from './run.js';
+import { StoreUnavailableError } from '../../shared/errors.js';
+import { withStoreDeadline } from '../../shared/store/connect.js';
+import { repositoryName } from '../../shared/store/repository.js';
+import { SCHEMA_VERSION, schemaVersion } from '../../shared/store/schema.js';
+import { storeUrl, target } from '../../shared/store/url.js';
+import type { ModelMatch } from '../org/fetch.js';
+import { openOrgView, type OrgRequest } from '../org/open.js';
 
 /** The real memory behind the checks: the MiniLM embedder and the HNSW index of the project. */
 export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: string): CheckDeps {
@@ -13,7 +20,33 @@ export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: s
     loadEmbedder: () => model.load('query'),
     openStore: () => openStore(root, model.identity),
     openLexical: async () => openLexical(root),
+    openOrg: storeConfigured(env, config) ? (q) => openOrg(env, config, root, model.identity, q) : undefined,
   };
+}
+
+/** A store URL is set (a malformed one counts: the check then says what is wrong with it). */
+function storeConfigured(env: NodeJS.ProcessEnv, config: Config): boolean {
+  try {
+    return storeUrl(env, config) !== null;
+  } catch {
+    return true;
+  }
+}
+
+/** The org view from the shared store, within store.timeout_ms from connecting to the last row. */
+async function openOrg(env: NodeJS.ProcessEnv, config: Config, root: string, model: ModelMatch, q: Omit<OrgRequest, 'self' | 'model'>) {
+  const url = storeUrl(env, config)!;
+  let self: string | null = null;
+  try {
+    self = repositoryName(root, config);
+  } catch {
+    // No name: this repository was never synced under one, so every repository in the store is another.
+  }
+  return withStoreDeadline(url, config.store.timeoutMs, async (client) => {
+    const version = await schemaVersion(client);
+    if (version !== SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``);
+    return { ...(await openOrgView(client, { ...q, self, model })), where: target(url) };
+  });
 }
 
 /**

@@ -10,6 +10,7 @@ import type { LexicalData } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
 import { retrieveStandards, type StandardContext } from './standards.js';
 import { extractMetadata } from '../corpus/metadata.js';
+import type { OrgRequest, OrgView } from '../org/open.js';
 
 /** The brief's title as the index would read it (H1, else first line): the title feature compares it with past titles. */
 export function briefTitle(text: string): string {
@@ -49,7 +50,12 @@ export interface CheckDeps {
   identity?: ModelIdentity;
   /** The lexical index beside the vectors (hybrid scoring, and the answer when the model cannot load). */
   openLexical?: () => Promise<LexicalData>;
+  /** The other repositories of the shared store joined to the local index (`--scope org`); absent when no store is configured. */
+  openOrg?: (q: Omit<OrgRequest, 'self' | 'model'>) => Promise<OrgView & { where: string }>;
 }
+
+/** Which past work a check compares with: this repository's, or every repository's in the shared store. */
+export type CheckScope = 'repo' | 'org';
 
 export interface HistoryOutcome {
   /** `no_history`: the index holds no completed work, so the check could not look (not "clear"). */
@@ -58,6 +64,10 @@ export interface HistoryOutcome {
   nearest: HistoryMatch[];
   error: string | null;
   method: string;
+  /** What the check compared with: the scope asked for is `org`, but `repo` answered when the shared store could not. */
+  scope?: CheckScope;
+  /** The other repositories compared with (org scope), and the store they came from. */
+  org?: { where: string; repositories: string[]; otherModel: string[]; fetched: number };
 }
 
 /** What the Librarian says when there is no index at all (the history check says why on its own line). */
@@ -99,7 +109,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * failure comes back as status "error" with its message, and the caller
  * proceeds (fail open) and says so.
  */
-export async function runChecks(briefText: string, config: Config, deps: CheckDeps, opts: { history: boolean; standards: boolean }): Promise<CheckOutcome> {
+export async function runChecks(briefText: string, config: Config, deps: CheckDeps, opts: { history: boolean; standards: boolean; scope?: CheckScope }): Promise<CheckOutcome> {
   const timings: Record<string, number> = {};
   const warnings: string[] = [];
   const t = () => performance.now();
@@ -147,13 +157,16 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         const t2 = t();
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
         if (opts.history) {
-          if (store.count('history') === 0) {
+          const org = opts.scope === 'org' ? await orgHistory(deps, { local: store, localLexical: lexical, vectors, scoring, k: config.history.k, type: 'history' }, warnings, method) : null;
+          const against = org ?? { store, scoring, method, scope: 'repo' as const, info: undefined };
+          if (against.store.count('history') === 0) {
             // Nothing to compare with: saying "clear" would claim a check that did not happen.
-            history = { status: 'no_history', matches: [], nearest: [], error: null, method };
+            history = { status: 'no_history', matches: [], nearest: [], error: null, method: against.method, scope: against.scope, org: against.info };
           } else {
-            const h = checkHistory(store, vectors, config.history.k, config.thresholds, scoring);
-            history = { ...h, error: null, method };
+            const h = checkHistory(against.store, vectors, config.history.k, config.thresholds, against.scoring);
+            history = { ...h, error: null, method: against.method, scope: against.scope, org: against.info };
           }
+          if (org) timings.orgMs = org.ms;
         }
         const standards: StandardsOutcome = { items: [], error: null, method };
         if (opts.standards) {
@@ -178,5 +191,35 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
     );
   } catch (e) {
     return failed(e);
+  }
+}
+
+/**
+ * The history check's view of the organisation (`--scope org`), or null after saying
+ * why the local index answers alone: no store configured, or the store failed (down,
+ * slow past store.timeout_ms, wrong schema). The check itself never fails for it.
+ */
+async function orgHistory(deps: CheckDeps, q: Omit<OrgRequest, 'self' | 'model'>, warnings: string[], method: string) {
+  const local = `answered from this repository's local index only (method: ${method})`;
+  if (!deps.openOrg) {
+    warnings.push(`--scope org: no shared store is configured (AGENTOS_DATABASE_URL or store.url); ${local}`);
+    return null;
+  }
+  const started = performance.now();
+  try {
+    const view = await deps.openOrg(q);
+    if (view.otherModel.length) warnings.push(`${view.otherModel.length} repositories in the shared store were indexed with another model and were not compared: ${view.otherModel.join(', ')}`);
+    const scoring = { ...q.scoring, lexical: view.lexical };
+    return {
+      store: view.store,
+      scoring,
+      method: `${method}+pgvector`,
+      scope: 'org' as const,
+      info: { where: view.where, repositories: view.repositories, otherModel: view.otherModel, fetched: view.fetched },
+      ms: performance.now() - started,
+    };
+  } catch (e) {
+    warnings.push(`the shared store could not answer (${errorMessage(e)}); ${local}`);
+    return null;
   }
 }

@@ -3,7 +3,8 @@ import { errorMessage } from '../../shared/errors.js';
 import type { CorpusType } from '../corpus/types.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import type { LexicalData } from '../lexical/file.js';
-import { scoringFor } from './run.js';
+import { scoringFor, type CheckDeps } from './run.js';
+import type { OrgView } from '../org/open.js';
 import type { VectorStore } from '../index/types.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
 import type { HistoryMatch } from '../scoring/match.js';
@@ -57,9 +58,35 @@ export async function rankQuery(
   lexical: LexicalData | null,
   config: Config,
   query: string,
-  o: { types: CorpusType[]; limit: number },
+  o: { types: CorpusType[]; limit: number; org?: OrgSearch },
 ): Promise<SearchResult[]> {
   const vectors = embedder ? await embedder.embed([query]) : [];
   const scoring = scoringFor(config, query, { lexical, chunks: [query], model: Boolean(embedder) });
-  return searchIndex(store, vectors, scoring, o);
+  if (!o.org) return searchIndex(store, vectors, scoring, o);
+  // Org scope: each type's candidates come from the shared store; if it cannot answer, the local index does, and says so.
+  const byPath = new Map<string, SearchResult>();
+  for (const type of o.types) {
+    let ranked: SearchResult[];
+    try {
+      const view = await o.org.open({ local: store, localLexical: lexical, vectors, scoring, k: o.limit, type });
+      o.org.answered(view);
+      ranked = searchIndex(view.store, vectors, { ...scoring, lexical: view.lexical }, { types: [type], limit: o.limit });
+    } catch (e) {
+      o.org.failed(e);
+      ranked = searchIndex(store, vectors, scoring, { types: [type], limit: o.limit });
+    }
+    for (const r of ranked) {
+      const prev = byPath.get(r.filePath);
+      if (!prev || r.score > prev.score) byPath.set(r.filePath, { ...r, types: [...new Set([...r.types, ...(prev?.types ?? [])])] });
+      else if (!prev.types.includes(type)) prev.types.push(type);
+    }
+  }
+  return [...byPath.values()].sort((a, b) => b.score - a.score);
+}
+
+/** How a search reaches the other repositories (`--scope org`), and where it reports what answered. */
+export interface OrgSearch {
+  open: NonNullable<CheckDeps['openOrg']>;
+  answered: (view: OrgView & { where: string }) => void;
+  failed: (e: unknown) => void;
 }

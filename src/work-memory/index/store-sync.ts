@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { StoreUnavailableError } from '../../shared/errors.js';
 import type { StoreClient } from '../../shared/store/connect.js';
+import { repositoryTotalsSql } from '../../shared/store/schema.js';
 import type { LexicalData } from '../lexical/file.js';
 import type { HnswStore } from './hnsw-store.js';
 import type { StoredDoc } from './types.js';
@@ -36,7 +37,7 @@ export async function syncToStore(client: StoreClient, local: HnswStore, lexical
   const { manifest, meta } = local;
   if (manifest.dimensions !== STORE_DIMENSIONS) throw new StoreUnavailableError(`the store holds ${STORE_DIMENSIONS}-dimension vectors; this index has ${manifest.dimensions} (${manifest.modelId})`);
   const report: SyncReport = { repository, added: [], changed: [], removed: [], unchanged: 0, chunks: 0, replacedAll: null };
-  const terms = new Map((lexical?.store.docs ?? []).map((d) => [d.path, d.tf]));
+  const terms = new Map((lexical?.store.docs ?? []).map((d) => [d.path, d]));
   await client.query('BEGIN');
   try {
     // The upsert locks the repository's row until COMMIT: another sync of it waits here.
@@ -62,7 +63,8 @@ export async function syncToStore(client: StoreClient, local: HnswStore, lexical
     }
     for (const [i, doc] of meta.docs.entries()) {
       const hash = manifest.files[doc.filePath]?.hash ?? doc.contentHash;
-      const tf = terms.get(doc.filePath);
+      const lex = terms.get(doc.filePath);
+      const tf = lex?.tf;
       const { labels: _labels, ...metadata } = doc as StoredDoc;
       const digest = syncDigest(hash, metadata, tf);
       const there = remote.get(doc.filePath);
@@ -72,14 +74,10 @@ export async function syncToStore(client: StoreClient, local: HnswStore, lexical
       }
       if (there) await client.query('DELETE FROM documents WHERE id = $1', [there.id]);
       (there ? report.changed : report.added).push(doc.filePath);
-      const inserted = await client.query<{ id: string }>(`INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, [
-        repoId,
-        doc.filePath,
-        hash,
-        digest,
-        doc.types,
-        JSON.stringify(metadata),
-      ]);
+      const inserted = await client.query<{ id: string }>(
+        `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata, lexical_len) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+        [repoId, doc.filePath, hash, digest, doc.types, JSON.stringify(metadata), lex?.len ?? 0],
+      );
       const docId = inserted.rows[0].id;
       const rows = (chunksByDoc.get(i) ?? []).map((c, ordinal) => [docId, ordinal, c.section, c.excerpt, `[${Array.from(local.index.getPoint(c.label)).join(',')}]`]);
       await insertRows(client, 'chunks (document_id, ordinal, section, excerpt, embedding)', ['', '', '', '', '::vector'], rows);
@@ -91,6 +89,15 @@ export async function syncToStore(client: StoreClient, local: HnswStore, lexical
           ['', '', ''],
           [...tf].map(([term, n]) => [docId, term, n]),
         );
+    }
+    if (report.replacedAll || report.added.length || report.changed.length || report.removed.length) {
+      // The repository's BM25 statistics for the org-scope check: rewritten whole, its rows only.
+      await client.query('DELETE FROM repository_terms WHERE repository_id = $1', [repoId]);
+      await client.query(
+        'INSERT INTO repository_terms (term, repository_id, df) SELECT t.term, $1, count(*) FROM document_terms t JOIN documents d ON d.id = t.document_id WHERE d.repository_id = $1 GROUP BY t.term',
+        [repoId],
+      );
+      await client.query(repositoryTotalsSql('r2.id = $1'), [repoId]);
     }
     await client.query('UPDATE repositories SET model_id = $2, model_fingerprint = $3, dimensions = $4, max_tokens = $5, chunking_version = $6, synced_at = now() WHERE id = $1', [
       repoId,

@@ -43,6 +43,8 @@ export interface Manifest {
 
 export interface StoredDoc extends DocMetadata {
   labels: number[];
+  /** Another repository's document, read from the shared store (org scope); absent for this repository's own. */
+  repository?: string;
 }
 
 /** [label, doc index, section, excerpt] — arrays keep meta.json compact at 100k chunks. */

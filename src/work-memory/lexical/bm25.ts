@@ -37,13 +37,28 @@ export interface LexicalStore {
   termsOf(path: string): ReadonlySet<string> | ReadonlyMap<string, number> | undefined;
 }
 
+/**
+ * The collection BM25 weighs terms against, when it is larger than the documents held:
+ * the org-scope check holds a few candidates of other repositories but scores them
+ * against every document of the organisation (src/work-memory/org).
+ */
+export interface CorpusStats {
+  docCount: number;
+  avgLen: number;
+  /** Documents of the collection holding a term. */
+  df(term: string): number;
+}
+
 /** BM25 over whole documents, postings built at load. */
 export class Bm25Index implements LexicalStore {
   private readonly postings = new Map<string, Array<[number, number]>>();
   private readonly byPath = new Map<string, number>();
   private readonly avgLen: number;
 
-  constructor(readonly docs: LexicalDoc[]) {
+  constructor(
+    readonly docs: LexicalDoc[],
+    private readonly stats?: CorpusStats,
+  ) {
     let total = 0;
     docs.forEach((d, i) => {
       total += d.len;
@@ -54,17 +69,34 @@ export class Bm25Index implements LexicalStore {
         p.push([i, c]);
       }
     });
-    this.avgLen = docs.length ? Math.max(1, total / docs.length) : 1;
+    this.avgLen = stats ? stats.avgLen : docs.length ? Math.max(1, total / docs.length) : 1;
   }
 
   get docCount(): number {
-    return this.docs.length;
+    return this.stats ? this.stats.docCount : this.docs.length;
+  }
+
+  /** Documents held here that contain a term (whatever collection the scores are against). */
+  heldDf(term: string): number {
+    return this.postings.get(term)?.length ?? 0;
+  }
+
+  /** Summed length of the documents held here. */
+  get heldLength(): number {
+    let total = 0;
+    for (const d of this.docs) total += d.len;
+    return total;
+  }
+
+  /** Documents holding a term, in the collection scored against. */
+  private df(term: string): number {
+    return this.stats ? this.stats.df(term) : this.heldDf(term);
   }
 
   idf(term: string): number {
-    const df = this.postings.get(term)?.length ?? 0;
+    const df = this.df(term);
     if (df === 0) return 0;
-    const n = this.docs.length;
+    const n = this.docCount;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
@@ -85,12 +117,12 @@ export class Bm25Index implements LexicalStore {
 
   /** Share of the documents holding a term. */
   docShare(term: string): number {
-    return this.docs.length ? (this.postings.get(term)?.length ?? 0) / this.docs.length : 0;
+    return this.docCount ? this.df(term) / this.docCount : 0;
   }
 
   /** A query term unseen in the corpus is as rare as a term in one document. */
   private queryIdf(term: string): number {
-    return this.idf(term) || Math.log(1 + (this.docs.length - 0.5) / 1.5);
+    return this.idf(term) || Math.log(1 + (this.docCount - 0.5) / 1.5);
   }
 
   private termScore(tf: number, len: number): number {

@@ -46,6 +46,8 @@ export interface HistoryMatch {
   components?: MatchComponents;
   /** Index of the brief chunk behind `score` (internal: resolved into briefExcerpt). */
   briefChunk?: number;
+  /** The repository this past work is in, when it is not this one (org scope: its path is then `<repository>:<path>`). */
+  repository?: string;
 }
 
 /** Chunks retrieved per brief chunk so that k distinct documents survive grouping. */
@@ -87,10 +89,13 @@ export function toMatch(hit: SearchHit): HistoryMatch {
     documentType: hit.doc.documentType,
     section: hit.section,
     excerpt: hit.excerpt,
+    ...(hit.doc.repository ? { repository: hit.doc.repository } : {}),
   };
 }
 
 /** The piece of work a match belongs to: an issue and its design share an issue id; anything else is its own. */
-export function workKey(m: { issueId: string | null; documentType: string }): string | null {
-  return m.issueId !== null && (m.documentType === 'issue' || m.documentType === 'lld') ? m.issueId : null;
+export function workKey(m: { issueId: string | null; documentType: string; repository?: string }): string | null {
+  if (m.issueId === null || (m.documentType !== 'issue' && m.documentType !== 'lld')) return null;
+  // Issue 12 of another repository is other work than this repository's issue 12.
+  return m.repository ? `${m.repository}#${m.issueId}` : m.issueId;
 }

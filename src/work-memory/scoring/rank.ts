@@ -26,6 +26,16 @@ export interface Scoring {
 
 /** Documents scored per query before the best k are kept: both retrievers' top lists are merged. */
 const CANDIDATES = 20;
+/** Documents each retriever proposes for the k best (the org-scope check fetches as many from the shared store). */
+export function candidateDepth(k: number, s: Pick<Scoring, 'exclude'>): number {
+  return Math.max(k * 2, CANDIDATES) + (s.exclude ? 4 : 0);
+}
+
+/** Documents the keyword fallback reads for the k best. */
+export function lexicalOnlyDepth(k: number): number {
+  return Math.max(k * 4, CANDIDATES) * 2;
+}
+
 /** Without the model a lexical score is "related" at most: it is scaled below the duplicate line... */
 export const LEXICAL_ONLY_CAP = 0.84;
 /** ...unless the brief is a near-verbatim copy: this share of its distinct terms in the document and back. */
@@ -40,7 +50,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   if (s.method === 'lexical' || !store) return lexicalOnly(store, k, type, s);
   const kept = informativeChunks(allVectors, s);
   const briefVectors = kept.map((i) => allVectors[i]);
-  const want = Math.max(k * 2, CANDIDATES) + (s.exclude ? 4 : 0);
+  const want = candidateDepth(k, s);
   const byPath = new Map(nearestDocuments(store, briefVectors, want, type).map((m) => [m.filePath, m]));
   const tokens = s.lexical ? lexicalTokens(s.briefText, s.lexical.templates) : [];
   if (s.lexical && store.scoreDoc) {
@@ -162,7 +172,7 @@ function lexicalOnly(store: VectorStore | null, k: number, type: CorpusType, s: 
   if (!s.lexical) return [];
   const tokens = lexicalTokens(s.briefText, s.lexical.templates);
   const out: HistoryMatch[] = [];
-  for (const h of s.lexical.store.search(tokens, Math.max(k * 4, CANDIDATES) * 2)) {
+  for (const h of s.lexical.store.search(tokens, lexicalOnlyDepth(k))) {
     const doc = store?.doc?.(h.path);
     if (!doc || !doc.types.includes(type) || s.exclude?.(h.path)) continue;
     const score = lexicalOnlyScore(h.norm, nearVerbatim(tokens, s.lexical.store.termsOf(h.path)));
@@ -178,6 +188,7 @@ function lexicalOnly(store: VectorStore | null, k: number, type: CorpusType, s: 
       section: doc.title,
       excerpt: doc.summary,
       components: { cosine: Number.NaN, lexical: h.norm, shared: h.shared },
+      ...(doc.repository ? { repository: doc.repository } : {}),
     });
   }
   return groupByWork(out.sort(byScore)).slice(0, k);

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { CommandContext } from '../../context.js';
 import { readBrief } from '../../../work-memory/check/brief.js';
 import { explainNoHistory } from '../../../work-memory/check/no-history.js';
-import { runChecks, type CheckOutcome } from '../../../work-memory/check/run.js';
+import { runChecks, type CheckOutcome, type CheckScope } from '../../../work-memory/check/run.js';
+import { checkScope, describeScope } from '../../ui/scope.js';
 import { mergeContext, readManualContext } from '../../../work-memory/check/standards.js';
 import type { Config } from '../../../shared/config/schema.js';
 import { firstH1, cleanTitle } from '../../../work-memory/corpus/metadata.js';
@@ -42,6 +43,8 @@ export interface IssueStartOptions {
   /** For this run only, over config `thresholds.*`. */
   duplicateThreshold?: number;
   relatedThreshold?: number;
+  /** Compare with this repository or every repository in the shared store (over config store.scope). */
+  scope?: CheckScope;
 }
 
 export const FAIL_OPEN = (error: string) => `Historian check failed: ${error}. Proceeding without history check.`;
@@ -52,6 +55,7 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   const root = ctx.root();
   const { config, warnings: configWarnings } = await ctx.config();
   applyThresholdFlags(config, opts);
+  const scope = checkScope(io.env, config, opts.scope);
   const brief = await readBrief(briefArg, io.cwd, io.stdin);
   const title = cleanTitle(firstH1(brief.text) ?? (brief.absPath ? path.basename(brief.absPath, path.extname(brief.absPath)) : 'brief'));
   const ownDir = path.join(root, '.agentos', 'issues', slugify(title, `brief-${brief.hash.slice(0, 8)}`));
@@ -83,7 +87,7 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   const index = await refreshIndexForCheck(io, { root, config, model: deps.identity, loadEmbedder: deps.loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
   const started = performance.now();
   const checkedText = stripAgentosSections(brief.text);
-  const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(checkedText, config, deps, { history: true, standards: true }));
+  const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(checkedText, config, deps, { history: true, standards: true, scope }));
   outcome.timings.checkMs = performance.now() - started;
   for (const [k, v] of Object.entries(outcome.timings)) debugLine(io, globals, `timing ${k}: ${Math.round(v)} ms`);
   debugLine(io, globals, `history: ${outcome.history.status} by ${outcome.history.method}; thresholds duplicate ${config.thresholds.duplicate}, related ${config.thresholds.related}`);
@@ -108,6 +112,7 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
     err(st.yellow(line));
   }
   for (const w of outcome.warnings) err(st.yellow(`warning: ${w}`));
+  if (outcome.history.org) note(st.dim(describeScope(outcome.history.org)));
   const noHistory = outcome.history.status === 'no_history' ? await explainNoHistory(root, config, index.manifest?.includeHistory ?? null) : null;
   if (noHistory) err(st.yellow(noHistory.message));
   const standards = mergeContext(manual, outcome.standards.items);
@@ -171,6 +176,8 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
     decidedBy: decision.by,
     method: outcome.history.method,
     error: outcome.history.error,
+    scope: outcome.history.scope ?? 'repo',
+    org: outcome.history.org ?? null,
     matches: outcome.history.matches.map((m) => ({ ...jsonMatch(m), tried: tried(m) })),
     nearest: outcome.history.nearest.map(jsonMatch),
     linked: decision.linked ? { ...jsonMatch(decision.linked), tried: tried(decision.linked) } : null,
@@ -261,6 +268,7 @@ function jsonMatch(m: import('../../../work-memory/check/history.js').HistoryMat
     section: m.section,
     excerpt: m.excerpt,
     paths: m.paths ?? [m.filePath],
+    repository: m.repository ?? null,
     briefExcerpt: m.briefExcerpt ?? null,
     components: m.components ?? null,
   };

@@ -2,9 +2,12 @@ import type { CommandContext } from '../../context.js';
 import { formatScore } from '../../../work-memory/check/classify.js';
 import type { CorpusType } from '../../../work-memory/corpus/types.js';
 import { assertExplicitModelDir } from '../../../work-memory/embeddings/model-location.js';
-import { ExitCode, UsageError } from '../../../shared/errors.js';
+import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
 import { openLexical } from '../../../work-memory/lexical/file.js';
-import { queryLexical, rankQuery } from '../../../work-memory/check/search.js';
+import { queryLexical, rankQuery, type OrgSearch } from '../../../work-memory/check/search.js';
+import type { CheckScope } from '../../../work-memory/check/run.js';
+import type { OrgView } from '../../../work-memory/org/open.js';
+import { checkScope, describeScope } from '../../ui/scope.js';
 import { debugLine, useColor } from '../../../shared/io.js';
 import { makeStyle } from '../../../shared/style.js';
 import { issueLabel } from '../../../work-memory/output/sections.js';
@@ -21,6 +24,8 @@ export interface SearchOptions {
   refresh?: boolean;
   /** Over config `search.min_score` for this run. */
   minScore?: number;
+  /** This repository, or every repository in the shared store (over config store.scope). */
+  scope?: CheckScope;
 }
 
 /** "Have we worked on X?": the k best documents (by their best chunk) across the index. */
@@ -29,6 +34,7 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
   if (query.trim() === '') throw new UsageError('search: the query is empty');
   const root = ctx.root();
   const { config } = await ctx.config();
+  const scope = checkScope(io.env, config, opts.scope);
   const model = await ctx.model();
   assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
@@ -52,13 +58,14 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
   const { lexical, warnings } = queryLexical(loaded, () => openLexical(root));
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   const embedder = loaded.e;
-  if (store.count() === 0) {
+  if (store.count() === 0 && scope === 'repo') {
     io.stderr.write('The index is empty: nothing matched the corpus globs. Run `agentos status` to see what each glob matches, or `agentos init`.\n');
     if (opts.json) io.stdout.write(JSON.stringify({ query, method: null, minScore: opts.minScore ?? config.search.minScore, belowMinScore: 0, results: [], coverage }, null, 2) + '\n');
     return ExitCode.Ok;
   }
   debugLine(io, globals, `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`);
-  const ranked = await rankQuery(store, embedder, lexical, config, query, { types: opts.type ? [opts.type] : ['history', 'standard'], limit: opts.limit });
+  const org = scope === 'org' ? await orgSearch(ctx, embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical') : undefined;
+  const ranked = await rankQuery(store, embedder, lexical, config, query, { types: opts.type ? [opts.type] : ['history', 'standard'], limit: opts.limit, org: org?.search });
   const minScore = opts.minScore ?? config.search.minScore;
   const results = ranked.filter((r) => r.score >= minScore).slice(0, opts.limit);
   await logSearch(root, { query, type: opts.type ?? null, minScore, results: results.map((r) => ({ path: r.filePath, score: r.score })) });
@@ -68,7 +75,9 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
       JSON.stringify(
         {
           query,
-          method: embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical',
+          method: (embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical') + (org?.answered ? '+pgvector' : ''),
+          scope: org?.answered ? 'org' : 'repo',
+          org: org?.answered ?? null,
           minScore,
           belowMinScore: below,
           coverage,
@@ -82,6 +91,7 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
             statusReason: r.statusReason,
             documentType: r.documentType,
             path: r.filePath,
+            repository: r.repository ?? null,
             excerpt: r.excerpt,
           })),
         },
@@ -105,6 +115,37 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
     if (r.excerpt) io.stdout.write(`   ${r.excerpt}\n`);
   });
   return ExitCode.Ok;
+}
+
+/**
+ * The org search's hooks: the shared store's answer is described once on stderr; a
+ * failure says that the local index answered (fail open, never silently).
+ */
+async function orgSearch(ctx: CommandContext, method: string) {
+  const deps = await ctx.checkDeps();
+  const state: { search?: OrgSearch; answered: ReturnType<typeof orgInfo> | null } = { answered: null };
+  const warned = new Set<string>();
+  if (!deps.openOrg) {
+    ctx.io.stderr.write(`warning: store.scope is org but no shared store is configured (AGENTOS_DATABASE_URL or store.url); answered from this repository's local index only (method: ${method})\n`);
+    return undefined;
+  }
+  state.search = {
+    open: deps.openOrg,
+    answered: (view) => {
+      if (!state.answered && !ctx.globals.quiet) ctx.io.stderr.write(describeScope(orgInfo(view)) + '\n');
+      state.answered = orgInfo(view);
+    },
+    failed: (e) => {
+      const line = `warning: the shared store could not answer (${errorMessage(e)}); answered from this repository's local index only (method: ${method})`;
+      if (!warned.has(line)) ctx.io.stderr.write(line + '\n');
+      warned.add(line);
+    },
+  };
+  return state;
+}
+
+function orgInfo(view: OrgView & { where: string }) {
+  return { where: view.where, repositories: view.repositories, otherModel: view.otherModel, fetched: view.fetched };
 }
 
 /** Searches go in the audit log too: what was asked and what the memory answered. */

@@ -1,0 +1,165 @@
+/**
+ * What the org-scope check reads from the shared store (issue 23): the other
+ * repositories it may compare with, the candidates each retriever proposes there
+ * (pgvector's HNSW for the vectors, BM25 over the term tables for the words), and
+ * those candidates whole: metadata, chunk vectors, term counts. Everything else
+ * (the scoring) happens on the client, exactly as for the local index.
+ * Every value is a query parameter.
+ */
+import type { StoreClient } from '../../shared/store/connect.js';
+import { B, K1 } from '../lexical/bm25.js';
+import type { CorpusType, DocMetadata } from '../corpus/types.js';
+
+export interface OrgRepository {
+  id: string;
+  name: string;
+  docs: number;
+  historyDocs: number;
+  standardDocs: number;
+  lexicalLen: number;
+}
+
+/** Which model's vectors a repository must hold to be compared with this one's. */
+export interface ModelMatch {
+  modelId: string;
+  modelFingerprint: string;
+  dimensions: number;
+}
+
+/** The other repositories, split into those whose vectors compare with this model's and those indexed another way. */
+export async function orgRepositories(client: StoreClient, self: string | null, model: ModelMatch): Promise<{ usable: OrgRepository[]; otherModel: string[] }> {
+  const rows = await client.query<{
+    id: string;
+    name: string;
+    model_id: string | null;
+    model_fingerprint: string | null;
+    dimensions: number | null;
+    docs: number;
+    history_docs: number;
+    standard_docs: number;
+    lexical_len: string;
+  }>(
+    `SELECT id, name, model_id, model_fingerprint, dimensions, docs, history_docs, standard_docs, lexical_len FROM repositories WHERE name IS DISTINCT FROM $1 AND model_id IS NOT NULL AND docs > 0 ORDER BY name`,
+    [self],
+  );
+  const usable: OrgRepository[] = [];
+  const otherModel: string[] = [];
+  for (const r of rows.rows) {
+    const sameWeights = r.model_fingerprint === model.modelFingerprint || r.model_fingerprint === 'unknown' || model.modelFingerprint === 'unknown';
+    if (r.model_id !== model.modelId || r.dimensions !== model.dimensions || !sameWeights) otherModel.push(r.name);
+    else usable.push({ id: r.id, name: r.name, docs: r.docs, historyDocs: r.history_docs, standardDocs: r.standard_docs, lexicalLen: Number(r.lexical_len) });
+  }
+  return { usable, otherModel };
+}
+
+/** pgvector's HNSW returns at most ef_search rows, and accepts at most 1000. */
+const MAX_CHUNKS = 1000;
+/** Chunks read per wanted document at first (one long document can hold many of the nearest chunks). */
+const CHUNKS_PER_DOC = 8;
+
+/**
+ * The documents of the given repositories nearest each brief vector (by best chunk), at
+ * least `want` of `type` when the store holds them: the search widens as the local one
+ * does (src/work-memory/scoring/match.ts), up to pgvector's limit.
+ */
+export async function vectorCandidates(client: StoreClient, vectors: Float32Array[], want: number, type: CorpusType, repositories: Set<string>): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const v of vectors) {
+    const literal = vectorLiteral(v);
+    for (let limit = Math.min(MAX_CHUNKS, want * CHUNKS_PER_DOC); ; limit = Math.min(MAX_CHUNKS, limit * 4)) {
+      await client.query(`SET hnsw.ef_search = ${Math.max(40, limit)}`); // an integer we computed, not input
+      const rows = await client.query<{ document_id: string; repository_id: string; types: CorpusType[] }>(
+        `WITH nn AS MATERIALIZED (SELECT document_id FROM chunks ORDER BY embedding <#> $1::vector LIMIT $2)
+         SELECT nn.document_id, d.repository_id, d.types FROM nn JOIN documents d ON d.id = nn.document_id`,
+        [literal, limit],
+      );
+      const mine = new Set(rows.rows.filter((r) => repositories.has(r.repository_id) && r.types.includes(type)).map((r) => r.document_id));
+      // Enough documents, pgvector's limit, or the whole store read (fewer chunks than asked for).
+      if (mine.size >= want || limit >= MAX_CHUNKS || rows.rows.length < limit) {
+        for (const id of mine) found.add(id);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** Documents of the given repositories holding a term, per term. */
+export async function orgDocumentFrequencies(client: StoreClient, terms: string[], repositories: string[]): Promise<Map<string, number>> {
+  if (!terms.length || !repositories.length) return new Map();
+  const rows = await client.query<{ term: string; df: number }>(
+    `SELECT term, sum(df)::int AS df FROM repository_terms WHERE term = ANY($1::text[]) AND repository_id = ANY($2::bigint[]) GROUP BY term`,
+    [terms, repositories],
+  );
+  return new Map(rows.rows.map((r) => [r.term, r.df]));
+}
+
+/**
+ * Postings read per lexical candidate query at most: the brief's rarest terms are
+ * kept until their documents add up to this; the commonest (which move a BM25 score
+ * least) are dropped from candidate generation only, and every candidate is then
+ * scored on all its terms by the client.
+ */
+export const LEXICAL_POSTINGS_BUDGET = 200_000;
+
+/** The best `want` documents of the given repositories by BM25 of the weighted terms (weights: the collection's IDF). */
+export async function lexicalCandidates(client: StoreClient, weighted: Array<{ term: string; idf: number; df: number }>, avgLen: number, want: number, repositories: string[]): Promise<Set<string>> {
+  const terms: typeof weighted = [];
+  let postings = 0;
+  for (const w of [...weighted].filter((x) => x.idf > 0 && x.df > 0).sort((a, b) => b.idf - a.idf)) {
+    if (terms.length && postings + w.df > LEXICAL_POSTINGS_BUDGET) break;
+    terms.push(w);
+    postings += w.df;
+  }
+  if (!terms.length || !repositories.length) return new Set();
+  const rows = await client.query<{ document_id: string }>(
+    `SELECT t.document_id, sum(q.idf * (t.tf * ($3::float8 + 1)) / (t.tf + $3::float8 * (1 - $4::float8 + $4::float8 * d.lexical_len / $5::float8))) AS s
+     FROM unnest($1::text[], $2::float8[]) AS q(term, idf)
+     JOIN document_terms t ON t.term = q.term
+     JOIN documents d ON d.id = t.document_id
+     WHERE d.repository_id = ANY($6::bigint[])
+     GROUP BY t.document_id ORDER BY s DESC, t.document_id LIMIT $7`,
+    [terms.map((t) => t.term), terms.map((t) => t.idf), K1, B, avgLen, repositories, want],
+  );
+  return new Set(rows.rows.map((r) => r.document_id));
+}
+
+/** One candidate document whole, as the client scores it. */
+export interface FetchedDoc {
+  repository: string;
+  path: string;
+  metadata: DocMetadata;
+  lexicalLen: number;
+  chunks: Array<{ section: string; excerpt: string; vector: Float32Array }>;
+  tf: Map<string, number>;
+}
+
+export async function fetchDocuments(client: StoreClient, ids: string[]): Promise<FetchedDoc[]> {
+  if (!ids.length) return [];
+  const docs = await client.query<{ id: string; repository: string; path: string; types: CorpusType[]; metadata: DocMetadata; lexical_len: number }>(
+    `SELECT d.id, r.name AS repository, d.path, d.types, d.metadata, d.lexical_len FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE d.id = ANY($1::bigint[]) ORDER BY r.name, d.path`,
+    [ids],
+  );
+  const byId = new Map<string, FetchedDoc>();
+  for (const r of docs.rows) {
+    byId.set(r.id, { repository: r.repository, path: r.path, metadata: { ...r.metadata, types: r.types }, lexicalLen: r.lexical_len, chunks: [], tf: new Map() });
+  }
+  const chunks = await client.query<{ document_id: string; section: string; excerpt: string; v: string }>(
+    `SELECT document_id, section, excerpt, embedding::text AS v FROM chunks WHERE document_id = ANY($1::bigint[]) ORDER BY document_id, ordinal`,
+    [ids],
+  );
+  for (const c of chunks.rows) byId.get(c.document_id)?.chunks.push({ section: c.section, excerpt: c.excerpt, vector: parseVector(c.v) });
+  const terms = await client.query<{ document_id: string; term: string; tf: number }>(`SELECT document_id, term, tf FROM document_terms WHERE document_id = ANY($1::bigint[])`, [ids]);
+  for (const t of terms.rows) byId.get(t.document_id)?.tf.set(t.term, t.tf);
+  return [...byId.values()];
+}
+
+/** pgvector's text form: "[0.1,-0.2,...]" (shortest round-trip decimals of float4: exact back in a Float32Array). */
+export function parseVector(text: string): Float32Array {
+  const body = text.trim().replace(/^\[/, '').replace(/\]$/, '');
+  return Float32Array.from(body ? body.split(',').map(Number) : []);
+}
+
+export function vectorLiteral(v: Float32Array): string {
+  return `[${Array.from(v).join(',')}]`;
+}

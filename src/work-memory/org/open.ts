@@ -1,0 +1,93 @@
+/**
+ * Build the organisation's view for one check: ask the shared store for the other
+ * repositories' candidates, in one read-only snapshot of it (a sync committing
+ * meanwhile is seen whole or not at all), and join them to the local index.
+ */
+import type { StoreClient } from '../../shared/store/connect.js';
+import type { CorpusType } from '../corpus/types.js';
+import type { VectorStore } from '../index/types.js';
+import { lexicalTokens, type LexicalData } from '../lexical/file.js';
+import { candidateDepth, informativeChunks, lexicalOnlyDepth, type Scoring } from '../scoring/rank.js';
+import { fetchDocuments, lexicalCandidates, orgDocumentFrequencies, orgRepositories, vectorCandidates, type ModelMatch } from './fetch.js';
+import { ForeignDocs, OrgStore, orgLexical } from './org-view.js';
+
+export interface OrgRequest {
+  /** This repository's name in the store (its documents come from the local index instead), null when it has none. */
+  self: string | null;
+  model: ModelMatch;
+  local: VectorStore;
+  localLexical: LexicalData | null;
+  /** The brief's chunk vectors and the scoring the check will use (its text, chunks, exclusions). */
+  vectors: Float32Array[];
+  scoring: Scoring;
+  k: number;
+  type: CorpusType;
+}
+
+export interface OrgView {
+  store: VectorStore;
+  lexical: LexicalData | null;
+  /** The other repositories compared with. */
+  repositories: string[];
+  /** Repositories skipped: their vectors were made by another model. */
+  otherModel: string[];
+  /** Documents fetched from the store for this check. */
+  fetched: number;
+}
+
+export async function openOrgView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    const view = await readView(client, q);
+    await client.query('COMMIT');
+    return view;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  }
+}
+
+async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
+  const { usable, otherModel } = await orgRepositories(client, q.self, q.model);
+  const ids = usable.map((r) => r.id);
+  const idSet = new Set(ids);
+  const candidates = new Set<string>();
+  if (q.scoring.method !== 'lexical' && q.vectors.length) {
+    const kept = informativeChunks(q.vectors, q.scoring).map((i) => q.vectors[i]);
+    for (const id of await vectorCandidates(client, kept, candidateDepth(q.k, q.scoring), q.type, idSet)) candidates.add(id);
+  }
+  let orgDf = new Map<string, number>();
+  if (q.localLexical) {
+    const local = q.localLexical.store;
+    const tokens = [...new Set(lexicalTokens(q.scoring.briefText, q.localLexical.templates))];
+    orgDf = await orgDocumentFrequencies(client, tokens, ids);
+    const n = local.docs.length + usable.reduce((s, r) => s + r.docs, 0);
+    const avgLen = n ? Math.max(1, (local.heldLength + usable.reduce((s, r) => s + r.lexicalLen, 0)) / n) : 1;
+    const weighted = tokens.map((term) => {
+      const foreign = orgDf.get(term) ?? 0;
+      const df = local.heldDf(term) + foreign;
+      return { term, df: foreign, idf: df ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0 };
+    });
+    const depth = Math.max(candidateDepth(q.k, q.scoring), lexicalOnlyDepth(q.k));
+    for (const id of await lexicalCandidates(client, weighted, avgLen, depth, ids)) candidates.add(id);
+  }
+  const fetched = await fetchDocuments(client, [...candidates]);
+  if (q.localLexical) {
+    // Every term of the fetched documents is weighed (the reverse lexical share sums their IDF).
+    const missing = [...new Set(fetched.flatMap((f) => [...f.tf.keys()]))].filter((t) => !orgDf.has(t));
+    for (const [term, df] of await orgDocumentFrequencies(client, missing, ids)) orgDf.set(term, df);
+  }
+  const totals = { all: 0, history: 0, standard: 0 };
+  for (const r of usable) {
+    totals.all += r.docs;
+    totals.history += r.historyDocs;
+    totals.standard += r.standardDocs;
+  }
+  return {
+    store: new OrgStore(q.local, new ForeignDocs(fetched), totals),
+    lexical: q.localLexical ? orgLexical(q.localLexical, fetched, usable, orgDf) : null,
+    repositories: usable.map((r) => r.name),
+    otherModel,
+    fetched: fetched.length,
+  };
+}
