@@ -1,0 +1,97 @@
+// The org view (src/work-memory/org/org-view.ts) without a server: this repository's
+// index plus documents fetched from other repositories must weigh terms and count
+// documents as one index holding every document of the organisation would.
+import { Bm25Index, type LexicalDoc } from '../../src/work-memory/lexical/bm25.js';
+import { termCounts } from '../../src/work-memory/lexical/tokenize.js';
+import { ForeignDocs, OrgStore, foreignKey, orgLexical } from '../../src/work-memory/org/org-view.js';
+import type { FetchedDoc, OrgRepository } from '../../src/work-memory/org/fetch.js';
+import { parseVector, vectorLiteral } from '../../src/work-memory/org/fetch.js';
+import { workKey } from '../../src/work-memory/scoring/match.js';
+import { basis, historyDoc, InMemoryStore, standardDoc } from '../helpers/fakes.js';
+
+const doc = (p: string, text: string): LexicalDoc => {
+  const tokens = text.split(' ');
+  return { path: p, len: tokens.length, tf: termCounts(tokens) };
+};
+
+const fetched = (repository: string, p: string, text: string, vectors: Float32Array[], types: Array<'history' | 'standard'> = ['history']): FetchedDoc => {
+  const d = doc(p, text);
+  return {
+    repository,
+    path: p,
+    lexicalLen: d.len,
+    tf: d.tf,
+    metadata: { filePath: p, types, documentType: 'issue', issueId: '12', title: p, summary: '', status: 'done', statusReason: null, contentHash: 'h' },
+    chunks: vectors.map((vector, i) => ({ section: `s${i}`, excerpt: `e${i}`, vector })),
+  };
+};
+
+describe('orgLexical: BM25 weighed over the whole organisation', () => {
+  const localDocs = [doc('a.md', 'redis queue retry budget'), doc('b.md', 'logging json correlation')];
+  // The other repositories hold more than was fetched: their statistics count all of it.
+  const theirs = [doc('c.md', 'redis streams consumer'), doc('d.md', 'redis queue backoff retry'), doc('e.md', 'css layout grid')];
+  const repos: OrgRepository[] = [{ id: '1', name: 'acme/web', docs: 3, historyDocs: 3, standardDocs: 0, lexicalLen: theirs.reduce((n, d) => n + d.len, 0) }];
+  const orgDf = new Map<string, number>();
+  for (const d of theirs) for (const t of d.tf.keys()) orgDf.set(t, (orgDf.get(t) ?? 0) + 1);
+  const everything = new Bm25Index([...localDocs, ...theirs.map((d) => ({ ...d, path: foreignKey('acme/web', d.path) }))]);
+  const view = orgLexical(
+    { store: new Bm25Index(localDocs), templates: { shingle: 8, minDocs: 3, docs: 2, hashes: new Set(), examples: [] } },
+    [fetched('acme/web', 'd.md', 'redis queue backoff retry', [])],
+    repos,
+    orgDf,
+  );
+
+  test('idf, document share and collection size equal those of one index over every document', () => {
+    expect(view.store.docCount).toBe(5);
+    for (const term of ['redis', 'queue', 'retry', 'css', 'logging', 'unseen']) {
+      expect(view.store.idf(term)).toBeCloseTo(everything.idf(term), 12);
+      expect(view.store.docShare(term)).toBeCloseTo(everything.docShare(term), 12);
+    }
+  });
+
+  test('a fetched document and a local one score as they would in the one index', () => {
+    const query = ['redis', 'queue', 'retry'];
+    for (const p of ['a.md', foreignKey('acme/web', 'd.md')]) {
+      expect(view.store.scoreDoc(query, p)!.bm25).toBeCloseTo(everything.scoreDoc(query, p)!.bm25, 12);
+      expect(view.store.scoreDoc(query, p)!.norm).toBeCloseTo(everything.scoreDoc(query, p)!.norm, 12);
+    }
+    // Documents not fetched are counted, never returned.
+    const held = new Set(['a.md', foreignKey('acme/web', 'd.md')]);
+    expect(view.store.search(query).map((h) => h.path)).toEqual(
+      everything
+        .search(query)
+        .map((h) => h.path)
+        .filter((p) => held.has(p)),
+    );
+  });
+});
+
+describe('OrgStore: the local index and fetched documents as one store', () => {
+  const local = new InMemoryStore([historyDoc(0, { score: 0.6 }), standardDoc(0, { score: 0.5 })]);
+  const foreign = new ForeignDocs([fetched('acme/web', 'docs/issues/12.md', 'x', [basis(0), basis(1)]), fetched('acme/api', 'adr.md', 'y', [basis(2)], ['standard'])]);
+  const store = new OrgStore(local, foreign, { all: 40, history: 30, standard: 10 });
+
+  test('search merges both, best first; counts add the whole of the other repositories', () => {
+    const hits = store.search(basis(0), 3, 'history');
+    expect(hits[0].doc.filePath).toBe('acme/web:docs/issues/12.md');
+    expect(hits[0].score).toBeCloseTo(1, 6);
+    expect(hits.map((h) => h.doc.filePath)).toContain(local.search(basis(0), 1, 'history')[0].doc.filePath);
+    expect(store.search(basis(2), 5, 'history').every((h) => h.doc.types.includes('history'))).toBe(true);
+    expect(store.count('history')).toBe(local.count('history') + 2);
+    expect(store.docCount('history')).toBe(30); // the fake local store has no docCount: only the org's
+  });
+
+  test("another repository's document keeps its repository, its own key, and is other work than this one's issue 12", () => {
+    const d = store.doc('acme/web:docs/issues/12.md')!;
+    expect(d.repository).toBe('acme/web');
+    expect(store.scoreDoc('acme/web:docs/issues/12.md', [basis(1)])).toMatchObject({ score: expect.closeTo(1, 6), section: 's1', vectorIndex: 0 });
+    expect(store.docMean('acme/web:docs/issues/12.md')![0]).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(workKey({ issueId: '12', documentType: 'issue', repository: 'acme/web' })).not.toBe(workKey({ issueId: '12', documentType: 'issue' }));
+  });
+});
+
+test("vectors cross the wire exactly: pgvector's text form parses back to the same float32 values", () => {
+  const v = Float32Array.from([0.1, -0.2345678, 1e-7, 0.999999]);
+  expect(Array.from(parseVector(vectorLiteral(v)))).toEqual(Array.from(v));
+  expect(parseVector('[]')).toHaveLength(0);
+});
