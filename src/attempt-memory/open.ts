@@ -17,6 +17,7 @@ import { redact } from './redact.js';
 import { SqliteAttemptStore, type WarningDecision } from './sqlite-store.js';
 import { autoTags } from './tags.js';
 import { workOf } from './work.js';
+import { storeUrl } from '../shared/store/url.js';
 import type { AttemptMemory, AttemptRecord, NewAttempt, RepeatWarning } from './types.js';
 
 export const MEMORY_DIR = path.join('.agentos', 'memory');
@@ -55,7 +56,12 @@ export interface AttemptMemoryHandle extends AttemptMemory {
   /** What the user did after a warning (declined/blocked count as repeats prevented). */
   noteWarning(warnings: RepeatWarning[], command: string, decision: WarningDecision): void;
   readonly file: string;
+  /** The outbox to the team's shared store and what came from it (share.ts); null when nothing is stored here yet. */
+  readonly queue: SharedQueue | null;
 }
+
+/** The local side of sharing: what waits to be sent, and the records read back from the team. */
+export type SharedQueue = Pick<SqliteAttemptStore, 'pending' | 'settle' | 'importShared' | 'sharedState' | 'setSharedState' | 'outboxSize'>;
 
 // better-sqlite3 is CommonJS with a native addon: loaded with require, only when memory is opened.
 const require = createRequire(import.meta.url);
@@ -76,6 +82,7 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
     threshold: config.attempts.repeatThreshold,
     now,
     busyTimeoutMs: options.busyTimeoutMs ?? 30_000,
+    share: sharingAttempts(options.env ?? process.env, config),
   });
   const env = options.env ?? process.env;
   const home = options.home ?? os.homedir();
@@ -127,7 +134,18 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
     markOverridden: (ids, by) => store.markOverridden(ids, by),
     noteWarning: (w, command, decision) => store.noteWarning(w, redact(command, home), defaultSession(), decision),
     close: () => store.close(),
+    queue: store,
   };
+}
+
+/** attempts.scope is org and a store is configured (a malformed URL counts: sending then says what is wrong with it). */
+export function sharingAttempts(env: NodeJS.ProcessEnv, config: Config): boolean {
+  if (config.attempts.scope !== 'org') return false;
+  try {
+    return storeUrl(env, config) !== null;
+  } catch {
+    return true;
+  }
 }
 
 /** What a store with nothing recorded answers (`readOnly` with no memory file). */
@@ -145,6 +163,7 @@ function emptyMemory(file: string): AttemptMemoryHandle {
     markOverridden: () => 0,
     noteWarning: () => {},
     close: () => {},
+    queue: null,
   };
 }
 

@@ -33,6 +33,7 @@ function safeRecord(a: AttemptRecord): AttemptRecord {
     cause: t(a.cause),
     work: t(a.work),
     branch: t(a.branch),
+    ...(a.origin ? { origin: terminalSafe(a.origin) } : {}),
     cwd: terminalSafe(a.cwd),
     sessionId: terminalSafe(a.sessionId),
     tags: a.tags.map(terminalSafe),
@@ -59,6 +60,7 @@ export function renderRepeatWarning(raw: RepeatWarning[], threshold: number, loo
     const err = f.cause ?? errorLine(f.error);
     if (err) lines.push(`      error: ${err}`);
     if (f.context) lines.push(`      for: ${f.context}`);
+    if (f.origin) lines.push(`      by: ${f.origin} (the team's shared store)`);
     const ok = w.workedInstead;
     if (ok) lines.push(`      ${p.green('✓')} worked instead: \`${ok.command}\`, ${day(ok.time)}${ok.context && ok.context !== f.context ? ` (${ok.context})` : ''}`);
   }
@@ -73,7 +75,7 @@ export function renderAttemptLine(record: AttemptRecord, p: Paint = plainPaint):
   const flags = [a.archived ? 'archived' : null, a.overriddenBy ? `overridden by ${a.overriddenBy}` : null].filter(Boolean).join(', ');
   const head = `${mark} ${a.time.slice(0, 16).replace('T', ' ')}  ${a.tool}  ${p.bold(a.command)}${a.exitCode !== null ? p.dim(`  exit ${a.exitCode}`) : ''}${flags ? p.dim(`  [${flags}]`) : ''}`;
   const more = [
-    `    id ${a.id}  session ${a.sessionId}${a.cwd !== '.' ? `  cwd ${a.cwd}` : ''}${a.work ? `  work #${a.work}` : ''}${a.branch ? `  branch ${a.branch}` : ''}`,
+    `    id ${a.id}  session ${a.sessionId}${a.cwd !== '.' ? `  cwd ${a.cwd}` : ''}${a.work ? `  work #${a.work}` : ''}${a.branch ? `  branch ${a.branch}` : ''}${a.origin ? `  by ${a.origin}` : ''}`,
     a.context ? `    for: ${a.context}` : null,
     a.error ? `    error: ${a.cause ?? errorLine(a.error)}` : null,
     a.tags.length ? `    tags: ${a.tags.join(', ')}` : null,

@@ -23,7 +23,7 @@ const sameCommandKey = (command: string) => commandTokens(command).join(' ');
  * 3: the `cause` column (the line that says why a command failed, issue 21 §3).
  * 4: `work` and `branch`: the piece of work an attempt was made for (issue 21 §5).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 const DAY = 86_400_000;
 /** The best this many past failures are returned (each with what worked instead). */
 export const MAX_WARNINGS = 20;
@@ -49,7 +49,8 @@ CREATE TABLE IF NOT EXISTS attempts (
   overridden_by TEXT,
   cause TEXT,
   work TEXT,
-  branch TEXT
+  branch TEXT,
+  origin TEXT
 );
 CREATE INDEX IF NOT EXISTS attempts_outcome_time ON attempts (outcome, time);
 CREATE INDEX IF NOT EXISTS attempts_time ON attempts (time);
@@ -62,6 +63,13 @@ END;
 CREATE TRIGGER IF NOT EXISTS attempts_ad AFTER DELETE ON attempts BEGIN
   INSERT INTO attempts_fts (attempts_fts, rowid, command, error, context, tags) VALUES ('delete', old.rowid, old.command, old.error, old.context, old.tags);
 END;
+CREATE TABLE IF NOT EXISTS outbox (
+  id TEXT NOT NULL,
+  op TEXT NOT NULL CHECK (op IN ('send', 'forget')),
+  queued_at TEXT NOT NULL,
+  PRIMARY KEY (id, op)
+);
+CREATE TABLE IF NOT EXISTS shared_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS warnings (
   time TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -81,6 +89,8 @@ export interface StoreOptions {
   now: () => Date;
   /** How long a writer waits for another (ms). */
   busyTimeoutMs: number;
+  /** Attempts go to the team's shared store too (attempts.scope: org): each record and forget is queued in the outbox. */
+  share?: boolean;
 }
 
 type Row = {
@@ -100,6 +110,7 @@ type Row = {
   cause: string | null;
   work: string | null;
   branch: string | null;
+  origin: string | null;
 };
 
 /** What the store writes: already redacted and tagged by the caller (open.ts). */
@@ -130,7 +141,7 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
           // A store made before version 3 or 4 has its attempts table already: add the columns first
           // (older rows: null), then the schema's indexes on them can be made.
           const columns = new Set((db.prepare(`SELECT name FROM pragma_table_info('attempts')`).all() as Array<{ name: string }>).map((c) => c.name));
-          if (columns.size > 0) for (const c of ['cause', 'work', 'branch']) if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
+          if (columns.size > 0) for (const c of ['cause', 'work', 'branch', 'origin']) if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
           db.exec(SCHEMA);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
@@ -169,6 +180,8 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
           a.work,
           a.branch,
         );
+      // Queued in the same transaction: recorded means it will reach the shared store, whenever it is reachable.
+      if (this.opts.share) this.db.prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) VALUES (?, 'send', ?)`).run(id, this.opts.now().toISOString());
       // A success of the very same (normalised) command overrides its earlier failures:
       // "what failed last week might work now". INDEXED BY: without statistics the planner
       // preferred (outcome, time), a scan of every failure on each recorded success.
@@ -317,20 +330,115 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
 
   private remove(q: { id?: string; before?: Date; all?: boolean }): number {
     if (q.all) {
+      if (this.opts.share) this.queueForget(`SELECT id FROM attempts`, []);
       this.db.prepare('DELETE FROM warnings').run();
       return this.db.prepare('DELETE FROM attempts').run().changes;
     }
     const where = q.id !== undefined ? 'id = ?' : q.before ? 'time < ?' : null;
     if (!where) return 0;
     const arg = q.id ?? q.before!.toISOString();
+    if (this.opts.share) this.queueForget(`SELECT id FROM attempts WHERE ${where}`, [arg]);
     // One statement each (warnings has no index: a loop per attempt would scan it per attempt under the write lock).
     this.db.prepare(`DELETE FROM warnings WHERE failure_id IN (SELECT id FROM attempts WHERE ${where}) OR command IN (SELECT command FROM attempts WHERE ${where})`).run(arg, arg);
     if (q.before) this.db.prepare('DELETE FROM warnings WHERE time < ?').run(arg);
     return this.db.prepare(`DELETE FROM attempts WHERE ${where}`).run(arg).changes;
   }
 
+  /**
+   * Records being forgotten: the shared store is told (a send not yet made is dropped).
+   * It deletes those its author recorded; others' stay there, and only leave this machine.
+   */
+  private queueForget(select: string, args: unknown[]): void {
+    const time = this.opts.now().toISOString();
+    this.db.prepare(`DELETE FROM outbox WHERE op = 'send' AND id IN (${select})`).run(...args);
+    this.db.prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) SELECT id, 'forget', ? FROM (${select})`).run(time, ...args);
+  }
+
+  /** What waits for the shared store, oldest first: records to send (whole) and ids forgotten here. */
+  pending(limit: number): Array<{ op: 'send'; record: AttemptRecord } | { op: 'forget'; id: string }> {
+    const rows = this.db.prepare(`SELECT o.id, o.op, a.rowid AS r FROM outbox o LEFT JOIN attempts a ON a.id = o.id ORDER BY o.queued_at, o.id LIMIT ?`).all(limit) as Array<{
+      id: string;
+      op: 'send' | 'forget';
+      r: number | null;
+    }>;
+    const byRowid = this.db.prepare('SELECT * FROM attempts WHERE rowid = ?');
+    const out: Array<{ op: 'send'; record: AttemptRecord } | { op: 'forget'; id: string }> = [];
+    for (const row of rows) {
+      if (row.op === 'forget') out.push({ op: 'forget', id: row.id });
+      else if (row.r !== null) out.push({ op: 'send', record: this.toRecord(byRowid.get(row.r) as Row) });
+      else this.db.prepare(`DELETE FROM outbox WHERE id = ? AND op = 'send'`).run(row.id); // gone since: nothing to send
+    }
+    return out;
+  }
+
+  /** Entries the shared store has committed: off the outbox. */
+  settle(entries: Array<{ id: string; op: 'send' | 'forget' }>): void {
+    const stmt = this.db.prepare('DELETE FROM outbox WHERE id = ? AND op = ?');
+    this.db.transaction(() => entries.forEach((e) => stmt.run(e.id, e.op))).immediate();
+  }
+
+  outboxSize(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n;
+  }
+
+  /** Other agents' attempts from the shared store (already redacted where they were made); returns how many were new. */
+  importShared(records: Array<AttemptRecord & { origin: string }>, forgotten: string[]): { added: number; removed: number } {
+    const insert = this.db.prepare(
+      `INSERT OR IGNORE INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause, work, branch, origin)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const override = this.db.prepare(
+      `UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`,
+    );
+    const drop = this.db.prepare('DELETE FROM attempts WHERE id = ? AND origin IS NOT NULL');
+    return this.db
+      .transaction(() => {
+        let added = 0;
+        let removed = 0;
+        for (const a of records) {
+          const norm = sameCommandKey(a.command);
+          const n = insert.run(
+            a.id,
+            a.time,
+            a.sessionId,
+            a.tool,
+            toolFamily(a.tool),
+            a.command,
+            norm,
+            a.outcome,
+            a.exitCode,
+            a.durationMs,
+            a.error,
+            a.context,
+            JSON.stringify(a.tags),
+            a.cwd,
+            a.cause,
+            a.work,
+            a.branch,
+            a.origin,
+          ).changes;
+          added += n;
+          // A teammate's success of the same command overrides the failures before it, as one's own does.
+          if (n && a.outcome === 'success') override.run(a.id, toolFamily(a.tool), norm, a.time);
+        }
+        for (const id of forgotten) removed += drop.run(id).changes;
+        return { added, removed };
+      })
+      .immediate();
+  }
+
+  sharedState(key: string): string | null {
+    return (this.db.prepare('SELECT value FROM shared_state WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null;
+  }
+
+  setSharedState(key: string, value: string): void {
+    this.db.prepare('INSERT INTO shared_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
   stats(): AttemptStats {
-    const r = this.db.prepare(`SELECT COUNT(DISTINCT session_id) AS sessions, SUM(outcome = 'failure') AS failures, SUM(outcome = 'success') AS successes FROM attempts`).get() as {
+    const r = this.db
+      .prepare(`SELECT COUNT(DISTINCT session_id) AS sessions, SUM(outcome = 'failure') AS failures, SUM(outcome = 'success') AS successes FROM attempts WHERE origin IS NULL`)
+      .get() as {
       sessions: number;
       failures: number | null;
       successes: number | null;
@@ -370,6 +478,7 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       cwd: r.cwd,
       overriddenBy: r.overridden_by,
       archived: this.isArchived(r.outcome, r.time),
+      ...(r.origin ? { origin: r.origin } : {}),
     };
   }
 }

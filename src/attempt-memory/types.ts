@@ -41,6 +41,8 @@ export interface AttemptRecord {
   overriddenBy: string | null;
   /** Older than `attempts.archiveAfterDays`: kept, never used for warnings. */
   archived: boolean;
+  /** Recorded by someone else and read from the team's shared store: "author (repository)"; absent for this machine's own. */
+  origin?: string;
 }
 
 /** What a caller supplies; the store fills in id, time, session, cwd and auto-tags, and redacts. */

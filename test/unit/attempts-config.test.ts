@@ -13,12 +13,20 @@ describe('attempts config', () => {
       repeatThreshold: 0.85,
       maxContextSize: 2000,
       autoInject: true,
+      scope: 'local',
     });
+  });
+
+  it('scope: local or org (attempts shared through the store); anything else is an error naming the key', () => {
+    expect(parseConfig({ attempts: { scope: 'org' } }).config.attempts.scope).toBe('org');
+    expect(parseConfig({ attempts: { scope: 'team' } }).errors.join('\n')).toMatch(/attempts\.scope: expected local or org, got "team"/);
+    expect(parseConfig({ store: { scope: 'org' } }).config.store.scope).toBe('org');
+    expect(parseConfig({ store: { scope: 'all' } }).errors.join('\n')).toMatch(/store\.scope: expected repo or org/);
   });
 
   it('reads every key as the issue spells it (camelCase) and in the snake_case of the rest of the file', () => {
     const camel = parseConfig({
-      attempts: { enabled: false, warnOnDuplicateFailure: false, failureLookbackDays: 3, archiveAfterDays: 10, repeatThreshold: 0.9, maxContextSize: 500, autoInject: false },
+      attempts: { enabled: false, warnOnDuplicateFailure: false, failureLookbackDays: 3, archiveAfterDays: 10, repeatThreshold: 0.9, maxContextSize: 500, autoInject: false, scope: 'org' },
     });
     expect(camel.errors).toEqual([]);
     expect(camel.config.attempts).toEqual({
@@ -29,8 +37,11 @@ describe('attempts config', () => {
       repeatThreshold: 0.9,
       maxContextSize: 500,
       autoInject: false,
+      scope: 'org',
     });
-    const snake = parseConfig({ attempts: { warn_on_duplicate_failure: false, failure_lookback_days: 3, archive_after_days: 10, repeat_threshold: 0.9, max_context_size: 500, auto_inject: false } });
+    const snake = parseConfig({
+      attempts: { warn_on_duplicate_failure: false, failure_lookback_days: 3, archive_after_days: 10, repeat_threshold: 0.9, max_context_size: 500, auto_inject: false, scope: 'org' },
+    });
     expect(snake.errors).toEqual([]);
     expect(snake.config.attempts).toEqual({ ...camel.config.attempts, enabled: true });
   });

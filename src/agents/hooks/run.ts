@@ -7,6 +7,7 @@
  * error of its own fails open: exit 0, one line on stderr, no stdout (Claude
  * Code treats exit 0 without output as "carry on").
  */
+import type { AttemptMemoryHandle } from '../../attempt-memory/open.js';
 import type { AttemptMemory, NewAttempt, RepeatWarning } from '../../attempt-memory/types.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { IO } from '../../shared/io.js';
@@ -67,8 +68,11 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
   if (event === 'session-start') {
     if (!settings.autoInject) return null; // the user turned session-start context off
     let memory: AttemptMemory | null = null;
+    const sharing = config.attempts.scope === 'org';
     try {
-      memory = await deps.openMemory(root, config, cwd, 'read');
+      // Shared attempts: the team's recent ones are read in first (written here, so opened for writing).
+      memory = await deps.openMemory(root, config, cwd, sharing ? 'write' : 'read');
+      if (sharing) await shareFromHook(root, config, memory, io, 'pull');
     } catch (e) {
       io.stderr.write(`agentos: attempt memory unavailable, session context without it: ${(e as Error).message.split('\n')[0]}\n`);
     }
@@ -98,10 +102,19 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
     // The store records it relative to the project root.
     attempt.cwd ??= cwd;
     const rec = memory.record(attempt);
+    if (config.attempts.scope === 'org') await shareFromHook(root, config, memory, io, 'send');
     return opts.format === 'generic' ? { recorded: rec.id, outcome: rec.outcome, tags: rec.tags } : null;
   } finally {
     memory.close();
   }
+}
+
+/** Attempts shared with the team (attempts.scope: org), loaded only then; a failure is one line on stderr, the records stay queued. */
+async function shareFromHook(root: string, config: Config, memory: AttemptMemory, io: IO, mode: 'send' | 'pull'): Promise<void> {
+  const queue = (memory as Partial<AttemptMemoryHandle>).queue ?? null;
+  const { shareBestEffort } = await import('../../attempt-memory/share.js');
+  const warning = await shareBestEffort(root, config, queue, io.env, mode);
+  if (warning) io.stderr.write(`agentos: ${warning}\n`);
 }
 
 /** Where the agent ran: its payload's cwd (Cursor: the first workspace root). */
@@ -171,7 +184,8 @@ export function warningText(w: RepeatWarning): string {
   // The cause line (issue 21 §3), else the error's last line (records made before causes were kept).
   const line = f.cause ?? (f.error ? f.error.split('\n').filter(Boolean).slice(-1)[0] : null);
   const err = line ? `: ${line}` : '';
-  let s = `agentos: this was tried on ${day} and failed${err} (\`${f.command}\`, similarity ${w.score.toFixed(2)}).`;
+  const who = f.origin ? ` by ${terminalSafe(f.origin)}` : '';
+  let s = `agentos: this was tried on ${day}${who} and failed${err} (\`${f.command}\`, similarity ${w.score.toFixed(2)}).`;
   if (w.workedInstead) s += ` What worked instead: \`${terminalSafe(w.workedInstead.command)}\` (${w.workedInstead.time.slice(0, 10)}).`;
   return s + ' Consider another approach; run it anyway only if something changed.';
 }

@@ -198,8 +198,9 @@ function parseAttempts(
     repeatThreshold: 'repeat_threshold',
     maxContextSize: 'max_context_size',
     autoInject: 'auto_inject',
+    scope: 'scope',
   } as const;
-  const sec = section(name, [...Object.keys(keys), ...Object.values(keys).filter((k) => k !== 'enabled')]);
+  const sec = section(name, [...new Set([...Object.keys(keys), ...Object.values(keys)])]);
   if (!sec) return;
   const r = config.attempts;
   const pick = (camel: keyof typeof keys): [string, unknown] => {
@@ -218,6 +219,11 @@ function parseAttempts(
   bool('enabled');
   bool('warnOnDuplicateFailure');
   bool('autoInject');
+  const [scopeKey, scope] = pick('scope');
+  if (scope !== undefined && scope !== null) {
+    if (scope === 'local' || scope === 'org') r.scope = scope;
+    else err(scopeKey, `expected local or org, got ${JSON.stringify(scope)}`);
+  }
   r.failureLookbackDays = num(...pick('failureLookbackDays'), 1, 3650, true) ?? r.failureLookbackDays;
   r.archiveAfterDays = num(...pick('archiveAfterDays'), 1, 36500, true) ?? r.archiveAfterDays;
   r.repeatThreshold = num(...pick('repeatThreshold'), 0.01, 1) ?? r.repeatThreshold;

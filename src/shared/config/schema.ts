@@ -63,6 +63,8 @@ export interface Config {
     maxContextSize: number;
     /** Hooks inject what the project learned at session start. */
     autoInject: boolean;
+    /** `org`: every attempt also goes to the team's shared store (redacted here first), and the team's come back as warnings. */
+    scope: 'local' | 'org';
   };
   /** How similarity is scored (issue 11): hybrid semantic + lexical, or the old cosine alone. */
   scoring: { method: ScoringMethod };
@@ -99,6 +101,7 @@ export const DEFAULT_CONFIG: Config = {
     repeatThreshold: 0.85,
     maxContextSize: 2000,
     autoInject: true,
+    scope: 'local',
   },
   scoring: { method: 'hybrid' },
 };

@@ -47,6 +47,18 @@ export const MIGRATIONS: string[][] = [
     `ALTER TABLE repositories ADD COLUMN docs integer NOT NULL DEFAULT 0, ADD COLUMN history_docs integer NOT NULL DEFAULT 0, ADD COLUMN standard_docs integer NOT NULL DEFAULT 0, ADD COLUMN lexical_len bigint NOT NULL DEFAULT 0`,
     repositoryTotalsSql('true'),
   ],
+  [
+    // Version 3, shared attempts (issue 23): what every agent of the team tried, redacted on
+    // its machine before it was sent. The id is the recording machine's ULID: a record sent
+    // twice (a crash between the server's commit and the local outbox) is one row.
+    `CREATE TABLE attempts (id text PRIMARY KEY, repository text NOT NULL, author text NOT NULL, time timestamptz NOT NULL, session_id text NOT NULL, tool text NOT NULL, command text NOT NULL,
+      outcome text NOT NULL CHECK (outcome IN ('success', 'failure')), exit_code integer, duration_ms integer, error text, cause text, context text, work text, branch text,
+      tags jsonb NOT NULL, cwd text NOT NULL, received_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
+    `CREATE INDEX attempts_received ON attempts (received_at)`,
+    // What an author forgot: other machines drop their copies when they next pull.
+    `CREATE TABLE forgotten_attempts (id text PRIMARY KEY, author text NOT NULL, forgotten_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
+    `CREATE INDEX forgotten_attempts_at ON forgotten_attempts (forgotten_at)`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,6 +3,7 @@
  * tools that are not hooks). `check` exits 0 either way: it informs, `run` decides.
  */
 import type { CommandContext } from '../../context.js';
+import { shareBestEffort } from '../../../attempt-memory/share.js';
 import type { NewAttempt, Outcome } from '../../../attempt-memory/types.js';
 import { renderAttemptLine, renderRepeatWarning } from '../../../attempt-memory/render.js';
 import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
@@ -57,6 +58,9 @@ export async function runAttemptRecord(ctx: CommandContext, source: string | und
   const memory = await ctx.attempts('write', opts.session);
   try {
     const recorded = attempts.map((a) => memory.record({ ...a, sessionId: a.sessionId ?? opts.session, work: a.work ?? opts.work }));
+    // attempts.scope: org: sent to the team now, or queued for a later run (one warning says which).
+    const warning = await shareBestEffort(ctx.root(), project.config, memory.queue, io.env, 'send');
+    if (warning) io.stderr.write(`agentos: warning: ${warning}\n`);
     if (opts.json) io.stdout.write(JSON.stringify({ recorded }, null, 2) + '\n');
     else for (const r of recorded) io.stdout.write(`Recorded ${r.outcome} ${r.id}${r.tags.length ? ` (tags: ${r.tags.join(', ')})` : ''}\n`);
   } finally {

@@ -15,6 +15,7 @@ import { runChild, type ChildResult } from '../../../attempt-memory/child.js';
 import { commandLine } from '../../../attempt-memory/command-line.js';
 import { ConfirmCancelled, inquirerProceed, type ProceedAsker } from '../../../attempt-memory/confirm.js';
 import { renderRepeatWarning } from '../../../attempt-memory/render.js';
+import { shareBestEffort } from '../../../attempt-memory/share.js';
 import type { RepeatWarning } from '../../../attempt-memory/types.js';
 import { DEFAULT_CONFIG, type Config } from '../../../shared/config/schema.js';
 import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
@@ -36,6 +37,10 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
   const say = (line: string) => {
     if (!globals.quiet) io.stderr.write(`agentos: ${line}\n`);
   };
+  // A share that failed is one line; the records wait in the outbox.
+  const shared = async (warning: string | null) => {
+    if (warning) io.stderr.write(`agentos: warning: ${warning}\n`);
+  };
   const failOpen = (what: string, e: unknown) => io.stderr.write(`agentos: ${what} failed: ${errorMessage(e)}. Running the command without attempt memory.\n`);
 
   // A bad -C is a usage error before anything runs (the memory's failures, below, fail open).
@@ -48,6 +53,9 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
   } catch (e) {
     failOpen('opening the attempt memory', e);
   }
+
+  // The team's recent attempts first (attempts.scope: org; at most every few minutes), so their failures warn too.
+  if (memory) await shared(await shareBestEffort(ctx.root(), config, memory.queue, io.env, 'refresh'));
 
   let warnings: RepeatWarning[] = [];
   if (memory && config.attempts.warnOnDuplicateFailure) {
@@ -107,6 +115,7 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
       },
       (e) => io.stderr.write(`agentos: recording the attempt failed: ${errorMessage(e)}. The command's result stands.\n`),
     );
+    await shared(await shareBestEffort(ctx.root(), config, m.queue, io.env, 'send'));
     m.close();
   }
   return result.exitCode;

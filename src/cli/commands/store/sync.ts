@@ -6,13 +6,34 @@ import { repositoryName } from '../../../shared/store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../../../shared/store/schema.js';
 import { syncToStore, type SyncReport } from '../../../work-memory/index/store-sync.js';
 import { withStore } from './index.js';
+import { sharingAttempts } from '../../../attempt-memory/open.js';
+import { shareAttempts, type ShareReport } from '../../../attempt-memory/share.js';
 
 /** Push this repository's live index into the shared store (what `index` does after a build when a store is configured). */
 export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
   const report = await syncStore(ctx);
-  if (opts.json) ctx.io.stdout.write(JSON.stringify(report, null, 2) + '\n');
-  else ctx.io.stdout.write(describeSync(report) + '\n');
+  // Shared attempts (attempts.scope: org): what waits in the outbox goes, the team's come back.
+  const attempts = await syncAttempts(ctx);
+  if (opts.json) ctx.io.stdout.write(JSON.stringify({ ...report, attempts }, null, 2) + '\n');
+  else {
+    ctx.io.stdout.write(describeSync(report) + '\n');
+    if (attempts)
+      ctx.io.stdout.write(
+        `Shared attempts: ${attempts.sent} sent, ${attempts.pulled} received from the team, ${attempts.forgotten} forgotten${attempts.queued ? `, ${attempts.queued} still queued` : ''}.\n`,
+      );
+  }
   return ExitCode.Ok;
+}
+
+async function syncAttempts(ctx: CommandContext): Promise<ShareReport | null> {
+  const { config } = await ctx.config();
+  if (!sharingAttempts(ctx.io.env, config) || !config.attempts.enabled) return null;
+  const memory = await ctx.attempts('write');
+  try {
+    return memory.queue ? await shareAttempts(ctx.root(), config, memory.queue, { pull: true, force: true, env: ctx.io.env }) : null;
+  } finally {
+    memory.close();
+  }
 }
 
 export async function syncStore(ctx: CommandContext): Promise<SyncReport> {

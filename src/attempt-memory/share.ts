@@ -1,0 +1,305 @@
+/**
+ * Attempts shared with the team (issue 23, `attempts.scope: org`). Every record is
+ * redacted and written here first (open.ts), and queued in the local outbox in the
+ * same transaction; `shareAttempts` then sends what is queued and reads back what the
+ * rest of the team recorded, so a failure one agent hit warns every other agent.
+ * A server that is away costs nothing but a warning: the outbox keeps every record
+ * until a later run sends it (nothing lost), and a record sent twice is one row (its
+ * id is its primary key). After a failed attempt to reach the store, runs wait a
+ * minute before trying again, so that hooks stay fast while it is down.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Config } from '../shared/config/schema.js';
+import { errorMessage, StoreUnavailableError } from '../shared/errors.js';
+import { ensureMemoryDir } from '../shared/fsutil/memory-dir.js';
+import { withStoreDeadline, type StoreClient } from '../shared/store/connect.js';
+import { repositoryName } from '../shared/store/repository.js';
+import { SCHEMA_VERSION, schemaVersion } from '../shared/store/schema.js';
+import { storeUrl } from '../shared/store/url.js';
+import type { SharedQueue } from './open.js';
+import { redact } from './redact.js';
+import type { AttemptRecord } from './types.js';
+
+export interface ShareReport {
+  sent: number;
+  /** Own records forgotten here and deleted on the server. */
+  forgotten: number;
+  /** Ids forgotten here that another author recorded: kept on the server (only their author may delete them). */
+  keptOthers: number;
+  /** The team's records new to this machine. */
+  pulled: number;
+  /** Copies dropped because their author forgot them. */
+  dropped: number;
+  /** Still queued (the server was away, or more than one batch). */
+  queued: number;
+}
+
+/** Records per round trip. */
+const BATCH = 500;
+/** After a failure to reach the store, automatic sends wait this long (an explicit `store sync` does not). */
+const BACKOFF_MS = 60_000;
+/** Pulls read back this far before the last one: rows committed late (longer transactions) are not missed; ids dedupe. */
+const PULL_OVERLAP_MS = 60_000;
+/** Automatic pulls (`run`, hooks) at most this often. */
+export const PULL_EVERY_MS = 5 * 60_000;
+
+export interface ShareOptions {
+  /** Read the team's records too (else only send). */
+  pull: boolean;
+  /** An explicit request (store sync, forget): ignore the back-off after a failure. */
+  force?: boolean;
+  env: NodeJS.ProcessEnv;
+  now?: () => Date;
+}
+
+/**
+ * Send the outbox and (optionally) pull. Returns null when attempts are not shared or
+ * the store is in its back-off; throws StoreUnavailableError when it cannot be reached
+ * (the outbox keeps everything).
+ */
+export async function shareAttempts(root: string, config: Config, queue: SharedQueue, o: ShareOptions): Promise<ShareReport | null> {
+  const url = storeUrl(o.env, config);
+  if (config.attempts.scope !== 'org' || !url) return null;
+  const now = o.now ?? (() => new Date());
+  if (!o.force && inBackoff(root, now())) return null;
+  const repository = repositoryName(root, config);
+  const author = authorOf(root, o.env);
+  try {
+    const report = await withStoreDeadline(url, config.store.timeoutMs, async (client) => {
+      const version = await schemaVersion(client);
+      if (version < 3) throw new StoreUnavailableError(`the store's schema is version ${version}; shared attempts need version 3 or later: run \`agentos store init\``);
+      if (version > SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
+      const r: ShareReport = { sent: 0, forgotten: 0, keptOthers: 0, pulled: 0, dropped: 0, queued: 0 };
+      await push(client, queue, repository, author, r);
+      if (o.pull) await pull(client, queue, r, now, config.attempts.archiveAfterDays);
+      r.queued = queue.outboxSize();
+      return r;
+    });
+    clearBackoff(root);
+    return report;
+  } catch (e) {
+    noteBackoff(root, now());
+    throw e;
+  }
+}
+
+async function push(client: StoreClient, queue: SharedQueue, repository: string, author: string, r: ShareReport): Promise<void> {
+  for (;;) {
+    const batch = queue.pending(BATCH);
+    if (!batch.length) return;
+    const sends = batch.flatMap((e) => (e.op === 'send' ? [e.record] : []));
+    const forgets = batch.flatMap((e) => (e.op === 'forget' ? [e.id] : []));
+    await client.query('BEGIN');
+    try {
+      if (sends.length) {
+        const rows = await client.query(
+          `INSERT INTO attempts (id, repository, author, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd)
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, repository text, author text, time timestamptz, session_id text, tool text, command text, outcome text,
+             exit_code integer, duration_ms integer, error text, cause text, context text, work text, branch text, tags jsonb, cwd text)
+           ON CONFLICT (id) DO NOTHING`,
+          [JSON.stringify(sends.map((a) => wireRecord(a, repository, author)))],
+        );
+        r.sent += rows.rowCount ?? 0;
+      }
+      if (forgets.length) {
+        // Only the author's own: someone else's record stays on the server.
+        const gone = await client.query<{ id: string }>(`DELETE FROM attempts WHERE id = ANY($1::text[]) AND author = $2 RETURNING id`, [forgets, author]);
+        const others = await client.query<{ n: string }>(`SELECT count(*) AS n FROM attempts WHERE id = ANY($1::text[])`, [forgets]);
+        await client.query(`INSERT INTO forgotten_attempts (id, author) SELECT unnest($1::text[]), $2 ON CONFLICT (id) DO NOTHING`, [gone.rows.map((x) => x.id), author]);
+        r.forgotten += gone.rows.length;
+        r.keptOthers += Number(others.rows[0].n);
+      }
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+    // After the commit: a crash here sends the batch again, which the primary key makes a no-op.
+    queue.settle(batch.map((e) => (e.op === 'send' ? { id: e.record.id, op: 'send' as const } : { id: e.id, op: 'forget' as const })));
+  }
+}
+
+async function pull(client: StoreClient, queue: SharedQueue, r: ShareReport, now: () => Date, keepDays: number): Promise<void> {
+  // Nothing older than the archive line: it would never warn.
+  const oldest = new Date(now().getTime() - keepDays * 86_400_000).toISOString();
+  const last = queue.sharedState('pulled_through');
+  let since = last ? new Date(Date.parse(last) - PULL_OVERLAP_MS).toISOString() : '-infinity';
+  // The server's clock orders what it received: the next pull starts from its time, not ours.
+  for (;;) {
+    const rows = await client.query<WireRow>(
+      `SELECT id, repository, author, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd, received_at
+       FROM attempts WHERE received_at > $1::timestamptz AND time > $3::timestamptz ORDER BY received_at, id LIMIT $2`,
+      [since, BATCH, oldest],
+    );
+    const forgotten = await client.query<{ id: string }>(`SELECT id FROM forgotten_attempts WHERE forgotten_at > $1::timestamptz`, [since]);
+    const got = queue.importShared(
+      rows.rows.map((w) => fromWire(w)),
+      forgotten.rows.map((f) => f.id),
+    );
+    r.pulled += got.added;
+    r.dropped += got.removed;
+    if (rows.rows.length) {
+      since = new Date(rows.rows[rows.rows.length - 1].received_at).toISOString();
+      queue.setSharedState('pulled_through', since);
+    }
+    if (rows.rows.length < BATCH) break;
+  }
+  queue.setSharedState('pulled_at', now().toISOString());
+}
+
+interface WireRow {
+  id: string;
+  repository: string;
+  author: string;
+  time: Date;
+  session_id: string;
+  tool: string;
+  command: string;
+  outcome: 'success' | 'failure';
+  exit_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  cause: string | null;
+  context: string | null;
+  work: string | null;
+  branch: string | null;
+  tags: string[];
+  cwd: string;
+  received_at: Date;
+}
+
+/** What leaves the machine: the stored record, which open.ts redacted before it was ever written. */
+function wireRecord(a: AttemptRecord, repository: string, author: string) {
+  return {
+    id: a.id,
+    repository,
+    author,
+    time: a.time,
+    session_id: a.sessionId,
+    tool: a.tool,
+    command: a.command,
+    outcome: a.outcome,
+    exit_code: a.exitCode,
+    duration_ms: a.durationMs,
+    error: a.error,
+    cause: a.cause,
+    context: a.context,
+    work: a.work,
+    branch: a.branch,
+    tags: a.tags,
+    cwd: a.cwd,
+  };
+}
+
+function fromWire(w: WireRow): AttemptRecord & { origin: string } {
+  return {
+    id: w.id,
+    time: new Date(w.time).toISOString(),
+    sessionId: w.session_id,
+    tool: w.tool,
+    command: w.command,
+    outcome: w.outcome,
+    exitCode: w.exit_code,
+    durationMs: w.duration_ms,
+    error: w.error,
+    cause: w.cause,
+    context: w.context,
+    work: w.work,
+    branch: w.branch,
+    tags: Array.isArray(w.tags) ? w.tags.map(String) : [],
+    cwd: w.cwd,
+    overriddenBy: null,
+    archived: false,
+    origin: `${w.author} (${w.repository})`,
+  };
+}
+
+/**
+ * Who records: AGENTOS_AUTHOR, else git's user.email, else user@host. Only the author
+ * may delete a record from the shared store. Redacted like everything else that leaves.
+ */
+export function authorOf(root: string, env: NodeJS.ProcessEnv): string {
+  const given = env.AGENTOS_AUTHOR?.trim();
+  if (given) return given.slice(0, 200);
+  const git = spawnSync('git', ['config', '--get', 'user.email'], { cwd: root, encoding: 'utf8', timeout: 5000 });
+  const email = git.status === 0 ? git.stdout.trim() : '';
+  return redact(email || `${safeUser()}@${os.hostname()}`, os.homedir()).slice(0, 200);
+}
+
+function safeUser(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function backoffFile(root: string): string {
+  return path.join(ensureMemoryDir(root), 'store-unreachable');
+}
+
+function inBackoff(root: string, now: Date): boolean {
+  try {
+    return now.getTime() - Date.parse(readFileSync(backoffFile(root), 'utf8').trim()) < BACKOFF_MS;
+  } catch {
+    return false;
+  }
+}
+
+function noteBackoff(root: string, now: Date): void {
+  try {
+    writeFileSync(backoffFile(root), now.toISOString() + '\n');
+  } catch {
+    /* the back-off is an optimisation: never a reason to fail */
+  }
+}
+
+function clearBackoff(root: string): void {
+  try {
+    writeFileSync(backoffFile(root), '');
+  } catch {
+    /* as above */
+  }
+}
+
+/** One line for a failed share: what failed and that nothing was lost. */
+export function shareWarning(e: unknown, queued: number | null): string {
+  return `attempts not shared with the team (${errorMessage(e)}); ${queued === null ? 'they stay' : `${queued} stay`} queued in .agentos/memory and are sent on a later run`;
+}
+
+/**
+ * Sharing as the hot paths use it (`run`, hooks, `attempt record`): never throws, and
+ * connects only when there is something to do: `send` when the outbox holds anything,
+ * `refresh` also when the last pull is older than PULL_EVERY_MS, `pull` always (a
+ * session's start). Returns the warning to
+ * show (or log), or null.
+ */
+export async function shareBestEffort(
+  root: string,
+  config: Config,
+  queue: SharedQueue | null,
+  env: NodeJS.ProcessEnv,
+  mode: 'send' | 'refresh' | 'pull',
+  now: () => Date = () => new Date(),
+): Promise<string | null> {
+  if (!queue || config.attempts.scope !== 'org') return null;
+  try {
+    if (!storeUrl(env, config)) return null;
+    const last = queue.sharedState('pulled_at');
+    const pull = mode === 'pull' || (mode === 'refresh' && (!last || now().getTime() - Date.parse(last) >= PULL_EVERY_MS));
+    if (!pull && queue.outboxSize() === 0) return null;
+    await shareAttempts(root, config, queue, { pull, env, now });
+    return null;
+  } catch (e) {
+    let queued: number | null = null;
+    try {
+      queued = queue.outboxSize();
+    } catch {
+      /* the count is for the message only */
+    }
+    return shareWarning(e, queued);
+  }
+}

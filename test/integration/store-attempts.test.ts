@@ -1,0 +1,169 @@
+// SLOW: attempts shared with the team through a real PostgreSQL (test/helpers/postgres.ts),
+// `attempts.scope: org`. Alice's failure in one repository warns Bob in another; a secret
+// on her command line never reaches the server; records made while the server is away
+// are queued and sent later (nothing lost); eight processes recording at once and eight
+// repositories indexing at once leave every row once; forget deletes an author's own
+// records on the server and keeps others'.
+import { createRequire } from 'node:module';
+import { jest } from '@jest/globals';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
+import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+
+jest.setTimeout(300_000);
+
+const require = createRequire(import.meta.url);
+let pg: TestPostgres;
+let tmp: string;
+let a: string;
+let b: string;
+
+async function sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
+  const { Client } = require('pg') as typeof import('pg');
+  const c = new Client({ connectionString: pg.url });
+  await c.connect();
+  try {
+    return (await c.query(query, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+const SECRET = 'ghp_' + 'Z'.repeat(36);
+const as = (author: string, dir: string, args: string[], input?: string): Promise<CliResult> =>
+  runCli(['-C', dir, ...args], { cwd: dir, env: { AGENTOS_DATABASE_URL: pg.url, AGENTOS_AUTHOR: author }, input });
+
+async function project(dir: string, repository: string): Promise<void> {
+  await mkdir(path.join(dir, '.agentos'), { recursive: true });
+  await writeFile(path.join(dir, '.agentos', 'config.yaml'), `store:\n  repository: ${repository}\nattempts:\n  scope: org\n`);
+}
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-shared-attempts-'));
+  a = path.join(tmp, 'a');
+  b = path.join(tmp, 'b');
+  await indexedDemo(a); // store sync needs an index to send
+  await project(a, 'acme/a');
+  await project(b, 'acme/b');
+  await mkdir(path.join(b, 'scripts'));
+  await writeFile(path.join(b, 'scripts', 'deploy.sh'), '#!/bin/sh\necho "error: staging cluster refused the deploy token" >&2\nexit 3\n');
+  await chmod(path.join(b, 'scripts', 'deploy.sh'), 0o755);
+  expect((await runCli(['store', 'init'], { env: { AGENTOS_DATABASE_URL: pg.url } })).code).toBe(0);
+});
+
+afterAll(async () => {
+  pg?.stop();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('shared attempts on a real PostgreSQL', () => {
+  test("Alice's failure reaches the store redacted, and warns Bob in another repository before he repeats it", async () => {
+    const rec = await as('alice@acme.test', a, [
+      'attempt',
+      'record',
+      '--outcome',
+      'failure',
+      '--exit-code',
+      '3',
+      '--error',
+      `error: staging cluster refused the deploy token ${SECRET}`,
+      '--command',
+      `./scripts/deploy.sh --target staging --token ${SECRET}`,
+    ]);
+    expect([rec.code, rec.stderr]).toEqual([0, '']);
+    const rows = await sql<{ author: string; repository: string; command: string; error: string }>(`SELECT author, repository, command, error FROM attempts`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ author: 'alice@acme.test', repository: 'acme/a' });
+    expect(JSON.stringify(rows)).not.toContain(SECRET);
+    expect(rows[0].command).toContain('[redacted]');
+
+    // Bob's run reads the team's attempts first, warns (no terminal: it proceeds), runs, records, sends.
+    const run = await as('bob@acme.test', b, ['run', '--', './scripts/deploy.sh', '--target', 'staging', '--token', 'x']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/This resembles a failure/);
+    expect(run.stderr).toMatch(/by: alice@acme\.test \(acme\/a\) \(the team's shared store\)/);
+    const after = await sql<{ author: string }>(`SELECT author FROM attempts ORDER BY author`);
+    expect(after.map((r) => r.author)).toEqual(['alice@acme.test', 'bob@acme.test']);
+  });
+
+  test('the server down: the record is kept locally and queued; store sync sends it later, nothing lost', async () => {
+    pg.kill();
+    let rec: CliResult;
+    try {
+      rec = await as('alice@acme.test', a, ['attempt', 'record', '--outcome', 'failure', '--error', 'boom', '--command', 'make release']);
+    } finally {
+      pg.start();
+    }
+    expect(rec.code).toBe(0);
+    expect(rec.stderr).toMatch(/warning: attempts not shared with the team \(cannot reach the store at 127\.0\.0\.1:\d+\/postgres \(connection refused\).*\); 1 stay queued/);
+    const local = JSON.parse((await as('alice@acme.test', a, ['attempt', 'list', '--json'])).stdout) as { attempts: Array<{ command: string }> };
+    expect(local.attempts.map((x) => x.command)).toContain('make release');
+    expect(await sql(`SELECT 1 FROM attempts WHERE command = 'make release'`)).toHaveLength(0);
+
+    const sync = await as('alice@acme.test', a, ['store', 'sync', '--json']);
+    expect([sync.code, sync.stderr]).toEqual([0, '']);
+    expect(JSON.parse(sync.stdout).attempts).toMatchObject({ sent: 1, queued: 0 });
+    expect(await sql(`SELECT 1 FROM attempts WHERE command = 'make release'`)).toHaveLength(1);
+    // Sent again (a second sync): still one row.
+    expect(JSON.parse((await as('alice@acme.test', a, ['store', 'sync', '--json'])).stdout).attempts).toMatchObject({ sent: 0 });
+    expect(await sql(`SELECT 1 FROM attempts WHERE command = 'make release'`)).toHaveLength(1);
+  });
+
+  test('eight processes recording at once: every record on the server once', async () => {
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => as('carol@acme.test', b, ['attempt', 'record', '--outcome', 'failure', '--error', `e${i}`, '--command', `npm test --shard=${i}`])),
+    );
+    for (const r of runs) expect([r.code, r.stderr]).toEqual([0, '']);
+    const rows = await sql<{ command: string; n: string }>(`SELECT command, count(*) AS n FROM attempts WHERE author = 'carol@acme.test' GROUP BY command ORDER BY command`);
+    expect(rows.map((r) => r.command)).toEqual(Array.from({ length: 8 }, (_, i) => `npm test --shard=${i}`));
+    expect(rows.every((r) => r.n === '1')).toBe(true);
+  });
+
+  test('eight repositories indexing at once: each synced whole, none touching another', async () => {
+    const dirs = Array.from({ length: 8 }, (_, i) => path.join(tmp, `repo${i}`));
+    await Promise.all(dirs.map((d) => indexedDemo(d)));
+    await Promise.all(
+      dirs.map(async (d, i) => {
+        await writeFile(path.join(d, '.agentos', 'config.yaml'), `store:\n  repository: acme/repo${i}\n`);
+        await writeFile(path.join(d, 'docs', 'adrs', `0100-repo-${i}.md`), `# ADR-0100: Decision of repository ${i}\n\nStatus: accepted\n\nOnly repository ${i} decided this.\n`);
+      }),
+    );
+    const runs = await Promise.all(dirs.map((d) => runCli(['-C', d, 'index', '-q'], { env: { AGENTOS_DATABASE_URL: pg.url } })));
+    for (const r of runs) expect([r.code, r.stderr]).toEqual([0, '']);
+    const counts = await sql<{ name: string; docs: number; n: string; own: string }>(
+      `SELECT r.name, r.docs, count(d.id) AS n, count(d.id) FILTER (WHERE d.path LIKE 'docs/adrs/0100-repo-%') AS own
+       FROM repositories r JOIN documents d ON d.repository_id = r.id WHERE r.name LIKE 'acme/repo%' GROUP BY r.name, r.docs ORDER BY r.name`,
+    );
+    expect(counts.map((c) => c.name)).toEqual(dirs.map((_, i) => `acme/repo${i}`));
+    const n = counts[0].n;
+    for (const c of counts) expect([c.n, c.own, String(c.docs)]).toEqual([n, '1', n]);
+    const dupes = await sql(`SELECT repository_id, path FROM documents GROUP BY 1, 2 HAVING count(*) > 1`);
+    expect(dupes).toEqual([]);
+  });
+
+  test("forget: an author's own record is deleted on the server and dropped from teammates' copies; someone else's is kept there", async () => {
+    const [mine] = await sql<{ id: string }>(`SELECT id FROM attempts WHERE author = 'alice@acme.test' AND command = 'make release'`);
+    // Bob holds a copy (his run pulled Alice's records).
+    const bobSync = await as('bob@acme.test', b, ['hooks', 'run', 'session-start'], '{}');
+    expect(bobSync.code).toBe(0);
+
+    const forget = await as('alice@acme.test', a, ['forget', '--id', mine.id, '--json']);
+    expect([forget.code, forget.stderr]).toEqual([0, '']);
+    expect(JSON.parse(forget.stdout)).toEqual({ forgotten: 1, shared: { state: 'sent', forgotten: 1, keptOthers: 0 } });
+    expect(await sql(`SELECT 1 FROM attempts WHERE id = $1`, [mine.id])).toHaveLength(0);
+    const bobIds = async () => (JSON.parse((await as('bob@acme.test', b, ['attempt', 'list', '--json'])).stdout) as { attempts: Array<{ id: string }> }).attempts.map((x) => x.id);
+    expect(await bobIds()).toContain(mine.id);
+    // Bob's next session reads the store: Alice's forgotten record leaves his machine too.
+    expect((await as('bob@acme.test', b, ['hooks', 'run', 'session-start'], '{}')).code).toBe(0);
+    expect(await bobIds()).not.toContain(mine.id);
+
+    // Bob forgets one of Carol's: gone from his machine, kept on the server.
+    const [carols] = await sql<{ id: string }>(`SELECT id FROM attempts WHERE author = 'carol@acme.test' LIMIT 1`);
+    const bobForget = await as('bob@acme.test', b, ['forget', '--id', carols.id, '--json']);
+    expect(JSON.parse(bobForget.stdout).shared).toEqual({ state: 'sent', forgotten: 0, keptOthers: 1 });
+    expect(await sql(`SELECT 1 FROM attempts WHERE id = $1`, [carols.id])).toHaveLength(1);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * The local side of shared attempts (src/attempt-memory/share.ts, sqlite-store.ts):
+ * the outbox filled in the record's own transaction, forgets queued, the team's
+ * records read in, and a store that cannot be reached costing one warning and
+ * nothing else. No server: the network side is tested in test/integration/store-attempts.
+ */
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openAttemptMemory } from '../../src/attempt-memory/open.js';
+import { shareBestEffort } from '../../src/attempt-memory/share.js';
+import type { AttemptRecord } from '../../src/attempt-memory/types.js';
+import { DEFAULT_CONFIG, type Config } from '../../src/shared/config/schema.js';
+
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
+// A port nothing listens on: connecting is refused at once.
+const DOWN = 'postgres://agentos@127.0.0.1:1/agentos';
+
+function open(scope: 'local' | 'org') {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'agentos-share-'));
+  roots.push(root);
+  const config: Config = { ...DEFAULT_CONFIG, attempts: { ...DEFAULT_CONFIG.attempts, scope }, store: { ...DEFAULT_CONFIG.store, url: DOWN, repository: 'acme/a', timeoutMs: 2000 } };
+  const mem = openAttemptMemory(root, config, { sessionId: 's', cwd: root, env: {}, home: '/home/tester' });
+  return { mem, root, config };
+}
+
+const teammate = (over: Partial<AttemptRecord>): AttemptRecord & { origin: string } => ({
+  id: '01TEAM0000000000000000000A',
+  time: new Date().toISOString(),
+  sessionId: 'their-session',
+  tool: 'shell',
+  command: 'npm install redis-node',
+  outcome: 'failure',
+  exitCode: 1,
+  durationMs: null,
+  error: 'npm ERR! 404',
+  cause: 'npm ERR! 404',
+  context: null,
+  work: null,
+  branch: null,
+  tags: ['npm'],
+  cwd: '.',
+  overriddenBy: null,
+  archived: false,
+  origin: 'bob@acme.test (acme/b)',
+  ...over,
+});
+
+describe('the outbox', () => {
+  it('attempts.scope org: every record is queued with it; a forget replaces the send by a forget', () => {
+    const { mem } = open('org');
+    const r = mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });
+    expect(mem.queue!.pending(10)).toEqual([{ op: 'send', record: expect.objectContaining({ id: r.id, command: 'make release' }) }]);
+    mem.forget({ id: r.id });
+    expect(mem.queue!.pending(10)).toEqual([{ op: 'forget', id: r.id }]);
+    mem.queue!.settle([{ id: r.id, op: 'forget' }]);
+    expect(mem.queue!.outboxSize()).toBe(0);
+    mem.close();
+  });
+
+  it('attempts.scope local: nothing is queued, nothing is sent', async () => {
+    const { mem, root, config } = open('local');
+    mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });
+    expect(mem.queue!.outboxSize()).toBe(0);
+    expect(await shareBestEffort(root, config, mem.queue, {}, 'send')).toBeNull();
+    mem.close();
+  });
+});
+
+describe("the team's records", () => {
+  it("are warned about like one's own, name who tried, and a teammate's success of the same command overrides the failures before it", () => {
+    const { mem } = open('org');
+    const mine = mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', time: new Date(Date.now() - 60_000).toISOString() });
+    expect(mem.queue!.importShared([teammate({})], [])).toEqual({ added: 1, removed: 0 });
+    // Read twice (the pull overlaps the last one): still one copy.
+    expect(mem.queue!.importShared([teammate({})], [])).toEqual({ added: 0, removed: 0 });
+    const warned = mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node' });
+    expect(warned.map((w) => w.failure.origin ?? 'mine')).toEqual(expect.arrayContaining(['bob@acme.test (acme/b)', 'mine']));
+    mem.queue!.importShared([teammate({ id: '01TEAM0000000000000000000B', outcome: 'success', time: new Date().toISOString() })], []);
+    expect(mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node' })).toEqual([]);
+    expect(mem.list({ outcome: 'failure' }).find((a) => a.id === mine.id)?.overriddenBy).toBe('01TEAM0000000000000000000B');
+    // A forgotten record leaves this machine only as a copy: one's own are never dropped by a pull.
+    expect(mem.queue!.importShared([], ['01TEAM0000000000000000000A', mine.id])).toEqual({ added: 0, removed: 1 });
+    expect(mem.list().map((a) => a.id)).toContain(mine.id);
+    // Others' records are not counted as this machine's sessions.
+    expect(mem.stats().sessions).toBe(1);
+    mem.close();
+  });
+});
+
+describe('a store that cannot be reached', () => {
+  it('costs one warning; the record stays queued; within a minute nothing is tried again', async () => {
+    const { mem, root, config } = open('org');
+    mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });
+    const warning = await shareBestEffort(root, config, mem.queue, {}, 'send');
+    expect(warning).toMatch(/^attempts not shared with the team \(cannot reach the store at 127\.0\.0\.1:1\/agentos \(connection refused\): is the server running\?\); 1 stay queued/);
+    expect(mem.queue!.outboxSize()).toBe(1);
+    // The back-off: the next hook does not wait on the store again.
+    expect(await shareBestEffort(root, config, mem.queue, {}, 'send')).toBeNull();
+    expect(mem.queue!.outboxSize()).toBe(1);
+    mem.close();
+  });
+});
