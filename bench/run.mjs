@@ -27,13 +27,13 @@ const opt = (name, dflt) => {
 };
 if (flag('help')) {
   process.stdout.write(
-    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile,attempts,hooks,mcp,freshness,peer] [--runs N] [--docs N] [--work dir] [--keep]\n',
+    'usage: npm run bench -- [--quick] [--only cold,imports,model,index,incremental,embed,query,hostile,attempts,hooks,mcp,freshness,peer,store] [--runs N] [--docs N] [--org-repos N] [--work dir] [--keep]\n',
   );
   process.exit(0);
 }
 
 const quick = flag('quick');
-const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile', 'attempts', 'hooks', 'mcp', 'freshness', 'peer'];
+const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile', 'attempts', 'hooks', 'mcp', 'freshness', 'peer', 'store'];
 const only = new Set(opt('only', ALL.join(',')).split(','));
 const runs = Number(opt('runs', quick ? 3 : 5));
 const docs = Number(opt('docs', 1000));
@@ -134,6 +134,26 @@ try {
     const args = [path.join(REPO, 'bench', 'mcp-bench.mjs'), '--root', demo, '--brief', demoBrief, '--runs', quick ? '10' : '30'];
     if (big) args.push('--root2', big.root, '--brief2', big.brief, '--label2', `${docs} docs`);
     results.mcp = readResult(await runProcess(args, { tee: true }), 'mcp-bench');
+  }
+
+  // ---- the shared team store at organisation scale (issue 23): bench/store-bench.mjs ----
+  // 500 documents of 10 chunks per repository; --org-repos 200 is the issue's full organisation (100,000 documents, 1M chunks).
+  if (want('store')) {
+    const repos = opt('org-repos', quick ? '4' : '20');
+    const args = [
+      path.join(REPO, 'bench', 'store-bench.mjs'),
+      '--bases-from',
+      big ? big.root : demo,
+      '--repos',
+      repos,
+      '--docs-per-repo',
+      '500',
+      '--chunks-per-doc',
+      '10',
+      '--queries',
+      quick ? '10' : '50',
+    ];
+    results.store = readResult(await runProcess(args, { tee: true }), 'store-bench');
   }
 
   // ---- embedding vs pure ORT ----

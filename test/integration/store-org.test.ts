@@ -224,9 +224,9 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     try {
       const { r, json } = await start(other, briefs[0], ['--scope', 'org']);
       expect(json.scope).toBe('repo');
-      expect(r.stderr).toMatch(/the store's schema is version 1, this agentos reads 2: run `agentos store init`/);
+      expect(r.stderr).toMatch(/the store's schema is version 1, this agentos reads 3: run `agentos store init`/);
     } finally {
-      await sql(`UPDATE agentos_schema SET version = 2`);
+      await sql(`UPDATE agentos_schema SET version = 3`);
     }
   });
 });

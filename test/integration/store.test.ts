@@ -41,24 +41,24 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
   test('init creates the schema once; a second init changes nothing; status shows it with the password masked', async () => {
     const first = await store(['init']);
     expect([first.code, first.stderr]).toEqual([0, '']);
-    expect(first.stdout).toMatch(/^Store schema created: version 2 \(pgvector \d+\.\d+\.\d+\)\.\n$/);
+    expect(first.stdout).toMatch(/^Store schema created: version 3 \(pgvector \d+\.\d+\.\d+\)\.\n$/);
     const again = await store(['init', '--json']);
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ from: 2, to: 2 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ from: 3, to: 3 });
     const tables = await sql<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
-    expect(tables.map((r) => r.t)).toEqual(['agentos_schema', 'chunks', 'document_terms', 'documents', 'repositories', 'repository_terms']);
+    expect(tables.map((r) => r.t)).toEqual(['agentos_schema', 'attempts', 'chunks', 'document_terms', 'documents', 'forgotten_attempts', 'repositories', 'repository_terms']);
     const index = await sql<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'chunks_embedding'`);
     expect(index[0].indexdef).toMatch(/USING hnsw \(embedding vector_ip_ops\)/);
 
     const status = await store(['status', '--json']);
     expect(status.code).toBe(0);
     const s = JSON.parse(status.stdout);
-    expect(s).toMatchObject({ schema: { version: 2, expected: 2, state: 'current' }, repositories: [] });
+    expect(s).toMatchObject({ schema: { version: 3, expected: 3, state: 'current' }, repositories: [] });
     expect(s.server).toMatch(/^16\./);
     expect(s.url).toBe(`postgres://postgres:****@127.0.0.1:${pg.port}/postgres`);
     const text = await store(['status']);
     for (const out of [status.stdout, status.stderr, text.stdout, text.stderr]) expect(out).not.toContain(PG_PASSWORD);
-    expect(text.stdout).toContain('Schema:  version 2');
+    expect(text.stdout).toContain('Schema:  version 3');
   });
 
   test('eight processes running init at once on a fresh database: all succeed, one schema', async () => {
@@ -71,7 +71,7 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     expect(await sql<{ n: string }>('SELECT count(*) AS n FROM agentos_schema', url)).toEqual([{ n: '1' }]);
   });
 
-  test('a version-1 store with documents migrates to version 2: lengths, term counts per repository and totals filled from what it holds', async () => {
+  test('a version-1 store with documents migrates to the current version: lengths, term counts per repository and totals filled from what it holds', async () => {
     await sql('CREATE DATABASE v1_store');
     const url = pg.url.replace(/\/postgres$/, '/v1_store');
     await sql('CREATE EXTENSION vector', url);
@@ -85,7 +85,7 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     await sql(`INSERT INTO document_terms VALUES (1, 'redis', 3), (1, 'queue', 2), (2, 'redis', 1)`, url);
     const r = await store(['init', '--json'], url);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(JSON.parse(r.stdout)).toMatchObject({ from: 1, to: 2 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ from: 1, to: 3 });
     expect(await sql(`SELECT path, lexical_len FROM documents ORDER BY path`, url)).toEqual([
       { path: 'a.md', lexical_len: 5 },
       { path: 'b.md', lexical_len: 1 },
@@ -215,7 +215,8 @@ describe('agentos store sync: the live index into the shared store', () => {
 
 // A process killed, or the server killed, in the middle of a sync: the transaction is
 // rolled back by the server, so the repository holds what it held before, nothing half.
-// The faults are placed exactly by a --require preload that wraps node-postgres' query.
+// The faults are placed exactly by a --require preload that wraps node-postgres' query:
+// at the first INSERT of term counts, after documents and their chunks were sent.
 const FAULT_PRELOAD = `
 const { execFileSync } = require('node:child_process');
 const pg = require(process.env.AGENTOS_TEST_PG_MODULE);
@@ -223,7 +224,7 @@ const at = Number(process.env.AGENTOS_TEST_STORE_FAULT_AT);
 let inserts = 0;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function (text, ...rest) {
-  if (typeof text === 'string' && text.startsWith('INSERT INTO chunks') && ++inserts === at) {
+  if (typeof text === 'string' && text.startsWith('INSERT INTO document_terms') && ++inserts === at) {
     if (process.env.AGENTOS_TEST_STORE_FAULT === 'kill-agentos') process.kill(process.pid, 'SIGKILL');
     if (process.env.AGENTOS_TEST_STORE_FAULT === 'kill-server') {
       const cmd = JSON.parse(process.env.AGENTOS_TEST_STORE_KILL);
@@ -290,7 +291,7 @@ describe('faults in the middle of a sync leave nothing half-written', () => {
         AGENTOS_DATABASE_URL: pg.url,
         AGENTOS_TEST_PG_MODULE: require.resolve('pg'),
         AGENTOS_TEST_STORE_FAULT: fault,
-        AGENTOS_TEST_STORE_FAULT_AT: '5',
+        AGENTOS_TEST_STORE_FAULT_AT: '1',
         AGENTOS_TEST_STORE_KILL: JSON.stringify(pg.killCommand),
       },
     });

@@ -13,6 +13,7 @@ import { StoreUnavailableError } from '../../shared/errors.js';
 import type { StoreClient } from '../../shared/store/connect.js';
 import { repositoryTotalsSql } from '../../shared/store/schema.js';
 import type { LexicalData } from '../lexical/file.js';
+import type { LexicalDoc } from '../lexical/bm25.js';
 import type { HnswStore } from './hnsw-store.js';
 import type { StoredDoc } from './types.js';
 
@@ -27,8 +28,8 @@ export interface SyncReport {
   replacedAll: string | null;
 }
 
-/** Rows per INSERT: well under PostgreSQL's 65,535 parameters at 5 per chunk row. */
-const ROWS_PER_INSERT = 500;
+/** Rows per INSERT statement (each column one array parameter). */
+const ROWS_PER_INSERT = 5000;
 
 /** The vector size the schema holds (all-MiniLM-L6-v2). */
 const STORE_DIMENSIONS = 384;
@@ -61,34 +62,42 @@ export async function syncToStore(client: StoreClient, local: HnswStore, lexical
       list.push({ label, section, excerpt });
       chunksByDoc.set(docIndex, list);
     }
+    // What to send: every document whose digest the server does not have.
+    const outgoing: Array<{ i: number; doc: StoredDoc; hash: string; digest: string; metadata: object; lex: LexicalDoc | undefined }> = [];
+    const replaced: string[] = [];
     for (const [i, doc] of meta.docs.entries()) {
       const hash = manifest.files[doc.filePath]?.hash ?? doc.contentHash;
       const lex = terms.get(doc.filePath);
-      const tf = lex?.tf;
       const { labels: _labels, ...metadata } = doc as StoredDoc;
-      const digest = syncDigest(hash, metadata, tf);
+      const digest = syncDigest(hash, metadata, lex?.tf);
       const there = remote.get(doc.filePath);
       if (there && there.sync_digest === digest) {
         report.unchanged++;
         continue;
       }
-      if (there) await client.query('DELETE FROM documents WHERE id = $1', [there.id]);
+      if (there) replaced.push(there.id);
       (there ? report.changed : report.added).push(doc.filePath);
-      const inserted = await client.query<{ id: string }>(
-        `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata, lexical_len) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-        [repoId, doc.filePath, hash, digest, doc.types, JSON.stringify(metadata), lex?.len ?? 0],
+      outgoing.push({ i, doc, hash, digest, metadata, lex });
+    }
+    if (replaced.length) await client.query('DELETE FROM documents WHERE id = ANY($1::bigint[])', [replaced]);
+    // Documents in batches, then their chunks and terms in multi-row INSERTs across documents:
+    // a round trip per few hundred rows, not three per document.
+    for (let start = 0; start < outgoing.length; start += DOCS_PER_BATCH) {
+      const batch = outgoing.slice(start, start + DOCS_PER_BATCH);
+      const ids = await insertReturningIds(
+        client,
+        batch.map((o) => [repoId, o.doc.filePath, o.hash, o.digest, o.doc.types, JSON.stringify(o.metadata), o.lex?.len ?? 0]),
       );
-      const docId = inserted.rows[0].id;
-      const rows = (chunksByDoc.get(i) ?? []).map((c, ordinal) => [docId, ordinal, c.section, c.excerpt, `[${Array.from(local.index.getPoint(c.label)).join(',')}]`]);
-      await insertRows(client, 'chunks (document_id, ordinal, section, excerpt, embedding)', ['', '', '', '', '::vector'], rows);
-      report.chunks += rows.length;
-      if (tf)
-        await insertRows(
-          client,
-          'document_terms (document_id, term, tf)',
-          ['', '', ''],
-          [...tf].map(([term, n]) => [docId, term, n]),
-        );
+      const chunkRows: unknown[][] = [];
+      const termRows: unknown[][] = [];
+      for (const o of batch) {
+        const docId = ids.get(o.doc.filePath)!;
+        (chunksByDoc.get(o.i) ?? []).forEach((c, ordinal) => chunkRows.push([docId, ordinal, c.section, c.excerpt, vectorText(local.index.getPoint(c.label))]));
+        if (o.lex) for (const [term, n] of o.lex.tf) termRows.push([docId, term, n]);
+      }
+      await insertColumns(client, 'chunks (document_id, ordinal, section, excerpt, embedding)', ['bigint', 'integer', 'text', 'text', 'vector'], chunkRows);
+      await insertColumns(client, 'document_terms (document_id, term, tf)', ['bigint', 'text', 'integer'], termRows);
+      report.chunks += chunkRows.length;
     }
     if (report.replacedAll || report.added.length || report.changed.length || report.removed.length) {
       // The repository's BM25 statistics for the org-scope check: rewritten whole, its rows only.
@@ -143,12 +152,41 @@ function syncDigest(hash: string, metadata: object, tf: Map<string, number> | un
   return h.digest('hex');
 }
 
-/** Multi-row INSERTs, every value a parameter ($n, with a cast per column where given). */
-async function insertRows(client: StoreClient, into: string, casts: string[], rows: unknown[][]): Promise<void> {
+/** Documents per INSERT (7 parameters each). */
+const DOCS_PER_BATCH = 200;
+
+/** A batch of documents inserted in one statement; their new ids by path (unique within the repository). */
+async function insertReturningIds(client: StoreClient, rows: unknown[][]): Promise<Map<string, string>> {
+  const values: unknown[] = [];
+  const tuples = rows.map((row) => `(${row.map((v) => (values.push(v), `$${values.length}`)).join(', ')})`);
+  const r = await client.query<{ id: string; path: string }>(
+    `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata, lexical_len) VALUES ${tuples.join(', ')} RETURNING id, path`,
+    values,
+  );
+  return new Map(r.rows.map((x) => [x.path, x.id]));
+}
+
+/**
+ * A vector as pgvector reads it. Nine significant digits give back every float32
+ * exactly (the server stores float4), in about half the text of a double's digits.
+ */
+export function vectorText(point: ArrayLike<number>): string {
+  let s = '[';
+  for (let i = 0; i < point.length; i++) s += (i ? ',' : '') + Number(point[i]).toPrecision(9);
+  return s + ']';
+}
+
+/**
+ * Rows inserted a column at a time: each column one array parameter, unnested on the
+ * server (a few parameters per statement instead of one per value: bound and parsed
+ * far faster than multi-row VALUES). Every value is still a parameter.
+ */
+async function insertColumns(client: StoreClient, into: string, types: string[], rows: unknown[][]): Promise<void> {
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const batch = rows.slice(start, start + ROWS_PER_INSERT);
-    const values: unknown[] = [];
-    const tuples = batch.map((row) => `(${row.map((v, j) => (values.push(v), `$${values.length}${casts[j]}`)).join(', ')})`);
-    await client.query(`INSERT INTO ${into} VALUES ${tuples.join(', ')}`, values);
+    const columns = types.map((_, j) => batch.map((row) => row[j]));
+    // vector[] is read through text[]: pgvector parses each element as it parses one value.
+    const params = types.map((t, j) => `$${j + 1}::${t === 'vector' ? 'text[]::vector[]' : `${t}[]`}`);
+    await client.query(`INSERT INTO ${into} SELECT * FROM unnest(${params.join(', ')})`, columns);
   }
 }
