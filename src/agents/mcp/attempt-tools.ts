@@ -1,5 +1,6 @@
 /** `attempt_check` and `attempt_record`: the attempt memory, kept open by the session. */
 import { renderRepeatWarning } from '../../attempt-memory/render.js';
+import { shareBestEffort } from '../../attempt-memory/share.js';
 import type { AttemptRecord, NewAttempt, RepeatWarning } from '../../attempt-memory/types.js';
 import type { ProjectSession } from './session.js';
 
@@ -28,7 +29,11 @@ export function renderRepeat(r: RepeatCheck): string {
   return renderRepeatWarning(r.warnings, r.threshold, r.lookbackDays).trimEnd();
 }
 
-export async function attemptRecord(s: ProjectSession, a: NewAttempt): Promise<{ recorded: AttemptRecord | null; reason: string | null }> {
+export async function attemptRecord(s: ProjectSession, a: NewAttempt): Promise<{ recorded: AttemptRecord | null; reason: string | null; shared?: string }> {
   if (!s.config.attempts.enabled) return { recorded: null, reason: 'the attempt memory is off (attempts.enabled: false)' };
-  return { recorded: (await s.attempts('write')).record({ ...a, sessionId: a.sessionId ?? s.sessionId }), reason: null };
+  const memory = await s.attempts('write');
+  const recorded = memory.record({ ...a, sessionId: a.sessionId ?? s.sessionId });
+  // attempts.scope: org: to the team now, or queued for later (the answer says which).
+  const warning = await shareBestEffort(s.root, s.config, memory.queue, s.env, 'send');
+  return { recorded, reason: null, ...(warning ? { shared: warning } : {}) };
 }

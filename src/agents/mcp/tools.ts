@@ -129,7 +129,9 @@ export const TOOLS: ToolSpec[] = [
         tags: a.tags as string[] | undefined,
         work: a.work as string | undefined,
       });
-      const t = r.recorded ? `Recorded ${r.recorded.outcome} ${r.recorded.id}${r.recorded.cause ? ` (cause: ${r.recorded.cause})` : ''}.` : `Not recorded: ${r.reason}.`;
+      const t = r.recorded
+        ? `Recorded ${r.recorded.outcome} ${r.recorded.id}${r.recorded.cause ? ` (cause: ${r.recorded.cause})` : ''}.${r.shared ? ` Warning: ${r.shared}.` : ''}`
+        : `Not recorded: ${r.reason}.`;
       return { text: t, structured: r as unknown as Record<string, unknown> };
     },
   },
