@@ -5,7 +5,7 @@
  * what failed, and the agent proceeds.
  */
 import { formatScore } from '../../work-memory/check/classify.js';
-import { runChecks } from '../../work-memory/check/run.js';
+import { runChecks, type CheckScope } from '../../work-memory/check/run.js';
 import type { HistoryMatch } from '../../work-memory/scoring/match.js';
 import { briefKey, dismissedFor, readAnswers, withoutDismissed } from '../../work-memory/decision/answers.js';
 import { errorMessage } from '../../shared/errors.js';
@@ -28,6 +28,8 @@ export interface MatchOut {
   excerpt: string;
   /** What was tried during that work and failed (attempts recorded for its issue id). */
   tried: TriedDuring[];
+  /** Another repository of the shared store (scope org), else null. */
+  repository: string | null;
 }
 
 export interface BriefCheck {
@@ -36,6 +38,8 @@ export interface BriefCheck {
   advice: string;
   method: string;
   error: string | null;
+  /** What was compared: this repository, or every repository of the shared store (repo when the store could not answer). */
+  scope: 'repo' | 'org';
   thresholds: { duplicate: number; related: number };
   matches: MatchOut[];
   /** Alerts a person dismissed (Ignore) for this very brief before: shown as related, not raised. */
@@ -53,10 +57,10 @@ const ADVICE: Record<BriefCheck['status'], string> = {
   error: 'The check failed (see error); proceed without it.',
 };
 
-export async function checkBrief(s: ProjectSession, brief: string): Promise<BriefCheck> {
+export async function checkBrief(s: ProjectSession, brief: string, scope?: CheckScope): Promise<BriefCheck> {
   const config = s.config;
   const checked = stripAgentosSections(brief);
-  const outcome = await runChecks(checked, config, s.checkDeps(), { history: true, standards: true });
+  const outcome = await runChecks(checked, config, s.checkDeps(), { history: true, standards: true, scope: scope ?? config.store.scope });
   const h = outcome.history;
   const warnings = [...outcome.warnings];
   if (outcome.standards.error && outcome.standards.error !== h.error) warnings.push(`standards lookup failed: ${outcome.standards.error}`);
@@ -84,12 +88,14 @@ export async function checkBrief(s: ProjectSession, brief: string): Promise<Brie
     section: m.section,
     excerpt: m.excerpt,
     tried: tried(m),
+    repository: m.repository ?? null,
   });
   return {
     status,
     advice: ADVICE[status],
     method: h.method,
     error: h.error,
+    scope: h.scope ?? 'repo',
     thresholds: { duplicate: config.thresholds.duplicate, related: config.thresholds.related },
     matches: h.matches.filter((m) => !dismissed.includes(m)).map(out),
     dismissed: dismissed.map(out),
@@ -106,6 +112,7 @@ export function failedCheck(error: string, t: { duplicate: number; related: numb
     advice: ADVICE.error,
     method: 'none',
     error,
+    scope: 'repo',
     thresholds: { duplicate: t.duplicate, related: t.related },
     matches: [],
     dismissed: [],

@@ -49,10 +49,13 @@ export const TOOLS: ToolSpec[] = [
       'Returns status duplicate_alert (score >= the duplicate line: the work was probably done before; read the match before redoing it), ' +
       'related_context (related past work worth reading), clear, no_history or error (the check failed; proceed without it). ' +
       'Each match says why it matched and what was tried and failed during that work; the governing standards (ADRs) are listed. Never prompts.',
-    input: { brief: text('brief').describe('The brief: markdown text of the new issue or task (an H1 title, then the description).') },
+    input: {
+      brief: text('brief').describe('The brief: markdown text of the new issue or task (an H1 title, then the description).'),
+      scope: z.enum(['repo', 'org']).optional().describe("org: also every other repository in the team's shared store (when one is configured); default the project's store.scope, repo."),
+    },
     readOnly: true,
     run: async (s, a) => {
-      const r = await checkBrief(s, a.brief as string);
+      const r = await checkBrief(s, a.brief as string, a.scope as 'repo' | 'org' | undefined);
       return { text: renderCheck(r), structured: r as unknown as Record<string, unknown> };
     },
     failOpen: (error, s) => {
