@@ -28,7 +28,7 @@ export interface TestPostgres {
   killCommand: string[];
 }
 
-function pgbin(): string {
+export function pgbin(): string {
   if (process.env.AGENTOS_TEST_PGBIN) return process.env.AGENTOS_TEST_PGBIN;
   const out = execFileSync('bash', [path.join(REPO, 'scripts', 'provision-postgres.sh')], { encoding: 'utf8' });
   return out.trim().split('\n').pop()!;
@@ -45,8 +45,9 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
-  const bin = pgbin();
+/** `pgbin`: another installation's bin folder (a copy without pgvector, to test a server that lacks it). */
+export async function startPostgres(opts: { pgbin?: string } = {}): Promise<TestPostgres> {
+  const bin = opts.pgbin ?? pgbin();
   const base = mkdtempSync(path.join(os.tmpdir(), 'agentos-pg-'));
   const data = path.join(base, 'data');
   const sock = path.join(base, 'sock');

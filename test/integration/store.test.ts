@@ -6,12 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { jest } from '@jest/globals';
-import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
-import { PG_PASSWORD, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { PG_PASSWORD, pgbin, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { MIGRATIONS } from '../../src/shared/store/schema.js';
 
 jest.setTimeout(180_000);
@@ -345,6 +345,53 @@ describe('many at once', () => {
       for (const r of rows) expect([r.docs, r.distinct_paths]).toEqual([String(sent[1]), String(sent[1])]);
       // Of the two syncs of r1, one sent everything and the other nothing.
       expect([sent[0], sent[8]].sort((a, b) => a - b)).toEqual([0, sent[1]]);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a server without pgvector', () => {
+  // The same PostgreSQL with the extension's files removed from a copy of its installation.
+  let bare: TestPostgres;
+  let install: string;
+  beforeAll(async () => {
+    install = await mkdtemp(path.join(os.tmpdir(), 'agentos-pg-novector-'));
+    const from = path.dirname(pgbin());
+    await cp(from, install, { recursive: true });
+    for (const dir of ['share/postgresql/extension', 'lib/postgresql']) {
+      for (const f of await readdir(path.join(install, dir)).catch(() => [] as string[])) if (/^vector[.-]/.test(f)) await rm(path.join(install, dir, f));
+    }
+    await chmod(install, 0o755);
+    bare = await startPostgres({ pgbin: path.join(install, 'bin') });
+  });
+  afterAll(async () => {
+    bare?.stop();
+    await rm(install, { recursive: true, force: true });
+  });
+
+  test('store init: one line saying the server has no pgvector, exit 7, nothing created', async () => {
+    const r = await store(['init'], bare.url);
+    expect(r.code).toBe(7);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/the server has no pgvector extension .*install pgvector on the PostgreSQL server/);
+    expect(await sql(`SELECT to_regclass('agentos_schema') AS t`, bare.url)).toEqual([{ t: null }]);
+  });
+
+  test('issue start --scope org: the local index answers and the warning says why', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-novector-'));
+    try {
+      const demo = path.join(tmp, 'demo');
+      await indexedDemo(demo);
+      await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: demo\n');
+      const r = await runCli(['-C', demo, 'issue', 'start', 'briefs/fix-logging-bug.md', '--json', '--non-interactive', '--no-refresh', '--scope', 'org', '-o', path.join(tmp, 'out.md')], {
+        env: { AGENTOS_DATABASE_URL: bare.url },
+      });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ scope: 'repo', status: expect.stringMatching(/duplicate_alert|related_context|clear/) });
+      expect(r.stderr).toMatch(
+        /the shared store could not answer \(the store's schema is version 0, this agentos reads 3: run `agentos store init`\); answered from this repository's local index only/,
+      );
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }

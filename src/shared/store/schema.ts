@@ -13,7 +13,8 @@ const MIGRATION_LOCK = '27416758083415923';
 
 /** A repository's document counts and total lexical length, recomputed from its documents (`where` picks the repositories). */
 export function repositoryTotalsSql(where: string): string {
-  return `UPDATE repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len
+  return `UPDATE repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len,
+      chunks = (SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.repository_id = r.id)
     FROM (SELECT r2.id, count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
                  count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len
           FROM repositories r2 LEFT JOIN documents d ON d.repository_id = r2.id WHERE ${where} GROUP BY r2.id) s
@@ -44,7 +45,7 @@ export const MIGRATIONS: string[][] = [
     // Per repository, so that a sync rewrites its own rows only (no contention between repositories).
     `CREATE TABLE repository_terms (term text NOT NULL, repository_id bigint NOT NULL REFERENCES repositories ON DELETE CASCADE, df integer NOT NULL, PRIMARY KEY (term, repository_id))`,
     `INSERT INTO repository_terms (term, repository_id, df) SELECT t.term, d.repository_id, count(*) FROM document_terms t JOIN documents d ON d.id = t.document_id GROUP BY 1, 2`,
-    `ALTER TABLE repositories ADD COLUMN docs integer NOT NULL DEFAULT 0, ADD COLUMN history_docs integer NOT NULL DEFAULT 0, ADD COLUMN standard_docs integer NOT NULL DEFAULT 0, ADD COLUMN lexical_len bigint NOT NULL DEFAULT 0`,
+    `ALTER TABLE repositories ADD COLUMN docs integer NOT NULL DEFAULT 0, ADD COLUMN history_docs integer NOT NULL DEFAULT 0, ADD COLUMN standard_docs integer NOT NULL DEFAULT 0, ADD COLUMN lexical_len bigint NOT NULL DEFAULT 0, ADD COLUMN chunks integer NOT NULL DEFAULT 0`,
     repositoryTotalsSql('true'),
   ],
   [

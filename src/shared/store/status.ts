@@ -8,6 +8,8 @@ export interface StoreStatus {
   vector: string | null;
   schema: { version: number; expected: number; state: 'current' | 'missing' | 'older' | 'newer' };
   repositories: Array<{ name: string; documents: number; chunks: number; syncedAt: string | null }>;
+  /** Shared attempts on the server (attempts.scope: org), by outcome. */
+  attempts: { failures: number; successes: number };
 }
 
 export async function storeStatus(client: StoreClient, maskedUrl: string): Promise<StoreStatus> {
@@ -16,13 +18,15 @@ export async function storeStatus(client: StoreClient, maskedUrl: string): Promi
   const version = await schemaVersion(client);
   const state = version === 0 ? 'missing' : version < SCHEMA_VERSION ? 'older' : version > SCHEMA_VERSION ? 'newer' : 'current';
   let repositories: StoreStatus['repositories'] = [];
+  let attempts = { failures: 0, successes: 0 };
   if (state === 'current') {
-    const r = await client.query<{ name: string; documents: string; chunks: string; synced_at: Date | null }>(
-      `SELECT r.name, count(DISTINCT d.id) AS documents, count(c.id) AS chunks, r.synced_at
-         FROM repositories r LEFT JOIN documents d ON d.repository_id = r.id LEFT JOIN chunks c ON c.document_id = d.id
-        GROUP BY r.id ORDER BY r.name`,
+    // Each repository's totals are kept by its sync: one row each, whatever the store's size.
+    const r = await client.query<{ name: string; docs: number; chunks: number; synced_at: Date | null }>(`SELECT name, docs, chunks, synced_at FROM repositories ORDER BY name`);
+    repositories = r.rows.map((x) => ({ name: x.name, documents: x.docs, chunks: x.chunks, syncedAt: x.synced_at ? x.synced_at.toISOString() : null }));
+    const a = await client.query<{ failures: string; successes: string }>(
+      `SELECT count(*) FILTER (WHERE outcome = 'failure') AS failures, count(*) FILTER (WHERE outcome = 'success') AS successes FROM attempts`,
     );
-    repositories = r.rows.map((x) => ({ name: x.name, documents: Number(x.documents), chunks: Number(x.chunks), syncedAt: x.synced_at ? x.synced_at.toISOString() : null }));
+    attempts = { failures: Number(a.rows[0].failures), successes: Number(a.rows[0].successes) };
   }
-  return { url: maskedUrl, server, vector, schema: { version, expected: SCHEMA_VERSION, state }, repositories };
+  return { url: maskedUrl, server, vector, schema: { version, expected: SCHEMA_VERSION, state }, repositories, attempts };
 }

@@ -62,6 +62,7 @@ export async function runStoreStatus(ctx: CommandContext, opts: { json?: boolean
     out(`Repositories: ${s.repositories.length}`);
     // Names come from other people's repositories: shown without terminal escapes.
     for (const r of s.repositories) out(`  ${terminalSafe(r.name)}: ${r.documents} documents, ${r.chunks} chunks, last sync ${r.syncedAt ?? 'never'}`);
+    if (s.schema.state === 'current') out(`Shared attempts: ${s.attempts.failures} failures, ${s.attempts.successes} successes`);
   }
   return ExitCode.Ok;
 }
