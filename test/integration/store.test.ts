@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { jest } from '@jest/globals';
-import { chmod, cp, mkdtemp, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
@@ -357,13 +357,16 @@ describe('a server without pgvector', () => {
   let install: string;
   beforeAll(async () => {
     install = await mkdtemp(path.join(os.tmpdir(), 'agentos-pg-novector-'));
+    // The wheel's binaries find their libraries at $ORIGIN/../../../pgserver.libs: the copy keeps that layout.
     const from = path.dirname(pgbin());
-    await cp(from, install, { recursive: true });
+    const copy = path.join(install, 'pkg', 'pginstall');
+    await cp(from, copy, { recursive: true });
+    await symlink(path.join(from, '..', '..', 'pgserver.libs'), path.join(install, 'pgserver.libs'));
     for (const dir of ['share/postgresql/extension', 'lib/postgresql']) {
-      for (const f of await readdir(path.join(install, dir)).catch(() => [] as string[])) if (/^vector[.-]/.test(f)) await rm(path.join(install, dir, f));
+      for (const f of await readdir(path.join(copy, dir)).catch(() => [] as string[])) if (/^vector[.-]/.test(f)) await rm(path.join(copy, dir, f));
     }
-    await chmod(install, 0o755);
-    bare = await startPostgres({ pgbin: path.join(install, 'bin') });
+    for (const d of [install, path.join(install, 'pkg')]) await chmod(d, 0o755);
+    bare = await startPostgres({ pgbin: path.join(copy, 'bin') });
   });
   afterAll(async () => {
     bare?.stop();
@@ -384,9 +387,12 @@ describe('a server without pgvector', () => {
       const demo = path.join(tmp, 'demo');
       await indexedDemo(demo);
       await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: demo\n');
-      const r = await runCli(['-C', demo, 'issue', 'start', 'briefs/fix-logging-bug.md', '--json', '--non-interactive', '--no-refresh', '--scope', 'org', '-o', path.join(tmp, 'out.md')], {
-        env: { AGENTOS_DATABASE_URL: bare.url },
-      });
+      const r = await runCli(
+        ['-C', demo, 'issue', 'start', path.join(demo, 'briefs', 'fix-logging-bug.md'), '--json', '--non-interactive', '--no-refresh', '--scope', 'org', '-o', path.join(tmp, 'out.md')],
+        {
+          env: { AGENTOS_DATABASE_URL: bare.url },
+        },
+      );
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ scope: 'repo', status: expect.stringMatching(/duplicate_alert|related_context|clear/) });
       expect(r.stderr).toMatch(

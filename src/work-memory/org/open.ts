@@ -68,7 +68,8 @@ async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
       const df = local.heldDf(term) + foreign;
       return { term, df: foreign, idf: df ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0 };
     });
-    const depth = Math.max(candidateDepth(q.k, q.scoring), lexicalOnlyDepth(q.k));
+    // As deep as rescore reads the lexical list: `want` with the model, the keyword fallback's depth without.
+    const depth = q.scoring.method === 'lexical' ? lexicalOnlyDepth(q.k) : candidateDepth(q.k, q.scoring);
     for (const id of await lexicalCandidates(client, weighted, avgLen, depth, ids)) candidates.add(id);
   }
   const fetched = await fetchDocuments(client, [...candidates]);
