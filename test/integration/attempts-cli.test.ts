@@ -101,7 +101,7 @@ describe('record, check, list, forget', () => {
 
     expect((await cli(root, ['forget'])).code).toBe(2);
     const forgot = await cli(root, ['forget', '--id', failure.id, '--json']);
-    expect(json(forgot)).toEqual({ forgotten: 1 });
+    expect(json(forgot)).toEqual({ forgotten: 1, shared: null });
     expect(json<{ repeat: boolean }>(await cli(root, ['attempt', 'check', '--json', '--', 'npm', 'install', 'redis-node'])).repeat).toBe(false);
     expect((await cli(root, ['forget', '--all'])).stdout).toBe('Forgot 1 attempt.\n');
     expect(json<{ attempts: unknown[] }>(await cli(root, ['attempt', 'list', '--all', '--json'])).attempts).toEqual([]);
@@ -138,7 +138,7 @@ describe('record, check, list, forget', () => {
     const before = newProject();
     await withForgettable(before);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-    expect(json(await cli(before, ['forget', '--before', tomorrow, '--json']))).toEqual({ forgotten: 3 });
+    expect(json(await cli(before, ['forget', '--before', tomorrow, '--json']))).toEqual({ forgotten: 3, shared: null });
     expect(storeBytes(before)).not.toContain('zqxwvut');
     const all = newProject();
     await withForgettable(all);
