@@ -25,6 +25,8 @@ import type { AttemptRecord } from './types.js';
 
 export interface ShareReport {
   sent: number;
+  /** Records the server refused (their data): set aside so that the others still go; said in a warning. */
+  rejected: number;
   /** Own records forgotten here and deleted on the server. */
   forgotten: number;
   /** Ids forgotten here that another author recorded: kept on the server (only their author may delete them). */
@@ -41,8 +43,6 @@ export interface ShareReport {
 const BATCH = 500;
 /** After a failure to reach the store, automatic sends wait this long (an explicit `store sync` does not). */
 const BACKOFF_MS = 60_000;
-/** Pulls read back this far before the last one: rows committed late (longer transactions) are not missed; ids dedupe. */
-const PULL_OVERLAP_MS = 60_000;
 /** Automatic pulls (`run`, hooks) at most this often. */
 export const PULL_EVERY_MS = 5 * 60_000;
 
@@ -72,9 +72,9 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
       const version = await schemaVersion(client);
       if (version < 3) throw new StoreUnavailableError(`the store's schema is version ${version}; shared attempts need version 3 or later: run \`agentos store init\``);
       if (version > SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
-      const r: ShareReport = { sent: 0, forgotten: 0, keptOthers: 0, pulled: 0, dropped: 0, queued: 0 };
+      const r: ShareReport = { sent: 0, rejected: 0, forgotten: 0, keptOthers: 0, pulled: 0, dropped: 0, queued: 0 };
       await push(client, queue, repository, author, r);
-      if (o.pull) await pull(client, queue, r, now, config.attempts.archiveAfterDays);
+      if (o.pull) await pull(client, queue, r, now, config.attempts.archiveAfterDays, repository);
       r.queued = queue.outboxSize();
       return r;
     });
@@ -92,17 +92,29 @@ async function push(client: StoreClient, queue: SharedQueue, repository: string,
     if (!batch.length) return;
     const sends = batch.flatMap((e) => (e.op === 'send' ? [e.record] : []));
     const forgets = batch.flatMap((e) => (e.op === 'forget' ? [e.id] : []));
+    const rejected: string[] = [];
     await client.query('BEGIN');
     try {
       if (sends.length) {
-        const rows = await client.query(
-          `INSERT INTO attempts (id, repository, author, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd)
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, repository text, author text, time timestamptz, session_id text, tool text, command text, outcome text,
-             exit_code integer, duration_ms integer, error text, cause text, context text, work text, branch text, tags jsonb, cwd text)
-           ON CONFLICT (id) DO NOTHING`,
-          [JSON.stringify(sends.map((a) => wireRecord(a, repository, author)))],
-        );
-        r.sent += rows.rowCount ?? 0;
+        try {
+          await client.query('SAVEPOINT batch');
+          r.sent += await insertAttempts(client, sends, repository, author);
+        } catch (e) {
+          // A record the server refuses (its data, not the connection) must not hold back every later one:
+          // the batch is sent again one record at a time and a refused record is set aside, and said.
+          if (!isDataError(e)) throw e;
+          await client.query('ROLLBACK TO SAVEPOINT batch');
+          for (const a of sends) {
+            await client.query('SAVEPOINT one');
+            try {
+              r.sent += await insertAttempts(client, [a], repository, author);
+            } catch (one) {
+              if (!isDataError(one)) throw one;
+              await client.query('ROLLBACK TO SAVEPOINT one');
+              rejected.push(a.id);
+            }
+          }
+        }
       }
       if (forgets.length) {
         // Only the author's own: someone else's record stays on the server.
@@ -117,36 +129,65 @@ async function push(client: StoreClient, queue: SharedQueue, repository: string,
       await client.query('ROLLBACK').catch(() => undefined);
       throw e;
     }
+    r.rejected += rejected.length;
     // After the commit: a crash here sends the batch again, which the primary key makes a no-op.
     queue.settle(batch.map((e) => (e.op === 'send' ? { id: e.record.id, op: 'send' as const } : { id: e.id, op: 'forget' as const })));
   }
 }
 
-async function pull(client: StoreClient, queue: SharedQueue, r: ShareReport, now: () => Date, keepDays: number): Promise<void> {
+async function insertAttempts(client: StoreClient, sends: AttemptRecord[], repository: string, author: string): Promise<number> {
+  const rows = await client.query(
+    `INSERT INTO attempts (id, repository, author, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd)
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, repository text, author text, time timestamptz, session_id text, tool text, command text, outcome text,
+       exit_code integer, duration_ms integer, error text, cause text, context text, work text, branch text, tags jsonb, cwd text)
+     ON CONFLICT (id) DO NOTHING`,
+    [JSON.stringify(sends.map((a) => wireRecord(a, repository, author)))],
+  );
+  return rows.rowCount ?? 0;
+}
+
+/** SQLSTATE classes 22 (data exception) and 23 (integrity constraint): the record, not the store. */
+function isDataError(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' && /^2[23]/.test(code);
+}
+
+/**
+ * The team's records of this repository since the last pull. Paged on the server's
+ * (received_at, id), kept as the server's own text (microseconds: a JS Date would cut
+ * them to milliseconds and a page could start where it began); each pull reaches back
+ * a minute before the last, for rows whose transactions committed late (ids dedupe).
+ */
+async function pull(client: StoreClient, queue: SharedQueue, r: ShareReport, now: () => Date, keepDays: number, repository: string): Promise<void> {
   // Nothing older than the archive line: it would never warn.
   const oldest = new Date(now().getTime() - keepDays * 86_400_000).toISOString();
   const last = queue.sharedState('pulled_through');
-  let since = last ? new Date(Date.parse(last) - PULL_OVERLAP_MS).toISOString() : '-infinity';
-  // The server's clock orders what it received: the next pull starts from its time, not ours.
+  const start = await client.query<{ since: string }>(`SELECT (COALESCE($1::timestamptz, '-infinity') - interval '60 seconds')::text AS since`, [last]);
+  const since = start.rows[0].since;
+  const forgotten = await client.query<{ id: string }>(`SELECT id FROM forgotten_attempts WHERE forgotten_at > $1::timestamptz`, [since]);
+  let cursor: { at: string; id: string } = { at: since, id: '' };
   for (;;) {
-    const rows = await client.query<WireRow>(
-      `SELECT id, repository, author, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd, received_at
-       FROM attempts WHERE received_at > $1::timestamptz AND time > $3::timestamptz ORDER BY received_at, id LIMIT $2`,
-      [since, BATCH, oldest],
+    const rows = await client.query<WireRow & { at: string }>(
+      `SELECT id, repository, author, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd, received_at::text AS at
+       FROM attempts WHERE repository = $4 AND (received_at, id) > ($1::timestamptz, $5) AND time > $3::timestamptz ORDER BY received_at, id LIMIT $2`,
+      [cursor.at, BATCH, oldest, repository, cursor.id],
     );
-    const forgotten = await client.query<{ id: string }>(`SELECT id FROM forgotten_attempts WHERE forgotten_at > $1::timestamptz`, [since]);
     const got = queue.importShared(
       rows.rows.map((w) => fromWire(w)),
-      forgotten.rows.map((f) => f.id),
+      [],
     );
     r.pulled += got.added;
-    r.dropped += got.removed;
-    if (rows.rows.length) {
-      since = new Date(rows.rows[rows.rows.length - 1].received_at).toISOString();
-      queue.setSharedState('pulled_through', since);
-    }
     if (rows.rows.length < BATCH) break;
+    const end = rows.rows[rows.rows.length - 1];
+    cursor = { at: end.at, id: end.id };
   }
+  r.dropped += queue.importShared(
+    [],
+    forgotten.rows.map((f) => f.id),
+  ).removed;
+  // The server's clock, not ours: the next pull starts from what it had received by now.
+  const through = await client.query<{ t: string }>(`SELECT now()::text AS t`);
+  queue.setSharedState('pulled_through', through.rows[0].t);
   queue.setSharedState('pulled_at', now().toISOString());
 }
 
@@ -173,24 +214,27 @@ interface WireRow {
 
 /** What leaves the machine: the stored record, which open.ts redacted before it was ever written. */
 function wireRecord(a: AttemptRecord, repository: string, author: string) {
+  // PostgreSQL text holds no NUL (a binary tool's stderr can), and its integer is 32-bit (a Windows status is not).
+  const t = (v: string | null) => (v === null ? null : v.replace(/\u0000/g, ''));
+  const int32 = (v: number | null) => (v !== null && Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31 ? v : null);
   return {
     id: a.id,
     repository,
     author,
     time: a.time,
-    session_id: a.sessionId,
-    tool: a.tool,
-    command: a.command,
+    session_id: t(a.sessionId),
+    tool: t(a.tool),
+    command: t(a.command),
     outcome: a.outcome,
-    exit_code: a.exitCode,
-    duration_ms: a.durationMs,
-    error: a.error,
-    cause: a.cause,
-    context: a.context,
-    work: a.work,
-    branch: a.branch,
-    tags: a.tags,
-    cwd: a.cwd,
+    exit_code: int32(a.exitCode),
+    duration_ms: int32(a.durationMs),
+    error: t(a.error),
+    cause: t(a.cause),
+    context: t(a.context),
+    work: t(a.work),
+    branch: t(a.branch),
+    tags: a.tags.map((x) => x.replace(/\u0000/g, '')),
+    cwd: t(a.cwd),
   };
 }
 
@@ -291,8 +335,8 @@ export async function shareBestEffort(
     const last = queue.sharedState('pulled_at');
     const pull = mode === 'pull' || (mode === 'refresh' && (!last || now().getTime() - Date.parse(last) >= PULL_EVERY_MS));
     if (!pull && queue.outboxSize() === 0) return null;
-    await shareAttempts(root, config, queue, { pull, env, now });
-    return null;
+    const r = await shareAttempts(root, config, queue, { pull, env, now });
+    return r?.rejected ? `${r.rejected} attempt record${r.rejected === 1 ? ' was' : 's were'} refused by the shared store (kept on this machine only)` : null;
   } catch (e) {
     let queued: number | null = null;
     try {

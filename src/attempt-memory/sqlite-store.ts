@@ -50,7 +50,8 @@ CREATE TABLE IF NOT EXISTS attempts (
   cause TEXT,
   work TEXT,
   branch TEXT,
-  origin TEXT
+  origin TEXT,
+  sent_at TEXT
 );
 CREATE INDEX IF NOT EXISTS attempts_outcome_time ON attempts (outcome, time);
 CREATE INDEX IF NOT EXISTS attempts_time ON attempts (time);
@@ -141,7 +142,7 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
           // A store made before version 3 or 4 has its attempts table already: add the columns first
           // (older rows: null), then the schema's indexes on them can be made.
           const columns = new Set((db.prepare(`SELECT name FROM pragma_table_info('attempts')`).all() as Array<{ name: string }>).map((c) => c.name));
-          if (columns.size > 0) for (const c of ['cause', 'work', 'branch', 'origin']) if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
+          if (columns.size > 0) for (const c of ['cause', 'work', 'branch', 'origin', 'sent_at']) if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
           db.exec(SCHEMA);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
@@ -330,14 +331,14 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
 
   private remove(q: { id?: string; before?: Date; all?: boolean }): number {
     if (q.all) {
-      if (this.opts.share) this.queueForget(`SELECT id FROM attempts`, []);
+      this.queueForget(`SELECT id FROM attempts WHERE ${this.shareable()}`, []);
       this.db.prepare('DELETE FROM warnings').run();
       return this.db.prepare('DELETE FROM attempts').run().changes;
     }
     const where = q.id !== undefined ? 'id = ?' : q.before ? 'time < ?' : null;
     if (!where) return 0;
     const arg = q.id ?? q.before!.toISOString();
-    if (this.opts.share) this.queueForget(`SELECT id FROM attempts WHERE ${where}`, [arg]);
+    this.queueForget(`SELECT id FROM attempts WHERE ${where} AND ${this.shareable()}`, [arg]);
     // One statement each (warnings has no index: a loop per attempt would scan it per attempt under the write lock).
     this.db.prepare(`DELETE FROM warnings WHERE failure_id IN (SELECT id FROM attempts WHERE ${where}) OR command IN (SELECT command FROM attempts WHERE ${where})`).run(arg, arg);
     if (q.before) this.db.prepare('DELETE FROM warnings WHERE time < ?').run(arg);
@@ -348,6 +349,14 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
    * Records being forgotten: the shared store is told (a send not yet made is dropped).
    * It deletes those its author recorded; others' stay there, and only leave this machine.
    */
+  /**
+   * Which records' forgetting the shared store must hear of: with sharing on, all; with it off
+   * in this run (another shell, no URL), those it already has (sent from here, or read from it).
+   */
+  private shareable(): string {
+    return this.opts.share ? 'true' : '(sent_at IS NOT NULL OR origin IS NOT NULL)';
+  }
+
   private queueForget(select: string, args: unknown[]): void {
     const time = this.opts.now().toISOString();
     this.db.prepare(`DELETE FROM outbox WHERE op = 'send' AND id IN (${select})`).run(...args);
@@ -374,7 +383,16 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
   /** Entries the shared store has committed: off the outbox. */
   settle(entries: Array<{ id: string; op: 'send' | 'forget' }>): void {
     const stmt = this.db.prepare('DELETE FROM outbox WHERE id = ? AND op = ?');
-    this.db.transaction(() => entries.forEach((e) => stmt.run(e.id, e.op))).immediate();
+    const sent = this.db.prepare('UPDATE attempts SET sent_at = ? WHERE id = ?');
+    const time = this.opts.now().toISOString();
+    this.db
+      .transaction(() =>
+        entries.forEach((e) => {
+          stmt.run(e.id, e.op);
+          if (e.op === 'send') sent.run(time, e.id);
+        }),
+      )
+      .immediate();
   }
 
   outboxSize(): number {

@@ -1,5 +1,6 @@
 // SLOW: attempts shared with the team through a real PostgreSQL (test/helpers/postgres.ts),
-// `attempts.scope: org`. Alice's failure in one repository warns Bob in another; a secret
+// `attempts.scope: org`. Alice's failure in her clone warns Bob in his clone of the same
+// repository (and nobody working on another repository); a secret
 // on her command line never reaches the server; records made while the server is away
 // are queued and sent later (nothing lost); eight processes recording at once and eight
 // repositories indexing at once leave every row once; forget deletes an author's own
@@ -47,7 +48,8 @@ beforeAll(async () => {
   b = path.join(tmp, 'b');
   await indexedDemo(a); // store sync needs an index to send
   await project(a, 'acme/a');
-  await project(b, 'acme/b');
+  // Bob's clone of the same repository.
+  await project(b, 'acme/a');
   await mkdir(path.join(b, 'scripts'));
   await writeFile(path.join(b, 'scripts', 'deploy.sh'), '#!/bin/sh\necho "error: staging cluster refused the deploy token" >&2\nexit 3\n');
   await chmod(path.join(b, 'scripts', 'deploy.sh'), 0o755);
@@ -60,7 +62,7 @@ afterAll(async () => {
 });
 
 describe('shared attempts on a real PostgreSQL', () => {
-  test("Alice's failure reaches the store redacted, and warns Bob in another repository before he repeats it", async () => {
+  test("Alice's failure reaches the store redacted, and warns Bob in his clone before he repeats it", async () => {
     const rec = await as('alice@acme.test', a, [
       'attempt',
       'record',
@@ -87,6 +89,45 @@ describe('shared attempts on a real PostgreSQL', () => {
     expect(run.stderr).toMatch(/by: alice@acme\.test \(acme\/a\) \(the team's shared store\)/);
     const after = await sql<{ author: string }>(`SELECT author FROM attempts ORDER BY author`);
     expect(after.map((r) => r.author)).toEqual(['alice@acme.test', 'bob@acme.test']);
+
+    // Carol works on another repository: its attempts are not hers (another `npm test`, another issue 12).
+    const c = path.join(tmp, 'c');
+    await project(c, 'acme/c');
+    await mkdir(path.join(c, 'scripts'));
+    await writeFile(path.join(c, 'scripts', 'deploy.sh'), '#!/bin/sh\nexit 0\n');
+    await chmod(path.join(c, 'scripts', 'deploy.sh'), 0o755);
+    const other = await as('carol@acme.test', c, ['run', '--', './scripts/deploy.sh', '--target', 'staging', '--token', 'x']);
+    expect([other.code, other.stderr]).toEqual([0, '']);
+  });
+
+  test('a record the server refuses is set aside with a warning; the records after it still go', async () => {
+    // A NUL in the error and a status too large for a 32-bit integer are cleaned before sending (sent, not refused).
+    const odd = await as('alice@acme.test', a, ['attempt', 'record', '-'], JSON.stringify({ tool: 'shell', command: 'odd.exe', outcome: 'failure', exitCode: 3221225477, error: 'bad\u0000byte' }));
+    expect([odd.code, odd.stderr]).toEqual([0, '']);
+    expect(await sql(`SELECT exit_code, error FROM attempts WHERE command = 'odd.exe'`)).toEqual([{ exit_code: null, error: expect.stringContaining('bad') }]);
+    // A record the server's rules refuse (here: a trigger standing for any data error) does not block the next.
+    await sql(`CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN IF NEW.command = 'refused' THEN RAISE EXCEPTION 'no' USING ERRCODE = '22023'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await sql(`CREATE TRIGGER refuse BEFORE INSERT ON attempts FOR EACH ROW EXECUTE FUNCTION refuse()`);
+    try {
+      const r = await as(
+        'alice@acme.test',
+        a,
+        ['attempt', 'record', '-'],
+        JSON.stringify([
+          { tool: 'shell', command: 'refused', outcome: 'failure' },
+          { tool: 'shell', command: 'accepted', outcome: 'failure' },
+        ]),
+      );
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/warning: 1 attempt record was refused by the shared store \(kept on this machine only\)/);
+      expect(await sql(`SELECT command FROM attempts WHERE command IN ('refused', 'accepted')`)).toEqual([{ command: 'accepted' }]);
+      // Nothing is left queued: the next record goes straight away.
+      const next = await as('alice@acme.test', a, ['attempt', 'record', '--outcome', 'success', '--command', 'after-refused']);
+      expect([next.code, next.stderr]).toEqual([0, '']);
+    } finally {
+      await sql(`DROP TRIGGER refuse ON attempts`);
+      await sql(`DROP FUNCTION refuse()`);
+    }
   });
 
   test('the server down: the record is kept locally and queued; store sync sends it later, nothing lost', async () => {
@@ -114,10 +155,10 @@ describe('shared attempts on a real PostgreSQL', () => {
 
   test('eight processes recording at once: every record on the server once', async () => {
     const runs = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => as('carol@acme.test', b, ['attempt', 'record', '--outcome', 'failure', '--error', `e${i}`, '--command', `npm test --shard=${i}`])),
+      Array.from({ length: 8 }, (_, i) => as('dave@acme.test', b, ['attempt', 'record', '--outcome', 'failure', '--error', `e${i}`, '--command', `npm test --shard=${i}`])),
     );
     for (const r of runs) expect([r.code, r.stderr]).toEqual([0, '']);
-    const rows = await sql<{ command: string; n: string }>(`SELECT command, count(*) AS n FROM attempts WHERE author = 'carol@acme.test' GROUP BY command ORDER BY command`);
+    const rows = await sql<{ command: string; n: string }>(`SELECT command, count(*) AS n FROM attempts WHERE author = 'dave@acme.test' GROUP BY command ORDER BY command`);
     expect(rows.map((r) => r.command)).toEqual(Array.from({ length: 8 }, (_, i) => `npm test --shard=${i}`));
     expect(rows.every((r) => r.n === '1')).toBe(true);
   });
@@ -160,8 +201,16 @@ describe('shared attempts on a real PostgreSQL', () => {
     expect((await as('bob@acme.test', b, ['hooks', 'run', 'session-start'], '{}')).code).toBe(0);
     expect(await bobIds()).not.toContain(mine.id);
 
-    // Bob forgets one of Carol's: gone from his machine, kept on the server.
-    const [carols] = await sql<{ id: string }>(`SELECT id FROM attempts WHERE author = 'carol@acme.test' LIMIT 1`);
+    // Alice, in a shell where sharing is off (no store URL), forgets a record the store has: queued, and sent by her next run that shares.
+    const [sentBefore] = await sql<{ id: string }>(`SELECT id FROM attempts WHERE command = 'accepted'`);
+    const offline = await runCli(['-C', a, 'forget', '--id', sentBefore.id, '--json'], { cwd: a, env: { AGENTOS_DATABASE_URL: '', AGENTOS_AUTHOR: 'alice@acme.test' } });
+    expect(JSON.parse(offline.stdout)).toEqual({ forgotten: 1, shared: null });
+    expect(await sql(`SELECT 1 FROM attempts WHERE id = $1`, [sentBefore.id])).toHaveLength(1);
+    expect(JSON.parse((await as('alice@acme.test', a, ['store', 'sync', '--json'])).stdout).attempts).toMatchObject({ forgotten: 1 });
+    expect(await sql(`SELECT 1 FROM attempts WHERE id = $1`, [sentBefore.id])).toHaveLength(0);
+
+    // Bob forgets one of Dave's: gone from his machine, kept on the server.
+    const [carols] = await sql<{ id: string }>(`SELECT id FROM attempts WHERE author = 'dave@acme.test' LIMIT 1`);
     const bobForget = await as('bob@acme.test', b, ['forget', '--id', carols.id, '--json']);
     expect(JSON.parse(bobForget.stdout).shared).toEqual({ state: 'sent', forgotten: 0, keptOthers: 1 });
     expect(await sql(`SELECT 1 FROM attempts WHERE id = $1`, [carols.id])).toHaveLength(1);

@@ -61,6 +61,21 @@ describe('the outbox', () => {
     mem.close();
   });
 
+  it('a record the store has is forgotten there too, even from a run where sharing is off; one it never had is not', () => {
+    const { mem, root, config } = open('org');
+    const sent = mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });
+    mem.queue!.settle([{ id: sent.id, op: 'send' }]);
+    mem.close();
+    // The same project in a shell without the store: records are not queued, forgets of sent ones are.
+    const local = openAttemptMemory(root, { ...config, attempts: { ...config.attempts, scope: 'local' } }, { sessionId: 's', cwd: root, env: {}, home: '/home/tester' });
+    const never = local.record({ tool: 'shell', command: 'make test', outcome: 'failure' });
+    expect(local.queue!.outboxSize()).toBe(0);
+    local.forget({ all: true });
+    expect(local.queue!.pending(10)).toEqual([{ op: 'forget', id: sent.id }]);
+    expect(local.queue!.pending(10).some((e) => e.op === 'forget' && e.id === never.id)).toBe(false);
+    local.close();
+  });
+
   it('attempts.scope local: nothing is queued, nothing is sent', async () => {
     const { mem, root, config } = open('local');
     mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });

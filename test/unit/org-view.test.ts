@@ -5,7 +5,8 @@ import { Bm25Index, type LexicalDoc } from '../../src/work-memory/lexical/bm25.j
 import { termCounts } from '../../src/work-memory/lexical/tokenize.js';
 import { ForeignDocs, OrgStore, foreignKey, orgLexical } from '../../src/work-memory/org/org-view.js';
 import type { FetchedDoc, OrgRepository } from '../../src/work-memory/org/fetch.js';
-import { parseVector, vectorLiteral } from '../../src/work-memory/org/fetch.js';
+import { parseVector, vectorCandidates, vectorLiteral } from '../../src/work-memory/org/fetch.js';
+import type { StoreClient } from '../../src/shared/store/connect.js';
 import { workKey } from '../../src/work-memory/scoring/match.js';
 import { basis, historyDoc, InMemoryStore, standardDoc } from '../helpers/fakes.js';
 
@@ -94,4 +95,45 @@ test("vectors cross the wire exactly: pgvector's text form parses back to the sa
   const v = Float32Array.from([0.1, -0.2345678, 1e-7, 0.999999]);
   expect(Array.from(parseVector(vectorLiteral(v)))).toEqual(Array.from(v));
   expect(parseVector('[]')).toHaveLength(0);
+});
+
+describe('vectorCandidates: widening, then an exact scan when pgvector runs out of rows', () => {
+  /** A client answering the nearest-chunk query with `rows(limit)` and recording every statement. */
+  function fakeClient(rows: (limit: number) => Array<{ document_id: string; repository_id: string; types: string[] }>) {
+    const statements: string[] = [];
+    const client = {
+      query: async (text: string, params: unknown[] = []) => {
+        statements.push(text.replace(/\s+/g, ' ').trim());
+        if (text.includes('WITH nn AS')) return { rows: rows(params[1] as number) };
+        if (text.includes('GROUP BY c.document_id')) return { rows: [{ document_id: 'exact-1' }, { document_id: 'exact-2' }] };
+        return { rows: [] };
+      },
+    };
+    return { client: client as unknown as StoreClient, statements };
+  }
+
+  test('enough documents of the type at the first breadth: one query, no exact scan', async () => {
+    const { client, statements } = fakeClient((limit) => Array.from({ length: limit }, (_, i) => ({ document_id: `d${i % 40}`, repository_id: '1', types: ['history'] })));
+    const found = await vectorCandidates(client, [basis(0)], 20, 'history', new Set(['1']));
+    expect(found.size).toBe(40);
+    expect(statements.filter((s) => s.includes('WITH nn AS'))).toHaveLength(1);
+    expect(statements.some((s) => s.includes('enable_indexscan'))).toBe(false);
+  });
+
+  test("another type's chunks fill pgvector's 1,000 rows: the search widens to the limit, then scans exactly", async () => {
+    const { client, statements } = fakeClient((limit) => Array.from({ length: limit }, (_, i) => ({ document_id: `h${i}`, repository_id: '1', types: ['history'] })));
+    const found = await vectorCandidates(client, [basis(0)], 5, 'standard', new Set(['1']));
+    expect([...found]).toEqual(['exact-1', 'exact-2']);
+    const limits = statements.filter((s) => s.startsWith('SET hnsw.ef_search')).map((s) => Number(s.split('= ')[1]));
+    expect(limits).toEqual([40, 160, 640, 1000]);
+    // The exact scan runs inside a savepoint, so the setting that forces it is undone for the rest of the read.
+    const exact = statements.findIndex((s) => s.includes('GROUP BY c.document_id'));
+    expect(statements.slice(exact - 2, exact + 2)).toEqual(['SAVEPOINT exact', 'SET LOCAL enable_indexscan = off', expect.stringContaining('ANY(d.types)'), 'ROLLBACK TO SAVEPOINT exact']);
+  });
+
+  test('the store holds fewer chunks than asked for: what there is, no exact scan', async () => {
+    const { client, statements } = fakeClient(() => [{ document_id: 's1', repository_id: '1', types: ['standard'] }]);
+    expect([...(await vectorCandidates(client, [basis(0)], 5, 'standard', new Set(['1'])))]).toEqual(['s1']);
+    expect(statements.some((s) => s.includes('GROUP BY c.document_id'))).toBe(false);
+  });
 });

@@ -66,18 +66,25 @@ export function storeError(e: unknown, url: string, timeoutMs: number): StoreUna
  * The store's failures come back as one StoreUnavailableError line.
  */
 export async function withStoreDeadline<T>(url: string, deadlineMs: number, work: (client: StoreClient) => Promise<T>): Promise<T> {
-  const client = await connectStore(url, deadlineMs);
+  // The deadline starts before connecting: connecting and the work share it.
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new StoreUnavailableError(`no answer from the store at ${target(url)} within ${(deadlineMs / 1000).toFixed(1)} s`)), deadlineMs);
     timer.unref();
   });
+  expired.catch(() => undefined); // raced below; never an unhandled rejection
+  let client: StoreClient | null = null;
   try {
+    const connecting = connectStore(url, deadlineMs);
+    // A connection that arrives after the deadline is closed at once (a long-lived MCP server must not collect them).
+    expired.catch(() => connecting.then((late) => late.end()).catch(() => undefined));
+    client = await Promise.race([connecting, expired]);
     return await Promise.race([work(client), expired]);
   } catch (e) {
     throw isStoreError(e) ? storeError(e, url, deadlineMs) : e;
   } finally {
     clearTimeout(timer);
-    await Promise.race([client.end().catch(() => undefined), new Promise((r) => setTimeout(r, 200).unref())]);
+    const open = client;
+    if (open) await Promise.race([open.end().catch(() => undefined), new Promise((r) => setTimeout(r, 200).unref())]);
   }
 }

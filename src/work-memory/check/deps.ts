@@ -37,15 +37,19 @@ function storeConfigured(env: NodeJS.ProcessEnv, config: Config): boolean {
 async function openOrg(env: NodeJS.ProcessEnv, config: Config, root: string, model: ModelMatch, q: Omit<OrgRequest, 'self' | 'model'>) {
   const url = storeUrl(env, config)!;
   let self: string | null = null;
+  const notes: string[] = [];
   try {
     self = repositoryName(root, config);
   } catch {
-    // No name: this repository was never synced under one, so every repository in the store is another.
+    // No name: it cannot have been synced by this clone, so every repository there is another. Said, since a
+    // copy synced elsewhere under a configured name would then be compared as another repository.
+    notes.push('this repository has no name in the shared store (no store.repository, no git remote origin): every repository there is compared as another');
   }
   return withStoreDeadline(url, config.store.timeoutMs, async (client) => {
     const version = await schemaVersion(client);
     if (version !== SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``);
-    return { ...(await openOrgView(client, { ...q, self, model })), where: target(url) };
+    const view = await openOrgView(client, { ...q, self, model });
+    return { ...view, notes: [...notes, ...view.notes], where: target(url) };
   });
 }
 

@@ -159,7 +159,8 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         if (opts.history) {
           const org = opts.scope === 'org' ? await orgHistory(deps, { local: store, localLexical: lexical, vectors, scoring, k: config.history.k, type: 'history' }, warnings, method) : null;
           const against = org ?? { store, scoring, method, scope: 'repo' as const, info: undefined };
-          if (against.store.count('history') === 0) {
+          // Documents, not chunks read: an org view holds only the candidates it fetched, and counts the whole organisation.
+          if ((against.store.docCount?.('history') ?? against.store.count('history')) === 0) {
             // Nothing to compare with: saying "clear" would claim a check that did not happen.
             history = { status: 'no_history', matches: [], nearest: [], error: null, method: against.method, scope: against.scope, org: against.info };
           } else {
@@ -208,6 +209,7 @@ async function orgHistory(deps: CheckDeps, q: Omit<OrgRequest, 'self' | 'model'>
   const started = performance.now();
   try {
     const view = await deps.openOrg(q);
+    warnings.push(...view.notes);
     if (view.otherModel.length) warnings.push(`${view.otherModel.length} repositories in the shared store were indexed with another model and were not compared: ${view.otherModel.join(', ')}`);
     const scoring = { ...q.scoring, lexical: view.lexical };
     return {

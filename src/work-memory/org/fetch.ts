@@ -74,14 +74,37 @@ export async function vectorCandidates(client: StoreClient, vectors: Float32Arra
         [literal, limit],
       );
       const mine = new Set(rows.rows.filter((r) => repositories.has(r.repository_id) && r.types.includes(type)).map((r) => r.document_id));
-      // Enough documents, pgvector's limit, or the whole store read (fewer chunks than asked for).
-      if (mine.size >= want || limit >= MAX_CHUNKS || rows.rows.length < limit) {
+      // Enough documents, or the whole store read (fewer chunks than asked for).
+      if (mine.size >= want || rows.rows.length < limit) {
         for (const id of mine) found.add(id);
+        break;
+      }
+      if (limit >= MAX_CHUNKS) {
+        // pgvector's limit reached with too few of them (other repositories' or the other type's chunks
+        // are nearer): an exact scan of just these repositories and this type, slower but complete.
+        for (const id of await exactCandidates(client, literal, want, type, [...repositories])) found.add(id);
         break;
       }
     }
   }
   return found;
+}
+
+/** The `want` nearest documents of these repositories and type by a sequential scan (pgvector 0.6 filters only after its index). */
+async function exactCandidates(client: StoreClient, literal: string, want: number, type: CorpusType, repositories: string[]): Promise<string[]> {
+  await client.query('SAVEPOINT exact');
+  try {
+    await client.query('SET LOCAL enable_indexscan = off');
+    const rows = await client.query<{ document_id: string }>(
+      `SELECT c.document_id, max(-(c.embedding <#> $1::vector)) AS s FROM chunks c JOIN documents d ON d.id = c.document_id
+       WHERE d.repository_id = ANY($2::bigint[]) AND $3 = ANY(d.types) GROUP BY c.document_id ORDER BY s DESC LIMIT $4`,
+      [literal, repositories, type, want],
+    );
+    return rows.rows.map((r) => r.document_id);
+  } finally {
+    // The setting ends with the savepoint: the rest of the read uses the index again.
+    await client.query('ROLLBACK TO SAVEPOINT exact');
+  }
 }
 
 /** Documents of the given repositories holding a term, per term. */

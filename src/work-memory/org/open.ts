@@ -33,6 +33,8 @@ export interface OrgView {
   otherModel: string[];
   /** Documents fetched from the store for this check. */
   fetched: number;
+  /** What the caller should be told (shown as warnings). */
+  notes: string[];
 }
 
 export async function openOrgView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
@@ -90,5 +92,6 @@ async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
     repositories: usable.map((r) => r.name),
     otherModel,
     fetched: fetched.length,
+    notes: [],
   };
 }
