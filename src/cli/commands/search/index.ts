@@ -132,7 +132,11 @@ async function orgSearch(ctx: CommandContext, method: string) {
   state.search = {
     open: deps.openOrg,
     answered: (view) => {
-      for (const n of view.notes) if (!warned.has(n)) (warned.add(n), ctx.io.stderr.write(`warning: ${n}\n`));
+      for (const n of view.notes) {
+        if (warned.has(n)) continue;
+        warned.add(n);
+        ctx.io.stderr.write(`warning: ${n}\n`);
+      }
       if (!state.answered && !ctx.globals.quiet) ctx.io.stderr.write(describeScope(orgInfo(view)) + '\n');
       state.answered = orgInfo(view);
     },
