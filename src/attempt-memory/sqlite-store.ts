@@ -119,6 +119,17 @@ export type PreparedAttempt = Omit<AttemptRecord, 'id' | 'overriddenBy' | 'archi
 
 export type WarningDecision = 'proceeded' | 'declined' | 'blocked';
 
+/** The columns a record is written with, here and when read in from the shared store (origin: who, for others' records). */
+const ROW_COLUMNS = 'id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause, work, branch, origin';
+const ROW_PARAMS = ROW_COLUMNS.split(', ')
+  .map(() => '?')
+  .join(', ');
+
+function rowValues(id: string, a: PreparedAttempt, origin: string | null): unknown[] {
+  const { time, sessionId, tool, command, outcome, exitCode, durationMs, error, context, tags, cwd, cause, work, branch } = a;
+  return [id, time, sessionId, tool, toolFamily(tool), command, sameCommandKey(command), outcome, exitCode, durationMs, error, context, JSON.stringify(tags), cwd, cause, work, branch, origin];
+}
+
 export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
   constructor(
     private readonly db: BetterSqlite3.Database,
@@ -157,43 +168,24 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
   insert(a: PreparedAttempt): AttemptRecord {
     const id = ulid(Date.parse(a.time));
     const write = this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause, work, branch)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          id,
-          a.time,
-          a.sessionId,
-          a.tool,
-          toolFamily(a.tool),
-          a.command,
-          sameCommandKey(a.command),
-          a.outcome,
-          a.exitCode,
-          a.durationMs,
-          a.error,
-          a.context,
-          JSON.stringify(a.tags),
-          a.cwd,
-          a.cause,
-          a.work,
-          a.branch,
-        );
+      this.db.prepare(`INSERT INTO attempts (${ROW_COLUMNS}) VALUES (${ROW_PARAMS})`).run(...rowValues(id, a, null));
       // Queued in the same transaction: recorded means it will reach the shared store, whenever it is reachable.
       if (this.opts.share) this.db.prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) VALUES (?, 'send', ?)`).run(id, this.opts.now().toISOString());
-      // A success of the very same (normalised) command overrides its earlier failures:
-      // "what failed last week might work now". INDEXED BY: without statistics the planner
-      // preferred (outcome, time), a scan of every failure on each recorded success.
-      if (a.outcome === 'success') {
-        this.db
-          .prepare(`UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`)
-          .run(id, toolFamily(a.tool), sameCommandKey(a.command), a.time);
-      }
+      if (a.outcome === 'success') this.overrideFailures(id, a);
     });
     write.immediate();
     return { ...a, id, overriddenBy: null, archived: this.isArchived(a.outcome, a.time) };
+  }
+
+  /**
+   * A success of the very same (normalised) command overrides its earlier failures: "what failed
+   * last week might work now". INDEXED BY: without statistics the planner preferred (outcome, time),
+   * a scan of every failure on each recorded success.
+   */
+  private overrideFailures(successId: string, a: { tool: string; command: string; time: string }): void {
+    this.db
+      .prepare(`UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`)
+      .run(successId, toolFamily(a.tool), sameCommandKey(a.command), a.time);
   }
 
   /** Mark failures as overridden by a later success (a warning the user proceeded past, which then worked). */
@@ -401,43 +393,17 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
 
   /** Other agents' attempts from the shared store (already redacted where they were made); returns how many were new. */
   importShared(records: Array<AttemptRecord & { origin: string }>, forgotten: string[]): { added: number; removed: number } {
-    const insert = this.db.prepare(
-      `INSERT OR IGNORE INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause, work, branch, origin)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const override = this.db.prepare(
-      `UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`,
-    );
+    const insert = this.db.prepare(`INSERT OR IGNORE INTO attempts (${ROW_COLUMNS}) VALUES (${ROW_PARAMS})`);
     const drop = this.db.prepare('DELETE FROM attempts WHERE id = ? AND origin IS NOT NULL');
     return this.db
       .transaction(() => {
         let added = 0;
         let removed = 0;
         for (const a of records) {
-          const norm = sameCommandKey(a.command);
-          const n = insert.run(
-            a.id,
-            a.time,
-            a.sessionId,
-            a.tool,
-            toolFamily(a.tool),
-            a.command,
-            norm,
-            a.outcome,
-            a.exitCode,
-            a.durationMs,
-            a.error,
-            a.context,
-            JSON.stringify(a.tags),
-            a.cwd,
-            a.cause,
-            a.work,
-            a.branch,
-            a.origin,
-          ).changes;
+          const n = insert.run(...rowValues(a.id, a, a.origin)).changes;
           added += n;
           // A teammate's success of the same command overrides the failures before it, as one's own does.
-          if (n && a.outcome === 'success') override.run(a.id, toolFamily(a.tool), norm, a.time);
+          if (n && a.outcome === 'success') this.overrideFailures(a.id, a);
         }
         for (const id of forgotten) removed += drop.run(id).changes;
         return { added, removed };

@@ -6,11 +6,14 @@
  * `kill()` the way a crash would (immediate shutdown).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO } from './paths.js';
+
+const require = createRequire(import.meta.url);
 
 export const PG_PASSWORD = 'agentos-test-secret-7f3a';
 
@@ -92,4 +95,16 @@ export async function startPostgres(opts: { pgbin?: string } = {}): Promise<Test
     kill: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
     killCommand: as(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).flat(),
   };
+}
+
+/** One statement against a test server (its own connection, closed after). */
+export async function sqlAt<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const { Client } = require('pg') as typeof import('pg');
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
 }

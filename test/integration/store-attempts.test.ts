@@ -5,32 +5,21 @@
 // are queued and sent later (nothing lost); eight processes recording at once and eight
 // repositories indexing at once leave every row once; forget deletes an author's own
 // records on the server and keeps others'.
-import { createRequire } from 'node:module';
 import { jest } from '@jest/globals';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 jest.setTimeout(300_000);
 
-const require = createRequire(import.meta.url);
 let pg: TestPostgres;
 let tmp: string;
 let a: string;
 let b: string;
 
-async function sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-  const { Client } = require('pg') as typeof import('pg');
-  const c = new Client({ connectionString: pg.url });
-  await c.connect();
-  try {
-    return (await c.query(query, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const sql = <T>(text: string, params: unknown[] = []): Promise<T[]> => sqlAt<T>(pg.url, text, params);
 
 const SECRET = 'ghp_' + 'Z'.repeat(36);
 const as = (author: string, dir: string, args: string[], input?: string): Promise<CliResult> =>

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cliEnv, indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 jest.setTimeout(300_000);
 
@@ -23,16 +23,7 @@ let demo: string;
 let other: string;
 let briefs: string[];
 
-async function sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-  const { Client } = require('pg') as typeof import('pg');
-  const c = new Client({ connectionString: pg.url });
-  await c.connect();
-  try {
-    return (await c.query(query, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const sql = <T>(text: string, params: unknown[] = []): Promise<T[]> => sqlAt<T>(pg.url, text, params);
 
 const run = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => runCli(['-C', dir, ...args], { env: { AGENTOS_DATABASE_URL: pg.url, ...env } });
 
