@@ -17,7 +17,7 @@ import { redact } from './redact.js';
 import { SqliteAttemptStore, type WarningDecision } from './sqlite-store.js';
 import { autoTags } from './tags.js';
 import { workOf } from './work.js';
-import { storeUrl } from '../shared/store/url.js';
+import { storeConfigured } from '../shared/store/url.js';
 import type { AttemptMemory, AttemptRecord, NewAttempt, RepeatWarning } from './types.js';
 
 export const MEMORY_DIR = path.join('.agentos', 'memory');
@@ -140,12 +140,7 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
 
 /** attempts.scope is org and a store is configured (a malformed URL counts: sending then says what is wrong with it). */
 export function sharingAttempts(env: NodeJS.ProcessEnv, config: Config): boolean {
-  if (config.attempts.scope !== 'org') return false;
-  try {
-    return storeUrl(env, config) !== null;
-  } catch {
-    return true;
-  }
+  return config.attempts.scope === 'org' && storeConfigured(env, config);
 }
 
 /** What a store with nothing recorded answers (`readOnly` with no memory file). */

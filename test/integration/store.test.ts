@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
-import { PG_PASSWORD, pgbin, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { PG_PASSWORD, pgbin, sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { MIGRATIONS } from '../../src/shared/store/schema.js';
 
 jest.setTimeout(180_000);
@@ -26,16 +26,7 @@ afterAll(() => pg?.stop());
 
 const store = (args: string[], url = pg.url): Promise<CliResult> => runCli(['store', ...args], { env: { AGENTOS_DATABASE_URL: url } });
 
-async function sql<T>(query: string, url = pg.url): Promise<T[]> {
-  const { Client } = require('pg') as typeof import('pg');
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(query)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const sql = <T>(query: string, url = pg.url): Promise<T[]> => sqlAt<T>(url, query);
 
 describe('agentos store, on a real PostgreSQL with pgvector', () => {
   test('init creates the schema once; a second init changes nothing; status shows it with the password masked', async () => {

@@ -3,9 +3,10 @@
 // documents as one index holding every document of the organisation would.
 import { Bm25Index, type LexicalDoc } from '../../src/work-memory/lexical/bm25.js';
 import { termCounts } from '../../src/work-memory/lexical/tokenize.js';
-import { ForeignDocs, OrgStore, foreignKey, orgLexical } from '../../src/work-memory/org/org-view.js';
+import { ForeignDocs, OrgStore, foreignKey, orgCorpusStats, orgLexical } from '../../src/work-memory/org/org-view.js';
 import type { FetchedDoc, OrgRepository } from '../../src/work-memory/org/fetch.js';
-import { parseVector, vectorCandidates, vectorLiteral } from '../../src/work-memory/org/fetch.js';
+import { vectorCandidates } from '../../src/work-memory/org/fetch.js';
+import { parseVector, vectorText } from '../../src/shared/store/vector.js';
 import type { StoreClient } from '../../src/shared/store/connect.js';
 import { workKey } from '../../src/work-memory/scoring/match.js';
 import { basis, historyDoc, InMemoryStore, standardDoc } from '../helpers/fakes.js';
@@ -35,11 +36,11 @@ describe('orgLexical: BM25 weighed over the whole organisation', () => {
   const orgDf = new Map<string, number>();
   for (const d of theirs) for (const t of d.tf.keys()) orgDf.set(t, (orgDf.get(t) ?? 0) + 1);
   const everything = new Bm25Index([...localDocs, ...theirs.map((d) => ({ ...d, path: foreignKey('acme/web', d.path) }))]);
+  const local = new Bm25Index(localDocs);
   const view = orgLexical(
-    { store: new Bm25Index(localDocs), templates: { shingle: 8, minDocs: 3, docs: 2, hashes: new Set(), examples: [] } },
+    { store: local, templates: { shingle: 8, minDocs: 3, docs: 2, hashes: new Set(), examples: [] } },
     [fetched('acme/web', 'd.md', 'redis queue backoff retry', [])],
-    repos,
-    orgDf,
+    orgCorpusStats(local, repos, orgDf),
   );
 
   test('idf, document share and collection size equal those of one index over every document', () => {
@@ -93,7 +94,7 @@ describe('OrgStore: the local index and fetched documents as one store', () => {
 
 test("vectors cross the wire exactly: pgvector's text form parses back to the same float32 values", () => {
   const v = Float32Array.from([0.1, -0.2345678, 1e-7, 0.999999]);
-  expect(Array.from(parseVector(vectorLiteral(v)))).toEqual(Array.from(v));
+  expect(Array.from(parseVector(vectorText(v)))).toEqual(Array.from(v));
   expect(parseVector('[]')).toHaveLength(0);
 });
 

@@ -12,6 +12,15 @@ export function storeUrl(env: NodeJS.ProcessEnv, config: Config): string | null 
   return fromEnv ? fromEnv : config.store.url;
 }
 
+/** A store URL is set. A malformed one counts: whatever uses the store then says what is wrong with it. */
+export function storeConfigured(env: NodeJS.ProcessEnv, config: Config): boolean {
+  try {
+    return storeUrl(env, config) !== null;
+  } catch {
+    return true;
+  }
+}
+
 /** The URL as it may be shown: the password (and any password= parameter) replaced by ****. */
 export function maskUrl(url: string): string {
   try {

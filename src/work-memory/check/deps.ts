@@ -7,7 +7,7 @@ import { StoreUnavailableError } from '../../shared/errors.js';
 import { withStoreDeadline } from '../../shared/store/connect.js';
 import { repositoryName } from '../../shared/store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../../shared/store/schema.js';
-import { storeUrl, target } from '../../shared/store/url.js';
+import { storeConfigured, storeUrl, target } from '../../shared/store/url.js';
 import type { ModelMatch } from '../org/fetch.js';
 import { openOrgView, type OrgRequest } from '../org/open.js';
 
@@ -22,15 +22,6 @@ export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: s
     openLexical: async () => openLexical(root),
     openOrg: storeConfigured(env, config) ? (q) => openOrg(env, config, root, model.identity, q) : undefined,
   };
-}
-
-/** A store URL is set (a malformed one counts: the check then says what is wrong with it). */
-function storeConfigured(env: NodeJS.ProcessEnv, config: Config): boolean {
-  try {
-    return storeUrl(env, config) !== null;
-  } catch {
-    return true;
-  }
 }
 
 /** The org view from the shared store, within store.timeout_ms from connecting to the last row. */

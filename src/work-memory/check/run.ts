@@ -10,7 +10,7 @@ import type { LexicalData } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
 import { retrieveStandards, type StandardContext } from './standards.js';
 import { extractMetadata } from '../corpus/metadata.js';
-import type { OrgRequest, OrgView } from '../org/open.js';
+import { orgSummary, type OrgRequest, type OrgSummary, type OrgView } from '../org/open.js';
 
 /** The brief's title as the index would read it (H1, else first line): the title feature compares it with past titles. */
 export function briefTitle(text: string): string {
@@ -67,7 +67,7 @@ export interface HistoryOutcome {
   /** What the check compared with: the scope asked for is `org`, but `repo` answered when the shared store could not. */
   scope?: CheckScope;
   /** The other repositories compared with (org scope), and the store they came from. */
-  org?: { where: string; repositories: string[]; otherModel: string[]; fetched: number };
+  org?: OrgSummary;
 }
 
 /** What the Librarian says when there is no index at all (the history check says why on its own line). */
@@ -217,7 +217,7 @@ async function orgHistory(deps: CheckDeps, q: Omit<OrgRequest, 'self' | 'model'>
       scoring,
       method: `${method}+pgvector`,
       scope: 'org' as const,
-      info: { where: view.where, repositories: view.repositories, otherModel: view.otherModel, fetched: view.fetched },
+      info: orgSummary(view),
       ms: performance.now() - started,
     };
   } catch (e) {

@@ -20,10 +20,19 @@ export interface SearchResult extends HistoryMatch {
  * standards as the Librarian does (governs), merged by path keeping the higher score.
  */
 export function searchIndex(store: VectorStore, vectors: Float32Array[], scoring: Scoring, o: { types: CorpusType[]; limit: number }): SearchResult[] {
+  return mergeByPath(o.types.map((type) => [type, rankType(store, vectors, scoring, type, o.limit)]));
+}
+
+/** One type's best documents, none when the store holds none of that type. */
+function rankType(store: VectorStore, vectors: Float32Array[], scoring: Scoring, type: CorpusType, limit: number): HistoryMatch[] {
+  return store.count(type) === 0 ? [] : rescore(store, vectors, limit, type, scoring);
+}
+
+/** Each type's best documents as one list: a document in both types is listed once, with its higher score and both types. */
+function mergeByPath(perType: Array<[CorpusType, HistoryMatch[]]>): SearchResult[] {
   const byPath = new Map<string, SearchResult>();
-  for (const type of o.types) {
-    if (store.count(type) === 0) continue;
-    for (const m of rescore(store, vectors, o.limit, type, scoring)) {
+  for (const [type, matches] of perType) {
+    for (const m of matches) {
       const prev = byPath.get(m.filePath);
       if (!prev || m.score > prev.score) byPath.set(m.filePath, { ...m, types: [type, ...(prev?.types ?? [])] });
       else if (!prev.types.includes(type)) prev.types.push(type);
@@ -64,24 +73,18 @@ export async function rankQuery(
   const scoring = scoringFor(config, query, { lexical, chunks: [query], model: Boolean(embedder) });
   if (!o.org) return searchIndex(store, vectors, scoring, o);
   // Org scope: each type's candidates come from the shared store; if it cannot answer, the local index does, and says so.
-  const byPath = new Map<string, SearchResult>();
+  const perType: Array<[CorpusType, HistoryMatch[]]> = [];
   for (const type of o.types) {
-    let ranked: SearchResult[];
     try {
       const view = await o.org.open({ local: store, localLexical: lexical, vectors, scoring, k: o.limit, type });
       o.org.answered(view);
-      ranked = searchIndex(view.store, vectors, { ...scoring, lexical: view.lexical }, { types: [type], limit: o.limit });
+      perType.push([type, rankType(view.store, vectors, { ...scoring, lexical: view.lexical }, type, o.limit)]);
     } catch (e) {
       o.org.failed(e);
-      ranked = searchIndex(store, vectors, scoring, { types: [type], limit: o.limit });
-    }
-    for (const r of ranked) {
-      const prev = byPath.get(r.filePath);
-      if (!prev || r.score > prev.score) byPath.set(r.filePath, { ...r, types: [...new Set([...r.types, ...(prev?.types ?? [])])] });
-      else if (!prev.types.includes(type)) prev.types.push(type);
+      perType.push([type, rankType(store, vectors, scoring, type, o.limit)]);
     }
   }
-  return [...byPath.values()].sort((a, b) => b.score - a.score);
+  return mergeByPath(perType);
 }
 
 /** How a search reaches the other repositories (`--scope org`), and where it reports what answered. */

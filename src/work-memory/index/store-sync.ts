@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { StoreUnavailableError } from '../../shared/errors.js';
 import type { StoreClient } from '../../shared/store/connect.js';
 import { repositoryTotalsSql } from '../../shared/store/schema.js';
+import { vectorText } from '../../shared/store/vector.js';
 import type { LexicalData } from '../lexical/file.js';
 import type { LexicalDoc } from '../lexical/bm25.js';
 import type { HnswStore } from './hnsw-store.js';
@@ -164,16 +165,6 @@ async function insertReturningIds(client: StoreClient, rows: unknown[][]): Promi
     values,
   );
   return new Map(r.rows.map((x) => [x.path, x.id]));
-}
-
-/**
- * A vector as pgvector reads it. Nine significant digits give back every float32
- * exactly (the server stores float4), in about half the text of a double's digits.
- */
-export function vectorText(point: ArrayLike<number>): string {
-  let s = '[';
-  for (let i = 0; i < point.length; i++) s += (i ? ',' : '') + Number(point[i]).toPrecision(9);
-  return s + ']';
 }
 
 /**

@@ -49,6 +49,11 @@ export interface CorpusStats {
   df(term: string): number;
 }
 
+/** BM25's inverse document frequency of a term held by `df` of `docCount` documents (0 when none holds it). */
+export function bm25Idf(docCount: number, df: number): number {
+  return df === 0 ? 0 : Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+}
+
 /** BM25 over whole documents, postings built at load. */
 export class Bm25Index implements LexicalStore {
   private readonly postings = new Map<string, Array<[number, number]>>();
@@ -94,10 +99,7 @@ export class Bm25Index implements LexicalStore {
   }
 
   idf(term: string): number {
-    const df = this.df(term);
-    if (df === 0) return 0;
-    const n = this.docCount;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return bm25Idf(this.docCount, this.df(term));
   }
 
   private idfSums = new Map<number, number>();

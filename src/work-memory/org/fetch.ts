@@ -8,6 +8,7 @@
  */
 import type { StoreClient } from '../../shared/store/connect.js';
 import { B, K1 } from '../lexical/bm25.js';
+import { parseVector, vectorText } from '../../shared/store/vector.js';
 import type { CorpusType, DocMetadata } from '../corpus/types.js';
 
 export interface OrgRepository {
@@ -65,7 +66,7 @@ const CHUNKS_PER_DOC = 8;
 export async function vectorCandidates(client: StoreClient, vectors: Float32Array[], want: number, type: CorpusType, repositories: Set<string>): Promise<Set<string>> {
   const found = new Set<string>();
   for (const v of vectors) {
-    const literal = vectorLiteral(v);
+    const literal = vectorText(v);
     for (let limit = Math.min(MAX_CHUNKS, want * CHUNKS_PER_DOC); ; limit = Math.min(MAX_CHUNKS, limit * 4)) {
       await client.query(`SET hnsw.ef_search = ${Math.max(40, limit)}`); // an integer we computed, not input
       const rows = await client.query<{ document_id: string; repository_id: string; types: CorpusType[] }>(
@@ -175,14 +176,4 @@ export async function fetchDocuments(client: StoreClient, ids: string[]): Promis
   const terms = await client.query<{ document_id: string; term: string; tf: number }>(`SELECT document_id, term, tf FROM document_terms WHERE document_id = ANY($1::bigint[])`, [ids]);
   for (const t of terms.rows) byId.get(t.document_id)?.tf.set(t.term, t.tf);
   return [...byId.values()];
-}
-
-/** pgvector's text form: "[0.1,-0.2,...]" (shortest round-trip decimals of float4: exact back in a Float32Array). */
-export function parseVector(text: string): Float32Array {
-  const body = text.trim().replace(/^\[/, '').replace(/\]$/, '');
-  return Float32Array.from(body ? body.split(',').map(Number) : []);
-}
-
-export function vectorLiteral(v: Float32Array): string {
-  return `[${Array.from(v).join(',')}]`;
 }

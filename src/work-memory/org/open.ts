@@ -9,7 +9,8 @@ import type { VectorStore } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
 import { candidateDepth, informativeChunks, lexicalOnlyDepth, type Scoring } from '../scoring/rank.js';
 import { fetchDocuments, lexicalCandidates, orgDocumentFrequencies, orgRepositories, vectorCandidates, type ModelMatch } from './fetch.js';
-import { ForeignDocs, OrgStore, orgLexical } from './org-view.js';
+import { ForeignDocs, OrgStore, orgCorpusStats, orgLexical } from './org-view.js';
+import { bm25Idf } from '../lexical/bm25.js';
 
 export interface OrgRequest {
   /** This repository's name in the store (its documents come from the local index instead), null when it has none. */
@@ -37,6 +38,18 @@ export interface OrgView {
   notes: string[];
 }
 
+/** What a check or search tells its caller of the organisation it compared with (`--json` `org`). */
+export interface OrgSummary {
+  where: string;
+  repositories: string[];
+  otherModel: string[];
+  fetched: number;
+}
+
+export function orgSummary(view: OrgView & { where: string }): OrgSummary {
+  return { where: view.where, repositories: view.repositories, otherModel: view.otherModel, fetched: view.fetched };
+}
+
 export async function openOrgView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
@@ -58,21 +71,15 @@ async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
     const kept = informativeChunks(q.vectors, q.scoring).map((i) => q.vectors[i]);
     for (const id of await vectorCandidates(client, kept, candidateDepth(q.k, q.scoring), q.type, idSet)) candidates.add(id);
   }
-  let orgDf = new Map<string, number>();
-  if (q.localLexical) {
-    const local = q.localLexical.store;
+  const orgDf = new Map<string, number>();
+  const stats = q.localLexical ? orgCorpusStats(q.localLexical.store, usable, orgDf) : null;
+  if (q.localLexical && stats) {
     const tokens = [...new Set(lexicalTokens(q.scoring.briefText, q.localLexical.templates))];
-    orgDf = await orgDocumentFrequencies(client, tokens, ids);
-    const n = local.docs.length + usable.reduce((s, r) => s + r.docs, 0);
-    const avgLen = n ? Math.max(1, (local.heldLength + usable.reduce((s, r) => s + r.lexicalLen, 0)) / n) : 1;
-    const weighted = tokens.map((term) => {
-      const foreign = orgDf.get(term) ?? 0;
-      const df = local.heldDf(term) + foreign;
-      return { term, df: foreign, idf: df ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0 };
-    });
+    for (const [term, df] of await orgDocumentFrequencies(client, tokens, ids)) orgDf.set(term, df);
+    const weighted = tokens.map((term) => ({ term, df: orgDf.get(term) ?? 0, idf: bm25Idf(stats.docCount, stats.df(term)) }));
     // As deep as rescore reads the lexical list: `want` with the model, the keyword fallback's depth without.
     const depth = q.scoring.method === 'lexical' ? lexicalOnlyDepth(q.k) : candidateDepth(q.k, q.scoring);
-    for (const id of await lexicalCandidates(client, weighted, avgLen, depth, ids)) candidates.add(id);
+    for (const id of await lexicalCandidates(client, weighted, stats.avgLen, depth, ids)) candidates.add(id);
   }
   const fetched = await fetchDocuments(client, [...candidates]);
   if (q.localLexical) {
@@ -88,7 +95,7 @@ async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
   }
   return {
     store: new OrgStore(q.local, new ForeignDocs(fetched), totals),
-    lexical: q.localLexical ? orgLexical(q.localLexical, fetched, usable, orgDf) : null,
+    lexical: q.localLexical && stats ? orgLexical(q.localLexical, fetched, stats) : null,
     repositories: usable.map((r) => r.name),
     otherModel,
     fetched: fetched.length,

@@ -9,9 +9,9 @@
  * Another repository's document keeps its repository (`doc.repository`) and is keyed
  * `<repository>:<path>`, so its paths and issue ids never merge with this one's.
  */
-import { dot, normalise } from '../embeddings/embedder.js';
+import { dot, meanVector } from '../embeddings/embedder.js';
 import type { CorpusType } from '../corpus/types.js';
-import { Bm25Index, type LexicalDoc } from '../lexical/bm25.js';
+import { Bm25Index, type CorpusStats, type LexicalDoc } from '../lexical/bm25.js';
 import type { LexicalData } from '../lexical/file.js';
 import type { SearchHit, StoredDoc, VectorStore } from '../index/types.js';
 import type { FetchedDoc, OrgRepository } from './fetch.js';
@@ -44,7 +44,7 @@ export class ForeignDocs {
         this.chunks.push(chunk);
         mine.push(chunk);
       }
-      this.byKey.set(key, { doc, chunks: mine, mean: meanOf(mine.map((c) => c.vector)) });
+      this.byKey.set(key, { doc, chunks: mine, mean: mine.length ? meanVector(mine.map((c) => c.vector)) : null });
     }
   }
 
@@ -124,20 +124,20 @@ export class OrgStore implements VectorStore {
 }
 
 /**
- * This repository's lexical index plus the fetched documents, weighing terms as the
- * whole organisation does: documents, mean length and each term's document count
- * summed over this repository and the others (`orgDf`: the others' counts).
+ * The whole organisation as BM25 weighs it: documents, mean length and each term's
+ * document count, summed over this repository's lexical index and the other
+ * repositories' totals (`orgDf`: their document counts per term, read live).
  */
-export function orgLexical(local: LexicalData, fetched: FetchedDoc[], repositories: OrgRepository[], orgDf: Map<string, number>): LexicalData {
+export function orgCorpusStats(local: Bm25Index, repositories: OrgRepository[], orgDf: Map<string, number>): CorpusStats {
+  const docCount = local.docs.length + repositories.reduce((n, r) => n + r.docs, 0);
+  const totalLen = local.heldLength + repositories.reduce((n, r) => n + r.lexicalLen, 0);
+  return { docCount, avgLen: docCount ? Math.max(1, totalLen / docCount) : 1, df: (term) => local.heldDf(term) + (orgDf.get(term) ?? 0) };
+}
+
+/** This repository's lexical index plus the fetched documents, weighing terms as the whole organisation does. */
+export function orgLexical(local: LexicalData, fetched: FetchedDoc[], stats: CorpusStats): LexicalData {
   const foreignDocs: LexicalDoc[] = fetched.map((f) => ({ path: foreignKey(f.repository, f.path), len: f.lexicalLen, tf: f.tf }));
-  const localIndex = local.store;
-  const docCount = localIndex.docs.length + repositories.reduce((n, r) => n + r.docs, 0);
-  const totalLen = localIndex.heldLength + repositories.reduce((n, r) => n + r.lexicalLen, 0);
-  const store = new Bm25Index([...localIndex.docs, ...foreignDocs], {
-    docCount,
-    avgLen: docCount ? Math.max(1, totalLen / docCount) : 1,
-    df: (term) => localIndex.heldDf(term) + (orgDf.get(term) ?? 0),
-  });
+  const store = new Bm25Index([...local.store.docs, ...foreignDocs], stats);
   // Boilerplate is judged by this repository's templates: the brief is written here.
   return { store, templates: local.templates };
 }
@@ -145,12 +145,4 @@ export function orgLexical(local: LexicalData, fetched: FetchedDoc[], repositori
 /** How another repository's document is keyed and shown. */
 export function foreignKey(repository: string, path: string): string {
   return `${repository}:${path}`;
-}
-
-function meanOf(vectors: Float32Array[]): Float32Array | null {
-  if (!vectors.length) return null;
-  const sum = new Float32Array(vectors[0].length);
-  for (const v of vectors) for (let i = 0; i < sum.length; i++) sum[i] += v[i];
-  normalise(sum);
-  return sum;
 }

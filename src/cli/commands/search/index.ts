@@ -6,7 +6,7 @@ import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
 import { openLexical } from '../../../work-memory/lexical/file.js';
 import { queryLexical, rankQuery, type OrgSearch } from '../../../work-memory/check/search.js';
 import type { CheckScope } from '../../../work-memory/check/run.js';
-import type { OrgView } from '../../../work-memory/org/open.js';
+import { orgSummary, type OrgSummary } from '../../../work-memory/org/open.js';
 import { checkScope, describeScope } from '../../ui/scope.js';
 import { debugLine, useColor } from '../../../shared/io.js';
 import { makeStyle } from '../../../shared/style.js';
@@ -123,7 +123,7 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
  */
 async function orgSearch(ctx: CommandContext, method: string) {
   const deps = await ctx.checkDeps();
-  const state: { search?: OrgSearch; answered: ReturnType<typeof orgInfo> | null } = { answered: null };
+  const state: { search?: OrgSearch; answered: OrgSummary | null } = { answered: null };
   const warned = new Set<string>();
   if (!deps.openOrg) {
     ctx.io.stderr.write(`warning: store.scope is org but no shared store is configured (AGENTOS_DATABASE_URL or store.url); answered from this repository's local index only (method: ${method})\n`);
@@ -137,8 +137,8 @@ async function orgSearch(ctx: CommandContext, method: string) {
         warned.add(n);
         ctx.io.stderr.write(`warning: ${n}\n`);
       }
-      if (!state.answered && !ctx.globals.quiet) ctx.io.stderr.write(describeScope(orgInfo(view)) + '\n');
-      state.answered = orgInfo(view);
+      if (!state.answered && !ctx.globals.quiet) ctx.io.stderr.write(describeScope(orgSummary(view)) + '\n');
+      state.answered = orgSummary(view);
     },
     failed: (e) => {
       const line = `warning: the shared store could not answer (${errorMessage(e)}); answered from this repository's local index only (method: ${method})`;
@@ -147,10 +147,6 @@ async function orgSearch(ctx: CommandContext, method: string) {
     },
   };
   return state;
-}
-
-function orgInfo(view: OrgView & { where: string }) {
-  return { where: view.where, repositories: view.repositories, otherModel: view.otherModel, fetched: view.fetched };
 }
 
 /** Searches go in the audit log too: what was asked and what the memory answered. */
