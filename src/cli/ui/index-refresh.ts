@@ -66,14 +66,16 @@ export async function refreshIndexForCheck(io: IO, ctx: IndexRefreshContext): Pr
 }
 
 /** "changes to 2 files: a.md (new), b.md (changed)", or the config change when no file differs. */
-function missed(f: { added: string[]; changed: string[]; removed: string[]; configChanged: boolean }): string {
+function missed(f: { added: string[]; changed: string[]; removed: string[]; sources: string[]; configChanged: boolean }): string {
   const list = describeChanges(f);
   if (!list) return 'the corpus settings changed in .agentos/config.yaml';
   return `changes to ${changeCount(f)}: ${list}`;
 }
 
-function changeCount(f: { added: string[]; changed: string[]; removed: string[]; configChanged: boolean }): string {
+function changeCount(f: { added: string[]; changed: string[]; removed: string[]; sources: string[]; configChanged: boolean }): string {
   const n = f.added.length + f.changed.length + f.removed.length;
-  if (n === 0) return 'the corpus settings';
-  return `${n} file${n === 1 ? '' : 's'} (${f.added.length} new, ${f.changed.length} changed, ${f.removed.length} deleted)`;
+  const sources = f.sources.length ? `${f.sources.length === 1 ? 'one source' : `${f.sources.length} sources`} (${f.sources.join('; ')})` : '';
+  if (n === 0) return sources || 'the corpus settings';
+  const files = `${n} file${n === 1 ? '' : 's'} (${f.added.length} new, ${f.changed.length} changed, ${f.removed.length} deleted)`;
+  return sources ? `${files} and ${sources}` : files;
 }

@@ -69,8 +69,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   };
 
   for (const k of Object.keys(raw)) {
-    if (!['corpus', 'thresholds', 'history', 'standards', 'model', 'check', 'search', 'attempts', 'retrieval', 'scoring', 'store'].includes(k)) {
-      err(k, 'unknown key (allowed: corpus, thresholds, history, standards, model, check, search, attempts, scoring, store)');
+    if (!['corpus', 'sources', 'thresholds', 'history', 'standards', 'model', 'check', 'search', 'attempts', 'retrieval', 'scoring', 'store'].includes(k)) {
+      err(k, 'unknown key (allowed: corpus, sources, thresholds, history, standards, model, check, search, attempts, scoring, store)');
     }
   }
 
@@ -82,6 +82,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
     const kb = num('corpus.max_file_kb', corpus.max_file_kb, 1, 1024 * 1024, true);
     if (kb !== undefined) config.corpus.maxFileBytes = kb * 1024;
   }
+
+  parseSources(section('sources', ['git', 'trackers']), err, config);
 
   const th = section('thresholds', ['duplicate', 'related', 'standards']);
   if (th) {
@@ -160,6 +162,58 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   }
 
   return { config, warnings, errors };
+}
+
+/** `sources:` (src/work-memory/sources): git history and tracker exports as completed work. */
+function parseSources(sec: Raw | null, err: (key: string, problem: string) => void, config: Config): void {
+  if (!sec) return;
+  const g = config.sources.git;
+  const gitRaw = sec.git;
+  if (typeof gitRaw === 'boolean') g.enabled = gitRaw;
+  else if (isObject(gitRaw)) {
+    const allowed = ['enabled', 'branch', 'exclude_subjects', 'exclude_authors'];
+    for (const k of Object.keys(gitRaw)) if (!allowed.includes(k)) err(`sources.git.${k}`, `unknown key (allowed: ${allowed.join(', ')})`);
+    g.enabled = true;
+    if (gitRaw.enabled !== undefined) {
+      if (typeof gitRaw.enabled !== 'boolean') err('sources.git.enabled', `expected true or false, got ${JSON.stringify(gitRaw.enabled)}`);
+      else g.enabled = gitRaw.enabled;
+    }
+    if (gitRaw.branch !== undefined && gitRaw.branch !== null) {
+      // Passed to git as a revision: never something git would read as an option.
+      if (typeof gitRaw.branch !== 'string' || !/^[\w][\w./-]{0,199}$/.test(gitRaw.branch) || gitRaw.branch.includes('..')) err('sources.git.branch', 'expected a branch name (letters, digits, "/", ".", "_", "-")');
+      else g.branch = gitRaw.branch;
+    }
+    for (const [key, field] of [
+      ['exclude_subjects', 'excludeSubjects'],
+      ['exclude_authors', 'excludeAuthors'],
+    ] as const) {
+      const v = gitRaw[key];
+      if (v === undefined || v === null) continue;
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x === '')) {
+        err(`sources.git.${key}`, 'expected a list of regular expressions');
+        continue;
+      }
+      for (const re of v as string[]) {
+        try {
+          new RegExp(re, 'i');
+        } catch (e) {
+          err(`sources.git.${key}`, `bad regular expression "${re}": ${(e as Error).message}`);
+        }
+      }
+      g[field] = v as string[];
+    }
+  } else if (gitRaw !== undefined && gitRaw !== null) err('sources.git', 'expected true, false or a mapping (enabled, branch, exclude_subjects, exclude_authors)');
+  const t = sec.trackers;
+  if (t !== undefined && t !== null) {
+    if (!Array.isArray(t) || t.some((x) => typeof x !== 'string' || x.trim() === '')) err('sources.trackers', 'expected a list of export file paths');
+    else {
+      for (const p of t as string[]) {
+        const problem = globProblem(p);
+        if (problem || /[*?[\]{}]/.test(p)) err('sources.trackers', `bad path "${p}": ${problem ?? 'a file path, not a glob'}`);
+      }
+      config.sources.trackers = t as string[];
+    }
+  }
 }
 
 /**

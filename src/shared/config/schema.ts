@@ -20,6 +20,21 @@ export interface Config {
     standards: number;
   };
   history: { k: number };
+  /** Completed work that does not live in files (src/work-memory/sources), indexed with history. */
+  sources: {
+    git: {
+      /** The default branch's first-parent history: one document per pull request or commit. */
+      enabled: boolean;
+      /** The branch to read; null: the remote's default branch, else main/master, else HEAD. */
+      branch: string | null;
+      /** Further subject patterns (regular expressions) whose commits are not work. */
+      excludeSubjects: string[];
+      /** Further author name or e-mail patterns whose commits are not work. */
+      excludeAuthors: string[];
+    };
+    /** Tracker exports (repo-relative): `gh issue|pr list --json …` arrays or JSON lines. */
+    trackers: string[];
+  };
   standards: { k: number; candidates: number };
   model: {
     /** Folder holding `<model id>/` (tokenizer, config, onnx/). Offline when set. */
@@ -88,6 +103,7 @@ export const DEFAULT_CONFIG: Config = {
   },
   thresholds: { duplicate: 0.85, related: 0.5, standards: 0.5 },
   history: { k: 3 },
+  sources: { git: { enabled: false, branch: null, excludeSubjects: [], excludeAuthors: [] }, trackers: [] },
   standards: { k: 3, candidates: 5 },
   model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: DEFAULT_DTYPE },
   check: { timeoutMs: 30_000 },

@@ -29,4 +29,28 @@ export interface DocMetadata {
   /** Why it was rejected / what superseded it, when the text says. */
   statusReason: string | null;
   contentHash: string;
+  /** Work read from git or a tracker (src/work-memory/sources): absent for a file. */
+  origin?: WorkOrigin;
+}
+
+export type WorkSource = 'git' | 'github' | 'tracker';
+
+/** Where a piece of work read from git or a tracker comes from, and what a person needs to act on it. */
+export interface WorkOrigin {
+  source: WorkSource;
+  kind: 'commit' | 'pull-request' | 'issue';
+  /** The commit sha (git), or the issue / pull request number or id. */
+  ref: string;
+  /** The pull request a git commit merged, when known. */
+  pullRequest: string | null;
+  /** Issue numbers it closes. */
+  closes: string[];
+  url: string | null;
+  /** Paths it touched (git), at most MAX_ORIGIN_FILES. */
+  files: string[];
+  /** How many paths it touched in all. */
+  fileCount: number;
+  /** When it was merged, committed or closed (ISO 8601). */
+  date: string | null;
+  author: string | null;
 }

@@ -16,6 +16,8 @@ import { lexicalFiles } from '../lexical/for-build.js';
 import { planUpdate } from './update-plan.js';
 import { embedAll } from './embed-schedule.js';
 import { updateGraph, type Prepared } from './graph-update.js';
+import { planSources, readPreviousSources, sourcesBuffer, sourcesFile } from './source-plan.js';
+import { collectSources, sourcesConfigured, type CollectedSources } from '../sources/collect.js';
 
 export interface ModelIdentity {
   modelId: string;
@@ -56,6 +58,12 @@ export interface BuildReport {
   firstBuild: boolean;
   wrote: boolean;
   generation: string | null;
+  /** What git and the tracker exports gave (null when no source besides files is configured or history is off). */
+  sources: {
+    documents: number;
+    git: (NonNullable<CollectedSources['git']> & { ref: string; documents: number; notWork: Record<string, number> }) | null;
+    trackers: Array<{ path: string; documents: number }>;
+  } | null;
 }
 
 /** Chunks indexed per document (about 250 KB of prose; README "Limits"). */
@@ -97,15 +105,18 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   }
 
   const scan = await scanCorpus(root, config.corpus, opts.includeHistory);
-  opts.onProgress?.({ phase: 'scan', files: scan.files.length });
+  // Work that lives in git or a tracker export, read beside the files (history only).
+  const sources: CollectedSources | null =
+    opts.includeHistory && sourcesConfigured(config) ? await collectSources(root, config, existing ? await readPreviousSources(existing, previousName!, root) : null) : null;
+  opts.onProgress?.({ phase: 'scan', files: scan.files.length + (sources?.docs.length ?? 0) });
   const report: BuildReport = {
-    scanned: scan.files.length,
+    scanned: scan.files.length + (sources?.docs.length ?? 0),
     added: [],
     changed: [],
     unchanged: 0,
     removed: [],
     skipped: [...scan.skipped],
-    warnings: [],
+    warnings: [...(sources?.warnings ?? [])],
     chunks: 0,
     chunksEmbedded: 0,
     tokensEmbedded: 0,
@@ -113,23 +124,46 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     firstBuild: !previousName || (existing !== null && existing.manifest.chunkCount === 0 && Object.keys(existing.manifest.files).length === 0),
     wrote: false,
     generation: previousName,
+    sources: sources
+      ? {
+          documents: sources.docs.length,
+          git: sources.git && sources.state.git ? { ...sources.git, ref: sources.state.git.ref, documents: sources.state.git.documents, notWork: sources.state.git.skipped } : null,
+          trackers: (sources.state.trackers ?? []).map((t) => ({ path: t.path, documents: t.documents })),
+        }
+      : null,
   };
 
   // 1. Plan: what is kept, what must be embedded, what is gone (no model yet).
   const plan = await planUpdate(existing, scan.files, config.corpus.maxFileBytes);
   const oldDocs = new Map((existing?.meta.docs ?? []).map((d) => [d.filePath, d]));
-  report.unchanged = plan.unchanged;
+  const sourcePlan = planSources(existing, sources);
+  // Documents of git or a tracker are not files: the file plan must not count them removed.
+  plan.removed = plan.removed.filter((d) => !sourcePlan.present.has(d.filePath) && !sourcePlan.removed.includes(d));
+  plan.keep.push(...sourcePlan.keep);
+  plan.removed.push(...sourcePlan.removed);
+  report.unchanged = plan.unchanged + sourcePlan.keep.length;
   report.removed = plan.removed.map((d) => d.filePath);
   // Files matched but not indexable, with their stat pair (see Manifest.skipped).
   const skippedStats: NonNullable<Manifest['skipped']> = {};
   const configHash = corpusConfigHash(config, opts.includeHistory);
   // An older manifest without coverage or config identity is rewritten once to gain them.
-  let metaOnlyChange = plan.metaOnlyChange || (existing !== null && (existing.manifest.corpusConfigHash !== configHash || !existing.manifest.coverage));
+  let metaOnlyChange =
+    plan.metaOnlyChange ||
+    sourcePlan.metaOnlyChange ||
+    (existing !== null && (existing.manifest.corpusConfigHash !== configHash || !existing.manifest.coverage || JSON.stringify(existing.manifest.sources ?? null) !== JSON.stringify(sources?.state ?? null)));
 
   // 2. Read, describe and chunk what must be embedded; the model loads only now.
   const prepared: Prepared[] = [];
-  const readTexts = new Map<string, string>();
-  let embedder: Embedder | null = null;
+  const readTexts = new Map<string, string>(sources?.docs.map((d) => [d.metadata.filePath, d.text]));
+  // Loaded by the first document that needs embedding (a closure TS cannot follow: hence the cast).
+  let embedder = null as Embedder | null;
+  const loadOnce = async () => {
+    if (!embedder) {
+      opts.onProgress?.({ phase: 'model' });
+      embedder = await opts.loadEmbedder();
+    }
+    return embedder;
+  };
   for (const f of plan.toEmbed) {
     const read = plan.reads.get(f.relPath) ?? (await readTextFile(f.absPath, config.corpus.maxFileBytes));
     if (!read.ok) {
@@ -138,22 +172,10 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
       if (oldDocs.has(f.relPath)) report.removed.push(f.relPath);
       continue;
     }
-    if (!embedder) {
-      opts.onProgress?.({ phase: 'model' });
-      embedder = await opts.loadEmbedder();
-    }
+    const e = await loadOnce();
     const { metadata, body, warnings } = extractMetadata(f.relPath, read.text, f.types, read.hash);
     report.warnings.push(...warnings);
-    const chunks = chunkMarkdown(body, metadata.title, {
-      maxTokens: embedder.maxTokens - 2,
-      minTokens: 24,
-      countTokens: (t) => embedder!.countTokens(t),
-    });
-    if (chunks.length > MAX_DOC_CHUNKS) {
-      // Bounded work per file (10,000 headings made 2,000 chunks): the opening part is indexed, and the user told.
-      report.warnings.push(`${f.relPath}: ${chunks.length} chunks; indexed the first ${MAX_DOC_CHUNKS}`);
-      chunks.length = MAX_DOC_CHUNKS;
-    }
+    const chunks = chunkDoc(e, f.relPath, body, metadata.title, report.warnings);
     if (chunks.length === 0) {
       report.skipped.push({ relPath: f.relPath, reason: 'no text to index' });
       skippedStats[f.relPath] = { size: f.size, mtimeMs: f.mtimeMs, reason: 'no text to index' };
@@ -164,6 +186,18 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     readTexts.set(f.relPath, read.text);
     plan.statUpdates[f.relPath] = { hash: read.hash, size: f.size, mtimeMs: f.mtimeMs };
     (oldDocs.has(f.relPath) ? report.changed : report.added).push(f.relPath);
+  }
+
+  for (const d of sourcePlan.toEmbed) {
+    const e = await loadOnce();
+    const chunks = chunkDoc(e, d.metadata.filePath, d.text, d.metadata.title, report.warnings);
+    if (chunks.length === 0) {
+      report.skipped.push({ relPath: d.metadata.filePath, reason: 'no text to index' });
+      if (oldDocs.has(d.metadata.filePath)) report.removed.push(d.metadata.filePath);
+      continue;
+    }
+    prepared.push({ metadata: d.metadata, chunks });
+    (oldDocs.has(d.metadata.filePath) ? report.changed : report.added).push(d.metadata.filePath);
   }
 
   if (existing && JSON.stringify(existing.manifest.skipped ?? {}) !== JSON.stringify(skippedStats)) metaOnlyChange = true;
@@ -192,7 +226,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const { index, meta, nextLabel, deletedCount } = await updateGraph({ existing, keep: plan.keep, dropped, prepared, vectors, dimensions: dims });
   const { docs, chunks } = meta;
   const files: Manifest['files'] = {};
-  for (const d of docs) files[d.filePath] = plan.statUpdates[d.filePath];
+  for (const d of docs) if (!d.origin) files[d.filePath] = plan.statUpdates[d.filePath];
 
   const manifest: Omit<Manifest, 'integrity'> = {
     formatVersion: INDEX_FORMAT_VERSION,
@@ -214,15 +248,28 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
       history: docs.filter((d) => d.types.includes('history')).length,
     },
     corpusConfigHash: configHash,
+    ...(sources ? { sources: sources.state } : {}),
   };
   const vectorsSource = nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { index };
   const extra = await lexicalFiles(root, docs, readTexts, config.corpus.maxFileBytes);
+  if (sources) extra[sourcesFile] = sourcesBuffer(sources);
   const name = await writeGeneration(root, manifest, meta, vectorsSource, extra);
   await pruneGenerations(root, { keep: previousName ? [name, previousName] : [name] });
   report.wrote = true;
   report.generation = name;
   report.chunks = chunks.length;
   return report;
+}
+
+/** Chunks of one document, at most MAX_DOC_CHUNKS (a warning names a document cut short). */
+function chunkDoc(e: Embedder, name: string, body: string, title: string, warnings: string[]) {
+  const chunks = chunkMarkdown(body, title, { maxTokens: e.maxTokens - 2, minTokens: 24, countTokens: (t) => e.countTokens(t) });
+  if (chunks.length > MAX_DOC_CHUNKS) {
+    // Bounded work per file (10,000 headings made 2,000 chunks): the opening part is indexed, and the user told.
+    warnings.push(`${name}: ${chunks.length} chunks; indexed the first ${MAX_DOC_CHUNKS}`);
+    chunks.length = MAX_DOC_CHUNKS;
+  }
+  return chunks;
 }
 
 /**

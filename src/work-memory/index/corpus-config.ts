@@ -8,6 +8,9 @@ import type { Config } from '../../shared/config/schema.js';
  */
 export function corpusConfigHash(config: Config, includeHistory: boolean): string {
   const c = config.corpus;
-  const parts = { standards: c.standards, history: includeHistory ? c.history : [], exclude: c.exclude, maxFileBytes: c.maxFileBytes };
+  const parts: Record<string, unknown> = { standards: c.standards, history: includeHistory ? c.history : [], exclude: c.exclude, maxFileBytes: c.maxFileBytes };
+  // Sources join the identity only when used, so indexes built before they existed stay fresh.
+  const s = config.sources;
+  if (includeHistory && (s.git.enabled || s.trackers.length)) parts.sources = s;
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
 }

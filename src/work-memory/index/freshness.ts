@@ -9,6 +9,8 @@ import { readCurrent, readLiveManifest, readManifest } from './hnsw-store.js';
 import { indexPaths } from './layout.js';
 import type { Manifest } from './types.js';
 import { statDiff } from './update-plan.js';
+import { sourceChanges } from '../sources/changes.js';
+import { sourcesConfigured } from '../sources/collect.js';
 
 /**
  * How the live index compares with the corpus on disk, from a stat-only scan
@@ -25,6 +27,8 @@ export interface Freshness {
   changed: string[];
   /** In the index, gone from the corpus (or no longer matched by the globs). */
   removed: string[];
+  /** Sources besides files (git, tracker exports) that moved since the index was built, one line each. */
+  sources: string[];
   /** The corpus globs or size limit differ from the ones the index was built with. */
   configChanged: boolean;
   /** Why the index cannot be updated in place (model/chunking change), or null. */
@@ -51,6 +55,7 @@ export async function checkFreshness(root: string, config: Config, model?: Model
     added: [],
     changed: [],
     removed: [],
+    sources: [],
     configChanged: false,
     incompatible: null,
     error: null,
@@ -69,13 +74,15 @@ export async function checkFreshness(root: string, config: Config, model?: Model
   const scan = await scanCorpus(root, config.corpus, manifest.includeHistory);
   const diff = compareWithManifest(manifest, scan.files);
   const configChanged = manifest.corpusConfigHash !== undefined && manifest.corpusConfigHash !== corpusConfigHash(config, manifest.includeHistory);
-  const stale = diff.added.length + diff.changed.length + diff.removed.length > 0 || configChanged;
+  const sources = manifest.includeHistory && sourcesConfigured(config) ? await sourceChanges(root, config, manifest.sources) : [];
+  const stale = diff.added.length + diff.changed.length + diff.removed.length + sources.length > 0 || configChanged;
   return {
     ...base,
     state: stale ? 'stale' : 'fresh',
     generation,
     manifest,
     ...diff,
+    sources,
     configChanged,
     incompatible: model ? incompatibility(manifest, model) : null,
     scanMs: performance.now() - started,
@@ -90,8 +97,8 @@ export function indexAgeSeconds(manifest: Manifest | null, now = Date.now()): nu
 }
 
 /** "2 files changed since the index: a.md (new), b.md (changed)" style list, capped for the terminal. */
-export function describeChanges(f: Pick<Freshness, 'added' | 'changed' | 'removed'>, max = 5): string {
-  const all = [...f.added.map((p) => `${p} (new)`), ...f.changed.map((p) => `${p} (changed)`), ...f.removed.map((p) => `${p} (deleted)`)];
+export function describeChanges(f: Pick<Freshness, 'added' | 'changed' | 'removed'> & { sources?: string[] }, max = 5): string {
+  const all = [...(f.sources ?? []), ...f.added.map((p) => `${p} (new)`), ...f.changed.map((p) => `${p} (changed)`), ...f.removed.map((p) => `${p} (deleted)`)];
   const shown = all.slice(0, max).join(', ');
   return all.length > max ? `${shown}, and ${all.length - max} more` : shown;
 }

@@ -16,9 +16,10 @@ const EXCERPT_CHARS = 280;
 /** Marked-deleted labels above this share of the graph trigger a compaction. */
 const MAX_DELETED_SHARE = 0.25;
 
-/** A file read, described and chunked, ready to be embedded. */
+/** A document read, described and chunked, ready to be embedded. */
 export interface Prepared {
-  file: CorpusFile;
+  /** The file it was read from; absent for work read from git or a tracker. */
+  file?: CorpusFile;
   metadata: DocMetadata;
   chunks: Chunk[];
 }

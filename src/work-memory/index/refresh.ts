@@ -87,6 +87,8 @@ export interface CoverageJson {
     added: string[];
     changed: string[];
     removed: string[];
+    /** Git or tracker exports that moved since the index was built, one line each. */
+    sources: string[];
     configChanged: boolean;
     scanMs: number;
     refreshMs: number;
@@ -114,6 +116,7 @@ export function coverageJson(o: RefreshOutcome, now = Date.now()): CoverageJson 
       added: b.added,
       changed: b.changed,
       removed: b.removed,
+      sources: b.sources,
       configChanged: b.configChanged,
       scanMs: Math.round(b.scanMs * 10) / 10,
       refreshMs: Math.round(o.refreshMs),

@@ -1,4 +1,5 @@
 import type { CorpusType, DocMetadata } from '../corpus/types.js';
+import type { SourcesState } from '../sources/types.js';
 
 export const INDEX_FORMAT_VERSION = 1;
 
@@ -30,6 +31,8 @@ export interface Manifest {
   coverage?: { standard: number; history: number };
   /** Identity of the corpus globs and size limit the index was built with (src/work-memory/index/freshness.ts). */
   corpusConfigHash?: string;
+  /** What git and the tracker exports held when the index was built (src/work-memory/sources): a freshness check compares it without reading history. */
+  sources?: SourcesState;
   /** Sizes (and a hash of meta) so truncation or tampering is caught before hnswlib reads. */
   integrity: {
     vectorsBytes: number;

@@ -4,7 +4,8 @@ export type { Style };
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
 import { noNotes, type MatchNotes } from './notes.js';
-import { issueLabel } from './sections.js';
+import { workLabel } from './sections.js';
+import { originDone, originFiles, originRef } from './origin.js';
 import { safeForTerminal, terminalSafe } from '../../shared/sanitize.js';
 
 /**
@@ -50,6 +51,11 @@ function safeMatch(m: HistoryMatch): HistoryMatch {
   const out = safeForTerminal(m);
   if (m.paths) out.paths = m.paths.map(terminalSafe);
   if (typeof m.briefExcerpt === 'string') out.briefExcerpt = terminalSafe(m.briefExcerpt);
+  // An author's name, a path and a URL from git or a tracker export are as untrusted as a title.
+  if (m.origin) {
+    const o = m.origin;
+    out.origin = { ...o, ref: terminalSafe(o.ref), author: o.author && terminalSafe(o.author), url: o.url && terminalSafe(o.url), files: o.files.map(terminalSafe), closes: o.closes.map(terminalSafe), pullRequest: o.pullRequest && terminalSafe(o.pullRequest) };
+  }
   return out;
 }
 
@@ -67,14 +73,20 @@ export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number,
   const head = calibrated ? `⚠ Similar past work detected (likely the same work: score ≥ ${threshold})` : `⚠ Similar past work detected (similarity ≥ ${threshold})`;
   const lines = [...wrap(head, width, 2, 0).map((l, i) => st.bold(st.yellow(i ? `  ${l}` : l))), ''];
   for (const m of matches.map(safeMatch)) {
-    lines.push(...wrap(`Issue ${issueLabel(m)}`, width, 3, 1).map((l, i) => (i === 0 ? ` ${st.bold(l)}` : `   ${st.bold(l)}`)));
+    lines.push(...wrap(workLabel(m), width, 3, 1).map((l, i) => (i === 0 ? ` ${st.bold(l)}` : `   ${st.bold(l)}`)));
     lines.push(...field(m.components?.features ? 'Same work' : 'Similarity', formatScore(m.score), width));
     // The calibrated score's strongest evidence, in words (components.why), so the number is not taken on faith.
     const why = m.components?.why?.map(terminalSafe);
     if (why?.length) lines.push(...field('Why', why.join('; '), width));
     const s = statusValue(m, st);
     if (s) lines.push(...field('Status', s.text, width, s.paint));
-    const paths = m.paths?.length ? m.paths : [m.filePath];
+    const paths = (m.paths?.length ? m.paths : [m.filePath]).filter((p) => !m.origin || p !== m.filePath);
+    if (m.origin) {
+      lines.push(...field('Done', `${originRef(m.origin)}, ${originDone(m.origin)}`, width));
+      if (m.origin.url) lines.push(...field('Link', m.origin.url, width));
+      const files = originFiles(m.origin);
+      if (files) lines.push(...field('Files', files, width));
+    }
     paths.forEach((p, i) => lines.push(...field(i === 0 ? (paths.length > 1 ? 'Paths' : 'Path') : '', p, width)));
     if (m.briefExcerpt) lines.push(...field('Your brief', m.briefExcerpt, width, st.dim));
     if (m.excerpt) lines.push(...field('Past work', `[${m.section}] ${m.excerpt}`, width, st.dim));
@@ -89,7 +101,7 @@ export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number,
 export function renderLinked(m: HistoryMatch, outPath: string, st: Style, width = 80): string {
   m = safeMatch(m);
   const paths = m.paths?.length ? m.paths : [m.filePath];
-  return wrap(`${st.green('Linked')} Issue ${issueLabel(m)} (${paths.join(', ')}) under "Linked Past Work" in ${outPath}`, width, 2, 0).join('\n  ');
+  return wrap(`${st.green('Linked')} ${workLabel(m)} (${m.origin?.url ?? paths.join(', ')}) under "Linked Past Work" in ${outPath}`, width, 2, 0).join('\n  ');
 }
 
 /** One-screen summary of the outcome, for stderr. */
@@ -99,7 +111,8 @@ export function renderRelated(matches: HistoryMatch[], st: Style, width = 80, no
     const status = m.status === 'rejected' || m.status === 'superseded' ? ` ${m.status.toUpperCase()}` : '';
     const score = formatScore(m.score);
     const indent = `  - ${score}${status}  `.length;
-    const body = wrap(`Issue ${issueLabel(m)} — ${(m.paths?.length ? m.paths : [m.filePath]).join(', ')}`, width, indent);
+    const where = m.origin ? [originDone(m.origin), m.origin.url].filter(Boolean).join(' · ') : (m.paths?.length ? m.paths : [m.filePath]).join(', ');
+    const body = wrap(`${workLabel(m)} — ${where}`, width, indent);
     lines.push(`  - ${st.dim(score)}${status ? st.bold(st.red(status)) : ''}  ${body[0]}`, ...body.slice(1).map((l) => ' '.repeat(indent) + l));
     for (const n of notes(m, terminalSafe)) lines.push(...wrap(`${n.label}: ${n.text}`, width, indent).map((l, i) => ' '.repeat(indent) + (i ? l : st.yellow(l))));
   }

@@ -3,6 +3,8 @@ import { noNotes, type MatchNotes } from './notes.js';
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
 import { terminalSafe } from '../../shared/sanitize.js';
+import type { WorkOrigin } from '../corpus/types.js';
+import { originDone, originFiles, originRef } from './origin.js';
 
 /**
  * Sections agentos adds to a brief sit between HTML-comment markers, so a
@@ -15,6 +17,13 @@ const end = (id: SectionId) => `<!-- /agentos:${id} -->`;
 
 export function issueLabel(m: { issueId: string | null; title: string }): string {
   return m.issueId ? `#${m.issueId}: ${m.title}` : m.title;
+}
+
+/** "Issue #12: Title" for a file; "Pull request #1324: Title" or "Commit 1a2b3c4: Title" for work from git or a tracker. */
+export function workLabel(m: { issueId: string | null; title: string; origin?: WorkOrigin }): string {
+  if (!m.origin) return `Issue ${issueLabel(m)}`;
+  const ref = originRef(m.origin);
+  return `${ref[0].toUpperCase()}${ref.slice(1)}: ${m.title}`;
 }
 
 /** Longest piece of past text put into a brief (summaries are ~300 characters already). */
@@ -46,6 +55,14 @@ function quoted<T extends { title: string; summary?: string; statusReason?: stri
   };
 }
 
+/** Where the past work is: its file, or for git and tracker work when it was done, its link and files. */
+function whereLines(m: HistoryMatch): string[] {
+  const o = m.origin;
+  if (!o) return [`Path: \`${m.filePath}\``];
+  const files = originFiles(o);
+  return [`Done: ${quotePast(`${originRef(o)}, ${originDone(o)}`)}`, o.url ? `Link: <${quotePast(o.url, 2048).replace(/[<>]/g, '')}>` : '', files ? `Files: \`${codePath(files)}\`` : ''].filter(Boolean);
+}
+
 function statusText(m: HistoryMatch): string {
   if (!m.status) return '';
   const s = m.status === 'rejected' || m.status === 'superseded' ? `**${m.status.toUpperCase()}**` : m.status;
@@ -58,9 +75,9 @@ export function relatedPastWorkSection(matches: HistoryMatch[], notes: MatchNote
   const lines = ['## Related Past Work', '', '_Added by `agentos issue start`: completed work similar to this brief._', ''];
   for (const m of matches) {
     const status = statusText(m);
-    lines.push(`- **Issue ${issueLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''})`);
+    lines.push(`- **${workLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''})`);
     if (m.summary) lines.push(`  > Summary: ${m.summary}`);
-    lines.push(`  Path: \`${m.filePath}\``);
+    lines.push(...whereLines(m).map((l) => `  ${l}`));
     for (const n of noted.get(m.filePath) ?? []) lines.push(`  ${n.label}: ${n.text}`);
   }
   return lines.join('\n');
@@ -73,10 +90,10 @@ export function linkedPastWorkSection(m: HistoryMatch, notes: MatchNotes = noNot
   return [
     '## Linked Past Work',
     '',
-    `This brief was linked to **Issue ${issueLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''}) as a likely duplicate.`,
+    `This brief was linked to **${workLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''}) as a likely duplicate.`,
     '',
     m.summary ? `> Summary: ${m.summary}` : '',
-    `Path: \`${m.filePath}\``,
+    ...whereLines(m),
     ...failures,
   ]
     .filter((l, i, a) => !(l === '' && a[i - 1] === ''))

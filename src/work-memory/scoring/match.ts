@@ -4,7 +4,7 @@
  * check (src/check) and the scoring (rank.ts) so that neither imports the other.
  */
 import { compareText } from '../../shared/text/compare.js';
-import type { DocStatus, DocumentType } from '../corpus/types.js';
+import type { DocStatus, DocumentType, WorkOrigin } from '../corpus/types.js';
 import type { SearchHit, VectorStore } from '../index/types.js';
 import type { FeatureName, Features } from './features.js';
 
@@ -48,6 +48,8 @@ export interface HistoryMatch {
   briefChunk?: number;
   /** The repository this past work is in, when it is not this one (org scope: its path is then `<repository>:<path>`). */
   repository?: string;
+  /** Work read from git or a tracker: its commit or number, link, files and date (src/work-memory/sources). */
+  origin?: WorkOrigin;
 }
 
 /** Chunks retrieved per brief chunk so that k distinct documents survive grouping. */
@@ -90,6 +92,7 @@ export function toMatch(hit: SearchHit): HistoryMatch {
     section: hit.section,
     excerpt: hit.excerpt,
     ...(hit.doc.repository ? { repository: hit.doc.repository } : {}),
+    ...(hit.doc.origin ? { origin: hit.doc.origin } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import type { BuildReport } from '../../../work-memory/index/build.js';
 export async function emptyGlobWarnings(
   root: string,
   config: Config,
-  report: Pick<BuildReport, 'scanned'>,
+  report: Pick<BuildReport, 'scanned'> & Partial<Pick<BuildReport, 'sources'>>,
   includeHistory: boolean,
   count: typeof countGlobMatches = countGlobMatches,
 ): Promise<{ globs: GlobCount[]; warnings: string[] }> {
@@ -20,7 +20,8 @@ export async function emptyGlobWarnings(
     const empty = globs.filter((g) => g.files === 0).map((g) => g.glob);
     return { globs, warnings: [`no files matched the corpus globs (${listGlobs([...new Set(empty)])} matched nothing); ${hint}`] };
   }
-  if (includeHistory) {
+  // Git or a tracker export gave completed work: history globs matching nothing is no problem.
+  if (includeHistory && !report.sources?.documents) {
     const globs = await count(root, config.corpus, ['history']);
     if (globs.every((g) => g.files === 0)) {
       return { globs, warnings: [`history globs matched 0 files (${listGlobs(globs.map((g) => g.glob))}): no completed work is indexed; ${hint}`] };

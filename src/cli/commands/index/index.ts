@@ -140,13 +140,26 @@ async function logIndexRun(root: string, r: BuildReport, seconds: number, includ
   }
 }
 
+/** "1273 pieces of work on main (1854 commits read; left out: 390 release, 141 dependencies)". */
+function gitLine(g: NonNullable<NonNullable<BuildReport['sources']>['git']>): string {
+  const ref = g.ref.replace(/^refs\/(heads|remotes)\//, '');
+  const out = Object.entries(g.notWork)
+    .sort((a, b) => b[1] - a[1])
+    .map(([why, n]) => `${n} ${why}`)
+    .join(', ');
+  const read = g.mode === 'unchanged' ? 'no new commit' : g.mode === 'incremental' ? `${plural(g.commits, 'new commit')} read` : `${plural(g.commits, 'commit')} read${g.reason && g.reason !== 'first read' ? `: ${g.reason}` : ''}`;
+  return `${plural(g.documents, 'piece')} of work on ${terminalSafe(ref)} (${read}${out ? `; not work: ${out}` : ''})`;
+}
+
 async function printSummary(io: IO, r: BuildReport, seconds: number, includeHistory: boolean): Promise<void> {
   const { bold } = await styleFor(io, 'stdout');
   const out = (s = '') => io.stdout.write(s + '\n');
   if (r.fullRebuildReason) out(`Full rebuild: ${r.fullRebuildReason}.`);
   else if (r.firstBuild && r.wrote) out('First build of the index.');
   out(`${bold(r.wrote ? 'Index updated' : 'Index up to date')}${includeHistory ? ' (standards + history)' : ' (standards only)'} in ${seconds.toFixed(2)}s`);
-  out(`  files scanned  ${r.scanned}`);
+  out(`  files scanned  ${r.scanned - (r.sources?.documents ?? 0)}`);
+  if (r.sources?.git) out(`  git history    ${gitLine(r.sources.git)}`);
+  for (const t of r.sources?.trackers ?? []) out(`  tracker        ${terminalSafe(t.path)}: ${plural(t.documents, 'piece')} of completed work`);
   out(`  indexed        ${r.added.length + r.changed.length} (${r.added.length} new, ${r.changed.length} changed)`);
   out(`  unchanged      ${r.unchanged}`);
   out(`  removed        ${r.removed.length}`);

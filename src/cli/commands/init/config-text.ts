@@ -12,7 +12,7 @@ const q = (s: string) => JSON.stringify(s); // a YAML double-quoted scalar is a 
  * corpus is set; every other key is shown commented out at its default, so a
  * default stays a default (and `agentos status` says so) until someone edits it.
  */
-export function renderConfig(corpus: InitCorpus, when = new Date()): string {
+export function renderConfig(corpus: InitCorpus, sources: { git: boolean } = { git: false }, when = new Date()): string {
   const d = DEFAULT_CONFIG;
   const list = (items: InitCorpus['standards'], none: string) =>
     items.length ? items.map((g) => `    - ${q(g.glob)}${' '.repeat(Math.max(1, 40 - q(g.glob).length))}# ${g.files} file${g.files === 1 ? '' : 's'} now`) : [`    # ${none}`];
@@ -32,6 +32,13 @@ export function renderConfig(corpus: InitCorpus, when = new Date()): string {
     ...list(corpus.history, 'none found: add globs such as issues/closed/**/*.md'),
     '  exclude: []                               # globs never indexed',
     `  # max_file_kb: ${d.corpus.maxFileBytes / 1024}                        # larger files are skipped`,
+    '',
+    '# Completed work that is not in files, indexed with history (docs/sources.md).',
+    'sources:',
+    `  git: ${sources.git}                                # the default branch: one document per pull request or commit`,
+    '  # git: { branch: main, exclude_subjects: ["^docs:"], exclude_authors: ["ci-bot"] }  # releases, dependency updates,',
+    '  #                                          # bots and reverts are left out already',
+    '  trackers: []                             # exports: `gh issue list --state closed --json …` or JSON lines',
     '',
     '# thresholds:',
     `#   duplicate: ${d.thresholds.duplicate}                           # at or above: duplicate alert (Abort / Link / Ignore)`,

@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { inquirerInitAsker, type InitChoice } from './ask.js';
 import { GITIGNORE, renderConfig } from './config-text.js';
 import { corpusFromChoice, detectLayout, type FoundFolder } from './detect.js';
+import { detectGitHistory } from '../../../work-memory/sources/git-source.js';
 
 export interface InitOptions {
   yes?: boolean;
@@ -38,7 +39,9 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
     standards: found.filter((f) => f.types.includes('standard')).map((f) => f.folder),
     history: found.filter((f) => f.types.includes('history')).map((f) => f.folder),
   };
-  if (!opts.json) printFound(out, root, found);
+  // Most teams' finished work lives in git: its first-parent history is proposed whenever there is one.
+  const gitHistory = await detectGitHistory(root);
+  if (!opts.json) printFound(out, root, found, gitHistory);
 
   // Ask only a person at a terminal; --yes (or no terminal, or CI) takes the proposal.
   const interactive = found.length > 0 && canPrompt(io, Boolean(opts.yes)) && Boolean(io.stderr.isTTY);
@@ -57,18 +60,20 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
   }
 
   const corpus = corpusFromChoice(found, choice.standards, choice.history);
-  await writeFileAtomic(configFile, renderConfig(corpus));
+  await writeFileAtomic(configFile, renderConfig(corpus, { git: gitHistory !== null }));
   const gitignoreFile = path.join(root, GITIGNORE_PATH);
   const writeIgnore = !existsSync(gitignoreFile) || Boolean(opts.force);
   if (writeIgnore) await writeFileAtomic(gitignoreFile, GITIGNORE);
 
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ root, found, chosen: choice, corpus, config: configFile, gitignore: writeIgnore ? gitignoreFile : null, asked: interactive }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ root, found, gitHistory, chosen: choice, corpus, config: configFile, gitignore: writeIgnore ? gitignoreFile : null, asked: interactive }, null, 2) + '\n');
     return ExitCode.Ok;
   }
-  out(`Wrote ${CONFIG_PATH} (${corpus.standards.length} standards glob${corpus.standards.length === 1 ? '' : 's'}, ${corpus.history.length} history glob${corpus.history.length === 1 ? '' : 's'}).`);
+  out(
+    `Wrote ${CONFIG_PATH} (${corpus.standards.length} standards glob${corpus.standards.length === 1 ? '' : 's'}, ${corpus.history.length} history glob${corpus.history.length === 1 ? '' : 's'}${gitHistory ? ', git history' : ''}).`,
+  );
   out(writeIgnore ? `Wrote ${GITIGNORE_PATH} (index, logs, issue outputs, models and memory stay out of git; commit the config).` : `Kept the existing ${GITIGNORE_PATH}.`);
-  if (corpus.standards.length + corpus.history.length === 0) {
+  if (corpus.standards.length + corpus.history.length === 0 && !gitHistory) {
     out('No known folders were found: add your globs to the config, then run `agentos index --include-history`.');
   } else {
     out('Next: agentos index --include-history');
@@ -76,7 +81,8 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
   return ExitCode.Ok;
 }
 
-function printFound(out: (s?: string) => void, root: string, found: FoundFolder[]): void {
+function printFound(out: (s?: string) => void, root: string, found: FoundFolder[], gitHistory: { ref: string; commits: number } | null): void {
+  if (gitHistory) out(`Git history in ${root}: ${gitHistory.commits} commit${gitHistory.commits === 1 ? '' : 's'} on ${gitHistory.ref.replace(/^refs\/(heads|remotes)\//, '')} -> history (pull requests and commits as completed work)`);
   if (found.length === 0) {
     out(`No folders agentos knows were found in ${root}.`);
     return;

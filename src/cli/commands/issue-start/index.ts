@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { originJson } from '../../../work-memory/output/origin.js';
 import path from 'node:path';
 import type { CommandContext } from '../../context.js';
 import { readBrief } from '../../../work-memory/check/brief.js';
@@ -269,6 +270,7 @@ function jsonMatch(m: import('../../../work-memory/check/history.js').HistoryMat
     excerpt: m.excerpt,
     paths: m.paths ?? [m.filePath],
     repository: m.repository ?? null,
+    ...originJson(m.origin),
     briefExcerpt: m.briefExcerpt ?? null,
     components: m.components ?? null,
   };

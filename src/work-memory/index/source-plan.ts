@@ -1,0 +1,85 @@
+/**
+ * The index update's side for work read from git or a tracker (src/work-memory/sources):
+ * which of those documents are kept as indexed, which must be embedded, which are
+ * gone. Their texts are kept in the generation (`sources.json`) so a later update
+ * rebuilds the lexical index, and reads only new commits, without reading history again.
+ */
+import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { CollectedSources, PreviousSources } from '../sources/collect.js';
+import { isSourceKey, type DuplicatePair, type SourceDoc } from '../sources/types.js';
+import type { HnswStore } from './hnsw-store.js';
+import { indexPaths } from './layout.js';
+import type { StoredDoc } from './types.js';
+
+export const sourcesFile = 'sources.json';
+const SOURCES_VERSION = 1;
+
+interface SourcesJson {
+  version: number;
+  /** Each source document's indexed text, by key. */
+  texts: Record<string, string>;
+  duplicates: DuplicatePair[];
+}
+
+export interface SourcePlan {
+  keep: StoredDoc[];
+  toEmbed: SourceDoc[];
+  removed: StoredDoc[];
+  /** Keys of every source document now present. */
+  present: Set<string>;
+  /** A kept document's metadata changed (a revert marked it, a tracker title edited). */
+  metaOnlyChange: boolean;
+}
+
+export function planSources(existing: HnswStore | null, sources: CollectedSources | null): SourcePlan {
+  const plan: SourcePlan = { keep: [], toEmbed: [], removed: [], present: new Set(), metaOnlyChange: false };
+  const old = new Map((existing?.meta.docs ?? []).filter((d) => d.origin || isSourceKey(d.filePath)).map((d) => [d.filePath, d]));
+  for (const d of sources?.docs ?? []) {
+    const key = d.metadata.filePath;
+    if (plan.present.has(key)) continue;
+    plan.present.add(key);
+    const prev = old.get(key);
+    if (prev && prev.contentHash === d.metadata.contentHash) {
+      const next: StoredDoc = { ...d.metadata, labels: prev.labels };
+      if (JSON.stringify({ ...prev, labels: [] }) !== JSON.stringify({ ...next, labels: [] })) plan.metaOnlyChange = true;
+      plan.keep.push(next);
+    } else {
+      plan.toEmbed.push(d);
+    }
+  }
+  for (const [key, d] of old) if (!plan.present.has(key)) plan.removed.push(d);
+  return plan;
+}
+
+/** The previous generation's source documents (metadata and text) and state, or null when it has none. */
+export async function readPreviousSources(existing: HnswStore, generation: string, root: string): Promise<PreviousSources | null> {
+  const state = existing.manifest.sources;
+  const integrity = existing.manifest.integrity.extra?.[sourcesFile];
+  if (!state || !integrity) return null;
+  let json: SourcesJson;
+  try {
+    const buf = await readFile(path.join(indexPaths(root).generation(generation).dir, sourcesFile));
+    if (createHash('sha256').update(buf).digest('hex') !== integrity.sha256) return null;
+    json = JSON.parse(buf.toString('utf8')) as SourcesJson;
+    if (json.version !== SOURCES_VERSION) return null;
+  } catch {
+    return null; // read the sources again in full
+  }
+  const docs: SourceDoc[] = [];
+  for (const d of existing.meta.docs) {
+    const text = json.texts[d.filePath];
+    if (!d.origin || text === undefined) continue;
+    const { labels: _labels, repository: _repository, ...metadata } = d;
+    docs.push({ metadata: { ...metadata, origin: d.origin }, text });
+  }
+  // git gives newest first: keep that order, so an incremental read can put new commits before them.
+  docs.sort((a, b) => (b.metadata.origin.date ?? '').localeCompare(a.metadata.origin.date ?? ''));
+  return { state, docs };
+}
+
+export function sourcesBuffer(s: CollectedSources): Buffer {
+  const json: SourcesJson = { version: SOURCES_VERSION, texts: Object.fromEntries(s.docs.map((d) => [d.metadata.filePath, d.text])), duplicates: s.duplicates };
+  return Buffer.from(JSON.stringify(json));
+}

@@ -1,0 +1,34 @@
+/**
+ * What a person needs to act on work read from git or a tracker: which pull
+ * request or commit it was, when it was done and by whom, where to see it, the
+ * files it touched. One wording for the terminal, the brief and `--json`.
+ */
+import type { WorkOrigin } from '../corpus/types.js';
+
+/** The origin fields of a match in `--json` (a file's match says `source: "file"`). */
+export function originJson(o: WorkOrigin | undefined) {
+  if (!o) return { source: 'file' as const, ref: null, url: null, files: [] as string[], date: null, author: null };
+  return { source: o.source, ref: o.ref, kind: o.kind, pullRequest: o.pullRequest, closes: o.closes, url: o.url, files: o.files, fileCount: o.fileCount, date: o.date, author: o.author };
+}
+
+/** "pull request #1324", "commit 1a2b3c4", "issue #12", "PROJ-12". */
+export function originRef(o: WorkOrigin): string {
+  if (o.pullRequest) return `${o.source === 'git' || o.source === 'github' ? 'pull request' : 'change'} #${o.pullRequest}`;
+  if (o.source === 'git') return `commit ${o.ref.slice(0, 7)}`;
+  return o.source === 'github' ? `issue #${o.ref}` : o.ref;
+}
+
+/** "merged 2026-07-15 by Chris Gash, closes #1300". */
+export function originDone(o: WorkOrigin): string {
+  const verb = o.kind === 'issue' ? 'closed' : o.pullRequest ? 'merged' : 'committed';
+  const parts = [`${verb}${o.date ? ` ${o.date.slice(0, 10)}` : ''}${o.author ? ` by ${o.author}` : ''}`];
+  if (o.closes.length) parts.push(`closes ${o.closes.map((n) => `#${n}`).join(', ')}`);
+  return parts.join(', ');
+}
+
+/** The first few files it touched, and how many more. */
+export function originFiles(o: WorkOrigin, max = 5): string | null {
+  if (!o.files.length) return null;
+  const shown = o.files.slice(0, max).join(', ');
+  return o.fileCount > max ? `${shown} and ${o.fileCount - max} more` : shown;
+}

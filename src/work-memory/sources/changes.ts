@@ -1,0 +1,38 @@
+/**
+ * Whether git or a tracker export moved since the index was built, from the
+ * branch's head and the exports' stat pair alone: a freshness check before every
+ * `issue start` reads no history.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../../shared/config/schema.js';
+import { defaultRef, headOf } from './git-source.js';
+import type { SourcesState } from './types.js';
+
+/** One line per source that changed ("git: main moved 1a2b3c4 -> 5d6e7f8"); empty when none did. */
+export async function sourceChanges(root: string, config: Config, state: SourcesState | undefined): Promise<string[]> {
+  const out: string[] = [];
+  if (config.sources.git.enabled) {
+    try {
+      const ref = await defaultRef(root, config.sources.git.branch);
+      const head = await headOf(root, ref);
+      const was = state?.git;
+      if (!was || was.ref !== ref || was.head !== head) out.push(`git: ${short(ref)} ${was ? `moved ${was.head.slice(0, 7) || '(none)'} -> ${head.slice(0, 7) || '(none)'}` : 'not read yet'}`);
+    } catch (e) {
+      out.push(`git: cannot be read (${(e as Error).message})`);
+    }
+  }
+  for (const rel of config.sources.trackers) {
+    const was = state?.trackers?.find((t) => t.path === rel);
+    let now: { size: number; mtimeMs: number } | null = null;
+    try {
+      now = statSync(path.resolve(root, rel));
+    } catch {
+      now = null;
+    }
+    if (!was || !now || was.size !== now.size || was.mtimeMs !== now.mtimeMs) out.push(`${rel} (${!now ? 'missing' : was ? 'changed' : 'new'})`);
+  }
+  return out;
+}
+
+const short = (ref: string) => ref.replace(/^refs\/(heads|remotes)\//, '');

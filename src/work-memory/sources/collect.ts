@@ -1,0 +1,94 @@
+/**
+ * Every source of completed work besides files, read together: git history and
+ * tracker exports. A pull request that git and the tracker both know is one
+ * document (git's, with the tracker's description); a pull request and the issue
+ * it closes are one piece of work (they share the issue's id).
+ */
+import path from 'node:path';
+import { statSync } from 'node:fs';
+import { readTextFile } from '../corpus/read.js';
+import type { Config } from '../../shared/config/schema.js';
+import { readGitSource, type GitSourceResult } from './git-source.js';
+import { readTrackerExport, TrackerFileError } from './tracker.js';
+import type { DuplicatePair, SourceDoc, SourcesState } from './types.js';
+
+export interface CollectedSources {
+  docs: SourceDoc[];
+  state: SourcesState;
+  duplicates: DuplicatePair[];
+  warnings: string[];
+  git: GitSourceResult['read'] | null;
+}
+
+export interface PreviousSources {
+  state: SourcesState;
+  docs: SourceDoc[];
+}
+
+/** Whether the configuration names any source besides files. */
+export const sourcesConfigured = (c: Config) => c.sources.git.enabled || c.sources.trackers.length > 0;
+
+export async function collectSources(root: string, config: Config, previous: PreviousSources | null): Promise<CollectedSources> {
+  const out: CollectedSources = { docs: [], state: {}, duplicates: [], warnings: [], git: null };
+  let gitDocs: SourceDoc[] = [];
+  if (config.sources.git.enabled) {
+    const prevGit = previous?.state.git ? { state: previous.state.git, docs: previous.docs.filter((d) => d.metadata.origin.source === 'git') } : null;
+    const g = await readGitSource({ root, branch: config.sources.git.branch, rules: config.sources.git, previous: prevGit });
+    gitDocs = g.docs;
+    out.state.git = g.state;
+    out.git = g.read;
+  }
+  const trackerDocs: SourceDoc[] = [];
+  const seen = new Set<string>();
+  if (config.sources.trackers.length) out.state.trackers = [];
+  for (const rel of config.sources.trackers) {
+    const abs = path.resolve(root, rel);
+    const read = await readTextFile(abs, 256 * 1024 * 1024);
+    if (!read.ok) throw new TrackerFileError(`${rel}: ${read.reason}`);
+    const st = statSync(abs);
+    const t = readTrackerExport(rel, read.text);
+    out.warnings.push(...t.warnings);
+    out.duplicates.push(...t.duplicates);
+    let kept = 0;
+    for (const d of t.docs) {
+      if (seen.has(d.metadata.filePath)) {
+        out.warnings.push(`${rel}: ${d.metadata.filePath} is also in an earlier export; the first is kept`);
+        continue;
+      }
+      seen.add(d.metadata.filePath);
+      trackerDocs.push(d);
+      kept++;
+    }
+    out.state.trackers!.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs, documents: kept });
+  }
+  out.docs = join(gitDocs, trackerDocs);
+  return out;
+}
+
+/** One document per pull request, and the issue a pull request closes as its work id. */
+function join(gitDocs: SourceDoc[], trackerDocs: SourceDoc[]): SourceDoc[] {
+  const pulls = new Map<string, SourceDoc>();
+  for (const d of trackerDocs) if (d.metadata.origin.source === 'github' && d.metadata.origin.kind === 'pull-request') pulls.set(d.metadata.origin.ref, d);
+  const merged = new Set<string>();
+  const git = gitDocs.map((g) => {
+    const pr = g.metadata.origin.pullRequest;
+    const t = pr ? pulls.get(pr) : undefined;
+    if (!t) return g;
+    merged.add(t.metadata.filePath);
+    const description = t.text.replace(/^# .*\n+/, '').trim();
+    const closes = [...new Set([...g.metadata.origin.closes, ...t.metadata.origin.closes])];
+    const text = description ? g.text.replace(/\n+$/, '') + `\n\n${description.slice(0, 3000)}\n` : g.text;
+    return {
+      text,
+      metadata: {
+        ...g.metadata,
+        issueId: closes[0] ?? pr,
+        title: t.metadata.title || g.metadata.title,
+        summary: t.metadata.summary || g.metadata.summary,
+        contentHash: text === g.text ? g.metadata.contentHash : `${g.metadata.contentHash.slice(0, 32)}${t.metadata.contentHash.slice(0, 32)}`,
+        origin: { ...g.metadata.origin, closes, url: t.metadata.origin.url ?? g.metadata.origin.url, author: t.metadata.origin.author ?? g.metadata.origin.author },
+      },
+    };
+  });
+  return [...git, ...trackerDocs.filter((d) => !merged.has(d.metadata.filePath))];
+}

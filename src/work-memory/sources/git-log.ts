@@ -1,0 +1,137 @@
+/**
+ * Git's history read through its own plumbing, streamed: `git log -z` with a
+ * NUL-separated format (a commit message cannot hold a NUL: git refuses one), so
+ * a history of any length is parsed record by record and never held as one string.
+ */
+import { spawn } from 'node:child_process';
+
+export interface GitCommit {
+  sha: string;
+  parents: string[];
+  author: string;
+  email: string;
+  /** Author date, ISO 8601 with the author's offset. */
+  date: string;
+  /** The whole message (%B): subject, blank line, body. */
+  message: string;
+  /** Paths the commit touched against its first parent, with their status letter. */
+  files: Array<{ status: string; path: string }>;
+}
+
+/** Every field a header token can hold; `\x1e` + sha opens a commit (a status token never starts so). */
+const FORMAT = '%x1e%H%x00%P%x00%aN%x00%aE%x00%aI%x00%B';
+const STATUS = /^[ACDMRTUXB][0-9]{0,3}$/;
+
+export class GitError extends Error {}
+
+/** Run git in `cwd` and return its trimmed stdout (small outputs only), or throw GitError with its first stderr line. */
+export function git(cwd: string, args: string[], opts: { allowFail?: boolean } = {}): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let errText = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (errText += d.length + errText.length < 4096 ? d : ''));
+    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
+    child.on('close', (code) => {
+      if (code !== 0 && !opts.allowFail) reject(new GitError(`git ${args[0]}: ${firstLine(errText) || `exit ${code}`}`));
+      else resolve({ code: code ?? 1, stdout: out.trim() });
+    });
+  });
+}
+
+/**
+ * The first-parent history of `range` (a ref, or `old..new`), newest first, one commit at a
+ * time. First-parent: on the default branch a merge stands for its pull request, and its
+ * files are the pull request's (`--diff-merges=first-parent`).
+ */
+export async function* readLog(cwd: string, range: string, opts: { maxCount?: number } = {}): AsyncGenerator<GitCommit> {
+  const args = ['log', '-z', '--first-parent', '--diff-merges=first-parent', '--name-status', '--no-renames', '--no-color', '--encoding=UTF-8', `--format=${FORMAT}`];
+  if (opts.maxCount) args.push(`--max-count=${opts.maxCount}`);
+  args.push(range, '--');
+  const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let errText = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (errText = (errText + d).slice(0, 4096)));
+  const closed = new Promise<number>((resolve, reject) => {
+    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+  const parser = new LogParser();
+  const decoder = new TextDecoder('utf-8');
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      for (const c of parser.push(decoder.decode(chunk, { stream: true }))) yield c;
+    }
+    for (const c of parser.end(decoder.decode())) yield c;
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+  const code = await closed;
+  if (code !== 0) throw new GitError(`git log ${range}: ${firstLine(errText) || `exit ${code}`}`);
+}
+
+/** The token state machine of `readLog`'s output (exported for the unit tests). */
+export class LogParser {
+  private carry = '';
+  private current: GitCommit | null = null;
+  private header: string[] = [];
+  private pendingStatus: string | null = null;
+
+  push(text: string): GitCommit[] {
+    const parts = (this.carry + text).split('\0');
+    this.carry = parts.pop()!;
+    const done: GitCommit[] = [];
+    for (const token of parts) this.token(token, done);
+    return done;
+  }
+
+  end(text = ''): GitCommit[] {
+    const done = this.push(text);
+    if (this.carry) this.token(this.carry, done);
+    this.carry = '';
+    if (this.current) done.push(this.current);
+    else if (this.header.length) this.finishHeader(done);
+    this.current = null;
+    return done;
+  }
+
+  private token(raw: string, done: GitCommit[]): void {
+    if (this.header.length > 0 && this.header.length < 6) {
+      this.header.push(raw);
+      if (this.header.length === 6) this.finishHeader(done);
+      return;
+    }
+    const t = raw.startsWith('\n') ? raw.slice(1) : raw;
+    if (t.startsWith('\x1e')) {
+      if (this.current) done.push(this.current);
+      this.current = null;
+      this.pendingStatus = null;
+      this.header = [t.slice(1)];
+      return;
+    }
+    if (!this.current) return;
+    if (this.pendingStatus !== null) {
+      this.current.files.push({ status: this.pendingStatus, path: t });
+      this.pendingStatus = null;
+    } else if (STATUS.test(t)) {
+      this.pendingStatus = t[0];
+    }
+  }
+
+  private finishHeader(_done: GitCommit[]): void {
+    const [sha, parents, author, email, date, message] = this.header;
+    this.header = [];
+    this.current = { sha, parents: parents ? parents.split(' ') : [], author, email, date, message: message ?? '', files: [] };
+  }
+}
+
+/** No pager, no colour, no prompt for credentials; the repository's own settings otherwise. */
+function gitArgs(args: string[]): string[] {
+  return ['--no-pager', '-c', 'core.quotePath=false', ...args];
+}
+
+function gitEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
+}
+
+const firstLine = (s: string) => s.trim().split('\n')[0]?.slice(0, 300) ?? '';

@@ -1,0 +1,168 @@
+/**
+ * Completed work from git: one document per pull request (a merge commit, or a
+ * squash commit with `(#N)` in its subject) or else per commit of the default
+ * branch's first-parent history. Incremental: when the branch only moved forward,
+ * only the new commits are read; a rewritten history is read again in full.
+ */
+import { sha256 } from '../corpus/read.js';
+import type { DocStatus } from '../corpus/types.js';
+import { git, readLog, type GitCommit } from './git-log.js';
+import { compileRules, describeWork, notWork, revertedBy, type GitRules, type NotWork } from './git-work.js';
+import { commitUrl, pullRequestUrl, webRepo, type WebRepo } from './remote.js';
+import type { SourceDoc, SourcesState } from './types.js';
+
+/** Paths kept per document (the text names fewer; `fileCount` says how many in all). */
+export const MAX_ORIGIN_FILES = 50;
+const FILES_IN_TEXT = 12;
+/** A squash commit may carry every commit message of its branch: the opening part describes the work. */
+const MAX_BODY_CHARS = 1500;
+
+export interface GitSourceOptions {
+  root: string;
+  /** The branch to read; null: the remote's default branch, else main/master, else HEAD. */
+  branch: string | null;
+  rules: GitRules;
+  previous: { state: NonNullable<SourcesState['git']>; docs: SourceDoc[] } | null;
+}
+
+export interface GitSourceResult {
+  docs: SourceDoc[];
+  state: NonNullable<SourcesState['git']>;
+  /** How the history was read: unchanged, the new commits only, or in full (and why). */
+  read: { mode: 'unchanged' | 'incremental' | 'full'; commits: number; reason: string | null };
+}
+
+/** Whether `root` is inside a git work tree with at least one commit. */
+export async function hasGitHistory(root: string): Promise<boolean> {
+  try {
+    return (await git(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { allowFail: true })).code === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The ref whose history is the project's completed work. */
+export async function defaultRef(root: string, branch: string | null): Promise<string> {
+  if (branch) return branch;
+  const origin = await git(root, ['symbolic-ref', '-q', 'refs/remotes/origin/HEAD'], { allowFail: true });
+  if (origin.code === 0 && origin.stdout) return origin.stdout;
+  for (const b of ['refs/heads/main', 'refs/heads/master', 'refs/heads/trunk']) {
+    if ((await git(root, ['rev-parse', '--verify', '-q', `${b}^{commit}`], { allowFail: true })).code === 0) return b;
+  }
+  return 'HEAD';
+}
+
+/** The commit `ref` points at now ('' for a repository without commits): a freshness check's only git call. */
+export async function headOf(root: string, ref: string): Promise<string> {
+  const r = await git(root, ['rev-parse', '--verify', '-q', `${ref}^{commit}`], { allowFail: true });
+  return r.code === 0 ? r.stdout : '';
+}
+
+export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResult> {
+  const ref = await defaultRef(o.root, o.branch);
+  const head = await headOf(o.root, ref);
+  const prev = o.previous;
+  if (prev && prev.state.ref === ref && prev.state.head === head) {
+    return { docs: prev.docs, state: prev.state, read: { mode: 'unchanged', commits: 0, reason: null } };
+  }
+  const skipped: Record<string, number> = {};
+  if (!head) return { docs: [], state: { ref, head, documents: 0, skipped }, read: { mode: 'full', commits: 0, reason: 'no commits' } };
+  const remote = await git(o.root, ['remote', 'get-url', 'origin'], { allowFail: true });
+  const repo = remote.code === 0 ? webRepo(remote.stdout) : null;
+  const rules = compileRules(o.rules);
+
+  let incremental = false;
+  let reason: string | null = prev ? null : 'first read';
+  if (prev && prev.state.ref === ref && prev.state.head) {
+    const ancestor = await git(o.root, ['merge-base', '--is-ancestor', prev.state.head, head], { allowFail: true });
+    incremental = ancestor.code === 0;
+    if (!incremental) reason = `${ref} was rewritten (${prev.state.head.slice(0, 7)} is no longer in its history)`;
+  } else if (prev) {
+    reason = `the branch changed (${prev.state.ref} -> ${ref})`;
+  }
+
+  const reverts = new Map<string, { sha: string; date: string }>();
+  const fresh: SourceDoc[] = [];
+  let commits = 0;
+  for await (const c of readLog(o.root, incremental ? `${prev!.state.head}..${head}` : head)) {
+    commits++;
+    const reverted = revertedBy(c);
+    if (reverted) reverts.set(reverted, { sha: c.sha, date: c.date });
+    const why: NotWork | null = notWork(c, rules);
+    if (why) {
+      skipped[why] = (skipped[why] ?? 0) + 1;
+      continue;
+    }
+    fresh.push(toDoc(c, repo));
+  }
+  if (incremental) for (const [k, v] of Object.entries(prev!.state.skipped)) skipped[k] = (skipped[k] ?? 0) + v;
+  // Newest first, as git gives them; a revert marks the work it undid.
+  const docs = incremental ? [...fresh, ...prev!.docs] : fresh;
+  if (reverts.size) markReverted(docs, reverts);
+  return { docs, state: { ref, head, documents: docs.length, skipped }, read: { mode: incremental ? 'incremental' : 'full', commits, reason } };
+}
+
+function markReverted(docs: SourceDoc[], reverts: Map<string, { sha: string; date: string }>): void {
+  const short = [...reverts.keys()].filter((k) => k.length < 40);
+  for (let i = 0; i < docs.length; i++) {
+    const sha = docs[i].metadata.origin.ref;
+    const by = reverts.get(sha) ?? reverts.get(short.find((k) => sha.startsWith(k)) ?? '');
+    if (!by) continue;
+    const status: DocStatus = 'superseded';
+    docs[i] = { ...docs[i], metadata: { ...docs[i].metadata, status, statusReason: `Reverted in ${by.sha.slice(0, 7)} (${by.date.slice(0, 10)})` } };
+  }
+}
+
+function toDoc(c: GitCommit, repo: WebRepo | null): SourceDoc {
+  const w = describeWork(c);
+  const paths = c.files.map((f) => f.path);
+  const body = w.body.length > MAX_BODY_CHARS ? `${w.body.slice(0, MAX_BODY_CHARS).replace(/\s+\S*$/, '')} …` : w.body;
+  const shown = paths.slice(0, FILES_IN_TEXT).join(', ') + (paths.length > FILES_IN_TEXT ? `, and ${paths.length - FILES_IN_TEXT} more` : '');
+  const text = [`# ${w.title}`, body, paths.length ? `Files: ${shown}` : ''].filter(Boolean).join('\n\n') + '\n';
+  const summary = (body || w.title).replace(/\s+/g, ' ').slice(0, 300);
+  return {
+    text,
+    metadata: {
+      filePath: `git:${c.sha}`,
+      types: ['history'],
+      documentType: 'issue',
+      issueId: w.closes[0] ?? w.pullRequest,
+      title: w.title.slice(0, 200),
+      summary,
+      status: 'done',
+      statusReason: null,
+      contentHash: sha256(text),
+      origin: {
+        source: 'git',
+        kind: w.pullRequest ? 'pull-request' : 'commit',
+        ref: c.sha,
+        pullRequest: w.pullRequest,
+        closes: w.closes,
+        url: w.pullRequest ? pullRequestUrl(repo, w.pullRequest) : commitUrl(repo, c.sha),
+        files: paths.slice(0, MAX_ORIGIN_FILES),
+        fileCount: paths.length,
+        date: c.date || null,
+        author: c.author || null,
+      },
+    },
+  };
+}
+
+/**
+ * What `init` proposes: the default branch and its first-parent commit count, when
+ * `root` is the top of a git work tree with history (a project folder inside another
+ * repository is not offered that repository's history).
+ */
+export async function detectGitHistory(root: string): Promise<{ ref: string; commits: number } | null> {
+  try {
+    const top = await git(root, ['rev-parse', '--show-toplevel'], { allowFail: true });
+    const { realpathSync } = await import('node:fs');
+    if (top.code !== 0 || realpathSync(top.stdout) !== realpathSync(root)) return null;
+    if (!(await hasGitHistory(root))) return null;
+    const ref = await defaultRef(root, null);
+    const count = await git(root, ['rev-list', '--first-parent', '--count', ref]);
+    return { ref, commits: Number(count.stdout) || 0 };
+  } catch {
+    return null;
+  }
+}
