@@ -47,7 +47,7 @@ mkdirSync(path.join(dir, 'briefs'));
 for (const b of briefs) {
   const file = path.join(dir, 'briefs', `${b.id}.md`);
   writeFileSync(file, `# ${b.title}\n\n${b.body}\n`);
-  r = run(['issue', 'start', file, '--json', '--non-interactive', '--no-refresh', '--print']);
+  r = run(['issue', 'start', file, '--json', '--non-interactive', '--no-refresh']);
   const out = JSON.parse(r.stdout);
   const nearest = out.nearest ?? [];
   const rank = b.expect ? nearest.findIndex((m) => (m.ref ?? '').startsWith(b.expect)) : -1;

@@ -69,7 +69,7 @@ describe('parseConfig: defaults', () => {
 describe('parseConfig: unknown keys', () => {
   test('unknown top-level key names the file and the key and lists what is allowed', () => {
     expect(errorsOf({ thresholdz: { duplicate: 0.9 } })).toEqual([
-      `${FILE}: thresholdz: unknown key (allowed: corpus, thresholds, history, standards, model, check, search, attempts, scoring, store)`,
+      `${FILE}: thresholdz: unknown key (allowed: corpus, sources, thresholds, history, standards, model, check, search, attempts, scoring, store)`,
     ]);
   });
 

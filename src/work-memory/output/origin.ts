@@ -7,7 +7,8 @@ import type { WorkOrigin } from '../corpus/types.js';
 
 /** The origin fields of a match in `--json` (a file's match says `source: "file"`). */
 export function originJson(o: WorkOrigin | undefined) {
-  if (!o) return { source: 'file' as const, ref: null, url: null, files: [] as string[], date: null, author: null };
+  // The same keys for every match: a file's say what it is not.
+  if (!o) return { source: 'file' as const, ref: null, kind: null, pullRequest: null, closes: [] as string[], url: null, files: [] as string[], fileCount: 0, date: null, author: null };
   return { source: o.source, ref: o.ref, kind: o.kind, pullRequest: o.pullRequest, closes: o.closes, url: o.url, files: o.files, fileCount: o.fileCount, date: o.date, author: o.author };
 }
 

@@ -14,6 +14,7 @@
  * look like the same work.
  */
 import { CALIBRATION } from './calibration-data.js';
+import { COMMIT_SAME_WORK } from './commit-calibration-data.js';
 import type { LogisticModel } from './calibration-types.js';
 import { FEATURE_NAMES, type FeatureName, type Features } from './features.js';
 
@@ -65,6 +66,8 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
 }
 
 export const sameWorkModel = (): LogisticModel => CALIBRATION.sameWork;
+/** Fitted by bench/git-dev-eval.mjs --fit on a real git history and hand-written briefs (docs/scoring.md). */
+export const commitSameWorkModel = (): LogisticModel => COMMIT_SAME_WORK;
 export const governsModel = (): LogisticModel => CALIBRATION.governs;
 export const calibrationVersion = (): string => CALIBRATION.version;
 

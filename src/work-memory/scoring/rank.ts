@@ -6,7 +6,7 @@ import { stripTemplates } from '../lexical/templates.js';
 import { nearestDocuments, toMatch, workKey, type HistoryMatch } from './match.js';
 import { fuse, referenceOf, type ScoringMethod } from './hybrid.js';
 import { computeFeatures } from './features.js';
-import { calibratedScore, governsModel, sameWorkModel, whyInWords } from './calibrated.js';
+import { calibratedScore, commitSameWorkModel, governsModel, sameWorkModel, whyInWords } from './calibrated.js';
 import { dot, meanVector } from '../embeddings/embedder.js';
 
 /** How the check scores: the method, the lexical index (null when absent) and the brief. */
@@ -110,7 +110,10 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
     }),
   );
   const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
-  const explained = parts.map((_, i) => calibratedScore(model, evidence[i].features, lines));
+  // Commit-sized documents (work read from git) have their own fit: a brief covers a short text's
+  // vocabulary easily, which the markdown fit reads as a sibling (calibrated.ts commitModel).
+  const modelFor = (i: number) => (type === 'history' && parts[i].m.origin?.source === 'git' ? commitSameWorkModel() : model);
+  const explained = parts.map((_, i) => calibratedScore(modelFor(i), evidence[i].features, lines));
   // Candidates whose whole text was not read (far under the related floor) stood in with their best
   // passage, which flatters them: they never rank above one that was scored on the whole evidence.
   const fullyScored = parts.map((_, i) => whole.has(i));
@@ -130,7 +133,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
           probability: e.probability,
           cappedBy: e.cappedBy,
           sharedIdentifiers,
-          why: whyInWords(e, features, sharedIdentifiers, model),
+          why: whyInWords(e, features, sharedIdentifiers, modelFor(i)),
         },
       },
       s,

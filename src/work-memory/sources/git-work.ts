@@ -62,6 +62,14 @@ export function notWork(c: GitCommit, rules: ReturnType<typeof compileRules>): N
   return null;
 }
 
+/** Why a tracker's pull request is not work, from its title and author alone (the commit rules, shared). */
+export function notWorkTitle(title: string, author: string | null): NotWork | null {
+  if (author && BOT.test(author.replace(/^app\//, ''))) return 'bot';
+  if (RELEASE.test(title)) return 'release';
+  if (DEPENDENCIES.test(title)) return 'dependencies';
+  return null;
+}
+
 /** The commit a revert undoes (its full or abbreviated sha), or null. */
 export function revertedBy(c: GitCommit): string | null {
   return /^revert\b/i.test(subjectOf(c.message)) ? (REVERTS.exec(c.message)?.[1] ?? null) : null;

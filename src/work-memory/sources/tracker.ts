@@ -9,6 +9,7 @@
 import { sha256 } from '../corpus/read.js';
 import type { DocMetadata } from '../corpus/types.js';
 import type { DuplicatePair, SourceDoc } from './types.js';
+import { notWorkTitle } from './git-work.js';
 
 export class TrackerFileError extends Error {}
 
@@ -126,9 +127,11 @@ function githubRecord(v: unknown): Record_ | string {
   const state = (str(v.state) ?? '').toUpperCase();
   let completed: boolean;
   let when: string | null;
+  const bot = isObject(v.author) && v.author.is_bot === true;
   if (isPull) {
     when = date(v.mergedAt);
-    completed = when !== null;
+    // A bot's pull request, a release or a dependency bump is not work (as for commits).
+    completed = when !== null && !bot && notWorkTitle(title, login(v.author)) === null;
   } else {
     when = date(v.closedAt);
     const closed = when !== null || state === 'CLOSED';

@@ -31,6 +31,12 @@ export interface StatusReport {
     incompatible: string | null;
     changedSinceIndex: { added: string[]; changed: string[]; removed: string[]; configChanged: boolean };
   };
+  /** Completed work besides files (git, tracker exports): as the index last read it, and whether it moved since. */
+  sources: {
+    git: { enabled: boolean; ref: string | null; head: string | null; documents: number | null; notWork: Record<string, number> | null } | null;
+    trackers: Array<{ path: string; documents: number | null }>;
+    changedSinceIndex: string[];
+  };
   /** `alive`: the holder's process still runs (null: another host, cannot tell). A dead holder's lock is taken over by the next run. */
   lock: { holder: { pid: number; host: string; startedAt: string; alive: boolean | null } | null; file: string };
   log: { file: string; bytes: number };
@@ -73,6 +79,13 @@ export async function gatherStatus(root: string, config: Config, env: NodeJS.Pro
       modelFingerprint: m?.modelFingerprint ?? null,
       incompatible: fresh.incompatible,
       changedSinceIndex: { added: fresh.added, changed: fresh.changed, removed: fresh.removed, configChanged: fresh.configChanged },
+    },
+    sources: {
+      git: config.sources.git.enabled
+        ? { enabled: true, ref: m?.sources?.git?.ref ?? null, head: m?.sources?.git?.head ?? null, documents: m?.sources?.git?.documents ?? null, notWork: m?.sources?.git?.skipped ?? null }
+        : null,
+      trackers: config.sources.trackers.map((p) => ({ path: p, documents: m?.sources?.trackers?.find((t) => t.path === p)?.documents ?? null })),
+      changedSinceIndex: fresh.sources,
     },
     lock: { holder: readLockHolder(indexPaths(root).lock), file: indexPaths(root).lock },
     log: logSize(path.join(root, '.agentos', 'logs')),

@@ -27,6 +27,19 @@ export function renderStatus(r: StatusReport): string {
   lines.push('', 'Files matched per glob:');
   const gw = Math.max(0, ...r.globs.map((g) => g.glob.length));
   for (const g of r.globs) lines.push(`  ${g.type.padEnd(8)} ${g.glob.padEnd(gw)}  ${g.files}${g.files === 0 ? '  (matches nothing)' : ''}`);
+  const src = r.sources;
+  if (src.git || src.trackers.length) {
+    lines.push('', 'Sources of completed work besides files:');
+    if (src.git) {
+      const g = src.git;
+      const out = Object.entries(g.notWork ?? {})
+        .map(([why, n]) => `${n} ${why}`)
+        .join(', ');
+      lines.push(`  git          ${g.ref ? `${g.documents} pieces of work on ${g.ref.replace(/^refs\/(heads|remotes)\//, '')} at ${g.head?.slice(0, 7) || '(no commit)'}${out ? ` (not work: ${out})` : ''}` : 'not read yet: run `agentos index --include-history`'}`);
+    }
+    for (const t of src.trackers) lines.push(`  tracker      ${t.path}: ${t.documents === null ? 'not read yet' : `${t.documents} pieces of work`}`);
+    if (src.changedSinceIndex.length) lines.push(`  changed      ${src.changedSinceIndex.join('; ')}`);
+  }
   const m = r.model;
   lines.push('', `Model: ${m.id}`);
   lines.push(`  location     ${m.dir ?? 'Transformers.js cache (hub download)'} (from ${m.source})${m.dir && !m.present ? ' — MISSING' : ''}`);

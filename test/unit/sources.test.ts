@@ -1,0 +1,224 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { LogParser, readLog } from '../../src/work-memory/sources/git-log.js';
+import { compileRules, describeWork, notWork, revertedBy } from '../../src/work-memory/sources/git-work.js';
+import { readGitSource } from '../../src/work-memory/sources/git-source.js';
+import { commitUrl, pullRequestUrl, webRepo } from '../../src/work-memory/sources/remote.js';
+import { readTrackerExport, TrackerFileError } from '../../src/work-memory/sources/tracker.js';
+import { REPO } from '../helpers/paths.js';
+
+const commit = (message: string, author = 'Ada', email = 'ada@example.com') => ({ sha: 'a'.repeat(40), parents: [], author, email, date: '2026-01-02T03:04:05+01:00', message, files: [] });
+const rules = compileRules({ excludeSubjects: [], excludeAuthors: [] });
+
+describe('LogParser (git log -z with a NUL-separated format)', () => {
+  const record = (sha: string, msg: string, files: string[]) => `\x1e${sha}\0p1 p2\0Ada\0ada@x\x002026-01-01T00:00:00Z\0${msg}\0` + (files.length ? '\n' + files.join('\0') + '\0' : '');
+  test('commits, their files (one path, or none) and messages holding newlines and field-like text', () => {
+    const text = record('1'.repeat(40), 'Fix the parser\n\nBody with \x1f and "M" on a line\n', ['M', 'src/a.ts', 'A', 'src/b.ts']) + record('2'.repeat(40), 'Empty\n', []) + record('3'.repeat(40), 'Last\n', ['D', 'old.md']);
+    const out = new LogParser().end(text);
+    expect(out.map((c) => c.sha[0])).toEqual(['1', '2', '3']);
+    expect(out[0].files).toEqual([
+      { status: 'M', path: 'src/a.ts' },
+      { status: 'A', path: 'src/b.ts' },
+    ]);
+    expect(out[0].parents).toEqual(['p1', 'p2']);
+    expect(out[0].message).toContain('"M" on a line');
+    expect(out[1].files).toEqual([]);
+    expect(out[2].files).toEqual([{ status: 'D', path: 'old.md' }]);
+  });
+
+  test('fed one character at a time it gives the same commits', () => {
+    const text = record('1'.repeat(40), 'One\n', ['M', 'a b/c.ts']) + record('2'.repeat(40), 'Two\n', ['A', 'x']);
+    const p = new LogParser();
+    const got = [...text].flatMap((ch) => p.push(ch));
+    got.push(...p.end());
+    expect(got.map((c) => [c.sha[0], c.files.map((f) => f.path)])).toEqual([
+      ['1', ['a b/c.ts']],
+      ['2', ['x']],
+    ]);
+  });
+});
+
+describe('which commits are work', () => {
+  test.each([
+    ['Release 21.0.1', 'release'],
+    ['v1.2.3', 'release'],
+    ['chore(release): 4.0.0', 'release'],
+    ['Update dependencies', 'dependencies'],
+    ['chore(deps): bump x from 1 to 2', 'dependencies'],
+    ['Bump actions/checkout from 5 to 6 (#1262)', 'dependencies'],
+    ["Merge branch 'main' into feature", 'merge-of-branch'],
+    ["Merge remote-tracking branch 'origin/master' into v11", 'merge-of-branch'],
+  ])('%s is not work (%s)', (subject, why) => {
+    expect(notWork(commit(subject), rules)).toBe(why);
+  });
+
+  test.each(['Add a --dry-run flag', 'Fix release notes for prereleases', 'Upgrade dependencies and require Node 22', 'Merge pull request #12 from a/b'])('%s is work', (subject) => {
+    expect(notWork(commit(subject), rules)).toBeNull();
+  });
+
+  test('a bot is not work; configured subjects and authors are left out too', () => {
+    expect(notWork(commit('Fix typo', 'dependabot[bot]', '4+dependabot[bot]@users.noreply.github.com'), rules)).toBe('bot');
+    const mine = compileRules({ excludeSubjects: ['^docs:'], excludeAuthors: ['ci@corp'] });
+    expect(notWork(commit('docs: tidy'), mine)).toBe('configured');
+    expect(notWork(commit('Fix it', 'CI', 'ci@corp.example'), mine)).toBe('configured');
+  });
+
+  test('a revert is not work and names the commit it undoes', () => {
+    const c = commit(`Revert "Add caching"\n\nThis reverts commit ${'b'.repeat(40)}.\n`);
+    expect(notWork(c, rules)).toBe('revert');
+    expect(revertedBy(c)).toBe('b'.repeat(40));
+  });
+});
+
+describe('describeWork', () => {
+  test('a squash commit: the pull request from "(#N)", the issues it closes, trailers dropped', () => {
+    const w = describeWork(commit('Add gitlab.repoId option (#1224)\n\nFixes #1200, closes #1201 and #1202\n\nSigned-off-by: Ada <ada@x>\n'));
+    expect(w).toMatchObject({ pullRequest: '1224', title: 'Add gitlab.repoId option', closes: ['1200', '1201', '1202'] });
+    expect(w.body).not.toContain('Signed-off-by');
+  });
+
+  test('a merge commit: the pull request number and its title from the body', () => {
+    const w = describeWork(commit('Merge pull request #77 from ada/cache\n\nCache the tag lookup\n\nMore words.'));
+    expect(w).toMatchObject({ pullRequest: '77', title: 'Cache the tag lookup', body: 'More words.' });
+  });
+
+  test('a plain commit has no pull request; "resolve #12" closes 12', () => {
+    expect(describeWork(commit('Parse CLI arguments strictly (resolve #1196)'))).toMatchObject({ pullRequest: null, closes: ['1196'] });
+  });
+});
+
+describe('web addresses from the remote', () => {
+  test('https, scp-style and ssh remotes; credentials never kept', () => {
+    expect(webRepo('https://user:s3cret@github.com/acme/tool.git')).toEqual({ host: 'github', base: 'https://github.com/acme/tool' });
+    expect(webRepo('git@github.com:acme/tool.git')?.base).toBe('https://github.com/acme/tool');
+    expect(webRepo('ssh://git@gitlab.example.com/group/sub/tool.git')).toEqual({ host: 'gitlab', base: 'https://gitlab.example.com/group/sub/tool' });
+    expect(webRepo('/srv/git/tool.git')).toBeNull();
+    const r = webRepo('https://github.com/acme/tool')!;
+    expect(pullRequestUrl(r, '12')).toBe('https://github.com/acme/tool/pull/12');
+    expect(commitUrl(r, 'abc')).toBe('https://github.com/acme/tool/commit/abc');
+    expect(commitUrl(webRepo('https://example.org/a/b')!, 'abc')).toBeNull();
+  });
+});
+
+describe('tracker exports', () => {
+  const fixture = (name: string) => readFile(path.join(REPO, 'test', 'fixtures', 'trackers', name), 'utf8');
+
+  test("gh issue list --json: completed issues are work; not planned and duplicates are not", async () => {
+    const r = readTrackerExport('gh-issues.json', await fixture('gh-issues.json'));
+    expect(r.docs.map((d) => d.metadata.filePath)).toEqual(['github:issue/212']);
+    expect(r.notCompleted).toBe(2);
+    const d = r.docs[0].metadata;
+    expect(d).toMatchObject({ issueId: '212', title: 'sync --dry-run is silent when targets list is empty', status: 'done' });
+    expect(d.origin).toMatchObject({ source: 'github', kind: 'issue', ref: '212', url: 'https://github.com/example-org/widget-tool/issues/212', date: '2024-05-14T09:21:37.000Z' });
+    expect(r.warnings).toEqual([]);
+  });
+
+  test('gh pr list --json: a merged pull request carries the issue it closes as its work id, and its files; a bot\'s is left out', async () => {
+    const r = readTrackerExport('gh-prs.json', await fixture('gh-prs.json'));
+    expect(r.docs).toHaveLength(1);
+    expect(r.docs[0].metadata).toMatchObject({ filePath: 'github:pull/214', issueId: '212' });
+    expect(r.docs[0].metadata.origin).toMatchObject({ kind: 'pull-request', pullRequest: '214', closes: ['212'], files: ['cmd/widget/sync.go', 'cmd/widget/sync_test.go', 'docs/sync.md'], author: 'maren-ostby' });
+  });
+
+  test('JSON lines: a bad line is skipped and named, the rest is read; duplicates become labelled pairs', () => {
+    const text = [
+      JSON.stringify({ id: 'PROJ-1', title: 'Export to CSV', body: 'As a user…', closed: '2026-01-03', resolution: 'Fixed' }),
+      '{not json',
+      JSON.stringify({ id: 'PROJ-2', title: '', body: 'x', closed: true }),
+      JSON.stringify({ id: 'PROJ-3', title: 'CSV export', body: 'same', closed: true, resolution: 'Duplicate', duplicate_of: 'PROJ-1' }),
+      JSON.stringify({ id: 'PROJ-4', title: 'Dark mode', closed: true, resolution: "Won't Fix" }),
+      JSON.stringify({ id: 'PROJ-5', title: 'Open one', closed: false }),
+      JSON.stringify({ id: 'PROJ-6', title: 'Bad date', closed: 'yesterday' }),
+    ].join('\n');
+    const r = readTrackerExport('jira.jsonl', text);
+    expect(r.docs.map((d) => d.metadata.filePath)).toEqual(['tracker:PROJ-1']);
+    expect(r.warnings).toEqual([
+      'jira.jsonl: line 2: not valid JSON; skipped',
+      'jira.jsonl: line 3: no title; skipped',
+      'jira.jsonl: line 7: "closed" is neither a date nor true/false; skipped',
+    ]);
+    expect(r.duplicates).toEqual([expect.objectContaining({ key: 'tracker:PROJ-3', of: 'tracker:PROJ-1' })]);
+    expect(r.notCompleted).toBe(3);
+  });
+
+  test('a file that is no export at all is an error naming it', () => {
+    expect(() => readTrackerExport('x.json', '[{"a":')).toThrow(TrackerFileError);
+    expect(() => readTrackerExport('x.json', '[{"a":')).toThrow(/^x\.json: not valid JSON/);
+    expect(() => readTrackerExport('x.jsonl', 'garbage\nmore garbage')).toThrow(/^x\.jsonl: no line is a JSON object/);
+  });
+});
+
+describe('readGitSource on a real repository', () => {
+  let dir: string;
+  const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' } }).trim();
+  const commitFile = async (file: string, text: string, message: string) => {
+    await writeFile(path.join(dir, file), text);
+    g('add', file);
+    g('commit', '-q', '-m', message);
+    return g('rev-parse', 'HEAD');
+  };
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-git-'));
+    g('init', '-q', '-b', 'main');
+    g('remote', 'add', 'origin', 'https://token@github.com/acme/tool.git');
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(`${dir}-msg`, { force: true });
+  });
+  const read = (previous: Parameters<typeof readGitSource>[0]['previous'] = null) => readGitSource({ root: dir, branch: null, rules: { excludeSubjects: [], excludeAuthors: [] }, previous });
+
+  test('merges, squashes, releases and reverts; then only new commits; then a rewritten history in full', async () => {
+    await commitFile('a.txt', 'a', 'Add the parser');
+    const cache = await commitFile('b.txt', 'b', 'Cache tag lookups (#4)\n\nFixes #3');
+    await commitFile('package.json', '{}', 'Release 1.0.0');
+    g('checkout', '-q', '-b', 'feature');
+    await commitFile('c.txt', 'c', 'Dry run flag');
+    g('checkout', '-q', 'main');
+    g('merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #9 from ada/feature\n\nAdd a --dry-run flag');
+    g('revert', '--no-edit', cache);
+
+    const first = await read();
+    expect(first.read).toMatchObject({ mode: 'full', commits: 5 });
+    expect(first.state.skipped).toEqual({ release: 1, revert: 1 });
+    const byTitle = new Map(first.docs.map((d) => [d.metadata.title, d.metadata]));
+    expect([...byTitle.keys()].sort()).toEqual(['Add a --dry-run flag', 'Add the parser', 'Cache tag lookups']);
+    expect(byTitle.get('Add a --dry-run flag')!.origin).toMatchObject({ kind: 'pull-request', pullRequest: '9', files: ['c.txt'], url: 'https://github.com/acme/tool/pull/9' });
+    expect(byTitle.get('Cache tag lookups')).toMatchObject({ issueId: '3', status: 'superseded', statusReason: expect.stringMatching(/^Reverted in [0-9a-f]{7}/) });
+    expect(JSON.stringify(first.docs)).not.toContain('token');
+
+    // One new commit: one document read, the rest kept.
+    await commitFile('d.txt', 'd', 'Support numeric project ids');
+    const second = await read({ state: first.state, docs: first.docs });
+    expect(second.read).toMatchObject({ mode: 'incremental', commits: 1 });
+    expect(second.docs).toHaveLength(4);
+
+    // Nothing new: nothing read.
+    expect((await read({ state: second.state, docs: second.docs })).read.mode).toBe('unchanged');
+
+    // A rewritten history (the last commit amended): noticed, read again in full, the old commit gone.
+    g('commit', '-q', '--amend', '-m', 'Support numeric GitLab project ids');
+    const third = await read({ state: second.state, docs: second.docs });
+    expect(third.read.mode).toBe('full');
+    expect(third.read.reason).toMatch(/rewritten/);
+    expect(third.docs.map((d) => d.metadata.title)).toContain('Support numeric GitLab project ids');
+    expect(third.docs.map((d) => d.metadata.title)).not.toContain('Support numeric project ids');
+  });
+
+  test('readLog streams a history larger than one pipe buffer', async () => {
+    for (let i = 0; i < 3; i++) {
+      await writeFile(path.join(dir, `f${i}.txt`), String(i));
+      await writeFile(path.join(dir, '..', `${path.basename(dir)}-msg`), `Change ${i}\n\n${'word '.repeat(30_000)}`);
+      g('add', `f${i}.txt`);
+      g('commit', '-q', '-F', path.join(dir, '..', `${path.basename(dir)}-msg`));
+    }
+    let n = 0;
+    for await (const c of readLog(dir, 'HEAD')) {
+      n++;
+      expect(c.message.length).toBeGreaterThan(150_000);
+    }
+    expect(n).toBe(3);
+  });
+});
