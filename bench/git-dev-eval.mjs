@@ -62,7 +62,9 @@ function report(label, rows, decide) {
   const n = never.map(decide);
   const cnt = (a, s) => a.filter((x) => x === s).length;
   console.log(`\n${label}`);
-  console.log(`  done work (${done.length}): first ${done.filter((x) => x.rank === 0).length}, in top 3 ${done.filter((x) => x.rank >= 0 && x.rank < 3).length}; alert ${cnt(d, 'duplicate_alert')}, related ${cnt(d, 'related_context')}, clear ${cnt(d, 'clear')}`);
+  console.log(
+    `  done work (${done.length}): first ${done.filter((x) => x.rank === 0).length}, in top 3 ${done.filter((x) => x.rank >= 0 && x.rank < 3).length}; alert ${cnt(d, 'duplicate_alert')}, related ${cnt(d, 'related_context')}, clear ${cnt(d, 'clear')}`,
+  );
   console.log(`  never done (${never.length}): alert ${cnt(n, 'duplicate_alert')}, related ${cnt(n, 'related_context')}, clear ${cnt(n, 'clear')}`);
 }
 report('as shipped (calibration in src/work-memory/scoring)', results, (x) => x.status);

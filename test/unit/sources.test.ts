@@ -15,7 +15,10 @@ const rules = compileRules({ excludeSubjects: [], excludeAuthors: [] });
 describe('LogParser (git log -z with a NUL-separated format)', () => {
   const record = (sha: string, msg: string, files: string[]) => `\x1e${sha}\0p1 p2\0Ada\0ada@x\x002026-01-01T00:00:00Z\0${msg}\0` + (files.length ? '\n' + files.join('\0') + '\0' : '');
   test('commits, their files (one path, or none) and messages holding newlines and field-like text', () => {
-    const text = record('1'.repeat(40), 'Fix the parser\n\nBody with \x1f and "M" on a line\n', ['M', 'src/a.ts', 'A', 'src/b.ts']) + record('2'.repeat(40), 'Empty\n', []) + record('3'.repeat(40), 'Last\n', ['D', 'old.md']);
+    const text =
+      record('1'.repeat(40), 'Fix the parser\n\nBody with \x1f and "M" on a line\n', ['M', 'src/a.ts', 'A', 'src/b.ts']) +
+      record('2'.repeat(40), 'Empty\n', []) +
+      record('3'.repeat(40), 'Last\n', ['D', 'old.md']);
     const out = new LogParser().end(text);
     expect(out.map((c) => c.sha[0])).toEqual(['1', '2', '3']);
     expect(out[0].files).toEqual([
@@ -105,7 +108,7 @@ describe('web addresses from the remote', () => {
 describe('tracker exports', () => {
   const fixture = (name: string) => readFile(path.join(REPO, 'test', 'fixtures', 'trackers', name), 'utf8');
 
-  test("gh issue list --json: completed issues are work; not planned and duplicates are not", async () => {
+  test('gh issue list --json: completed issues are work; not planned and duplicates are not', async () => {
     const r = readTrackerExport('gh-issues.json', await fixture('gh-issues.json'));
     expect(r.docs.map((d) => d.metadata.filePath)).toEqual(['github:issue/212']);
     expect(r.notCompleted).toBe(2);
@@ -115,11 +118,17 @@ describe('tracker exports', () => {
     expect(r.warnings).toEqual([]);
   });
 
-  test('gh pr list --json: a merged pull request carries the issue it closes as its work id, and its files; a bot\'s is left out', async () => {
+  test("gh pr list --json: a merged pull request carries the issue it closes as its work id, and its files; a bot's is left out", async () => {
     const r = readTrackerExport('gh-prs.json', await fixture('gh-prs.json'));
     expect(r.docs).toHaveLength(1);
     expect(r.docs[0].metadata).toMatchObject({ filePath: 'github:pull/214', issueId: '212' });
-    expect(r.docs[0].metadata.origin).toMatchObject({ kind: 'pull-request', pullRequest: '214', closes: ['212'], files: ['cmd/widget/sync.go', 'cmd/widget/sync_test.go', 'docs/sync.md'], author: 'maren-ostby' });
+    expect(r.docs[0].metadata.origin).toMatchObject({
+      kind: 'pull-request',
+      pullRequest: '214',
+      closes: ['212'],
+      files: ['cmd/widget/sync.go', 'cmd/widget/sync_test.go', 'docs/sync.md'],
+      author: 'maren-ostby',
+    });
   });
 
   test('JSON lines: a bad line is skipped and named, the rest is read; duplicates become labelled pairs', () => {
@@ -134,11 +143,7 @@ describe('tracker exports', () => {
     ].join('\n');
     const r = readTrackerExport('jira.jsonl', text);
     expect(r.docs.map((d) => d.metadata.filePath)).toEqual(['tracker:PROJ-1']);
-    expect(r.warnings).toEqual([
-      'jira.jsonl: line 2: not valid JSON; skipped',
-      'jira.jsonl: line 3: no title; skipped',
-      'jira.jsonl: line 7: "closed" is neither a date nor true/false; skipped',
-    ]);
+    expect(r.warnings).toEqual(['jira.jsonl: line 2: not valid JSON; skipped', 'jira.jsonl: line 3: no title; skipped', 'jira.jsonl: line 7: "closed" is neither a date nor true/false; skipped']);
     expect(r.duplicates).toEqual([expect.objectContaining({ key: 'tracker:PROJ-3', of: 'tracker:PROJ-1' })]);
     expect(r.notCompleted).toBe(3);
   });
@@ -152,7 +157,12 @@ describe('tracker exports', () => {
 
 describe('readGitSource on a real repository', () => {
   let dir: string;
-  const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' } }).trim();
+  const g = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' },
+    }).trim();
   const commitFile = async (file: string, text: string, message: string) => {
     await writeFile(path.join(dir, file), text);
     g('add', file);

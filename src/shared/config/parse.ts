@@ -180,7 +180,8 @@ function parseSources(sec: Raw | null, err: (key: string, problem: string) => vo
     }
     if (gitRaw.branch !== undefined && gitRaw.branch !== null) {
       // Passed to git as a revision: never something git would read as an option.
-      if (typeof gitRaw.branch !== 'string' || !/^[\w][\w./-]{0,199}$/.test(gitRaw.branch) || gitRaw.branch.includes('..')) err('sources.git.branch', 'expected a branch name (letters, digits, "/", ".", "_", "-")');
+      if (typeof gitRaw.branch !== 'string' || !/^[\w][\w./-]{0,199}$/.test(gitRaw.branch) || gitRaw.branch.includes('..'))
+        err('sources.git.branch', 'expected a branch name (letters, digits, "/", ".", "_", "-")');
       else g.branch = gitRaw.branch;
     }
     for (const [key, field] of [

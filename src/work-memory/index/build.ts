@@ -150,7 +150,8 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   let metaOnlyChange =
     plan.metaOnlyChange ||
     sourcePlan.metaOnlyChange ||
-    (existing !== null && (existing.manifest.corpusConfigHash !== configHash || !existing.manifest.coverage || JSON.stringify(existing.manifest.sources ?? null) !== JSON.stringify(sources?.state ?? null)));
+    (existing !== null &&
+      (existing.manifest.corpusConfigHash !== configHash || !existing.manifest.coverage || JSON.stringify(existing.manifest.sources ?? null) !== JSON.stringify(sources?.state ?? null)));
 
   // 2. Read, describe and chunk what must be embedded; the model loads only now.
   const prepared: Prepared[] = [];

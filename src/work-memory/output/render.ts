@@ -54,7 +54,15 @@ function safeMatch(m: HistoryMatch): HistoryMatch {
   // An author's name, a path and a URL from git or a tracker export are as untrusted as a title.
   if (m.origin) {
     const o = m.origin;
-    out.origin = { ...o, ref: terminalSafe(o.ref), author: o.author && terminalSafe(o.author), url: o.url && terminalSafe(o.url), files: o.files.map(terminalSafe), closes: o.closes.map(terminalSafe), pullRequest: o.pullRequest && terminalSafe(o.pullRequest) };
+    out.origin = {
+      ...o,
+      ref: terminalSafe(o.ref),
+      author: o.author && terminalSafe(o.author),
+      url: o.url && terminalSafe(o.url),
+      files: o.files.map(terminalSafe),
+      closes: o.closes.map(terminalSafe),
+      pullRequest: o.pullRequest && terminalSafe(o.pullRequest),
+    };
   }
   return out;
 }

@@ -60,7 +60,9 @@ function whereLines(m: HistoryMatch): string[] {
   const o = m.origin;
   if (!o) return [`Path: \`${m.filePath}\``];
   const files = originFiles(o);
-  return [`Done: ${quotePast(`${originRef(o)}, ${originDone(o)}`)}`, o.url ? `Link: <${quotePast(o.url, 2048).replace(/[<>]/g, '')}>` : '', files ? `Files: \`${codePath(files)}\`` : ''].filter(Boolean);
+  return [`Done: ${quotePast(`${originRef(o)}, ${originDone(o)}`)}`, o.url ? `Link: <${quotePast(o.url, 2048).replace(/[<>]/g, '')}>` : '', files ? `Files: \`${codePath(files)}\`` : ''].filter(
+    Boolean,
+  );
 }
 
 function statusText(m: HistoryMatch): string {

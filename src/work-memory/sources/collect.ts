@@ -36,6 +36,7 @@ export async function collectSources(root: string, config: Config, previous: Pre
     const g = await readGitSource({ root, branch: config.sources.git.branch, rules: config.sources.git, previous: prevGit });
     gitDocs = g.docs;
     out.state.git = g.state;
+    if (!g.state.head) out.warnings.push(`sources.git: no commit on ${g.state.ref} in ${root} (not a git repository, or nothing committed yet)`);
     out.git = g.read;
   }
   const trackerDocs: SourceDoc[] = [];

@@ -16,7 +16,8 @@ export interface GitRules {
 export type NotWork = 'release' | 'dependencies' | 'merge-of-branch' | 'bot' | 'revert' | 'configured' | 'empty';
 
 // A release or version bump: "Release 21.0.1", "v1.2.3", "chore(release): 1.2.3", "Bump version to 2.0".
-const RELEASE = /^(?:release\b.{0,20}\d+\.\d+|v?\d+\.\d+\.\d+(?:[-+][\w.]+)?\s*$|chore\(release\)|(?:bump|update|set) (?:the )?version\b|version bump|publish(?:ed)? v?\d+\.\d+|prepare (?:for )?release|\[release\])/i;
+const RELEASE =
+  /^(?:release\b.{0,20}\d+\.\d+|v?\d+\.\d+\.\d+(?:[-+][\w.]+)?\s*$|chore\(release\)|(?:bump|update|set) (?:the )?version\b|version bump|publish(?:ed)? v?\d+\.\d+|prepare (?:for )?release|\[release\])/i;
 // A dependency update with nothing else in its subject.
 const DEPENDENCIES =
   /^(?:(?:chore|build|fix)\((?:deps|deps-dev|dependencies|package)\)|(?:update|upgrade|bump)(?: all)? (?:the )?(?:deps|dependencies|dev ?dependencies|devdeps|lockfile|package-lock(?:\.json)?)\s*$|bump \S+ from \S+ to \S+|update dependency \S+ to|chore: bump \S+|update \S+ to version \S+\s*$)/i;

@@ -30,7 +30,10 @@ export function webRepo(remoteUrl: string): WebRepo | null {
   } else {
     return null;
   }
-  repoPath = repoPath.replace(/^\/+/, '').replace(/\.git\/?$/, '').replace(/\/+$/, '');
+  repoPath = repoPath
+    .replace(/^\/+/, '')
+    .replace(/\.git\/?$/, '')
+    .replace(/\/+$/, '');
   if (!/^[\w.-]+(?:\/[\w.-]+)+$/.test(repoPath) || !/^[\w.-]+$/.test(host)) return null;
   const kind = /(^|\.)github\.com$/i.test(host) ? 'github' : /gitlab/i.test(host) ? 'gitlab' : /(^|\.)bitbucket\.org$/i.test(host) ? 'bitbucket' : 'other';
   return { host: kind, base: `https://${host.toLowerCase()}/${repoPath}` };

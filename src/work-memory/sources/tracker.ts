@@ -7,11 +7,13 @@
  * at all is an error naming it.
  */
 import { sha256 } from '../corpus/read.js';
+import { UsageError } from '../../shared/errors.js';
 import type { DocMetadata } from '../corpus/types.js';
 import type { DuplicatePair, SourceDoc } from './types.js';
 import { notWorkTitle } from './git-work.js';
 
-export class TrackerFileError extends Error {}
+/** A configured export that cannot be read as one: bad input, exit 2; the index is left as it was. */
+export class TrackerFileError extends UsageError {}
 
 export interface TrackerRead {
   docs: SourceDoc[];

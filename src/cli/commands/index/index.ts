@@ -147,7 +147,12 @@ function gitLine(g: NonNullable<NonNullable<BuildReport['sources']>['git']>): st
     .sort((a, b) => b[1] - a[1])
     .map(([why, n]) => `${n} ${why}`)
     .join(', ');
-  const read = g.mode === 'unchanged' ? 'no new commit' : g.mode === 'incremental' ? `${plural(g.commits, 'new commit')} read` : `${plural(g.commits, 'commit')} read${g.reason && g.reason !== 'first read' ? `: ${g.reason}` : ''}`;
+  const read =
+    g.mode === 'unchanged'
+      ? 'no new commit'
+      : g.mode === 'incremental'
+        ? `${plural(g.commits, 'new commit')} read`
+        : `${plural(g.commits, 'commit')} read${g.reason && g.reason !== 'first read' ? `: ${g.reason}` : ''}`;
   return `${plural(g.documents, 'piece')} of work on ${terminalSafe(ref)} (${read}${out ? `; not work: ${out}` : ''})`;
 }
 

@@ -82,7 +82,10 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
 }
 
 function printFound(out: (s?: string) => void, root: string, found: FoundFolder[], gitHistory: { ref: string; commits: number } | null): void {
-  if (gitHistory) out(`Git history in ${root}: ${gitHistory.commits} commit${gitHistory.commits === 1 ? '' : 's'} on ${gitHistory.ref.replace(/^refs\/(heads|remotes)\//, '')} -> history (pull requests and commits as completed work)`);
+  if (gitHistory)
+    out(
+      `Git history in ${root}: ${gitHistory.commits} commit${gitHistory.commits === 1 ? '' : 's'} on ${gitHistory.ref.replace(/^refs\/(heads|remotes)\//, '')} -> history (pull requests and commits as completed work)`,
+    );
   if (found.length === 0) {
     out(`No folders agentos knows were found in ${root}.`);
     return;
