@@ -141,7 +141,7 @@ describe('runStatus', () => {
     const t = makeIO(root, { env: env(root) });
     expect(await runStatus(testContext(t.io), { json: true })).toBe(0);
     const j = JSON.parse(t.stdout());
-    expect(Object.keys(j)).toEqual(['root', 'config', 'globs', 'model', 'index', 'lock', 'log', 'templates']);
+    expect(Object.keys(j)).toEqual(['root', 'config', 'globs', 'model', 'index', 'sources', 'lock', 'log', 'templates']);
     expect(j.index.documents).toEqual({ standard: 2, history: 1 });
     expect(t.stderr()).toBe('');
   });
