@@ -99,6 +99,21 @@ test('a repository with no docs folders: init proposes git, index reads its work
   expect(text.stderr).toContain('https://github.com/acme/tool/pull/12');
 });
 
+test('a bug brief on done work whose files changed since is a possible regression, not a duplicate', async () => {
+  await commit('src/cache.js', 'export const cache = new WeakMap();\n', 'Keep the tag cache in a WeakMap (#13)');
+  const bug = await brief(
+    'bug',
+    '# The cached latest tag lookup is broken\n\nSince the last release the latest tag lookup cache returns a stale tag: after adding a tag, the cached lookup between runs still gives the old one. Cache the latest tag lookup correctly and invalidate it when a tag is added.\n',
+  );
+  const r = await cli(['issue', 'start', bug, '--json', '--non-interactive']);
+  const out = JSON.parse(r.stdout);
+  const cache = out.matches.find((m: { pullRequest: string | null }) => m.pullRequest === '12');
+  expect(cache).toMatchObject({ changedSince: { changed: 1, of: 1, last: { ref: '#13' } }, possibleRegression: true });
+  expect(out.status).not.toBe('duplicate_alert');
+  const text = await cli(['issue', 'start', bug, '--non-interactive'], { COLUMNS: '80' });
+  expect(text.stderr).toMatch(/1 of its 1 file changed since, last \d{4}-\d{2}-\d{2} in #13/);
+});
+
 test('a reverted change says so; a new commit is picked up before the next check; a rewritten history is read again', async () => {
   const proxy = await brief('proxy', '# Honour HTTPS_PROXY for API requests\n\nBehind a corporate proxy the API calls fail. Route API requests through the HTTPS_PROXY environment variable.\n');
   const p = JSON.parse((await cli(['issue', 'start', proxy, '--json', '--non-interactive'])).stdout);

@@ -1,4 +1,7 @@
 import { existsSync } from 'node:fs';
+import { changedSinceFor, describeChangedSince, isBugBrief, sinceNotes, type ChangedSince } from '../../../work-memory/sources/since.js';
+import type { MatchNotes } from '../../../work-memory/output/notes.js';
+import { workLabel } from '../../../work-memory/output/sections.js';
 import { originJson } from '../../../work-memory/output/origin.js';
 import path from 'node:path';
 import type { CommandContext } from '../../context.js';
@@ -24,7 +27,7 @@ import { stripAgentosSections } from '../../../work-memory/output/sections.js';
 import { slugify } from '../../../work-memory/output/write.js';
 import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { CHECK_RECORD_KIND, checkRecordPath, isSameFile } from '../../../work-memory/output/safe-target.js';
-import { terminalSafe } from '../../../shared/sanitize.js';
+import { safeForTerminal, terminalSafe } from '../../../shared/sanitize.js';
 import { coverageJson } from '../../../work-memory/index/refresh.js';
 import { indexPaths } from '../../../work-memory/index/layout.js';
 import { refreshIndexForCheck } from '../../ui/index-refresh.js';
@@ -120,18 +123,24 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   // What was tried during the matched past work and failed (the attempt memory joined to the work memory).
   const { lookup: tried, warning: triedWarning } = await triedForMatches(outcome.history.matches, config.attempts.enabled, () => ctx.attempts('read'));
   if (triedWarning) err(`warning: ${triedWarning}`);
-  const notes = triedNotes(tried);
+  // For work from git: whether its files changed since, and a bug brief on such work is a possible regression (docs/sources.md).
+  const since = await changedSinceFor(root, outcome.history.matches, index.manifest?.sources?.git?.ref ?? null);
+  const regressions = isBugBrief(checkedText) ? outcome.history.matches.filter((m) => (since.get(m.filePath)?.changed ?? 0) > 0) : [];
+  const triedNote = triedNotes(tried);
+  const notes: MatchNotes = (m, safe) => [...sinceNotes(since, regressions)(m, safe), ...triedNote(m, safe)];
   logRetrievedStandards(logger, outcome.standards.items, logBase);
 
   // 2. Ask (or apply the policy) only for a duplicate alert, and never again on a match this brief's user dismissed.
   const briefSha256 = briefKey(checkedText);
-  const candidates = outcome.history.status === 'duplicate_alert' ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate) : [];
+  // A possible regression of done work is offered as related work to look at, not as a duplicate to abort.
+  const candidates = outcome.history.status === 'duplicate_alert' ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate && !regressions.includes(m)) : [];
+  for (const m of regressions) if (m.score >= config.thresholds.duplicate) note(st.yellow(`Possible regression of ${workLabel(safeForTerminal(m))}: ${describeChangedSince(since.get(m.filePath)!)}.`));
   const { raise: alerts, dismissed } = withoutDismissed(candidates, dismissedFor(candidates.length ? await readAnswersOrWarn(root, err) : [], briefSha256));
   for (const d of dismissed) {
     const who = d.match.issueId ? `#${terminalSafe(d.match.issueId)} ${terminalSafe(d.match.title)}` : terminalSafe(d.match.filePath);
     err(st.dim(`Dismissed before: ${who} (Ignore on ${terminalSafe(d.answer.at.slice(0, 10))}); not alerting on it again for this brief.`));
   }
-  if (candidates.length && !alerts.length) outcome.history.status = 'related_context';
+  if (outcome.history.status === 'duplicate_alert' && !alerts.length) outcome.history.status = 'related_context';
   if (alerts.length) err(renderDuplicateAlert(alerts, config.thresholds.duplicate, st, width, notes));
   const interactive = canPrompt(io, Boolean(opts.nonInteractive));
   let decision: Decision;
@@ -179,10 +188,10 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
     error: outcome.history.error,
     scope: outcome.history.scope ?? 'repo',
     org: outcome.history.org ?? null,
-    matches: outcome.history.matches.map((m) => ({ ...jsonMatch(m), tried: tried(m) })),
-    nearest: outcome.history.nearest.map(jsonMatch),
-    linked: decision.linked ? { ...jsonMatch(decision.linked), tried: tried(decision.linked) } : null,
-    dismissed: dismissed.map((d) => ({ ...jsonMatch(d.match), dismissedAt: d.answer.at })),
+    matches: outcome.history.matches.map((m) => ({ ...jsonMatch(m, since), possibleRegression: regressions.includes(m), tried: tried(m) })),
+    nearest: outcome.history.nearest.map((m) => jsonMatch(m, since)),
+    linked: decision.linked ? { ...jsonMatch(decision.linked, since), tried: tried(decision.linked) } : null,
+    dismissed: dismissed.map((d) => ({ ...jsonMatch(d.match, since), dismissedAt: d.answer.at })),
     standards: { method: outcome.standards.method, error: outcome.standards.error, items: standards },
     brief: { path: brief.absPath, sha256: brief.hash },
     output: null as string | null,
@@ -257,7 +266,7 @@ function summarize(matches: { issueId: string | null; filePath: string; score: n
   return matches.map((m) => ({ issueId: m.issueId, filePath: m.filePath, score: m.score }));
 }
 
-function jsonMatch(m: import('../../../work-memory/check/history.js').HistoryMatch) {
+function jsonMatch(m: import('../../../work-memory/check/history.js').HistoryMatch, since?: Map<string, ChangedSince>) {
   return {
     id: m.issueId,
     title: m.title,
@@ -271,6 +280,7 @@ function jsonMatch(m: import('../../../work-memory/check/history.js').HistoryMat
     paths: m.paths ?? [m.filePath],
     repository: m.repository ?? null,
     ...originJson(m.origin),
+    changedSince: since?.get(m.filePath) ?? null,
     briefExcerpt: m.briefExcerpt ?? null,
     components: m.components ?? null,
   };

@@ -1,0 +1,80 @@
+/**
+ * Done, or done and since changed? For work read from git: which of the files it
+ * touched have changed on the branch after it, and the last change. A bug brief that
+ * matches such work may be a regression of it rather than the same work again.
+ */
+import type { WorkOrigin } from '../corpus/types.js';
+import { git } from './git-log.js';
+import { describeWork } from './git-work.js';
+
+export interface ChangedSince {
+  /** Files of the work changed after it (of `of` it touched, at most MAX_ORIGIN_FILES looked at). */
+  changed: number;
+  of: number;
+  /** The newest change to one of them. */
+  last: { date: string; ref: string } | null;
+}
+
+/** Null when the origin is not a commit of `ref`'s history or git cannot say. */
+export async function changedSince(root: string, origin: WorkOrigin, ref: string): Promise<ChangedSince | null> {
+  if (origin.source !== 'git' || origin.files.length === 0 || !/^[0-9a-f]{40,64}$/.test(origin.ref)) return null;
+  const out = await git(root, ['log', '-z', '--first-parent', '--name-only', '--format=%x1e%H%x00%aI%x00%B', `${origin.ref}..${ref}`, '--', ...origin.files.map((f) => `:(literal)${f}`)], {
+    allowFail: true,
+  });
+  if (out.code !== 0) return null;
+  const wanted = new Set(origin.files);
+  const touched = new Set<string>();
+  let last: ChangedSince['last'] = null;
+  for (const record of out.stdout.split('\x1e').filter(Boolean)) {
+    const [sha, date, message, ...rest] = record.split('\0');
+    const files = rest
+      .join('\0')
+      .split(/[\0\n]/)
+      .filter(Boolean);
+    for (const f of files) if (wanted.has(f)) touched.add(f);
+    if (!last && sha) {
+      const w = describeWork({ sha, parents: [], author: '', email: '', date, message: message ?? '', files: [] });
+      last = { date, ref: w.pullRequest ? `#${w.pullRequest}` : sha.slice(0, 7) };
+    }
+  }
+  return { changed: touched.size, of: origin.files.length, last };
+}
+
+/** "3 of its 6 files changed since, last 2026-09-02 in #815". */
+export function describeChangedSince(c: ChangedSince): string {
+  if (c.changed === 0) return `none of its ${c.of} file${c.of === 1 ? '' : 's'} changed since`;
+  return `${c.changed} of its ${c.of} file${c.of === 1 ? '' : 's'} changed since${c.last ? `, last ${c.last.date.slice(0, 10)} in ${c.last.ref}` : ''}`;
+}
+
+const BUG = /\b(bug|broken|breaks?|regress(?:ion|ed)?|fails?|failing|failure|errors?|crash(?:es|ed)?|exception|no longer|stopped working|does(?:n't| not) work|wrong)\b/i;
+
+/** A brief that reports something broken (its title or opening paragraph says so). */
+export function isBugBrief(text: string): boolean {
+  const opening = text
+    .split(/\n\s*\n/)
+    .slice(0, 2)
+    .join('\n');
+  return BUG.test(opening);
+}
+
+/** `changedSince` for each match from git (at most the few a check shows), by path. */
+export async function changedSinceFor(root: string, matches: Array<{ filePath: string; origin?: WorkOrigin }>, ref: string | null): Promise<Map<string, ChangedSince>> {
+  const out = new Map<string, ChangedSince>();
+  if (!ref) return out;
+  for (const m of matches) {
+    if (!m.origin) continue;
+    const c = await changedSince(root, m.origin, ref).catch(() => null);
+    if (c) out.set(m.filePath, c);
+  }
+  return out;
+}
+
+/** The "Since" line under a match from git, and "Regression?" when the brief reports a bug in work changed since. */
+export function sinceNotes(since: Map<string, ChangedSince>, regressions: Array<{ filePath: string }>) {
+  return (m: { filePath: string }, safe: (s: string) => string): Array<{ label: string; text: string }> => {
+    const c = since.get(m.filePath);
+    if (!c) return [];
+    const line = { label: 'Since', text: safe(describeChangedSince(c)) };
+    return regressions.some((r) => r.filePath === m.filePath) ? [line, { label: 'Regression?', text: 'a bug in work whose files changed after it: a possible regression, not a duplicate' }] : [line];
+  };
+}
