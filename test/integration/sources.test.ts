@@ -164,3 +164,30 @@ test('a tracker export: gh JSON is read; a JSON-lines export with a bad line nam
   const after = JSON.parse((await cli(['status', '--json'])).stdout);
   expect(after.index.generation).toBe(JSON.parse(before).index.generation);
 });
+
+test("sources.github: `agentos index` fetches through gh (a stand-in printing gh's recorded output); a failing gh keeps the last export and says so", async () => {
+  const fixtures = path.join(REPO, 'test', 'fixtures', 'trackers');
+  const bin = path.join(path.dirname(dir), 'bin');
+  await mkdir(bin, { recursive: true });
+  // Answers as gh does: `issue list` / `pr list` print their export; anything else fails like a signed-out gh.
+  await writeFile(
+    path.join(bin, 'gh'),
+    `#!/bin/sh\ncase "$1 $2" in\n  "issue list") cat "${fixtures}/gh-issues.json" ;;\n  "pr list") [ -n "$GH_FAIL" ] && { echo "error connecting to api.github.com" >&2; exit 1; }; cat "${fixtures}/gh-prs.json" ;;\n  *) echo "You are not logged into any GitHub hosts." >&2; exit 1 ;;\nesac\n`,
+    { mode: 0o755 },
+  );
+  const cfgPath = path.join(dir, '.agentos', 'config.yaml');
+  const cfg = await readFile(cfgPath, 'utf8');
+  await writeFile(cfgPath, cfg.replace(/^ {2}github: false.*$/m, '  github: true').replace(/^ {2}trackers: .*$/m, '  trackers: []'));
+  const PATH = `${bin}:${process.env.PATH}`;
+  const r = await cli(['index', '--json'], { PATH });
+  expect(r.code).toBe(0);
+  const report = JSON.parse(r.stdout);
+  expect(report.sources.trackers).toEqual([
+    { path: '.agentos/cache/github-issues.json', documents: 1 },
+    { path: '.agentos/cache/github-prs.json', documents: 1 },
+  ]);
+  const failed = await cli(['index', '--json'], { PATH, GH_FAIL: '1' });
+  expect(failed.code).toBe(0);
+  expect(JSON.parse(failed.stdout).warnings).toContainEqual(expect.stringMatching(/^sources\.github: `gh pr list` failed \(error connecting to api\.github\.com\); using the last export/));
+  expect(JSON.parse(await readFile(path.join(dir, '.agentos', 'cache', 'github-prs.json'), 'utf8'))[0].number).toBe(214);
+});

@@ -83,7 +83,7 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
     if (kb !== undefined) config.corpus.maxFileBytes = kb * 1024;
   }
 
-  parseSources(section('sources', ['git', 'trackers']), err, config);
+  parseSources(section('sources', ['git', 'trackers', 'github']), err, config);
 
   const th = section('thresholds', ['duplicate', 'related', 'standards']);
   if (th) {
@@ -204,6 +204,10 @@ function parseSources(sec: Raw | null, err: (key: string, problem: string) => vo
       g[field] = v as string[];
     }
   } else if (gitRaw !== undefined && gitRaw !== null) err('sources.git', 'expected true, false or a mapping (enabled, branch, exclude_subjects, exclude_authors)');
+  if (sec.github !== undefined && sec.github !== null) {
+    if (typeof sec.github !== 'boolean') err('sources.github', `expected true or false, got ${JSON.stringify(sec.github)}`);
+    else config.sources.github = sec.github;
+  }
   const t = sec.trackers;
   if (t !== undefined && t !== null) {
     if (!Array.isArray(t) || t.some((x) => typeof x !== 'string' || x.trim() === '')) err('sources.trackers', 'expected a list of export file paths');

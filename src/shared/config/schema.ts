@@ -34,6 +34,8 @@ export interface Config {
     };
     /** Tracker exports (repo-relative): `gh issue|pr list --json …` arrays or JSON lines. */
     trackers: string[];
+    /** `agentos index` fetches closed issues and merged pull requests through the GitHub CLI (`gh`). */
+    github: boolean;
   };
   standards: { k: number; candidates: number };
   model: {
@@ -103,7 +105,7 @@ export const DEFAULT_CONFIG: Config = {
   },
   thresholds: { duplicate: 0.85, related: 0.5, standards: 0.5 },
   history: { k: 3 },
-  sources: { git: { enabled: false, branch: null, excludeSubjects: [], excludeAuthors: [] }, trackers: [] },
+  sources: { git: { enabled: false, branch: null, excludeSubjects: [], excludeAuthors: [] }, trackers: [], github: false },
   standards: { k: 3, candidates: 5 },
   model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: DEFAULT_DTYPE },
   check: { timeoutMs: 30_000 },

@@ -38,6 +38,8 @@ export interface BuildOptions {
   loadEmbedder: () => Promise<Embedder>;
   lockWaitMs: number;
   onProgress?: (p: BuildProgress) => void;
+  /** Fetch tracker exports from the network (`sources.github`): an explicit `agentos index` only. */
+  fetchSources?: boolean;
   /** Refuse (IndexUnavailableError) instead of rebuilding in full: a refresh before a check must stay quick. */
   incrementalOnly?: boolean;
 }
@@ -107,7 +109,9 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const scan = await scanCorpus(root, config.corpus, opts.includeHistory);
   // Work that lives in git or a tracker export, read beside the files (history only).
   const sources: CollectedSources | null =
-    opts.includeHistory && sourcesConfigured(config) ? await collectSources(root, config, existing ? await readPreviousSources(existing, previousName!, root) : null) : null;
+    opts.includeHistory && sourcesConfigured(config)
+      ? await collectSources(root, config, existing ? await readPreviousSources(existing, previousName!, root) : null, { fetch: opts.fetchSources })
+      : null;
   opts.onProgress?.({ phase: 'scan', files: scan.files.length + (sources?.docs.length ?? 0) });
   const report: BuildReport = {
     scanned: scan.files.length + (sources?.docs.length ?? 0),

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Config } from '../../shared/config/schema.js';
 import { defaultRef, headOf } from './git-source.js';
 import type { SourcesState } from './types.js';
+import { trackerFiles } from './collect.js';
 
 /** One line per source that changed ("git: main moved 1a2b3c4 -> 5d6e7f8"); empty when none did. */
 export async function sourceChanges(root: string, config: Config, state: SourcesState | undefined): Promise<string[]> {
@@ -22,7 +23,7 @@ export async function sourceChanges(root: string, config: Config, state: Sources
       out.push(`git: cannot be read (${(e as Error).message})`);
     }
   }
-  for (const rel of config.sources.trackers) {
+  for (const { path: rel, required } of trackerFiles(config)) {
     const was = state?.trackers?.find((t) => t.path === rel);
     let now: { size: number; mtimeMs: number } | null = null;
     try {
@@ -30,6 +31,7 @@ export async function sourceChanges(root: string, config: Config, state: Sources
     } catch {
       now = null;
     }
+    if (!now && !was && !required) continue; // a gh export not fetched yet, as when the index was built
     if (!was || !now || was.size !== now.size || was.mtimeMs !== now.mtimeMs) out.push(`${rel} (${!now ? 'missing' : was ? 'changed' : 'new'})`);
   }
   return out;

@@ -5,12 +5,13 @@
  * it closes are one piece of work (they share the issue's id).
  */
 import path from 'node:path';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readTextFile } from '../corpus/read.js';
 import type { Config } from '../../shared/config/schema.js';
 import { readGitSource, type GitSourceResult } from './git-source.js';
 import { readTrackerExport, TrackerFileError } from './tracker.js';
 import type { DuplicatePair, SourceDoc, SourcesState } from './types.js';
+import { fetchGithub, GITHUB_ISSUES_FILE, GITHUB_PULLS_FILE } from './github-fetch.js';
 
 export interface CollectedSources {
   docs: SourceDoc[];
@@ -26,10 +27,18 @@ export interface PreviousSources {
 }
 
 /** Whether the configuration names any source besides files. */
-export const sourcesConfigured = (c: Config) => c.sources.git.enabled || c.sources.trackers.length > 0;
+export const sourcesConfigured = (c: Config) => c.sources.git.enabled || c.sources.trackers.length > 0 || c.sources.github;
 
-export async function collectSources(root: string, config: Config, previous: PreviousSources | null): Promise<CollectedSources> {
+/** Every export read: the configured ones (required), and gh's fetched ones (read when present). */
+export function trackerFiles(c: Config): Array<{ path: string; required: boolean }> {
+  const own = c.sources.trackers.map((p) => ({ path: p, required: true }));
+  return c.sources.github ? [...own, { path: GITHUB_ISSUES_FILE, required: false }, { path: GITHUB_PULLS_FILE, required: false }] : own;
+}
+
+export async function collectSources(root: string, config: Config, previous: PreviousSources | null, opts: { fetch?: boolean } = {}): Promise<CollectedSources> {
   const out: CollectedSources = { docs: [], state: {}, duplicates: [], warnings: [], git: null };
+  // Only an explicit `index` goes to the network; a refresh before a check reads the last fetch.
+  if (config.sources.github && opts.fetch) out.warnings.push(...(await fetchGithub(root)));
   let gitDocs: SourceDoc[] = [];
   if (config.sources.git.enabled) {
     const prevGit = previous?.state.git ? { state: previous.state.git, docs: previous.docs.filter((d) => d.metadata.origin.source === 'git') } : null;
@@ -41,10 +50,12 @@ export async function collectSources(root: string, config: Config, previous: Pre
   }
   const trackerDocs: SourceDoc[] = [];
   const seen = new Set<string>();
-  if (config.sources.trackers.length) out.state.trackers = [];
-  for (const rel of config.sources.trackers) {
+  const files = trackerFiles(config);
+  if (files.length) out.state.trackers = [];
+  for (const { path: rel, required } of files) {
     const abs = path.resolve(root, rel);
     const read = await readTextFile(abs, 256 * 1024 * 1024);
+    if (!read.ok && !required && !existsSync(abs)) continue; // gh has not fetched yet (its warning says why)
     if (!read.ok) throw new TrackerFileError(`${rel}: ${read.reason}`);
     const st = statSync(abs);
     const t = readTrackerExport(rel, read.text);

@@ -166,3 +166,9 @@ export async function detectGitHistory(root: string): Promise<{ ref: string; com
     return null;
   }
 }
+
+/** Whether the `origin` remote is on GitHub (what the GitHub CLI would fetch from). */
+export async function githubRemote(root: string): Promise<boolean> {
+  const r = await git(root, ['remote', 'get-url', 'origin'], { allowFail: true }).catch(() => null);
+  return r?.code === 0 && webRepo(r.stdout)?.host === 'github';
+}

@@ -46,6 +46,7 @@ export async function runIndex(ctx: CommandContext, opts: IndexOptions): Promise
       model: model.identity,
       loadEmbedder: () => model.load('batch'),
       lockWaitMs: opts.wait * 1000,
+      fetchSources: true,
       onProgress: (p) => {
         if (p.phase === 'scan') spinner.update(`Scanned ${plural(p.files, 'file')}`);
         else if (p.phase === 'model') spinner.update(`Loading model ${model.identity.modelId}…`);

@@ -12,7 +12,7 @@ const q = (s: string) => JSON.stringify(s); // a YAML double-quoted scalar is a 
  * corpus is set; every other key is shown commented out at its default, so a
  * default stays a default (and `agentos status` says so) until someone edits it.
  */
-export function renderConfig(corpus: InitCorpus, sources: { git: boolean } = { git: false }, when = new Date()): string {
+export function renderConfig(corpus: InitCorpus, sources: { git: boolean; github?: boolean } = { git: false }, when = new Date()): string {
   const d = DEFAULT_CONFIG;
   const list = (items: InitCorpus['standards'], none: string) =>
     items.length ? items.map((g) => `    - ${q(g.glob)}${' '.repeat(Math.max(1, 40 - q(g.glob).length))}# ${g.files} file${g.files === 1 ? '' : 's'} now`) : [`    # ${none}`];
@@ -38,6 +38,7 @@ export function renderConfig(corpus: InitCorpus, sources: { git: boolean } = { g
     `  git: ${sources.git}                                # the default branch: one document per pull request or commit`,
     '  # git: { branch: main, exclude_subjects: ["^docs:"], exclude_authors: ["ci-bot"] }  # releases, dependency updates,',
     '  #                                          # bots and reverts are left out already',
+    `  github: ${Boolean(sources.github)}                            # \`agentos index\` fetches closed issues and merged pull requests with gh`,
     '  trackers: []                             # exports: `gh issue list --state closed --json …` or JSON lines',
     '',
     '# thresholds:',

@@ -9,7 +9,8 @@ import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { inquirerInitAsker, type InitChoice } from './ask.js';
 import { GITIGNORE, renderConfig } from './config-text.js';
 import { corpusFromChoice, detectLayout, type FoundFolder } from './detect.js';
-import { detectGitHistory } from '../../../work-memory/sources/git-source.js';
+import { detectGitHistory, githubRemote } from '../../../work-memory/sources/git-source.js';
+import { ghReady } from '../../../work-memory/sources/github-fetch.js';
 
 export interface InitOptions {
   yes?: boolean;
@@ -41,6 +42,9 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
   };
   // Most teams' finished work lives in git: its first-parent history is proposed whenever there is one.
   const gitHistory = await detectGitHistory(root);
+  // With a GitHub remote and a signed-in GitHub CLI, its closed issues and merged pull requests too.
+  const github = gitHistory !== null && (await githubRemote(root)) && (await ghReady(root));
+  if (github && !opts.json) out('GitHub CLI signed in: `agentos index` will fetch closed issues and merged pull requests with gh -> history');
   if (!opts.json) printFound(out, root, found, gitHistory);
 
   // Ask only a person at a terminal; --yes (or no terminal, or CI) takes the proposal.
@@ -60,13 +64,13 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
   }
 
   const corpus = corpusFromChoice(found, choice.standards, choice.history);
-  await writeFileAtomic(configFile, renderConfig(corpus, { git: gitHistory !== null }));
+  await writeFileAtomic(configFile, renderConfig(corpus, { git: gitHistory !== null, github }));
   const gitignoreFile = path.join(root, GITIGNORE_PATH);
   const writeIgnore = !existsSync(gitignoreFile) || Boolean(opts.force);
   if (writeIgnore) await writeFileAtomic(gitignoreFile, GITIGNORE);
 
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ root, found, gitHistory, chosen: choice, corpus, config: configFile, gitignore: writeIgnore ? gitignoreFile : null, asked: interactive }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ root, found, gitHistory, github, chosen: choice, corpus, config: configFile, gitignore: writeIgnore ? gitignoreFile : null, asked: interactive }, null, 2) + '\n');
     return ExitCode.Ok;
   }
   out(
