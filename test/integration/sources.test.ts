@@ -142,7 +142,25 @@ test('a tracker export: gh JSON is read; a JSON-lines export with a bad line nam
   await writeFile(path.join(dir, 'issues.json'), await readFile(path.join(fixtures, 'gh-issues.json')));
   await writeFile(
     path.join(dir, 'jira.jsonl'),
-    [JSON.stringify({ id: 'OPS-7', title: 'Rotate the signing key every quarter', body: 'Rotate it.', closed: '2026-02-01', resolution: 'Done' }), '{oops', ''].join('\n'),
+    [
+      JSON.stringify({
+        id: 'OPS-7',
+        title: 'Rotate the signing key every quarter',
+        body: 'The release signing key never rotates. Rotate it every quarter and publish the new public key.',
+        closed: '2026-02-01',
+        resolution: 'Done',
+      }),
+      '{oops',
+      JSON.stringify({
+        id: 'OPS-9',
+        title: 'Quarterly rotation of the release signing key',
+        body: 'Rotate the key that signs releases each quarter and publish the public key.',
+        closed: '2026-03-01',
+        resolution: 'Duplicate',
+        duplicate_of: 'OPS-7',
+      }),
+      '',
+    ].join('\n'),
   );
   const cfgPath = path.join(dir, '.agentos', 'config.yaml');
   const cfg = await readFile(cfgPath, 'utf8');
@@ -155,6 +173,11 @@ test('a tracker export: gh JSON is read; a JSON-lines export with a bad line nam
     { path: 'jira.jsonl', documents: 1 },
   ]);
   expect(report.warnings).toContain('jira.jsonl: line 2: not valid JSON; skipped');
+
+  // The report the tracker closed as a duplicate of OPS-7 is a label the project's own evaluation (and calibrate) uses.
+  const ev = JSON.parse((await cli(['eval', '--json'])).stdout);
+  expect(ev.metrics.queries.duplicates).toBeGreaterThanOrEqual(1);
+  expect(ev.metrics.top1).toBeGreaterThan(0);
 
   const before = (await cli(['status', '--json'])).stdout;
   await writeFile(path.join(dir, 'issues.json'), '[{"number": 1,');

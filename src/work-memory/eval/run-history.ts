@@ -1,9 +1,11 @@
 import path from 'node:path';
-import { checkHistory } from '../check/history.js';
+import { checkHistory, embedBrief } from '../check/history.js';
+import { readLiveSources, sourcesFile } from '../index/source-plan.js';
+import { openStore, readCurrent } from '../index/hnsw-store.js';
 import type { Config } from '../../shared/config/schema.js';
 import { readTextFile } from '../corpus/read.js';
 import type { ModelSetup } from '../index/model-setup.js';
-import { openStore } from '../index/hnsw-store.js';
+
 import { openLexical } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
 import { scoringFor } from '../check/run.js';
@@ -37,9 +39,13 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
   const history = store.meta.docs.filter((d) => d.types.includes('history'));
   const docs: LinkDoc[] = [];
   const texts = new Map<string, string>();
+  // Work read from git or a tracker has no file: its text is kept in the generation.
+  const generation = readCurrent(o.root);
+  const sources = generation ? await readLiveSources(o.root, generation, store.manifest.integrity.extra?.[sourcesFile]) : { texts: new Map<string, string>(), duplicates: [] };
   for (const d of history) {
-    const read = await readTextFile(path.join(o.root, d.filePath), o.config.corpus.maxFileBytes);
-    const text = read.ok ? read.text : d.title;
+    const kept = d.origin ? sources.texts.get(d.filePath) : undefined;
+    const read = kept !== undefined ? null : await readTextFile(path.join(o.root, d.filePath), o.config.corpus.maxFileBytes);
+    const text = kept ?? (read?.ok ? read.text : d.title);
     texts.set(d.filePath, text);
     docs.push({ filePath: d.filePath, issueId: d.issueId, title: d.title, text });
   }
@@ -67,6 +73,27 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
       targetScore: rank >= 0 ? nearest[rank].score : null,
       ms: performance.now() - s0,
     });
+  }
+  // Reports a tracker closed as duplicates of indexed work: asked as briefs (embedded, the model loads), their original the target.
+  const pairs = sources.duplicates.filter((p) => store.doc(p.of));
+  if (pairs.length) {
+    o.onProgress?.(`${pairs.length} reports the tracker closed as duplicates: checking each against the index`);
+    const embedder = await o.model.load('query');
+    for (const p of pairs) {
+      const s0 = performance.now();
+      const vectors = await embedBrief(p.text, embedder);
+      const { nearest } = checkHistory(store, vectors, NEAREST, o.config.thresholds, scoringFor(o.config, p.text, { lexical, model: true }));
+      const rank = nearest.findIndex((m) => (m.paths ?? [m.filePath]).includes(p.of));
+      results.push({
+        id: p.key,
+        target: p.of,
+        top: nearest[0]?.score ?? 0,
+        topPath: nearest[0] ? (rank === 0 ? p.of : nearest[0].filePath) : null,
+        targetRank: rank >= 0 ? rank + 1 : null,
+        targetScore: rank >= 0 ? nearest[rank].score : null,
+        ms: performance.now() - s0,
+      });
+    }
   }
   return { results, timings: { loadMs, queryMs: performance.now() - t1 }, indexed: history.length };
 }

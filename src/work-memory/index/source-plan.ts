@@ -79,6 +79,21 @@ export async function readPreviousSources(existing: HnswStore, generation: strin
   return { state, docs };
 }
 
+/** The live generation's source texts and labelled pairs (empty when it holds none, or they cannot be read). */
+export async function readLiveSources(root: string, generation: string, integrity?: { sha256: string }): Promise<{ texts: Map<string, string>; duplicates: DuplicatePair[] }> {
+  const empty = { texts: new Map<string, string>(), duplicates: [] };
+  if (!integrity) return empty;
+  try {
+    const buf = await readFile(path.join(indexPaths(root).generation(generation).dir, sourcesFile));
+    if (createHash('sha256').update(buf).digest('hex') !== integrity.sha256) return empty;
+    const json = JSON.parse(buf.toString('utf8')) as SourcesJson;
+    if (json.version !== SOURCES_VERSION) return empty;
+    return { texts: new Map(Object.entries(json.texts)), duplicates: Array.isArray(json.duplicates) ? json.duplicates : [] };
+  } catch {
+    return empty;
+  }
+}
+
 export function sourcesBuffer(s: CollectedSources): Buffer {
   const json: SourcesJson = { version: SOURCES_VERSION, texts: Object.fromEntries(s.docs.map((d) => [d.metadata.filePath, d.text])), duplicates: s.duplicates };
   return Buffer.from(JSON.stringify(json));
