@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LogParser, readLog } from '../../src/work-memory/sources/git-log.js';
@@ -215,6 +215,16 @@ describe('readGitSource on a real repository', () => {
     expect(third.read.reason).toMatch(/rewritten/);
     expect(third.docs.map((d) => d.metadata.title)).toContain('Support numeric GitLab project ids');
     expect(third.docs.map((d) => d.metadata.title)).not.toContain('Support numeric project ids');
+  });
+
+  test('a project in a folder of a larger repository remembers only the work that touched its folder', async () => {
+    await mkdir(path.join(dir, 'app'));
+    await mkdir(path.join(dir, 'other'));
+    await commitFile('app/a.txt', 'a', 'Add the app parser');
+    await commitFile('other/b.txt', 'b', 'Tune the other service');
+    const r = await readGitSource({ root: path.join(dir, 'app'), branch: null, rules: { excludeSubjects: [], excludeAuthors: [] }, previous: null });
+    expect(r.docs.map((d) => d.metadata.title)).toEqual(['Add the app parser']);
+    expect(r.docs[0].metadata.origin.files).toEqual(['app/a.txt']);
   });
 
   test('readLog streams a history larger than one pipe buffer', async () => {

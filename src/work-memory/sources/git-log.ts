@@ -45,10 +45,10 @@ export function git(cwd: string, args: string[], opts: { allowFail?: boolean } =
  * time. First-parent: on the default branch a merge stands for its pull request, and its
  * files are the pull request's (`--diff-merges=first-parent`).
  */
-export async function* readLog(cwd: string, range: string, opts: { maxCount?: number } = {}): AsyncGenerator<GitCommit> {
+export async function* readLog(cwd: string, range: string, opts: { maxCount?: number; paths?: string[] } = {}): AsyncGenerator<GitCommit> {
   const args = ['log', '-z', '--first-parent', '--diff-merges=first-parent', '--name-status', '--no-renames', '--no-color', '--encoding=UTF-8', `--format=${FORMAT}`];
   if (opts.maxCount) args.push(`--max-count=${opts.maxCount}`);
-  args.push(range, '--');
+  args.push(range, '--', ...(opts.paths ?? []));
   const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let errText = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (errText = (errText + d).slice(0, 4096)));

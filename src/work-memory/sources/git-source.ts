@@ -61,7 +61,8 @@ export async function headOf(root: string, ref: string): Promise<string> {
 export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResult> {
   const ref = await defaultRef(o.root, o.branch);
   const head = await headOf(o.root, ref);
-  const prev = o.previous;
+  // The recorded head is our own file's, but it becomes a revision range: only a sha is taken.
+  const prev = o.previous && /^[0-9a-f]{40,64}$/.test(o.previous.state.head) ? o.previous : null;
   if (prev && prev.state.ref === ref && prev.state.head === head) {
     return { docs: prev.docs, state: prev.state, read: { mode: 'unchanged', commits: 0, reason: null } };
   }
@@ -84,7 +85,9 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   const reverts = new Map<string, { sha: string; date: string }>();
   const fresh: SourceDoc[] = [];
   let commits = 0;
-  for await (const c of readLog(o.root, incremental ? `${prev!.state.head}..${head}` : head)) {
+  // A project in a folder of a larger repository remembers the work that touched its folder.
+  const prefix = (await git(o.root, ['rev-parse', '--show-prefix'])).stdout;
+  for await (const c of readLog(o.root, incremental ? `${prev!.state.head}..${head}` : head, { paths: prefix ? [`:(top,literal)${prefix}`] : [] })) {
     commits++;
     const reverted = revertedBy(c);
     if (reverted) reverts.set(reverted, { sha: c.sha, date: c.date });

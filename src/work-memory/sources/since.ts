@@ -18,7 +18,7 @@ export interface ChangedSince {
 /** Null when the origin is not a commit of `ref`'s history or git cannot say. */
 export async function changedSince(root: string, origin: WorkOrigin, ref: string): Promise<ChangedSince | null> {
   if (origin.source !== 'git' || origin.files.length === 0 || !/^[0-9a-f]{40,64}$/.test(origin.ref)) return null;
-  const out = await git(root, ['log', '-z', '--first-parent', '--name-only', '--format=%x1e%H%x00%aI%x00%B', `${origin.ref}..${ref}`, '--', ...origin.files.map((f) => `:(literal)${f}`)], {
+  const out = await git(root, ['log', '-z', '--first-parent', '--name-only', '--format=%x1e%H%x00%aI%x00%B', `${origin.ref}..${ref}`, '--', ...origin.files.map((f) => `:(top,literal)${f}`)], {
     allowFail: true,
   });
   if (out.code !== 0) return null;
