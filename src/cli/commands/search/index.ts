@@ -10,8 +10,9 @@ import { orgSummary, type OrgSummary } from '../../../work-memory/org/open.js';
 import { checkScope, describeScope } from '../../ui/scope.js';
 import { debugLine, useColor } from '../../../shared/io.js';
 import { makeStyle } from '../../../shared/style.js';
-import { issueLabel } from '../../../work-memory/output/sections.js';
-import { safeForTerminal } from '../../../shared/sanitize.js';
+import { issueLabel, workLabel } from '../../../work-memory/output/sections.js';
+import { originDone, originJson } from '../../../work-memory/output/origin.js';
+import { safeForTerminal, terminalSafe } from '../../../shared/sanitize.js';
 import { coverageJson } from '../../../work-memory/index/refresh.js';
 import { refreshIndexForCheck } from '../../ui/index-refresh.js';
 import { createSpinner, withDelayedSpinner } from '../../ui/spinner.js';
@@ -92,6 +93,7 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
             documentType: r.documentType,
             path: r.filePath,
             repository: r.repository ?? null,
+            ...originJson(r.origin),
             excerpt: r.excerpt,
           })),
         },
@@ -109,9 +111,17 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
     const r = safeForTerminal(raw); // past text may carry terminal escapes
     const status = r.status ? (r.status === 'rejected' || r.status === 'superseded' ? st.red(r.status.toUpperCase()) : r.status) : '';
     io.stdout.write(
-      `${i + 1}. ${st.bold(r.documentType === 'issue' || r.issueId ? `Issue ${issueLabel(r)}` : r.title)}  ${formatScore(r.score)}  [${r.types.join(', ')}]${status ? `  ${status}` : ''}\n`,
+      `${i + 1}. ${st.bold(r.origin ? workLabel(r) : r.documentType === 'issue' || r.issueId ? `Issue ${issueLabel(r)}` : r.title)}  ${formatScore(r.score)}  [${r.types.join(', ')}]${status ? `  ${status}` : ''}\n`,
     );
-    io.stdout.write(`   ${st.dim(r.filePath)} › ${r.section}\n`);
+    // Work from git or a tracker: when it was done and where to see it, not its internal key.
+    const o = r.origin;
+    const where = o
+      ? [originDone(o), o.url]
+          .filter(Boolean)
+          .map((t) => terminalSafe(t!))
+          .join(' · ')
+      : `${r.filePath} › ${r.section}`;
+    io.stdout.write(`   ${st.dim(where)}\n`);
     if (r.excerpt) io.stdout.write(`   ${r.excerpt}\n`);
   });
   return ExitCode.Ok;
