@@ -27,6 +27,15 @@ export function originDone(o: WorkOrigin): string {
   return parts.join(', ');
 }
 
+/** A document key as a person reads it: `github:issue/12` is "issue #12", `git:<sha>` "commit 1a2b3c4"; a file path stays. */
+export function keyLabel(key: string): string {
+  const m = /^(git|github|tracker):(.*)$/.exec(key);
+  if (!m) return key;
+  if (m[1] === 'git') return `commit ${m[2].slice(0, 7)}`;
+  if (m[1] === 'github') return m[2].replace(/^issue\//, 'issue #').replace(/^pull\//, 'pull request #');
+  return m[2];
+}
+
 /** The first few files it touched, and how many more. */
 export function originFiles(o: WorkOrigin, max = 5): string | null {
   if (!o.files.length) return null;

@@ -5,7 +5,7 @@ import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
 import { noNotes, type MatchNotes } from './notes.js';
 import { workLabel } from './sections.js';
-import { originDone, originFiles, originRef } from './origin.js';
+import { keyLabel, originDone, originFiles, originRef } from './origin.js';
 import { safeForTerminal, terminalSafe } from '../../shared/sanitize.js';
 
 /**
@@ -95,7 +95,9 @@ export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number,
       const files = originFiles(m.origin);
       if (files) lines.push(...field('Files', files, width));
     }
-    paths.forEach((p, i) => lines.push(...field(i === 0 ? (paths.length > 1 ? 'Paths' : 'Path') : '', p, width)));
+    // Other documents of the same work: files by path, an issue or commit by its name.
+    const label = m.origin ? 'Also' : paths.length > 1 ? 'Paths' : 'Path';
+    paths.forEach((p, i) => lines.push(...field(i === 0 ? label : '', keyLabel(p), width)));
     if (m.briefExcerpt) lines.push(...field('Your brief', m.briefExcerpt, width, st.dim));
     if (m.excerpt) lines.push(...field('Past work', `[${m.section}] ${m.excerpt}`, width, st.dim));
     // What failed while that work was done (issue 21 §5): not to be tried again.

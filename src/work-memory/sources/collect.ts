@@ -89,7 +89,10 @@ function join(gitDocs: SourceDoc[], trackerDocs: SourceDoc[]): SourceDoc[] {
     merged.add(t.metadata.filePath);
     const description = t.text.replace(/^# .*\n+/, '').trim();
     const closes = [...new Set([...g.metadata.origin.closes, ...t.metadata.origin.closes])];
-    const text = description ? g.text.replace(/\n+$/, '') + `\n\n${description.slice(0, 3000)}\n` : g.text;
+    // A squash commit's message is often the pull request's description already: not twice.
+    const flat = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+    const known = description === '' || flat(g.text).includes(flat(description).slice(0, 200));
+    const text = known ? g.text : g.text.replace(/\n+$/, '') + `\n\n${description.slice(0, 3000)}\n`;
     return {
       text,
       metadata: {

@@ -42,8 +42,10 @@ export async function changedSince(root: string, origin: WorkOrigin, ref: string
 
 /** "3 of its 6 files changed since, last 2026-09-02 in #815". */
 export function describeChangedSince(c: ChangedSince): string {
-  if (c.changed === 0) return `none of its ${c.of} file${c.of === 1 ? '' : 's'} changed since`;
-  return `${c.changed} of its ${c.of} file${c.of === 1 ? '' : 's'} changed since${c.last ? `, last ${c.last.date.slice(0, 10)} in ${c.last.ref}` : ''}`;
+  const last = c.last ? `, last ${c.last.date.slice(0, 10)} in ${c.last.ref}` : '';
+  if (c.of === 1) return c.changed ? `its file changed since${last}` : 'its file has not changed since';
+  if (c.changed === 0) return `none of its ${c.of} files changed since`;
+  return `${c.changed} of its ${c.of} files changed since${last}`;
 }
 
 const BUG = /\b(bug|broken|breaks?|regress(?:ion|ed)?|fails?|failing|failure|errors?|crash(?:es|ed)?|exception|no longer|stopped working|does(?:n't| not) work|wrong)\b/i;
