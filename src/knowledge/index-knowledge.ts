@@ -31,7 +31,7 @@ export interface KnownDoc {
   documentType: DocumentType;
   /** YYYY-MM-DD: frontmatter closed/completed/date/created, else a dated line near the top, else the file's mtime. */
   date: string | null;
-  dateSource: 'frontmatter' | 'text' | 'mtime' | null;
+  dateSource: 'frontmatter' | 'text' | 'mtime' | 'source' | null;
 }
 
 export interface Topic {
@@ -58,7 +58,7 @@ export interface IndexKnowledge {
   standards: WideStandard[];
 }
 
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 const DATE_KEYS = ['closed', 'completed', 'done', 'resolved', 'date', 'updated', 'created'];
 /** "Closed 2023-10-06", "**Date:** 2024-01-19", "Opened 2023-06-15": completion words first. */
 const BODY_DATES = [
@@ -94,7 +94,8 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
   const historyDocs = meta.docs.filter((d) => d.types.includes('history') && d.labels.length > 0);
   const standardDocs = meta.docs.filter((d) => d.types.includes('standard') && d.labels.length > 0);
   const known = (d: StoredDoc): KnownDoc => {
-    const date = docDate(root, d.filePath, manifest.files[d.filePath]?.mtimeMs);
+    // Work from git or a tracker is dated by its merge, commit or close (it has no file).
+    const date = d.origin ? { date: d.origin.date?.slice(0, 10) ?? null, dateSource: d.origin.date ? ('source' as const) : null } : docDate(root, d.filePath, manifest.files[d.filePath]?.mtimeMs);
     return { path: d.filePath, id: d.issueId, title: d.title, status: d.status, statusReason: d.statusReason, documentType: d.documentType, ...date };
   };
   const history = historyDocs.map(known);

@@ -71,7 +71,7 @@ export function workedOn(k: IndexKnowledge, attempts: AttemptStats | null, filte
         )
       ];
     const primary = k.history[primaryIdx];
-    const rank = (d: KnownDoc) => (d.dateSource === 'frontmatter' ? 3 : d.dateSource === 'text' ? 2 : d.dateSource === 'mtime' ? 1 : 0);
+    const rank = (d: KnownDoc) => (d.dateSource === 'frontmatter' || d.dateSource === 'source' ? 3 : d.dateSource === 'text' ? 2 : d.dateSource === 'mtime' ? 1 : 0);
     const dated = [...docs].sort((a, b) => rank(b) - rank(a) || compareText(b.date ?? '', a.date ?? ''))[0];
     const marked = docs.find((d) => d.status === 'rejected' || d.status === 'superseded');
     const it: WorkedOnItem = {

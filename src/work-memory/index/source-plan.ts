@@ -74,8 +74,6 @@ export async function readPreviousSources(existing: HnswStore, generation: strin
     const { labels: _labels, repository: _repository, ...metadata } = d;
     docs.push({ metadata: { ...metadata, origin: d.origin }, text });
   }
-  // git gives newest first: keep that order, so an incremental read can put new commits before them.
-  docs.sort((a, b) => (b.metadata.origin.date ?? '').localeCompare(a.metadata.origin.date ?? ''));
   return { state, docs };
 }
 

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { existsSync, statSync } from 'node:fs';
-import { readTextFile } from '../corpus/read.js';
+import { readTextFile, sha256 } from '../corpus/read.js';
 import type { Config } from '../../shared/config/schema.js';
 import { readGitSource, type GitSourceResult } from './git-source.js';
 import { readTrackerExport, TrackerFileError } from './tracker.js';
@@ -100,7 +100,7 @@ function join(gitDocs: SourceDoc[], trackerDocs: SourceDoc[]): SourceDoc[] {
         issueId: closes[0] ?? pr,
         title: t.metadata.title || g.metadata.title,
         summary: t.metadata.summary || g.metadata.summary,
-        contentHash: text === g.text ? g.metadata.contentHash : `${g.metadata.contentHash.slice(0, 32)}${t.metadata.contentHash.slice(0, 32)}`,
+        contentHash: sha256(text),
         origin: { ...g.metadata.origin, closes, url: t.metadata.origin.url ?? g.metadata.origin.url, author: t.metadata.origin.author ?? g.metadata.origin.author },
       },
     };
