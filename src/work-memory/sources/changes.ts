@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../shared/config/schema.js';
-import { defaultRef, headOf } from './git-source.js';
+import { resolveRef } from './git-source.js';
 import type { SourcesState } from './types.js';
 import { trackerFiles } from './collect.js';
 
@@ -15,8 +15,7 @@ export async function sourceChanges(root: string, config: Config, state: Sources
   const out: string[] = [];
   if (config.sources.git.enabled) {
     try {
-      const ref = await defaultRef(root, config.sources.git.branch);
-      const head = await headOf(root, ref);
+      const { ref, head } = await resolveRef(root, config.sources.git.branch);
       const was = state?.git;
       if (!was || was.ref !== ref || was.head !== head) out.push(`git: ${short(ref)} ${was ? `moved ${was.head.slice(0, 7) || '(none)'} -> ${head.slice(0, 7) || '(none)'}` : 'not read yet'}`);
     } catch (e) {

@@ -41,26 +41,38 @@ export async function hasGitHistory(root: string): Promise<boolean> {
   }
 }
 
-/** The ref whose history is the project's completed work. */
-export async function defaultRef(root: string, branch: string | null): Promise<string> {
-  if (branch) return branch;
-  const origin = await git(root, ['symbolic-ref', '-q', 'refs/remotes/origin/HEAD'], { allowFail: true });
-  if (origin.code === 0 && origin.stdout) return origin.stdout;
-  for (const b of ['refs/heads/main', 'refs/heads/master', 'refs/heads/trunk']) {
-    if ((await git(root, ['rev-parse', '--verify', '-q', `${b}^{commit}`], { allowFail: true })).code === 0) return b;
+const CANDIDATES = ['refs/remotes/origin/HEAD', 'refs/heads/main', 'refs/heads/master', 'refs/heads/trunk'];
+
+/**
+ * The ref whose history is the project's completed work, and the commit it points at now
+ * ('' without commits): the configured branch, else the remote's default branch, else
+ * main/master/trunk, else HEAD. One `git for-each-ref` in the usual case: it runs before
+ * every check.
+ */
+export async function resolveRef(root: string, branch: string | null): Promise<{ ref: string; head: string }> {
+  if (branch) return { ref: branch, head: await headOf(root, branch) };
+  const listed = await git(root, ['for-each-ref', '--format=%(refname)%00%(symref)%00%(objectname)', ...CANDIDATES], { allowFail: true });
+  const found = new Map<string, { symref: string; sha: string }>();
+  for (const line of listed.code === 0 ? listed.stdout.split('\n') : []) {
+    const [name, symref, sha] = line.split('\0');
+    if (name && sha) found.set(name, { symref, sha });
   }
-  return 'HEAD';
+  for (const name of CANDIDATES) {
+    const f = found.get(name);
+    // origin/HEAD names the remote's default branch: that branch is the ref recorded.
+    if (f) return { ref: name === CANDIDATES[0] && f.symref ? f.symref : name, head: f.sha };
+  }
+  return { ref: 'HEAD', head: await headOf(root, 'HEAD') };
 }
 
-/** The commit `ref` points at now ('' for a repository without commits): a freshness check's only git call. */
-export async function headOf(root: string, ref: string): Promise<string> {
+/** The commit `ref` points at now ('' when none). */
+async function headOf(root: string, ref: string): Promise<string> {
   const r = await git(root, ['rev-parse', '--verify', '-q', `${ref}^{commit}`], { allowFail: true });
   return r.code === 0 ? r.stdout : '';
 }
 
 export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResult> {
-  const ref = await defaultRef(o.root, o.branch);
-  const head = await headOf(o.root, ref);
+  const { ref, head } = await resolveRef(o.root, o.branch);
   // The recorded head is our own file's, but it becomes a revision range: only a sha is taken.
   const prev = o.previous && /^[0-9a-f]{40,64}$/.test(o.previous.state.head) ? o.previous : null;
   if (prev && prev.state.ref === ref && prev.state.head === head) {
@@ -162,7 +174,7 @@ export async function detectGitHistory(root: string): Promise<{ ref: string; com
     const { realpathSync } = await import('node:fs');
     if (top.code !== 0 || realpathSync(top.stdout) !== realpathSync(root)) return null;
     if (!(await hasGitHistory(root))) return null;
-    const ref = await defaultRef(root, null);
+    const { ref } = await resolveRef(root, null);
     const count = await git(root, ['rev-list', '--first-parent', '--count', ref]);
     return { ref, commits: Number(count.stdout) || 0 };
   } catch {
