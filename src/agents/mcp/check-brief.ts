@@ -30,6 +30,11 @@ export interface MatchOut {
   tried: TriedDuring[];
   /** Another repository of the shared store (scope org), else null. */
   repository: string | null;
+  /** Where the work was read: a file, git (a pull request or commit), a gh export or another tracker's (docs/sources.md). */
+  source: 'file' | 'git' | 'github' | 'tracker';
+  /** Its commit sha or issue / pull request number (null for a file), and its web address when known. */
+  ref: string | null;
+  url: string | null;
 }
 
 export interface BriefCheck {
@@ -89,6 +94,9 @@ export async function checkBrief(s: ProjectSession, brief: string, scope?: Check
     excerpt: m.excerpt,
     tried: tried(m),
     repository: m.repository ?? null,
+    source: m.origin?.source ?? 'file',
+    ref: m.origin?.ref ?? null,
+    url: m.origin?.url ?? null,
   });
   return {
     status,
