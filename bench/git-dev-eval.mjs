@@ -24,6 +24,7 @@ const briefs = readFileSync(arg('--briefs', path.join(repo, 'bench', 'git-dev', 
   .filter(Boolean)
   .map((l) => JSON.parse(l));
 const fitOut = arg('--fit', null);
+const argv = process.argv.slice(2);
 const k = Number(arg('-k', '10'));
 const bin = path.join(repo, 'bin', 'agentos.js');
 
@@ -53,7 +54,6 @@ for (const b of briefs) {
   const rank = b.expect ? nearest.findIndex((m) => (m.ref ?? '').startsWith(b.expect)) : -1;
   results.push({ id: b.id, expect: b.expect, status: out.status, rank, top: nearest[0] ? `${(nearest[0].ref ?? '').slice(0, 7)} ${nearest[0].title}` : null, nearest });
 }
-rmSync(dir, { recursive: true, force: true });
 
 function report(label, rows, decide) {
   const done = rows.filter((x) => x.expect);
@@ -69,6 +69,30 @@ function report(label, rows, decide) {
 }
 report('as shipped (calibration in src/work-memory/scoring)', results, (x) => x.status);
 for (const x of results) console.log(`  ${x.id.padEnd(9)} ${x.status.padEnd(16)} rank ${x.rank}  top ${(x.nearest[0]?.score ?? 0).toFixed(3)}  ${x.top ?? ''}`);
+
+// Sibling work: each done brief again with its own commit left out of the index (an exclude_subjects
+// rule matching its subject exactly), so nothing the same is left to find but its neighbours: every
+// alert now is on other work (a sibling, a follow-up, or the same work done twice).
+if (argv.includes('--left-out')) {
+  const cfgFile = path.join(project, '.agentos', 'config.yaml');
+  const base = readFileSync(cfgFile, 'utf8');
+  const leftOut = [];
+  for (const b of briefs.filter((x) => x.expect)) {
+    const subject = execFileSync('git', ['log', '-1', '--format=%s', b.expect], { cwd: project, encoding: 'utf8' }).trim();
+    const re = `^${subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+    writeFileSync(cfgFile, base.replace(/^ {2}git: true.*$/m, `  git: { exclude_subjects: [${JSON.stringify(re)}] }`));
+    r = run(['index', '--json']);
+    if (r.status !== 0) throw new Error(`index: ${r.stderr}`);
+    const file = path.join(dir, 'briefs', `${b.id}.md`);
+    const out = JSON.parse(run(['issue', 'start', file, '--json', '--non-interactive', '--no-refresh']).stdout);
+    leftOut.push({ id: b.id, status: out.status, top: out.nearest[0] ? `${out.nearest[0].score.toFixed(3)} ${(out.nearest[0].ref ?? '').slice(0, 7)} ${out.nearest[0].title}` : '' });
+  }
+  writeFileSync(cfgFile, base);
+  const cnt = (s) => leftOut.filter((x) => x.status === s).length;
+  console.log(`\nown commit left out (${leftOut.length} done briefs): alert ${cnt('duplicate_alert')}, related ${cnt('related_context')}, clear ${cnt('clear')}`);
+  for (const x of leftOut) console.log(`  ${x.id.padEnd(9)} ${x.status.padEnd(16)} ${x.top}`);
+}
+rmSync(dir, { recursive: true, force: true });
 
 if (fitOut) fit(results, fitOut);
 

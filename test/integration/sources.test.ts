@@ -99,19 +99,25 @@ test('a repository with no docs folders: init proposes git, index reads its work
   expect(text.stderr).toContain('https://github.com/acme/tool/pull/12');
 });
 
-test('a bug brief on done work whose files changed since is a possible regression, not a duplicate', async () => {
-  await commit('src/cache.js', 'export const cache = new WeakMap();\n', 'Keep the tag cache in a WeakMap (#13)');
+test('a bug brief on a fix whose files changed since is a possible regression, not a duplicate', async () => {
+  await commit(
+    'src/changelog.js',
+    'export const entries = [];\n',
+    'Fix missing changelog entries after a merge commit (#17)\n\nEntries of commits that came in through a merge were dropped from the generated changelog.',
+  );
+  await commit('src/changelog.js', 'export const entries = new Set();\n', 'Keep changelog entries in a set (#18)');
   const bug = await brief(
     'bug',
-    '# The cached latest tag lookup is broken\n\nSince the last release the latest tag lookup cache returns a stale tag: after adding a tag, the cached lookup between runs still gives the old one. Cache the latest tag lookup correctly and invalidate it when a tag is added.\n',
+    '# Changelog is missing entries after a merge\n\nThe generated changelog is wrong again: entries of commits that came in through a merge commit are missing from it.\n',
   );
   const r = await cli(['issue', 'start', bug, '--json', '--non-interactive']);
   const out = JSON.parse(r.stdout);
-  const cache = out.matches.find((m: { pullRequest: string | null }) => m.pullRequest === '12');
-  expect(cache).toMatchObject({ changedSince: { changed: 1, of: 1, last: { ref: '#13' } }, possibleRegression: true });
+  const fix = out.matches.find((m: { pullRequest: string | null }) => m.pullRequest === '17');
+  expect(fix).toMatchObject({ changedSince: { changed: 1, of: 1, last: { ref: '#18' } }, possibleRegression: true });
   expect(out.status).not.toBe('duplicate_alert');
   const text = await cli(['issue', 'start', bug, '--non-interactive'], { COLUMNS: '80' });
-  expect(text.stderr).toMatch(/its file changed since, last \d{4}-\d{2}-\d{2} in #13/);
+  expect(text.stderr).toMatch(/its file changed since, last \d{4}-\d{2}-\d{2} in #18/);
+  expect(text.stderr).toMatch(/Regression\?: +a bug in work whose files changed after it/);
 });
 
 test('a reverted change says so; a new commit is picked up before the next check; a rewritten history is read again', async () => {

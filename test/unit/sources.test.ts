@@ -6,6 +6,7 @@ import { LogParser, readLog } from '../../src/work-memory/sources/git-log.js';
 import { compileRules, describeWork, notWork, revertedBy } from '../../src/work-memory/sources/git-work.js';
 import { readGitSource } from '../../src/work-memory/sources/git-source.js';
 import { commitUrl, pullRequestUrl, webRepo } from '../../src/work-memory/sources/remote.js';
+import { describeChangedSince, possibleRegression } from '../../src/work-memory/sources/since.js';
 import { readTrackerExport, TrackerFileError } from '../../src/work-memory/sources/tracker.js';
 import { REPO } from '../helpers/paths.js';
 
@@ -207,6 +208,10 @@ describe('readGitSource on a real repository', () => {
 
     // Nothing new: nothing read.
     expect((await read({ state: second.state, docs: second.docs })).read.mode).toBe('unchanged');
+    // Other exclusion rules choose other documents: the history is read again.
+    const ruled = await readGitSource({ root: dir, branch: null, rules: { excludeSubjects: ['^Support '], excludeAuthors: [] }, previous: { state: second.state, docs: second.docs } });
+    expect(ruled.read).toMatchObject({ mode: 'full', reason: 'the exclusion rules changed' });
+    expect(ruled.state.skipped).toMatchObject({ configured: 1 });
 
     // A rewritten history (the last commit amended): noticed, read again in full, the old commit gone.
     g('commit', '-q', '--amend', '-m', 'Support numeric GitLab project ids');
@@ -240,5 +245,23 @@ describe('readGitSource on a real repository', () => {
       expect(c.message.length).toBeGreaterThan(150_000);
     }
     expect(n).toBe(3);
+  });
+});
+
+describe('done, or done and since changed', () => {
+  const changed = { changed: 2, of: 6, last: { date: '2026-09-02T10:00:00Z', ref: '#815' } };
+  test('the line says how many of its files changed and the last change', () => {
+    expect(describeChangedSince(changed)).toBe('2 of its 6 files changed since, last 2026-09-02 in #815');
+    expect(describeChangedSince({ changed: 0, of: 3, last: null })).toBe('none of its 3 files changed since');
+    expect(describeChangedSince({ changed: 0, of: 1, last: null })).toBe('its file has not changed since');
+  });
+  test('a regression needs a bug brief, a past fix and files changed since', () => {
+    const bug = '# Export fails on empty rows\n\nThe CSV export crashes again when a row is empty.';
+    expect(possibleRegression(bug, { title: 'Fix the CSV export on empty rows' }, changed)).toBe(true);
+    // A feature asked for again is the same work, whatever words the brief uses.
+    expect(possibleRegression(bug, { title: 'Add a CSV export' }, changed)).toBe(false);
+    expect(possibleRegression('# Add a CSV export\n\nUsers want their rows as CSV.', { title: 'Fix the CSV export on empty rows' }, changed)).toBe(false);
+    expect(possibleRegression(bug, { title: 'Fix the CSV export on empty rows' }, { changed: 0, of: 2, last: null })).toBe(false);
+    expect(possibleRegression(bug, { title: 'Fix the CSV export on empty rows' }, undefined)).toBe(false);
   });
 });

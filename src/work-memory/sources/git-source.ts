@@ -73,19 +73,22 @@ async function headOf(root: string, ref: string): Promise<string> {
 
 export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResult> {
   const { ref, head } = await resolveRef(o.root, o.branch);
+  const rulesKey = JSON.stringify([o.rules.excludeSubjects, o.rules.excludeAuthors]);
   // The recorded head is our own file's, but it becomes a revision range: only a sha is taken.
-  const prev = o.previous && /^[0-9a-f]{40,64}$/.test(o.previous.state.head) ? o.previous : null;
+  // Documents chosen by other exclusion rules are not these rules' documents: read again.
+  const sameRules = o.previous?.state.rules === rulesKey;
+  const prev = o.previous && sameRules && /^[0-9a-f]{40,64}$/.test(o.previous.state.head) ? o.previous : null;
   if (prev && prev.state.ref === ref && prev.state.head === head) {
     return { docs: prev.docs, state: prev.state, read: { mode: 'unchanged', commits: 0, reason: null } };
   }
   const skipped: Record<string, number> = {};
-  if (!head) return { docs: [], state: { ref, head, documents: 0, skipped }, read: { mode: 'full', commits: 0, reason: 'no commits' } };
+  if (!head) return { docs: [], state: { ref, head, documents: 0, skipped, rules: rulesKey }, read: { mode: 'full', commits: 0, reason: 'no commits' } };
   const remote = await git(o.root, ['remote', 'get-url', 'origin'], { allowFail: true });
   const repo = remote.code === 0 ? webRepo(remote.stdout) : null;
   const rules = compileRules(o.rules);
 
   let incremental = false;
-  let reason: string | null = prev ? null : 'first read';
+  let reason: string | null = prev ? null : o.previous && !sameRules ? 'the exclusion rules changed' : 'first read';
   if (prev && prev.state.ref === ref && prev.state.head) {
     const ancestor = await git(o.root, ['merge-base', '--is-ancestor', prev.state.head, head], { allowFail: true });
     incremental = ancestor.code === 0;
@@ -114,7 +117,7 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   // Newest first, as git gives them; a revert marks the work it undid.
   const docs = incremental ? [...fresh, ...prev!.docs] : fresh;
   if (reverts.size) markReverted(docs, reverts);
-  return { docs, state: { ref, head, documents: docs.length, skipped }, read: { mode: incremental ? 'incremental' : 'full', commits, reason } };
+  return { docs, state: { ref, head, documents: docs.length, skipped, rules: rulesKey }, read: { mode: incremental ? 'incremental' : 'full', commits, reason } };
 }
 
 function markReverted(docs: SourceDoc[], reverts: Map<string, { sha: string; date: string }>): void {

@@ -80,3 +80,14 @@ export function sinceNotes(since: Map<string, ChangedSince>, regressions: Array<
     return regressions.some((r) => r.filePath === m.filePath) ? [line, { label: 'Regression?', text: 'a bug in work whose files changed after it: a possible regression, not a duplicate' }] : [line];
   };
 }
+
+const FIX = /^\W*(?:fix(?:e[sd])?|bug ?fix|hotfix|repair|resolve[sd]?|correct(?:s|ed)?|handle|prevent|avoid|don'?t|do not)\b|\b(?:regression|crash(?:es|ed)?|bug)\b/i;
+
+/**
+ * Whether a match may be a regression: the brief reports something broken, the past work
+ * was itself a fix (a feature asked for again is the same work, whatever words the brief
+ * uses), and the files it touched changed after it.
+ */
+export function possibleRegression(briefText: string, m: { title: string }, since: ChangedSince | undefined): boolean {
+  return (since?.changed ?? 0) > 0 && FIX.test(m.title) && isBugBrief(briefText);
+}

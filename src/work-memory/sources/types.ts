@@ -10,7 +10,8 @@ export interface SourceDoc {
 
 /** What the sources looked at, kept in the manifest so a freshness check needs no history read. */
 export interface SourcesState {
-  git?: { ref: string; head: string; documents: number; skipped: Record<string, number> };
+  /** `rules`: the exclusion rules the documents were chosen by (a change reads the history again). */
+  git?: { ref: string; head: string; documents: number; skipped: Record<string, number>; rules?: string };
   trackers?: Array<{ path: string; size: number; mtimeMs: number; documents: number }>;
 }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { changedSinceFor, describeChangedSince, isBugBrief, sinceNotes, type ChangedSince } from '../../../work-memory/sources/since.js';
+import { changedSinceFor, describeChangedSince, possibleRegression, sinceNotes, type ChangedSince } from '../../../work-memory/sources/since.js';
 import type { MatchNotes } from '../../../work-memory/output/notes.js';
 import { workLabel } from '../../../work-memory/output/sections.js';
 import { originJson } from '../../../work-memory/output/origin.js';
@@ -125,7 +125,7 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   if (triedWarning) err(`warning: ${triedWarning}`);
   // For work from git: whether its files changed since, and a bug brief on such work is a possible regression (docs/sources.md).
   const since = await changedSinceFor(root, outcome.history.matches, index.manifest?.sources?.git?.ref ?? null);
-  const regressions = isBugBrief(checkedText) ? outcome.history.matches.filter((m) => (since.get(m.filePath)?.changed ?? 0) > 0) : [];
+  const regressions = outcome.history.matches.filter((m) => possibleRegression(checkedText, m, since.get(m.filePath)));
   const triedNote = triedNotes(tried);
   const notes: MatchNotes = (m, safe) => [...sinceNotes(since, regressions)(m, safe), ...triedNote(m, safe)];
   logRetrievedStandards(logger, outcome.standards.items, logBase);
