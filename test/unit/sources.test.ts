@@ -7,6 +7,7 @@ import { compileRules, describeWork, notWork, revertedBy } from '../../src/work-
 import { readGitSource } from '../../src/work-memory/sources/git-source.js';
 import { commitUrl, pullRequestUrl, webRepo } from '../../src/work-memory/sources/remote.js';
 import { describeChangedSince, possibleRegression } from '../../src/work-memory/sources/since.js';
+import { checkedOrigin } from '../../src/work-memory/sources/types.js';
 import { readTrackerExport, TrackerFileError } from '../../src/work-memory/sources/tracker.js';
 import { REPO } from '../helpers/paths.js';
 
@@ -263,5 +264,28 @@ describe('done, or done and since changed', () => {
     expect(possibleRegression('# Add a CSV export\n\nUsers want their rows as CSV.', { title: 'Fix the CSV export on empty rows' }, changed)).toBe(false);
     expect(possibleRegression(bug, { title: 'Fix the CSV export on empty rows' }, { changed: 0, of: 2, last: null })).toBe(false);
     expect(possibleRegression(bug, { title: 'Fix the CSV export on empty rows' }, undefined)).toBe(false);
+  });
+});
+
+describe('an origin read back from the shared store', () => {
+  const good = {
+    source: 'git',
+    kind: 'pull-request',
+    ref: 'a'.repeat(40),
+    pullRequest: '12',
+    closes: ['11'],
+    url: 'https://github.com/acme/tool/pull/12',
+    files: ['src/a.ts'],
+    fileCount: 1,
+    date: '2026-01-01T00:00:00Z',
+    author: 'Ada',
+  };
+  test('is kept when every field has its shape, dropped otherwise', () => {
+    expect(checkedOrigin(good)).toEqual(good);
+    expect(checkedOrigin({ ...good, files: 'src/a.ts' })).toBeUndefined();
+    expect(checkedOrigin({ ...good, url: 'javascript:alert(1)' })).toBeUndefined();
+    expect(checkedOrigin({ ...good, source: 'file' })).toBeUndefined();
+    expect(checkedOrigin({ ...good, fileCount: Infinity })).toBeUndefined();
+    expect(checkedOrigin(null)).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@
  * (the scoring) happens on the client, exactly as for the local index.
  * Every value is a query parameter.
  */
+import { checkedOrigin } from '../sources/types.js';
 import type { StoreClient } from '../../shared/store/connect.js';
 import { B, K1 } from '../lexical/bm25.js';
 import { parseVector, vectorText } from '../../shared/store/vector.js';
@@ -166,7 +167,10 @@ export async function fetchDocuments(client: StoreClient, ids: string[]): Promis
   );
   const byId = new Map<string, FetchedDoc>();
   for (const r of docs.rows) {
-    byId.set(r.id, { repository: r.repository, path: r.path, metadata: { ...r.metadata, types: r.types }, lexicalLen: r.lexical_len, chunks: [], tf: new Map() });
+    // Another person's row: its origin is shown only when it has the shape one has (sources/types.ts).
+    const { origin, ...rest } = r.metadata;
+    const checked = checkedOrigin(origin);
+    byId.set(r.id, { repository: r.repository, path: r.path, metadata: { ...rest, types: r.types, ...(checked ? { origin: checked } : {}) }, lexicalLen: r.lexical_len, chunks: [], tf: new Map() });
   }
   const chunks = await client.query<{ document_id: string; section: string; excerpt: string; v: string }>(
     `SELECT document_id, section, excerpt, embedding::text AS v FROM chunks WHERE document_id = ANY($1::bigint[]) ORDER BY document_id, ordinal`,

@@ -1,4 +1,4 @@
-import type { DocMetadata } from '../corpus/types.js';
+import type { DocMetadata, WorkOrigin } from '../corpus/types.js';
 
 /** A piece of completed work read from git or a tracker rather than from a file. */
 export interface SourceDoc {
@@ -25,3 +25,27 @@ export interface DuplicatePair {
 }
 
 export const isSourceKey = (key: string) => /^(?:git|github|tracker):/.test(key);
+
+/**
+ * An origin read back from outside the index (the shared store's metadata): kept only when
+ * every field has its shape, so a forged row cannot break a check that renders it.
+ */
+export function checkedOrigin(v: unknown): WorkOrigin | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  const str = (x: unknown, max = 2048) => typeof x === 'string' && x.length <= max;
+  const strs = (x: unknown) => Array.isArray(x) && x.length <= 1000 && x.every((s) => str(s));
+  const nullable = (x: unknown) => x === null || str(x);
+  const ok =
+    ['git', 'github', 'tracker'].includes(o.source as string) &&
+    ['commit', 'pull-request', 'issue'].includes(o.kind as string) &&
+    str(o.ref, 200) &&
+    nullable(o.pullRequest) &&
+    strs(o.closes) &&
+    (o.url === null || (str(o.url) && /^https?:\/\//.test(o.url as string))) &&
+    strs(o.files) &&
+    Number.isSafeInteger(o.fileCount) &&
+    nullable(o.date) &&
+    nullable(o.author);
+  return ok ? (o as unknown as WorkOrigin) : undefined;
+}
