@@ -111,7 +111,7 @@ export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number,
 export function renderLinked(m: HistoryMatch, outPath: string, st: Style, width = 80): string {
   m = safeMatch(m);
   const paths = m.paths?.length ? m.paths : [m.filePath];
-  return wrap(`${st.green('Linked')} ${workLabel(m)} (${m.origin?.url ?? paths.join(', ')}) under "Linked Past Work" in ${outPath}`, width, 2, 0).join('\n  ');
+  return wrap(`${st.green('Linked')} ${workLabel(m)} (${m.origin?.url ?? paths.map(keyLabel).join(', ')}) under "Linked Past Work" in ${outPath}`, width, 2, 0).join('\n  ');
 }
 
 /** One-screen summary of the outcome, for stderr. */

@@ -48,7 +48,7 @@ export async function runIndex(ctx: CommandContext, opts: IndexOptions): Promise
       lockWaitMs: opts.wait * 1000,
       fetchSources: true,
       onProgress: (p) => {
-        if (p.phase === 'scan') spinner.update(`Scanned ${plural(p.files, 'file')}`);
+        if (p.phase === 'scan') spinner.update(`Found ${plural(p.files, 'document')}`);
         else if (p.phase === 'model') spinner.update(`Loading model ${model.identity.modelId}…`);
         else if (p.phase === 'embed') {
           spinner.update(embedProgressLine(p, embedStart ? (performance.now() - embedStart) / 1000 : 0));
@@ -141,7 +141,7 @@ async function logIndexRun(root: string, r: BuildReport, seconds: number, includ
   }
 }
 
-/** "1273 pieces of work on main (1854 commits read; left out: 390 release, 141 dependencies)". */
+/** "1273 pieces of work on main (1854 commits read)" and, on a line of its own, the commits left out by reason. */
 function gitLine(g: NonNullable<NonNullable<BuildReport['sources']>['git']>): string {
   const ref = g.ref.replace(/^refs\/(heads|remotes)\//, '');
   const out = Object.entries(g.notWork)
@@ -154,7 +154,7 @@ function gitLine(g: NonNullable<NonNullable<BuildReport['sources']>['git']>): st
       : g.mode === 'incremental'
         ? `${plural(g.commits, 'new commit')} read`
         : `${plural(g.commits, 'commit')} read${g.reason && g.reason !== 'first read' ? `: ${g.reason}` : ''}`;
-  return `${plural(g.documents, 'piece')} of work on ${terminalSafe(ref)} (${read}${out ? `; not work: ${out}` : ''})`;
+  return `${plural(g.documents, 'piece')} of work on ${terminalSafe(ref)} (${read})${out ? `\n  not work       ${out}` : ''}`;
 }
 
 async function printSummary(io: IO, r: BuildReport, seconds: number, includeHistory: boolean): Promise<void> {

@@ -36,8 +36,9 @@ export function renderStatus(r: StatusReport): string {
         .map(([why, n]) => `${n} ${why}`)
         .join(', ');
       lines.push(
-        `  git          ${g.ref ? `${g.documents} pieces of work on ${g.ref.replace(/^refs\/(heads|remotes)\//, '')} at ${g.head?.slice(0, 7) || '(no commit)'}${out ? ` (not work: ${out})` : ''}` : 'not read yet: run `agentos index --include-history`'}`,
+        `  git          ${g.ref ? `${g.documents} pieces of work on ${g.ref.replace(/^refs\/(heads|remotes)\//, '')} at ${g.head?.slice(0, 7) || '(no commit)'}` : 'not read yet: run `agentos index --include-history`'}`,
       );
+      if (out) lines.push(`  not work     ${out}`);
     }
     for (const t of src.trackers) lines.push(`  tracker      ${t.path}: ${t.documents === null ? 'not read yet' : `${t.documents} pieces of work`}`);
     if (src.changedSinceIndex.length) lines.push(`  changed      ${src.changedSinceIndex.join('; ')}`);
