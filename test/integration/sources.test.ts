@@ -141,6 +141,18 @@ test('a reverted change says so; a new commit is picked up before the next check
   expect(idx.sources.git).toMatchObject({ mode: 'full', reason: expect.stringMatching(/rewritten/) });
   expect(idx.removed).toHaveLength(1);
   expect(idx.added).toHaveLength(1);
+
+  // A rebase that drops the release commit gives every later commit a new sha: read in full,
+  // nothing embedded again (same texts: their vectors move to the new shas), nothing lost.
+  const release = g('log', '--format=%H', '--grep=^Release 1.1.0$');
+  g('rebase', '-q', '--onto', `${release}^`, release, 'main');
+  const rebased = JSON.parse((await cli(['index', '--json'])).stdout);
+  expect(rebased.sources.git).toMatchObject({ mode: 'full', reason: expect.stringMatching(/rewritten/) });
+  expect(rebased).toMatchObject({ chunksEmbedded: 0, removed: [] });
+  const dry = await brief('dry', '# Print commands instead of running them\n\nAdd a --dry-run flag that prints every command without running it.\n');
+  const d = JSON.parse((await cli(['issue', 'start', dry, '--json', '--non-interactive'])).stdout);
+  // (A plain rebase flattens the merge of #15: its work is now the branch's own commit.)
+  expect(d.nearest[0]).toMatchObject({ title: 'Add a --dry-run flag that prints every command without running it', ref: g('log', '--format=%H', '--grep=^Add a --dry-run flag') });
 });
 
 test('a tracker export: gh JSON is read; a JSON-lines export with a bad line names it; an unreadable export stops the index and leaves it as it was', async () => {

@@ -18,6 +18,7 @@ import { embedAll } from './embed-schedule.js';
 import { updateGraph, type Prepared } from './graph-update.js';
 import { planSources, readPreviousSources, sourcesBuffer, sourcesFile } from './source-plan.js';
 import { collectSources, sourcesConfigured, type CollectedSources } from '../sources/collect.js';
+import { isSourceKey } from '../sources/types.js';
 
 export interface ModelIdentity {
   modelId: string;
@@ -142,7 +143,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const oldDocs = new Map((existing?.meta.docs ?? []).map((d) => [d.filePath, d]));
   const sourcePlan = planSources(existing, sources);
   // Documents of git or a tracker are not files: the file plan must not count them removed.
-  plan.removed = plan.removed.filter((d) => !sourcePlan.present.has(d.filePath) && !sourcePlan.removed.includes(d));
+  plan.removed = plan.removed.filter((d) => !d.origin && !isSourceKey(d.filePath));
   plan.keep.push(...sourcePlan.keep);
   plan.removed.push(...sourcePlan.removed);
   report.unchanged = plan.unchanged + sourcePlan.keep.length;

@@ -27,29 +27,35 @@ export interface SourcePlan {
   keep: StoredDoc[];
   toEmbed: SourceDoc[];
   removed: StoredDoc[];
-  /** Keys of every source document now present. */
-  present: Set<string>;
   /** A kept document's metadata changed (a revert marked it, a tracker title edited). */
   metaOnlyChange: boolean;
 }
 
 export function planSources(existing: HnswStore | null, sources: CollectedSources | null): SourcePlan {
-  const plan: SourcePlan = { keep: [], toEmbed: [], removed: [], present: new Set(), metaOnlyChange: false };
+  const plan: SourcePlan = { keep: [], toEmbed: [], removed: [], metaOnlyChange: false };
+  const present = new Set<string>();
   const old = new Map((existing?.meta.docs ?? []).filter((d) => d.origin || isSourceKey(d.filePath)).map((d) => [d.filePath, d]));
+  const newKeys = new Set((sources?.docs ?? []).map((d) => d.metadata.filePath));
+  // A rebased or cherry-picked commit has a new sha but the same text: its vectors are reused.
+  const movable = new Map<string, StoredDoc>();
+  for (const [key, d] of old) if (!newKeys.has(key) && !movable.has(d.contentHash)) movable.set(d.contentHash, d);
+  const claimed = new Set<StoredDoc>();
   for (const d of sources?.docs ?? []) {
     const key = d.metadata.filePath;
-    if (plan.present.has(key)) continue;
-    plan.present.add(key);
-    const prev = old.get(key);
-    if (prev && prev.contentHash === d.metadata.contentHash) {
+    if (present.has(key)) continue;
+    present.add(key);
+    const same = old.get(key);
+    const prev = same?.contentHash === d.metadata.contentHash ? same : same ? undefined : movable.get(d.metadata.contentHash);
+    if (prev && !claimed.has(prev)) {
+      claimed.add(prev);
       const next: StoredDoc = { ...d.metadata, labels: prev.labels };
-      if (JSON.stringify({ ...prev, labels: [] }) !== JSON.stringify({ ...next, labels: [] })) plan.metaOnlyChange = true;
+      if (prev !== same || JSON.stringify({ ...prev, labels: [] }) !== JSON.stringify({ ...next, labels: [] })) plan.metaOnlyChange = true;
       plan.keep.push(next);
     } else {
       plan.toEmbed.push(d);
     }
   }
-  for (const [key, d] of old) if (!plan.present.has(key)) plan.removed.push(d);
+  for (const [key, d] of old) if (!present.has(key) && !claimed.has(d)) plan.removed.push(d);
   return plan;
 }
 
