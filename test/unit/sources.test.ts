@@ -3,10 +3,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LogParser, readLog } from '../../src/work-memory/sources/git-log.js';
-import { compileRules, describeWork, notWork, revertedBy } from '../../src/work-memory/sources/git-work.js';
+import { compileRules, describeWork, notWork, revertOf } from '../../src/work-memory/sources/git-work.js';
 import { readGitSource } from '../../src/work-memory/sources/git-source.js';
 import { commitUrl, pullRequestUrl, webRepo } from '../../src/work-memory/sources/remote.js';
-import { describeChangedSince, possibleRegression } from '../../src/work-memory/sources/since.js';
+import { changedSince, describeChangedSince, possibleRegression } from '../../src/work-memory/sources/since.js';
 import { checkedOrigin } from '../../src/work-memory/sources/types.js';
 import { readTrackerExport, TrackerFileError } from '../../src/work-memory/sources/tracker.js';
 import { REPO } from '../helpers/paths.js';
@@ -73,7 +73,14 @@ describe('which commits are work', () => {
   test('a revert is not work and names the commit it undoes', () => {
     const c = commit(`Revert "Add caching"\n\nThis reverts commit ${'b'.repeat(40)}.\n`);
     expect(notWork(c, rules)).toBe('revert');
-    expect(revertedBy(c)).toBe('b'.repeat(40));
+    expect(revertOf(c)).toEqual({ sha: 'b'.repeat(40), title: 'Add caching', reapplies: false });
+    // GitHub's revert button: a merged pull request titled Revert "X", no sha in it.
+    const button = commit('Merge pull request #31 from acme/revert-30-cache\n\nRevert "Add caching (#30)"\n');
+    expect(notWork(button, rules)).toBe('revert');
+    expect(revertOf(button)).toEqual({ sha: null, title: 'Add caching', reapplies: false });
+    // A revert of the revert puts the work back.
+    expect(revertOf(commit(`Revert "Revert "Add caching""\n\nThis reverts commit ${'c'.repeat(40)}.\n`))).toMatchObject({ title: 'Add caching', reapplies: true });
+    expect(revertOf(commit('Reapply "Add caching"\n'))).toMatchObject({ title: 'Add caching', reapplies: true });
   });
 });
 
@@ -223,6 +230,27 @@ describe('readGitSource on a real repository', () => {
     expect(third.docs.map((d) => d.metadata.title)).not.toContain('Support numeric project ids');
   });
 
+  test("reverts: a revert of the revert puts the work back (also across an incremental read); a reverted pull request merged by GitHub's button is marked", async () => {
+    const proxy = await commitFile('p.txt', 'p', 'Route requests through the proxy');
+    g('revert', '--no-edit', proxy);
+    const first = await read();
+    expect(first.docs.find((d) => d.metadata.title === 'Route requests through the proxy')?.metadata.status).toBe('superseded');
+    g('revert', '--no-edit', 'HEAD'); // Revert "Revert "Route requests through the proxy""
+    const second = await read({ state: first.state, docs: first.docs });
+    expect(second.read.mode).toBe('incremental');
+    expect(second.docs.find((d) => d.metadata.title === 'Route requests through the proxy')?.metadata).toMatchObject({ status: 'done', statusReason: null });
+    expect((await read()).docs.find((d) => d.metadata.title === 'Route requests through the proxy')?.metadata.status).toBe('done');
+
+    await commitFile('c.txt', 'c', 'Cache tag lookups (#40)');
+    g('checkout', '-q', '-b', 'revert-40');
+    g('revert', '--no-edit', 'HEAD');
+    g('checkout', '-q', 'main');
+    g('merge', '-q', '--no-ff', 'revert-40', '-m', 'Merge pull request #41 from acme/revert-40\n\nRevert "Cache tag lookups (#40)"');
+    const third = await read();
+    expect(third.docs.find((d) => d.metadata.title === 'Cache tag lookups')?.metadata.status).toBe('superseded');
+    expect(third.docs.map((d) => d.metadata.title)).not.toContain('Revert "Cache tag lookups (#40)"');
+  });
+
   test('a project in a folder of a larger repository remembers only the work that touched its folder', async () => {
     await mkdir(path.join(dir, 'app'));
     await mkdir(path.join(dir, 'other'));
@@ -256,6 +284,42 @@ describe('done, or done and since changed', () => {
     expect(describeChangedSince({ changed: 0, of: 3, last: null })).toBe('none of its 3 files changed since');
     expect(describeChangedSince({ changed: 0, of: 1, last: null })).toBe('its file has not changed since');
   });
+  test('changes to a changelog, a version or a lockfile are not changes to the work', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-since-'));
+    const g = (...args: string[]) => execFileSync('git', ['-c', 'user.name=A', '-c', 'user.email=a@x', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+    try {
+      g('init', '-q', '-b', 'main');
+      const put = async (file: string, text: string, message: string) => {
+        await writeFile(path.join(dir, file), text);
+        g('add', file);
+        g('commit', '-q', '-m', message);
+        return g('rev-parse', 'HEAD');
+      };
+      await put('CHANGELOG.md', '1', 'Start the changelog');
+      await put('changelog.js', '1', 'Start the changelog generator');
+      const fix = await put('changelog.js', '2', 'Fix missing entries');
+      await put('CHANGELOG.md', '2', 'Release 1.0.1');
+      await put('CHANGELOG.md', '3', 'Note the fix in the changelog');
+      const origin = {
+        source: 'git' as const,
+        kind: 'commit' as const,
+        ref: fix,
+        pullRequest: null,
+        closes: [],
+        url: null,
+        files: ['changelog.js', 'CHANGELOG.md'],
+        fileCount: 2,
+        date: null,
+        author: null,
+      };
+      expect(await changedSince(dir, origin, 'main')).toEqual({ changed: 0, of: 1, last: null });
+      await put('changelog.js', '3', 'Keep entries in a set (#9)');
+      expect(await changedSince(dir, origin, 'main')).toMatchObject({ changed: 1, of: 1, last: { ref: '#9' } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a regression needs a bug brief, a past fix and files changed since', () => {
     const bug = '# Export fails on empty rows\n\nThe CSV export crashes again when a row is empty.';
     expect(possibleRegression(bug, { title: 'Fix the CSV export on empty rows' }, changed)).toBe(true);

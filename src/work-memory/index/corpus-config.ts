@@ -11,6 +11,6 @@ export function corpusConfigHash(config: Config, includeHistory: boolean): strin
   const parts: Record<string, unknown> = { standards: c.standards, history: includeHistory ? c.history : [], exclude: c.exclude, maxFileBytes: c.maxFileBytes };
   // Sources join the identity only when used, so indexes built before they existed stay fresh.
   const s = config.sources;
-  if (includeHistory && (s.git.enabled || s.trackers.length)) parts.sources = s;
+  if (includeHistory && (s.git.enabled || s.trackers.length || s.github)) parts.sources = s;
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
 }

@@ -45,7 +45,10 @@ export function planSources(existing: HnswStore | null, sources: CollectedSource
     if (present.has(key)) continue;
     present.add(key);
     const same = old.get(key);
-    const prev = same?.contentHash === d.metadata.contentHash ? same : same ? undefined : movable.get(d.metadata.contentHash);
+    // The vectors are of the chunks' text and title: both must be the same to keep them.
+    const fits = (p: StoredDoc | undefined) => p !== undefined && p.contentHash === d.metadata.contentHash && p.title === d.metadata.title;
+    const candidate = same ?? movable.get(d.metadata.contentHash);
+    const prev = fits(candidate) ? candidate : undefined;
     if (prev && !claimed.has(prev)) {
       claimed.add(prev);
       const next: StoredDoc = { ...d.metadata, labels: prev.labels };

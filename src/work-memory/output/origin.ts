@@ -12,18 +12,21 @@ export function originJson(o: WorkOrigin | undefined) {
   return { source: o.source, ref: o.ref, kind: o.kind, pullRequest: o.pullRequest, closes: o.closes, url: o.url, files: o.files, fileCount: o.fileCount, date: o.date, author: o.author };
 }
 
+/** An id as shown: only the characters ids are made of, so it is safe in a terminal and in markdown wherever it comes from. */
+const id = (s: string) => s.replace(/[^\w.#/-]/g, '').slice(0, 64);
+
 /** "pull request #1324", "commit 1a2b3c4", "issue #12", "PROJ-12". */
 export function originRef(o: WorkOrigin): string {
-  if (o.pullRequest) return `${o.source === 'git' || o.source === 'github' ? 'pull request' : 'change'} #${o.pullRequest}`;
-  if (o.source === 'git') return `commit ${o.ref.slice(0, 7)}`;
-  return o.source === 'github' ? `issue #${o.ref}` : o.ref;
+  if (o.pullRequest) return `${o.source === 'git' || o.source === 'github' ? 'pull request' : 'change'} #${id(o.pullRequest)}`;
+  if (o.source === 'git') return `commit ${id(o.ref).slice(0, 7)}`;
+  return o.source === 'github' ? `issue #${id(o.ref)}` : id(o.ref);
 }
 
 /** "merged 2026-07-15 by Chris Gash, closes #1300". */
 export function originDone(o: WorkOrigin): string {
   const verb = o.kind === 'issue' ? 'closed' : o.pullRequest ? 'merged' : 'committed';
   const parts = [`${verb}${o.date ? ` ${o.date.slice(0, 10)}` : ''}${o.author ? ` by ${o.author}` : ''}`];
-  if (o.closes.length) parts.push(`closes ${o.closes.map((n) => `#${n}`).join(', ')}`);
+  if (o.closes.length) parts.push(`closes ${o.closes.map((n) => `#${id(n)}`).join(', ')}`);
   return parts.join(', ');
 }
 

@@ -4,6 +4,7 @@
  * a history of any length is parsed record by record and never held as one string.
  */
 import { spawn } from 'node:child_process';
+import { UsageError } from '../../shared/errors.js';
 
 export interface GitCommit {
   sha: string;
@@ -21,8 +22,14 @@ export interface GitCommit {
 /** Every field a header token can hold; `\x1e` + sha opens a commit (a status token never starts so). */
 const FORMAT = '%x1e%H%x00%P%x00%aN%x00%aE%x00%aI%x00%B';
 const STATUS = /^[ACDMRTUXB][0-9]{0,3}$/;
+const COMMIT = /^\x1e[0-9a-f]{40,64}$/;
 
-export class GitError extends Error {}
+/** Git could not read the history `sources.git` asks for: bad input for this project's setup (exit 2), said in one line. */
+export class GitError extends UsageError {
+  constructor(problem: string) {
+    super(`sources.git: ${problem}`);
+  }
+}
 
 /** Run git in `cwd` and return its trimmed stdout (small outputs only), or throw GitError with its first stderr line. */
 export function git(cwd: string, args: string[], opts: { allowFail?: boolean } = {}): Promise<{ code: number; stdout: string }> {
@@ -46,7 +53,9 @@ export function git(cwd: string, args: string[], opts: { allowFail?: boolean } =
  * files are the pull request's (`--diff-merges=first-parent`).
  */
 export async function* readLog(cwd: string, range: string, opts: { maxCount?: number; paths?: string[] } = {}): AsyncGenerator<GitCommit> {
-  const args = ['log', '-z', '--first-parent', '--diff-merges=first-parent', '--name-status', '--no-renames', '--no-color', '--encoding=UTF-8', `--format=${FORMAT}`];
+  // git before 2.31 has no --diff-merges; there -m with --first-parent diffs a merge against its first parent only.
+  const mergeDiff = (await gitVersion(cwd)) >= 2.31 ? '--diff-merges=first-parent' : '-m';
+  const args = ['log', '-z', '--first-parent', mergeDiff, '--name-status', '--no-renames', '--no-color', '--encoding=UTF-8', `--format=${FORMAT}`];
   if (opts.maxCount) args.push(`--max-count=${opts.maxCount}`);
   args.push(range, '--', ...(opts.paths ?? []));
   const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -56,6 +65,7 @@ export async function* readLog(cwd: string, range: string, opts: { maxCount?: nu
     child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
     child.on('close', (code) => resolve(code ?? 1));
   });
+  closed.catch(() => undefined); // awaited below; a spawn error must not surface first as an unhandled rejection
   const parser = new LogParser();
   const decoder = new TextDecoder('utf-8');
   try {
@@ -89,40 +99,53 @@ export class LogParser {
     const done = this.push(text);
     if (this.carry) this.token(this.carry, done);
     this.carry = '';
+    // A header cut short (git stopped mid-record) is no commit.
     if (this.current) done.push(this.current);
-    else if (this.header.length) this.finishHeader(done);
     this.current = null;
+    this.header = [];
     return done;
   }
 
   private token(raw: string, done: GitCommit[]): void {
     if (this.header.length > 0 && this.header.length < 6) {
       this.header.push(raw);
-      if (this.header.length === 6) this.finishHeader(done);
+      if (this.header.length === 6) this.finishHeader();
+      return;
+    }
+    // A path follows its status letter, whatever its bytes: a file named "\x1e…" is a path, not a commit.
+    if (this.pendingStatus !== null) {
+      this.current?.files.push({ status: this.pendingStatus, path: raw });
+      this.pendingStatus = null;
       return;
     }
     const t = raw.startsWith('\n') ? raw.slice(1) : raw;
-    if (t.startsWith('\x1e')) {
+    if (COMMIT.test(t)) {
       if (this.current) done.push(this.current);
       this.current = null;
-      this.pendingStatus = null;
       this.header = [t.slice(1)];
       return;
     }
-    if (!this.current) return;
-    if (this.pendingStatus !== null) {
-      this.current.files.push({ status: this.pendingStatus, path: t });
-      this.pendingStatus = null;
-    } else if (STATUS.test(t)) {
-      this.pendingStatus = t[0];
-    }
+    if (this.current && STATUS.test(t)) this.pendingStatus = t[0];
   }
 
-  private finishHeader(_done: GitCommit[]): void {
+  private finishHeader(): void {
     const [sha, parents, author, email, date, message] = this.header;
     this.header = [];
     this.current = { sha, parents: parents ? parents.split(' ') : [], author, email, date, message: message ?? '', files: [] };
   }
+}
+
+let versionSeen: Promise<number> | null = null;
+
+/** git's major.minor as a number (2.39 -> 2.39), read once per process; 0 when unknown. */
+function gitVersion(cwd: string): Promise<number> {
+  versionSeen ??= git(cwd, ['version'])
+    .then((r) => {
+      const m = /(\d+)\.(\d+)/.exec(r.stdout);
+      return m ? Number(m[1]) + Number(m[2]) / 100 : 0;
+    })
+    .catch(() => 0);
+  return versionSeen;
 }
 
 /** No pager, no colour, no prompt for credentials; the repository's own settings otherwise. */

@@ -7,7 +7,7 @@
 import { sha256 } from '../corpus/read.js';
 import type { DocStatus } from '../corpus/types.js';
 import { git, readLog, type GitCommit } from './git-log.js';
-import { compileRules, describeWork, notWork, revertedBy, type GitRules, type NotWork } from './git-work.js';
+import { compileRules, describeWork, notWork, revertOf, type GitRules, type NotWork } from './git-work.js';
 import { commitUrl, pullRequestUrl, webRepo, type WebRepo } from './remote.js';
 import type { SourceDoc, SourcesState } from './types.js';
 
@@ -97,15 +97,14 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
     reason = `the branch changed (${prev.state.ref} -> ${ref})`;
   }
 
-  const reverts = new Map<string, { sha: string; date: string }>();
+  const verdicts: Verdicts = new Map();
   const fresh: SourceDoc[] = [];
   let commits = 0;
   // A project in a folder of a larger repository remembers the work that touched its folder.
   const prefix = (await git(o.root, ['rev-parse', '--show-prefix'])).stdout;
   for await (const c of readLog(o.root, incremental ? `${prev!.state.head}..${head}` : head, { paths: prefix ? [`:(top,literal)${prefix}`] : [] })) {
     commits++;
-    const reverted = revertedBy(c);
-    if (reverted) reverts.set(reverted, { sha: c.sha, date: c.date });
+    recordRevert(verdicts, c);
     const why: NotWork | null = notWork(c, rules);
     if (why) {
       skipped[why] = (skipped[why] ?? 0) + 1;
@@ -116,18 +115,48 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   if (incremental) for (const [k, v] of Object.entries(prev!.state.skipped)) skipped[k] = (skipped[k] ?? 0) + v;
   // Newest first, as git gives them; a revert marks the work it undid.
   const docs = incremental ? [...fresh, ...prev!.docs] : fresh;
-  if (reverts.size) markReverted(docs, reverts);
+  if (verdicts.size) markReverted(docs, verdicts);
   return { docs, state: { ref, head, documents: docs.length, skipped, rules: rulesKey }, read: { mode: incremental ? 'incremental' : 'full', commits, reason } };
 }
 
-function markReverted(docs: SourceDoc[], reverts: Map<string, { sha: string; date: string }>): void {
-  const short = [...reverts.keys()].filter((k) => k.length < 40);
+/**
+ * What the newest revert decided about a piece of work, by `sha:<sha>` or `title:<title>`:
+ * undone (by which commit), or put back (null). Commits come newest first, so the first
+ * verdict on a piece of work is the one that stands.
+ */
+type Verdicts = Map<string, { sha: string; date: string } | null>;
+
+function recordRevert(verdicts: Verdicts, c: GitCommit): void {
+  const r = revertOf(c);
+  if (!r) return;
+  // A revert that a newer commit undid undoes nothing now.
+  const cancelled = verdicts.get(`sha:${c.sha}`) ?? [...verdicts].find(([k, v]) => v && k.length < 44 && k.startsWith('sha:') && c.sha.startsWith(k.slice(4)))?.[1];
+  if (cancelled) return;
+  if (r.sha && !verdicts.has(`sha:${r.sha}`)) verdicts.set(`sha:${r.sha}`, { sha: c.sha, date: c.date });
+  if (r.title && !verdicts.has(`title:${r.title}`)) verdicts.set(`title:${r.title}`, r.reapplies ? null : { sha: c.sha, date: c.date });
+}
+
+function markReverted(docs: SourceDoc[], verdicts: Verdicts): void {
+  const short = [...verdicts.keys()].filter((k) => k.startsWith('sha:') && k.length < 44);
+  const titled = new Set<string>();
   for (let i = 0; i < docs.length; i++) {
-    const sha = docs[i].metadata.origin.ref;
-    const by = reverts.get(sha) ?? reverts.get(short.find((k) => sha.startsWith(k)) ?? '');
-    if (!by) continue;
+    const m = docs[i].metadata;
+    const sha = m.origin.ref;
+    let v = verdicts.get(`sha:${sha}`) ?? verdicts.get(short.find((k) => sha.startsWith(k.slice(4))) ?? '');
+    // By title: the newest work of that title older than the revert (GitHub's revert button names no sha).
+    const byTitle = verdicts.get(`title:${m.title}`);
+    if (v === undefined && byTitle !== undefined && !titled.has(m.title) && (byTitle === null || (m.origin.date ?? '') <= byTitle.date)) {
+      v = byTitle;
+      titled.add(m.title);
+    }
+    if (v === undefined) continue;
+    if (v === null) {
+      // Put back by a later revert of the revert.
+      if (m.status === 'superseded' && m.statusReason?.startsWith('Reverted in')) docs[i] = { ...docs[i], metadata: { ...m, status: 'done', statusReason: null } };
+      continue;
+    }
     const status: DocStatus = 'superseded';
-    docs[i] = { ...docs[i], metadata: { ...docs[i].metadata, status, statusReason: `Reverted in ${by.sha.slice(0, 7)} (${by.date.slice(0, 10)})` } };
+    docs[i] = { ...docs[i], metadata: { ...m, status, statusReason: `Reverted in ${v.sha.slice(0, 7)} (${v.date.slice(0, 10)})` } };
   }
 }
 

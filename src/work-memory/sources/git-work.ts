@@ -59,7 +59,7 @@ export function notWork(c: GitCommit, rules: ReturnType<typeof compileRules>): N
   if (RELEASE.test(subject)) return 'release';
   if (DEPENDENCIES.test(subject)) return 'dependencies';
   if (MERGE_OF_BRANCH.test(subject) && !GITLAB_MR.test(c.message)) return 'merge-of-branch';
-  if (/^revert\b/i.test(subject) && REVERTS.test(c.message)) return 'revert';
+  if (revertOf(c)) return 'revert';
   return null;
 }
 
@@ -71,9 +71,34 @@ export function notWorkTitle(title: string, author: string | null): NotWork | nu
   return null;
 }
 
-/** The commit a revert undoes (its full or abbreviated sha), or null. */
-export function revertedBy(c: GitCommit): string | null {
-  return /^revert\b/i.test(subjectOf(c.message)) ? (REVERTS.exec(c.message)?.[1] ?? null) : null;
+/** What a revert undoes: a commit by sha (`This reverts commit …`), work by title, or a revert (then the work is back). */
+export interface Revert {
+  sha: string | null;
+  /** The title of the work it undoes (or puts back), its `(#N)` dropped. */
+  title: string | null;
+  /** A revert of a revert, or git's `Reapply "…"`: the work stands again. */
+  reapplies: boolean;
+}
+
+const QUOTED = /^(Revert|Reapply) "(.*)"\s*$/;
+
+/**
+ * A revert, as `git revert` writes it (`Revert "X"` … `This reverts commit <sha>.`) or as
+ * GitHub's revert button merges it (a pull request titled `Revert "X"`); null for other commits.
+ */
+export function revertOf(c: GitCommit): Revert | null {
+  const title = describeWork(c).title;
+  const q = QUOTED.exec(title);
+  const sha = /^(revert|reapply)\b/i.test(title) ? (REVERTS.exec(c.message)?.[1] ?? null) : null;
+  if (!q && !sha) return null;
+  let inner = q ? q[2] : null;
+  let reapplies = q?.[1] === 'Reapply';
+  const nested = inner ? QUOTED.exec(inner) : null;
+  if (nested && nested[1] === 'Revert') {
+    inner = nested[2];
+    reapplies = !reapplies;
+  }
+  return { sha, title: inner ? inner.replace(SQUASH_NUMBER, '').trim() : null, reapplies };
 }
 
 /** A commit read as a piece of work: its pull request, what it closes, a title without the number. */

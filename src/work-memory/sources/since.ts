@@ -4,8 +4,8 @@
  * matches such work may be a regression of it rather than the same work again.
  */
 import type { WorkOrigin } from '../corpus/types.js';
-import { git } from './git-log.js';
-import { describeWork } from './git-work.js';
+import { readLog } from './git-log.js';
+import { compileRules, describeWork, notWork, type GitRules } from './git-work.js';
 
 export interface ChangedSince {
   /** Files of the work changed after it (of `of` it touched, at most MAX_ORIGIN_FILES looked at). */
@@ -15,30 +15,44 @@ export interface ChangedSince {
   last: { date: string; ref: string } | null;
 }
 
-/** Null when the origin is not a commit of `ref`'s history or git cannot say. */
-export async function changedSince(root: string, origin: WorkOrigin, ref: string): Promise<ChangedSince | null> {
-  if (origin.source !== 'git' || origin.files.length === 0 || !/^[0-9a-f]{40,64}$/.test(origin.ref)) return null;
-  const out = await git(root, ['log', '-z', '--first-parent', '--name-only', '--format=%x1e%H%x00%aI%x00%B', `${origin.ref}..${ref}`, '--', ...origin.files.map((f) => `:(top,literal)${f}`)], {
-    allowFail: true,
-  });
-  if (out.code !== 0) return null;
-  const wanted = new Set(origin.files);
+/**
+ * Files that record a change rather than make one (a changelog, a version, a lockfile): a
+ * release touching them says nothing about whether the work still stands.
+ */
+const BOOKKEEPING =
+  /(?:^|\/)(?:CHANGELOG|CHANGES|HISTORY|RELEASE[-_]?NOTES)(?:\.(?:md|markdown|txt|rst|adoc))?$|(?:^|\/)(?:package(?:-lock)?\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|go\.sum|poetry\.lock|Gemfile\.lock|composer\.lock|VERSION)$/i;
+
+/**
+ * Null when the origin is not a commit of `ref`'s history or git cannot say. Only work
+ * counts as a change (the commits the index keeps: not releases, dependency updates, bots,
+ * reverts), and only on the files that carry the work (not changelogs, versions, lockfiles).
+ */
+export async function changedSince(root: string, origin: WorkOrigin, ref: string, rules: GitRules = NO_RULES): Promise<ChangedSince | null> {
+  if (origin.source !== 'git' || !/^[0-9a-f]{40,64}$/.test(origin.ref)) return null;
+  const files = origin.files.filter((f) => !BOOKKEEPING.test(f));
+  if (files.length === 0) return null;
+  const compiled = compileRules(rules);
+  const wanted = new Set(files);
   const touched = new Set<string>();
   let last: ChangedSince['last'] = null;
-  for (const record of out.stdout.split('\x1e').filter(Boolean)) {
-    const [sha, date, message, ...rest] = record.split('\0');
-    const files = rest
-      .join('\0')
-      .split(/[\0\n]/)
-      .filter(Boolean);
-    for (const f of files) if (wanted.has(f)) touched.add(f);
-    if (!last && sha) {
-      const w = describeWork({ sha, parents: [], author: '', email: '', date, message: message ?? '', files: [] });
-      last = { date, ref: w.pullRequest ? `#${w.pullRequest}` : sha.slice(0, 7) };
+  try {
+    for await (const c of readLog(root, `${origin.ref}..${ref}`, { paths: files.map((f) => `:(top,literal)${f}`) })) {
+      if (notWork(c, compiled)) continue;
+      const hit = c.files.filter((f) => wanted.has(f.path));
+      if (hit.length === 0) continue;
+      for (const f of hit) touched.add(f.path);
+      if (!last) {
+        const w = describeWork(c);
+        last = { date: c.date, ref: w.pullRequest ? `#${w.pullRequest}` : c.sha.slice(0, 7) };
+      }
     }
+  } catch {
+    return null; // the commit is not in this history (rewritten since the index): nothing to say
   }
-  return { changed: touched.size, of: origin.files.length, last };
+  return { changed: touched.size, of: files.length, last };
 }
+
+const NO_RULES: GitRules = { excludeSubjects: [], excludeAuthors: [] };
 
 /** "3 of its 6 files changed since, last 2026-09-02 in #815". */
 export function describeChangedSince(c: ChangedSince): string {
@@ -60,12 +74,12 @@ export function isBugBrief(text: string): boolean {
 }
 
 /** `changedSince` for each match from git (at most the few a check shows), by path. */
-export async function changedSinceFor(root: string, matches: Array<{ filePath: string; origin?: WorkOrigin }>, ref: string | null): Promise<Map<string, ChangedSince>> {
+export async function changedSinceFor(root: string, matches: Array<{ filePath: string; origin?: WorkOrigin }>, ref: string | null, rules?: GitRules): Promise<Map<string, ChangedSince>> {
   const out = new Map<string, ChangedSince>();
   if (!ref) return out;
   for (const m of matches) {
     if (!m.origin) continue;
-    const c = await changedSince(root, m.origin, ref).catch(() => null);
+    const c = await changedSince(root, m.origin, ref, rules).catch(() => null);
     if (c) out.set(m.filePath, c);
   }
   return out;

@@ -2,7 +2,7 @@ import type { DocMetadata, WorkOrigin } from '../corpus/types.js';
 
 /** A piece of completed work read from git or a tracker rather than from a file. */
 export interface SourceDoc {
-  /** Its metadata; `filePath` is its key (`git:<sha>`, `github:issue/12`, `tracker:<file>#<id>`), `origin` is set. */
+  /** Its metadata; `filePath` is its key (`git:<sha>`, `github:issue/12`, `tracker:<id>`: ids of two exports share one namespace), `origin` is set. */
   metadata: DocMetadata & { origin: NonNullable<DocMetadata['origin']> };
   /** The markdown text indexed (title, description, files). */
   text: string;
@@ -36,12 +36,15 @@ export function checkedOrigin(v: unknown): WorkOrigin | undefined {
   const str = (x: unknown, max = 2048) => typeof x === 'string' && x.length <= max;
   const strs = (x: unknown) => Array.isArray(x) && x.length <= 1000 && x.every((s) => str(s));
   const nullable = (x: unknown) => x === null || str(x);
+  const ident = (x: unknown) => typeof x === 'string' && /^[\w.#/-]{1,64}$/.test(x);
   const ok =
     ['git', 'github', 'tracker'].includes(o.source as string) &&
     ['commit', 'pull-request', 'issue'].includes(o.kind as string) &&
-    str(o.ref, 200) &&
-    nullable(o.pullRequest) &&
-    strs(o.closes) &&
+    ident(o.ref) &&
+    (o.pullRequest === null || ident(o.pullRequest)) &&
+    Array.isArray(o.closes) &&
+    o.closes.length <= 100 &&
+    o.closes.every(ident) &&
     (o.url === null || (str(o.url) && /^https?:\/\//.test(o.url as string))) &&
     strs(o.files) &&
     Number.isSafeInteger(o.fileCount) &&

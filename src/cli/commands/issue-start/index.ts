@@ -124,7 +124,7 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   const { lookup: tried, warning: triedWarning } = await triedForMatches(outcome.history.matches, config.attempts.enabled, () => ctx.attempts('read'));
   if (triedWarning) err(`warning: ${triedWarning}`);
   // For work from git: whether its files changed since, and a bug brief on such work is a possible regression (docs/sources.md).
-  const since = await changedSinceFor(root, outcome.history.matches, index.manifest?.sources?.git?.ref ?? null);
+  const since = await changedSinceFor(root, outcome.history.matches, index.manifest?.sources?.git?.ref ?? null, config.sources.git);
   const regressions = outcome.history.matches.filter((m) => possibleRegression(checkedText, m, since.get(m.filePath)));
   const triedNote = triedNotes(tried);
   const notes: MatchNotes = (m, safe) => [...sinceNotes(since, regressions)(m, safe), ...triedNote(m, safe)];
