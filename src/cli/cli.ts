@@ -80,7 +80,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
   program
     .command('index')
     .description('embed the standards (and with --include-history, completed work) into the local index')
-    .option('--include-history', 'also index completed issues and designs (type: history)')
+    .option('--include-history', 'also index completed work: finished issues and designs, and the git history and tracker exports sources: names (type: history)')
     .option('--no-history', 'drop completed work from the index (once indexed, history is kept by later runs)')
     .option('--full', 'ignore the incremental cache and rebuild everything')
     .option('--json', 'print the summary as JSON on stdout')

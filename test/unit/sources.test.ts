@@ -8,6 +8,8 @@ import { readGitSource } from '../../src/work-memory/sources/git-source.js';
 import { commitUrl, pullRequestUrl, webRepo } from '../../src/work-memory/sources/remote.js';
 import { changedSince, describeChangedSince, possibleRegression } from '../../src/work-memory/sources/since.js';
 import { checkedOrigin } from '../../src/work-memory/sources/types.js';
+import { collectSources } from '../../src/work-memory/sources/collect.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { readTrackerExport, TrackerFileError } from '../../src/work-memory/sources/tracker.js';
 import { REPO } from '../helpers/paths.js';
 
@@ -249,6 +251,38 @@ describe('readGitSource on a real repository', () => {
     const third = await read();
     expect(third.docs.find((d) => d.metadata.title === 'Cache tag lookups')?.metadata.status).toBe('superseded');
     expect(third.docs.map((d) => d.metadata.title)).not.toContain('Revert "Cache tag lookups (#40)"');
+  });
+
+  test('a pull request git and an export both know is one document; an edited description replaces the old one on the next read', async () => {
+    await commitFile('a.txt', 'a', 'Warn on empty targets (#214)');
+    const prs = (body: string) =>
+      JSON.stringify([
+        {
+          number: 214,
+          title: 'sync: warn on empty target list',
+          body,
+          mergedAt: '2024-05-14T09:21:35Z',
+          url: 'https://github.com/acme/tool/pull/214',
+          author: { login: 'maren' },
+          files: [{ path: 'a.txt' }],
+          closingIssuesReferences: [{ number: 212 }],
+          mergeCommit: null,
+          labels: [],
+        },
+      ]);
+    await writeFile(path.join(dir, 'prs.json'), prs('First description of the change.'));
+    const config = structuredClone(DEFAULT_CONFIG);
+    config.sources.git.enabled = true;
+    config.sources.trackers = ['prs.json'];
+    const first = await collectSources(dir, config, null);
+    expect(first.docs).toHaveLength(1);
+    expect(first.docs[0].metadata).toMatchObject({ filePath: expect.stringMatching(/^git:/), issueId: '212', title: 'sync: warn on empty target list' });
+    expect(first.docs[0].text).toContain('First description');
+    await writeFile(path.join(dir, 'prs.json'), prs('Second description, after an edit.'));
+    const second = await collectSources(dir, config, { state: first.state, docs: first.docs });
+    expect(second.git?.mode).toBe('unchanged');
+    expect(second.docs[0].text).toContain('Second description');
+    expect(second.docs[0].text).not.toContain('First description');
   });
 
   test('a project in a folder of a larger repository remembers only the work that touched its folder', async () => {

@@ -77,6 +77,9 @@ export async function collectSources(root: string, config: Config, previous: Pre
   return out;
 }
 
+/** Where a pull request's description from the tracker starts in a git document's text. */
+const DESCRIPTION = '\n\n## Pull request\n\n';
+
 /** One document per pull request, and the issue a pull request closes as its work id. */
 function join(gitDocs: SourceDoc[], trackerDocs: SourceDoc[]): SourceDoc[] {
   const pulls = new Map<string, SourceDoc>();
@@ -88,11 +91,13 @@ function join(gitDocs: SourceDoc[], trackerDocs: SourceDoc[]): SourceDoc[] {
     if (!t) return g;
     merged.add(t.metadata.filePath);
     const description = t.text.replace(/^# .*\n+/, '').trim();
+    // Git's own text: a document kept from an earlier read may carry the description already.
+    const own = g.text.split(DESCRIPTION)[0].replace(/\n+$/, '\n');
     const closes = [...new Set([...g.metadata.origin.closes, ...t.metadata.origin.closes])];
     // A squash commit's message is often the pull request's description already: not twice.
     const flat = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-    const known = description === '' || flat(g.text).includes(flat(description).slice(0, 200));
-    const text = known ? g.text : g.text.replace(/\n+$/, '') + `\n\n${description.slice(0, 3000)}\n`;
+    const known = description === '' || flat(own).includes(flat(description).slice(0, 200));
+    const text = known ? own : own.replace(/\n+$/, '') + `${DESCRIPTION}${description.slice(0, 3000)}\n`;
     return {
       text,
       metadata: {
