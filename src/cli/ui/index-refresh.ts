@@ -41,7 +41,7 @@ export async function refreshIndexForCheck(io: IO, ctx: IndexRefreshContext): Pr
     noRefresh: ctx.noRefresh,
     lockWaitMs: REFRESH_LOCK_WAIT_MS,
     onProgress: (p) => {
-      if (p.phase === 'start') ctx.spinner.start(`Updating the index: ${changeCount(p.freshness)} since it was built…`);
+      if (p.phase === 'start') ctx.spinner.start(`Updating the index: ${changeCount(p.freshness)} since it was built${p.freshness.sources.length ? ` (${p.freshness.sources.join('; ')})` : ''}…`);
       else if (p.phase === 'model') ctx.spinner.update('Updating the index: loading the model…');
       else if (p.phase === 'embed') ctx.spinner.update(`Updating the index: embedding chunks ${p.done}/${p.total}`);
       else if (p.phase === 'write') ctx.spinner.update('Updating the index: writing…');
@@ -74,7 +74,7 @@ function missed(f: { added: string[]; changed: string[]; removed: string[]; sour
 
 function changeCount(f: { added: string[]; changed: string[]; removed: string[]; sources: string[]; configChanged: boolean }): string {
   const n = f.added.length + f.changed.length + f.removed.length;
-  const sources = f.sources.length ? `${f.sources.length === 1 ? 'one source' : `${f.sources.length} sources`} (${f.sources.join('; ')})` : '';
+  const sources = f.sources.length ? (f.sources.length === 1 ? 'one source' : `${f.sources.length} sources`) : '';
   if (n === 0) return sources || 'the corpus settings';
   const files = `${n} file${n === 1 ? '' : 's'} (${f.added.length} new, ${f.changed.length} changed, ${f.removed.length} deleted)`;
   return sources ? `${files} and ${sources}` : files;

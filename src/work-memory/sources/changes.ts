@@ -19,7 +19,7 @@ export async function sourceChanges(root: string, config: Config, state: Sources
       const was = state?.git;
       if (!was || was.ref !== ref || was.head !== head) out.push(`git: ${short(ref)} ${was ? `moved ${was.head.slice(0, 7) || '(none)'} -> ${head.slice(0, 7) || '(none)'}` : 'not read yet'}`);
     } catch (e) {
-      out.push(`git: cannot be read (${(e as Error).message})`);
+      out.push(`git: cannot be read (${(e as Error).message.replace(/^sources\.git: /, '')})`);
     }
   }
   for (const { path: rel, required } of trackerFiles(config)) {
