@@ -35,6 +35,13 @@ describe('LogParser (git log -z with a NUL-separated format)', () => {
     expect(out[2].files).toEqual([{ status: 'D', path: 'old.md' }]);
   });
 
+  test('a path that looks like the start of a commit is a path', () => {
+    const forged = `\x1e${'f'.repeat(40)}`;
+    const out = new LogParser().end(record('1'.repeat(40), 'Real\n', ['A', forged, 'M', 'b.ts']) + record('2'.repeat(40), 'Next\n', []));
+    expect(out.map((c) => c.sha[0])).toEqual(['1', '2']);
+    expect(out[0].files.map((f) => f.path)).toEqual([forged, 'b.ts']);
+  });
+
   test('fed one character at a time it gives the same commits', () => {
     const text = record('1'.repeat(40), 'One\n', ['M', 'a b/c.ts']) + record('2'.repeat(40), 'Two\n', ['A', 'x']);
     const p = new LogParser();
