@@ -5,7 +5,6 @@ import { openStore, readCurrent } from '../index/hnsw-store.js';
 import type { Config } from '../../shared/config/schema.js';
 import { readTextFile } from '../corpus/read.js';
 import type { ModelSetup } from '../index/model-setup.js';
-
 import { openLexical } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
 import { scoringFor } from '../check/run.js';

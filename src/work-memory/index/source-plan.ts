@@ -62,20 +62,24 @@ export function planSources(existing: HnswStore | null, sources: CollectedSource
   return plan;
 }
 
-/** The previous generation's source documents (metadata and text) and state, or null when it has none. */
-export async function readPreviousSources(existing: HnswStore, generation: string, root: string): Promise<PreviousSources | null> {
-  const state = existing.manifest.sources;
-  const integrity = existing.manifest.integrity.extra?.[sourcesFile];
-  if (!state || !integrity) return null;
-  let json: SourcesJson;
+/** A generation's `sources.json`, checked against the manifest's hash; null when absent, damaged or of another version. */
+async function readSourcesJson(root: string, generation: string, integrity: { sha256: string } | undefined): Promise<SourcesJson | null> {
+  if (!integrity) return null;
   try {
     const buf = await readFile(path.join(indexPaths(root).generation(generation).dir, sourcesFile));
     if (createHash('sha256').update(buf).digest('hex') !== integrity.sha256) return null;
-    json = JSON.parse(buf.toString('utf8')) as SourcesJson;
-    if (json.version !== SOURCES_VERSION) return null;
+    const json = JSON.parse(buf.toString('utf8')) as SourcesJson;
+    return json.version === SOURCES_VERSION ? json : null;
   } catch {
-    return null; // read the sources again in full
+    return null;
   }
+}
+
+/** The previous generation's source documents (metadata and text) and state, or null when it has none (read the sources again in full). */
+export async function readPreviousSources(existing: HnswStore, generation: string, root: string): Promise<PreviousSources | null> {
+  const state = existing.manifest.sources;
+  const json = state ? await readSourcesJson(root, generation, existing.manifest.integrity.extra?.[sourcesFile]) : null;
+  if (!state || !json) return null;
   const docs: SourceDoc[] = [];
   for (const d of existing.meta.docs) {
     const text = json.texts[d.filePath];
@@ -88,17 +92,8 @@ export async function readPreviousSources(existing: HnswStore, generation: strin
 
 /** The live generation's source texts and labelled pairs (empty when it holds none, or they cannot be read). */
 export async function readLiveSources(root: string, generation: string, integrity?: { sha256: string }): Promise<{ texts: Map<string, string>; duplicates: DuplicatePair[] }> {
-  const empty = { texts: new Map<string, string>(), duplicates: [] };
-  if (!integrity) return empty;
-  try {
-    const buf = await readFile(path.join(indexPaths(root).generation(generation).dir, sourcesFile));
-    if (createHash('sha256').update(buf).digest('hex') !== integrity.sha256) return empty;
-    const json = JSON.parse(buf.toString('utf8')) as SourcesJson;
-    if (json.version !== SOURCES_VERSION) return empty;
-    return { texts: new Map(Object.entries(json.texts)), duplicates: Array.isArray(json.duplicates) ? json.duplicates : [] };
-  } catch {
-    return empty;
-  }
+  const json = await readSourcesJson(root, generation, integrity);
+  return { texts: new Map(Object.entries(json?.texts ?? {})), duplicates: Array.isArray(json?.duplicates) ? json.duplicates : [] };
 }
 
 export function sourcesBuffer(s: CollectedSources): Buffer {

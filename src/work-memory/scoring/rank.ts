@@ -111,7 +111,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   );
   const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
   // Commit-sized documents (work read from git) have their own fit: a brief covers a short text's
-  // vocabulary easily, which the markdown fit reads as a sibling (calibrated.ts commitModel).
+  // vocabulary easily, which the markdown fit reads as a sibling (calibrated.ts commitSameWorkModel).
   const modelFor = (i: number) => (type === 'history' && parts[i].m.origin?.source === 'git' ? commitSameWorkModel() : model);
   const explained = parts.map((_, i) => calibratedScore(modelFor(i), evidence[i].features, lines));
   // Candidates whose whole text was not read (far under the related floor) stood in with their best
