@@ -4,6 +4,7 @@
  * branch's first-parent history. Incremental: when the branch only moved forward,
  * only the new commits are read; a rewritten history is read again in full.
  */
+import { realpathSync } from 'node:fs';
 import { sha256 } from '../corpus/read.js';
 import type { DocStatus } from '../corpus/types.js';
 import { git, readLog, type GitCommit } from './git-log.js';
@@ -203,7 +204,6 @@ function toDoc(c: GitCommit, repo: WebRepo | null): SourceDoc {
 export async function detectGitHistory(root: string): Promise<{ ref: string; commits: number } | null> {
   try {
     const top = await git(root, ['rev-parse', '--show-toplevel'], { allowFail: true });
-    const { realpathSync } = await import('node:fs');
     if (top.code !== 0 || realpathSync(top.stdout) !== realpathSync(root)) return null;
     if (!(await hasGitHistory(root))) return null;
     const { ref } = await resolveRef(root, null);
