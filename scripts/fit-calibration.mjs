@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Fit the calibrated scores of src/work-memory/scoring/calibrated.ts (issue 20) from `agentos eval --save`
-// output of labelled sets, with cross-validation by project, and (with --write) write the
-// fitted numbers to src/work-memory/scoring/calibration-data.ts.
+// Fit the calibrated scores of src/work-memory/scoring/calibrated.ts (issues 20, 29) from `agentos eval --save`
+// output of labelled sets, report them with each project held out of everything fitted, and (with
+// --write) write the fitted numbers to src/work-memory/scoring/calibration-data.ts.
 //
+//   npm run build    # this script uses the product's own arithmetic from dist/
 //   node scripts/fit-calibration.mjs [--write] [--features a,b,...] [--ablate] results1.json results2.json ...
+//   env: FIT_DOMAINS=pooled|placed|separate (default placed), FIT_FALSE_ALERTS, FIT_RELATED_NOISE, FIT_LAMBDA
 //
 // sameWork: logistic regression on every history candidate of every brief (label: the candidate
 //   is the brief's expected work), each project weighing the same, features standardised,
@@ -37,8 +39,6 @@ for (const n of [...wanted, ...govWanted]) {
 }
 const LAMBDA = Number(process.env.FIT_LAMBDA ?? 1);
 const TRAIN_TOP = Number(process.env.FIT_TOP ?? 20);
-const SHIFT = Number(process.env.FIT_SHIFT ?? 0);
-const CV_SHIFT = Number(process.env.FIT_CV_SHIFT ?? SHIFT);
 const LINES = { duplicate: 0.85, related: 0.5 };
 const STD_LINE = Number(process.env.FIT_STANDARDS_LINE ?? 0.5);
 
@@ -108,7 +108,7 @@ function fit(rows, names) {
   return { intercept: w[0], features };
 }
 
-// The product's own arithmetic (src/work-memory/scoring/calibrated.ts): a model here may carry a trial `shift` of its intercept.
+// The product's own arithmetic (src/work-memory/scoring/calibrated.ts): a standards model here may carry a trial `shift` of its intercept.
 const shifted = (model, floors) => ({ ...model, intercept: model.intercept + (model.shift ?? 0), floors: floors ?? model.floors ?? { related: 0, duplicate: 0 } });
 const zOf = (model, f) => logit(shifted(model), f).z;
 const prob = (model, f) => sigmoid(zOf(model, f));
@@ -188,124 +188,141 @@ function fitFloors(rs) {
 }
 const round = (x) => Math.round(x * 1000) / 1000;
 
-// ---------- sameWork: cross-validation by project ----------
-const floors = fitFloors(briefs);
-console.log(`briefs ${briefs.length} in ${projects.join(', ')}; floors ${JSON.stringify(floors)}; lambda ${LAMBDA}`);
-function crossValidate(names, quiet = false) {
+// ---------- sameWork: everything fitted inside one function, so that it can be held out whole ----------
+// A project is a markdown history or a tracker; the product tells them apart by where the work came
+// from (a tracker's export: origin tracker/github issue) and places each domain on its own.
+const isMarkdown = (p) => briefs.some((r) => r.project === p && r.kind !== 'duplicate' && r.kind !== 'novel') || /\//.test(p);
+const domainOf = (p) => (isMarkdown(p) ? 'markdown' : 'tracker');
+const DOMAINS = ['markdown', 'tracker'];
+// pooled: one model, one placement for both domains (before issue 29); placed: one set of weights,
+// floors and lines placed per domain; separate: weights too per domain.
+const MODE = process.env.FIT_DOMAINS ?? 'placed';
+if (!['pooled', 'placed', 'separate'].includes(MODE)) {
+  console.error(`fit-calibration: FIT_DOMAINS must be pooled, placed or separate (got ${MODE})`);
+  process.exit(2);
+}
+const FALSE_ALERTS = Number(process.env.FIT_FALSE_ALERTS ?? 0.03);
+const RELATED_NOISE = Number(process.env.FIT_RELATED_NOISE ?? 0.25);
+const logOdds = (p) => Math.log(p / (1 - p));
+
+/**
+ * Placement (Platt-style, z' = a z + b on the fitted log-odds): 0.85 where the briefs of `neg` with
+ * nothing to find alert at FALSE_ALERTS, 0.5 where they reach related at RELATED_NOISE. The ranking is
+ * unchanged; only where the two lines fall. A brief's top is taken under the floors: a candidate held
+ * under a line by its cosine cannot place that line.
+ */
+function place(fitted, floors, negSets) {
+  const topZ = (rs, line) =>
+    rs
+      .filter((r) => !r.targets.length)
+      .map((r) =>
+        Math.max(
+          -99,
+          ...r.history
+            .filter((c) => c.features && c.features.cosine >= (line === 'alert' ? floors.duplicate : floors.related) && !(line === 'alert' && c.features.namedRelated === 1))
+            .map((c) => zOf(fitted, c.features)),
+        ),
+      );
+  const quantileAbove = (zs, share) => [...zs].sort((x, y) => y - x)[Math.floor(share * zs.length)] ?? 0;
+  const zAlert = Math.max(...negSets.map((d) => quantileAbove(topZ(d, 'alert'), FALSE_ALERTS)));
+  const zRelated = Math.max(...negSets.map((d) => quantileAbove(topZ(d, 'related'), RELATED_NOISE)));
+  const a = zAlert > zRelated ? (logOdds(LINES.duplicate) - logOdds(LINES.related)) / (zAlert - zRelated) : 1;
+  const b = logOdds(LINES.related) - a * zRelated;
+  const features = Object.fromEntries(Object.entries(fitted.features).map(([k, v]) => [k, { ...v, weight: v.weight * a }]));
+  return { intercept: a * fitted.intercept + b, features, floors: { related: floors.related, duplicate: floors.duplicate }, placement: { a, b, zAlert, zRelated } };
+}
+
+/** The lexical floor for alerts: the 2nd percentile of the brief's lexical share among the right alerts of the placed model. */
+function lexicalFloor(placed, rs) {
+  const xs = rs
+    .flatMap((r) => {
+      const top = r.history.filter((c) => c.features).reduce((x, c) => (!x || prob(placed, c.features) > prob(placed, x.features) ? c : x), null);
+      return top && top.label === 1 && prob(placed, top.features) >= LINES.duplicate ? [top.features.lexBrief] : [];
+    })
+    .sort((x, y) => x - y);
+  return xs.length ? round(Math.max(0, xs[Math.floor(0.02 * xs.length)] - 0.01)) : 0;
+}
+
+/** Everything the product ships for one domain, fitted on `train` only: weights, floors, placement, lexical floor. */
+function fitSameWork(train, domain, names) {
+  const inDomain = train.filter((r) => domainOf(r.project) === domain);
+  const weightsFrom = MODE === 'separate' ? inDomain : train;
+  const placeOn = MODE === 'pooled' ? DOMAINS.map((d) => train.filter((r) => domainOf(r.project) === d)).filter((x) => x.length) : [inDomain];
+  const floorsFrom = MODE === 'pooled' ? train : inDomain;
+  if (!weightsFrom.some((r) => r.targets.length) || !placeOn.every((x) => x.length) || !floorsFrom.some((r) => r.targets.length)) return null;
+  const floors = fitFloors(floorsFrom);
+  const fitted = fit(historyRows(weightsFrom), names);
+  const placed = place(fitted, floors, placeOn);
+  const lex = Math.min(...placeOn.map((x) => lexicalFloor(placed, x)));
+  return { ...placed, floors: { ...placed.floors, lexicalDuplicate: lex } };
+}
+
+/** Each project held out of everything fitted (weights, floors, placement), then asked with what the others gave. */
+function heldOut(names, quiet = false) {
   const all = [];
   for (const p of projects) {
-    const train = briefs.filter((r) => r.project !== p);
+    const model = fitSameWork(
+      briefs.filter((r) => r.project !== p),
+      domainOf(p),
+      names,
+    );
     const test = briefs.filter((r) => r.project === p);
-    const model = { ...fit(historyRows(train), names), shift: CV_SHIFT };
-    const ds = decide(test, model, floors);
+    if (!model) {
+      if (!quiet) console.log(`  held out ${p.padEnd(32)} (nothing left to fit its domain on)`);
+      continue;
+    }
+    const ds = decide(test, model, model.floors);
     all.push(...ds);
     if (!quiet) console.log(`  held out ${p.padEnd(32)} ${fmt(metrics(ds))}`);
   }
-  return { pooled: metrics(all), byProject: Object.fromEntries(projects.map((p) => [p, metrics(all.filter((d) => d.r.project === p))])) };
+  const byDomain = Object.fromEntries(DOMAINS.map((d) => [d, metrics(all.filter((x) => domainOf(x.r.project) === d))]));
+  const bySibling = metrics(all.filter((x) => domainOf(x.r.project) === 'markdown' && (x.positive || x.r.kind === 'sibling')));
+  return { byDomain, bySibling, byProject: Object.fromEntries(projects.map((p) => [p, metrics(all.filter((d) => d.r.project === p))])) };
 }
-console.log(`sameWork, leave-one-project-out, features: ${wanted.join(', ')}`);
-const cv = crossValidate(wanted);
-console.log(`  pooled                                 ${fmt(cv.pooled)}`);
+
+console.log(`briefs ${briefs.length} in ${projects.map((p) => `${p} (${domainOf(p)})`).join(', ')}; mode ${MODE}; lambda ${LAMBDA}; budgets: false alerts ${FALSE_ALERTS}, related ${RELATED_NOISE}`);
+console.log(`sameWork, leave-one-project-out (weights, floors and placement all fitted without the held-out project), features: ${wanted.join(', ')}`);
+const cv = heldOut(wanted);
+for (const d of DOMAINS) console.log(`  out of sample ${d.padEnd(27)} ${fmt(cv.byDomain[d])}`);
+console.log(`  out of sample markdown, siblings only    ${fmt(cv.bySibling)}`);
 
 if (ablate) {
-  console.log('ablation (leave one feature out): mean over projects of AUC and recall, pooled false alerts');
-  const mean = (o, k) =>
-    Object.values(o)
-      .filter((m) => !Number.isNaN(m[k]))
-      .reduce((a, m, _, xs) => a + m[k] / xs.length, 0);
-  const base = { auc: mean(cv.byProject, 'auc'), recall: mean(cv.byProject, 'recall'), top1: mean(cv.byProject, 'top1') };
-  console.log(`  all            auc ${base.auc.toFixed(3)} recall ${base.recall.toFixed(3)} top1 ${base.top1.toFixed(3)}`);
-  for (const n of wanted) {
-    const r = crossValidate(
-      wanted.filter((x) => x !== n),
-      true,
-    );
+  console.log('ablation (leave one feature out, everything held out): per domain AUC, recall, false alerts');
+  const line = (r) =>
+    DOMAINS.map((d) => `${d} auc ${r.byDomain[d].auc.toFixed(3)} rec ${r.byDomain[d].recall.toFixed(3)} fa ${r.byDomain[d].falseAlerts.toFixed(3)} p10 ${r.byDomain[d].prec10.toFixed(3)}`).join(' | ');
+  console.log(`  all            ${line(cv)}`);
+  for (const n of wanted)
     console.log(
-      `  - ${n.padEnd(12)} auc ${mean(r.byProject, 'auc').toFixed(3)} recall ${mean(r.byProject, 'recall').toFixed(3)} top1 ${mean(r.byProject, 'top1').toFixed(3)} false ${r.pooled.falseAlerts.toFixed(3)}`,
+      `  - ${n.padEnd(12)} ${line(
+        heldOut(
+          wanted.filter((x) => x !== n),
+          true,
+        ),
+      )}`,
     );
-  }
+  const extra = FEATURE_NAMES.filter((n) => !wanted.includes(n) && n !== 'namedRelated');
+  for (const n of extra) console.log(`  + ${n.padEnd(12)} ${line(heldOut([...wanted, n], true))}`);
 }
 
-const fitted = fit(historyRows(briefs), wanted);
-console.log('sameWork, fitted on all:', JSON.stringify(Object.fromEntries(Object.entries(fitted.features).map(([k, v]) => [k, round(v.weight)]))), 'intercept', round(fitted.intercept));
-// Placement: the fitted log-odds are those of the sets' own mix of briefs. The intercept is moved
-// (the same for every project and domain) as far as the noise budgets allow: the largest shift at
-// which briefs with nothing to find raise at most FALSE_ALERTS alerts and reach "related" at most
-// RELATED_NOISE, in the markdown histories and in the trackers alike. More shift buys recall only.
-const FALSE_ALERTS = Number(process.env.FIT_FALSE_ALERTS ?? 0.05);
-const RELATED_NOISE = Number(process.env.FIT_RELATED_NOISE ?? 0.25);
-const isMarkdown = (p) => briefs.some((r) => r.project === p && r.kind !== 'duplicate' && r.kind !== 'novel') || /\//.test(p);
-let chosen = SHIFT;
-if (process.env.FIT_SHIFT === undefined) {
-  chosen = null;
-  for (let s = 0; s <= 4.001; s += 0.25) {
-    const m = { ...fitted, shift: s };
-    const md = metrics(
-      decide(
-        briefs.filter((r) => isMarkdown(r.project)),
-        m,
-        floors,
-      ),
-    );
-    const tr = metrics(
-      decide(
-        briefs.filter((r) => !isMarkdown(r.project)),
-        m,
-        floors,
-      ),
-    );
-    console.log(`  shift ${s.toFixed(2)}  markdown ${fmt(md)}\n              trackers ${fmt(tr)}`);
-    if ([md, tr].every((x) => x.falseAlerts <= FALSE_ALERTS && x.related <= RELATED_NOISE)) chosen = s;
-  }
-  chosen ??= 0;
-}
-// Then both lines are placed where their budgets are (Platt-style, z' = a z + b on the fitted log-odds):
-// 0.85 where briefs with nothing to find alert at FALSE_ALERTS in the noisier domain, 0.5 where they
-// reach related at RELATED_NOISE. The ranking is unchanged; only where the two lines fall.
-// A brief's top under the floors too: a candidate held under a line by its cosine cannot place that line.
-const topZ = (rs, line) =>
-  rs
-    .filter((r) => !r.targets.length)
-    .map((r) => Math.max(-99, ...r.history.filter((c) => c.features && c.features.cosine >= (line === 'alert' ? floors.duplicate : floors.related)).map((c) => zOf(fitted, c.features))));
-const quantileAbove = (zs, share) => [...zs].sort((x, y) => y - x)[Math.floor(share * zs.length)] ?? 0;
-const domains = [briefs.filter((r) => isMarkdown(r.project)), briefs.filter((r) => !isMarkdown(r.project))].filter((d) => d.length);
-const zAlert = Math.max(...domains.map((d) => quantileAbove(topZ(d, 'alert'), FALSE_ALERTS)));
-const zRelated = Math.max(...domains.map((d) => quantileAbove(topZ(d, 'related'), RELATED_NOISE)));
-const logOdds = (p) => Math.log(p / (1 - p));
-const a = zAlert > zRelated ? (logOdds(LINES.duplicate) - logOdds(LINES.related)) / (zAlert - zRelated) : 1;
-const b = logOdds(LINES.related) - a * zRelated;
-console.log(`placement: alert line at fitted log-odds ${zAlert.toFixed(3)}, related line at ${zRelated.toFixed(3)}: z' = ${a.toFixed(3)} z + ${b.toFixed(3)}`);
-const scaled = Object.fromEntries(Object.entries(fitted.features).map(([k, v]) => [k, { ...v, weight: v.weight * a }]));
-const placed = { intercept: a * fitted.intercept + b, features: scaled, floors: { related: floors.related, duplicate: floors.duplicate } };
-// The lexical floor for alerts: the 2nd percentile of the brief's lexical share among the right
-// alerts of the placed model, in the domain where it is lowest. Below it a topic in common (two
-// different Docker issues) is not taken for the same work; above it nearly every right alert stays.
-const rightAlerts = (rs) =>
-  rs.flatMap((r) => {
-    const top = r.history.filter((c) => c.features).reduce((x, c) => (!x || prob(placed, c.features) > prob(placed, x.features) ? c : x), null);
-    return top && top.label === 1 && prob(placed, top.features) >= LINES.duplicate ? [top.features.lexBrief] : [];
-  });
-const lexFloor = Math.min(
-  ...domains
-    .map((d) => rightAlerts(d).sort((x, y) => x - y))
-    .filter((xs) => xs.length)
-    .map((xs) => xs[Math.floor(0.02 * xs.length)]),
-);
-const sameWork = { ...placed, floors: { ...placed.floors, lexicalDuplicate: Number.isFinite(lexFloor) ? round(Math.max(0, lexFloor - 0.01)) : 0 } };
-console.log(`lexical floor for alerts: ${sameWork.floors.lexicalDuplicate}`);
-void chosen;
-for (const p of projects)
+const shipped = Object.fromEntries(DOMAINS.map((d) => [d, fitSameWork(briefs, d, wanted)]));
+const sameWork = shipped.markdown;
+const trackerSameWork = shipped.tracker;
+const inSample = {};
+for (const d of DOMAINS) {
+  const m = shipped[d];
+  if (!m) continue;
   console.log(
-    `  in-sample ${p.padEnd(30)} ${fmt(
-      metrics(
-        decide(
-          briefs.filter((r) => r.project === p),
-          sameWork,
-          sameWork.floors,
-        ),
-      ),
-    )}`,
+    `${d}: weights ${JSON.stringify(Object.fromEntries(Object.entries(m.features).map(([k, v]) => [k, round(v.weight)])))} intercept ${round(m.intercept)} floors ${JSON.stringify(m.floors)}`,
   );
+  inSample[d] = metrics(
+    decide(
+      briefs.filter((r) => domainOf(r.project) === d),
+      m,
+      m.floors,
+    ),
+  );
+  console.log(`  in sample ${d.padEnd(31)} ${fmt(inSample[d])}`);
+}
 
 // ---------- governs: the Librarian ----------
 const stdCases = results.filter((r) => r.standards && (r.standards.crossProject || r.standards.governing.length > 0));
@@ -400,9 +417,10 @@ function assertFinite(m, name) {
 
 if (write) {
   assertFinite(sameWork, 'sameWork');
+  if (trackerSameWork) assertFinite(trackerSameWork, 'trackerSameWork');
   if (governs) assertFinite(governs, 'governs');
   const inputs = files.map((f) => `${f.split('/').pop()} sha256:${createHash('sha256').update(readFileSync(f)).digest('hex').slice(0, 12)}`);
-  const version = createHash('sha256').update(JSON.stringify({ sameWork, governs })).digest('hex').slice(0, 8);
+  const version = createHash('sha256').update(JSON.stringify({ sameWork, trackerSameWork, governs })).digest('hex').slice(0, 8);
   const clean = (m) => ({
     intercept: round6(m.intercept),
     features: Object.fromEntries(Object.entries(m.features).map(([k, v]) => [k, { weight: round6(v.weight), mean: round6(v.mean), scale: round6(v.scale) }])),
@@ -410,10 +428,17 @@ if (write) {
   });
   const text = `// Generated by scripts/fit-calibration.mjs on ${new Date().toISOString().slice(0, 10)}: do not edit by hand, refit.
 // Fitted on: ${inputs.join(', ')}.
-// Cross-validated by project (held-out project, pooled): ${fmt(cv.pooled)}.
+// Mode ${MODE}; features ${wanted.join(', ')}; budgets: false alerts ${FALSE_ALERTS}, related ${RELATED_NOISE}.
+// OUT OF SAMPLE (each project held out of weights, floors and placement; pooled over held-out projects):
+${DOMAINS.map((d) => `//   ${d}: ${fmt(cv.byDomain[d])}`).join('\n')}
+//   markdown, siblings as the negatives: ${fmt(cv.bySibling)}
+// In sample (fitted and asked on the same briefs; for comparison only):
+${DOMAINS.filter((d) => inSample[d])
+  .map((d) => `//   ${d}: ${fmt(inSample[d])}`)
+  .join('\n')}
 import type { Calibration } from './calibration-types.js';
 
-export const CALIBRATION: Calibration = ${JSON.stringify({ version, fittedOn: inputs.join(', '), sameWork: clean(sameWork), governs: clean(governs ?? sameWork) }, null, 2)};
+export const CALIBRATION: Calibration = ${JSON.stringify({ version, fittedOn: inputs.join(', '), sameWork: clean(sameWork), ...(trackerSameWork ? { trackerSameWork: clean(trackerSameWork) } : {}), governs: clean(governs ?? sameWork) }, null, 2)};
 `;
   writeFileSync(new URL('../src/work-memory/scoring/calibration-data.ts', import.meta.url), text);
   console.log(`wrote src/work-memory/scoring/calibration-data.ts (version ${version})`);

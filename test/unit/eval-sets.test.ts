@@ -113,3 +113,48 @@ test('standards metrics: a brief counts when one governing document is attached;
   const m = standardsMetrics(results, { threshold: 0.5, k: 3, candidates: 5 });
   expect(m).toEqual({ labelled: 2, briefRecall: 0.5, pairRecall: 0.5, precision: 0.5, unrelated: 2, unrelatedNone: 0.5 });
 });
+
+test('sibling work becomes labelled negatives: own work left out, the work it names (or that names it) indexed', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-sibset-'));
+  const files: Record<string, string> = {
+    'd/lld/LLD-001.md': '# LLD-001: Retry on 429\n\nBack off on 429.\n',
+    'd/lld/LLD-002.md': '# LLD-002: Back-off on 529\n\nA follow-up to #1 for 529.\n',
+    'd/lld/LLD-003.md': '# LLD-003: Dark mode\n\nTest #1 and test #2 are list numbers.\n',
+    'q/issue-2.md': '# Issue #2: Back-off on 529\n\nRetry 529 too.\n',
+  };
+  for (const [p, t] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, p)), { recursive: true });
+    await writeFile(path.join(dir, p), t);
+  }
+  const corpus = [1, 2, 3].map((n) => ({ doc_id: `r:lld:${n}`, path: `d/lld/LLD-00${n}.md`, kind: 'lld', repo: 'o/r', source_path: `docs/lld/LLD-00${n}.md`, issue_number: n }));
+  const queries = [{ query_id: 'q2', query_path: 'q/issue-2.md', query_kind: 'issue_text', expected: ['r:lld:2'], also_relevant: ['r:lld:1'], exclude_from_corpus: [], repo: 'o/r', work_group: 'g2' }];
+  await writeFile(path.join(dir, 'corpus.jsonl'), corpus.map((c) => JSON.stringify(c)).join('\n') + '\n');
+  await writeFile(path.join(dir, 'queries.jsonl'), queries.map((c) => JSON.stringify(c)).join('\n') + '\n');
+  const [p] = loadEvalSet(dir, { subset: 1 });
+  const siblings = p.cases.filter((c) => c.kind === 'sibling');
+  // From the label (q2's also_relevant) and from the corpus: LLD-002 names #1, so each is the other's sibling; LLD-003's "test #1" is no link.
+  expect(siblings.map((c) => [c.id, c.expected, c.exclude, c.related])).toEqual([
+    ['q2#sibling', [], ['r:lld:2'], ['r:lld:1']],
+    ['r:lld:1#sibling', [], ['r:lld:1'], ['r:lld:2']],
+    ['r:lld:2#sibling', [], ['r:lld:2'], ['r:lld:1']],
+  ]);
+  expect(siblings.every((c) => c.governing.length === 0)).toBe(true);
+});
+
+test('a tracker set is indexed as the tracker export a team would configure, not as files', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-pairs-'));
+  const file = path.join(dir, 'pairs.jsonl');
+  const reports = [
+    { id: 'ff/1', title: 'Crash on start', body: 'It crashes.', project: 'ff' },
+    { id: 'ff/2', title: 'Crashes at startup', body: 'Same crash.', duplicate_of: 'ff/1', project: 'ff' },
+    { id: 'ff/3', title: '', body: 'No title here.', project: 'ff' },
+  ];
+  await writeFile(file, reports.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const [p] = loadEvalSet(file, { subset: 1, heldOut: 0 });
+  expect(p.docs.map((d) => [d.id, d.record])).toEqual(
+    expect.arrayContaining([
+      ['ff/1', { title: 'Crash on start', body: 'It crashes.' }],
+      ['ff/3', { title: 'ff/3', body: 'No title here.' }],
+    ]),
+  );
+});

@@ -51,6 +51,9 @@ const features = (over: Partial<Features> = {}): Features => ({
   corpusDocs: 2,
   briefTerms: 2,
   docChunks: 2,
+  rareCover: 0.5,
+  docRareCover: 0.4,
+  namedRelated: 0,
   ...over,
 });
 
@@ -87,6 +90,32 @@ describe('features', () => {
     const [f] = computeFeatures(query({ idf: (t) => (t === 'registry' ? 4 : 1) }), [cand(0.8)]);
     // docker 1 + cache-from 1 shared of 1 + 1 + 4.
     expect(f.features.lexDoc).toBeCloseTo(2 / 6);
+  });
+
+  test('distinctive terms: a sibling lacks what sets the brief apart (529, not 429), the same work has it', () => {
+    const idf = (t: string) => ({ '529': 5, 'back-off': 3, client: 1, retry: 1 })[t] ?? 0.5;
+    const q = query({ briefTokens: ['529', 'back-off', 'client', 'retry', 'retry'], idf, df: (t) => (idf(t) > 0.5 ? 0.02 : 0.3) });
+    const same = cand(0.8, {
+      terms: new Map([
+        ['529', 1],
+        ['back-off', 2],
+        ['client', 1],
+        ['retry', 1],
+      ]),
+    });
+    const sibling = cand(0.8, {
+      terms: new Map([
+        ['429', 3],
+        ['client', 1],
+        ['retry', 2],
+      ]),
+    });
+    const [a, b] = computeFeatures(q, [same, sibling]);
+    expect(a.features.rareCover).toBeCloseTo(1);
+    // client 1 + retry 1 of 5 + 3 + 1 + 1.
+    expect(b.features.rareCover).toBeCloseTo(2 / 10);
+    // The sibling's own most distinctive term (429, unknown to the brief) is missing the other way.
+    expect(b.features.docRareCover).toBeLessThan(a.features.docRareCover);
   });
 
   test('title overlap ignores plurals and numbers', () => {
@@ -131,6 +160,14 @@ describe('calibrated score', () => {
     expect(e.score).toBeGreaterThanOrEqual(0.5);
     expect(e.cappedBy).toBe('duplicate-floor');
     expect(calibratedScore(withLex, features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.25 }), lines).cappedBy).toBeNull();
+  });
+
+  test('work one text names as related is a sibling: held under the alert line, related kept', () => {
+    const e = calibratedScore(model, features({ cosine: 0.9, cosineMean: 0.95, lexBrief: 0.9, namedRelated: 1 }), lines);
+    expect(e.probability).toBeGreaterThan(0.99);
+    expect(e.score).toBeLessThan(0.85);
+    expect(e.score).toBeGreaterThanOrEqual(0.5);
+    expect(e.cappedBy).toBe('named-related');
   });
 
   test('no related either below the related floor, whatever the other evidence', () => {

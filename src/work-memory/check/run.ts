@@ -1,3 +1,4 @@
+import { briefRelations } from '../corpus/relations.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { errorMessage, IndexUnavailableError } from '../../shared/errors.js';
@@ -27,6 +28,7 @@ export function scoringFor(config: Config, text: string, o: { lexical: LexicalDa
     lexical: o.lexical,
     briefText: text,
     briefTitle: briefTitle(text),
+    briefRelations: briefRelations(text),
     briefChunks: o.chunks,
     lines: scoringLines(config),
   };

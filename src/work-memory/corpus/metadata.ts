@@ -3,6 +3,7 @@ import { splitFrontmatter } from './frontmatter.js';
 import { normalizeText } from './read.js';
 import { headingText, trimEndSet } from '../../shared/text/linear.js';
 import type { CorpusType, DocMetadata, DocStatus, DocumentType } from './types.js';
+import { relatedOf } from './relations.js';
 
 export interface ExtractedMetadata {
   metadata: DocMetadata;
@@ -36,6 +37,7 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
   const fmTitle = stringField(fm.data.title);
   const title = truncate(fmTitle ?? (h1 ? cleanTitle(h1) : null) ?? path.basename(relPath, path.extname(relPath)), MAX_TITLE_CHARS);
   const { status, reason } = extractStatus(fm.data, fm.body);
+  const related = isStanding ? {} : relatedOf(body, issueId);
 
   return {
     metadata: {
@@ -48,6 +50,7 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
       status,
       statusReason: reason,
       contentHash,
+      ...related,
     },
     body,
     warnings,

@@ -29,6 +29,8 @@ export interface DocMetadata {
   /** Why it was rejected / what superseded it, when the text says. */
   statusReason: string | null;
   contentHash: string;
+  /** Issue ids the text names as other work (related, prerequisite, followed up): never the same work (corpus/relations.ts). Absent when none. */
+  related?: string[];
   /** Work read from git or a tracker (src/work-memory/sources): absent for a file. */
   origin?: WorkOrigin;
 }

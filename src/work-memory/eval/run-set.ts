@@ -70,6 +70,8 @@ export interface SetRun {
 }
 
 const GLOB_SPECIAL = /[[\]{}()*?!+@\\]/g;
+/** Where a tracker set's reports are written as an export (sources.trackers). */
+const TRACKER_EXPORT = 'tracker-export.jsonl';
 
 interface Built {
   project: EvalProject;
@@ -124,7 +126,16 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
   const root = path.join(o.work, safeName(p.name), 'project');
   await rm(root, { recursive: true, force: true });
   const pathOf = new Map<string, string>();
+  const records = p.docs.filter((d) => d.record);
+  if (records.length) {
+    // The tracker's export, one JSON line per closed report: ids must be what the export reader accepts.
+    const lines = records.map((d) => JSON.stringify({ id: d.id, title: d.record!.title, body: d.record!.body, closed: true }));
+    await mkdir(root, { recursive: true });
+    await writeFile(path.join(root, TRACKER_EXPORT), lines.join('\n') + '\n');
+    for (const d of records) pathOf.set(d.id, `tracker:${d.id}`);
+  }
   for (const d of p.docs) {
+    if (d.record) continue;
     const target = path.resolve(root, d.relPath);
     // A labelled set is input: its paths must stay inside the scratch project.
     if (path.isAbsolute(d.relPath) || !target.startsWith(root + path.sep)) throw new UsageError(`${p.name}: document ${d.id} has a path outside the project (${d.relPath})`);
@@ -137,10 +148,11 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
     ...o.config,
     corpus: {
       ...o.config.corpus,
-      history: p.docs.filter((d) => d.types.includes('history')).map((d) => glob(d.relPath)),
-      standards: p.docs.filter((d) => d.types.includes('standard')).map((d) => glob(d.relPath)),
+      history: p.docs.filter((d) => !d.record && d.types.includes('history')).map((d) => glob(d.relPath)),
+      standards: p.docs.filter((d) => !d.record && d.types.includes('standard')).map((d) => glob(d.relPath)),
       exclude: [],
     },
+    sources: { ...o.config.sources, git: { ...o.config.sources.git, enabled: false }, github: false, trackers: records.length ? [TRACKER_EXPORT] : [] },
   };
   o.onProgress?.(`indexing ${p.name}: ${p.docs.length} documents`);
   await buildIndex({ root, config, includeHistory: true, full: true, model: o.model, loadEmbedder: load, lockWaitMs: 0 });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { CorpusType } from '../corpus/types.js';
 import { UsageError } from '../../shared/errors.js';
 import { parsePairs, reportText, splitPairs } from './pairs.js';
+import { namedRelatedIds } from '../corpus/relations.js';
 
 export interface EvalDoc {
   id: string;
@@ -18,6 +19,8 @@ export interface EvalDoc {
   relPath: string;
   text: string;
   types: CorpusType[];
+  /** A tracker's record: indexed through a tracker export (sources.trackers), as a team's bug tracker is, not as a file. */
+  record?: { title: string; body: string };
 }
 
 export interface EvalCase {
@@ -69,7 +72,14 @@ export function loadPairsSet(file: string, subset: number, heldOut: number): Eva
   }
   return [...byProject].map(([name, rs]) => {
     const split = splitPairs(rs, heldOut, subset);
-    const docs: EvalDoc[] = split.history.map((r, i) => ({ id: r.id, relPath: `docs/audit/done/${i + 1}-report/001-issue.md`, text: reportText(r), types: ['history'] }));
+    // A tracker's reports come in as its export: the product recognises them (origin tracker) and scores them as reports.
+    const docs: EvalDoc[] = split.history.map((r, i) => ({
+      id: r.id,
+      relPath: `docs/audit/done/${i + 1}-report/001-issue.md`,
+      text: reportText(r),
+      types: ['history'],
+      record: { title: r.title.replace(/\s+/g, ' ').trim() || r.id, body: r.body },
+    }));
     const cases: EvalCase[] = split.queries.map((q) => ({
       id: q.id,
       text: q.text,
@@ -90,6 +100,7 @@ interface CorpusRow {
   kind: string;
   repo: string;
   source_path: string;
+  issue_number?: number;
 }
 
 interface QueryRow {
@@ -168,8 +179,53 @@ export function loadMarkdownSet(dir: string): EvalProject[] {
       if (!cited.length) continue;
       cases.push({ id: `${c.doc_id}#cites`, text, expected: [], exclude: [c.doc_id], kind: 'design_cites_standard', group: `design:${c.doc_id}`, governing: cited, related: [] });
     }
+    cases.push(...siblingCases(rows, cases, read));
     return { name: repo, docs, cases };
   });
+}
+
+/**
+ * Sibling work as labelled negatives (issue 29): a brief whose own work is
+ * left out of the index while work it names as related (or that names it)
+ * stays in. "Related" is the right answer; an alert is a false alarm.
+ * From the set's own labels (a query's `also_relevant` history documents)
+ * and from the corpus (a document naming another issue as related,
+ * prerequisite or followed-up work, either way round).
+ */
+export function siblingCases(rows: CorpusRow[], cases: EvalCase[], read: (rel: string) => string): EvalCase[] {
+  const history = rows.filter((r) => typesOf(r.kind).includes('history'));
+  const issueOf = new Map(history.map((r) => [r.doc_id, r.issue_number]));
+  const docsOf = (n: number | undefined) => (n === undefined ? [] : history.filter((r) => r.issue_number === n).map((r) => r.doc_id));
+  const out: EvalCase[] = [];
+  for (const c of cases) {
+    if (!c.expected.length) continue;
+    const own = new Set([...c.exclude, ...c.expected, ...c.expected.flatMap((id) => docsOf(issueOf.get(id)))]);
+    const related = c.related.filter((id) => issueOf.has(id) && !own.has(id));
+    if (related.length) out.push({ ...c, id: `${c.id}#sibling`, expected: [], exclude: [...own].sort(), kind: 'sibling', group: `sibling:${c.group}`, governing: [], related });
+  }
+  const numbers = new Set(history.map((r) => r.issue_number).filter((n): n is number => n !== undefined));
+  const links = new Map<number, Set<number>>();
+  const link = (a: number, b: number) => links.set(a, (links.get(a) ?? new Set()).add(b));
+  for (const r of history) {
+    if (r.issue_number === undefined) continue;
+    for (const id of namedRelatedIds(read(r.path), String(r.issue_number))) {
+      const n = Number(id);
+      if (!numbers.has(n) || n === r.issue_number) continue;
+      link(r.issue_number, n);
+      link(n, r.issue_number);
+    }
+  }
+  const asked = new Set(cases.map((c) => c.text));
+  for (const [n, others] of [...links].sort((a, b) => a[0] - b[0])) {
+    const related = [...others].sort((a, b) => a - b).flatMap((m) => docsOf(m));
+    for (const r of history.filter((x) => x.issue_number === n)) {
+      const text = read(r.path);
+      if (asked.has(text)) continue;
+      asked.add(text);
+      out.push({ id: `${r.doc_id}#sibling`, text, expected: [], exclude: docsOf(n), kind: 'sibling', group: `sibling:${r.repo}#${n}`, governing: [], related });
+    }
+  }
+  return out;
 }
 
 /**

@@ -9,7 +9,8 @@
  * Absolute evidence is required whatever the other features say: below
  * `floors.related` cosine the score is held under the related line, below
  * `floors.duplicate` cosine or `floors.lexicalDuplicate` lexical share under
- * the duplicate line. Relative features (how
+ * the duplicate line; when one text names the other as related work
+ * (`namedRelated`), under the duplicate line too. Relative features (how
  * far a match stands out) cannot make a moderate match in a small corpus
  * look like the same work.
  */
@@ -28,7 +29,7 @@ export interface Explained {
   /** Each feature's contribution to the log-odds, relative to an average candidate of the fit. */
   contributions: Partial<Record<FeatureName, number>>;
   /** Set when a semantic floor held the score down. */
-  cappedBy: 'related-floor' | 'duplicate-floor' | null;
+  cappedBy: 'related-floor' | 'duplicate-floor' | 'named-related' | null;
 }
 
 /** Just below a line: a capped score must never reach the band its evidence does not support. */
@@ -58,6 +59,10 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
   if (f.cosine < model.floors.related && score >= lines.related - BELOW) {
     score = Math.max(0, lines.related - BELOW);
     cappedBy = 'related-floor';
+  } else if (f.namedRelated === 1 && score >= lines.duplicate - BELOW) {
+    // One text names the other as related, prerequisite or followed-up work: siblings, never copies.
+    score = lines.duplicate - BELOW;
+    cappedBy = 'named-related';
   } else if ((f.cosine < model.floors.duplicate || f.lexBrief < (model.floors.lexicalDuplicate ?? 0)) && score >= lines.duplicate - BELOW) {
     score = lines.duplicate - BELOW;
     cappedBy = 'duplicate-floor';
@@ -66,6 +71,8 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
 }
 
 export const sameWorkModel = (): LogisticModel => CALIBRATION.sameWork;
+/** Reports from a tracker's export: the same features, their own floors and lines (docs/scoring.md). */
+export const trackerSameWorkModel = (): LogisticModel => CALIBRATION.trackerSameWork ?? CALIBRATION.sameWork;
 /** Fitted by bench/git-dev-eval.mjs --fit on a real git history and hand-written briefs (docs/scoring.md). */
 export const commitSameWorkModel = (): LogisticModel => COMMIT_SAME_WORK;
 export const governsModel = (): LogisticModel => CALIBRATION.governs;
@@ -84,6 +91,9 @@ const PHRASES: Record<FeatureName, (f: Features, shared: string[]) => string> = 
   corpusDocs: () => 'project size',
   briefTerms: () => 'brief length',
   docChunks: () => 'document length',
+  rareCover: (f) => `has ${Math.round(f.rareCover * 100)}% of the brief's most distinctive terms`,
+  docRareCover: (f) => `the brief has ${Math.round(f.docRareCover * 100)}% of its most distinctive terms`,
+  namedRelated: () => 'named as related work',
 };
 
 /** What must hold for a phrase to be true of the candidate (a push up relative to the fit's mean is not enough). */
@@ -94,6 +104,9 @@ const SUPPORTS: Partial<Record<FeatureName, (f: Features, shared: string[]) => b
   titleCover: (f) => f.titleCover > 0,
   identifiers: (_f, shared) => shared.length > 0,
   lexBrief: (f) => f.lexBrief > 0,
+  rareCover: (f) => f.rareCover > 0,
+  docRareCover: (f) => f.docRareCover > 0,
+  namedRelated: () => false,
 };
 
 /**

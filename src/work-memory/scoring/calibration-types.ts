@@ -19,6 +19,9 @@ export interface Calibration {
   version: string;
   /** The saved eval results the fit read, with their SHA-256. */
   fittedOn: string;
+  /** Same work in a project's own files (markdown issues, designs). */
   sameWork: LogisticModel;
+  /** Same work in a tracker's reports (sources.trackers, GitHub issues): placed on its own (issue 29). */
+  trackerSameWork?: LogisticModel;
   governs: LogisticModel;
 }

@@ -19,6 +19,9 @@ export const FEATURE_NAMES = [
   'corpusDocs', // log10 of the documents of this type in the index
   'briefTerms', // log10 of the brief's lexical tokens
   'docChunks', // log2 of the document's chunks (best-of-many-chunks inflates the cosine)
+  'rareCover', // IDF-weighted share of the brief's most distinctive terms the document also has (what a sibling lacks: `529` against `429`)
+  'docRareCover', // the same the other way: the document's most distinctive terms the brief also has
+  'namedRelated', // 1 when either text names the other as related, prerequisite or followed-up work (corpus/relations.ts): a cap, not a weight
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -50,6 +53,8 @@ export interface CandidateEvidence {
   title: string;
   terms: ReadonlyMap<string, number> | undefined;
   chunks: number;
+  /** Either text names the other as related or prerequisite work. */
+  namedRelated?: boolean;
 }
 
 /** What the feature pass needs of the brief and the corpus. */
@@ -107,6 +112,7 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
   const briefStems = new Set([...briefSet].map(stem));
   const briefTitle = titleWords(q.briefTitle);
   const briefIds = [...briefSet].filter((t) => looksLikeIdentifier(t) && q.df(t) <= IDENTIFIER_MAX_DF);
+  const briefRare = distinctive(termCounts(q.briefTokens), q);
   return cands.map((c, i) => {
     // The next candidate of ANOTHER piece of work: an issue and its own design are not competitors.
     let other = cands.length > 1 ? -Infinity : reference;
@@ -130,6 +136,9 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
         corpusDocs: Math.log10(Math.max(1, q.corpusDocs)),
         briefTerms: Math.log10(Math.max(1, q.briefTokens.length)),
         docChunks: Math.log2(Math.max(1, c.chunks)),
+        rareCover: c.terms ? weightedCover(briefRare, c.terms, q) : 0,
+        docRareCover: c.terms ? weightedCover(distinctive(c.terms, q), briefSet, q) : 0,
+        namedRelated: c.namedRelated ? 1 : 0,
       },
       sharedIdentifiers: shared.sort((a, b) => q.idf(b) - q.idf(a)).slice(0, 5),
     };
@@ -146,4 +155,36 @@ function reverseShare(c: CandidateEvidence, brief: Set<string>, q: QueryEvidence
   let all = c.path !== undefined && q.idfSum ? q.idfSum(c.path) : 0;
   if (!all) for (const t of terms.keys()) all += q.idf(t);
   return all > 0 ? shared / all : 0;
+}
+
+/** The distinctive terms of a text: its DISTINCTIVE_TERMS best by tf·idf among terms the corpus holds (an unseen term tells no document apart). */
+export const DISTINCTIVE_TERMS = 12;
+function distinctive(tf: ReadonlyMap<string, number>, q: QueryEvidence): string[] {
+  const scored: Array<[string, number]> = [];
+  for (const [t, n] of tf) {
+    const idf = q.idf(t);
+    if (idf > 0 && q.df(t) > 0 && t.length > 1 && !/^\d{1,2}$/.test(t)) scored.push([t, n * idf]);
+  }
+  return scored
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, DISTINCTIVE_TERMS)
+    .map(([t]) => t);
+}
+
+/** IDF-weighted share of `terms` found in `other`. */
+function weightedCover(terms: string[], other: { has(t: string): boolean }, q: QueryEvidence): number {
+  let all = 0;
+  let found = 0;
+  for (const t of terms) {
+    const w = q.idf(t);
+    all += w;
+    if (other.has(t)) found += w;
+  }
+  return all > 0 ? found / all : 0;
+}
+
+function termCounts(tokens: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
+  return m;
 }

@@ -20,7 +20,7 @@ export interface MatchComponents {
   contributions?: Partial<Record<FeatureName, number>>;
   /** The model's probability before a semantic floor capped it. */
   probability?: number;
-  cappedBy?: 'related-floor' | 'duplicate-floor' | null;
+  cappedBy?: 'related-floor' | 'duplicate-floor' | 'named-related' | null;
   sharedIdentifiers?: string[];
   /** The strongest evidence, in words. */
   why?: string[];

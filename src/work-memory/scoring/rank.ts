@@ -6,8 +6,9 @@ import { stripTemplates } from '../lexical/templates.js';
 import { nearestDocuments, toMatch, workKey, type HistoryMatch } from './match.js';
 import { fuse, referenceOf, type ScoringMethod } from './hybrid.js';
 import { computeFeatures } from './features.js';
-import { calibratedScore, commitSameWorkModel, governsModel, sameWorkModel, whyInWords } from './calibrated.js';
+import { calibratedScore, commitSameWorkModel, governsModel, sameWorkModel, trackerSameWorkModel, whyInWords } from './calibrated.js';
 import { dot, meanVector } from '../embeddings/embedder.js';
+import { namesAsRelated, type BriefRelations } from '../corpus/relations.js';
 
 /** How the check scores: the method, the lexical index (null when absent) and the brief. */
 export interface Scoring {
@@ -18,6 +19,8 @@ export interface Scoring {
   briefChunks?: string[];
   /** The brief's title (its H1 or first line), for the title feature. */
   briefTitle?: string;
+  /** The brief's own issue id and the work it names as related (a sibling is never its copy). */
+  briefRelations?: BriefRelations;
   /** The lines the calibrated score's semantic floors protect, per corpus type (config thresholds). */
   lines?: Partial<Record<CorpusType, { duplicate: number; related: number }>>;
   /** Documents never to return (leave-one-out evaluation excludes the brief's own work). */
@@ -79,9 +82,10 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   }
   const mean = meanVector(briefVectors);
   const model = type === 'standard' ? governsModel() : sameWorkModel();
+  const lowestFloor = type === 'standard' ? model.floors.related : Math.min(model.floors.related, trackerSameWorkModel().floors.related);
   const whole = wholeTextSet(
     parts.map(({ base }) => base),
-    model.floors.related - WHOLE_TEXT_MARGIN,
+    lowestFloor - WHOLE_TEXT_MARGIN,
   );
   const evidence = computeFeatures(
     {
@@ -106,13 +110,19 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
         title: m.title,
         terms: s.lexical?.store.termsOf(m.filePath),
         chunks: doc?.labels.length ?? 1,
+        namedRelated: s.briefRelations ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related }) : false,
       };
     }),
   );
   const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
-  // Commit-sized documents (work read from git) have their own fit: a brief covers a short text's
-  // vocabulary easily, which the markdown fit reads as a sibling (calibrated.ts commitSameWorkModel).
-  const modelFor = (i: number) => (type === 'history' && parts[i].m.origin?.source === 'git' ? commitSameWorkModel() : model);
+  // Work read from git and a tracker's reports have their own fits: a brief covers a short commit's
+  // vocabulary easily, and bug reports are placed on their own lines (calibrated.ts).
+  const modelFor = (i: number) => {
+    const origin = parts[i].m.origin;
+    if (type !== 'history' || !origin) return model;
+    if (origin.source === 'git') return commitSameWorkModel();
+    return origin.kind === 'issue' ? trackerSameWorkModel() : model;
+  };
   const explained = parts.map((_, i) => calibratedScore(modelFor(i), evidence[i].features, lines));
   // Candidates whose whole text was not read (far under the related floor) stood in with their best
   // passage, which flatters them: they never rank above one that was scored on the whole evidence.

@@ -4,6 +4,7 @@
  * document (git's, with the tracker's description); a pull request and the issue
  * it closes are one piece of work (they share the issue's id).
  */
+import { relatedOf } from '../corpus/relations.js';
 import path from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 import { readTextFile, sha256 } from '../corpus/read.js';
@@ -106,6 +107,7 @@ function join(gitDocs: SourceDoc[], trackerDocs: SourceDoc[]): SourceDoc[] {
         title: t.metadata.title || g.metadata.title,
         summary: t.metadata.summary || g.metadata.summary,
         contentHash: sha256(text),
+        ...relatedOf(text, closes[0] ?? pr),
         origin: { ...g.metadata.origin, closes, url: t.metadata.origin.url ?? g.metadata.origin.url, author: t.metadata.origin.author ?? g.metadata.origin.author },
       },
     };

@@ -4,6 +4,7 @@
  * branch's first-parent history. Incremental: when the branch only moved forward,
  * only the new commits are read; a rewritten history is read again in full.
  */
+import { relatedOf } from '../corpus/relations.js';
 import { realpathSync } from 'node:fs';
 import { sha256 } from '../corpus/read.js';
 import type { DocStatus } from '../corpus/types.js';
@@ -180,6 +181,7 @@ function toDoc(c: GitCommit, repo: WebRepo | null): SourceDoc {
       status: 'done',
       statusReason: null,
       contentHash: sha256(text),
+      ...relatedOf(body, w.closes[0] ?? w.pullRequest),
       origin: {
         source: 'git',
         kind: w.pullRequest ? 'pull-request' : 'commit',

@@ -6,6 +6,7 @@
  * named (file and item or line), never half-read; a file that is not an export
  * at all is an error naming it.
  */
+import { relatedOf } from '../corpus/relations.js';
 import { sha256 } from '../corpus/read.js';
 import { UsageError } from '../../shared/errors.js';
 import type { DocMetadata } from '../corpus/types.js';
@@ -207,6 +208,7 @@ function toDoc(r: Record_, source: 'github' | 'tracker'): SourceDoc {
     status: 'done',
     statusReason: null,
     contentHash: sha256(text),
+    ...relatedOf(r.body, r.kind === 'pull-request' ? (r.closes[0] ?? r.number) : r.number),
     origin: {
       source,
       kind: r.kind,

@@ -1,0 +1,87 @@
+/**
+ * The past work a text names as *other* work: related, a dependency, a
+ * prerequisite, the work it follows up (issue 29). A brief that cites #12 as
+ * related is telling us it is not #12; a past design that lists the brief's
+ * issue under "Related Issues" is its sibling, not its copy.
+ *
+ * Only explicit references count: a relation phrase (`depends on #12`,
+ * `blocked by #12`, `follow-up to #12`), a line or section headed Related /
+ * Dependencies / See also, or `Issue #12` spelled out. A bare `#3` is too
+ * often a list number ("test #3") to mean an issue. Ids the text calls a
+ * duplicate, reopen or replacement of are the same work and are never here.
+ */
+
+/** Issue ids (digits, leading zeros dropped) a text names as related or prerequisite work. */
+export function namedRelatedIds(text: string, ownId: string | null = null): string[] {
+  const ids = new Set<string>();
+  const add = (n: string) => ids.add(String(Number(n)));
+  const body = text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text;
+  for (const re of RELATION_PHRASES) for (const m of body.matchAll(re)) for (const n of m[1].matchAll(ISSUE_REF)) add(n[1]);
+  for (const m of body.matchAll(SPELLED_OUT)) add(m[1]);
+  for (const line of relatedSectionLines(body)) for (const n of line.matchAll(ISSUE_REF)) add(n[1]);
+  for (const re of SAME_WORK) for (const m of body.matchAll(re)) ids.delete(String(Number(m[1])));
+  if (ownId !== null) ids.delete(String(Number(ownId)));
+  ids.delete('NaN');
+  return [...ids].sort((a, b) => Number(a) - Number(b));
+}
+
+/** Long texts are read this far: references sit in the head and the related sections. */
+const MAX_CHARS = 200_000;
+const ISSUE_REF = /#\s?0*(\d{1,7})\b/g;
+/** A relation word, then up to a short list of references (`depends on #4 and #5`). */
+const LIST = String.raw`((?:[\s,;&]|and|or|issues?|\(|\)|#\s?\d{1,7}\b){1,40})`;
+const RELATION_PHRASES: RegExp[] = [
+  new RegExp(
+    String.raw`\b(?:related(?:\s+to)?|relates\s+to|depends\s+on|dependent\s+on|dependency\s+on|blocked\s+(?:by|until|on)|blocks|follow[- ]?up\s+(?:to|of|on|from)|follows\s+up|part\s+of|see\s+also|split\s+(?:from|out\s+of)|builds\s+on|extends|requires|prerequisites?|sibling\s+of|after|parent(?:\s+issue)?|epic)\s*:?\s*(?:\*\*)?\s*${LIST}`,
+    'gi',
+  ),
+];
+/** "Issue #5 must be completed first", "issue #22 covers ...": the word issue makes it a reference. */
+const SPELLED_OUT = /\bissue\s+#\s?0*(\d{1,7})\b/gi;
+/** These name the same work: a duplicate, a reopen, a replacement. */
+const SAME_WORK: RegExp[] = [
+  /\b(?:duplicates?(?:\s+of)?|dup(?:e)?\s+of|same\s+as|reopen(?:s|ed|ing)?|re-?files?|replaces|replacing|supersedes|superseding|resolves|fixes|closes)\s+(?:issue\s+)?#\s?0*(\d{1,7})\b/gi,
+];
+const RELATED_HEADING = /^(?:#{1,6}\s*|\*\*)?\s*(?:related(?:\s+(?:issues?|work|prs?))?|dependencies|depends\s+on|prerequisites?|see\s+also|follow[- ]?ups?|blocked\s+by)\b/i;
+
+/** Lines of a section headed Related / Dependencies / See also, up to the next heading (a `**Related Issues:** …` line is its own section). */
+function relatedSectionLines(text: string): string[] {
+  const out: string[] = [];
+  let inSection = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/^\s*(?:[-*]\s+)?/, '');
+    const heading = /^#{1,6}\s/.test(line);
+    if (RELATED_HEADING.test(line)) {
+      out.push(line);
+      inSection = heading;
+      continue;
+    }
+    if (heading) inSection = false;
+    else if (inSection) out.push(line);
+  }
+  return out;
+}
+
+/** `{ related }` for a document's metadata, or nothing when the text names no other work. */
+export function relatedOf(text: string, ownId: string | null): { related?: string[] } {
+  const related = namedRelatedIds(text, ownId);
+  return related.length ? { related } : {};
+}
+
+/** What a new brief says of itself: its own issue id (from its H1, `# Issue #19: …`), and the work it names as other work. */
+export interface BriefRelations {
+  own: string | null;
+  related: ReadonlySet<string>;
+}
+
+export function briefRelations(text: string): BriefRelations {
+  const h1 = /^#\s+(.{1,200})$/m.exec(text.slice(0, 20_000))?.[1] ?? '';
+  const own = /^(?:issue\s*)?#\s?0*(\d{1,7})\b/i.exec(h1.trim())?.[1] ?? null;
+  return { own, related: new Set(namedRelatedIds(text, own)) };
+}
+
+/** Does the brief name this past work as other work, or the past work name the brief? */
+export function namesAsRelated(brief: BriefRelations, doc: { issueId: string | null; related?: string[] }): boolean {
+  const id = doc.issueId !== null && /^\d+$/.test(doc.issueId) ? String(Number(doc.issueId)) : doc.issueId;
+  return (id !== null && brief.related.has(id)) || (brief.own !== null && (doc.related ?? []).includes(brief.own));
+}
