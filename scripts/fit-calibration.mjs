@@ -5,7 +5,8 @@
 //
 //   npm run build    # this script uses the product's own arithmetic from dist/
 //   node scripts/fit-calibration.mjs [--write] [--features a,b,...] [--ablate] results1.json results2.json ...
-//   env: FIT_DOMAINS=pooled|placed|separate (default placed), FIT_FALSE_ALERTS, FIT_RELATED_NOISE, FIT_LAMBDA
+//   env: FIT_DOMAINS=domains|pooled, FIT_FALSE_ALERTS[_MARKDOWN|_TRACKER], FIT_PLACE_MARKDOWN_ON=all|own,
+//        FIT_RELATED_NOISE, FIT_LAMBDA, FIT_IGNORE_NAMED=1 (measure the named-as-related cap)
 //
 // sameWork: logistic regression on every history candidate of every brief (label: the candidate
 //   is the brief's expected work), each project weighing the same, features standardised,
@@ -26,12 +27,16 @@ const ablate = args.includes('--ablate');
 const fIdx = args.indexOf('--features');
 // The features that earned their place on the development sets (docs/scoring.md, ablation); --features to try others.
 const DEFAULT_FEATURES = ['cosineMean', 'lexBrief', 'lexDoc', 'title', 'gap'];
+// Bug reports: the relative evidence (gap, standout) and the report's own distinctive terms carry more than whole-text similarity (docs/scoring.md).
+const DEFAULT_TRACKER_FEATURES = ['gap', 'standout', 'lexBrief', 'title', 'docChunks', 'docRareCover'];
 const wanted = fIdx >= 0 ? (args[fIdx + 1] === 'all' ? [...FEATURE_NAMES] : args[fIdx + 1].split(',')) : DEFAULT_FEATURES;
+const tIdx = args.indexOf('--tracker-features');
+const trackerWanted = tIdx >= 0 ? args[tIdx + 1].split(',') : DEFAULT_TRACKER_FEATURES;
 const govIdx = args.indexOf('--governs-features');
 // Only features whose weight keeps its sign (a relative feature with a negative weight rewarded candidates far below the others).
 const govWanted = govIdx >= 0 ? args[govIdx + 1].split(',') : ['cosine', 'cosineMean', 'lexBrief', 'lexDoc'];
-const files = args.filter((a, i) => a.endsWith('.json') && args[i - 1] !== '--features');
-for (const n of [...wanted, ...govWanted]) {
+const files = args.filter((a, i) => a.endsWith('.json') && !['--features', '--tracker-features', '--governs-features'].includes(args[i - 1]));
+for (const n of [...wanted, ...trackerWanted, ...govWanted]) {
   if (!FEATURE_NAMES.includes(n)) {
     console.error(`fit-calibration: unknown feature ${n} (known: ${FEATURE_NAMES.join(', ')})`);
     process.exit(2);
@@ -43,6 +48,8 @@ const LINES = { duplicate: 0.85, related: 0.5 };
 const STD_LINE = Number(process.env.FIT_STANDARDS_LINE ?? 0.5);
 
 const results = files.flatMap((f) => JSON.parse(readFileSync(f, 'utf8')).results);
+// FIT_IGNORE_NAMED=1: as if no text named another as related work (measures what that rule is worth).
+if (process.env.FIT_IGNORE_NAMED === '1') for (const r of results) for (const c of r.history ?? []) if (c.features) c.features.namedRelated = 0;
 const historyCase = (r) => !/_adr$|^design_cites_standard$|^cross_project$/.test(r.kind ?? '');
 const briefs = results.filter((r) => historyCase(r) && r.history?.length);
 const projects = [...new Set(briefs.map((r) => r.project))].sort();
@@ -194,14 +201,21 @@ const round = (x) => Math.round(x * 1000) / 1000;
 const isMarkdown = (p) => briefs.some((r) => r.project === p && r.kind !== 'duplicate' && r.kind !== 'novel') || /\//.test(p);
 const domainOf = (p) => (isMarkdown(p) ? 'markdown' : 'tracker');
 const DOMAINS = ['markdown', 'tracker'];
-// pooled: one model, one placement for both domains (before issue 29); placed: one set of weights,
-// floors and lines placed per domain; separate: weights too per domain.
-const MODE = process.env.FIT_DOMAINS ?? 'placed';
-if (!['pooled', 'placed', 'separate'].includes(MODE)) {
-  console.error(`fit-calibration: FIT_DOMAINS must be pooled, placed or separate (got ${MODE})`);
+// domains (the default): markdown histories keep weights fitted on every project (their own two are
+// few) with their own floors' placement; trackers get their own features, weights and placement.
+// pooled: one model and one placement for both (before issue 29), to compare against.
+const MODE = process.env.FIT_DOMAINS ?? 'domains';
+if (!['pooled', 'domains'].includes(MODE)) {
+  console.error(`fit-calibration: FIT_DOMAINS must be domains or pooled (got ${MODE})`);
   process.exit(2);
 }
-const FALSE_ALERTS = Number(process.env.FIT_FALSE_ALERTS ?? 0.03);
+// The alert line's noise budget per domain: a markdown history's lines are placed over every domain's
+// briefs with nothing to find (FIT_PLACE_MARKDOWN_ON, default all), a tracker's over its own.
+const BUDGETS = {
+  markdown: Number(process.env.FIT_FALSE_ALERTS_MARKDOWN ?? process.env.FIT_FALSE_ALERTS ?? 0.05),
+  tracker: Number(process.env.FIT_FALSE_ALERTS_TRACKER ?? process.env.FIT_FALSE_ALERTS ?? 0.03),
+};
+const FALSE_ALERTS = `markdown ${BUDGETS.markdown}, trackers ${BUDGETS.tracker}`;
 const RELATED_NOISE = Number(process.env.FIT_RELATED_NOISE ?? 0.25);
 const logOdds = (p) => Math.log(p / (1 - p));
 
@@ -211,7 +225,7 @@ const logOdds = (p) => Math.log(p / (1 - p));
  * unchanged; only where the two lines fall. A brief's top is taken under the floors: a candidate held
  * under a line by its cosine cannot place that line.
  */
-function place(fitted, floors, negSets) {
+function place(fitted, floors, negSets, falseAlerts) {
   const topZ = (rs, line) =>
     rs
       .filter((r) => !r.targets.length)
@@ -224,7 +238,7 @@ function place(fitted, floors, negSets) {
         ),
       );
   const quantileAbove = (zs, share) => [...zs].sort((x, y) => y - x)[Math.floor(share * zs.length)] ?? 0;
-  const zAlert = Math.max(...negSets.map((d) => quantileAbove(topZ(d, 'alert'), FALSE_ALERTS)));
+  const zAlert = Math.max(...negSets.map((d) => quantileAbove(topZ(d, 'alert'), falseAlerts)));
   const zRelated = Math.max(...negSets.map((d) => quantileAbove(topZ(d, 'related'), RELATED_NOISE)));
   const a = zAlert > zRelated ? (logOdds(LINES.duplicate) - logOdds(LINES.related)) / (zAlert - zRelated) : 1;
   const b = logOdds(LINES.related) - a * zRelated;
@@ -244,27 +258,33 @@ function lexicalFloor(placed, rs) {
 }
 
 /** Everything the product ships for one domain, fitted on `train` only: weights, floors, placement, lexical floor. */
-function fitSameWork(train, domain, names) {
+function fitSameWork(train, domain, features) {
   const inDomain = train.filter((r) => domainOf(r.project) === domain);
-  const weightsFrom = MODE === 'separate' ? inDomain : train;
-  const placeOn = MODE === 'pooled' ? DOMAINS.map((d) => train.filter((r) => domainOf(r.project) === d)).filter((x) => x.length) : [inDomain];
-  const floorsFrom = MODE === 'pooled' ? train : inDomain;
+  const own = MODE === 'domains' && domain === 'tracker';
+  const weightsFrom = own ? inDomain : train;
+  const names = features[MODE === 'domains' ? domain : 'markdown'];
+  // Placed on its own domain's briefs with nothing to find; the markdown lines must also hold their budget on the
+  // trackers' briefs (many more of them than a markdown history has; FIT_PLACE_MARKDOWN_ON=own to compare).
+  const everyDomain = DOMAINS.map((d) => train.filter((r) => domainOf(r.project) === d)).filter((x) => x.length);
+  const placeOn = MODE === 'pooled' || (domain === 'markdown' && (process.env.FIT_PLACE_MARKDOWN_ON ?? 'all') === 'all') ? everyDomain : [inDomain];
+  // Floors are absolute semantic evidence, read off every positive there is: a domain's few positives would set them by chance.
+  const floorsFrom = train;
   if (!weightsFrom.some((r) => r.targets.length) || !placeOn.every((x) => x.length) || !floorsFrom.some((r) => r.targets.length)) return null;
   const floors = fitFloors(floorsFrom);
   const fitted = fit(historyRows(weightsFrom), names);
-  const placed = place(fitted, floors, placeOn);
+  const placed = place(fitted, floors, placeOn, BUDGETS[domain]);
   const lex = Math.min(...placeOn.map((x) => lexicalFloor(placed, x)));
   return { ...placed, floors: { ...placed.floors, lexicalDuplicate: lex } };
 }
 
 /** Each project held out of everything fitted (weights, floors, placement), then asked with what the others gave. */
-function heldOut(names, quiet = false) {
+function heldOut(features, quiet = false) {
   const all = [];
   for (const p of projects) {
     const model = fitSameWork(
       briefs.filter((r) => r.project !== p),
       domainOf(p),
-      names,
+      features,
     );
     const test = briefs.filter((r) => r.project === p);
     if (!model) {
@@ -281,30 +301,27 @@ function heldOut(names, quiet = false) {
 }
 
 console.log(`briefs ${briefs.length} in ${projects.map((p) => `${p} (${domainOf(p)})`).join(', ')}; mode ${MODE}; lambda ${LAMBDA}; budgets: false alerts ${FALSE_ALERTS}, related ${RELATED_NOISE}`);
-console.log(`sameWork, leave-one-project-out (weights, floors and placement all fitted without the held-out project), features: ${wanted.join(', ')}`);
-const cv = heldOut(wanted);
+const FEATURES = { markdown: wanted, tracker: trackerWanted };
+console.log(
+  `sameWork, leave-one-project-out (weights, floors and placement all fitted without the held-out project), features: markdown ${wanted.join(', ')}; trackers ${MODE === 'domains' ? trackerWanted.join(', ') : 'the same'}`,
+);
+const cv = heldOut(FEATURES);
 for (const d of DOMAINS) console.log(`  out of sample ${d.padEnd(27)} ${fmt(cv.byDomain[d])}`);
 console.log(`  out of sample markdown, siblings only    ${fmt(cv.bySibling)}`);
 
 if (ablate) {
-  console.log('ablation (leave one feature out, everything held out): per domain AUC, recall, false alerts');
-  const line = (r) =>
-    DOMAINS.map((d) => `${d} auc ${r.byDomain[d].auc.toFixed(3)} rec ${r.byDomain[d].recall.toFixed(3)} fa ${r.byDomain[d].falseAlerts.toFixed(3)} p10 ${r.byDomain[d].prec10.toFixed(3)}`).join(' | ');
-  console.log(`  all            ${line(cv)}`);
-  for (const n of wanted)
-    console.log(
-      `  - ${n.padEnd(12)} ${line(
-        heldOut(
-          wanted.filter((x) => x !== n),
-          true,
-        ),
-      )}`,
-    );
-  const extra = FEATURE_NAMES.filter((n) => !wanted.includes(n) && n !== 'namedRelated');
-  for (const n of extra) console.log(`  + ${n.padEnd(12)} ${line(heldOut([...wanted, n], true))}`);
+  console.log('ablation (one feature left out or added, everything held out): AUC, recall, false alerts, precision at 10% of that domain');
+  const line = (r, d) => `auc ${r.byDomain[d].auc.toFixed(3)} rec ${r.byDomain[d].recall.toFixed(3)} fa ${r.byDomain[d].falseAlerts.toFixed(3)} p10 ${r.byDomain[d].prec10.toFixed(3)}`;
+  for (const d of MODE === 'domains' ? DOMAINS : ['markdown']) {
+    const base = FEATURES[d];
+    const other = (names) => ({ ...FEATURES, [d]: names });
+    console.log(`  ${d}: all          ${line(cv, d)}`);
+    for (const n of base) console.log(`  ${d}: - ${n.padEnd(12)} ${line(heldOut(other(base.filter((x) => x !== n)), true), d)}`);
+    for (const n of FEATURE_NAMES.filter((x) => !base.includes(x) && x !== 'namedRelated')) console.log(`  ${d}: + ${n.padEnd(12)} ${line(heldOut(other([...base, n]), true), d)}`);
+  }
 }
 
-const shipped = Object.fromEntries(DOMAINS.map((d) => [d, fitSameWork(briefs, d, wanted)]));
+const shipped = Object.fromEntries(DOMAINS.map((d) => [d, fitSameWork(briefs, d, FEATURES)]));
 const sameWork = shipped.markdown;
 const trackerSameWork = shipped.tracker;
 const inSample = {};
@@ -428,7 +445,7 @@ if (write) {
   });
   const text = `// Generated by scripts/fit-calibration.mjs on ${new Date().toISOString().slice(0, 10)}: do not edit by hand, refit.
 // Fitted on: ${inputs.join(', ')}.
-// Mode ${MODE}; features ${wanted.join(', ')}; budgets: false alerts ${FALSE_ALERTS}, related ${RELATED_NOISE}.
+// Mode ${MODE}; features: markdown ${wanted.join(', ')}; trackers ${MODE === 'domains' ? trackerWanted.join(', ') : 'the same'}; budgets: false alerts ${FALSE_ALERTS}, related ${RELATED_NOISE}.
 // OUT OF SAMPLE (each project held out of weights, floors and placement; pooled over held-out projects):
 ${DOMAINS.map((d) => `//   ${d}: ${fmt(cv.byDomain[d])}`).join('\n')}
 //   markdown, siblings as the negatives: ${fmt(cv.bySibling)}

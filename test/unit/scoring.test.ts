@@ -159,7 +159,8 @@ describe('eval inputs', () => {
   });
 
   it('finds links between past documents', () => {
-    expect(linkedIssueIds('This is a duplicate of #12. Replaces #7; supersedes #003. Follow-up to #40.\nRelated Issues: #5, #6').sort()).toEqual(['12', '3', '40', '5', '6', '7']);
+    // A follow-up and a related issue are siblings, not the same work (issue 29).
+    expect(linkedIssueIds('This is a duplicate of #12. Replaces #7; supersedes #003. Follow-up to #40.\nRelated Issues: #5, #6').sort()).toEqual(['12', '3', '7']);
     expect(linkedIssueIds('Fixes #12 and mentions #13')).toEqual([]);
     const pairs = linkedPairs([
       { filePath: 'a', issueId: '1', title: 'Cache', text: 'duplicate of #2' },

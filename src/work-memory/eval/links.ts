@@ -1,19 +1,15 @@
 /**
- * Links between past documents that mark them as the same or continued work:
- * the positive pairs of `agentos eval` on a project's own history.
+ * Links between past documents that mark them as the same work: the positive
+ * pairs of `agentos eval` on a project's own history. A follow-up or a
+ * "related" issue is sibling work (issue 29, corpus/relations.ts): "related"
+ * is its right band, so it is not a positive here.
  */
-const LINKS: RegExp[] = [
-  /\bduplicates?\s+(?:of\s+)?#\s?(\d+)/gi,
-  /\b(?:replaces|replacing|supersedes|superseding)\s+(?:issue\s+)?#\s?(\d+)/gi,
-  /\bfollow[- ]?up\s+(?:to|of|on)\s+(?:issue\s+)?#\s?(\d+)/gi,
-];
-const RELATED_LINE = /^\s*(?:[-*]\s*)?(?:\*\*)?related\s+issues?(?:\*\*)?\s*:(?:\*\*)?\s*(.{1,400})$/gim;
+const LINKS: RegExp[] = [/\bduplicates?\s+(?:of\s+)?#\s?(\d+)/gi, /\b(?:replaces|replacing|supersedes|superseding)\s+(?:issue\s+)?#\s?(\d+)/gi];
 
-/** Issue ids a document names as duplicate/replaced/superseded/followed-up/related work. */
+/** Issue ids a document names as duplicate, replaced or superseded work. */
 export function linkedIssueIds(text: string): string[] {
   const ids = new Set<string>();
   for (const re of LINKS) for (const m of text.matchAll(re)) ids.add(String(Number(m[1])));
-  for (const m of text.matchAll(RELATED_LINE)) for (const n of m[1].matchAll(/#\s?(\d+)/g)) ids.add(String(Number(n[1])));
   return [...ids];
 }
 

@@ -18,6 +18,9 @@ export interface CalibrateOptions {
   json?: boolean;
 }
 
+/** The project's own labels needed before `--write` moves its lines (issue 29). */
+export const MIN_LABELS = { same: 10, notSame: 20 };
+
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
 
 /**
@@ -76,17 +79,26 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
       results = [...results, ...answered];
     }
   }
-  const rows = tradeOff(results.filter(historyCase));
+  const asked = results.filter(historyCase);
+  const rows = tradeOff(asked);
   const proposal = proposeThresholds(rows, opts.targetPrecision, opts.targetNoise);
+  const labels = { same: asked.filter((r) => r.target !== null).length, notSame: asked.filter((r) => r.target === null).length };
   let wrote: string | null = null;
   if (opts.write) {
+    // A project's own lines move only on enough of its own labels: a handful of answers would set them by chance.
+    if (labels.same < MIN_LABELS.same || labels.notSame < MIN_LABELS.notSame) {
+      throw new UsageError(
+        `calibrate: ${labels.same} labelled same-work briefs and ${labels.notSame} with nothing the same; the lines move at ${MIN_LABELS.same} and ${MIN_LABELS.notSame} (answers at the prompt, "duplicate of #N" links, a tracker's duplicates); nothing written`,
+      );
+    }
     if (proposal.duplicate === null || proposal.related === null) throw new UsageError('calibrate: no thresholds meet the targets; nothing written (loosen --target-precision or --target-noise)');
     wrote = await writeThresholds(ctx.root(), proposal.duplicate, proposal.related);
   }
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ targets: { precision: opts.targetPrecision, noise: opts.targetNoise }, proposal, wrote, table: rows }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ targets: { precision: opts.targetPrecision, noise: opts.targetNoise }, labels, proposal, wrote, table: rows }, null, 2) + '\n');
     return ExitCode.Ok;
   }
+  io.stdout.write(`Labels: ${labels.same} briefs with the same work, ${labels.notSame} with nothing the same.\n`);
   io.stdout.write(renderTable(rows, proposal) + '\n');
   io.stdout.write(
     `Proposed: duplicate ${proposal.duplicate ?? 'none meets the precision target'}, related ${proposal.related ?? 'none meets the noise target'} ` +
