@@ -37,6 +37,8 @@ export interface ShareReport {
   dropped: number;
   /** Still queued (the server was away, or more than one batch). */
   queued: number;
+  /** The team's rows that were not records (named: id, author, why): left on the server, not imported. */
+  skipped: string[];
 }
 
 /** Records per round trip. */
@@ -72,7 +74,7 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
       const version = await schemaVersion(client);
       if (version < 3) throw new StoreUnavailableError(`the store's schema is version ${version}; shared attempts need version 3 or later: run \`agentos store init\``);
       if (version > SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
-      const r: ShareReport = { sent: 0, rejected: 0, forgotten: 0, keptOthers: 0, pulled: 0, dropped: 0, queued: 0 };
+      const r: ShareReport = { sent: 0, rejected: 0, forgotten: 0, keptOthers: 0, pulled: 0, dropped: 0, queued: 0, skipped: [] };
       await push(client, queue, repository, author, r);
       if (o.pull) await pull(client, queue, r, now, config.attempts.archiveAfterDays, repository);
       r.queued = queue.outboxSize();
@@ -172,10 +174,14 @@ async function pull(client: StoreClient, queue: SharedQueue, r: ShareReport, now
        FROM attempts WHERE repository = $4 AND (received_at, id) > ($1::timestamptz, $5) AND time > $3::timestamptz ORDER BY received_at, id LIMIT $2`,
       [cursor.at, BATCH, oldest, repository, cursor.id],
     );
-    const got = queue.importShared(
-      rows.rows.map((w) => fromWire(w)),
-      [],
-    );
+    // Another person's rows are input: one that does not have its shape is left on the server and named, the rest come in.
+    const good: Array<AttemptRecord & { origin: string }> = [];
+    for (const w of rows.rows) {
+      const rec = fromWire(w);
+      if (typeof rec === 'string') r.skipped.push(`${typeof w.id === 'string' ? w.id.slice(0, 64) : '?'} (${typeof w.author === 'string' ? w.author.slice(0, 64) : '?'}): ${rec}`);
+      else good.push(rec);
+    }
+    const got = queue.importShared(good, []);
     r.pulled += got.added;
     if (rows.rows.length < BATCH) break;
     const end = rows.rows[rows.rows.length - 1];
@@ -238,10 +244,19 @@ function wireRecord(a: AttemptRecord, repository: string, author: string) {
   };
 }
 
-function fromWire(w: WireRow): AttemptRecord & { origin: string } {
+/** A row read back as a record, or why it cannot be one. */
+function fromWire(w: WireRow): (AttemptRecord & { origin: string }) | string {
+  const time = w.time instanceof Date ? w.time.getTime() : Number.NaN;
+  if (!Number.isFinite(time)) return 'its time is not a date';
+  if (typeof w.id !== 'string' || !/^[\w-]{1,64}$/.test(w.id)) return 'its id is not an id';
+  if (w.outcome !== 'success' && w.outcome !== 'failure') return 'its outcome is neither success nor failure';
+  const text = [w.session_id, w.tool, w.command, w.cwd, w.author, w.repository];
+  if (!text.every((t) => typeof t === 'string')) return 'a required field is not text';
+  if (![w.error, w.cause, w.context, w.work, w.branch].every((t) => t === null || typeof t === 'string')) return 'an optional field is not text';
+  if (![w.exit_code, w.duration_ms].every((n) => n === null || Number.isSafeInteger(n))) return 'an exit code or duration is not a number';
   return {
     id: w.id,
-    time: new Date(w.time).toISOString(),
+    time: new Date(time).toISOString(),
     sessionId: w.session_id,
     tool: w.tool,
     command: w.command,
@@ -336,7 +351,11 @@ export async function shareBestEffort(
     const pull = mode === 'pull' || (mode === 'refresh' && (!last || now().getTime() - Date.parse(last) >= PULL_EVERY_MS));
     if (!pull && queue.outboxSize() === 0) return null;
     const r = await shareAttempts(root, config, queue, { pull, env, now });
-    return r?.rejected ? `${r.rejected} attempt record${r.rejected === 1 ? ' was' : 's were'} refused by the shared store (kept on this machine only)` : null;
+    const said = [
+      r?.rejected ? `${r.rejected} attempt record${r.rejected === 1 ? ' was' : 's were'} refused by the shared store (kept on this machine only)` : null,
+      r?.skipped.length ? `${r.skipped.length} of the team's attempt records were not imported: ${r.skipped.slice(0, 3).join('; ')}` : null,
+    ].filter((x): x is string => x !== null);
+    return said.length ? said.join('; ') : null;
   } catch (e) {
     let queued: number | null = null;
     try {

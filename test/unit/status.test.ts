@@ -69,6 +69,16 @@ describe('effectiveSettings', () => {
     expect(s.get('model.dir')).toEqual({ key: 'model.dir', value: path.join(root, 'models'), source: 'AGENTOS_MODEL_DIR' });
   });
 
+  test('the store URL never shows its password, and names the environment when it comes from there', async () => {
+    const root = await makeProject({ '.agentos/config.yaml': 'store:\n  url: postgres://ann:s3cret-in-file@db.example:5432/agentos\n' });
+    const { config } = await loadConfig(root);
+    const fromFile = effectiveSettings(root, config, {}).find((x) => x.key === 'store.url');
+    expect(fromFile).toEqual({ key: 'store.url', value: 'postgres://ann:****@db.example:5432/agentos', source: '.agentos/config.yaml' });
+    const fromEnv = effectiveSettings(root, config, { AGENTOS_DATABASE_URL: 'postgresql://bob:env-s3cret@db2.example/team?sslmode=require' }).find((x) => x.key === 'store.url');
+    expect(fromEnv).toEqual({ key: 'store.url', value: 'postgresql://bob:****@db2.example/team?sslmode=require', source: 'AGENTOS_DATABASE_URL' });
+    expect(JSON.stringify(effectiveSettings(root, config, { AGENTOS_DATABASE_URL: 'postgres://bob:env-s3cret@h/d' }))).not.toMatch(/s3cret/);
+  });
+
   test('without a config file everything is a default', async () => {
     const root = await makeProject();
     const { config } = await loadConfig(root);

@@ -6,7 +6,7 @@
  * (the scoring) happens on the client, exactly as for the local index.
  * Every value is a query parameter.
  */
-import { checkedOrigin } from '../sources/types.js';
+import { checkedMetadata, count, vectorProblem } from './checked.js';
 import type { StoreClient } from '../../shared/store/connect.js';
 import { B, K1 } from '../lexical/bm25.js';
 import { parseVector, vectorText } from '../../shared/store/vector.js';
@@ -29,7 +29,7 @@ export interface ModelMatch {
 }
 
 /** The other repositories, split into those whose vectors compare with this model's and those indexed another way. */
-export async function orgRepositories(client: StoreClient, self: string | null, model: ModelMatch): Promise<{ usable: OrgRepository[]; otherModel: string[] }> {
+export async function orgRepositories(client: StoreClient, self: string | null, model: ModelMatch): Promise<{ usable: OrgRepository[]; otherModel: string[]; broken: string[] }> {
   const rows = await client.query<{
     id: string;
     name: string;
@@ -41,17 +41,24 @@ export async function orgRepositories(client: StoreClient, self: string | null, 
     standard_docs: number;
     lexical_len: string;
   }>(
-    `SELECT id, name, model_id, model_fingerprint, dimensions, docs, history_docs, standard_docs, lexical_len FROM repositories WHERE name IS DISTINCT FROM $1 AND model_id IS NOT NULL AND docs > 0 ORDER BY name`,
+    `SELECT id, name, model_id, model_fingerprint, dimensions, docs, history_docs, standard_docs, lexical_len FROM repositories WHERE name IS DISTINCT FROM $1 AND model_id IS NOT NULL AND docs <> 0 ORDER BY name`,
     [self],
   );
   const usable: OrgRepository[] = [];
   const otherModel: string[] = [];
+  const broken: string[] = [];
   for (const r of rows.rows) {
+    // Totals the scores depend on (corpus size, mean length): a negative or absurd one would skew every score.
+    const totals = [r.docs, r.history_docs, r.standard_docs, r.lexical_len].map(count);
+    if (totals.some((x) => x === null)) {
+      broken.push(`store: skipped repository ${r.name}: its document totals are not non-negative counts`);
+      continue;
+    }
     const sameWeights = r.model_fingerprint === model.modelFingerprint || r.model_fingerprint === 'unknown' || model.modelFingerprint === 'unknown';
     if (r.model_id !== model.modelId || r.dimensions !== model.dimensions || !sameWeights) otherModel.push(r.name);
     else usable.push({ id: r.id, name: r.name, docs: r.docs, historyDocs: r.history_docs, standardDocs: r.standard_docs, lexicalLen: Number(r.lexical_len) });
   }
-  return { usable, otherModel };
+  return { usable, otherModel, broken };
 }
 
 /** pgvector's HNSW returns at most ef_search rows, and accepts at most 1000. */
@@ -113,7 +120,9 @@ async function exactCandidates(client: StoreClient, literal: string, want: numbe
 export async function orgDocumentFrequencies(client: StoreClient, terms: string[], repositories: string[]): Promise<Map<string, number>> {
   if (!terms.length || !repositories.length) return new Map();
   const rows = await client.query<{ term: string; df: number }>(
-    `SELECT term, sum(df)::int AS df FROM repository_terms WHERE term = ANY($1::text[]) AND repository_id = ANY($2::bigint[]) GROUP BY term`,
+    // Each repository's count held to [0, its documents]: one repository's wrong statistics cannot turn another's scores into NaN.
+    `SELECT t.term, sum(LEAST(GREATEST(t.df, 0), GREATEST(r.docs, 0)))::int AS df FROM repository_terms t JOIN repositories r ON r.id = t.repository_id
+     WHERE t.term = ANY($1::text[]) AND t.repository_id = ANY($2::bigint[]) GROUP BY t.term`,
     [terms, repositories],
   );
   return new Map(rows.rows.map((r) => [r.term, r.df]));
@@ -138,7 +147,8 @@ export async function lexicalCandidates(client: StoreClient, weighted: Array<{ t
   }
   if (!terms.length || !repositories.length) return new Set();
   const rows = await client.query<{ document_id: string }>(
-    `SELECT t.document_id, sum(q.idf * (t.tf * ($3::float8 + 1)) / (t.tf + $3::float8 * (1 - $4::float8 + $4::float8 * d.lexical_len / $5::float8))) AS s
+    // tf and lengths held non-negative: a forged row cannot rank itself first with a negative denominator.
+    `SELECT t.document_id, sum(q.idf * (GREATEST(t.tf, 0) * ($3::float8 + 1)) / (GREATEST(t.tf, 0) + $3::float8 * (1 - $4::float8 + $4::float8 * GREATEST(d.lexical_len, 0) / $5::float8) + 1e-9)) AS s
      FROM unnest($1::text[], $2::float8[]) AS q(term, idf)
      JOIN document_terms t ON t.term = q.term
      JOIN documents d ON d.id = t.document_id
@@ -159,25 +169,54 @@ export interface FetchedDoc {
   tf: Map<string, number>;
 }
 
-export async function fetchDocuments(client: StoreClient, ids: string[]): Promise<FetchedDoc[]> {
-  if (!ids.length) return [];
-  const docs = await client.query<{ id: string; repository: string; path: string; types: CorpusType[]; metadata: DocMetadata; lexical_len: number }>(
+/**
+ * The candidates whole. Each is checked (org/checked.ts) before it is scored: a document
+ * whose metadata, vectors or counts do not have their shape is left out, and named in `skipped`.
+ */
+export async function fetchDocuments(client: StoreClient, ids: string[], dimensions: number): Promise<{ docs: FetchedDoc[]; skipped: string[] }> {
+  if (!ids.length) return { docs: [], skipped: [] };
+  const docs = await client.query<{ id: string; repository: string; path: string; types: unknown; metadata: unknown; lexical_len: unknown }>(
     `SELECT d.id, r.name AS repository, d.path, d.types, d.metadata, d.lexical_len FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE d.id = ANY($1::bigint[]) ORDER BY r.name, d.path`,
     [ids],
   );
   const byId = new Map<string, FetchedDoc>();
+  const bad = new Map<string, string>();
   for (const r of docs.rows) {
-    // Another person's row: its origin is shown only when it has the shape one has (sources/types.ts).
-    const { origin, ...rest } = r.metadata;
-    const checked = checkedOrigin(origin);
-    byId.set(r.id, { repository: r.repository, path: r.path, metadata: { ...rest, types: r.types, ...(checked ? { origin: checked } : {}) }, lexicalLen: r.lexical_len, chunks: [], tf: new Map() });
+    const checked = checkedMetadata(r);
+    const lexicalLen = count(r.lexical_len);
+    if ('problem' in checked || lexicalLen === null) {
+      bad.set(r.id, `store: skipped ${r.repository}:${r.path}: ${'problem' in checked ? checked.problem : 'its lexical length is not a count'}`);
+      continue;
+    }
+    byId.set(r.id, { repository: r.repository, path: r.path, metadata: checked.metadata, lexicalLen, chunks: [], tf: new Map() });
   }
-  const chunks = await client.query<{ document_id: string; section: string; excerpt: string; v: string }>(
+  const chunks = await client.query<{ document_id: string; section: unknown; excerpt: unknown; v: string }>(
     `SELECT document_id, section, excerpt, embedding::text AS v FROM chunks WHERE document_id = ANY($1::bigint[]) ORDER BY document_id, ordinal`,
-    [ids],
+    [[...byId.keys()]],
   );
-  for (const c of chunks.rows) byId.get(c.document_id)?.chunks.push({ section: c.section, excerpt: c.excerpt, vector: parseVector(c.v) });
-  const terms = await client.query<{ document_id: string; term: string; tf: number }>(`SELECT document_id, term, tf FROM document_terms WHERE document_id = ANY($1::bigint[])`, [ids]);
-  for (const t of terms.rows) byId.get(t.document_id)?.tf.set(t.term, t.tf);
-  return [...byId.values()];
+  for (const c of chunks.rows) {
+    const doc = byId.get(c.document_id);
+    if (!doc) continue;
+    const vector = parseVector(c.v);
+    const problem = vectorProblem(vector, dimensions) ?? (typeof c.section !== 'string' || typeof c.excerpt !== 'string' ? 'a chunk without its text' : null);
+    if (problem) {
+      bad.set(c.document_id, `store: skipped ${doc.repository}:${doc.path}: ${problem}`);
+      byId.delete(c.document_id);
+      continue;
+    }
+    doc.chunks.push({ section: c.section as string, excerpt: c.excerpt as string, vector });
+  }
+  const terms = await client.query<{ document_id: string; term: string; tf: unknown }>(`SELECT document_id, term, tf FROM document_terms WHERE document_id = ANY($1::bigint[])`, [[...byId.keys()]]);
+  for (const t of terms.rows) {
+    const doc = byId.get(t.document_id);
+    if (!doc) continue;
+    const tf = count(t.tf);
+    if (tf === null || tf === 0) {
+      bad.set(t.document_id, `store: skipped ${doc.repository}:${doc.path}: a term count that is not a positive count`);
+      byId.delete(t.document_id);
+      continue;
+    }
+    doc.tf.set(t.term, tf);
+  }
+  return { docs: [...byId.values()], skipped: [...bad.values()] };
 }

@@ -63,7 +63,7 @@ export async function openOrgView(client: StoreClient, q: OrgRequest): Promise<O
 }
 
 async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
-  const { usable, otherModel } = await orgRepositories(client, q.self, q.model);
+  const { usable, otherModel, broken } = await orgRepositories(client, q.self, q.model);
   const ids = usable.map((r) => r.id);
   const idSet = new Set(ids);
   const candidates = new Set<string>();
@@ -81,7 +81,7 @@ async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
     const depth = q.scoring.method === 'lexical' ? lexicalOnlyDepth(q.k) : candidateDepth(q.k, q.scoring);
     for (const id of await lexicalCandidates(client, weighted, stats.avgLen, depth, ids)) candidates.add(id);
   }
-  const fetched = await fetchDocuments(client, [...candidates]);
+  const { docs: fetched, skipped } = await fetchDocuments(client, [...candidates], q.model.dimensions);
   if (q.localLexical) {
     // Every term of the fetched documents is weighed (the reverse lexical share sums their IDF).
     const missing = [...new Set(fetched.flatMap((f) => [...f.tf.keys()]))].filter((t) => !orgDf.has(t));
@@ -99,6 +99,12 @@ async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
     repositories: usable.map((r) => r.name),
     otherModel,
     fetched: fetched.length,
-    notes: [],
+    // Each bad row or repository named once; a flood of them is counted, not listed.
+    notes: capped([...broken, ...skipped], MAX_NOTES),
   };
+}
+
+const MAX_NOTES = 5;
+function capped(notes: string[], max: number): string[] {
+  return notes.length <= max ? notes : [...notes.slice(0, max), `store: ${notes.length - max} more rows skipped for the same kinds of reasons`];
 }

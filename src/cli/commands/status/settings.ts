@@ -3,12 +3,13 @@ import path from 'node:path';
 import { CONFIG_PATH } from '../../../shared/config/load.js';
 import type { Config } from '../../../shared/config/schema.js';
 import { yaml, yamlTooDeep } from '../../../shared/config/yaml.js';
+import { maskUrl } from '../../../shared/store/url.js';
 
 export interface Setting {
   /** The key as written in .agentos/config.yaml (snake_case). */
   key: string;
   value: unknown;
-  source: 'default' | typeof CONFIG_PATH | 'AGENTOS_MODEL_DIR';
+  source: 'default' | typeof CONFIG_PATH | 'AGENTOS_MODEL_DIR' | 'AGENTOS_DATABASE_URL';
 }
 
 /** Config fields whose YAML key is not the plain snake_case of the field. */
@@ -36,6 +37,11 @@ export function effectiveSettings(root: string, config: Config, env: NodeJS.Proc
   walk(config, '');
   const dir = out.find((s) => s.key === 'model.dir');
   if (dir && env.AGENTOS_MODEL_DIR) Object.assign(dir, { value: env.AGENTOS_MODEL_DIR, source: 'AGENTOS_MODEL_DIR' });
+  // The store URL as the check uses it (the environment wins), and never with its password.
+  const url = out.find((s) => s.key === 'store.url');
+  const fromEnv = env.AGENTOS_DATABASE_URL?.trim();
+  if (url && fromEnv) Object.assign(url, { value: fromEnv, source: 'AGENTOS_DATABASE_URL' });
+  if (url && typeof url.value === 'string') url.value = maskUrl(url.value);
   return out;
 }
 
