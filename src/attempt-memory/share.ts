@@ -48,9 +48,17 @@ const BACKOFF_MS = 60_000;
 /** Automatic pulls (`run`, hooks) at most this often. */
 export const PULL_EVERY_MS = 5 * 60_000;
 
+/**
+ * A store call made inside an agent's hook gives up after this: the shortest hook is given
+ * 5 s by `hooks install`, and the process must start, record and leave within it.
+ */
+export const HOOK_STORE_DEADLINE_MS = 1500;
+
 export interface ShareOptions {
   /** Read the team's records too (else only send). */
   pull: boolean;
+  /** At most this long for connecting and the work (a hook's budget), when shorter than store.timeout_ms. */
+  deadlineMs?: number;
   /** An explicit request (store sync, forget): ignore the back-off after a failure. */
   force?: boolean;
   env: NodeJS.ProcessEnv;
@@ -69,8 +77,12 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
   if (!o.force && inBackoff(root, now())) return null;
   const repository = repositoryName(root, config);
   const author = authorOf(root, o.env);
+  const deadline = Math.min(config.store.timeoutMs, o.deadlineMs ?? Infinity);
+  // Said before connecting, cleared on success: a process the agent kills while it waits on a store
+  // that never answers leaves the mark, and once the mark is older than its deadline the next call backs off.
+  noteConnecting(root, now(), deadline);
   try {
-    const report = await withStoreDeadline(url, config.store.timeoutMs, async (client) => {
+    const report = await withStoreDeadline(url, deadline, async (client) => {
       const version = await schemaVersion(client);
       if (version < 3) throw new StoreUnavailableError(`the store's schema is version ${version}; shared attempts need version 3 or later: run \`agentos store init\``);
       if (version > SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
@@ -300,11 +312,30 @@ function backoffFile(root: string): string {
   return path.join(ensureMemoryDir(root), 'store-unreachable');
 }
 
+/**
+ * In the back-off after a failure (the file holds its time), or after a call that began connecting and
+ * never finished within its deadline (`connecting <time> <deadline ms>`: its process was killed). A call
+ * still within its deadline is no reason to wait: processes recording at the same time all send.
+ */
 function inBackoff(root: string, now: Date): boolean {
   try {
-    return now.getTime() - Date.parse(readFileSync(backoffFile(root), 'utf8').trim()) < BACKOFF_MS;
+    const text = readFileSync(backoffFile(root), 'utf8').trim();
+    const connecting = /^connecting (\S+) (\d+)$/.exec(text);
+    const since = now.getTime() - Date.parse(connecting ? connecting[1] : text);
+    return since < BACKOFF_MS && (!connecting || since > Number(connecting[2]) + KILLED_AFTER_MS);
   } catch {
     return false;
+  }
+}
+
+/** A connecting mark older than its deadline by this much was left by a process that did not get to finish. */
+const KILLED_AFTER_MS = 1000;
+
+function noteConnecting(root: string, now: Date, deadlineMs: number): void {
+  try {
+    writeFileSync(backoffFile(root), `connecting ${now.toISOString()} ${Math.round(deadlineMs)}\n`);
+  } catch {
+    /* the back-off is an optimisation: never a reason to fail */
   }
 }
 
@@ -343,6 +374,7 @@ export async function shareBestEffort(
   env: NodeJS.ProcessEnv,
   mode: 'send' | 'refresh' | 'pull',
   now: () => Date = () => new Date(),
+  deadlineMs?: number,
 ): Promise<string | null> {
   if (!queue || config.attempts.scope !== 'org') return null;
   try {
@@ -350,7 +382,7 @@ export async function shareBestEffort(
     const last = queue.sharedState('pulled_at');
     const pull = mode === 'pull' || (mode === 'refresh' && (!last || now().getTime() - Date.parse(last) >= PULL_EVERY_MS));
     if (!pull && queue.outboxSize() === 0) return null;
-    const r = await shareAttempts(root, config, queue, { pull, env, now });
+    const r = await shareAttempts(root, config, queue, { pull, env, now, deadlineMs });
     const said = [
       r?.rejected ? `${r.rejected} attempt record${r.rejected === 1 ? ' was' : 's were'} refused by the shared store (kept on this machine only)` : null,
       r?.skipped.length ? `${r.skipped.length} of the team's attempt records were not imported: ${r.skipped.slice(0, 3).join('; ')}` : null,

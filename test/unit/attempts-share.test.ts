@@ -5,7 +5,8 @@
  * nothing else. No server: the network side is tested in test/integration/store-attempts.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openAttemptMemory } from '../../src/attempt-memory/open.js';
@@ -117,5 +118,40 @@ describe('a store that cannot be reached', () => {
     expect(await shareBestEffort(root, config, mem.queue, {}, 'send')).toBeNull();
     expect(mem.queue!.outboxSize()).toBe(1);
     mem.close();
+  });
+
+  it('a store that accepts and never answers: a hook waits its own deadline once, then backs off without connecting', async () => {
+    const sockets: Socket[] = [];
+    const server = createServer((sock) => sockets.push(sock)); // accepts, never says a word
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const { mem, root, config } = open('org');
+      const hanging = { ...config, store: { ...config.store, url: `postgres://agentos@127.0.0.1:${port}/agentos`, timeoutMs: 5000 } };
+      mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });
+      const warning = await shareBestEffort(root, hanging, mem.queue, {}, 'send', undefined, 300);
+      // The hook's deadline, not the store's 5 s.
+      expect(warning).toMatch(/no answer from the store at 127\.0\.0\.1:\d+\/agentos within 0\.3 s\); 1 stay queued/);
+      expect(sockets).toHaveLength(1);
+      expect(await shareBestEffort(root, hanging, mem.queue, {}, 'send', undefined, 300)).toBeNull();
+      expect(sockets).toHaveLength(1);
+      mem.close();
+
+      // A process killed while connecting left its mark: once the mark is older than its deadline, nobody waits again.
+      const killed = open('org');
+      killed.mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });
+      const file = path.join(killed.root, '.agentos', 'memory', 'store-unreachable');
+      writeFileSync(file, `connecting ${new Date(Date.now() - 5000).toISOString()} 1500\n`);
+      expect(await shareBestEffort(killed.root, { ...hanging }, killed.mem.queue, {}, 'send', undefined, 300)).toBeNull();
+      expect(sockets).toHaveLength(1);
+      // A mark still within its deadline is another process at work: this one sends too.
+      writeFileSync(file, `connecting ${new Date().toISOString()} 1500\n`);
+      expect(await shareBestEffort(killed.root, { ...hanging }, killed.mem.queue, {}, 'send', undefined, 300)).toMatch(/no answer/);
+      expect(sockets).toHaveLength(2);
+      killed.mem.close();
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

@@ -112,8 +112,8 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
 /** Attempts shared with the team (attempts.scope: org), loaded only then; a failure is one line on stderr, the records stay queued. */
 async function shareFromHook(root: string, config: Config, memory: AttemptMemory, io: IO, mode: 'send' | 'pull'): Promise<void> {
   const queue = (memory as Partial<AttemptMemoryHandle>).queue ?? null;
-  const { shareBestEffort } = await import('../../attempt-memory/share.js');
-  const warning = await shareBestEffort(root, config, queue, io.env, mode);
+  const { shareBestEffort, HOOK_STORE_DEADLINE_MS } = await import('../../attempt-memory/share.js');
+  const warning = await shareBestEffort(root, config, queue, io.env, mode, undefined, HOOK_STORE_DEADLINE_MS);
   if (warning) io.stderr.write(`agentos: ${warning}\n`);
 }
 
