@@ -254,6 +254,19 @@ describe("the repository's name", () => {
     expect(r.stderr).toMatch(/the store URL is not usable/);
     expect(r.stderr).not.toContain(':pw@');
   });
+
+  test("sslmode as libpq reads it: prefer falls back to this server's plain text, require refuses it, an unknown mode is exit 2", async () => {
+    const prefer = await store(['status', '--json'], `${pg.url}?sslmode=prefer`);
+    expect([prefer.code, prefer.stderr]).toEqual([0, '']);
+    const require = await store(['status'], `${pg.url}?sslmode=require`);
+    expect(require.code).toBe(7);
+    expect(require.stderr).toMatch(/does not support SSL/);
+    expect(require.stderr).not.toContain(PG_PASSWORD);
+    const unknown = await store(['status'], `${pg.url}?sslmode=no-such-mode`);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/sslmode "no-such-mode" is not one of libpq's/);
+    expect(unknown.stderr).not.toContain(PG_PASSWORD);
+  });
 });
 
 describe('faults in the middle of a sync leave nothing half-written', () => {

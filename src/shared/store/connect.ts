@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import type { Client as PgClient } from 'pg';
 import { StoreUnavailableError, UsageError, errorMessage } from '../errors.js';
-import { target } from './url.js';
+import { sslPlan, target } from './url.js';
 
 const require = createRequire(import.meta.url);
 
@@ -18,6 +18,23 @@ export type StoreClient = PgClient;
  * repository, needs longer than a status query).
  */
 export async function connectStore(url: string, timeoutMs: number, workMs = timeoutMs): Promise<StoreClient> {
+  const plan = sslPlan(url, process.env);
+  try {
+    return await connectOnce(plan.first, timeoutMs, workMs);
+  } catch (e) {
+    // prefer / allow: the server does not (or only) speak TLS: libpq tries the other way once.
+    if (plan.fallback && isTlsRefusal(e)) return connectOnce(plan.fallback, timeoutMs, workMs);
+    throw e;
+  }
+}
+
+/** The server said no to TLS (prefer) or no to plain text (allow). */
+function isTlsRefusal(e: unknown): boolean {
+  const m = errorMessage(e);
+  return /does not support SSL/i.test(m) || ((e as { code?: string }).code === '28000' && /no encryption|SSL off/i.test(m));
+}
+
+async function connectOnce(url: string, timeoutMs: number, workMs: number): Promise<StoreClient> {
   const { Client } = require('pg') as typeof import('pg');
   let client: PgClient;
   try {

@@ -30,7 +30,8 @@ export function maskUrl(url: string): string {
     return u.toString();
   } catch {
     // Not a URL we can parse: show only its scheme, never its content.
-    return `${url.split(':')[0] || 'postgres'}://…`;
+    const scheme = url.split(':')[0];
+    return `${/^[a-z][a-z0-9+.-]{0,20}$/i.test(scheme) ? scheme : 'postgres'}://…`;
   }
 }
 
@@ -43,4 +44,61 @@ export function target(url: string): string {
   } catch {
     return 'the store';
   }
+}
+
+/** libpq's sslmode values, weakest first (https://www.postgresql.org/docs/current/libpq-ssl.html). */
+export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
+export type SslMode = (typeof SSL_MODES)[number];
+
+/** How to connect so that `sslmode` means what it means in libpq: the URL to try, then the one to fall back to. */
+export interface SslPlan {
+  mode: SslMode | null;
+  /** The URL node-postgres is given first. */
+  first: string;
+  /** prefer/allow: the other way, when the first fails because the server does (not) speak TLS. */
+  fallback: string | null;
+}
+
+/**
+ * node-postgres reads `sslmode=require` as verify-full and accepts any value; libpq's
+ * table is the one users know. The mode comes from the URL, else PGSSLMODE. An unknown
+ * value is a usage error naming it. `prefer` tries TLS without verifying and falls back
+ * to plain text; `allow` the other way round; `require` encrypts without verifying (with
+ * sslrootcert, it verifies the CA as libpq does); `verify-ca`/`verify-full` verify.
+ */
+export function sslPlan(url: string, env: NodeJS.ProcessEnv = {}): SslPlan {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { mode: null, first: url, fallback: null };
+  }
+  const raw = u.searchParams.get('sslmode') ?? env.PGSSLMODE?.trim() ?? null;
+  if (raw === null || raw === '') return { mode: null, first: url, fallback: null };
+  if (!(SSL_MODES as readonly string[]).includes(raw)) throw new UsageError(`the store URL's sslmode "${raw.slice(0, 40)}" is not one of libpq's: ${SSL_MODES.join(', ')}`);
+  const mode = raw as SslMode;
+  const withMode = (m: SslMode) => {
+    const v = new URL(u.toString());
+    v.searchParams.set('sslmode', m);
+    // libpq's meaning, unless the user chose node-postgres' own explicitly.
+    if (!v.searchParams.has('uselibpqcompat')) v.searchParams.set('uselibpqcompat', 'true');
+    return v.toString();
+  };
+  if (mode === 'allow') return { mode, first: withMode('disable'), fallback: withMode('require') };
+  if (mode === 'prefer') return { mode, first: withMode('prefer'), fallback: withMode('disable') };
+  return { mode, first: withMode(mode), fallback: null };
+}
+
+/** A URL to a host other than this machine with no sslmode: its traffic, password included, may cross a network in clear. */
+export function plainTextWarning(url: string, env: NodeJS.ProcessEnv = {}): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  if (u.searchParams.get('sslmode') || env.PGSSLMODE) return null;
+  const host = (u.hostname || u.searchParams.get('host') || env.PGHOST || 'localhost').replace(/^\[|\]$/g, '');
+  const local = host === 'localhost' || host.startsWith('/') || /^127\./.test(host) || host === '::1';
+  return local ? null : `the store URL has no sslmode: the connection to ${host} is not encrypted (add ?sslmode=verify-full, or require)`;
 }

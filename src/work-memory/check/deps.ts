@@ -7,7 +7,7 @@ import { StoreUnavailableError } from '../../shared/errors.js';
 import { withStoreDeadline } from '../../shared/store/connect.js';
 import { repositoryName } from '../../shared/store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../../shared/store/schema.js';
-import { storeConfigured, storeUrl, target } from '../../shared/store/url.js';
+import { plainTextWarning, storeConfigured, storeUrl, target } from '../../shared/store/url.js';
 import type { ModelMatch } from '../org/fetch.js';
 import { openOrgView, type OrgRequest } from '../org/open.js';
 
@@ -29,6 +29,8 @@ async function openOrg(env: NodeJS.ProcessEnv, config: Config, root: string, mod
   const url = storeUrl(env, config)!;
   let self: string | null = null;
   const notes: string[] = [];
+  const plain = plainTextWarning(url, env);
+  if (plain) notes.push(plain);
   try {
     self = repositoryName(root, config);
   } catch {

@@ -8,7 +8,7 @@ import { connectStore, isStoreError, storeError } from '../../../shared/store/co
 import { terminalSafe } from '../../../shared/sanitize.js';
 import { migrate } from '../../../shared/store/schema.js';
 import { storeStatus } from '../../../shared/store/status.js';
-import { maskUrl, storeUrl } from '../../../shared/store/url.js';
+import { maskUrl, plainTextWarning, storeUrl } from '../../../shared/store/url.js';
 
 /** How long init and sync may spend per statement: waiting for another sync of the repository, or deleting a large one. */
 const WORK_MS = 300_000;
@@ -18,6 +18,8 @@ export async function withStore<T>(ctx: CommandContext, work: (client: Awaited<R
   const url = storeUrl(ctx.io.env, config);
   if (!url) throw new UsageError('no shared store configured: set AGENTOS_DATABASE_URL (postgres://user@host/db) or store.url in .agentos/config.yaml');
   const timeout = config.store.timeoutMs;
+  const plain = plainTextWarning(url, ctx.io.env);
+  if (plain && !ctx.globals.quiet) ctx.io.stderr.write(`Warning: ${plain}\n`);
   const client = await connectStore(url, timeout, long ? Math.max(timeout, WORK_MS) : timeout);
   try {
     return await work(client, url);
