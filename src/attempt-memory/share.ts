@@ -8,9 +8,7 @@
  * id is its primary key). After a failed attempt to reach the store, runs wait a
  * minute before trying again, so that hooks stay fast while it is down.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../shared/config/schema.js';
 import { errorMessage, StoreUnavailableError } from '../shared/errors.js';
@@ -20,7 +18,6 @@ import { repositoryName } from '../shared/store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../shared/store/schema.js';
 import { storeUrl } from '../shared/store/url.js';
 import type { SharedQueue } from './open.js';
-import { redact } from './redact.js';
 import type { AttemptRecord } from './types.js';
 
 export interface ShareReport {
@@ -76,7 +73,6 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
   const now = o.now ?? (() => new Date());
   if (!o.force && inBackoff(root, now())) return null;
   const repository = repositoryName(root, config);
-  const author = authorOf(root, o.env);
   const deadline = Math.min(config.store.timeoutMs, o.deadlineMs ?? Infinity);
   // Said before connecting, cleared on success: a process the agent kills while it waits on a store
   // that never answers leaves the mark, and once the mark is older than its deadline the next call backs off.
@@ -84,10 +80,10 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
   try {
     const report = await withStoreDeadline(url, deadline, async (client) => {
       const version = await schemaVersion(client);
-      if (version < 3) throw new StoreUnavailableError(`the store's schema is version ${version}; shared attempts need version 3 or later: run \`agentos store init\``);
+      if (version < SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}; shared attempts need version ${SCHEMA_VERSION} (the author is the login role): run \`agentos store init\``);
       if (version > SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
       const r: ShareReport = { sent: 0, rejected: 0, forgotten: 0, keptOthers: 0, pulled: 0, dropped: 0, queued: 0, skipped: [] };
-      await push(client, queue, repository, author, r);
+      await push(client, queue, repository, r);
       if (o.pull) await pull(client, queue, r, now, config.attempts.archiveAfterDays, repository);
       r.queued = queue.outboxSize();
       return r;
@@ -100,7 +96,7 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
   }
 }
 
-async function push(client: StoreClient, queue: SharedQueue, repository: string, author: string, r: ShareReport): Promise<void> {
+async function push(client: StoreClient, queue: SharedQueue, repository: string, r: ShareReport): Promise<void> {
   for (;;) {
     const batch = queue.pending(BATCH);
     if (!batch.length) return;
@@ -112,7 +108,7 @@ async function push(client: StoreClient, queue: SharedQueue, repository: string,
       if (sends.length) {
         try {
           await client.query('SAVEPOINT batch');
-          r.sent += await insertAttempts(client, sends, repository, author);
+          r.sent += await insertAttempts(client, sends, repository);
         } catch (e) {
           // A record the server refuses (its data, not the connection) must not hold back every later one:
           // the batch is sent again one record at a time and a refused record is set aside, and said.
@@ -121,7 +117,7 @@ async function push(client: StoreClient, queue: SharedQueue, repository: string,
           for (const a of sends) {
             await client.query('SAVEPOINT one');
             try {
-              r.sent += await insertAttempts(client, [a], repository, author);
+              r.sent += await insertAttempts(client, [a], repository);
             } catch (one) {
               if (!isDataError(one)) throw one;
               await client.query('ROLLBACK TO SAVEPOINT one');
@@ -131,10 +127,10 @@ async function push(client: StoreClient, queue: SharedQueue, repository: string,
         }
       }
       if (forgets.length) {
-        // Only the author's own: someone else's record stays on the server.
-        const gone = await client.query<{ id: string }>(`DELETE FROM attempts WHERE id = ANY($1::text[]) AND author = $2 RETURNING id`, [forgets, author]);
+        // Only the author's own, as the server knows the author (its login role; row-level security holds it too).
+        const gone = await client.query<{ id: string }>(`DELETE FROM attempts WHERE id = ANY($1::text[]) AND author = current_user RETURNING id`, [forgets]);
         const others = await client.query<{ n: string }>(`SELECT count(*) AS n FROM attempts WHERE id = ANY($1::text[])`, [forgets]);
-        await client.query(`INSERT INTO forgotten_attempts (id, author) SELECT unnest($1::text[]), $2 ON CONFLICT (id) DO NOTHING`, [gone.rows.map((x) => x.id), author]);
+        await client.query(`INSERT INTO forgotten_attempts (id) SELECT unnest($1::text[]) ON CONFLICT (id) DO NOTHING`, [gone.rows.map((x) => x.id)]);
         r.forgotten += gone.rows.length;
         r.keptOthers += Number(others.rows[0].n);
       }
@@ -149,13 +145,14 @@ async function push(client: StoreClient, queue: SharedQueue, repository: string,
   }
 }
 
-async function insertAttempts(client: StoreClient, sends: AttemptRecord[], repository: string, author: string): Promise<number> {
+async function insertAttempts(client: StoreClient, sends: AttemptRecord[], repository: string): Promise<number> {
   const rows = await client.query(
-    `INSERT INTO attempts (id, repository, author, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd)
-     SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, repository text, author text, time timestamptz, session_id text, tool text, command text, outcome text,
+    // No author column: the server fills it with the login role (current_user), which nobody can choose.
+    `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd)
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, repository text, time timestamptz, session_id text, tool text, command text, outcome text,
        exit_code integer, duration_ms integer, error text, cause text, context text, work text, branch text, tags jsonb, cwd text)
      ON CONFLICT (id) DO NOTHING`,
-    [JSON.stringify(sends.map((a) => wireRecord(a, repository, author)))],
+    [JSON.stringify(sends.map((a) => wireRecord(a, repository)))],
   );
   return rows.rowCount ?? 0;
 }
@@ -231,14 +228,13 @@ interface WireRow {
 }
 
 /** What leaves the machine: the stored record, which open.ts redacted before it was ever written. */
-function wireRecord(a: AttemptRecord, repository: string, author: string) {
+function wireRecord(a: AttemptRecord, repository: string) {
   // PostgreSQL text holds no NUL (a binary tool's stderr can), and its integer is 32-bit (a Windows status is not).
   const t = (v: string | null) => (v === null ? null : v.replace(/\u0000/g, ''));
   const int32 = (v: number | null) => (v !== null && Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31 ? v : null);
   return {
     id: a.id,
     repository,
-    author,
     time: a.time,
     session_id: t(a.sessionId),
     tool: t(a.tool),
@@ -288,25 +284,6 @@ function fromWire(w: WireRow): (AttemptRecord & { origin: string }) | string {
   };
 }
 
-/**
- * Who records: AGENTOS_AUTHOR, else git's user.email, else user@host. Only the author
- * may delete a record from the shared store. Redacted like everything else that leaves.
- */
-export function authorOf(root: string, env: NodeJS.ProcessEnv): string {
-  const given = env.AGENTOS_AUTHOR?.trim();
-  if (given) return given.slice(0, 200);
-  const git = spawnSync('git', ['config', '--get', 'user.email'], { cwd: root, encoding: 'utf8', timeout: 5000 });
-  const email = git.status === 0 ? git.stdout.trim() : '';
-  return redact(email || `${safeUser()}@${os.hostname()}`, os.homedir()).slice(0, 200);
-}
-
-function safeUser(): string {
-  try {
-    return os.userInfo().username;
-  } catch {
-    return 'unknown';
-  }
-}
 
 function backoffFile(root: string): string {
   return path.join(ensureMemoryDir(root), 'store-unreachable');

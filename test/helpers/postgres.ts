@@ -100,7 +100,8 @@ export async function startPostgres(opts: { pgbin?: string } = {}): Promise<Test
 /** One statement against a test server (its own connection, closed after). */
 export async function sqlAt<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
   const { Client } = require('pg') as typeof import('pg');
-  const c = new Client({ connectionString: url });
+  // As agentos connects: the store's own schema first on the path (version 4 on), public (pgvector's type) after.
+  const c = new Client({ connectionString: url, options: '-c search_path=agentos,public' });
   await c.connect();
   try {
     return (await c.query(text, params)).rows as T[];
@@ -108,3 +109,26 @@ export async function sqlAt<T>(url: string, text: string, params: unknown[] = []
     await c.end();
   }
 }
+
+/** A person's own password on the test server (each person is a login role, issue 30). */
+export const PERSON_PASSWORD = 'agentos-person-secret-51c2';
+
+/**
+ * The URL a teammate connects with: their own login role, created on first use in the
+ * group `agentos_writer` (or `agentos_reader`) that `store init` made. The role's name
+ * is who they are on the server: the author of what they record.
+ */
+export function personUrl(pg: TestPostgres, name: string, group: 'agentos_writer' | 'agentos_reader' | 'agentos_admin' = 'agentos_writer'): Promise<string> {
+  // Once per server and person: processes started together share the one CREATE ROLE (and a server stopped later still has the URL).
+  const key = `${pg.port}/${name}`;
+  let made = people.get(key);
+  if (!made) {
+    const quoted = `"${name.replace(/"/g, '""')}"`;
+    made = sqlAt(pg.url, `CREATE ROLE ${quoted} LOGIN PASSWORD '${PERSON_PASSWORD}' IN ROLE ${group}`).then(
+      () => `postgres://${encodeURIComponent(name)}:${PERSON_PASSWORD}@${pg.host}:${pg.port}/postgres`,
+    );
+    people.set(key, made);
+  }
+  return made;
+}
+const people = new Map<string, Promise<string>>();

@@ -10,7 +10,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
-import { sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { personUrl, sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 jest.setTimeout(300_000);
 
@@ -22,8 +22,9 @@ let b: string;
 const sql = <T>(text: string, params: unknown[] = []): Promise<T[]> => sqlAt<T>(pg.url, text, params);
 
 const SECRET = 'ghp_' + 'Z'.repeat(36);
-const as = (author: string, dir: string, args: string[], input?: string): Promise<CliResult> =>
-  runCli(['-C', dir, ...args], { cwd: dir, env: { AGENTOS_DATABASE_URL: pg.url, AGENTOS_AUTHOR: author }, input });
+// Each person connects as their own login role: the server, not the client, says who recorded what.
+const as = async (author: string, dir: string, args: string[], input?: string): Promise<CliResult> =>
+  runCli(['-C', dir, ...args], { cwd: dir, env: { AGENTOS_DATABASE_URL: await personUrl(pg, author) }, input });
 
 async function project(dir: string, repository: string): Promise<void> {
   await mkdir(path.join(dir, '.agentos'), { recursive: true });
@@ -192,7 +193,7 @@ describe('shared attempts on a real PostgreSQL', () => {
 
     // Alice, in a shell where sharing is off (no store URL), forgets a record the store has: queued, and sent by her next run that shares.
     const [sentBefore] = await sql<{ id: string }>(`SELECT id FROM attempts WHERE command = 'accepted'`);
-    const offline = await runCli(['-C', a, 'forget', '--id', sentBefore.id, '--json'], { cwd: a, env: { AGENTOS_DATABASE_URL: '', AGENTOS_AUTHOR: 'alice@acme.test' } });
+    const offline = await runCli(['-C', a, 'forget', '--id', sentBefore.id, '--json'], { cwd: a, env: { AGENTOS_DATABASE_URL: '' } });
     expect(JSON.parse(offline.stdout)).toEqual({ forgotten: 1, shared: null });
     expect(await sql(`SELECT 1 FROM attempts WHERE id = $1`, [sentBefore.id])).toHaveLength(1);
     expect(JSON.parse((await as('alice@acme.test', a, ['store', 'sync', '--json'])).stdout).attempts).toMatchObject({ forgotten: 1 });

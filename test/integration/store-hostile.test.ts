@@ -1,15 +1,18 @@
 // SLOW: one careless or hostile teammate against the shared store (issue 30), on a real
-// PostgreSQL with pgvector (test/helpers/postgres.ts). The demo is synced as acme/demo and a
-// small project as acme/evil; a third project checks the demo's briefs at org scope. Then
-// evil's rows are broken the ways issue 30 found (a vector scaled by 50, a document without
-// a title, negative term statistics, negative totals, an attempt at time `infinity`): every
-// other person's check keeps its status and first match, and the bad row is named once.
+// PostgreSQL with pgvector (test/helpers/postgres.ts), each person their own login role.
+// Alice publishes the demo as acme/demo; Mallory publishes a small project as acme/evil;
+// Carol checks the demo's briefs at org scope from a third project. Mallory's attacks are
+// refused by the server (row-level security, CHECKs): she cannot replace or wipe Alice's
+// repository, forge Alice's records or forgets, or write rows no agentos writes. Rows that
+// got in before those CHECKs (a vector scaled by 50, a document without a title, negative
+// statistics, a time of `infinity`) are skipped by every client and named once: Carol's
+// checks keep their statuses and first matches.
 import { jest } from '@jest/globals';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
-import { sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { personUrl, sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 jest.setTimeout(300_000);
 
@@ -22,7 +25,16 @@ let briefs: string[];
 let baseline: Array<{ status: string; first: string | null }>;
 
 const sql = <T>(text: string, params: unknown[] = []): Promise<T[]> => sqlAt<T>(pg.url, text, params);
-const run = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => runCli(['-C', dir, ...args], { cwd: dir, env: { AGENTOS_DATABASE_URL: pg.url, ...env } });
+/** As a person: their own login role. */
+const as = async (who: string, dir: string, args: string[]): Promise<CliResult> => runCli(['-C', dir, ...args], { cwd: dir, env: { AGENTOS_DATABASE_URL: await personUrl(pg, who) } });
+const asMallory = async <T>(text: string, params: unknown[] = []): Promise<T[]> => sqlAt<T>(await personUrl(pg, 'mallory'), text, params);
+/** A row that got in before version 4's CHECKs: written with the constraint lifted, which is then put back (NOT VALID, as the migration adds it). */
+async function before4(table: string, constraint: string, text: string, params: unknown[] = []): Promise<void> {
+  const [def] = await sql<{ d: string }>(`SELECT pg_get_constraintdef(oid) AS d FROM pg_constraint WHERE conname = $1`, [constraint]);
+  await sql(`ALTER TABLE ${table} DROP CONSTRAINT ${constraint}`);
+  await sql(text, params);
+  await sql(`ALTER TABLE ${table} ADD CONSTRAINT ${constraint} ${def.d.replace(/ NOT VALID$/, '')} NOT VALID`);
+}
 
 interface StartJson {
   status: string;
@@ -32,7 +44,7 @@ interface StartJson {
 
 async function check(brief: string): Promise<{ json: StartJson; r: CliResult }> {
   const out = path.join(tmp, 'out', path.basename(brief));
-  const r = await run(other, ['issue', 'start', brief, '--json', '--non-interactive', '--on-duplicate', 'ignore', '--no-refresh', '--scope', 'org', '-o', out]);
+  const r = await as('carol', other, ['issue', 'start', brief, '--json', '--non-interactive', '--on-duplicate', 'ignore', '--no-refresh', '--scope', 'org', '-o', out]);
   expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
   return { json: JSON.parse(r.stdout) as StartJson, r };
 }
@@ -55,7 +67,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-hostile-'));
   demo = path.join(tmp, 'demo');
   await indexedDemo(demo);
-  await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: acme/demo\n');
+  await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: acme/demo\nattempts:\n  scope: org\n');
   evil = path.join(tmp, 'evil');
   const issue = (n: number, title: string, body: string) => [`docs/audit/done/${n}-x/001-issue.md`, `# Issue #${n}: ${title}\n\n${body}\n`];
   for (const [rel, text] of [
@@ -70,11 +82,12 @@ beforeAll(async () => {
   other = path.join(tmp, 'other');
   await mkdir(path.join(other, '.agentos'), { recursive: true });
   await writeFile(path.join(other, '.agentos', 'config.yaml'), 'store:\n  repository: acme/other\nattempts:\n  scope: org\n');
+  // The database owner sets the store up once; everybody else is a login role in a group.
   expect((await runCli(['store', 'init'], { env: { AGENTOS_DATABASE_URL: pg.url } })).code).toBe(0);
-  expect((await run(demo, ['store', 'sync'])).code).toBe(0);
-  expect((await run(evil, ['index', '--include-history', '-q'])).code).toBe(0);
-  expect((await run(evil, ['store', 'sync'])).code).toBe(0);
-  expect((await run(other, ['index', '--include-history', '-q'])).code).toBe(0);
+  expect((await as('alice', demo, ['store', 'sync'])).code).toBe(0);
+  expect((await as('mallory', evil, ['index', '--include-history', '-q'])).code).toBe(0);
+  expect((await as('mallory', evil, ['store', 'sync'])).code).toBe(0);
+  expect((await as('carol', other, ['index', '--include-history', '-q'])).code).toBe(0);
   briefs = (await readdir(path.join(demo, 'briefs'))).sort().map((b) => path.join(demo, 'briefs', b));
   baseline = (await decisions()).map(({ status, first }) => ({ status, first }));
   // The demo's duplicates are found through the store: the baseline is worth protecting.
@@ -86,7 +99,65 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-describe("one teammate's rows cannot change anybody else's check", () => {
+describe("the server refuses what one person may not do to another's work", () => {
+  test("Mallory cannot replace, wipe or delete Alice's repository; Alice's rows stay as they were", async () => {
+    const before = await sql<{ n: string }>(`SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo'`);
+    // An empty project that claims Alice's name: its sync would have removed every document.
+    const fake = path.join(tmp, 'fake');
+    await mkdir(path.join(fake, '.agentos'), { recursive: true });
+    await writeFile(path.join(fake, '.agentos', 'config.yaml'), 'store:\n  repository: acme/demo\n');
+    expect((await as('mallory', fake, ['index', '--include-history', '-q'])).code).toBe(0);
+    const sync = await as('mallory', fake, ['store', 'sync']);
+    expect(sync.code).toBe(7);
+    expect(sync.stderr).toContain('acme/demo in the shared store belongs to the person who published it first');
+    // Around the client too: row-level security, not a WHERE clause.
+    expect(await asMallory(`DELETE FROM documents WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/demo') RETURNING id`)).toEqual([]);
+    expect(await asMallory(`DELETE FROM repositories WHERE name = 'acme/demo' RETURNING id`)).toEqual([]);
+    await expect(asMallory(`UPDATE repositories SET owners = ARRAY['mallory'] WHERE name = 'acme/demo' RETURNING id`)).resolves.toEqual([]);
+    const after = await sql<{ n: string }>(`SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo'`);
+    expect(after).toEqual(before);
+    // Mallory's own repository is hers: she published it first.
+    expect(await sql<{ owners: string[] }>(`SELECT owners FROM repositories WHERE name = 'acme/evil'`)).toEqual([{ owners: ['mallory'] }]);
+  });
+
+  test('a record is authored by the login role: Mallory cannot write one as Alice, nor forget one of hers', async () => {
+    const alices = await as('alice', demo, ['attempt', 'record', '--outcome', 'failure', '--error', 'boom', '--command', 'make release']);
+    expect(alices.code).toBe(0);
+    const [row] = await sql<{ id: string; author: string }>(`SELECT id, author FROM attempts WHERE command = 'make release'`);
+    expect(row.author).toBe('alice');
+    await expect(
+      asMallory(
+        `INSERT INTO attempts (id, repository, author, time, session_id, tool, command, outcome, tags, cwd) VALUES ('01FORGED00000000000000000A', 'acme/demo', 'alice', now(), 's', 'shell', 'make release', 'success', '[]', '.')`,
+      ),
+    ).rejects.toMatchObject({ code: '42501' });
+    expect(await asMallory(`DELETE FROM attempts WHERE id = $1 RETURNING id`, [row.id])).toEqual([]);
+    await expect(asMallory(`INSERT INTO forgotten_attempts (id) VALUES ($1)`, [row.id])).rejects.toMatchObject({ code: '42501' });
+    expect(await sql(`SELECT id FROM attempts WHERE id = $1`, [row.id])).toEqual([{ id: row.id }]);
+  });
+
+  test('rows no agentos writes are refused by CHECKs: a scaled vector, a document without a title, negative counts, an endless time', async () => {
+    const [doc] = await sql<{ id: string }>(`SELECT d.id::text AS id FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/evil' ORDER BY d.path LIMIT 1`);
+    const [chunk] = await sql<{ id: string; v: string }>(`SELECT id::text AS id, embedding::text AS v FROM chunks WHERE document_id = $1 LIMIT 1`, [doc.id]);
+    const scaled = `[${chunk.v
+      .slice(1, -1)
+      .split(',')
+      .map((x) => Number(x) * 50)
+      .join(',')}]`;
+    for (const [text, params] of [
+      [`INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) VALUES ($1, 99, 's', 'e', $2::vector)`, [doc.id, scaled]],
+      [`UPDATE documents SET metadata = metadata - 'title' WHERE id = $1`, [doc.id]],
+      [`UPDATE repository_terms SET df = -1000 WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/evil')`, []],
+      [`UPDATE repositories SET docs = -5 WHERE name = 'acme/evil'`, []],
+      [
+        `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, tags, cwd) VALUES ('01ENDLESS0000000000000000A', 'acme/evil', 'infinity', 's', 'shell', 'x', 'failure', '[]', '.')`,
+        [],
+      ],
+    ] as Array<[string, unknown[]]>)
+      await expect(asMallory(text, params)).rejects.toMatchObject({ code: '23514' });
+  });
+});
+
+describe("rows from before the CHECKs cannot change anybody else's check", () => {
   test('a vector scaled by 50 and a document without a title: skipped and named; every status and first match as before', async () => {
     const [a, b] = await evilDocs();
     const [chunk] = await sql<{ id: string; v: string }>(`SELECT id::text AS id, embedding::text AS v FROM chunks WHERE document_id = $1 ORDER BY ordinal LIMIT 1`, [a.id]);
@@ -95,8 +166,8 @@ describe("one teammate's rows cannot change anybody else's check", () => {
       .split(',')
       .map((x) => Number(x) * 50)
       .join(',')}]`;
-    await sql(`UPDATE chunks SET embedding = $1::vector WHERE id = $2`, [scaled, chunk.id]);
-    await sql(`UPDATE documents SET metadata = metadata - 'title' WHERE id = $1`, [b.id]);
+    await before4('chunks', 'chunks_unit_vector', `UPDATE chunks SET embedding = $1::vector WHERE id = $2`, [scaled, chunk.id]);
+    await before4('documents', 'documents_shape', `UPDATE documents SET metadata = metadata - 'title' WHERE id = $1`, [b.id]);
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
     const said = after.flatMap((d) => d.warnings).join('\n');
@@ -105,13 +176,13 @@ describe("one teammate's rows cannot change anybody else's check", () => {
   });
 
   test('negative term statistics: no score becomes NaN, every status and first match as before', async () => {
-    await sql(`UPDATE repository_terms SET df = -1000 WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/evil')`);
+    await before4('repository_terms', 'repository_terms_df', `UPDATE repository_terms SET df = -1000 WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/evil')`);
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
   });
 
   test('negative document totals: the repository is left out and named', async () => {
-    await sql(`UPDATE repositories SET docs = -5 WHERE name = 'acme/evil'`);
+    await before4('repositories', 'repositories_totals', `UPDATE repositories SET docs = -5 WHERE name = 'acme/evil'`);
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
     expect(after[0].warnings.join('\n')).toContain('store: skipped repository acme/evil: its document totals are not non-negative counts');
@@ -122,16 +193,13 @@ describe("one teammate's rows cannot change anybody else's check", () => {
     await writeFile(path.join(other, 'scripts', 'deploy.sh'), '#!/bin/sh\necho "error: staging refused the token" >&2\nexit 3\n');
     await chmod(path.join(other, 'scripts', 'deploy.sh'), 0o755);
     const row = (id: string, time: string) =>
-      sql(
-        `INSERT INTO attempts (id, repository, author, time, session_id, tool, command, outcome, exit_code, error, tags, cwd) VALUES ($1, 'acme/other', 'alice@acme.test', $2::timestamptz, 's1', 'Bash', './scripts/deploy.sh --target staging', 'failure', 3, 'error: staging refused the token', '[]'::jsonb, '.')`,
-        [id, time],
-      );
-    await row('01HZZZZZZZZZZZZZZZZZZZZZZ1', 'infinity');
-    await row('01HZZZZZZZZZZZZZZZZZZZZZZ2', new Date().toISOString());
-    const r = await run(other, ['run', '--', './scripts/deploy.sh', '--target', 'staging'], { AGENTOS_AUTHOR: 'bob@acme.test' });
+      `INSERT INTO attempts (id, repository, author, time, session_id, tool, command, outcome, exit_code, error, tags, cwd) VALUES ('${id}', 'acme/other', 'alice', '${time}'::timestamptz, 's1', 'Bash', './scripts/deploy.sh --target staging', 'failure', 3, 'error: staging refused the token', '[]'::jsonb, '.')`;
+    await before4('attempts', 'attempts_time', row('01HZZZZZZZZZZZZZZZZZZZZZZ1', 'infinity'));
+    await sql(row('01HZZZZZZZZZZZZZZZZZZZZZZ2', new Date().toISOString()));
+    const r = await as('carol', other, ['run', '--', './scripts/deploy.sh', '--target', 'staging']);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/This resembles a failure/);
-    expect(r.stderr).toContain("1 of the team's attempt records were not imported: 01HZZZZZZZZZZZZZZZZZZZZZZ1 (alice@acme.test): its time is not a date");
+    expect(r.stderr).toContain("1 of the team's attempt records were not imported: 01HZZZZZZZZZZZZZZZZZZZZZZ1 (alice): its time is not a date");
     expect(r.stderr).not.toMatch(/Invalid time value|not shared with the team/);
   });
 });

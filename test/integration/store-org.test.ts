@@ -159,7 +159,7 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     await locker.connect();
     try {
       await locker.query('BEGIN');
-      await locker.query('LOCK TABLE chunks IN ACCESS EXCLUSIVE MODE');
+      await locker.query('LOCK TABLE agentos.chunks IN ACCESS EXCLUSIVE MODE');
       await writeFile(path.join(other, '.agentos', 'config.yaml'), 'store:\n  repository: acme/other\n  timeout_ms: 1500\n');
       const started = Date.now();
       const { r, json } = await start(other, briefs[0], ['--scope', 'org']);
@@ -178,7 +178,7 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     const locker = new Client({ connectionString: pg.url });
     await locker.connect();
     await locker.query('BEGIN');
-    await locker.query('LOCK TABLE chunks IN ACCESS EXCLUSIVE MODE');
+    await locker.query('LOCK TABLE agentos.chunks IN ACCESS EXCLUSIVE MODE');
     const out = path.join(tmp, 'out', 'dropped.json');
     const child = spawn(process.execPath, [BIN, '-C', other, 'issue', 'start', briefs[0], '--json', '--non-interactive', '--no-refresh', '--scope', 'org', '-o', out], {
       env: cliEnv({ AGENTOS_DATABASE_URL: pg.url }),
@@ -215,9 +215,9 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     try {
       const { r, json } = await start(other, briefs[0], ['--scope', 'org']);
       expect(json.scope).toBe('repo');
-      expect(r.stderr).toMatch(/the store's schema is version 1, this agentos reads 3: run `agentos store init`/);
+      expect(r.stderr).toMatch(/the store's schema is version 1, this agentos reads 4: run `agentos store init`/);
     } finally {
-      await sql(`UPDATE agentos_schema SET version = 3`);
+      await sql(`UPDATE agentos_schema SET version = 4`);
     }
   });
 });

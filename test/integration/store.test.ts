@@ -32,11 +32,12 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
   test('init creates the schema once; a second init changes nothing; status shows it with the password masked', async () => {
     const first = await store(['init']);
     expect([first.code, first.stderr]).toEqual([0, '']);
-    expect(first.stdout).toMatch(/^Store schema created: version 3 \(pgvector \d+\.\d+\.\d+\)\.\n$/);
+    expect(first.stdout).toMatch(/^Store schema created: version 4 \(pgvector \d+\.\d+\.\d+\)\.\n$/);
     const again = await store(['init', '--json']);
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ from: 3, to: 3 });
-    const tables = await sql<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
+    expect(JSON.parse(again.stdout)).toMatchObject({ from: 4, to: 4 });
+    // The store's own schema: another application's `documents` in public is never touched.
+    const tables = await sql<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'agentos' ORDER BY 1`);
     expect(tables.map((r) => r.t)).toEqual(['agentos_schema', 'attempts', 'chunks', 'document_terms', 'documents', 'forgotten_attempts', 'repositories', 'repository_terms']);
     const index = await sql<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'chunks_embedding'`);
     expect(index[0].indexdef).toMatch(/USING hnsw \(embedding vector_ip_ops\)/);
@@ -44,12 +45,12 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     const status = await store(['status', '--json']);
     expect(status.code).toBe(0);
     const s = JSON.parse(status.stdout);
-    expect(s).toMatchObject({ schema: { version: 3, expected: 3, state: 'current' }, repositories: [] });
+    expect(s).toMatchObject({ schema: { version: 4, expected: 4, state: 'current' }, repositories: [] });
     expect(s.server).toMatch(/^16\./);
     expect(s.url).toBe(`postgres://postgres:****@127.0.0.1:${pg.port}/postgres`);
     const text = await store(['status']);
     for (const out of [status.stdout, status.stderr, text.stdout, text.stderr]) expect(out).not.toContain(PG_PASSWORD);
-    expect(text.stdout).toContain('Schema:  version 3');
+    expect(text.stdout).toContain('Schema:  version 4');
   });
 
   test('eight processes running init at once on a fresh database: all succeed, one schema', async () => {
@@ -76,7 +77,7 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     await sql(`INSERT INTO document_terms VALUES (1, 'redis', 3), (1, 'queue', 2), (2, 'redis', 1)`, url);
     const r = await store(['init', '--json'], url);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(JSON.parse(r.stdout)).toMatchObject({ from: 1, to: 3 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ from: 1, to: 4 });
     expect(await sql(`SELECT path, lexical_len FROM documents ORDER BY path`, url)).toEqual([
       { path: 'a.md', lexical_len: 5 },
       { path: 'b.md', lexical_len: 1 },
@@ -400,7 +401,7 @@ describe('a server without pgvector', () => {
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ scope: 'repo', status: expect.stringMatching(/duplicate_alert|related_context|clear/) });
       expect(r.stderr).toMatch(
-        /the shared store could not answer \(the store's schema is version 0, this agentos reads 3: run `agentos store init`\); answered from this repository's local index only/,
+        /the shared store could not answer \(the store's schema is version 0, this agentos reads 4: run `agentos store init`\); answered from this repository's local index only/,
       );
     } finally {
       await rm(tmp, { recursive: true, force: true });

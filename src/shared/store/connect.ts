@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type { Client as PgClient } from 'pg';
 import { StoreUnavailableError, UsageError, errorMessage } from '../errors.js';
 import { sslPlan, target } from './url.js';
+import { SEARCH_PATH } from './schema.js';
 
 const require = createRequire(import.meta.url);
 
@@ -38,7 +39,15 @@ async function connectOnce(url: string, timeoutMs: number, workMs: number): Prom
   const { Client } = require('pg') as typeof import('pg');
   let client: PgClient;
   try {
-    client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, statement_timeout: workMs, query_timeout: workMs + 1000, application_name: 'agentos' });
+    // The store's tables are in their own schema (version 4): every statement finds them there first.
+    client = new Client({
+      connectionString: url,
+      connectionTimeoutMillis: timeoutMs,
+      statement_timeout: workMs,
+      query_timeout: workMs + 1000,
+      application_name: 'agentos',
+      options: `-c search_path=${SEARCH_PATH.replace(/\s+/g, '')}`,
+    });
   } catch (e) {
     // The driver parses the URL here (and reads any sslrootcert file): the URL is the user's to fix.
     throw new UsageError(`the store URL is not usable (${errorMessage(e).replace(/postgres(ql)?:\/\/\S+/g, '<url>')}); expected postgres://user@host:port/database`);

@@ -6,7 +6,7 @@
  * knows is refused rather than written to.
  */
 import type { StoreClient } from './connect.js';
-import { StoreUnavailableError } from '../errors.js';
+import { StoreUnavailableError, errorMessage } from '../errors.js';
 
 /** The advisory lock every migration holds (an arbitrary constant: "agentos" in ASCII), as a string: it is above 2^53. */
 const MIGRATION_LOCK = '27416758083415923';
@@ -60,7 +60,67 @@ export const MIGRATIONS: string[][] = [
     `CREATE TABLE forgotten_attempts (id text PRIMARY KEY, author text NOT NULL, forgotten_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
     `CREATE INDEX forgotten_attempts_at ON forgotten_attempts (forgotten_at)`,
   ],
+  [
+    // Version 4, a store a team can trust (issue 30): the store's own schema, each person their own
+    // login role in a group, row-level security instead of the client's courtesy, and CHECKs that
+    // refuse rows no agentos writes. The tables of a version-3 store move out of `public`.
+    `DO $$ DECLARE t text; BEGIN
+       FOREACH t IN ARRAY ARRAY['agentos_schema', 'repositories', 'documents', 'chunks', 'document_terms', 'repository_terms', 'attempts', 'forgotten_attempts'] LOOP
+         IF to_regclass('public.' || t) IS NOT NULL AND to_regclass('agentos.' || t) IS NULL THEN EXECUTE format('ALTER TABLE public.%I SET SCHEMA agentos', t); END IF;
+       END LOOP; END $$`,
+    // Group roles: readers check, search and pull; writers also publish and share; admins may change any repository.
+    `DO $$ BEGIN
+       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'agentos_reader') THEN CREATE ROLE agentos_reader NOLOGIN; END IF;
+       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'agentos_writer') THEN CREATE ROLE agentos_writer NOLOGIN IN ROLE agentos_reader; END IF;
+       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'agentos_admin') THEN CREATE ROLE agentos_admin NOLOGIN IN ROLE agentos_writer; END IF;
+     END $$`,
+    // A repository belongs to whoever published it first; an administrator can add owners.
+    `ALTER TABLE agentos.repositories ADD COLUMN owners text[] NOT NULL DEFAULT ARRAY[current_user::text]`,
+    // The author of a record is the database user, never a name the client chooses.
+    `ALTER TABLE agentos.attempts ALTER COLUMN author SET DEFAULT current_user`,
+    `ALTER TABLE agentos.forgotten_attempts ALTER COLUMN author SET DEFAULT current_user`,
+    `CREATE FUNCTION agentos.may_write(repo bigint) RETURNS boolean LANGUAGE sql STABLE AS
+       $$ SELECT pg_has_role(current_user, 'agentos_admin', 'MEMBER') OR EXISTS (SELECT 1 FROM agentos.repositories r WHERE r.id = repo AND current_user = ANY (r.owners)) $$`,
+    `CREATE FUNCTION agentos.may_write_document(doc bigint) RETURNS boolean LANGUAGE sql STABLE AS
+       $$ SELECT agentos.may_write((SELECT d.repository_id FROM agentos.documents d WHERE d.id = doc)) $$`,
+    ...['repositories', 'documents', 'chunks', 'document_terms', 'repository_terms', 'attempts', 'forgotten_attempts'].flatMap((t) => [
+      `ALTER TABLE agentos.${t} ENABLE ROW LEVEL SECURITY`,
+      `CREATE POLICY ${t}_read ON agentos.${t} FOR SELECT USING (true)`,
+    ]),
+    `CREATE POLICY repositories_publish ON agentos.repositories FOR INSERT WITH CHECK (owners = ARRAY[current_user::text] OR pg_has_role(current_user, 'agentos_admin', 'MEMBER'))`,
+    `CREATE POLICY repositories_own ON agentos.repositories FOR UPDATE USING (agentos.may_write(id)) WITH CHECK (agentos.may_write(id))`,
+    `CREATE POLICY repositories_remove ON agentos.repositories FOR DELETE USING (agentos.may_write(id))`,
+    ...['documents', 'repository_terms'].flatMap((t) => [
+      `CREATE POLICY ${t}_write ON agentos.${t} FOR INSERT WITH CHECK (agentos.may_write(repository_id))`,
+      `CREATE POLICY ${t}_change ON agentos.${t} FOR UPDATE USING (agentos.may_write(repository_id)) WITH CHECK (agentos.may_write(repository_id))`,
+      `CREATE POLICY ${t}_remove ON agentos.${t} FOR DELETE USING (agentos.may_write(repository_id))`,
+    ]),
+    ...['chunks', 'document_terms'].flatMap((t) => [
+      `CREATE POLICY ${t}_write ON agentos.${t} FOR INSERT WITH CHECK (agentos.may_write_document(document_id))`,
+      `CREATE POLICY ${t}_remove ON agentos.${t} FOR DELETE USING (agentos.may_write_document(document_id))`,
+    ]),
+    `CREATE POLICY attempts_own ON agentos.attempts FOR INSERT WITH CHECK (author = current_user)`,
+    `CREATE POLICY attempts_forget ON agentos.attempts FOR DELETE USING (author = current_user OR pg_has_role(current_user, 'agentos_admin', 'MEMBER'))`,
+    // A forget is recorded only by the author of the record (another's id stays on every machine).
+    `CREATE POLICY forgotten_own ON agentos.forgotten_attempts FOR INSERT WITH CHECK (author = current_user AND NOT EXISTS (SELECT 1 FROM agentos.attempts a WHERE a.id = forgotten_attempts.id AND a.author <> current_user))`,
+    // Rows no agentos writes are refused (NOT VALID: rows already there are judged by the client instead).
+    `ALTER TABLE agentos.chunks ADD CONSTRAINT chunks_unit_vector CHECK (abs(vector_norm(embedding) - 1) < 0.01) NOT VALID`,
+    `ALTER TABLE agentos.documents ADD CONSTRAINT documents_shape CHECK (COALESCE(jsonb_typeof(metadata -> 'title'), '') = 'string' AND lexical_len >= 0) NOT VALID`,
+    `ALTER TABLE agentos.document_terms ADD CONSTRAINT document_terms_tf CHECK (tf > 0) NOT VALID`,
+    `ALTER TABLE agentos.repository_terms ADD CONSTRAINT repository_terms_df CHECK (df >= 0) NOT VALID`,
+    `ALTER TABLE agentos.repositories ADD CONSTRAINT repositories_totals CHECK (docs >= 0 AND history_docs >= 0 AND standard_docs >= 0 AND lexical_len >= 0 AND chunks >= 0) NOT VALID`,
+    `ALTER TABLE agentos.attempts ADD CONSTRAINT attempts_time CHECK (isfinite(time)) NOT VALID`,
+    `GRANT USAGE ON SCHEMA agentos TO agentos_reader`,
+    `GRANT SELECT ON ALL TABLES IN SCHEMA agentos TO agentos_reader`,
+    `GRANT INSERT, UPDATE, DELETE ON agentos.repositories, agentos.documents, agentos.chunks, agentos.document_terms, agentos.repository_terms, agentos.attempts, agentos.forgotten_attempts TO agentos_writer`,
+    `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA agentos TO agentos_writer`,
+  ],
 ];
+
+/** Where the store's tables live (version 4 on): never `public`, where another application's `documents` may be. */
+export const STORE_SCHEMA = 'agentos';
+/** Every connection's search path: the store's schema, then public (where CREATE EXTENSION put pgvector's type). */
+export const SEARCH_PATH = `${STORE_SCHEMA}, public`;
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -83,6 +143,14 @@ export async function migrate(client: StoreClient): Promise<MigrationResult> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${STORE_SCHEMA}`);
+    } catch (e) {
+      if ((e as { code?: string }).code === '42501') throw new StoreUnavailableError(`this user may not create the "${STORE_SCHEMA}" schema; run \`agentos store init\` as the database owner (docs/team-store.md)`);
+      throw e;
+    }
+    // Tables are created in the store's schema (the first on the path); the extension's type is found in public.
+    await client.query(`SET LOCAL search_path = ${SEARCH_PATH}`);
     const available = await client.query<{ default_version: string }>(`SELECT default_version FROM pg_available_extensions WHERE name = 'vector'`);
     if (available.rows.length === 0) throw new StoreUnavailableError('the server has no pgvector extension (pg_available_extensions has no "vector"); install pgvector on the PostgreSQL server');
     try {
@@ -94,7 +162,13 @@ export async function migrate(client: StoreClient): Promise<MigrationResult> {
     }
     const from = await schemaVersion(client);
     if (from > SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${from}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
-    for (let v = from; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v]) await client.query(sql);
+    try {
+      for (let v = from; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v]) await client.query(sql);
+    } catch (e) {
+      if ((e as { code?: string }).code === '42501')
+        throw new StoreUnavailableError(`this user may not create the store's roles and policies (${errorMessage(e)}); run \`agentos store init\` as the database owner with CREATEROLE (docs/team-store.md)`);
+      throw e;
+    }
     if (from < SCHEMA_VERSION) {
       await client.query(`INSERT INTO agentos_schema (version) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version, migrated_at = now()`, [SCHEMA_VERSION]);
     }

@@ -43,10 +43,16 @@ export async function syncToStore(client: StoreClient, local: HnswStore, lexical
   await client.query('BEGIN');
   try {
     // The upsert locks the repository's row until COMMIT: another sync of it waits here.
-    const repo = await client.query<RepoRow>(
-      `INSERT INTO repositories (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, model_id, model_fingerprint, dimensions, max_tokens, chunking_version`,
-      [repository],
-    );
+    const repo = await client
+      .query<RepoRow>(
+        `INSERT INTO repositories (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, model_id, model_fingerprint, dimensions, max_tokens, chunking_version`,
+        [repository],
+      )
+      .catch((e: unknown) => {
+        // Row-level security: the repository was published by someone else (or this role may only read).
+        if ((e as { code?: string }).code === '42501') throw new StoreUnavailableError(notYours(repository));
+        throw e;
+      });
     const repoId = repo.rows[0].id;
     report.replacedAll = identityChange(repo.rows[0], manifest);
     if (report.replacedAll) await client.query('DELETE FROM documents WHERE repository_id = $1', [repoId]);
@@ -180,4 +186,9 @@ async function insertColumns(client: StoreClient, into: string, types: string[],
     const params = types.map((t, j) => `$${j + 1}::${t === 'vector' ? 'text[]::vector[]' : `${t}[]`}`);
     await client.query(`INSERT INTO ${into} SELECT * FROM unnest(${params.join(', ')})`, columns);
   }
+}
+
+/** A refusal of the store's row-level security, said as what it means. */
+export function notYours(repository: string): string {
+  return `${repository} in the shared store belongs to the person who published it first: only its owners or an administrator can replace it (docs/team-store.md), and a reader cannot publish`;
 }
