@@ -80,7 +80,8 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
   try {
     const report = await withStoreDeadline(url, deadline, async (client) => {
       const version = await schemaVersion(client);
-      if (version < SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}; shared attempts need version ${SCHEMA_VERSION} (the author is the login role): run \`agentos store init\``);
+      if (version < SCHEMA_VERSION)
+        throw new StoreUnavailableError(`the store's schema is version ${version}; shared attempts need version ${SCHEMA_VERSION} (the author is the login role): run \`agentos store init\``);
       if (version > SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
       const r: ShareReport = { sent: 0, rejected: 0, forgotten: 0, keptOthers: 0, pulled: 0, dropped: 0, queued: 0, skipped: [] };
       await push(client, queue, repository, r);
@@ -283,7 +284,6 @@ function fromWire(w: WireRow): (AttemptRecord & { origin: string }) | string {
     origin: `${w.author} (${w.repository})`,
   };
 }
-
 
 function backoffFile(root: string): string {
   return path.join(ensureMemoryDir(root), 'store-unreachable');

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Client as PgClient } from 'pg';
 import { StoreUnavailableError, UsageError, errorMessage } from '../errors.js';
 import { sslPlan, target } from './url.js';
-import { SEARCH_PATH } from './schema.js';
+import { SEARCH_PATH } from './names.js';
 
 const require = createRequire(import.meta.url);
 

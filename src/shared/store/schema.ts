@@ -6,6 +6,7 @@
  * knows is refused rather than written to.
  */
 import type { StoreClient } from './connect.js';
+import { SEARCH_PATH, STORE_SCHEMA } from './names.js';
 import { StoreUnavailableError, errorMessage } from '../errors.js';
 
 /** The advisory lock every migration holds (an arbitrary constant: "agentos" in ASCII), as a string: it is above 2^53. */
@@ -117,11 +118,6 @@ export const MIGRATIONS: string[][] = [
   ],
 ];
 
-/** Where the store's tables live (version 4 on): never `public`, where another application's `documents` may be. */
-export const STORE_SCHEMA = 'agentos';
-/** Every connection's search path: the store's schema, then public (where CREATE EXTENSION put pgvector's type). */
-export const SEARCH_PATH = `${STORE_SCHEMA}, public`;
-
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version on the server: 0 when agentos never initialised it. */
@@ -146,7 +142,8 @@ export async function migrate(client: StoreClient): Promise<MigrationResult> {
     try {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${STORE_SCHEMA}`);
     } catch (e) {
-      if ((e as { code?: string }).code === '42501') throw new StoreUnavailableError(`this user may not create the "${STORE_SCHEMA}" schema; run \`agentos store init\` as the database owner (docs/team-store.md)`);
+      if ((e as { code?: string }).code === '42501')
+        throw new StoreUnavailableError(`this user may not create the "${STORE_SCHEMA}" schema; run \`agentos store init\` as the database owner (docs/team-store.md)`);
       throw e;
     }
     // Tables are created in the store's schema (the first on the path); the extension's type is found in public.
@@ -166,7 +163,9 @@ export async function migrate(client: StoreClient): Promise<MigrationResult> {
       for (let v = from; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v]) await client.query(sql);
     } catch (e) {
       if ((e as { code?: string }).code === '42501')
-        throw new StoreUnavailableError(`this user may not create the store's roles and policies (${errorMessage(e)}); run \`agentos store init\` as the database owner with CREATEROLE (docs/team-store.md)`);
+        throw new StoreUnavailableError(
+          `this user may not create the store's roles and policies (${errorMessage(e)}); run \`agentos store init\` as the database owner with CREATEROLE (docs/team-store.md)`,
+        );
       throw e;
     }
     if (from < SCHEMA_VERSION) {
