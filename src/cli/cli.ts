@@ -312,8 +312,9 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     });
   store
     .command('sync')
-    .description("push this repository's live index into the shared store: only what changed, in one transaction (index does it after a build when a store is configured)")
+    .description("push this repository's live index into the shared store: only what changed, in one transaction (index does it after a build when store.publish is true)")
     .option('--json', 'print the result as JSON on stdout')
+    .option('--any-branch', "replace the team's copy from a branch other than the default one")
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 7]))
     .action(async (opts) => {
       const { runStoreSync } = await import('./commands/store/sync.js');

@@ -125,7 +125,7 @@ describe('agentos store sync: the live index into the shared store', () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-store-sync-'));
     demo = path.join(tmp, 'demo');
     await indexedDemo(demo);
-    await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: demo\n');
+    await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: demo\n  publish: true\n');
     expect((await store(['init'])).code).toBe(0);
   });
   afterAll(async () => rm(tmp, { recursive: true, force: true }));
@@ -170,6 +170,48 @@ describe('agentos store sync: the live index into the shared store', () => {
     const idOf = (list: typeof before, p: string) => list.find((d) => d.path === p)?.id;
     expect(idOf(after, changed)).not.toBe(idOf(before, changed));
     for (const d of after.filter((x) => x.path !== changed)) expect(d.id).toBe(idOf(before, d.path));
+  });
+
+  test('a URL alone never uploads: without store.publish, index says why and sends nothing, store sync is a usage error', async () => {
+    const priv = path.join(tmp, 'private');
+    await indexedDemo(priv);
+    await writeFile(path.join(priv, '.agentos', 'config.yaml'), 'store:\n  repository: acme/private\n');
+    const run = (args: string[]) => runCli(['-C', priv, ...args], { env: { AGENTOS_DATABASE_URL: pg.url } });
+    const idx = await run(['index', '--full', '-q']);
+    expect(idx.code).toBe(0);
+    expect(idx.stderr).toContain('note: the shared store was not updated: this repository is not published to the shared store: set store.publish: true');
+    const sync = await run(['store', 'sync']);
+    expect(sync.code).toBe(2);
+    expect(sync.stderr).toMatch(/store sync: this repository is not published/);
+    expect(await sql(`SELECT name FROM repositories WHERE name = 'acme/private'`)).toEqual([]);
+  });
+
+  test("a work-in-progress branch leaves the team's copy as it is; --any-branch replaces it from there", async () => {
+    const repo = path.join(tmp, 'branchy');
+    await indexedDemo(repo);
+    await rm(path.join(repo, '.git'), { recursive: true, force: true });
+    await writeFile(path.join(repo, '.agentos', 'config.yaml'), 'store:\n  repository: acme/branchy\n  publish: true\n');
+    const git = (args: string[]) => execFileSync('git', ['-c', 'user.email=a@b.c', '-c', 'user.name=A', ...args], { cwd: repo, stdio: 'ignore' });
+    git(['init', '-q', '-b', 'main']);
+    git(['add', '-A']);
+    git(['commit', '-q', '-m', 'all']);
+    const run = (args: string[]) => runCli(['-C', repo, ...args], { env: { AGENTOS_DATABASE_URL: pg.url } });
+    expect((await run(['store', 'sync'])).code).toBe(0);
+    const count = async () => (await sql<{ n: string }>(`SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/branchy'`))[0].n;
+    const before = await count();
+    git(['checkout', '-q', '-b', 'wip']);
+    const gone = (await readdir(path.join(repo, 'docs', 'audit', 'done')))[0];
+    await rm(path.join(repo, 'docs', 'audit', 'done', gone), { recursive: true });
+    const idx = await run(['index', '-q']);
+    expect(idx.code).toBe(0);
+    expect(idx.stderr).toContain("note: the shared store was not updated: on branch wip, not the default branch main: the team's copy is left as it is");
+    expect(await count()).toBe(before);
+    const refused = await run(['store', 'sync']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('(--any-branch replaces it from here)');
+    expect(await count()).toBe(before);
+    expect((await run(['store', 'sync', '--any-branch'])).code).toBe(0);
+    expect(Number(await count())).toBeLessThan(Number(before));
   });
 
   test('a hostile title is stored as text; every table is still there', async () => {
@@ -236,6 +278,7 @@ describe("the repository's name", () => {
       await rm(path.join(repo, '.git'), { recursive: true, force: true });
       const git = (args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
       git(['init', '-q']);
+      await writeFile(path.join(repo, '.agentos', 'config.yaml'), 'store:\n  publish: true\n');
       const none = await runCli(['-C', repo, 'store', 'sync'], { env: { AGENTOS_DATABASE_URL: pg.url } });
       expect(none.code).toBe(2);
       expect(none.stderr).toMatch(/no git remote "origin"; set store.repository/);
@@ -278,7 +321,7 @@ describe('faults in the middle of a sync leave nothing half-written', () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-store-fault-'));
     demo = path.join(tmp, 'demo');
     await indexedDemo(demo);
-    await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: faulty\n');
+    await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: faulty\n  publish: true\n');
     preload = path.join(tmp, 'fault.cjs');
     await writeFile(preload, FAULT_PRELOAD);
     expect((await store(['init'])).code).toBe(0);
@@ -336,7 +379,7 @@ describe('many at once', () => {
       for (let i = 1; i <= 8; i++) {
         const root = path.join(tmp, `r${i}`);
         await indexedDemo(root);
-        await writeFile(path.join(root, '.agentos', 'config.yaml'), `store:\n  repository: team/r${i}\n`);
+        await writeFile(path.join(root, '.agentos', 'config.yaml'), `store:\n  repository: team/r${i}\n  publish: true\n`);
         roots.push(root);
       }
       // r1 twice: the second waits for the first (its row is locked) and then finds nothing to send.
@@ -391,7 +434,7 @@ describe('a server without pgvector', () => {
     try {
       const demo = path.join(tmp, 'demo');
       await indexedDemo(demo);
-      await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: demo\n');
+      await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: demo\n  publish: true\n');
       const r = await runCli(
         ['-C', demo, 'issue', 'start', path.join(demo, 'briefs', 'fix-logging-bug.md'), '--json', '--non-interactive', '--no-refresh', '--scope', 'org', '-o', path.join(tmp, 'out.md')],
         {

@@ -131,7 +131,7 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   // `agentos search`: results below this score are not listed (0.0167 is noise, not an answer).
   const search = section('search', ['min_score']);
   if (search) config.search.minScore = num('search.min_score', search.min_score, 0, 1) ?? config.search.minScore;
-  const store = section('store', ['url', 'repository', 'scope', 'timeout_ms']);
+  const store = section('store', ['url', 'repository', 'scope', 'timeout_ms', 'publish']);
   if (store) {
     for (const key of ['url', 'repository'] as const) {
       const v = store[key];
@@ -145,6 +145,10 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
       else err('store.scope', 'expected repo or org');
     }
     config.store.timeoutMs = num('store.timeout_ms', store.timeout_ms, 100, 600_000, true) ?? config.store.timeoutMs;
+    if (store.publish !== undefined && store.publish !== null) {
+      if (typeof store.publish === 'boolean') config.store.publish = store.publish;
+      else err('store.publish', `expected true or false, got ${JSON.stringify(store.publish)}`);
+    }
   }
   // `attempts:` configures the attempt memory; `retrieval:`, its first name, is still read.
   const r = raw as Raw;

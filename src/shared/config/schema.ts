@@ -63,6 +63,8 @@ export interface Config {
     scope: 'repo' | 'org';
     /** Longest wait for the server, per connection and per statement (ms). */
     timeoutMs: number;
+    /** This repository's index goes to the store (after `index`, and by `store sync`) only when its config says so: a URL alone never uploads. */
+    publish: boolean;
   };
   /** Attempt memory (src/attempts): what was tried, repeat-failure warnings, session context. */
   attempts: {
@@ -110,7 +112,7 @@ export const DEFAULT_CONFIG: Config = {
   model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: DEFAULT_DTYPE },
   check: { timeoutMs: 30_000 },
   search: { minScore: 0.3 },
-  store: { url: null, repository: null, scope: 'repo', timeoutMs: 5000 },
+  store: { url: null, repository: null, scope: 'repo', timeoutMs: 5000, publish: false },
   attempts: {
     enabled: true,
     warnOnDuplicateFailure: true,

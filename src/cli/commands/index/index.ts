@@ -88,8 +88,13 @@ export async function runIndex(ctx: CommandContext, opts: IndexOptions): Promise
 async function syncIfConfigured(ctx: CommandContext): Promise<void> {
   const { storeUrl } = await import('../../../shared/store/url.js');
   if (!storeUrl(ctx.io.env, (await ctx.config()).config)) return;
-  const { syncStore, describeSync } = await import('../store/sync.js');
+  const { syncStore, describeSync, notPublishing } = await import('../store/sync.js');
   try {
+    const why = await notPublishing(ctx, { explicit: false, anyBranch: false });
+    if (why) {
+      if (!ctx.globals.quiet) ctx.io.stderr.write(`note: the shared store was not updated: ${why}\n`);
+      return;
+    }
     const r = await syncStore(ctx);
     if (!ctx.globals.quiet) ctx.io.stderr.write(describeSync(r) + '\n');
   } catch (e) {

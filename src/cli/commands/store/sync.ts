@@ -1,7 +1,7 @@
 /** `agentos store sync`: this repository's live index into the shared store (and what `index` runs after a build). */
 import path from 'node:path';
 import type { CommandContext } from '../../context.js';
-import { ExitCode, IndexUnavailableError, StoreUnavailableError } from '../../../shared/errors.js';
+import { ExitCode, IndexUnavailableError, StoreUnavailableError, UsageError } from '../../../shared/errors.js';
 import { repositoryName } from '../../../shared/store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../../../shared/store/schema.js';
 import { syncToStore, type SyncReport } from '../../../work-memory/index/store-sync.js';
@@ -10,7 +10,9 @@ import { sharingAttempts } from '../../../attempt-memory/open.js';
 import { shareAttempts, type ShareReport } from '../../../attempt-memory/share.js';
 
 /** Push this repository's live index into the shared store (what `index` does after a build when a store is configured). */
-export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
+export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean; anyBranch?: boolean }): Promise<number> {
+  const why = await notPublishing(ctx, { explicit: true, anyBranch: opts.anyBranch === true });
+  if (why) throw new UsageError(`store sync: ${why}`);
   const report = await syncStore(ctx);
   // Shared attempts (attempts.scope: org): what waits in the outbox goes, the team's come back.
   const attempts = await syncAttempts(ctx);
@@ -68,4 +70,28 @@ export async function syncStore(ctx: CommandContext): Promise<SyncReport> {
 export function describeSync(r: SyncReport): string {
   const parts = [`${r.added.length} added`, `${r.changed.length} changed`, `${r.removed.length} removed`, `${r.unchanged} unchanged`];
   return `Shared store: ${r.repository}: ${parts.join(', ')} (${r.chunks} chunks sent)${r.replacedAll ? `; every document replaced: ${r.replacedAll}` : ''}.`;
+}
+
+/**
+ * Why this repository's index must not replace the team's copy now, or null (issue 30): the
+ * project's config must opt in (`store.publish: true`; a URL in the environment alone never
+ * uploads), and only the default branch (as git reads origin/HEAD) replaces it, unless asked
+ * explicitly (`store sync --any-branch`): a work-in-progress branch would delete done work
+ * for everybody.
+ */
+export async function notPublishing(ctx: CommandContext, o: { explicit: boolean; anyBranch: boolean }): Promise<string | null> {
+  const { config } = await ctx.config();
+  if (!config.store.publish) return 'this repository is not published to the shared store: set store.publish: true in .agentos/config.yaml (the whole team can read what is published)';
+  if (o.anyBranch) return null;
+  const root = ctx.root();
+  const { git } = await import('../../../work-memory/sources/git-log.js');
+  const { hasGitHistory, resolveRef } = await import('../../../work-memory/sources/git-source.js');
+  if (!(await hasGitHistory(root))) return null;
+  const current = await git(root, ['symbolic-ref', '-q', '--short', 'HEAD'], { allowFail: true });
+  const { ref } = await resolveRef(root, config.sources.git.branch);
+  if (ref === 'HEAD') return null;
+  const main = ref.replace(/^refs\/(heads|remotes\/[^/]+)\//, '');
+  const branch = current.code === 0 ? current.stdout.trim() : null;
+  if (branch === main) return null;
+  return `${branch ? `on branch ${branch}` : 'on a detached HEAD'}, not the default branch ${main}: the team's copy is left as it is${o.explicit ? ' (--any-branch replaces it from here)' : ' (`agentos store sync --any-branch` replaces it from here)'}`;
 }
