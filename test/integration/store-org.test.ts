@@ -107,6 +107,29 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     org.results.forEach((m, i) => expect(Math.abs(m.score - local.results[i].score)).toBeLessThan(1e-5));
   });
 
+  test('MCP check_brief with scope "org" asks the store as issue start --scope org does', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '-C', other, 'mcp'], env: cliEnv({ AGENTOS_DATABASE_URL: pg.url }) as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'agentos-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const brief = briefs.find((b) => b.endsWith('optimize-docker-build-times.md'))!;
+      const cli = (await start(other, brief, ['--scope', 'org'])).json;
+      const text = (await import('node:fs')).readFileSync(brief, 'utf8');
+      const r = (await client.callTool({ name: 'check_brief', arguments: { brief: text, scope: 'org' } })) as {
+        isError?: boolean;
+        structuredContent?: { status: string; matches: Array<{ path: string; score: number }> };
+      };
+      expect(r.isError).toBeFalsy();
+      expect(r.structuredContent?.status).toBe(cli.status);
+      expect(r.structuredContent?.matches[0].path).toBe(cli.matches[0].path);
+      expect(cli.matches[0].path).toMatch(/^acme\/demo:/);
+    } finally {
+      await client.close();
+    }
+  });
+
   test("a match in another repository names it; this repository's own documents come from its local index", async () => {
     // The same past work in a second repository: both are found, each where it is.
     const copy = path.join(tmp, 'copy');

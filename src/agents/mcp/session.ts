@@ -5,6 +5,7 @@
  * small reads, whether the index or the config changed on disk, and reloads only
  * then (an `agentos index` run in another terminal is seen by the next call).
  */
+import { orgOpener } from '../../work-memory/check/deps.js';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -101,6 +102,8 @@ export class ProjectSession {
       loadEmbedder: () => this.loadEmbedder(),
       openStore: () => this.openStore(),
       openLexical: async () => this.openLexical(),
+      // scope "org" asks the team store as `issue start --scope org` does (docs/mcp.md).
+      openOrg: orgOpener(this.env, this.config, this.root, this.model.identity),
     };
   }
 

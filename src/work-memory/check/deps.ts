@@ -20,8 +20,13 @@ export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: s
     loadEmbedder: () => model.load('query'),
     openStore: () => openStore(root, model.identity),
     openLexical: async () => openLexical(root),
-    openOrg: storeConfigured(env, config) ? (q) => openOrg(env, config, root, model.identity, q) : undefined,
+    openOrg: orgOpener(env, config, root, model.identity),
   };
+}
+
+/** The org-scope reader for a check, when a store is configured (the CLI's and the MCP server's checks alike). */
+export function orgOpener(env: NodeJS.ProcessEnv, config: Config, root: string, model: ModelMatch): CheckDeps['openOrg'] {
+  return storeConfigured(env, config) ? (q) => openOrg(env, config, root, model, q) : undefined;
 }
 
 /** The org view from the shared store, within store.timeout_ms from connecting to the last row. */
