@@ -349,3 +349,12 @@ describe('the parsed-config cache (.agentos/cache/config.json)', () => {
     expect((await loadConfig(root)).config.thresholds.duplicate).toBe(0.9);
   });
 });
+
+test('store: publish must be true or false; a URL holding a password warns (the file is usually committed) and never echoes it', () => {
+  expect(parseConfig({ store: { publish: true } }).config.store.publish).toBe(true);
+  expect(parseConfig({}).config.store.publish).toBe(false);
+  expect(parseConfig({ store: { publish: 'yes' } }).errors).toEqual(['.agentos/config.yaml: store.publish: expected true or false, got "yes"']);
+  const pw = parseConfig({ store: { url: 'postgres://ann:s3cret@db.example/agentos' } });
+  expect(pw.warnings).toEqual(['.agentos/config.yaml: store.url holds a password, and this file is usually committed: keep the password in ~/.pgpass or AGENTOS_DATABASE_URL']);
+  expect(parseConfig({ store: { url: 'postgres://ann@db.example/agentos' } }).warnings).toEqual([]);
+});

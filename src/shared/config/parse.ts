@@ -140,6 +140,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
       else config.store[key] = v.trim();
     }
     if (config.store.url !== null && !/^postgres(ql)?:\/\//.test(config.store.url)) err('store.url', 'expected a postgres:// or postgresql:// URL');
+    else if (config.store.url !== null && urlHoldsPassword(config.store.url))
+      warnings.push(`${source}: store.url holds a password, and this file is usually committed: keep the password in ~/.pgpass or AGENTOS_DATABASE_URL`);
     if (store.scope !== undefined && store.scope !== null) {
       if (store.scope === 'repo' || store.scope === 'org') config.store.scope = store.scope;
       else err('store.scope', 'expected repo or org');
@@ -315,4 +317,14 @@ export function globProblem(glob: string): string | null {
     return (e as Error).message;
   }
   return null;
+}
+
+/** A URL with a password in its user part or a password= parameter. */
+function urlHoldsPassword(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.password !== '' || [...u.searchParams.keys()].some((k) => /pass/i.test(k));
+  } catch {
+    return false;
+  }
 }

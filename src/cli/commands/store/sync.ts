@@ -1,7 +1,7 @@
 /** `agentos store sync`: this repository's live index into the shared store (and what `index` runs after a build). */
 import path from 'node:path';
 import type { CommandContext } from '../../context.js';
-import { ExitCode, IndexUnavailableError, StoreUnavailableError, UsageError } from '../../../shared/errors.js';
+import { ExitCode, IndexUnavailableError, StoreUnavailableError, UsageError, errorMessage } from '../../../shared/errors.js';
 import { repositoryName } from '../../../shared/store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../../../shared/store/schema.js';
 import { syncToStore, type SyncReport } from '../../../work-memory/index/store-sync.js';
@@ -15,7 +15,14 @@ export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean; 
   if (why) throw new UsageError(`store sync: ${why}`);
   const report = await syncStore(ctx);
   // Shared attempts (attempts.scope: org): what waits in the outbox goes, the team's come back.
-  const attempts = await syncAttempts(ctx);
+  // Their failure does not hide the documents' sync, which has committed: both are said, exit 7.
+  let attempts: ShareReport | null = null;
+  let attemptsFailed: unknown = null;
+  try {
+    attempts = await syncAttempts(ctx);
+  } catch (e) {
+    attemptsFailed = e;
+  }
   if (opts.json) ctx.io.stdout.write(JSON.stringify({ ...report, attempts }, null, 2) + '\n');
   else {
     ctx.io.stdout.write(describeSync(report) + '\n');
@@ -23,6 +30,11 @@ export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean; 
       ctx.io.stdout.write(
         `Shared attempts: ${attempts.sent} sent, ${attempts.pulled} received from the team, ${attempts.forgotten} forgotten${attempts.queued ? `, ${attempts.queued} still queued` : ''}.\n`,
       );
+  }
+  if (attemptsFailed) {
+    if (!(attemptsFailed instanceof StoreUnavailableError)) throw attemptsFailed;
+    ctx.io.stderr.write(`agentos: the documents were synced; the shared attempts were not (${errorMessage(attemptsFailed)}): they stay queued\n`);
+    return ExitCode.StoreUnavailable;
   }
   return ExitCode.Ok;
 }
