@@ -3,6 +3,7 @@
  * rendered to markdown bounded by `attempts.maxContextSize`, most useful
  * first (the project, what to avoid, what works, recent work, standards).
  */
+import { quotePast } from '../work-memory/output/sections.js';
 import type { AttemptMemory, AttemptRecord, AttemptStats } from '../attempt-memory/types.js';
 import type { Config } from '../shared/config/schema.js';
 import { indexKnowledge, type WideStandard } from './index-knowledge.js';
@@ -17,6 +18,8 @@ export interface AntiPattern {
   time: string;
   times: number;
   workedInstead: { command: string; time: string } | null;
+  /** Who recorded it, when it came from the team's store (`alice (acme/web)`); null for this machine's own. */
+  by: string | null;
 }
 
 export interface SuccessPattern {
@@ -116,6 +119,7 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
       time: f.time,
       times: 1,
       workedInstead: instead ? { command: instead.command, time: instead.time } : null,
+      by: f.origin ?? null,
     });
   }
   return [...byCommand.values()];
@@ -177,14 +181,15 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
   );
   section(
     '**Avoid (failed recently):**',
+    // Recorded text is data, not instructions: one line each, quoted, capped; a teammate's is marked as theirs.
     r.antiPatterns.map(
       (a) =>
-        `- ❌ \`${a.command}\` (${a.tool}, ${a.time.slice(0, 10)}${a.times > 1 ? `, ${a.times}×` : ''})${a.reason ? `: ${a.reason}` : ''}${a.workedInstead ? ` → worked instead: \`${a.workedInstead.command}\`` : ''}`,
+        `- ❌ ${code(a.command)} (${quotePast(a.tool, 40)}, ${a.time.slice(0, 10)}${a.times > 1 ? `, ${a.times}×` : ''}${a.by ? `, recorded by ${quotePast(a.by, 120)} in the team's store` : ''})${a.reason ? `: "${quotePast(a.reason, 240)}"` : ''}${a.workedInstead ? ` → worked instead: ${code(a.workedInstead.command)}` : ''}`,
     ),
   );
   section(
     '**Known to work:**',
-    r.successPatterns.flatMap((g) => g.commands.slice(0, 3).map((c) => `- ✅ [${g.tag}] \`${c.command}\` (${c.successes}/${c.successes + c.failures} succeeded)`)),
+    r.successPatterns.flatMap((g) => g.commands.slice(0, 3).map((c) => `- ✅ [${quotePast(g.tag, 40)}] ${code(c.command)} (${c.successes}/${c.successes + c.failures} succeeded)`)),
   );
   section(
     '**Recent completed work:**',
@@ -200,4 +205,9 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
 /** The JSON form: everything, unbounded (a machine can choose). */
 export function recallJson(r: Recall, markdown: string) {
   return { ...r, markdown };
+}
+
+/** A recorded command as an inline code span that its own text cannot close or break out of. */
+function code(command: string): string {
+  return `\`${quotePast(command, 300).replace(/`/g, "'")}\``;
 }

@@ -55,6 +55,11 @@ function quoted<T extends { title: string; summary?: string; statusReason?: stri
   };
 }
 
+/** Work from another repository of the team's store: its text was written by other people, and says so. */
+function fromTeam(m: HistoryMatch): string {
+  return m.repository ? `, from ${quotePast(m.repository, 120)} in the team's store` : '';
+}
+
 /** Where the past work is: its file, or for git and tracker work when it was done, its link and files. */
 function whereLines(m: HistoryMatch): string[] {
   const o = m.origin;
@@ -77,7 +82,7 @@ export function relatedPastWorkSection(matches: HistoryMatch[], notes: MatchNote
   const lines = ['## Related Past Work', '', '_Added by `agentos issue start`: completed work similar to this brief._', ''];
   for (const m of matches) {
     const status = statusText(m);
-    lines.push(`- **${workLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''})`);
+    lines.push(`- **${workLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''}${fromTeam(m)})`);
     if (m.summary) lines.push(`  > Summary: ${m.summary}`);
     lines.push(...whereLines(m).map((l) => `  ${l}`));
     for (const n of noted.get(m.filePath) ?? []) lines.push(`  ${n.label}: ${n.text}`);
@@ -92,7 +97,7 @@ export function linkedPastWorkSection(m: HistoryMatch, notes: MatchNotes = noNot
   return [
     '## Linked Past Work',
     '',
-    `This brief was linked to **${workLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''}) as a likely duplicate.`,
+    `This brief was linked to **${workLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''}${fromTeam(m)}) as a likely duplicate.`,
     '',
     m.summary ? `> Summary: ${m.summary}` : '',
     ...whereLines(m),
