@@ -177,7 +177,7 @@ describe('agentos store sync: the live index into the shared store', () => {
     await indexedDemo(priv);
     await writeFile(path.join(priv, '.agentos', 'config.yaml'), 'store:\n  repository: acme/private\n');
     const run = (args: string[]) => runCli(['-C', priv, ...args], { env: { AGENTOS_DATABASE_URL: pg.url } });
-    const idx = await run(['index', '--full', '-q']);
+    const idx = await run(['index', '--full']);
     expect(idx.code).toBe(0);
     expect(idx.stderr).toContain('note: the shared store was not updated: this repository is not published to the shared store: set store.publish: true');
     const sync = await run(['store', 'sync']);
@@ -202,7 +202,7 @@ describe('agentos store sync: the live index into the shared store', () => {
     git(['checkout', '-q', '-b', 'wip']);
     const gone = (await readdir(path.join(repo, 'docs', 'audit', 'done')))[0];
     await rm(path.join(repo, 'docs', 'audit', 'done', gone), { recursive: true });
-    const idx = await run(['index', '-q']);
+    const idx = await run(['index']);
     expect(idx.code).toBe(0);
     expect(idx.stderr).toContain("note: the shared store was not updated: on branch wip, not the default branch main: the team's copy is left as it is");
     expect(await count()).toBe(before);
