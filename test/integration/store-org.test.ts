@@ -130,6 +130,18 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     }
   });
 
+  test('a project with no index of its own checks against the store alone, and says so', async () => {
+    const bare = path.join(tmp, 'bare');
+    await mkdir(path.join(bare, '.agentos'), { recursive: true });
+    await writeFile(path.join(bare, '.agentos', 'config.yaml'), 'store:\n  repository: acme/bare\n');
+    const brief = briefs.find((b) => b.endsWith('optimize-docker-build-times.md'))!;
+    const viaIndex = (await start(other, brief, ['--scope', 'org'])).json;
+    const { json } = await start(bare, brief, ['--scope', 'org']);
+    expect(json.status).toBe(viaIndex.status);
+    expect(json.matches[0].path).toBe(viaIndex.matches[0].path);
+    expect(json.warnings).toContain('this project has no index of its own: compared with the shared store only, and no standards attached');
+  });
+
   test("a match in another repository names it; this repository's own documents come from its local index", async () => {
     // The same past work in a second repository: both are found, each where it is.
     const copy = path.join(tmp, 'copy');

@@ -1,4 +1,5 @@
 import { briefRelations } from '../corpus/relations.js';
+import { emptyLocalIndex } from './no-local-index.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { errorMessage, IndexUnavailableError } from '../../shared/errors.js';
@@ -124,6 +125,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
       timings,
     };
   };
+  const orgWithoutIndex = opts.scope === 'org' && opts.history && deps.openOrg !== undefined;
   try {
     return await withTimeout(
       (async (): Promise<CheckOutcome> => {
@@ -134,14 +136,30 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
             (e) => ((timings.modelLoadMs = t() - t0), { embedder: e, error: null }),
             (e: unknown) => ({ embedder: null, error: e }),
           ),
-          deps.openStore().then((s) => ((timings.indexLoadMs = t() - t0), s)),
+          deps.openStore().then(
+            (s) => ((timings.indexLoadMs = t() - t0), s),
+            (e: unknown) => {
+              // No index here, but a team store to ask: its repositories are the whole history (and no standards of this one).
+              if (!(orgWithoutIndex && e instanceof IndexUnavailableError && e.reason === 'missing')) throw e;
+              warnings.push('this project has no index of its own: compared with the shared store only, and no standards attached');
+              return null;
+            },
+          ),
           deps.openLexical
             ? deps.openLexical().then(
                 (l) => ((timings.lexicalLoadMs = t() - t0), l),
-                (e: unknown) => (warnings.push(`lexical index unavailable (${errorMessage(e)}); scoring by cosine alone`), null),
+                (e: unknown) => {
+                  if (orgWithoutIndex && e instanceof IndexUnavailableError && e.reason === 'missing') return null;
+                  warnings.push(`lexical index unavailable (${errorMessage(e)}); scoring by cosine alone`);
+                  return null;
+                },
               )
             : Promise.resolve(null),
-        ]);
+        ]).then(([l, s, x]) => {
+          if (s) return [l, s, x] as const;
+          const empty = emptyLocalIndex(deps.identity ?? { modelId: 'unknown', modelFingerprint: 'unknown', dimensions: 384, maxTokens: 256 });
+          return [l, empty.store, empty.lexical] as const;
+        });
         // No model: the keyword fallback answers when there is a lexical index (and says so).
         if (!loaded.embedder && !lexical) throw loaded.error;
         const method = loaded.embedder ? deps.method : 'lexical';
