@@ -321,6 +321,16 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
       setCode(await runStoreSync(context(), opts));
     });
   store
+    .command('remove <name>')
+    .description('take a repository out of the shared store (its owners or an administrator only; the name, typed out, is the confirmation)')
+    .option('--json', 'print the result as JSON on stdout')
+    .addHelpText('after', examples('agentos store remove github.com/acme/old-prototype'))
+    .addHelpText('after', exitCodesHelp([0, 1, 2, 7]))
+    .action(async (name: string, opts) => {
+      const { runStoreRemove } = await import('./commands/store/index.js');
+      setCode(await runStoreRemove(context(), name, opts));
+    });
+  store
     .command('status')
     .description('which server answered (URL with its password masked), the schema version, the repositories and their documents')
     .option('--json', 'print as JSON on stdout')

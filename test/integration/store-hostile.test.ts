@@ -110,6 +110,9 @@ describe("the server refuses what one person may not do to another's work", () =
     const sync = await as('mallory', fake, ['store', 'sync']);
     expect(sync.code).toBe(7);
     expect(sync.stderr).toContain('acme/demo in the shared store belongs to the person who published it first');
+    const remove = await as('mallory', fake, ['store', 'remove', 'acme/demo']);
+    expect(remove.code).toBe(7);
+    expect(remove.stderr).toContain('acme/demo in the shared store belongs to the person who published it first');
     // Around the client too: row-level security, not a WHERE clause.
     expect(await asMallory(`DELETE FROM documents WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/demo') RETURNING id`)).toEqual([]);
     expect(await asMallory(`DELETE FROM repositories WHERE name = 'acme/demo' RETURNING id`)).toEqual([]);
@@ -201,5 +204,16 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     expect(r.stderr).toMatch(/This resembles a failure/);
     expect(r.stderr).toContain("1 of the team's attempt records were not imported: 01HZZZZZZZZZZZZZZZZZZZZZZ1 (alice): its time is not a date");
     expect(r.stderr).not.toMatch(/Invalid time value|not shared with the team/);
+  });
+
+  test('an owner takes her repository out with store remove; a name the store does not hold is a usage error', async () => {
+    const r = await as('mallory', evil, ['store', 'remove', 'acme/evil', '--json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ repository: 'acme/evil', removed: true });
+    expect(await sql(`SELECT name FROM repositories WHERE name = 'acme/evil'`)).toEqual([]);
+    expect(await sql(`SELECT d.id FROM documents d WHERE d.path LIKE 'docs/audit/done/50%' AND NOT EXISTS (SELECT 1 FROM repositories r WHERE r.id = d.repository_id)`)).toEqual([]);
+    const missing = await as('mallory', evil, ['store', 'remove', 'acme/nothing']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('the shared store has no repository named acme/nothing');
   });
 });

@@ -3,7 +3,8 @@
  * Chosen by AGENTOS_DATABASE_URL or `store.url`; the local index stays the default.
  */
 import type { CommandContext } from '../../context.js';
-import { ExitCode, UsageError } from '../../../shared/errors.js';
+import { ExitCode, StoreUnavailableError, UsageError } from '../../../shared/errors.js';
+import { notYours } from '../../../work-memory/index/store-sync.js';
 import { connectStore, isStoreError, storeError } from '../../../shared/store/connect.js';
 import { terminalSafe } from '../../../shared/sanitize.js';
 import { migrate } from '../../../shared/store/schema.js';
@@ -66,5 +67,29 @@ export async function runStoreStatus(ctx: CommandContext, opts: { json?: boolean
     for (const r of s.repositories) out(`  ${terminalSafe(r.name)}: ${r.documents} documents, ${r.chunks} chunks, last sync ${r.syncedAt ?? 'never'}`);
     if (s.schema.state === 'current') out(`Shared attempts: ${s.attempts.failures} failures, ${s.attempts.successes} successes`);
   }
+  return ExitCode.Ok;
+}
+
+/**
+ * `agentos store remove NAME`: take a repository out of the team store (issue 30). The name is
+ * typed out, not inferred: it is the confirmation. Row-level security decides: only the
+ * repository's owners or an administrator remove anything; for anyone else nothing is deleted
+ * and the command says whose it is.
+ */
+export async function runStoreRemove(ctx: CommandContext, name: string, opts: { json?: boolean }): Promise<number> {
+  if (!name.trim()) throw new UsageError('store remove: name the repository to remove (as `agentos store status` lists it)');
+  const result = await withStore(ctx, async (client) => {
+    const { SCHEMA_VERSION, schemaVersion } = await import('../../../shared/store/schema.js');
+    const version = await schemaVersion(client);
+    if (version !== SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``);
+    const exists = await client.query<{ docs: number }>('SELECT docs FROM repositories WHERE name = $1', [name]);
+    if (!exists.rows.length) return { removed: false as const, documents: 0, missing: true };
+    const gone = await client.query('DELETE FROM repositories WHERE name = $1 RETURNING id', [name]);
+    return { removed: (gone.rowCount ?? 0) > 0, documents: exists.rows[0].docs, missing: false };
+  });
+  if (result.missing) throw new UsageError(`store remove: the shared store has no repository named ${terminalSafe(name)}`);
+  if (!result.removed) throw new StoreUnavailableError(notYours(name));
+  if (opts.json) ctx.io.stdout.write(JSON.stringify({ repository: name, removed: true, documents: result.documents }, null, 2) + '\n');
+  else ctx.io.stdout.write(`Removed ${terminalSafe(name)} from the shared store (${result.documents} documents).\n`);
   return ExitCode.Ok;
 }
