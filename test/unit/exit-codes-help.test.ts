@@ -70,6 +70,7 @@ const FOLDER: Record<string, string> = {
   'model fetch': 'model',
   'store init': 'store/index.ts',
   'store status': 'store/index.ts',
+  'store remove': 'store/index.ts',
   'store sync': 'store/sync.ts',
 };
 
