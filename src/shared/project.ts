@@ -17,3 +17,14 @@ export function findProjectRoot(cwd: string, explicit?: string): string {
     dir = up;
   }
 }
+
+/** The nearest folder upwards holding `.agentos/` or `.git`, or null when `cwd` is in no project. */
+export function projectRootOrNull(cwd: string): string | null {
+  let dir = path.resolve(cwd);
+  for (;;) {
+    if (existsSync(path.join(dir, '.agentos')) || existsSync(path.join(dir, '.git'))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}

@@ -137,3 +137,25 @@ describe('hooks run --format codex', () => {
     expect(warn.json).toMatchObject({ systemMessage: expect.any(String), hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: expect.stringMatching(/404 Not Found/) } });
   });
 });
+
+describe('a hook outside any project', () => {
+  test('does nothing and leaves nothing behind: no .agentos/, no output, exit 0 (issue 31)', async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'agentos-outside-'));
+    try {
+      const { existsSync } = await import('node:fs');
+      // Only a folder with no project above it counts: a test run from inside a checkout under /tmp would not be one.
+      const { projectRootOrNull } = await import('../../src/shared/project.js');
+      expect(projectRootOrNull(outside)).toBeNull();
+      for (const event of ['session-start', 'pre-tool-use', 'post-tool-use']) {
+        const h = hookIO(
+          JSON.stringify({ session_id: 's', cwd: outside, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { exit_code: 1, stderr: 'boom' } }),
+        );
+        expect(await runHook(event, h.io, { format: 'claude', onRepeat: 'warn' })).toBe(0);
+        expect([h.out(), h.err()]).toEqual(['', '']);
+      }
+      expect(existsSync(path.join(outside, '.agentos'))).toBe(false);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+});

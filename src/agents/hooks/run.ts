@@ -58,10 +58,13 @@ export async function runHook(event: string, io: IO, opts: HookRunOptions, deps?
 }
 
 async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO, opts: HookRunOptions, deps: HookDeps): Promise<unknown> {
-  const { findProjectRoot } = await import('../../shared/project.js');
+  const { projectRootOrNull } = await import('../../shared/project.js');
   const { loadConfig } = await import('../../shared/config/load.js');
   const cwd = payloadCwd(payload) ?? io.env.CLAUDE_PROJECT_DIR ?? io.env.GEMINI_PROJECT_DIR ?? io.env.CURSOR_PROJECT_DIR ?? io.cwd;
-  const root = findProjectRoot(cwd);
+  // A hook never creates a project: an agent working in a folder outside any project (no .agentos/, no .git)
+  // leaves nothing behind (a user-wide install would otherwise scatter .agentos/ folders).
+  const root = projectRootOrNull(cwd);
+  if (root === null) return null;
   const { config } = await loadConfig(root);
   const settings = attemptSettings(config);
 
