@@ -117,6 +117,26 @@ describe('hooks run pre-tool-use', () => {
     expect(out.permissionDecisionReason).toContain('redis-node');
   });
 
+  test('Codex never gets "ask" (it rejects it and drops the warning): the same warning, no decision, even from an old ask install', async () => {
+    const h = harness(await fixture('pre-tool-use-bash.json'));
+    await runHook('pre-tool-use', h.io, { format: 'codex', onRepeat: 'ask' }, deps(withFailure()));
+    const out = JSON.parse(h.out());
+    expect(out.hookSpecificOutput.permissionDecision).toBeUndefined();
+    expect(out.hookSpecificOutput.additionalContext).toContain('redis-node');
+  });
+
+  test('Gemini CLI asks with a top-level decision "ask" and its reason; warn only shows the message', async () => {
+    const asked = harness(await fixture('pre-tool-use-bash.json'));
+    await runHook('pre-tool-use', asked.io, { format: 'gemini', onRepeat: 'ask' }, deps(withFailure()));
+    const out = JSON.parse(asked.out());
+    expect(out.decision).toBe('ask');
+    expect(out.reason).toContain('redis-node');
+    expect(out.systemMessage).toBe(out.reason);
+    const warned = harness(await fixture('pre-tool-use-bash.json'));
+    await runHook('pre-tool-use', warned.io, { format: 'gemini', onRepeat: 'warn' }, deps(withFailure()));
+    expect(Object.keys(JSON.parse(warned.out()))).toEqual(['systemMessage']);
+  });
+
   test('no match: no output at all (Claude Code carries on)', async () => {
     const h = harness(await fixture('pre-tool-use-bash.json'));
     await runHook('pre-tool-use', h.io, opts, deps(new FakeAttemptMemory()));

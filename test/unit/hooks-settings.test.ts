@@ -1,5 +1,9 @@
 import { CLAUDE_HOOKS, formatSettings, installHooks, isOurCommand, lineDiff, parseSettings, uninstallHooks } from '../../src/agents/hooks/agent-settings.js';
 import { UsageError } from '../../src/shared/errors.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runHooksInstall } from '../../src/cli/commands/hooks/index.js';
+import { makeIO, makeProject, testContext } from '../helpers/fakes.js';
 
 const PREFIX = 'agentos';
 const USER_SETTINGS = {
@@ -48,6 +52,18 @@ describe('installHooks', () => {
   test('an install made with another prefix counts as installed (no duplicates after agentos moves)', () => {
     const once = installHooks({}, 'node "/opt/agentos/bin/agentos.js"').settings;
     expect(installHooks(once, 'agentos').added).toEqual([]);
+  });
+
+  test('installing again with other options rewrites the handlers we own, and only those', () => {
+    const first = installHooks({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'their-linter' }] }] } }, PREFIX);
+    const again = installHooks(first.settings, PREFIX);
+    expect([again.added, again.updated]).toEqual([[], []]);
+    const ask = installHooks(first.settings, PREFIX, undefined, { 'pre-tool-use': '--on-repeat ask' });
+    expect([ask.added, ask.updated]).toEqual([[], ['PreToolUse']]);
+    const text = formatSettings(ask.settings);
+    expect(text).toContain('agentos hooks run pre-tool-use --on-repeat ask');
+    expect(text.match(/hooks run pre-tool-use/g)).toHaveLength(1);
+    expect(text).toContain('their-linter');
   });
 
   test('--on-repeat ask is written into the pre-tool-use command only', () => {
@@ -129,5 +145,23 @@ describe('lineDiff', () => {
     expect(d).toContain('+  "b": 2');
     expect(d).toContain('-  "a": 1');
     expect(lineDiff(before, before, 's.json')).toBe('');
+  });
+});
+
+describe('hooks install decides what each agent accepts', () => {
+  test('Codex: --on-repeat ask is refused with the reason; Gemini CLI: ask is written; re-running with warn updates it', async () => {
+    const root = await makeProject();
+    const t = makeIO(root);
+    await expect(runHooksInstall(testContext(t.io), 'codex', { onRepeat: 'ask', command: 'agentos' })).rejects.toThrow(
+      /hooks install codex: --on-repeat ask: Codex CLI's hooks cannot ask for a confirmation \(Codex rejects permissionDecision "ask" from a PreToolUse hook and drops the warning with it\); use warn/,
+    );
+    expect(await runHooksInstall(testContext(t.io), 'gemini', { onRepeat: 'ask', command: 'agentos' })).toBe(0);
+    const file = path.join(root, '.gemini', 'settings.json');
+    expect(await readFile(file, 'utf8')).toContain('agentos hooks run pre-tool-use --format gemini --on-repeat ask');
+    expect(await runHooksInstall(testContext(t.io), 'gemini', { onRepeat: 'warn', command: 'agentos' })).toBe(0);
+    const after = await readFile(file, 'utf8');
+    expect(after).not.toContain('--on-repeat ask');
+    expect(after.match(/hooks run pre-tool-use/g)).toHaveLength(1);
+    expect(t.stderr()).toContain('updated agentos Gemini CLI hooks (BeforeTool)');
   });
 });

@@ -47,8 +47,10 @@ export function parseSettings(text: string | null, file: string): Json {
 
 export interface MergeResult {
   settings: Json;
-  /** Events we added a handler to (empty: already installed). */
+  /** Events we added a handler to. */
   added: string[];
+  /** Events whose handler of ours had other options (`--on-repeat`, `--command`): rewritten to these. */
+  updated: string[];
 }
 
 /** Add our handler for each of the agent's events unless one of ours for that event is already there. */
@@ -57,19 +59,27 @@ export function installHooks(settings: Json, commandPrefix: string, agent: Agent
   for (const [k, v] of Object.entries(agent.header ?? {})) out[k] ??= v;
   const hooks: Json = isObject(out.hooks) ? out.hooks : {};
   const added: string[] = [];
+  const updated: string[] = [];
   const format = agent.format === 'claude' ? '' : ` --format ${agent.format}`;
   for (const spec of agent.specs) {
     const entries = (Array.isArray(hooks[spec.event]) ? hooks[spec.event] : []) as unknown[];
-    if (entries.some((e) => handlersOf(e).some((h) => isOurCommand(h.command) && commandEvent(h.command as string) === spec.arg))) continue;
     const extra = extraArgs[spec.arg] ? ` ${extraArgs[spec.arg]}` : '';
     const command = `${commandPrefix} hooks run ${spec.arg}${format}${extra}`;
+    const ours = entries.flatMap((e) => handlersOf(e)).filter((h) => isOurCommand(h.command) && commandEvent(h.command as string) === spec.arg);
+    if (ours.length) {
+      // Ours already: the same options are left alone; other options (an install with another --on-repeat) are rewritten in place.
+      const stale = ours.filter((h) => h.command !== command || h.timeout !== spec.timeout);
+      for (const h of stale) Object.assign(h, { command, timeout: spec.timeout });
+      if (stale.length) updated.push(spec.event);
+      continue;
+    }
     const matcher = spec.matcher === undefined ? {} : { matcher: spec.matcher };
     entries.push(agent.layout === 'flat' ? { command, ...matcher, timeout: spec.timeout } : { ...matcher, hooks: [{ type: 'command', command, timeout: spec.timeout }] });
     hooks[spec.event] = entries;
     added.push(spec.event);
   }
   out.hooks = hooks;
-  return { settings: out, added };
+  return { settings: out, added, updated };
 }
 
 /** The handlers of one entry: a nested group's `hooks`, or a flat entry itself. */

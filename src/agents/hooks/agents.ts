@@ -34,6 +34,8 @@ export interface AgentHooks {
   specs: AgentHookSpec[];
   /** How `hooks run` reads this agent's payloads and writes its answers (`--format`). */
   format: (typeof HOOK_FORMATS)[number];
+  /** Why not, when it cannot (said by `hooks install --on-repeat ask`). */
+  cannotAsk?: string;
   /** Whether a repeat warning can ask the person to confirm (`--on-repeat ask`). */
   canAsk: boolean;
   /** Said after installing: what the agent needs before the hooks run. */
@@ -73,11 +75,16 @@ export const AGENTS: Record<AgentHooks['name'], AgentHooks> = {
       { event: 'PostToolUse', arg: 'post-tool-use', matcher: 'Bash', timeout: 5 },
     ],
     format: 'codex',
-    canAsk: true,
+    // codex-rs/hooks/src/engine/output_parser.rs: "PreToolUse hook returned unsupported permissionDecision:ask";
+    // the hook is marked failed and its additionalContext dropped, so the model would never see the warning.
+    canAsk: false,
+    cannotAsk: 'Codex rejects permissionDecision "ask" from a PreToolUse hook and drops the warning with it',
     note: 'Codex runs new hooks only after you review and trust them (run /hooks in Codex), and project hooks only in trusted projects.',
   },
   // Gemini CLI hooks (google-gemini/gemini-cli docs/hooks/reference.md): timeouts in ms; the shell
-  // tool is run_shell_command; BeforeTool can deny but not ask, and shows systemMessage to the person.
+  // tool is run_shell_command; BeforeTool shows systemMessage to the person, and since d1dc4902
+  // (PR #21146, packages/core/src/hooks/types.ts DefaultHookOutput.isAskDecision: decision === "ask")
+  // a top-level `decision: "ask"` makes the scheduler ask the person to confirm.
   gemini: {
     name: 'gemini',
     label: 'Gemini CLI',
@@ -90,7 +97,7 @@ export const AGENTS: Record<AgentHooks['name'], AgentHooks> = {
       { event: 'AfterTool', arg: 'post-tool-use', matcher: 'run_shell_command|write_file|replace', timeout: 5000 },
     ],
     format: 'gemini',
-    canAsk: false,
+    canAsk: true,
     note: 'Gemini CLI reads project settings only in trusted folders. Its BeforeTool hook shows a repeat warning to you, not to the model: add the MCP server (agentos mcp) so that the model can ask attempt_check itself.',
   },
   // Cursor hooks (cursor.com/docs/agent/hooks): a flat list per event; the shell gate is

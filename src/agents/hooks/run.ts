@@ -149,12 +149,13 @@ function repeatAnswer(opts: HookRunOptions, text: string, warnings: RepeatWarnin
       // for exactly the commands known to fail, so a repeat asks the person (warn and ask alike).
       return { permission: 'ask', user_message: text, agent_message: text };
     case 'gemini':
-      // BeforeTool has no "ask" and no context for the model: the person sees systemMessage.
-      return { systemMessage: text };
+      // BeforeTool gives the model no context: the person sees systemMessage, and with ask confirms (decision "ask").
+      return ask ? { decision: 'ask', reason: text, systemMessage: text } : { systemMessage: text };
     default: {
       // Claude Code and Codex: the agent sees additionalContext; the person sees systemMessage.
       const specific: Record<string, unknown> = { hookEventName: 'PreToolUse', additionalContext: text };
-      if (ask) Object.assign(specific, { permissionDecision: 'ask', permissionDecisionReason: text });
+      // Codex rejects "ask" (and would drop the warning with it): an old `--on-repeat ask` install still only warns there.
+      if (ask && opts.format !== 'codex') Object.assign(specific, { permissionDecision: 'ask', permissionDecisionReason: text });
       return { systemMessage: text, hookSpecificOutput: specific };
     }
   }

@@ -68,15 +68,16 @@ async function writeAtomic(file: string, text: string): Promise<void> {
 export async function runHooksInstall(ctx: CommandContext, agent: string, opts: HooksInstallOptions): Promise<number> {
   const { io } = ctx;
   const spec = agentFor(agent, 'install');
-  if (opts.onRepeat === 'ask' && !spec.canAsk) throw new UsageError(`hooks install ${spec.name}: --on-repeat ask: ${spec.label}'s hooks cannot ask for a confirmation (use warn)`);
+  if (opts.onRepeat === 'ask' && !spec.canAsk)
+    throw new UsageError(`hooks install ${spec.name}: --on-repeat ask: ${spec.label}'s hooks cannot ask for a confirmation${spec.cannotAsk ? ` (${spec.cannotAsk})` : ''}; use warn`);
   const file = settingsFile(ctx, opts, spec);
   const before = readText(file);
   const settings = parseSettings(before, file);
   const prefix = opts.command ?? defaultCommandPrefix(io.env);
   const extra = opts.onRepeat === 'ask' ? { 'pre-tool-use': '--on-repeat ask' } : {};
-  const { settings: next, added } = installHooks(settings, prefix, spec, extra);
+  const { settings: next, added, updated } = installHooks(settings, prefix, spec, extra);
   const after = formatSettings(next);
-  if (added.length === 0) {
+  if (added.length === 0 && updated.length === 0) {
     io.stderr.write(`agentos ${spec.label} hooks are already installed in ${file}; nothing changed\n`);
     return ExitCode.Ok;
   }
@@ -86,7 +87,8 @@ export async function runHooksInstall(ctx: CommandContext, agent: string, opts: 
     return ExitCode.Ok;
   }
   await writeAtomic(file, after);
-  io.stderr.write(`installed agentos ${spec.label} hooks (${added.join(', ')}) in ${file}\n`);
+  if (added.length) io.stderr.write(`installed agentos ${spec.label} hooks (${added.join(', ')}) in ${file}\n`);
+  if (updated.length) io.stderr.write(`updated agentos ${spec.label} hooks (${updated.join(', ')}) in ${file} to these options\n`);
   if (spec.note) io.stderr.write(`note: ${spec.note}\n`);
   if (!opts.command && prefix !== 'agentos' && !opts.user && !opts.local) {
     io.stderr.write(`note: the hook command is an absolute path (${prefix}); for a shared settings file put agentos on PATH or pass --command\n`);
