@@ -17,6 +17,7 @@ import { withStoreDeadline, type StoreClient } from '../shared/store/connect.js'
 import { repositoryName } from '../shared/store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../shared/store/schema.js';
 import { storeUrl } from '../shared/store/url.js';
+import { terminalSafe } from '../shared/sanitize.js';
 import type { SharedQueue } from './open.js';
 import type { AttemptRecord } from './types.js';
 
@@ -188,7 +189,8 @@ async function pull(client: StoreClient, queue: SharedQueue, r: ShareReport, now
     const good: Array<AttemptRecord & { origin: string }> = [];
     for (const w of rows.rows) {
       const rec = fromWire(w);
-      if (typeof rec === 'string') r.skipped.push(`${typeof w.id === 'string' ? w.id.slice(0, 64) : '?'} (${typeof w.author === 'string' ? w.author.slice(0, 64) : '?'}): ${rec}`);
+      const said = (v: unknown) => (typeof v === 'string' ? terminalSafe(v).replace(/\s+/g, ' ').slice(0, 64) : '?');
+      if (typeof rec === 'string') r.skipped.push(`${said(w.id)} (${said(w.author)}): ${rec}`);
       else good.push(rec);
     }
     const got = queue.importShared(good, []);
@@ -299,7 +301,8 @@ function inBackoff(root: string, now: Date): boolean {
     const text = readFileSync(backoffFile(root), 'utf8').trim();
     const connecting = /^connecting (\S+) (\d+)$/.exec(text);
     const since = now.getTime() - Date.parse(connecting ? connecting[1] : text);
-    return since < BACKOFF_MS && (!connecting || since > Number(connecting[2]) + KILLED_AFTER_MS);
+    // A mark from the future (the clock stepped back) is no reason to wait for hours: only 0 <= since counts.
+    return since >= 0 && since < BACKOFF_MS && (!connecting || since > Number(connecting[2]) + KILLED_AFTER_MS);
   } catch {
     return false;
   }

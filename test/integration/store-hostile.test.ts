@@ -119,6 +119,9 @@ describe("the server refuses what one person may not do to another's work", () =
     await expect(asMallory(`UPDATE repositories SET owners = ARRAY['mallory'] WHERE name = 'acme/demo' RETURNING id`)).resolves.toEqual([]);
     const after = await sql<{ n: string }>(`SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo'`);
     expect(after).toEqual(before);
+    // Even of her own repository she cannot hand ownership around or rename it: only an administrator can.
+    await expect(asMallory(`UPDATE repositories SET owners = ARRAY['mallory', 'alice'] WHERE name = 'acme/evil'`)).rejects.toMatchObject({ code: '42501' });
+    await expect(asMallory(`UPDATE repositories SET name = 'acme/demo2' WHERE name = 'acme/evil'`)).rejects.toMatchObject({ code: '42501' });
     // Mallory's own repository is hers: she published it first.
     expect(await sql<{ owners: string[] }>(`SELECT owners FROM repositories WHERE name = 'acme/evil'`)).toEqual([{ owners: ['mallory'] }]);
   });

@@ -133,7 +133,8 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
   test('a project with no index of its own checks against the store alone, and says so', async () => {
     const bare = path.join(tmp, 'bare');
     await mkdir(path.join(bare, '.agentos'), { recursive: true });
-    await writeFile(path.join(bare, '.agentos', 'config.yaml'), 'store:\n  repository: acme/bare\n');
+    // A fresh clone of the published repository itself: its own history is in the store, not here.
+    await writeFile(path.join(bare, '.agentos', 'config.yaml'), 'store:\n  repository: acme/demo\n');
     const brief = briefs.find((b) => b.endsWith('optimize-docker-build-times.md'))!;
     const viaIndex = (await start(other, brief, ['--scope', 'org'])).json;
     const { json } = await start(bare, brief, ['--scope', 'org']);

@@ -144,10 +144,14 @@ describe('a store that cannot be reached', () => {
       writeFileSync(file, `connecting ${new Date(Date.now() - 5000).toISOString()} 1500\n`);
       expect(await shareBestEffort(killed.root, { ...hanging }, killed.mem.queue, {}, 'send', undefined, 300)).toBeNull();
       expect(sockets).toHaveLength(1);
+      // A failure mark from the future (the clock stepped back) does not hold sharing off for hours.
+      writeFileSync(file, `${new Date(Date.now() + 3_600_000).toISOString()}\n`);
+      expect(await shareBestEffort(killed.root, { ...hanging }, killed.mem.queue, {}, 'send', undefined, 300)).toMatch(/no answer/);
+      expect(sockets).toHaveLength(2);
       // A mark still within its deadline is another process at work: this one sends too.
       writeFileSync(file, `connecting ${new Date().toISOString()} 1500\n`);
       expect(await shareBestEffort(killed.root, { ...hanging }, killed.mem.queue, {}, 'send', undefined, 300)).toMatch(/no answer/);
-      expect(sockets).toHaveLength(2);
+      expect(sockets).toHaveLength(3);
       killed.mem.close();
     } finally {
       for (const s of sockets) s.destroy();

@@ -31,8 +31,9 @@ export async function connectStore(url: string, timeoutMs: number, workMs = time
 
 /** The server said no to TLS (prefer) or no to plain text (allow). */
 function isTlsRefusal(e: unknown): boolean {
-  const m = errorMessage(e);
-  return /does not support SSL/i.test(m) || ((e as { code?: string }).code === '28000' && /no encryption|SSL off/i.test(m));
+  const raw = (e as { cause?: unknown }).cause ?? e;
+  const m = errorMessage(raw);
+  return /does not support SSL/i.test(m) || ((raw as { code?: string }).code === '28000' && /no encryption|SSL off|no pg_hba\.conf entry/i.test(m));
 }
 
 async function connectOnce(url: string, timeoutMs: number, workMs: number): Promise<StoreClient> {
@@ -58,7 +59,8 @@ async function connectOnce(url: string, timeoutMs: number, workMs: number): Prom
     await client.connect();
   } catch (e) {
     await client.end().catch(() => undefined);
-    throw storeError(e, url, timeoutMs);
+    // The driver's own error stays as the cause: prefer/allow read it to decide whether to try the other way.
+    throw Object.assign(storeError(e, url, timeoutMs), { cause: e });
   }
   return client;
 }

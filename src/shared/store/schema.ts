@@ -80,10 +80,20 @@ export const MIGRATIONS: string[][] = [
     // The author of a record is the database user, never a name the client chooses.
     `ALTER TABLE agentos.attempts ALTER COLUMN author SET DEFAULT current_user`,
     `ALTER TABLE agentos.forgotten_attempts ALTER COLUMN author SET DEFAULT current_user`,
-    `CREATE FUNCTION agentos.may_write(repo bigint) RETURNS boolean LANGUAGE sql STABLE AS
-       $$ SELECT pg_has_role(current_user, 'agentos_admin', 'MEMBER') OR EXISTS (SELECT 1 FROM agentos.repositories r WHERE r.id = repo AND current_user = ANY (r.owners)) $$`,
-    `CREATE FUNCTION agentos.may_write_document(doc bigint) RETURNS boolean LANGUAGE sql STABLE AS
+    // A fixed search_path: a caller's own `pg_has_role` or `=` in a schema of theirs must never answer for these.
+    `CREATE FUNCTION agentos.may_write(repo bigint) RETURNS boolean LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS
+       $$ SELECT pg_catalog.pg_has_role(current_user, 'agentos_admin', 'MEMBER') OR EXISTS (SELECT 1 FROM agentos.repositories r WHERE r.id = repo AND current_user::text = ANY (r.owners)) $$`,
+    `CREATE FUNCTION agentos.may_write_document(doc bigint) RETURNS boolean LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS
        $$ SELECT agentos.may_write((SELECT d.repository_id FROM agentos.documents d WHERE d.id = doc)) $$`,
+    // Who owns a repository, and its name, change only by an administrator: an owner may not hand it away or rename it.
+    `CREATE FUNCTION agentos.keep_owners() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS
+       $$ BEGIN
+         IF (NEW.owners IS DISTINCT FROM OLD.owners OR NEW.name IS DISTINCT FROM OLD.name) AND NOT pg_catalog.pg_has_role(current_user, 'agentos_admin', 'MEMBER') THEN
+           RAISE EXCEPTION 'only an administrator (agentos_admin) changes the owners or the name of %', OLD.name USING ERRCODE = '42501';
+         END IF;
+         RETURN NEW;
+       END $$`,
+    `CREATE TRIGGER repositories_keep_owners BEFORE UPDATE ON agentos.repositories FOR EACH ROW EXECUTE FUNCTION agentos.keep_owners()`,
     ...['repositories', 'documents', 'chunks', 'document_terms', 'repository_terms', 'attempts', 'forgotten_attempts'].flatMap((t) => [
       `ALTER TABLE agentos.${t} ENABLE ROW LEVEL SECURITY`,
       `CREATE POLICY ${t}_read ON agentos.${t} FOR SELECT USING (true)`,
@@ -133,6 +143,8 @@ export interface MigrationResult {
   from: number;
   to: number;
   vector: string;
+  /** Repositories published before version 4 (no owners then): now owned by the role that ran the migration, until an administrator adds theirs. */
+  adopted: number;
 }
 
 export async function migrate(client: StoreClient): Promise<MigrationResult> {
@@ -172,8 +184,9 @@ export async function migrate(client: StoreClient): Promise<MigrationResult> {
       await client.query(`INSERT INTO agentos_schema (version) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version, migrated_at = now()`, [SCHEMA_VERSION]);
     }
     const vector = await client.query<{ extversion: string }>(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`);
+    const adopted = from > 0 && from < 4 ? Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${STORE_SCHEMA}.repositories`)).rows[0].n) : 0;
     await client.query('COMMIT');
-    return { from, to: SCHEMA_VERSION, vector: vector.rows[0]?.extversion ?? 'unknown' };
+    return { from, to: SCHEMA_VERSION, vector: vector.rows[0]?.extversion ?? 'unknown', adopted };
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw e;

@@ -37,7 +37,8 @@ async function openOrg(env: NodeJS.ProcessEnv, config: Config, root: string, mod
   const plain = plainTextWarning(url, env);
   if (plain) notes.push(plain);
   try {
-    self = repositoryName(root, config);
+    // Without a local index (a fresh clone), this repository's published history is read from the store like any other.
+    if (!q.noLocalIndex) self = repositoryName(root, config);
   } catch {
     // No name: it cannot have been synced by this clone, so every repository there is another. Said, since a
     // copy synced elsewhere under a configured name would then be compared as another repository.

@@ -126,6 +126,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
     };
   };
   const orgWithoutIndex = opts.scope === 'org' && opts.history && deps.openOrg !== undefined;
+  let noLocalIndex = false;
   try {
     return await withTimeout(
       (async (): Promise<CheckOutcome> => {
@@ -157,6 +158,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
             : Promise.resolve(null),
         ]).then(([l, s, x]) => {
           if (s) return [l, s, x] as const;
+          noLocalIndex = true;
           const empty = emptyLocalIndex(deps.identity ?? { modelId: 'unknown', modelFingerprint: 'unknown', dimensions: 384, maxTokens: 256 });
           return [l, empty.store, empty.lexical] as const;
         });
@@ -177,7 +179,8 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         const t2 = t();
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
         if (opts.history) {
-          const org = opts.scope === 'org' ? await orgHistory(deps, { local: store, localLexical: lexical, vectors, scoring, k: config.history.k, type: 'history' }, warnings, method) : null;
+          const org =
+            opts.scope === 'org' ? await orgHistory(deps, { local: store, localLexical: lexical, noLocalIndex, vectors, scoring, k: config.history.k, type: 'history' }, warnings, method) : null;
           const against = org ?? { store, scoring, method, scope: 'repo' as const, info: undefined };
           // Documents, not chunks read: an org view holds only the candidates it fetched, and counts the whole organisation.
           if ((against.store.docCount?.('history') ?? against.store.count('history')) === 0) {

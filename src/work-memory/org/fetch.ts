@@ -7,6 +7,7 @@
  * Every value is a query parameter.
  */
 import { checkedMetadata, count, vectorProblem } from './checked.js';
+import { terminalSafe } from '../../shared/sanitize.js';
 import type { StoreClient } from '../../shared/store/connect.js';
 import { B, K1 } from '../lexical/bm25.js';
 import { parseVector, vectorText } from '../../shared/store/vector.js';
@@ -51,11 +52,11 @@ export async function orgRepositories(client: StoreClient, self: string | null, 
     // Totals the scores depend on (corpus size, mean length): a negative or absurd one would skew every score.
     const totals = [r.docs, r.history_docs, r.standard_docs, r.lexical_len].map(count);
     if (totals.some((x) => x === null)) {
-      broken.push(`store: skipped repository ${r.name}: its document totals are not non-negative counts`);
+      broken.push(`store: skipped repository ${named(r.name)}: its document totals are not non-negative counts`);
       continue;
     }
     const sameWeights = r.model_fingerprint === model.modelFingerprint || r.model_fingerprint === 'unknown' || model.modelFingerprint === 'unknown';
-    if (r.model_id !== model.modelId || r.dimensions !== model.dimensions || !sameWeights) otherModel.push(r.name);
+    if (r.model_id !== model.modelId || r.dimensions !== model.dimensions || !sameWeights) otherModel.push(named(r.name));
     else usable.push({ id: r.id, name: r.name, docs: r.docs, historyDocs: r.history_docs, standardDocs: r.standard_docs, lexicalLen: Number(r.lexical_len) });
   }
   return { usable, otherModel, broken };
@@ -119,13 +120,14 @@ async function exactCandidates(client: StoreClient, literal: string, want: numbe
 /** Documents of the given repositories holding a term, per term. */
 export async function orgDocumentFrequencies(client: StoreClient, terms: string[], repositories: string[]): Promise<Map<string, number>> {
   if (!terms.length || !repositories.length) return new Map();
-  const rows = await client.query<{ term: string; df: number }>(
+  const rows = await client.query<{ term: string; df: string }>(
     // Each repository's count held to [0, its documents]: one repository's wrong statistics cannot turn another's scores into NaN.
-    `SELECT t.term, sum(LEAST(GREATEST(t.df, 0), GREATEST(r.docs, 0)))::int AS df FROM repository_terms t JOIN repositories r ON r.id = t.repository_id
+    `SELECT t.term, sum(LEAST(GREATEST(t.df, 0), GREATEST(r.docs, 0)))::bigint::text AS df FROM repository_terms t JOIN repositories r ON r.id = t.repository_id
      WHERE t.term = ANY($1::text[]) AND t.repository_id = ANY($2::bigint[]) GROUP BY t.term`,
     [terms, repositories],
   );
-  return new Map(rows.rows.map((r) => [r.term, r.df]));
+  // Summed as bigint (two repositories claiming 2^31 documents would overflow int and fail every check) and read as a number.
+  return new Map(rows.rows.map((r) => [r.term, Number(r.df)]));
 }
 
 /**
@@ -185,7 +187,7 @@ export async function fetchDocuments(client: StoreClient, ids: string[], dimensi
     const checked = checkedMetadata(r);
     const lexicalLen = count(r.lexical_len);
     if ('problem' in checked || lexicalLen === null) {
-      bad.set(r.id, `store: skipped ${r.repository}:${r.path}: ${'problem' in checked ? checked.problem : 'its lexical length is not a count'}`);
+      bad.set(r.id, `store: skipped ${named(r.repository)}:${named(r.path)}: ${'problem' in checked ? checked.problem : 'its lexical length is not a count'}`);
       continue;
     }
     byId.set(r.id, { repository: r.repository, path: r.path, metadata: checked.metadata, lexicalLen, chunks: [], tf: new Map() });
@@ -200,7 +202,7 @@ export async function fetchDocuments(client: StoreClient, ids: string[], dimensi
     const vector = parseVector(c.v);
     const problem = vectorProblem(vector, dimensions) ?? (typeof c.section !== 'string' || typeof c.excerpt !== 'string' ? 'a chunk without its text' : null);
     if (problem) {
-      bad.set(c.document_id, `store: skipped ${doc.repository}:${doc.path}: ${problem}`);
+      bad.set(c.document_id, `store: skipped ${named(doc.repository)}:${named(doc.path)}: ${problem}`);
       byId.delete(c.document_id);
       continue;
     }
@@ -212,11 +214,17 @@ export async function fetchDocuments(client: StoreClient, ids: string[], dimensi
     if (!doc) continue;
     const tf = count(t.tf);
     if (tf === null || tf === 0) {
-      bad.set(t.document_id, `store: skipped ${doc.repository}:${doc.path}: a term count that is not a positive count`);
+      bad.set(t.document_id, `store: skipped ${named(doc.repository)}:${named(doc.path)}: a term count that is not a positive count`);
       byId.delete(t.document_id);
       continue;
     }
     doc.tf.set(t.term, tf);
   }
   return { docs: [...byId.values()], skipped: [...bad.values()] };
+}
+
+/** A name or path another person wrote, as a warning may show it: one line, no escapes, bounded. */
+function named(s: string): string {
+  const one = terminalSafe(String(s)).replace(/\s+/g, ' ').trim();
+  return one.length > 200 ? `${one.slice(0, 199)}…` : one;
 }

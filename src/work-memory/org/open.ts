@@ -18,6 +18,8 @@ export interface OrgRequest {
   model: ModelMatch;
   local: VectorStore;
   localLexical: LexicalData | null;
+  /** No local index (an empty one stands in): this repository's own published documents come from the store too. */
+  noLocalIndex?: boolean;
   /** The brief's chunk vectors and the scoring the check will use (its text, chunks, exclusions). */
   vectors: Float32Array[];
   scoring: Scoring;

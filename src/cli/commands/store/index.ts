@@ -42,6 +42,10 @@ export async function runStoreInit(ctx: CommandContext, opts: { json?: boolean }
         ? `Store schema is current (version ${result.to}, pgvector ${result.vector}).\n`
         : `Store schema ${result.from === 0 ? 'created' : `migrated from version ${result.from}`}: version ${result.to} (pgvector ${result.vector}).\n`,
     );
+  if (result.adopted)
+    ctx.io.stderr.write(
+      `note: ${result.adopted} repositories published before version 4 are owned by the role that ran this until an administrator adds their owners (UPDATE agentos.repositories SET owners = ARRAY['alice'] WHERE name = '…'; docs/team-store.md); until then their syncs are refused\n`,
+    );
   return ExitCode.Ok;
 }
 

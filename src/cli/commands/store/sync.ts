@@ -104,6 +104,7 @@ export async function notPublishing(ctx: CommandContext, o: { explicit: boolean;
   if (ref === 'HEAD') return null;
   const main = ref.replace(/^refs\/(heads|remotes\/[^/]+)\//, '');
   const branch = current.code === 0 ? current.stdout.trim() : null;
-  if (branch === main) return null;
+  // A configured `origin/main` names the branch `main` too.
+  if (branch !== null && (branch === main || main.endsWith(`/${branch}`))) return null;
   return `${branch ? `on branch ${branch}` : 'on a detached HEAD'}, not the default branch ${main}: the team's copy is left as it is${o.explicit ? ' (--any-branch replaces it from here)' : ' (`agentos store sync --any-branch` replaces it from here)'}`;
 }
