@@ -125,7 +125,9 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
       timings,
     };
   };
+  // No index here, but a team store to ask (`--scope org`): its repositories are the whole history.
   const orgWithoutIndex = opts.scope === 'org' && opts.history && deps.openOrg !== undefined;
+  const askStoreInstead = (e: unknown) => orgWithoutIndex && e instanceof IndexUnavailableError && e.reason === 'missing';
   let noLocalIndex = false;
   try {
     return await withTimeout(
@@ -140,8 +142,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
           deps.openStore().then(
             (s) => ((timings.indexLoadMs = t() - t0), s),
             (e: unknown) => {
-              // No index here, but a team store to ask: its repositories are the whole history (and no standards of this one).
-              if (!(orgWithoutIndex && e instanceof IndexUnavailableError && e.reason === 'missing')) throw e;
+              if (!askStoreInstead(e)) throw e;
               warnings.push('this project has no index of its own: compared with the shared store only, and no standards attached');
               return null;
             },
@@ -150,7 +151,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
             ? deps.openLexical().then(
                 (l) => ((timings.lexicalLoadMs = t() - t0), l),
                 (e: unknown) => {
-                  if (orgWithoutIndex && e instanceof IndexUnavailableError && e.reason === 'missing') return null;
+                  if (askStoreInstead(e)) return null;
                   warnings.push(`lexical index unavailable (${errorMessage(e)}); scoring by cosine alone`);
                   return null;
                 },
