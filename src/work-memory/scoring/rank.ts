@@ -110,7 +110,8 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
         title: m.title,
         terms: s.lexical?.store.termsOf(m.filePath),
         chunks: doc?.labels.length ?? 1,
-        namedRelated: s.briefRelations ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related }) : false,
+        // Issue numbers name work in this repository only: another repository's #12 is not the #12 a brief cites.
+        namedRelated: s.briefRelations && !m.repository ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related }) : false,
       };
     }),
   );
