@@ -17,7 +17,7 @@ import { withStoreDeadline, type StoreClient } from '../shared/store/connect.js'
 import { repositoryName } from '../shared/store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../shared/store/schema.js';
 import { storeUrl } from '../shared/store/url.js';
-import { terminalSafe } from '../shared/sanitize.js';
+import { oneLine } from '../shared/sanitize.js';
 import type { SharedQueue } from './open.js';
 import type { AttemptRecord } from './types.js';
 
@@ -189,7 +189,7 @@ async function pull(client: StoreClient, queue: SharedQueue, r: ShareReport, now
     const good: Array<AttemptRecord & { origin: string }> = [];
     for (const w of rows.rows) {
       const rec = fromWire(w);
-      const said = (v: unknown) => (typeof v === 'string' ? terminalSafe(v).replace(/\s+/g, ' ').slice(0, 64) : '?');
+      const said = (v: unknown) => (typeof v === 'string' ? oneLine(v, 64) : '?');
       if (typeof rec === 'string') r.skipped.push(`${said(w.id)} (${said(w.author)}): ${rec}`);
       else good.push(rec);
     }

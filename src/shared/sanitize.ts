@@ -44,3 +44,9 @@ export function safeForTerminal<T extends Displayed>(m: T): T {
   if (typeof m.snippet === 'string') out.snippet = terminalSafe(m.snippet);
   return out;
 }
+
+/** Another person's text as one line: no escapes or controls, whitespace collapsed, at most `max` characters (cut with …). */
+export function oneLine(s: string, max: number): string {
+  const one = terminalSafe(s).replace(/\s+/g, ' ').trim();
+  return one.length > max ? one.slice(0, max - 1).trimEnd() + '…' : one;
+}

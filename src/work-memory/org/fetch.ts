@@ -7,7 +7,7 @@
  * Every value is a query parameter.
  */
 import { checkedMetadata, count, vectorProblem } from './checked.js';
-import { terminalSafe } from '../../shared/sanitize.js';
+import { oneLine } from '../../shared/sanitize.js';
 import type { StoreClient } from '../../shared/store/connect.js';
 import { B, K1 } from '../lexical/bm25.js';
 import { parseVector, vectorText } from '../../shared/store/vector.js';
@@ -223,8 +223,5 @@ export async function fetchDocuments(client: StoreClient, ids: string[], dimensi
   return { docs: [...byId.values()], skipped: [...bad.values()] };
 }
 
-/** A name or path another person wrote, as a warning may show it: one line, no escapes, bounded. */
-function named(s: string): string {
-  const one = terminalSafe(String(s)).replace(/\s+/g, ' ').trim();
-  return one.length > 200 ? `${one.slice(0, 199)}…` : one;
-}
+/** A name or path another person wrote, as a warning may show it. */
+const named = (s: string): string => oneLine(String(s), 200);

@@ -2,7 +2,7 @@ import { formatScore } from '../check/classify.js';
 import { noNotes, type MatchNotes } from './notes.js';
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
-import { terminalSafe } from '../../shared/sanitize.js';
+import { oneLine } from '../../shared/sanitize.js';
 import type { WorkOrigin } from '../corpus/types.js';
 import { originDone, originFiles, originRef } from './origin.js';
 
@@ -36,9 +36,7 @@ export const MAX_QUOTED_CHARS = 400;
  * it cannot open or close agentos' own sections), and capped.
  */
 export function quotePast(s: string, max = MAX_QUOTED_CHARS): string {
-  const one = terminalSafe(s).replace(/\s+/g, ' ').trim();
-  const capped = one.length > max ? one.slice(0, max - 1).trimEnd() + '…' : one;
-  return capped.replace(/<!--/g, '&lt;!--').replace(/-->/g, '--&gt;');
+  return oneLine(s, max).replace(/<!--/g, '&lt;!--').replace(/-->/g, '--&gt;');
 }
 
 /** A path inside a code span: a backtick would end the span early. */
