@@ -68,13 +68,17 @@ const RULES: Array<[string, Rule]> = [
   ['http', (ls) => first(ls, /\b(HTTP\/\d(\.\d)? [45]\d\d|status(code)? [45]\d\d|[45]\d\d (Not Found|Forbidden|Unauthorized|Bad Gateway|Service Unavailable|Internal Server Error))\b/i)],
 ];
 
-/** One line that says why the command failed; null for empty text. */
-export function errorCause(text: string | null | undefined): string | null {
-  if (!text) return null;
-  const lines = stripAnsi(text)
+function linesOf(text: string): string[] {
+  return stripAnsi(text)
     .split(/\r?\n/)
     .map((l) => l.slice(0, MAX_LINE).trimEnd())
     .filter((l) => l !== '');
+}
+
+/** One line that says why the command failed; null for empty text. */
+export function errorCause(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const lines = linesOf(text);
   if (!lines.length) return null;
   for (const [, rule] of RULES) {
     const hit = rule(lines);
@@ -86,4 +90,27 @@ export function errorCause(text: string | null | undefined): string | null {
 
 function bound(s: string): string {
   return s.length <= MAX ? s : `${s.slice(0, MAX - 1)}…`;
+}
+
+/**
+ * Rules that read a failure only where a tool says it failed in its own words; `http` is left
+ * out (a 404 in a command's output is often what the command fetched, not how it went).
+ */
+const FAILURE_WORDS: Array<[string, Rule]> = RULES.filter(([name]) => name !== 'http').map(([name, rule]) =>
+  // go prints "go: downloading …" on success; only a compile error (file:line:col) or a failed test or command says it failed.
+  name === 'go' ? [name, (ls) => first(ls, /^\S+\.go:\d+:\d+: /) ?? first(ls, /^--- FAIL: /) ?? first(ls, /^go: (?!downloading|finding|extracting|added|upgraded|found)/)] : [name, rule],
+);
+
+/**
+ * For output whose exit status nobody gave (Codex's PostToolUse): the tool that said it
+ * failed and its line, or null when no tool did. No fallback: "error" in a log is not a failure.
+ */
+export function failureSaidIn(text: string | null | undefined): { tool: string; line: string } | null {
+  if (!text) return null;
+  const lines = linesOf(text);
+  for (const [tool, rule] of FAILURE_WORDS) {
+    const hit = rule(lines);
+    if (hit && hit.trim()) return { tool, line: bound(hit.trim()) };
+  }
+  return null;
 }

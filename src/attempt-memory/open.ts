@@ -18,7 +18,7 @@ import { SqliteAttemptStore, type WarningDecision } from './sqlite-store.js';
 import { autoTags } from './tags.js';
 import { workOf } from './work.js';
 import { storeConfigured } from '../shared/store/url.js';
-import type { AttemptMemory, AttemptRecord, NewAttempt, RepeatWarning } from './types.js';
+import { isOutcome, OUTCOMES, type AttemptMemory, type AttemptRecord, type NewAttempt, type RepeatWarning } from './types.js';
 
 export const MEMORY_DIR = path.join('.agentos', 'memory');
 export const MEMORY_FILE = 'attempts.db';
@@ -121,7 +121,7 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
   return {
     file,
     record: (a: NewAttempt): AttemptRecord => {
-      if (a.outcome !== 'success' && a.outcome !== 'failure') throw new Error(`outcome must be success or failure, got ${JSON.stringify(a.outcome)}`);
+      if (!isOutcome(a.outcome)) throw new Error(`outcome must be ${OUTCOMES.join(', ')}; got ${JSON.stringify(a.outcome)}`);
       if (typeof a.command !== 'string' || typeof a.tool !== 'string' || a.tool.trim() === '') throw new Error('an attempt needs a tool and a command');
       return store.insert(prepare(a));
     },

@@ -9,7 +9,7 @@
  * kept in step by triggers) gives the keyword search.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import type { AttemptMemory, AttemptQuery, AttemptRecord, AttemptStats, RepeatWarning } from './types.js';
+import type { AttemptMemory, AttemptQuery, Outcome, AttemptRecord, AttemptStats, RepeatWarning } from './types.js';
 import { ulid } from './ids.js';
 import { commandSimilarity, features, featuresFromTokens, mayShareToken, similarity, tokenPieces, WEIGHTS } from './similarity.js';
 import { commandTokens, toolFamily } from './normalise.js';
@@ -22,16 +22,18 @@ const sameCommandKey = (command: string) => commandTokens(command).join(' ');
  * 2: the index of open failures by command (a success's override was a scan of every failure).
  * 3: the `cause` column (the line that says why a command failed, issue 21 §3).
  * 4: `work` and `branch`: the piece of work an attempt was made for (issue 21 §5).
+ * 5: `origin` and `sent_at`: records shared with the team's store.
+ * 6: outcome `unknown` (an agent that does not say whether a command failed, issue 31).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 const DAY = 86_400_000;
 /** The best this many past failures are returned (each with what worked instead). */
 export const MAX_WARNINGS = 20;
 /** How many successes after a failure are searched for what worked instead. */
 const WORKED_INSTEAD_WINDOW = 500;
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS attempts (
+/** The attempts table under a name: SQLite changes a CHECK only by copying into a new table (rebuildAttempts). */
+const attemptsTable = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
   id TEXT NOT NULL UNIQUE,
   time TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -39,7 +41,7 @@ CREATE TABLE IF NOT EXISTS attempts (
   tool_family TEXT NOT NULL,
   command TEXT NOT NULL,
   command_norm TEXT NOT NULL,
-  outcome TEXT NOT NULL CHECK (outcome IN ('success', 'failure')),
+  outcome TEXT NOT NULL CHECK (outcome IN ('success', 'failure', 'unknown')),
   exit_code INTEGER,
   duration_ms INTEGER,
   error TEXT,
@@ -52,7 +54,11 @@ CREATE TABLE IF NOT EXISTS attempts (
   branch TEXT,
   origin TEXT,
   sent_at TEXT
-);
+)`;
+const ATTEMPT_COLUMNS = 'id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by, cause, work, branch, origin, sent_at';
+
+const SCHEMA = `
+${attemptsTable('attempts')};
 CREATE INDEX IF NOT EXISTS attempts_outcome_time ON attempts (outcome, time);
 CREATE INDEX IF NOT EXISTS attempts_time ON attempts (time);
 CREATE INDEX IF NOT EXISTS attempts_work ON attempts (work, time) WHERE work IS NOT NULL;
@@ -100,7 +106,7 @@ type Row = {
   session_id: string;
   tool: string;
   command: string;
-  outcome: 'success' | 'failure';
+  outcome: Outcome;
   exit_code: number | null;
   duration_ms: number | null;
   error: string | null;
@@ -154,6 +160,7 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
           // (older rows: null), then the schema's indexes on them can be made.
           const columns = new Set((db.prepare(`SELECT name FROM pragma_table_info('attempts')`).all() as Array<{ name: string }>).map((c) => c.name));
           if (columns.size > 0) for (const c of ['cause', 'work', 'branch', 'origin', 'sent_at']) if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
+          if (columns.size > 0) rebuildAttempts(db);
           db.exec(SCHEMA);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
@@ -170,7 +177,8 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     const write = this.db.transaction(() => {
       this.db.prepare(`INSERT INTO attempts (${ROW_COLUMNS}) VALUES (${ROW_PARAMS})`).run(...rowValues(id, a, null));
       // Queued in the same transaction: recorded means it will reach the shared store, whenever it is reachable.
-      if (this.opts.share) this.db.prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) VALUES (?, 'send', ?)`).run(id, this.opts.now().toISOString());
+      // An attempt of unknown outcome stays here: it warns no one and worked instead for no one (the store refuses it).
+      if (this.opts.share && a.outcome !== 'unknown') this.db.prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) VALUES (?, 'send', ?)`).run(id, this.opts.now().toISOString());
       if (a.outcome === 'success') this.overrideFailures(id, a);
     });
     write.immediate();
@@ -465,6 +473,19 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       ...(r.origin ? { origin: r.origin } : {}),
     };
   }
+}
+
+/**
+ * A store from before version 6 refuses outcome `unknown` in its CHECK: its rows move to a
+ * table that allows it, rowids kept (the full-text index is keyed by them), inside the
+ * caller's transaction. DROP TABLE takes the old indexes and triggers; SCHEMA makes them again.
+ */
+function rebuildAttempts(db: BetterSqlite3.Database): void {
+  const sql = (db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'attempts'`).get() as { sql: string } | undefined)?.sql ?? '';
+  if (sql.includes("'unknown'")) return;
+  db.exec(`DROP TABLE IF EXISTS attempts_v6; ${attemptsTable('attempts_v6')}`);
+  db.exec(`INSERT INTO attempts_v6 (rowid, ${ATTEMPT_COLUMNS}) SELECT rowid, ${ATTEMPT_COLUMNS} FROM attempts`);
+  db.exec(`DROP TABLE attempts; ALTER TABLE attempts_v6 RENAME TO attempts`);
 }
 
 /** A success as far as choosing "what worked instead" needs it. */

@@ -4,7 +4,16 @@
  * a shared PostgreSQL store later) and its readers (`run`, `attempt`, hooks,
  * `recall`, `worked-on`). Keep it small; add fields, do not rename them.
  */
-export type Outcome = 'success' | 'failure';
+/**
+ * `unknown`: the agent ran it but did not say how it went (Codex gives PostToolUse the
+ * command's output with no exit status). Never a failure to warn about, never what
+ * worked instead, never overrides a failure.
+ */
+export const OUTCOMES = ['success', 'failure', 'unknown'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+export const isOutcome = (v: unknown): v is Outcome => (OUTCOMES as readonly unknown[]).includes(v);
+/** The tag of a failure read from the output's own words (cause.ts) because the agent gave no exit status. */
+export const OUTCOME_FROM_OUTPUT_TAG = 'outcome-from-output';
 
 export interface AttemptRecord {
   /** Unique, stable, sortable by time (e.g. a ULID). */

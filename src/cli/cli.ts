@@ -6,6 +6,7 @@ import { packageRoot } from '../shared/package-root.js';
 import { debugLine, processIO, type IO } from '../shared/io.js';
 import { jsonErrorLine, reportError } from './report-error.js';
 import { addTags, HOOK_ON_REPEAT } from '../shared/option-values.js';
+import { OUTCOMES } from '../attempt-memory/types.js';
 
 /** For bin/agentos.js, which ends the inference worker it started before the process exits. */
 export { endWorker as endInferenceWorker } from '../work-memory/embeddings/worker-runner.js';
@@ -247,7 +248,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .command('record')
     .description('record one attempt (or JSON from stdin with "-")')
     .argument('[source]', '"-" reads a JSON object, array or JSON lines from stdin')
-    .addOption(new Option('--outcome <outcome>', 'how it went').choices(['success', 'failure']))
+    .addOption(new Option('--outcome <outcome>', 'how it went').choices([...OUTCOMES]))
     .option('--tool <name>', 'the tool ("shell" for commands)', 'shell')
     .option('--command <text>', "the command line or the tool's arguments")
     .option('--error <text>', 'the error (last lines of stderr)')

@@ -106,16 +106,25 @@ export function workedOn(k: IndexKnowledge, attempts: AttemptStats | null, filte
   };
 }
 
-/** `--since 30d` / `2w` / `2025-01-31` → YYYY-MM-DD; null when unparseable. */
+/** The longest age `--since` takes (a century): beyond it there is no history, and the date arithmetic leaves year 0. */
+const MAX_SINCE_DAYS = 36_525;
+
+/**
+ * `--since 30d` / `2w` / `2025-01-31` → YYYY-MM-DD; null when unparseable, when the date is
+ * not on the calendar (2026-02-30 is not read as 2 March) or the age is beyond a century.
+ */
 export function parseSince(v: string, now = new Date()): string | null {
-  const rel = /^(\d+)\s*([dwmy])$/i.exec(v.trim());
+  const rel = /^(\d{1,6})\s*([dwmy])$/i.exec(v.trim());
   if (rel) {
     const days = Number(rel[1]) * { d: 1, w: 7, m: 30, y: 365 }[rel[2].toLowerCase() as 'd' | 'w' | 'm' | 'y'];
+    if (days > MAX_SINCE_DAYS) return null;
     return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
   }
-  const abs = /^(\d{4}-\d{2}-\d{2})$/.exec(v.trim());
-  if (abs && !Number.isNaN(Date.parse(abs[1]))) return abs[1];
-  return null;
+  const abs = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim());
+  if (!abs) return null;
+  const date = new Date(Date.UTC(Number(abs[1]), Number(abs[2]) - 1, Number(abs[3])));
+  // Date.UTC rolls 30 February over into March: a date is real only if it comes back the same.
+  return date.getUTCFullYear() === Number(abs[1]) && date.getUTCMonth() === Number(abs[2]) - 1 && date.getUTCDate() === Number(abs[3]) ? abs[0] : null;
 }
 
 export function renderWorkedOnText(w: WorkedOn): string {

@@ -171,6 +171,60 @@ describe('record and list', () => {
   });
 });
 
+describe('outcome unknown (an agent that does not say how a command went)', () => {
+  it('is kept and listed, but never warns, never overrides a failure and is never what worked instead', () => {
+    const { mem } = open();
+    mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'failure', error: 'npm error Missing script: "lint"', context: 'lint the project', time: daysAgo(2) });
+    const unknown = mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'unknown', context: 'lint the project', time: daysAgo(1) });
+    expect(unknown.outcome).toBe('unknown');
+    expect(mem.list({ outcome: 'unknown' }).map((r) => r.id)).toEqual([unknown.id]);
+    const [warning] = mem.checkRepeat({ tool: 'Bash', command: 'npm run lint', context: 'lint the project' });
+    expect(warning.failure.overriddenBy).toBeNull();
+    expect(warning.workedInstead).toBeNull();
+    expect(mem.checkRepeat({ tool: 'Bash', command: 'npm run lint' }).map((w) => w.failure.outcome)).toEqual(['failure']);
+    expect(mem.stats()).toMatchObject({ failures: 1, successes: 0 });
+    mem.close();
+  });
+
+  it('upgrades a version-5 store, whose CHECK refused "unknown": rows, their full-text terms and their warnings kept', async () => {
+    const { createRequire } = await import('node:module');
+    const Database = createRequire(import.meta.url)('better-sqlite3');
+    const { mem, root } = open();
+    mem.record({ tool: 'shell', command: 'cargo build --release', outcome: 'failure', error: 'error[E0433]: failed to resolve: use of undeclared crate tokio', time: daysAgo(1) });
+    mem.close();
+    const file = path.join(root, '.agentos', 'memory', 'attempts.db');
+    const v5 = new Database(file);
+    const sql = (v5.prepare(`SELECT sql FROM sqlite_master WHERE name = 'attempts'`).get() as { sql: string }).sql;
+    v5.exec(sql.replace("'failure', 'unknown'", "'failure'").replace('attempts (', 'attempts_old ('));
+    v5.exec('INSERT INTO attempts_old (rowid, ' + 'id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by, cause, work, branch, origin, sent_at) SELECT rowid, id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by, cause, work, branch, origin, sent_at FROM attempts');
+    v5.exec('DROP TABLE attempts; ALTER TABLE attempts_old RENAME TO attempts');
+    v5.pragma('user_version = 5');
+    expect(() => v5.prepare(`INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, tags, cwd) VALUES ('x', 't', 's', 'shell', 'shell', 'c', 'c', 'unknown', '[]', '.')`).run()).toThrow(/CHECK/);
+    v5.close();
+    const again = open({ root }).mem;
+    expect(again.record({ tool: 'shell', command: 'cargo test', outcome: 'unknown' }).outcome).toBe('unknown');
+    expect(again.search('tokio').map((r) => r.command)).toEqual(['cargo build --release']);
+    expect(again.checkRepeat({ tool: 'shell', command: 'cargo build --release' })).toHaveLength(1);
+    again.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect((db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'attempts'`).get() as { n: number }).n).toBeGreaterThanOrEqual(6);
+    db.close();
+  });
+
+  it('is not queued for the team store (the store holds no "unknown")', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'agentos-attempts-'));
+    roots.push(root);
+    const config: Config = { ...DEFAULT_CONFIG, attempts: { ...DEFAULT_CONFIG.attempts, scope: 'org' } };
+    const mem = openAttemptMemory(root, config, { now: () => T0, cwd: root, home: '/home/tester', env: { AGENTOS_DATABASE_URL: 'postgres://u@127.0.0.1:1/db' } });
+    mem.record({ tool: 'Bash', command: 'npm test', outcome: 'unknown' });
+    mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'failure' });
+    expect(mem.queue?.pending(10).map((e) => (e.op === 'send' ? e.record.command : e.id))).toEqual(['npm run lint']);
+    mem.close();
+  });
+});
+
 describe('checkRepeat', () => {
   const failure = { tool: 'shell', command: 'npm install redis-node', outcome: 'failure' as const, error: '404 Not Found', context: 'Add Redis caching' };
 

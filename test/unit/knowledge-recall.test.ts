@@ -300,6 +300,13 @@ describe('worked-on', () => {
     ['2025-01-31', '2025-01-31'],
     ['yesterday', null],
     ['2025-13-45', null],
+    // Not on the calendar: V8's Date.parse reads 2026-02-30 as 2 March.
+    ['2026-02-30', null],
+    ['2024-02-29', '2024-02-29'],
+    ['2023-02-29', null],
+    // Beyond a century the arithmetic left year 0 ("since -097907-04").
+    ['100000y', null],
+    ['100y', '1926-12-18'],
   ])('parseSince(%p) = %p', (v, want) => {
     expect(parseSince(v, new Date('2026-11-23T12:00:00Z'))).toBe(want);
   });

@@ -14,7 +14,8 @@
  *
  * Nothing here redacts: the attempt store redacts every field it writes.
  */
-import type { NewAttempt, Outcome } from '../../attempt-memory/types.js';
+import { isOutcome, OUTCOME_FROM_OUTPUT_TAG, OUTCOMES, type NewAttempt, type Outcome } from '../../attempt-memory/types.js';
+import { failureSaidIn } from '../../attempt-memory/cause.js';
 import { toolFamily } from '../../attempt-memory/normalise.js';
 
 type Json = Record<string, unknown>;
@@ -87,12 +88,7 @@ export function claudeAttempt(p: Json, event: 'PostToolUse' | 'PostToolUseFailur
     error = str(p.error) ?? str(p.error_message) ?? (p.is_interrupt === true ? 'interrupted by the user' : 'tool call failed');
     exitCode = exitCodeFromText(error);
   } else if (typeof response === 'string') {
-    // Codex hands the shell tool's output as text: "Exit code: N\nWall time: …\nOutput:\n…".
-    exitCode = exitCodeLine(response);
-    if (exitCode !== null && exitCode !== 0) {
-      outcome = 'failure';
-      error = response;
-    }
+    return outputAttempt(p, tool, response);
   } else if (isObject(response)) {
     // Some tools report failure inside a "successful" call.
     exitCode = num(response.exit_code) ?? num(response.exitCode) ?? num(response.returnCode);
@@ -110,6 +106,20 @@ export function claudeAttempt(p: Json, event: 'PostToolUse' | 'PostToolUseFailur
     context: contextOf(p.tool_input),
     sessionId: str(p.session_id) ?? undefined,
   };
+}
+
+/**
+ * A tool's output as plain text with no exit status (Codex's PostToolUse hands the shell tool's
+ * raw output). Not guessed: an "Exit code: N" line decides; else a failure only where a tool says
+ * so in its own words (cause.ts), tagged as read from the output; else the outcome is unknown.
+ */
+function outputAttempt(p: Json, tool: string, output: string): NewAttempt {
+  const base = { tool, command: commandOf(tool, p.tool_input), context: contextOf(p.tool_input), sessionId: str(p.session_id) ?? undefined };
+  const exitCode = exitCodeLine(output);
+  if (exitCode !== null) return { ...base, outcome: exitCode === 0 ? 'success' : 'failure', exitCode, error: exitCode === 0 ? null : tail(output) };
+  const said = failureSaidIn(output);
+  if (said) return { ...base, outcome: 'failure', exitCode: null, error: tail(output), tags: [OUTCOME_FROM_OUTPUT_TAG] };
+  return { ...base, outcome: 'unknown', exitCode: null, error: null };
 }
 
 /** An "Exit code: N" line (Codex, Gemini CLI's "Exit Code: N"): the number, else null. */
@@ -188,7 +198,7 @@ export function genericAttempt(p: Json): NewAttempt {
   const tool = str(p.tool);
   const outcome = p.outcome;
   if (!tool) throw new PayloadError('generic record: "tool" (a non-empty string) is required');
-  if (outcome !== 'success' && outcome !== 'failure') throw new PayloadError('generic record: "outcome" must be "success" or "failure"');
+  if (!isOutcome(outcome)) throw new PayloadError(`generic record: "outcome" must be ${OUTCOMES.map((o) => `"${o}"`).join(', ')}`);
   const command = str(p.command) ?? commandOf(tool, p.input);
   const tags = Array.isArray(p.tags) ? p.tags.filter((t): t is string => typeof t === 'string' && t !== '') : undefined;
   const error = str(p.error);

@@ -14,7 +14,7 @@ export async function recallText(s: ProjectSession) {
 
 export async function workedOnSummary(s: ProjectSession, o: { since?: string; topic?: string }): Promise<WorkedOn & { warnings: string[] }> {
   const since = o.since === undefined ? undefined : parseSince(o.since);
-  if (since === null) throw new UsageError(`since ${JSON.stringify(o.since)}: expected a date (YYYY-MM-DD) or an age like 30d, 8w, 6m, 1y`);
+  if (since === null) throw new UsageError(`since ${JSON.stringify(o.since)}: expected a calendar date (YYYY-MM-DD) or an age up to a century, like 30d, 8w, 6m, 1y`);
   const k = await indexKnowledge(s.root);
   if (!k) throw new IndexUnavailableError('no index here; run `agentos index --include-history`', 'missing');
   const warnings: string[] = [];

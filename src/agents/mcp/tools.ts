@@ -5,6 +5,7 @@
  * same facts as structured content (docs/mcp.md documents both).
  */
 import { z } from 'zod';
+import { OUTCOMES, type Outcome } from '../../attempt-memory/types.js';
 import type { ProjectSession } from './session.js';
 import { checkBrief, failedCheck, renderCheck } from './check-brief.js';
 import { searchHistory, standardsFor, renderSearch } from './search-history.js';
@@ -112,7 +113,7 @@ export const TOOLS: ToolSpec[] = [
       'Record a command or approach that was tried and whether it worked, so that the next agent is warned before repeating a failure and told what worked instead. Secrets and the home folder are redacted before anything is stored.',
     input: {
       command: text('command', MAX_COMMAND).describe('The command line (or a one-line description of the approach) that was tried.'),
-      outcome: z.enum(['success', 'failure']),
+      outcome: z.enum(OUTCOMES).describe('"unknown" when it ran but nobody saw how it went: kept, never warned about.'),
       error: z.string().max(MAX_ERROR).optional().describe('Its error output (the cause line is read out of it; long output is cut to both ends).'),
       exitCode: z.number().int().optional(),
       tool: z.string().max(100).optional().describe('Default "shell".'),
@@ -124,7 +125,7 @@ export const TOOLS: ToolSpec[] = [
     run: async (s, a) => {
       const r = await attemptRecord(s, {
         command: a.command as string,
-        outcome: a.outcome as 'success' | 'failure',
+        outcome: a.outcome as Outcome,
         error: a.error as string | undefined,
         exitCode: a.exitCode as number | undefined,
         tool: (a.tool as string | undefined) ?? 'shell',

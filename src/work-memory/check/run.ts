@@ -47,7 +47,7 @@ export function scoringLines(config: Config): Scoring['lines'] {
 export interface CheckDeps {
   loadEmbedder: () => Promise<Embedder>;
   openStore: () => Promise<VectorStore>;
-  /** e.g. "embedding:Xenova/all-MiniLM-L6-v2@q8+hnsw" — reported as the method that answered. */
+  /** e.g. "embedding:Xenova/all-MiniLM-L6-v2@int8+hnsw" — reported as the method that answered. */
   method: string;
   /** What the embedder will be, known without loading it: lets a stale index be updated first. */
   identity?: ModelIdentity;

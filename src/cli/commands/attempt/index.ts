@@ -4,7 +4,7 @@
  */
 import type { CommandContext } from '../../context.js';
 import { shareBestEffort } from '../../../attempt-memory/share.js';
-import type { NewAttempt, Outcome } from '../../../attempt-memory/types.js';
+import { isOutcome, OUTCOMES, type NewAttempt, type Outcome } from '../../../attempt-memory/types.js';
 import { renderAttemptLine, renderRepeatWarning } from '../../../attempt-memory/render.js';
 import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
 import { loadProject, paint, requireCommand } from './common.js';
@@ -33,7 +33,7 @@ export async function runAttemptRecord(ctx: CommandContext, source: string | und
   } else if (source !== undefined) {
     throw new UsageError(`attempt record: unexpected argument "${source}" (use - to read JSON from stdin)`);
   } else {
-    if (!opts.outcome) throw new UsageError('attempt record: --outcome success|failure is required');
+    if (!opts.outcome) throw new UsageError('attempt record: --outcome success|failure|unknown is required');
     if (opts.command === undefined || opts.command.trim() === '') throw new UsageError('attempt record: --command is required');
     attempts = [
       {
@@ -190,7 +190,7 @@ function validateAttempt(v: unknown, where: string): NewAttempt {
     return o[k] as number;
   };
   const outcome = str('outcome', true);
-  if (outcome !== 'success' && outcome !== 'failure') throw new UsageError(`${where}: outcome: expected "success" or "failure"`);
+  if (!isOutcome(outcome)) throw new UsageError(`${where}: outcome: expected ${OUTCOMES.map((o) => `"${o}"`).join(', ')}`);
   if (o.tags !== undefined && (!Array.isArray(o.tags) || o.tags.some((t) => typeof t !== 'string'))) throw new UsageError(`${where}: tags: expected a list of strings`);
   const time = str('time');
   if (time !== undefined && Number.isNaN(new Date(time).getTime())) throw new UsageError(`${where}: time: not a date`);

@@ -18,7 +18,7 @@ export interface WorkedOnOptions {
 export async function runWorkedOn(ctx: CommandContext, opts: WorkedOnOptions): Promise<number> {
   const { io } = ctx;
   const since = opts.since === undefined ? undefined : parseSince(opts.since);
-  if (since === null) throw new UsageError(`--since ${opts.since}: expected a date (YYYY-MM-DD) or an age like 30d, 8w, 6m, 1y`);
+  if (since === null) throw new UsageError(`--since ${opts.since}: expected a calendar date (YYYY-MM-DD) or an age up to a century, like 30d, 8w, 6m, 1y`);
   const root = ctx.root();
   await ctx.config(); // an invalid config is an error here, as in every command
   const k = await indexKnowledge(root);
