@@ -55,7 +55,8 @@ const attemptsTable = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
   origin TEXT,
   sent_at TEXT
 )`;
-const ATTEMPT_COLUMNS = 'id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by, cause, work, branch, origin, sent_at';
+const ATTEMPT_COLUMNS =
+  'id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by, cause, work, branch, origin, sent_at';
 
 const SCHEMA = `
 ${attemptsTable('attempts')};

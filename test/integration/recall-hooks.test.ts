@@ -56,9 +56,9 @@ describe('hooks run with Claude Code payloads, the real store', () => {
     memory.close();
     expect(recorded).toEqual(
       expect.arrayContaining([
-        ['Bash', 'failure', 'npm install redis-node', 'abc123', '.'],
-        ['Bash', 'success', 'npm install ioredis', 'abc123', '.'],
-        ['Write', 'success', 'Write file_path=~/demo/src/cache/redis.ts', 'abc123', '.'], // home redacted by the store
+        ['Bash', 'failure', 'npm install redis-node', '3f2c9a1e-5b7d-4c2a-9e1f-0a1b2c3d4e5f', '.'],
+        ['Bash', 'success', 'npm install ioredis', '3f2c9a1e-5b7d-4c2a-9e1f-0a1b2c3d4e5f', '.'],
+        ['Write', 'success', 'Write file_path=~/demo/src/cache/redis.ts', '3f2c9a1e-5b7d-4c2a-9e1f-0a1b2c3d4e5f', '.'], // home redacted by the store
       ]),
     );
 

@@ -1,7 +1,7 @@
 /** Error causes, not log tails (issue 21 §3): the cause line of real tools' output, captured on this machine. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { errorCause } from '../../src/attempt-memory/cause.js';
+import { errorCause, failureSaidIn } from '../../src/attempt-memory/cause.js';
 import { REPO } from '../helpers/paths.js';
 
 const sample = (name: string) => readFileSync(path.join(REPO, 'test', 'fixtures', 'tool-errors', name), 'utf8');
@@ -75,5 +75,26 @@ describe('hostile stderr', () => {
     mem.close();
     expect(rec.cause).toMatch(/^fatal: /);
     expect(`${rec.cause} ${rec.error}`).not.toContain(token);
+  });
+});
+
+describe('failureSaidIn: a failure read only where the tool says so (for output with no exit status, issue 31)', () => {
+  it.each(CASES.map(([file]) => file))('%s: the real failure is found, by its tool', (file) => {
+    const said = failureSaidIn(sample(file));
+    expect(said).not.toBeNull();
+    expect(said!.line).toBe(errorCause(sample(file)));
+  });
+
+  // Output of commands that worked: captured on this machine, except the two marked (their shape: npm's script banner, go's progress lines).
+  it.each([
+    ['git status', 'On branch master\nnothing to commit, working tree clean\n'],
+    ['npm install left-pad', '\nadded 1 package in 816ms\n'],
+    ['npm run lint (eslint, clean; shape)', '\n> demo@1.0.0 lint\n> eslint .\n\n'],
+    ['python3 -m pytest -q', '.                                                                        [100%]\n1 passed in 0.01s\n'],
+    ['node -e "console.log(…)"', 'Error handling is done in src/errors.ts\n'],
+    ['go build (first run; shape)', 'go: downloading github.com/spf13/cobra v1.8.0\ngo: downloading github.com/spf13/pflag v1.0.5\n'],
+    ['curl -i (a 404 page fetched on purpose)', 'HTTP/1.1 404 Not Found\nContent-Length: 9\n\nnot found\n'],
+  ])('%s: no failure', (_command, output) => {
+    expect(failureSaidIn(output)).toBeNull();
   });
 });

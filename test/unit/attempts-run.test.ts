@@ -208,7 +208,7 @@ describe('attempt record -: JSON from stdin', () => {
   it.each([
     ['', /^stdin: no attempt given/],
     ['{"command":"a"}', /^stdin: outcome: required/],
-    ['{"command":"a","outcome":"ok"}', /^stdin: outcome: expected "success" or "failure"/],
+    ['{"command":"a","outcome":"ok"}', /^stdin: outcome: expected "success", "failure", "unknown"/],
     ['{"command":"a","outcome":"success","exitCode":"1"}', /^stdin: exitCode: expected an integer/],
     ['{"command":"a","outcome":"success","tags":"x"}', /^stdin: tags: expected a list of strings/],
     ['{"command":"a","outcome":"success","bogus":1}', /^stdin: bogus: unknown field/],

@@ -196,10 +196,17 @@ describe('outcome unknown (an agent that does not say how a command went)', () =
     const v5 = new Database(file);
     const sql = (v5.prepare(`SELECT sql FROM sqlite_master WHERE name = 'attempts'`).get() as { sql: string }).sql;
     v5.exec(sql.replace("'failure', 'unknown'", "'failure'").replace('attempts (', 'attempts_old ('));
-    v5.exec('INSERT INTO attempts_old (rowid, ' + 'id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by, cause, work, branch, origin, sent_at) SELECT rowid, id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by, cause, work, branch, origin, sent_at FROM attempts');
+    v5.exec(
+      'INSERT INTO attempts_old (rowid, ' +
+        'id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by, cause, work, branch, origin, sent_at) SELECT rowid, id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by, cause, work, branch, origin, sent_at FROM attempts',
+    );
     v5.exec('DROP TABLE attempts; ALTER TABLE attempts_old RENAME TO attempts');
     v5.pragma('user_version = 5');
-    expect(() => v5.prepare(`INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, tags, cwd) VALUES ('x', 't', 's', 'shell', 'shell', 'c', 'c', 'unknown', '[]', '.')`).run()).toThrow(/CHECK/);
+    expect(() =>
+      v5
+        .prepare(`INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, tags, cwd) VALUES ('x', 't', 's', 'shell', 'shell', 'c', 'c', 'unknown', '[]', '.')`)
+        .run(),
+    ).toThrow(/CHECK/);
     v5.close();
     const again = open({ root }).mem;
     expect(again.record({ tool: 'shell', command: 'cargo test', outcome: 'unknown' }).outcome).toBe('unknown');

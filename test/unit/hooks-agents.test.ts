@@ -109,10 +109,10 @@ describe('hooks run --format cursor', () => {
     expect(start.json).toEqual({ additional_context: '## Project context\n- Stack: TypeScript' });
 
     await run('post-tool-use', 'cursor-post-tool-use-exit.json', { format: 'cursor', onRepeat: 'warn' }, mem);
-    expect(mem.records[0]).toMatchObject({ tool: 'Shell', command: 'npm install redis-node', outcome: 'failure', exitCode: 1, sessionId: 'c0ffee-cur' });
+    expect(mem.records[0]).toMatchObject({ tool: 'Shell', command: 'npm install redis-node', outcome: 'failure', exitCode: 1, sessionId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d' });
     expect(mem.records[0].cause).toMatch(/^404 Not Found/);
     await run('post-tool-use-failure', 'cursor-post-tool-use-failure.json', { format: 'cursor', onRepeat: 'warn' }, mem);
-    expect(mem.records[1]).toMatchObject({ command: 'make deploy', outcome: 'failure', error: 'Command timed out after 120000 ms' });
+    expect(mem.records[1]).toMatchObject({ command: 'make deploy', outcome: 'failure', error: 'Command timed out after 120s' });
 
     // Never "allow": that would skip Cursor's own approval for a command known to fail. A repeat asks.
     for (const onRepeat of ['warn', 'ask'] as const) {
@@ -128,13 +128,21 @@ describe('hooks run --format cursor', () => {
 });
 
 describe('hooks run --format codex', () => {
-  test('Bash\'s text response: "Exit code: 1" makes a failure with its cause; the warning is Claude Code\'s shape', async () => {
+  test("Bash's output with no exit status: npm's own words make a failure (tagged as read from the output), and the next run of it is warned about", async () => {
     const mem = new FakeAttemptMemory();
     await run('post-tool-use', 'codex-post-tool-use.json', { format: 'codex', onRepeat: 'warn' }, mem);
-    expect(mem.records[0]).toMatchObject({ tool: 'Bash', outcome: 'failure', exitCode: 1, sessionId: '0199a213-codex' });
-    expect(mem.records[0].cause).toMatch(/^404 Not Found/);
-    const warn = await run('pre-tool-use', 'pre-tool-use-bash.json', { format: 'codex', onRepeat: 'warn' }, mem);
-    expect(warn.json).toMatchObject({ systemMessage: expect.any(String), hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: expect.stringMatching(/404 Not Found/) } });
+    expect(mem.records[0]).toMatchObject({ tool: 'Bash', outcome: 'failure', exitCode: null, tags: ['outcome-from-output'], sessionId: '019a2b3c-4d5e-7f60-8a9b-0c1d2e3f4a5b' });
+    expect(mem.records[0].cause).toBe('Missing script: "lint"');
+    const warn = await run('pre-tool-use', 'codex-pre-tool-use.json', { format: 'codex', onRepeat: 'warn' }, mem);
+    expect(warn.json).toMatchObject({ systemMessage: expect.any(String), hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: expect.stringMatching(/Missing script/) } });
+  });
+
+  test('output that no tool calls a failure is of unknown outcome: never "what worked instead" for the failure before it', async () => {
+    const mem = new FakeAttemptMemory();
+    await run('post-tool-use', 'codex-post-tool-use.json', { format: 'codex', onRepeat: 'warn' }, mem);
+    await run('post-tool-use', 'codex-post-tool-use-success.json', { format: 'codex', onRepeat: 'warn' }, mem);
+    expect(mem.records.map((r) => r.outcome)).toEqual(['failure', 'unknown']);
+    expect(mem.list({ outcome: 'success' })).toEqual([]);
   });
 });
 

@@ -8,7 +8,15 @@ const fixture = (name: string) => parsePayload(readFileSync(path.join(REPO, 'tes
 describe('Claude Code payloads (fixtures from the documented format)', () => {
   test('PostToolUse Bash → a success with the command and its description as context', () => {
     const a = claudeAttempt(fixture('post-tool-use-bash.json'), 'PostToolUse');
-    expect(a).toMatchObject({ tool: 'Bash', command: 'npm install ioredis', outcome: 'success', exitCode: 0, error: null, context: 'Add Redis caching', sessionId: 'abc123' });
+    expect(a).toMatchObject({
+      tool: 'Bash',
+      command: 'npm install ioredis',
+      outcome: 'success',
+      exitCode: 0,
+      error: null,
+      context: 'Add Redis caching',
+      sessionId: '3f2c9a1e-5b7d-4c2a-9e1f-0a1b2c3d4e5f',
+    });
   });
 
   test('PostToolUseFailure Bash → a failure with the error and the exit code read from it', () => {
@@ -31,8 +39,12 @@ describe('Claude Code payloads (fixtures from the documented format)', () => {
     expect(a).toMatchObject({ outcome: 'failure', exitCode: 2, error: 'make: *** [all] Error 2' });
   });
 
-  test('an interrupted failure without error text says so', () => {
-    expect(claudeAttempt({ tool_name: 'Bash', tool_input: { command: 'sleep 100' }, is_interrupt: true }, 'PostToolUseFailure').error).toBe('interrupted by the user');
+  test('a call the person interrupted is of unknown outcome, tagged: nobody saw whether it would have worked', () => {
+    expect(claudeAttempt({ tool_name: 'Bash', tool_input: { command: 'sleep 100' }, is_interrupt: true }, 'PostToolUseFailure')).toMatchObject({
+      outcome: 'unknown',
+      error: null,
+      tags: ['interrupted'],
+    });
   });
 
   test('PreToolUse → the tool call to check', () => {

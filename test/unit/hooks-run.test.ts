@@ -157,8 +157,8 @@ describe('hooks run post-tool-use / post-tool-use-failure', () => {
       expect(h.out()).toBe('');
     }
     expect(mem.records.map((r) => [r.outcome, r.command, r.sessionId, r.cwd])).toEqual([
-      ['success', 'npm install ioredis', 'abc123', root],
-      ['failure', 'npm install redis-node', 'abc123', root],
+      ['success', 'npm install ioredis', '3f2c9a1e-5b7d-4c2a-9e1f-0a1b2c3d4e5f', root],
+      ['failure', 'npm install redis-node', '3f2c9a1e-5b7d-4c2a-9e1f-0a1b2c3d4e5f', root],
     ]);
     expect(mem.closed).toBe(2);
   });

@@ -85,8 +85,13 @@ export function claudeAttempt(p: Json, event: 'PostToolUse' | 'PostToolUseFailur
   let error: string | null = null;
   let exitCode: number | null = null;
   if (event === 'PostToolUseFailure') {
-    error = str(p.error) ?? str(p.error_message) ?? (p.is_interrupt === true ? 'interrupted by the user' : 'tool call failed');
+    // Stopped by the person: whether it would have worked nobody saw.
+    if (p.is_interrupt === true) return interrupted(p, tool);
+    error = str(p.error) ?? str(p.error_message) ?? 'tool call failed';
     exitCode = exitCodeFromText(error);
+    // Claude Code's Bash error is "Exit code N" then the output: the number is kept apart, the output is the error.
+    const rest = /^exit code -?\d+\r?\n([\s\S]+)$/i.exec(error);
+    if (rest && rest[1].trim()) error = rest[1];
   } else if (typeof response === 'string') {
     return outputAttempt(p, tool, response);
   } else if (isObject(response)) {
@@ -122,6 +127,24 @@ function outputAttempt(p: Json, tool: string, output: string): NewAttempt {
   return { ...base, outcome: 'unknown', exitCode: null, error: null };
 }
 
+/** A tool call the person interrupted: kept as tried, of unknown outcome (never a failure to warn about). */
+function interrupted(p: Json, tool: string): NewAttempt {
+  const command = str(p.command) ?? commandOf(tool, p.tool_input);
+  return {
+    tool,
+    command,
+    outcome: 'unknown',
+    exitCode: null,
+    error: null,
+    context: contextOf(p.tool_input),
+    tags: [INTERRUPTED_TAG],
+    sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined,
+  };
+}
+
+/** The tag of a tool call the person interrupted. */
+export const INTERRUPTED_TAG = 'interrupted';
+
 /** An "Exit code: N" line (Codex, Gemini CLI's "Exit Code: N"): the number, else null. */
 function exitCodeLine(text: string): number | null {
   const m = /^exit code:\s*(-?\d{1,3})\s*$/im.exec(text);
@@ -141,12 +164,14 @@ export function geminiAttempt(p: Json): NewAttempt {
   const failed = isObject(response.error) ? (str(response.error.message) ?? 'tool failed') : str(response.error);
   const exitCode = exitCodeLine(content);
   const failure = failed !== null || (exitCode !== null && exitCode !== 0);
+  // returnDisplay is the command's own output (llmContent wraps it in "Output: …", "Process Group PGID: …" and, in 0.62, <untrusted_context>).
+  const output = str(response.returnDisplay) ?? content;
   return {
     tool,
     command: commandOf(tool, p.tool_input),
     outcome: failure ? 'failure' : 'success',
     exitCode: exitCode ?? (!failure && toolFamily(tool) === 'shell' ? 0 : null),
-    error: failure ? tail(failed && exitCode === null ? failed : content || failed || 'tool failed') : null,
+    error: failure ? tail(failed && exitCode === null ? failed : output || failed || 'tool failed') : null,
     context: contextOf(p.tool_input),
     sessionId: str(p.session_id) ?? undefined,
   };
@@ -158,11 +183,17 @@ export function cursorToolCall(p: Json): { tool: string; command: string; contex
   return command ? { tool: str(p.tool_name) ?? 'Shell', command, context: null } : null;
 }
 
-/** A Cursor postToolUse / postToolUseFailure payload → the attempt. tool_output is a JSON string ({ exitCode, stdout, stderr }). */
-export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-failure'): NewAttempt {
+/**
+ * A Cursor postToolUse / postToolUseFailure payload → the attempt; null when there is none to
+ * record (the person denied the command: it never ran). tool_output is a JSON string:
+ * { exitCode, stdout } in Cursor's docs, { output, exitCode } from the CLI (test/fixtures/hooks/README.md).
+ */
+export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-failure'): NewAttempt | null {
   const tool = str(p.tool_name) ?? 'Shell';
   const command = str(p.command) ?? commandOf(tool, p.tool_input);
   if (event === 'post-tool-use-failure') {
+    if (p.failure_type === 'permission_denied') return null;
+    if (p.is_interrupt === true) return interrupted(p, tool);
     const error = str(p.error_message) ?? str(p.failure_type) ?? 'tool call failed';
     return { tool, command, outcome: 'failure', exitCode: exitCodeFromText(error), error: tail(error), sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined };
   }
@@ -177,7 +208,7 @@ export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-f
   const o = isObject(output) ? output : {};
   const exitCode = num(o.exitCode) ?? num(o.exit_code) ?? (typeof output === 'string' ? exitCodeLine(output) : null);
   const failure = exitCode !== null && exitCode !== 0;
-  const error = failure ? (str(o.stderr) ?? str(o.stdout) ?? (typeof output === 'string' ? output : 'non-zero exit')) : null;
+  const error = failure ? (str(o.stderr) ?? str(o.stdout) ?? str(o.output) ?? (typeof output === 'string' ? output : 'non-zero exit')) : null;
   return {
     tool,
     command,

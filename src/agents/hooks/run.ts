@@ -102,6 +102,7 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
     }
     // post-tool-use / post-tool-use-failure: record.
     const attempt = attemptOf(opts.format, event, payload);
+    if (attempt === null) return opts.format === 'generic' ? { recorded: null } : null;
     // The store records it relative to the project root.
     attempt.cwd ??= cwd;
     const rec = memory.record(attempt);
@@ -162,7 +163,7 @@ function repeatAnswer(opts: HookRunOptions, text: string, warnings: RepeatWarnin
 }
 
 /** The attempt a post-tool payload reports, read in the agent's dialect. */
-function attemptOf(format: HookFormat, event: HookEvent, payload: Record<string, unknown>): NewAttempt {
+function attemptOf(format: HookFormat, event: HookEvent, payload: Record<string, unknown>): NewAttempt | null {
   switch (format) {
     case 'generic':
       return genericAttempt(payload);
