@@ -9,7 +9,7 @@
 // stdout, the full results (every sample) to bench/results/<timestamp>.json and
 // bench/results/latest.json. docs/benchmarks.md explains every figure.
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { coldStart, importProfile, indexLoadProfile, modelProfile } from './cold-start.mjs';
 import { generateCorpus } from './generate-corpus.mjs';
@@ -131,7 +131,9 @@ try {
 
   // ---- the MCP server: ready, warm check_brief (issue 21 §1) ----
   if (want('mcp')) {
-    const args = [path.join(REPO, 'bench', 'mcp-bench.mjs'), '--root', demo, '--brief', demoBrief, '--runs', quick ? '10' : '30'];
+    // Every demo brief, the one the other benches use first.
+    const others = readdirSync(path.join(demo, 'briefs')).filter((f) => f.endsWith('.md') && path.join(demo, 'briefs', f) !== demoBrief).sort();
+    const args = [path.join(REPO, 'bench', 'mcp-bench.mjs'), '--root', demo, '--brief', demoBrief, ...others.flatMap((f) => ['--brief', path.join(demo, 'briefs', f)]), '--runs', quick ? '10' : '30'];
     if (big) args.push('--root2', big.root, '--brief2', big.brief, '--label2', `${docs} docs`);
     results.mcp = readResult(await runProcess(args, { tee: true }), 'mcp-bench');
   }

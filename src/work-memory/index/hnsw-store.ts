@@ -65,6 +65,22 @@ export class HnswStore implements VectorStore {
   private means = new Map<string, Float32Array | null>();
 
   /**
+   * Chunk vectors read back from the graph, kept: getPoint builds a JS array of 384 numbers
+   * (~35 µs) per call, and a long-lived server scores the same documents on every check
+   * (issue 31: 8 of a warm check's 20 ms). 1.5 KB a chunk, for the chunks ever scored.
+   */
+  private points = new Map<number, Float32Array>();
+
+  private point(label: number): Float32Array {
+    let p = this.points.get(label);
+    if (!p) {
+      p = Float32Array.from(this.index.getPoint(label));
+      this.points.set(label, p);
+    }
+    return p;
+  }
+
+  /**
    * The normalised mean of a document's chunk vectors (the text as a whole),
    * remembered: getPoint costs ~35 µs a chunk, and the history check and the
    * Librarian ask for the same documents. Read by scoreDoc (no brief vectors).
@@ -80,20 +96,21 @@ export class HnswStore implements VectorStore {
     if (!doc) return null;
     let best: (SearchHit & { vectorIndex: number }) | null = null;
     // The points are read anyway: keep their mean for docMean (the whole-text cosine asks next).
-    // Summed straight from getPoint's arrays: no Float32Array per chunk (garbage was half the cost).
+    // Summed from the kept points: no Float32Array per chunk per call (garbage was half the cost).
     const sum = this.means.has(filePath) ? null : new Float32Array(this.manifest.dimensions);
     let live = 0;
     for (const label of doc.labels) {
       const c = this.byLabel.get(label);
       if (!c) continue;
-      const point = this.index.getPoint(label);
+      const point = this.point(label);
       live++;
       if (sum) for (let i = 0; i < sum.length; i++) sum[i] += point[i];
-      vectors.forEach((v, vectorIndex) => {
+      for (let vectorIndex = 0; vectorIndex < vectors.length; vectorIndex++) {
+        const v = vectors[vectorIndex];
         let dot = 0;
         for (let i = 0; i < v.length; i++) dot += v[i] * point[i];
         if (!best || dot > best.score) best = { label, score: dot, doc, section: c.section, excerpt: c.excerpt, vectorIndex };
-      });
+      }
     }
     if (sum) {
       normalise(sum);

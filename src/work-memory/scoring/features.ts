@@ -68,6 +68,24 @@ export interface QueryEvidence {
   df(term: string): number;
   /** Sum of the IDF of a document's distinct terms, when the lexical index keeps it (else computed from `terms`). */
   idfSum?(path: string): number;
+  /**
+   * The object whose statistics `idf` and `df` read (the lexical index). Given, a document's
+   * distinctive terms are kept per document for as long as it lives: they depend on the
+   * document and those statistics only, and a long-lived server asks for them on every check.
+   */
+  stats?: object;
+}
+
+/** Documents' distinctive terms, per statistics object, per document's term map (both held weakly). */
+const distinctiveMemo = new WeakMap<object, WeakMap<object, string[]>>();
+
+function docDistinctive(terms: ReadonlyMap<string, number>, q: QueryEvidence): string[] {
+  if (!q.stats) return distinctive(terms, q);
+  let byDoc = distinctiveMemo.get(q.stats);
+  if (!byDoc) distinctiveMemo.set(q.stats, (byDoc = new WeakMap()));
+  let d = byDoc.get(terms);
+  if (!d) byDoc.set(terms, (d = distinctive(terms, q)));
+  return d;
 }
 
 /** Tokens that name a thing: separators or letters mixed with digits (the lexical tokenizer keeps them whole). */
@@ -137,7 +155,7 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
         briefTerms: Math.log10(Math.max(1, q.briefTokens.length)),
         docChunks: Math.log2(Math.max(1, c.chunks)),
         rareCover: c.terms ? weightedCover(briefRare, c.terms, q) : 0,
-        docRareCover: c.terms ? weightedCover(distinctive(c.terms, q), briefSet, q) : 0,
+        docRareCover: c.terms ? weightedCover(docDistinctive(c.terms, q), briefSet, q) : 0,
         namedRelated: c.namedRelated ? 1 : 0,
       },
       sharedIdentifiers: shared.sort((a, b) => q.idf(b) - q.idf(a)).slice(0, 5),

@@ -95,6 +95,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
       idf: (t) => s.lexical?.store.idf(t) ?? 0,
       df: (t) => s.lexical?.store.docShare(t) ?? 1,
       idfSum: s.lexical ? (p) => s.lexical!.store.idfSum(p) : undefined,
+      stats: s.lexical?.store,
     },
     parts.map(({ m, base }, i) => {
       const doc = store.doc?.(m.filePath);

@@ -1,0 +1,58 @@
+/**
+ * An embedder that remembers its last vectors, for a long-lived process (the MCP
+ * server): an agent checks the same brief again and again while it works, and the
+ * model's ~50 ms is most of a warm check. A vector is a pure function of the text
+ * and the weights, and a cache belongs to one embedder (a new model, a new cache),
+ * so nothing it answers can be stale.
+ */
+import { createHash } from 'node:crypto';
+import type { Embedder } from './embedder.js';
+
+/** Texts kept (384 floats each: 1.5 KB; 512 texts ≈ 0.8 MB). */
+export const EMBED_CACHE_SIZE = 512;
+
+export function cachingEmbedder(inner: Embedder, size = EMBED_CACHE_SIZE): Embedder & { readonly cacheStats: { hits: number; misses: number } } {
+  // Map keeps insertion order: re-inserting on a hit makes it least recently used last.
+  const cache = new Map<string, Float32Array>();
+  const cacheStats = { hits: 0, misses: 0 };
+  const key = (text: string) => createHash('sha1').update(text).digest('base64');
+  return {
+    get modelId() {
+      return inner.modelId;
+    },
+    get modelFingerprint() {
+      return inner.modelFingerprint;
+    },
+    get dimensions() {
+      return inner.dimensions;
+    },
+    get maxTokens() {
+      return inner.maxTokens;
+    },
+    get stats() {
+      return inner.stats;
+    },
+    countTokens: (text) => inner.countTokens(text),
+    dispose: inner.dispose ? () => inner.dispose!() : undefined,
+    cacheStats,
+    async embed(texts: string[]): Promise<Float32Array[]> {
+      const keys = texts.map(key);
+      const missing = [...new Set(keys.filter((k) => !cache.has(k)))];
+      cacheStats.hits += keys.length - keys.filter((k) => missing.includes(k)).length;
+      cacheStats.misses += missing.length;
+      if (missing.length > 0) {
+        const fresh = await inner.embed(missing.map((k) => texts[keys.indexOf(k)]));
+        missing.forEach((k, i) => cache.set(k, fresh[i]));
+      }
+      const out = keys.map((k) => {
+        const v = cache.get(k)!;
+        cache.delete(k);
+        cache.set(k, v);
+        // A copy: a caller that normalises or edits its vector in place must not change the cache.
+        return new Float32Array(v);
+      });
+      while (cache.size > size) cache.delete(cache.keys().next().value as string);
+      return out;
+    },
+  };
+}

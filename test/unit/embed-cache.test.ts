@@ -1,0 +1,37 @@
+/** The MCP server's embedding cache (issue 31): a text seen before is not embedded again, and nothing it answers can differ from the model's answer. */
+import { cachingEmbedder } from '../../src/work-memory/embeddings/cache.js';
+import { FakeEmbedder, hashVector } from '../helpers/fakes.js';
+
+test('a text seen before comes from the cache; new texts of a batch go to the model once, in one call, in order', async () => {
+  const inner = new FakeEmbedder({ vectorFor: (t) => hashVector(t) });
+  const e = cachingEmbedder(inner);
+  const first = await e.embed(['a', 'b']);
+  const again = await e.embed(['b', 'c', 'a', 'c']);
+  expect(inner.calls).toEqual([['a', 'b'], ['c']]);
+  expect(again.map((v) => Array.from(v))).toEqual(['b', 'c', 'a', 'c'].map((t) => Array.from(hashVector(t))));
+  expect(Array.from(first[0])).toEqual(Array.from(hashVector('a')));
+  // Misses count the distinct texts the model embedded; the second 'c' of a batch is neither.
+  expect(e.cacheStats).toEqual({ hits: 2, misses: 3 });
+  expect([e.modelId, e.dimensions, e.maxTokens, e.countTokens('one two')]).toEqual([inner.modelId, inner.dimensions, inner.maxTokens, inner.countTokens('one two')]);
+});
+
+test('a caller editing its vector in place does not change what the cache answers next', async () => {
+  const e = cachingEmbedder(new FakeEmbedder({ vectorFor: (t) => hashVector(t) }));
+  const [v] = await e.embed(['brief']);
+  v.fill(0);
+  expect(Array.from((await e.embed(['brief']))[0])).toEqual(Array.from(hashVector('brief')));
+});
+
+test('bounded: the least recently used text leaves first', async () => {
+  const inner = new FakeEmbedder({ vectorFor: (t) => hashVector(t) });
+  const e = cachingEmbedder(inner, 2);
+  await e.embed(['a']);
+  await e.embed(['b']);
+  await e.embed(['a']); // a is now the most recent
+  await e.embed(['c']); // evicts b
+  inner.calls.length = 0;
+  await e.embed(['a', 'c']);
+  expect(inner.calls).toEqual([]);
+  await e.embed(['b']);
+  expect(inner.calls).toEqual([['b']]);
+});
