@@ -9,15 +9,17 @@
 // reported apart from "warm" (a brief seen before: the agent re-checking as it works).
 // Each figure is beside a bare `node -e 0` of the same run (the machine's speed at that moment).
 // Targets: warm check_brief p50 <= 20 ms on the demo (issue 31), <= 150 ms on 1,000 documents.
-//   node bench/mcp-bench.mjs --root <indexed project> --brief <file> [--brief <file> …] [--root2 <indexed> --brief2 <file>] [--runs 30]
+//   node bench/mcp-bench.mjs --root <indexed project> --brief <file> [--brief <file> …] [--root2 <indexed> --brief2 <file>] [--runs 30] [--bin <bin/agentos.js>]
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, REPO, RESULT_MARK, childEnv, summarize } from './lib/common.mjs';
+import { BIN as OWN_BIN, REPO, RESULT_MARK, childEnv, summarize } from './lib/common.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (n, d) => (argv.includes(`--${n}`) ? argv[argv.indexOf(`--${n}`) + 1] : d);
 const runs = Number(opt('runs', 30));
+// --bin: another build's bin/agentos.js (an A/B against a worktree of an older commit).
+const BIN = path.resolve(opt('bin', OWN_BIN));
 const sdk = (p) => import(path.join(REPO, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', p));
 const [{ Client }, { StdioClientTransport }] = await Promise.all([sdk('client/index.js'), sdk('client/stdio.js')]);
 
