@@ -72,7 +72,7 @@ export function renderRepeatWarning(raw: RepeatWarning[], threshold: number, loo
 export function renderAttemptLine(record: AttemptRecord, p: Paint = plainPaint): string {
   const a = safeRecord(record);
   const mark = a.outcome === 'success' ? p.green('✓') : a.outcome === 'failure' ? p.red('✗') : p.dim('?');
-  const flags = [a.archived ? 'archived' : null, a.overriddenBy ? `overridden by ${a.overriddenBy}` : null].filter(Boolean).join(', ');
+  const flags = [a.outcome === 'unknown' ? 'outcome unknown' : null, a.archived ? 'archived' : null, a.overriddenBy ? `overridden by ${a.overriddenBy}` : null].filter(Boolean).join(', ');
   const head = `${mark} ${a.time.slice(0, 16).replace('T', ' ')}  ${a.tool}  ${p.bold(a.command)}${a.exitCode !== null ? p.dim(`  exit ${a.exitCode}`) : ''}${flags ? p.dim(`  [${flags}]`) : ''}`;
   const more = [
     `    id ${a.id}  session ${a.sessionId}${a.cwd !== '.' ? `  cwd ${a.cwd}` : ''}${a.work ? `  work #${a.work}` : ''}${a.branch ? `  branch ${a.branch}` : ''}${a.origin ? `  by ${a.origin}` : ''}`,

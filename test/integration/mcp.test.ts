@@ -144,6 +144,12 @@ describe('agentos mcp with the SDK client', () => {
     const badSince = await call(shared.client, 'worked_on', { since: 'last tuesday' });
     expect(badSince.isError).toBe(true);
     expect(text(badSince)).toMatch(/since/);
+    // Off the calendar, and an age whose date would leave year 0 (issue 31): refused like the CLI's --since.
+    for (const since of ['2026-02-30', '100000y']) {
+      const r = await call(shared.client, 'worked_on', { since });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/calendar date/);
+    }
     let unknown: string;
     try {
       unknown = text(await call(shared.client, 'drop_tables', {}));

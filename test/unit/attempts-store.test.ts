@@ -12,6 +12,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/shared/config/schema.js';
 import { MAX_WARNINGS, SCHEMA_VERSION } from '../../src/attempt-memory/sqlite-store.js';
 import { features, similarity } from '../../src/attempt-memory/similarity.js';
 import { autoTags } from '../../src/attempt-memory/tags.js';
+import { renderAttemptLine } from '../../src/attempt-memory/render.js';
 import type { AttemptRecord } from '../../src/attempt-memory/types.js';
 
 const roots: string[] = [];
@@ -218,6 +219,13 @@ describe('outcome unknown (an agent that does not say how a command went)', () =
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect((db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'attempts'`).get() as { n: number }).n).toBeGreaterThanOrEqual(6);
     db.close();
+  });
+
+  it('is listed with "?" and says so (attempt list)', () => {
+    const { mem } = open();
+    const line = renderAttemptLine(mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'unknown' }));
+    expect(line).toMatch(/^\? \S+ \S+ {2}Bash {2}npm run lint {2}\[outcome unknown\]\n/);
+    mem.close();
   });
 
   it('is not queued for the team store (the store holds no "unknown")', () => {
