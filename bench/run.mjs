@@ -132,7 +132,9 @@ try {
   // ---- the MCP server: ready, warm check_brief (issue 21 §1) ----
   if (want('mcp')) {
     // Every demo brief, the one the other benches use first.
-    const others = readdirSync(path.join(demo, 'briefs')).filter((f) => f.endsWith('.md') && path.join(demo, 'briefs', f) !== demoBrief).sort();
+    const others = readdirSync(path.join(demo, 'briefs'))
+      .filter((f) => f.endsWith('.md') && path.join(demo, 'briefs', f) !== demoBrief)
+      .sort();
     const args = [path.join(REPO, 'bench', 'mcp-bench.mjs'), '--root', demo, '--brief', demoBrief, ...others.flatMap((f) => ['--brief', path.join(demo, 'briefs', f)]), '--runs', quick ? '10' : '30'];
     if (big) args.push('--root2', big.root, '--brief2', big.brief, '--label2', `${docs} docs`);
     results.mcp = readResult(await runProcess(args, { tee: true }), 'mcp-bench');

@@ -36,7 +36,13 @@ export function evaluateTargets(r) {
     if (s) le(`rss-${key}`, `peak RSS of issue start (${name}, max over runs)`, s.max, 300, 'MB');
   }
   for (const m of r.mcp?.results ?? []) {
-    le(`mcp-warm-${m.label === 'demo' ? 'demo' : '1k'}`, `MCP check_brief, warm server, briefs seen before (${m.label}, p50 over ${m.briefs ?? 1} brief(s))`, m.warm?.median, m.label === 'demo' ? 20 : 150, 'ms');
+    le(
+      `mcp-warm-${m.label === 'demo' ? 'demo' : '1k'}`,
+      `MCP check_brief, warm server, briefs seen before (${m.label}, p50 over ${m.briefs ?? 1} brief(s))`,
+      m.warm?.median,
+      m.label === 'demo' ? 20 : 150,
+      'ms',
+    );
   }
   for (const t of out) {
     const diff = t.op === '<=' ? t.value - t.limit : t.limit - t.value;
