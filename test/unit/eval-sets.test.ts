@@ -88,6 +88,20 @@ test('trackers: one project per `project`, so the sweep pool prefixes ids that c
   expect(pool.cases).toEqual([expect.objectContaining({ id: 'a:2', expected: ['a:1'] })]);
 });
 
+test('the sweep pool is a monorepo: each project in its own folder, in its own layout, so an issue and its design stay one piece of work', async () => {
+  const projects = loadEvalSet(await markdownSet(), { subset: 1 });
+  const pool = pooled(projects);
+  expect(pool.docs.map((d) => d.relPath).sort()).toEqual([
+    'projects/1/docs/lineage/done/1-lld/001-issue.md',
+    'projects/1/docs/lld/done/LLD-001.md',
+    'projects/1/docs/standards/00007-anti-bot-backoff.md',
+  ]);
+  // The work number the product reads from each path is the one it read in the project itself.
+  const { extractIssueId } = await import('../../src/work-memory/corpus/metadata.js');
+  expect(pool.docs.map((d) => extractIssueId(d.relPath, {}, null)).sort()).toEqual(projects[0].docs.map((d) => extractIssueId(d.relPath, {}, null)).sort());
+  expect(pool.docs.map((d) => d.types)).toEqual(projects[0].docs.map((d) => d.types));
+});
+
 test('sweep samples are deterministic, nested by size, and a brief whose work is not sampled has nothing to find', async () => {
   const [p] = loadEvalSet(await markdownSet(), { subset: 1 });
   const one = sampleById(p.docs, 1, 's');
