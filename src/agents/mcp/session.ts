@@ -14,7 +14,7 @@ import type { CheckDeps } from '../../work-memory/check/run.js';
 import { CONFIG_PATH, loadConfig } from '../../shared/config/load.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../../work-memory/embeddings/embedder.js';
-import { cachingEmbedder } from '../../work-memory/embeddings/cache.js';
+import { lruEmbedder } from '../../work-memory/embeddings/lru.js';
 import { modelSetup, type ModelSetup } from '../../work-memory/index/model-setup.js';
 import { errorMessage } from '../../shared/errors.js';
 import { openStore, readCurrent, type HnswStore } from '../../work-memory/index/hnsw-store.js';
@@ -111,7 +111,7 @@ export class ProjectSession {
   loadEmbedder(): Promise<Embedder> {
     if (this.embedder) return this.embedder;
     // Vectors of texts seen before come from memory: an agent re-checks the same brief as it works.
-    const loading = this.model.load('query').then((e) => cachingEmbedder(e));
+    const loading = this.model.load('query').then((e) => lruEmbedder(e));
     this.embedder = loading;
     // A failed load is not kept (the model may be provisioned by the next call); a newer load is never cleared by an older one.
     loading.catch(() => {

@@ -1,10 +1,10 @@
 /** The MCP server's embedding cache (issue 31): a text seen before is not embedded again, and nothing it answers can differ from the model's answer. */
-import { cachingEmbedder } from '../../src/work-memory/embeddings/cache.js';
+import { lruEmbedder } from '../../src/work-memory/embeddings/lru.js';
 import { FakeEmbedder, hashVector } from '../helpers/fakes.js';
 
 test('a text seen before comes from the cache; new texts of a batch go to the model once, in one call, in order', async () => {
   const inner = new FakeEmbedder({ vectorFor: (t) => hashVector(t) });
-  const e = cachingEmbedder(inner);
+  const e = lruEmbedder(inner);
   const first = await e.embed(['a', 'b']);
   const again = await e.embed(['b', 'c', 'a', 'c']);
   expect(inner.calls).toEqual([['a', 'b'], ['c']]);
@@ -16,7 +16,7 @@ test('a text seen before comes from the cache; new texts of a batch go to the mo
 });
 
 test('a caller editing its vector in place does not change what the cache answers next', async () => {
-  const e = cachingEmbedder(new FakeEmbedder({ vectorFor: (t) => hashVector(t) }));
+  const e = lruEmbedder(new FakeEmbedder({ vectorFor: (t) => hashVector(t) }));
   const [v] = await e.embed(['brief']);
   v.fill(0);
   expect(Array.from((await e.embed(['brief']))[0])).toEqual(Array.from(hashVector('brief')));
@@ -24,7 +24,7 @@ test('a caller editing its vector in place does not change what the cache answer
 
 test('bounded: the least recently used text leaves first', async () => {
   const inner = new FakeEmbedder({ vectorFor: (t) => hashVector(t) });
-  const e = cachingEmbedder(inner, 2);
+  const e = lruEmbedder(inner, 2);
   await e.embed(['a']);
   await e.embed(['b']);
   await e.embed(['a']); // a is now the most recent

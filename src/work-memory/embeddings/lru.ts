@@ -1,5 +1,5 @@
 /**
- * An embedder that remembers its last vectors, for a long-lived process (the MCP
+ * An embedder that remembers its last vectors in memory (the eval's file-backed one is eval/cache.ts), for a long-lived process (the MCP
  * server): an agent checks the same brief again and again while it works, and the
  * model's ~50 ms is most of a warm check. A vector is a pure function of the text
  * and the weights, and a cache belongs to one embedder (a new model, a new cache),
@@ -11,7 +11,7 @@ import type { Embedder } from './embedder.js';
 /** Texts kept (384 floats each: 1.5 KB; 512 texts ≈ 0.8 MB). */
 export const EMBED_CACHE_SIZE = 512;
 
-export function cachingEmbedder(inner: Embedder, size = EMBED_CACHE_SIZE): Embedder & { readonly cacheStats: { hits: number; misses: number } } {
+export function lruEmbedder(inner: Embedder, size = EMBED_CACHE_SIZE): Embedder & { readonly cacheStats: { hits: number; misses: number } } {
   // Map keeps insertion order: re-inserting on a hit makes it least recently used last.
   const cache = new Map<string, Float32Array>();
   const cacheStats = { hits: 0, misses: 0 };
