@@ -93,22 +93,55 @@ function bound(s: string): string {
 }
 
 /**
- * Rules that read a failure only where a tool says it failed in its own words; `http` is left
- * out (a 404 in a command's output is often what the command fetched, not how it went).
+ * For output whose exit status nobody gave (Codex's PostToolUse), the rules that read a failure
+ * in a tool's own words, each with the commands that run that tool: a rule answers only for a
+ * command that runs its tool (a `cat` of a log that says "fatal:" has not failed), and only on
+ * lines that tool prints when it fails — not the fallbacks, nor lines it also prints on success
+ * (jest's "● Console", go's "go: downloading", pip's resolver ERROR on an install that worked).
  */
-const FAILURE_WORDS: Array<[string, Rule]> = RULES.filter(([name]) => name !== 'http').map(([name, rule]) =>
-  // go prints "go: downloading …" on success; only a compile error (file:line:col) or a failed test or command says it failed.
-  name === 'go' ? [name, (ls) => first(ls, /^\S+\.go:\d+:\d+: /) ?? first(ls, /^--- FAIL: /) ?? first(ls, /^go: (?!downloading|finding|extracting|added|upgraded|found)/)] : [name, rule],
-);
+const PM = String.raw`npm|pnpm|yarn|npx|bun|bunx`;
+const runs = (words: string) => new RegExp(String.raw`(^|[\s;&|(/'"])(${words})(?=$|[\s;&|)'"])`);
+const FAILURE_WORDS: Array<[tool: string, runsIt: RegExp, rule: Rule]> = [
+  [
+    'npm',
+    runs(PM),
+    (ls) =>
+      first(ls, /^(npm|pnpm|yarn) (ERR!|error) (?!code |errno |syscall |path |dest |A complete log|Log files were not written)\S/) ??
+      first(ls, /^ ?ERR_PNPM_\S+|^error Command failed with exit code \d+/),
+  ],
+  ['pip', runs(String.raw`pip|pip3|python|python3|uv`), (ls) => last(ls, /^ERROR: (?!pip's dependency resolver)/)],
+  ['tsc', runs(String.raw`tsc|${PM}|vue-tsc`), (ls) => first(ls, /^\S+\(\d+,\d+\): error TS\d+:|^\S+:\d+:\d+ - error TS\d+:|^error TS\d+:/)],
+  ['rustc', runs(String.raw`cargo|rustc`), (ls) => first(ls, /^error(\[E\d+\])?: (?!could not compile|aborting due)/)],
+  ['javac', runs(String.raw`javac|mvn|mvnw|gradle|gradlew`), (ls) => first(ls, /\.java:\d+: error: /)],
+  ['go', runs('go'), (ls) => first(ls, /^\S+\.go:\d+:\d+: /) ?? first(ls, /^--- FAIL: /) ?? first(ls, /^FAIL\s/)],
+  ['pytest', runs(String.raw`pytest|py\.test|tox|python|python3`), (ls) => first(ls, /^(FAILED|ERROR) \S+/)],
+  [
+    'jest',
+    runs(String.raw`jest|vitest|${PM}`),
+    // A failed run says FAIL (or "Tests: N failed"); then the failed test's ● line names it ("● Console" is a passing run's log).
+    (ls) => (ls.some((l) => /^\s*FAIL\s+\S/.test(l) || /^Tests:.*\b\d+ failed\b/.test(l)) ? (first(ls, /^\s*● (?!Console)/) ?? first(ls, /^\s*FAIL\s+\S/)) : null),
+  ],
+  ['python', runs(String.raw`python|python3|pytest|uv|poetry`), (ls) => (ls.some((l) => /^Traceback \(most recent call last\)/.test(l)) ? last(ls, /^[\w.]*(Error|Exception)\b[^:]*(: |$)/) : null)],
+  ['node', runs(String.raw`node|tsx|ts-node|${PM}`), (ls) => (ls.some((l) => /^Node\.js v\d+/.test(l)) ? first(ls, /^(Uncaught )?[\w.]*(Error|Exception)\b[^:]*: /) : null)],
+  ['docker', runs(String.raw`docker|podman`), (ls) => first(ls, /^(ERROR: |Error response from daemon: |Cannot connect to the Docker daemon)/)],
+  ['git', runs('git'), (ls) => first(ls, /^fatal: /)],
+  ['curl', runs('curl'), (ls) => first(ls, /^curl: \(\d+\) /)],
+  ['make', runs(String.raw`make|gmake|cmake|gcc|g\+\+|cc|clang`), (ls) => first(ls, /(^|: )(fatal )?error: /) ?? first(ls, /^make(\[\d+\])?: \*\*\* /)],
+];
+
+/** At most this much of each end of an output is read for a failure (the payload may be megabytes). */
+const MAX_SCAN = 64 * 1024;
 
 /**
- * For output whose exit status nobody gave (Codex's PostToolUse): the tool that said it
- * failed and its line, or null when no tool did. No fallback: "error" in a log is not a failure.
+ * The tool that said `command` failed, and its line; null when no tool it runs did.
+ * No fallback: "error" in a log is not a failure.
  */
-export function failureSaidIn(text: string | null | undefined): { tool: string; line: string } | null {
+export function failureSaidIn(text: string | null | undefined, command: string): { tool: string; line: string } | null {
   if (!text) return null;
-  const lines = linesOf(text);
-  for (const [tool, rule] of FAILURE_WORDS) {
+  const scanned = text.length <= 2 * MAX_SCAN ? text : `${text.slice(0, MAX_SCAN)}\n${text.slice(-MAX_SCAN)}`;
+  const lines = linesOf(scanned);
+  for (const [tool, runsIt, rule] of FAILURE_WORDS) {
+    if (!runsIt.test(command)) continue;
     const hit = rule(lines);
     if (hit && hit.trim()) return { tool, line: bound(hit.trim()) };
   }

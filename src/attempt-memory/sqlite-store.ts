@@ -9,7 +9,7 @@
  * kept in step by triggers) gives the keyword search.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import type { AttemptMemory, AttemptQuery, Outcome, AttemptRecord, AttemptStats, RepeatWarning } from './types.js';
+import { BACKGROUND_TAG, INTERRUPTED_TAG, OUTCOME_FROM_OUTPUT_TAG, type AttemptMemory, type AttemptQuery, type AttemptRecord, type AttemptStats, type Outcome, type RepeatWarning } from './types.js';
 import { ulid } from './ids.js';
 import { commandSimilarity, features, featuresFromTokens, mayShareToken, similarity, tokenPieces, WEIGHTS } from './similarity.js';
 import { commandTokens, toolFamily } from './normalise.js';
@@ -181,6 +181,9 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       // An attempt of unknown outcome stays here: it warns no one and worked instead for no one (the store refuses it).
       if (this.opts.share && a.outcome !== 'unknown') this.db.prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) VALUES (?, 'send', ?)`).run(id, this.opts.now().toISOString());
       if (a.outcome === 'success') this.overrideFailures(id, a);
+      // An agent that gives no exit status (Codex) never records a success: the same command's output
+      // no longer saying it failed is the evidence there is, and clears the failures read from output.
+      if (a.outcome === 'unknown' && !a.tags.includes(INTERRUPTED_TAG) && !a.tags.includes(BACKGROUND_TAG)) this.overrideFailures(id, a, OUTCOME_FROM_OUTPUT_TAG);
     });
     write.immediate();
     return { ...a, id, overriddenBy: null, archived: this.isArchived(a.outcome, a.time) };
@@ -191,10 +194,13 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
    * last week might work now". INDEXED BY: without statistics the planner preferred (outcome, time),
    * a scan of every failure on each recorded success.
    */
-  private overrideFailures(successId: string, a: { tool: string; command: string; time: string }): void {
+  private overrideFailures(successId: string, a: { tool: string; command: string; time: string }, onlyTagged?: string): void {
+    const tagged = onlyTagged ? ` AND EXISTS (SELECT 1 FROM json_each(attempts.tags) WHERE value = ?)` : '';
     this.db
-      .prepare(`UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`)
-      .run(successId, toolFamily(a.tool), sameCommandKey(a.command), a.time);
+      .prepare(
+        `UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?${tagged}`,
+      )
+      .run(successId, toolFamily(a.tool), sameCommandKey(a.command), a.time, ...(onlyTagged ? [onlyTagged] : []));
   }
 
   /** Mark failures as overridden by a later success (a warning the user proceeded past, which then worked). */
@@ -355,7 +361,8 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
    * in this run (another shell, no URL), those it already has (sent from here, or read from it).
    */
   private shareable(): string {
-    return this.opts.share ? 'true' : '(sent_at IS NOT NULL OR origin IS NOT NULL)';
+    // An attempt of unknown outcome is never sent, so the store never hears of its forgetting.
+    return this.opts.share ? "outcome != 'unknown'" : '(sent_at IS NOT NULL OR origin IS NOT NULL)';
   }
 
   private queueForget(select: string, args: unknown[]): void {
@@ -484,9 +491,16 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
 function rebuildAttempts(db: BetterSqlite3.Database): void {
   const sql = (db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'attempts'`).get() as { sql: string } | undefined)?.sql ?? '';
   if (sql.includes("'unknown'")) return;
-  db.exec(`DROP TABLE IF EXISTS attempts_v6; ${attemptsTable('attempts_v6')}`);
-  db.exec(`INSERT INTO attempts_v6 (rowid, ${ATTEMPT_COLUMNS}) SELECT rowid, ${ATTEMPT_COLUMNS} FROM attempts`);
-  db.exec(`DROP TABLE attempts; ALTER TABLE attempts_v6 RENAME TO attempts`);
+  // The old table's pages hold what the new one holds (forgotten rows were zeroed when forgotten):
+  // zeroing them again would double the copy's cost under the write lock (~5 s at 100,000 attempts).
+  db.pragma('secure_delete = OFF');
+  try {
+    db.exec(`DROP TABLE IF EXISTS attempts_v6; ${attemptsTable('attempts_v6')}`);
+    db.exec(`INSERT INTO attempts_v6 (rowid, ${ATTEMPT_COLUMNS}) SELECT rowid, ${ATTEMPT_COLUMNS} FROM attempts`);
+    db.exec(`DROP TABLE attempts; ALTER TABLE attempts_v6 RENAME TO attempts`);
+  } finally {
+    db.pragma('secure_delete = ON');
+  }
 }
 
 /** A success as far as choosing "what worked instead" needs it. */

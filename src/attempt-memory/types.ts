@@ -14,6 +14,9 @@ export type Outcome = (typeof OUTCOMES)[number];
 export const isOutcome = (v: unknown): v is Outcome => (OUTCOMES as readonly unknown[]).includes(v);
 /** The tag of a failure read from the output's own words (cause.ts) because the agent gave no exit status. */
 export const OUTCOME_FROM_OUTPUT_TAG = 'outcome-from-output';
+/** Tags of a call of unknown outcome because it did not run to its end: interrupted or cancelled; left running in the background. */
+export const INTERRUPTED_TAG = 'interrupted';
+export const BACKGROUND_TAG = 'background';
 
 export interface AttemptRecord {
   /** Unique, stable, sortable by time (e.g. a ULID). */

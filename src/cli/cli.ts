@@ -7,6 +7,7 @@ import { debugLine, processIO, type IO } from '../shared/io.js';
 import { jsonErrorLine, reportError } from './report-error.js';
 import { addTags, HOOK_ON_REPEAT } from '../shared/option-values.js';
 import { OUTCOMES } from '../attempt-memory/types.js';
+import { isCalendarDate } from '../shared/text/calendar.js';
 
 /** For bin/agentos.js, which ends the inference worker it started before the process exits. */
 export { endWorker as endInferenceWorker } from '../work-memory/embeddings/worker-runner.js';
@@ -441,7 +442,7 @@ function attemptInt(v: string): number {
 function attemptSince(v: string): Date {
   const m = /^(\d{1,6})([mhdw])$/.exec(v.trim());
   if (m) return new Date(Date.now() - Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[m[2] as 'm' | 'h' | 'd' | 'w']);
-  const d = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim()) ? new Date(v.trim()) : new Date(NaN);
+  const d = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim()) && isCalendarDate(v.trim().slice(0, 10)) ? new Date(v.trim()) : new Date(NaN);
   if (Number.isNaN(d.getTime())) throw new InvalidArgumentError(`expected a duration (7d, 12h, 2w) or a date (2025-11-18), got "${v}"`);
   return d;
 }

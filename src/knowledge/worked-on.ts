@@ -3,6 +3,7 @@
  * (clusters of the history vectors, src/knowledge/cluster.ts) and by time, with
  * rejected/superseded decisions marked, plus attempt statistics.
  */
+import { isCalendarDate } from '../shared/text/calendar.js';
 import type { AttemptStats } from '../attempt-memory/types.js';
 import type { IndexKnowledge, KnownDoc } from './index-knowledge.js';
 import { compareText } from '../shared/text/compare.js';
@@ -120,11 +121,7 @@ export function parseSince(v: string, now = new Date()): string | null {
     if (days > MAX_SINCE_DAYS) return null;
     return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
   }
-  const abs = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim());
-  if (!abs) return null;
-  const date = new Date(Date.UTC(Number(abs[1]), Number(abs[2]) - 1, Number(abs[3])));
-  // Date.UTC rolls 30 February over into March: a date is real only if it comes back the same.
-  return date.getUTCFullYear() === Number(abs[1]) && date.getUTCMonth() === Number(abs[2]) - 1 && date.getUTCDate() === Number(abs[3]) ? abs[0] : null;
+  return isCalendarDate(v.trim()) ? v.trim() : null;
 }
 
 export function renderWorkedOnText(w: WorkedOn): string {

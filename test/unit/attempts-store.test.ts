@@ -221,6 +221,21 @@ describe('outcome unknown (an agent that does not say how a command went)', () =
     db.close();
   });
 
+  it('clears a failure read from output (Codex never records a success), and nothing else', () => {
+    const { mem } = open();
+    mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'failure', error: 'npm error Missing script: "lint"', tags: ['outcome-from-output'], time: daysAgo(3) });
+    mem.record({ tool: 'Bash', command: 'npm test', outcome: 'failure', error: 'FAIL ./a.test.js', time: daysAgo(3) });
+    // Interrupted or in the background: no evidence either way.
+    mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'unknown', tags: ['interrupted'], time: daysAgo(2) });
+    expect(mem.checkRepeat({ tool: 'Bash', command: 'npm run lint' })).toHaveLength(1);
+    mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'unknown', time: daysAgo(1) });
+    mem.record({ tool: 'Bash', command: 'npm test', outcome: 'unknown', time: daysAgo(1) });
+    expect(mem.checkRepeat({ tool: 'Bash', command: 'npm run lint' })).toEqual([]);
+    // A failure with an exit status stands until a success says otherwise.
+    expect(mem.checkRepeat({ tool: 'Bash', command: 'npm test' })).toHaveLength(1);
+    mem.close();
+  });
+
   it('is listed with "?" and says so (attempt list)', () => {
     const { mem } = open();
     const line = renderAttemptLine(mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'unknown' }));

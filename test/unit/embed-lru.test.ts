@@ -35,3 +35,26 @@ test('bounded: the least recently used text leaves first', async () => {
   await e.embed(['b']);
   expect(inner.calls).toEqual([['b']]);
 });
+
+test('a cached vector evicted by another call while the model runs is still answered whole', async () => {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  const inner = new FakeEmbedder({ vectorFor: (t) => hashVector(t) });
+  const slow = {
+    ...inner,
+    modelId: inner.modelId,
+    modelFingerprint: inner.modelFingerprint,
+    dimensions: inner.dimensions,
+    maxTokens: inner.maxTokens,
+    countTokens: (t: string) => inner.countTokens(t),
+    embed: async (ts: string[]) => (ts.includes('slow') ? gate.then(() => inner.embed(ts)) : inner.embed(ts)),
+  };
+  const e = lruEmbedder(slow, 1);
+  await e.embed(['kept']);
+  const pending = e.embed(['kept', 'slow']); // 'kept' is a hit; 'slow' waits for the model
+  await e.embed(['other']); // evicts 'kept' (size 1) meanwhile
+  release();
+  const [kept, slowV] = await pending;
+  expect(Array.from(kept)).toEqual(Array.from(hashVector('kept')));
+  expect(Array.from(slowV)).toEqual(Array.from(hashVector('slow')));
+});

@@ -25,10 +25,17 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function run(file: string, event: string, opts: HookRunOptions, mem = new FakeAttemptMemory()) {
+async function run(file: string, event: string, opts: HookRunOptions, mem: FakeAttemptMemory | null = new FakeAttemptMemory()) {
   const h = hookIO(readFileSync(path.join(DIR, file), 'utf8').replaceAll('PROJECT', root));
   h.io.cwd = root; // where the agent runs the hook (the generic format names no cwd)
-  const deps: HookDeps = { openMemory: async () => mem, recall: async () => '## Project context\n- Stack: TypeScript' };
+  // null: the memory must not even be opened (opening for writing creates the store).
+  const deps: HookDeps = {
+    openMemory: async () => {
+      if (!mem) throw new Error('the attempt memory was opened');
+      return mem;
+    },
+    recall: async () => '## Project context\n- Stack: TypeScript',
+  };
   expect(await runHook(event, h.io, opts, deps)).toBe(0);
   expect(h.err()).toBe('');
   const out = h.out().trim();
@@ -98,12 +105,14 @@ const RECORDS: Array<[file: string, format: HookRunOptions['format'], event: str
 
 describe('post-tool payloads: what is recorded', () => {
   test.each(RECORDS)('%s (--format %s, %s)', async (file, format, event, recorded) => {
-    const { mem } = await run(file, event, warn(format));
-    if (recorded === null) expect(mem.records).toEqual([]);
-    else {
-      expect(mem.records).toHaveLength(1);
-      expect(mem.records[0]).toMatchObject(recorded);
+    if (recorded === null) {
+      // run() also checks stderr is empty: the memory was not opened (a call that never ran creates nothing).
+      expect((await run(file, event, warn(format), null)).answer).toBeNull();
+      return;
     }
+    const { mem } = await run(file, event, warn(format));
+    expect(mem!.records).toHaveLength(1);
+    expect(mem!.records[0]).toMatchObject(recorded);
   });
 });
 

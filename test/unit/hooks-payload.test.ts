@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { claudeAttempt, commandOf, exitCodeFromText, genericAttempt, parsePayload, PayloadError, toolCallOf } from '../../src/agents/hooks/payload.js';
+import { claudeAttempt, commandOf, geminiAttempt, exitCodeFromText, genericAttempt, parsePayload, PayloadError, toolCallOf } from '../../src/agents/hooks/payload.js';
 import { REPO } from '../helpers/paths.js';
 
 const fixture = (name: string) => parsePayload(readFileSync(path.join(REPO, 'test', 'fixtures', 'hooks', name), 'utf8'));
@@ -101,5 +101,36 @@ describe('helpers', () => {
   });
   test('commandOf for a tool with no known fields lists its short string fields', () => {
     expect(commandOf('mcp__db__query', { sql: 'select 1', big: 'x'.repeat(300) })).toBe('mcp__db__query sql=select 1');
+  });
+});
+
+describe('a call that did not run to its end is of unknown outcome, never a success (issue 31 review)', () => {
+  const bash = (tool_response: Record<string, unknown>) => claudeAttempt({ tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response }, 'PostToolUse');
+  test('Claude Code: a cancelled Bash call (interrupted: true) and one sent to the background', () => {
+    expect(bash({ stdout: '', stderr: '', interrupted: true, isImage: false })).toMatchObject({ outcome: 'unknown', exitCode: null, tags: ['interrupted'] });
+    expect(bash({ stdout: '', stderr: '', interrupted: false, backgroundTaskId: 'bash_1' })).toMatchObject({ outcome: 'unknown', tags: ['background'] });
+    expect(bash({ stdout: 'ok', stderr: '', interrupted: false })).toMatchObject({ outcome: 'success', exitCode: 0 });
+  });
+
+  // llmContent as gemini-cli's shell.ts (test/fixtures/hooks/README.md) writes each case.
+  const gemini = (llmContent: string, tool_input: Record<string, unknown> = { command: 'npm test' }) =>
+    geminiAttempt({ tool_name: 'run_shell_command', tool_input, tool_response: { llmContent, returnDisplay: '' } });
+  test('Gemini CLI: cancelled or backgrounded → unknown; cut off by the timeout or killed by a signal → failure', () => {
+    expect(gemini('Command was cancelled by user before it could complete. Below is the output before it was cancelled:\n(empty)')).toMatchObject({ outcome: 'unknown', tags: ['interrupted'] });
+    expect(gemini('Command moved to background (PID: 4242). Output hidden. Press Ctrl+B to view.')).toMatchObject({ outcome: 'unknown', tags: ['background'] });
+    expect(gemini('Output: (empty)', { command: 'npm run dev', is_background: true })).toMatchObject({ outcome: 'unknown', tags: ['background'] });
+    expect(gemini('Command was automatically cancelled because it exceeded the timeout of 5.0 minutes without output.')).toMatchObject({
+      outcome: 'failure',
+      exitCode: null,
+      error: expect.stringMatching(/^Command was automatically cancelled/),
+    });
+    const killed = gemini('Output: building…\nSignal: SIGKILL\nProcess Group PGID: 77');
+    expect(killed).toMatchObject({ outcome: 'failure', exitCode: null });
+    expect(killed.error!.match(/Signal: SIGKILL/g)).toHaveLength(1);
+    expect(gemini('Output: done\nProcess Group PGID: 78')).toMatchObject({ outcome: 'success', exitCode: 0 });
+  });
+
+  test('an exit code below zero is read with its sign', () => {
+    expect(claudeAttempt({ tool_name: 'Bash', tool_input: { command: 'x' }, error: 'Exit code -1\nkilled' }, 'PostToolUseFailure')).toMatchObject({ exitCode: -1, error: 'killed' });
   });
 });

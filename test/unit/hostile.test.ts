@@ -392,6 +392,24 @@ describe('CLI usage', () => {
   });
 });
 
+describe('dates that are not on the calendar (issue 31)', () => {
+  test.each([
+    ['attempt', 'list', '--since', '2026-02-30'],
+    ['worked-on', '--since', '2023-02-29'],
+  ])('`agentos %s %s %s %s` is a usage error naming the value', async (...args) => {
+    const root = await makeProject();
+    const t = makeIO(root);
+    expect(await main(['node', 'agentos', '-C', root, ...args.filter(Boolean)], t.io)).toBe(ExitCode.Usage);
+    expect(t.stderr()).toMatch(/20\d\d-02-(30|29)/);
+  });
+
+  test('isCalendarDate: leap days, month ends, years below 100', async () => {
+    const { isCalendarDate } = await import('../../src/shared/text/calendar.js');
+    expect(['2024-02-29', '2026-12-31', '0050-01-01'].map(isCalendarDate)).toEqual([true, true, true]);
+    expect(['2023-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '26-01-01'].map(isCalendarDate)).toEqual([false, false, false, false, false]);
+  });
+});
+
 describe('the index lock', () => {
   test('a lock file that is a symlink to /dev/zero is not read: the wait ends with exit 4', async () => {
     const { acquireLock } = await import('../../src/work-memory/index/lock.js');

@@ -14,7 +14,7 @@
  *
  * Nothing here redacts: the attempt store redacts every field it writes.
  */
-import { isOutcome, OUTCOME_FROM_OUTPUT_TAG, OUTCOMES, type NewAttempt, type Outcome } from '../../attempt-memory/types.js';
+import { BACKGROUND_TAG, INTERRUPTED_TAG, isOutcome, OUTCOME_FROM_OUTPUT_TAG, OUTCOMES, type NewAttempt, type Outcome } from '../../attempt-memory/types.js';
 import { failureSaidIn } from '../../attempt-memory/cause.js';
 import { toolFamily } from '../../attempt-memory/normalise.js';
 
@@ -73,7 +73,7 @@ export function tail(s: string, n = MAX_ERROR_CHARS): string {
 /** "Command exited with non-zero status code 127" / "exit code 2" → the number. */
 export function exitCodeFromText(s: string | null): number | null {
   if (!s) return null;
-  const m = /\b(?:exit(?:ed)?|status)\b[^\d\n]{0,40}?(\d{1,3})\b/i.exec(s);
+  const m = /\b(?:exit(?:ed)?|status)\b[^\d\n-]{0,40}?(-?\d{1,3})\b/i.exec(s);
   return m ? Number(m[1]) : null;
 }
 
@@ -85,8 +85,8 @@ export function claudeAttempt(p: Json, event: 'PostToolUse' | 'PostToolUseFailur
   let error: string | null = null;
   let exitCode: number | null = null;
   if (event === 'PostToolUseFailure') {
-    // Stopped by the person: whether it would have worked nobody saw.
-    if (p.is_interrupt === true) return interrupted(p, tool);
+    // Aborted rather than failed (Claude Code's hooks reference): whether it would have worked nobody saw.
+    if (p.is_interrupt === true) return unfinished(p, tool, INTERRUPTED_TAG);
     error = str(p.error) ?? str(p.error_message) ?? 'tool call failed';
     exitCode = exitCodeFromText(error);
     // Claude Code's Bash error is "Exit code N" then the output: the number is kept apart, the output is the error.
@@ -95,6 +95,9 @@ export function claudeAttempt(p: Json, event: 'PostToolUse' | 'PostToolUseFailur
   } else if (typeof response === 'string') {
     return outputAttempt(p, tool, response);
   } else if (isObject(response)) {
+    // A cancelled Bash call ends here with `interrupted: true`; one sent to the background has not ended.
+    if (response.interrupted === true) return unfinished(p, tool, INTERRUPTED_TAG);
+    if (str(response.backgroundTaskId)) return unfinished(p, tool, BACKGROUND_TAG);
     // Some tools report failure inside a "successful" call.
     exitCode = num(response.exit_code) ?? num(response.exitCode) ?? num(response.returnCode);
     if (response.success === false || response.is_error === true || (exitCode !== null && exitCode !== 0)) {
@@ -122,13 +125,15 @@ function outputAttempt(p: Json, tool: string, output: string): NewAttempt {
   const base = { tool, command: commandOf(tool, p.tool_input), context: contextOf(p.tool_input), sessionId: str(p.session_id) ?? undefined };
   const exitCode = exitCodeLine(output);
   if (exitCode !== null) return { ...base, outcome: exitCode === 0 ? 'success' : 'failure', exitCode, error: exitCode === 0 ? null : tail(output) };
-  const said = failureSaidIn(output);
-  if (said) return { ...base, outcome: 'failure', exitCode: null, error: tail(output), tags: [OUTCOME_FROM_OUTPUT_TAG] };
+  const said = failureSaidIn(output, base.command);
+  // The line that told is kept in the error even when the output is longer than what a record holds.
+  const error = (e: string) => (e.includes(said!.line) ? e : tail(`${said!.line}\n…\n${tail(output, MAX_ERROR_CHARS - said!.line.length - 3)}`));
+  if (said) return { ...base, outcome: 'failure', exitCode: null, error: error(tail(output)), tags: [OUTCOME_FROM_OUTPUT_TAG] };
   return { ...base, outcome: 'unknown', exitCode: null, error: null };
 }
 
-/** A tool call the person interrupted: kept as tried, of unknown outcome (never a failure to warn about). */
-function interrupted(p: Json, tool: string): NewAttempt {
+/** A tool call that did not run to its end (interrupted, cancelled, sent to the background): kept as tried, of unknown outcome. */
+function unfinished(p: Json, tool: string, tag: string): NewAttempt {
   const command = str(p.command) ?? commandOf(tool, p.tool_input);
   return {
     tool,
@@ -137,13 +142,10 @@ function interrupted(p: Json, tool: string): NewAttempt {
     exitCode: null,
     error: null,
     context: contextOf(p.tool_input),
-    tags: [INTERRUPTED_TAG],
+    tags: [tag],
     sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined,
   };
 }
-
-/** The tag of a tool call the person interrupted. */
-export const INTERRUPTED_TAG = 'interrupted';
 
 /** An "Exit code: N" line (Codex, Gemini CLI's "Exit Code: N"): the number, else null. */
 function exitCodeLine(text: string): number | null {
@@ -163,7 +165,15 @@ export function geminiAttempt(p: Json): NewAttempt {
         : '';
   const failed = isObject(response.error) ? (str(response.error.message) ?? 'tool failed') : str(response.error);
   const exitCode = exitCodeLine(content);
-  const failure = failed !== null || (exitCode !== null && exitCode !== 0);
+  // shell.ts (README): a command cancelled by the person, or moved to the background, has not ended; a
+  // command cut off by the inactivity timeout or killed by a signal has failed (no exit code either way).
+  const body = content.replace(/^\s*<untrusted_context>\s*/, '');
+  if (exitCode === null && failed === null) {
+    if (/^Command was cancelled by user/.test(body)) return unfinished(p, tool, INTERRUPTED_TAG);
+    if (/^Command moved to background/.test(body) || (isObject(p.tool_input) && p.tool_input.is_background === true)) return unfinished(p, tool, BACKGROUND_TAG);
+  }
+  const cutOff = /^Command was automatically cancelled/.test(body) ? body.split('\n')[0] : (/^Signal: (?!\(none\))(\S+)/m.exec(content)?.[0] ?? null);
+  const failure = failed !== null || cutOff !== null || (exitCode !== null && exitCode !== 0);
   // returnDisplay is the command's own output (llmContent wraps it in "Output: …", "Process Group PGID: …" and, in 0.62, <untrusted_context>).
   const output = str(response.returnDisplay) ?? content;
   return {
@@ -171,7 +181,7 @@ export function geminiAttempt(p: Json): NewAttempt {
     command: commandOf(tool, p.tool_input),
     outcome: failure ? 'failure' : 'success',
     exitCode: exitCode ?? (!failure && toolFamily(tool) === 'shell' ? 0 : null),
-    error: failure ? tail(failed && exitCode === null ? failed : output || failed || 'tool failed') : null,
+    error: failure ? tail(failed ?? ([output, cutOff && !output.includes(cutOff) ? cutOff : null].filter(Boolean).join('\n') || 'tool failed')) : null,
     context: contextOf(p.tool_input),
     sessionId: str(p.session_id) ?? undefined,
   };
@@ -193,7 +203,7 @@ export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-f
   const command = str(p.command) ?? commandOf(tool, p.tool_input);
   if (event === 'post-tool-use-failure') {
     if (p.failure_type === 'permission_denied') return null;
-    if (p.is_interrupt === true) return interrupted(p, tool);
+    if (p.is_interrupt === true) return unfinished(p, tool, INTERRUPTED_TAG);
     const error = str(p.error_message) ?? str(p.failure_type) ?? 'tool call failed';
     return { tool, command, outcome: 'failure', exitCode: exitCodeFromText(error), error: tail(error), sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined };
   }

@@ -89,6 +89,10 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
   }
 
   if (!settings.enabled) return null;
+  // What a post-tool payload reports, read before the memory is opened: a call that never ran (Cursor's
+  // permission_denied) opens, and so creates, nothing.
+  const attempt = event === 'pre-tool-use' ? null : attemptOf(opts.format, event, payload);
+  if (event !== 'pre-tool-use' && attempt === null) return opts.format === 'generic' ? { recorded: null } : null;
   const memory = await deps.openMemory(root, config, cwd, event === 'pre-tool-use' ? 'read' : 'write');
   try {
     if (event === 'pre-tool-use') {
@@ -100,12 +104,8 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
       const text = warningText(warnings[0]);
       return repeatAnswer(opts, text, warnings);
     }
-    // post-tool-use / post-tool-use-failure: record.
-    const attempt = attemptOf(opts.format, event, payload);
-    if (attempt === null) return opts.format === 'generic' ? { recorded: null } : null;
-    // The store records it relative to the project root.
-    attempt.cwd ??= cwd;
-    const rec = memory.record(attempt);
+    // post-tool-use / post-tool-use-failure: record (the store records it relative to the project root).
+    const rec = memory.record({ ...attempt!, cwd: attempt!.cwd ?? cwd });
     if (config.attempts.scope === 'org') await shareFromHook(root, config, memory, io, 'send');
     return opts.format === 'generic' ? { recorded: rec.id, outcome: rec.outcome, tags: rec.tags } : null;
   } finally {

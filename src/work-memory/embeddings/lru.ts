@@ -37,22 +37,26 @@ export function lruEmbedder(inner: Embedder, size = EMBED_CACHE_SIZE): Embedder 
     cacheStats,
     async embed(texts: string[]): Promise<Float32Array[]> {
       const keys = texts.map(key);
-      const missing = [...new Set(keys.filter((k) => !cache.has(k)))];
-      cacheStats.hits += keys.length - keys.filter((k) => missing.includes(k)).length;
+      // What the cache holds now, taken before any await: another call may evict it while the model runs.
+      const found = new Map<string, Float32Array>();
+      for (const k of keys) {
+        const v = cache.get(k);
+        if (v) found.set(k, v);
+      }
+      const missing = [...new Set(keys.filter((k) => !found.has(k)))];
+      cacheStats.hits += keys.filter((k) => found.has(k)).length;
       cacheStats.misses += missing.length;
       if (missing.length > 0) {
         const fresh = await inner.embed(missing.map((k) => texts[keys.indexOf(k)]));
-        missing.forEach((k, i) => cache.set(k, fresh[i]));
+        missing.forEach((k, i) => found.set(k, fresh[i]));
       }
-      const out = keys.map((k) => {
-        const v = cache.get(k)!;
-        cache.delete(k);
+      for (const [k, v] of found) {
+        cache.delete(k); // re-inserted: now the most recently used
         cache.set(k, v);
-        // A copy: a caller that normalises or edits its vector in place must not change the cache.
-        return new Float32Array(v);
-      });
+      }
       while (cache.size > size) cache.delete(cache.keys().next().value as string);
-      return out;
+      // Copies: a caller that normalises or edits its vector in place must not change the cache.
+      return keys.map((k) => new Float32Array(found.get(k)!));
     },
   };
 }

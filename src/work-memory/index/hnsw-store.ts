@@ -20,6 +20,9 @@ export interface ExpectedModel {
 
 export const REBUILD_HINT = 'run `agentos index --full`';
 
+/** Chunk vectors kept out of the graph (1.5 KB each at 384 dimensions: 30 MB at most). */
+export const MAX_KEPT_POINTS = 20_000;
+
 export class HnswStore implements VectorStore {
   private byLabel = new Map<number, { doc: StoredDoc; section: string; excerpt: string; bits: number }>();
   private counts = { all: 0, standard: 0, history: 0 };
@@ -67,7 +70,8 @@ export class HnswStore implements VectorStore {
   /**
    * Chunk vectors read back from the graph, kept: getPoint builds a JS array of 384 numbers
    * (~35 µs) per call, and a long-lived server scores the same documents on every check
-   * (issue 31: 8 of a warm check's 20 ms). 1.5 KB a chunk, for the chunks ever scored.
+   * (issue 31: 8 of a warm check's 20 ms). 1.5 KB a chunk, at most MAX_KEPT_POINTS of them
+   * (the oldest read leave first): the index itself holds every vector already.
    */
   private points = new Map<number, Float32Array>();
 
@@ -76,6 +80,7 @@ export class HnswStore implements VectorStore {
     if (!p) {
       p = Float32Array.from(this.index.getPoint(label));
       this.points.set(label, p);
+      if (this.points.size > MAX_KEPT_POINTS) this.points.delete(this.points.keys().next().value as number);
     }
     return p;
   }
