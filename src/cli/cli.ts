@@ -22,12 +22,13 @@ const EXIT_CODE_LINES: Record<number, string> = {
   5: '5    model unavailable (run `agentos model fetch`)',
   6: '6    run: not run, it repeats a recent failure (declined, or --on-repeat block)',
   7: '7    shared store unavailable (unreachable, credentials refused, no pgvector, another schema)',
+  8: '8    ci github: GitHub refused a call or could not be reached (token permissions, rate limit)',
   130: '130  cancelled at a prompt (Ctrl-C)',
 };
 export function exitCodesHelp(codes: number[]): string {
   return `\nExit codes:\n${codes.map((c) => `  ${EXIT_CODE_LINES[c]}`).join('\n')}`;
 }
-export const EXIT_CODES_HELP = exitCodesHelp([0, 1, 2, 3, 4, 5, 6, 7, 130]);
+export const EXIT_CODES_HELP = exitCodesHelp([0, 1, 2, 3, 4, 5, 6, 7, 8, 130]);
 
 function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`;
@@ -103,7 +104,8 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .addOption(new Option('--on-duplicate <action>', 'what to do with a duplicate when not prompting').choices(['abort', 'link', 'ignore']).default('link'))
     .option('-o, --out <file>', 'where to write the brief to use (default .agentos/issues/<slug>/brief.md)')
     .option('--print', 'write the brief to use on stdout')
-    .option('--json', 'print the result as JSON on stdout')
+    .option('--json', 'print the result as JSON on stdout (= --format json)')
+    .addOption(new Option('--format <format>', 'the result on stdout: json, markdown (a comment body), github (annotations and a job summary; docs/ci.md)').choices(['json', 'markdown', 'github']))
     .option('--strict', 'exit non-zero when the history check fails instead of proceeding')
     .option('--context <file>', 'attach this document as context (repeatable; wins over retrieved ones)', collect, [])
     .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
@@ -116,6 +118,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
         'agentos issue start docs/briefs/new-cache.md',
         'agentos issue start brief.md --scope org',
         'agentos issue start brief.md --non-interactive --on-duplicate abort --json',
+        'agentos issue start brief.md --non-interactive --format github',
         'cat brief.md | agentos issue start - --print > brief-to-use.md',
         'agentos issue start brief.md --duplicate-threshold 0.9',
       ),
@@ -340,6 +343,21 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .action(async (opts) => {
       const { runStoreStatus } = await import('./commands/store/index.js');
       setCode(await runStoreStatus(context(), opts));
+    });
+
+  const ci = program.command('ci').description('the check where work is filed: run by the GitHub Action on a new issue or a pull request (docs/ci.md)');
+  ci.command('github')
+    .description("answer a GitHub event: comment on a re-filed issue and label it, annotate brief files of a pull request, keep a maintainer's answer")
+    .option('--label <name>', 'label added to an issue on an alert', 'possible-duplicate')
+    .option('--briefs <glob>', 'brief files a pull request is checked for (repeatable; default docs/briefs/**/*.md, briefs/**/*.md, **/brief.md)', collect, [])
+    .option('--event-name <name>', 'the event (default GITHUB_EVENT_NAME)')
+    .option('--event <file>', 'the event payload (default GITHUB_EVENT_PATH)')
+    .option('--dry-run', 'print the comment it would post; call nothing')
+    .addHelpText('after', examples('agentos ci github', 'agentos ci github --event-name issues --event event.json --dry-run'))
+    .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 8]))
+    .action(async (opts) => {
+      const { runCiGithub, DEFAULT_BRIEF_GLOBS } = await import('./commands/ci/index.js');
+      setCode(await runCiGithub(context(), { ...opts, briefs: opts.briefs.length ? opts.briefs : DEFAULT_BRIEF_GLOBS }));
     });
 
   program

@@ -16,6 +16,8 @@ export const ExitCode = {
   RepeatBlocked: 6,
   /** The shared team store (PostgreSQL) cannot be used: unreachable, credentials refused, no pgvector, another schema. */
   StoreUnavailable: 7,
+  /** `ci github`: the tracker refused a call or could not be reached (the workflow's token permissions, a rate limit, the network). */
+  TrackerRefused: 8,
   Cancelled: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

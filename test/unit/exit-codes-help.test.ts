@@ -71,6 +71,7 @@ const FOLDER: Record<string, string> = {
   'store init': 'store/index.ts',
   'store status': 'store/index.ts',
   'store remove': 'store/index.ts',
+  'ci github': 'ci',
   'store sync': 'store/sync.ts',
 };
 

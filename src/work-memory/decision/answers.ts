@@ -26,6 +26,8 @@ export interface Answer {
   answer: DuplicateAction;
   /** The score's scale: method and calibration version (calibrate uses only answers on today's scale). */
   scale?: string;
+  /** Who answered: a person at the prompt (absent), or a maintainer on the tracker (closed as duplicate, label removed; issue 32). */
+  by?: 'maintainer';
 }
 
 export function answersFile(root: string): string {
@@ -87,6 +89,26 @@ export async function recordAnswers(root: string, briefSha256: string, alerts: H
   if (!text) return;
   ensureMemoryDir(root);
   await appendFile(answersFile(root), text + '\n', { flag: 'a' });
+}
+
+/**
+ * A maintainer's answer on the tracker to an alert agentos posted (issue 32): the issue closed as a
+ * duplicate is an Abort on the top alert ("this appears to duplicate #N"); the label removed is an
+ * Ignore of every alert. The same file and the same labels as the prompt's answers.
+ */
+export async function recordMaintainerAnswer(
+  root: string,
+  data: { brief: string; alerts: Array<{ id: string | null; path: string; score: number }> },
+  action: 'abort' | 'ignore',
+  scale: string,
+): Promise<number> {
+  const named = action === 'ignore' ? data.alerts : data.alerts.slice(0, 1);
+  if (!named.length) return 0;
+  const at = new Date().toISOString();
+  const text = named.map((m) => JSON.stringify({ at, briefSha256: data.brief, issueId: m.id, filePath: m.path, score: m.score, answer: action, scale, by: 'maintainer' } satisfies Answer)).join('\n');
+  ensureMemoryDir(root);
+  await appendFile(answersFile(root), text + '\n', { flag: 'a' });
+  return named.length;
 }
 
 /** The scale a score was given on: the method, and for the calibrated score its calibration version. */

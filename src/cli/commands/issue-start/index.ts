@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
+import { renderCommentMarkdown, renderGithub, type CiOptions, type CiReport } from '../../../work-memory/output/ci.js';
 import { changedSinceFor, describeChangedSince, possibleRegression, sinceNotes, type ChangedSince } from '../../../work-memory/sources/since.js';
 import type { MatchNotes } from '../../../work-memory/output/notes.js';
 import { workLabel } from '../../../work-memory/output/sections.js';
@@ -40,6 +42,8 @@ export interface IssueStartOptions {
   out?: string;
   print?: boolean;
   json?: boolean;
+  /** The result on stdout for a machine: json (= --json), markdown (a comment body), github (workflow commands and a job summary). */
+  format?: 'json' | 'markdown' | 'github';
   strict?: boolean;
   context: string[];
   /** false with --no-refresh: check against the index as it is (and warn what it misses). */
@@ -55,7 +59,9 @@ export const FAIL_OPEN = (error: string) => `Historian check failed: ${error}. P
 
 export async function runIssueStart(ctx: CommandContext, briefArg: string, opts: IssueStartOptions): Promise<number> {
   const { io, globals } = ctx;
-  if (opts.print && opts.json) throw new UsageError('--print and --json both write to stdout; choose one');
+  if (opts.json && opts.format && opts.format !== 'json') throw new UsageError(`--json and --format ${opts.format} both choose what stdout carries; choose one`);
+  const format = opts.json ? 'json' : (opts.format ?? null);
+  if (opts.print && format) throw new UsageError(`--print and --${format === 'json' ? 'json' : `format ${format}`} both write to stdout; choose one`);
   const root = ctx.root();
   const { config, warnings: configWarnings } = await ctx.config();
   applyThresholdFlags(config, opts);
@@ -86,7 +92,7 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   for (const w of configWarnings) err(`warning: ${w}`);
 
   // 1. Decide what the memory says.
-  const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
+  const spinner = await createSpinner(io, Boolean(globals.quiet) || format !== null);
   // Never check against an index that has not seen the newest files (src/work-memory/index/refresh.ts).
   const index = await refreshIndexForCheck(io, { root, config, model: deps.identity, loadEmbedder: deps.loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
   const started = performance.now();
@@ -205,7 +211,7 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   if (decision.action === 'abort') {
     const top = alerts[0];
     err(st.red(`Aborted: this appears to duplicate ${top.issueId ? `#${terminalSafe(top.issueId)}` : terminalSafe(top.filePath)}`));
-    if (opts.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    if (format) await writeResult(io, format, result, ciOptions(io, root, brief.absPath, config));
     return ExitCode.AbortedDuplicate;
   }
   const related = outcome.history.status === 'related_context' ? outcome.history.matches : [];
@@ -232,9 +238,35 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   }
   note(`Brief to use: ${shownOut}`);
 
-  if (opts.json) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  if (format) await writeResult(io, format, result, ciOptions(io, root, brief.absPath, config));
   else if (opts.print) io.stdout.write(composed);
   return ExitCode.Ok;
+}
+
+/**
+ * The result for a machine. github: the annotations on stdout (the runner reads workflow commands
+ * there), the summary appended to $GITHUB_STEP_SUMMARY when the runner gives one, else on stdout.
+ */
+async function writeResult(io: CommandContext['io'], format: 'json' | 'markdown' | 'github', result: CiReport, o: CiOptions): Promise<void> {
+  if (format === 'json') return void io.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  if (format === 'markdown') return void io.stdout.write(renderCommentMarkdown(result, o));
+  const { annotations, summary } = renderGithub(result, o);
+  io.stdout.write(annotations);
+  const file = io.env.GITHUB_STEP_SUMMARY;
+  if (file) await appendFile(file, summary + '\n');
+  else io.stdout.write(summary);
+}
+
+/** Links to this repository's files where the run knows where it is browsed (a GitHub Actions run: server, repository, commit). */
+function ciOptions(io: CommandContext['io'], root: string, briefPath: string | null, config: Config): CiOptions {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = io.env;
+  const base = server && repo && sha && /^[\w.-]+\/[\w.-]+$/.test(repo) && /^[0-9a-f]{7,64}$/.test(sha) ? `${server.replace(/\/+$/, '')}/${repo}/blob/${sha}/` : null;
+  const rel = briefPath ? path.relative(root, briefPath).split(path.sep).join('/') : null;
+  return {
+    duplicate: config.thresholds.duplicate,
+    fileLink: base ? (p) => base + p.split('/').map(encodeURIComponent).join('/') : undefined,
+    briefFile: rel && !rel.startsWith('..') ? rel : (briefPath ?? undefined),
+  };
 }
 
 /** The brief's own issue id (front matter, its folder or file name, its H1), as the index would read it. */

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The Action's last step (action.yml): a project without .agentos/config.yaml is set up as
+# `agentos init --yes` detects it (git history; GitHub issues when gh can read them), the
+# index is brought up to date (incremental after the first run: the cache restored it), and
+# the event is answered. Each part's time goes to the job log, so a slow run says where.
+set -euo pipefail
+
+AGENTOS=(node "${GITHUB_ACTION_PATH:?run from action.yml}/bin/agentos.js")
+stamp() { date +%s.%N; }
+took() { awk -v a="$1" -v b="$(stamp)" 'BEGIN { printf "%.1f s", b - a }'; }
+
+t=$(stamp)
+if [ ! -f .agentos/config.yaml ]; then
+  "${AGENTOS[@]}" init --yes
+fi
+echo "agentos: init $(took "$t")"
+
+t=$(stamp)
+"${AGENTOS[@]}" index --include-history
+echo "agentos: index $(took "$t")"
+
+args=(ci github --label "${AGENTOS_LABEL:-possible-duplicate}")
+while IFS= read -r glob; do
+  [ -n "$glob" ] && args+=(--briefs "$glob")
+done <<< "${AGENTOS_BRIEFS:-}"
+
+t=$(stamp)
+"${AGENTOS[@]}" "${args[@]}"
+echo "agentos: check $(took "$t")"

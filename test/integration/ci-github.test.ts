@@ -1,0 +1,206 @@
+/**
+ * The Action's script end to end (issue 32): `agentos ci github`, built, on the indexed demo,
+ * given GitHub's recorded `issues.opened` payload (test/fixtures/github/README.md) and a local
+ * server answering GitHub's REST calls (test/helpers/fake-github.ts). And `issue start --format
+ * markdown|github` byte for byte on the demo's briefs (test/fixtures/ci-output/).
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { indexedDemo, runCli } from '../helpers/cli.js';
+import { fakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { REPO } from '../helpers/paths.js';
+
+/** The fields of the recorded payload the tests change. */
+type GitHubEvent = { action: string; issue?: Record<string, unknown>; [key: string]: unknown };
+
+const REPO_NAME = 'Codertocat/Hello-World';
+const TOKEN = 'ghs_16C7e42F292c6912E7710c838347Ae178B4a';
+const SHA = '6dcb09b5b57875f334f61aebed695e2e4193db5e';
+let dir: string;
+let gh: FakeGitHub;
+let scratch: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-ci-'));
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'agentos-ci-events-'));
+  await indexedDemo(dir);
+  gh = await fakeGitHub(REPO_NAME);
+}, 180_000);
+afterAll(async () => {
+  await gh?.close();
+  await rm(dir, { recursive: true, force: true });
+  await rm(scratch, { recursive: true, force: true });
+});
+
+const opened = async () => JSON.parse(await readFile(path.join(REPO, 'test', 'fixtures', 'github', 'issues-opened.json'), 'utf8')) as GitHubEvent;
+const brief = async (name: string) => {
+  const text = await readFile(path.join(dir, 'briefs', `${name}.md`), 'utf8');
+  return { title: text.split('\n')[0].replace(/^#\s*/, ''), body: text.split('\n').slice(1).join('\n').trim() };
+};
+
+/** An event of GitHub's shape: the recorded `opened` payload with this issue's number, text and action. */
+async function event(action: string, number: number, text: { title: string; body: string }, extra: Record<string, unknown> = {}, issueExtra: Record<string, unknown> = {}): Promise<string> {
+  const e = await opened();
+  e.action = action;
+  Object.assign(e.issue!, { number, title: text.title, body: text.body, url: `https://api.github.com/repos/${REPO_NAME}/issues/${number}` }, issueExtra);
+  Object.assign(e, extra);
+  const file = path.join(scratch, `${action}-${number}-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(file, JSON.stringify(e));
+  return file;
+}
+
+function ci(eventName: string, file: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
+  return runCli(['-C', dir, 'ci', 'github', ...args], {
+    cwd: dir,
+    env: {
+      GITHUB_EVENT_NAME: eventName,
+      GITHUB_EVENT_PATH: file,
+      GITHUB_TOKEN: TOKEN,
+      GITHUB_API_URL: gh.url,
+      GITHUB_REPOSITORY: REPO_NAME,
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_SHA: SHA,
+      GITHUB_STEP_SUMMARY: undefined,
+      ...env,
+    },
+  });
+}
+
+const writes = (n: number) => gh.calls.filter((c) => c.method !== 'GET' && c.path.includes(`/issues/${n}/`));
+
+describe('issues: a re-filed issue gets one comment and the label; a clear one nothing', () => {
+  test('opened: one comment naming #27 with its score, why and link, and the label', async () => {
+    const r = await ci('issues', await event('opened', 101, await brief('optimize-docker-build-times')));
+    expect(r.code).toBe(0);
+    expect(gh.comments.get(101)).toHaveLength(1);
+    const body = gh.comments.get(101)![0].body;
+    expect(body.startsWith('<!-- agentos:check -->\n')).toBe(true);
+    expect(body).toMatch(
+      /\[#27: Docker Build Optimization\]\(https:\/\/github\.com\/Codertocat\/Hello-World\/blob\/6dcb09b5[0-9a-f]+\/docs\/audit\/done\/27-docker-build-optimization\/001-issue\.md\)/,
+    );
+    expect(body).toMatch(/similarity 0\.9\d+/);
+    expect(gh.labels.get(101)).toEqual(['possible-duplicate']);
+    expect(gh.calls.every((c) => c.auth === `Bearer ${TOKEN}`)).toBe(true);
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+  }, 60_000);
+
+  test('a re-run (edited, still the same work) edits that comment: never a second one', async () => {
+    const before = writes(101).filter((c) => c.method === 'POST' && c.path.endsWith('/comments')).length;
+    const text = await brief('optimize-docker-build-times');
+    const r = await ci('issues', await event('edited', 101, { ...text, body: `${text.body}\n\nAlso: the dashboard image.` }));
+    expect(r.code).toBe(0);
+    expect(gh.comments.get(101)).toHaveLength(1);
+    expect(writes(101).filter((c) => c.method === 'POST' && c.path.endsWith('/comments')).length).toBe(before);
+    expect(gh.calls.filter((c) => c.method === 'PATCH')).toHaveLength(1);
+    // Labelled once: a label a maintainer removes is their answer, not for an edit to put back.
+    expect(writes(101).filter((c) => c.path.endsWith('/labels'))).toHaveLength(1);
+  }, 60_000);
+
+  test('a clear brief: nothing posted, no label', async () => {
+    const r = await ci('issues', await event('opened', 102, await brief('unrelated-onboarding-tour')));
+    expect(r.code).toBe(0);
+    expect(writes(102)).toEqual([]);
+    expect(r.stderr).toMatch(/#102: no earlier work like it/);
+  }, 60_000);
+
+  test('related work: a comment, no label', async () => {
+    const r = await ci('issues', await event('opened', 103, await brief('session-refresh')));
+    expect(r.code).toBe(0);
+    expect(gh.comments.get(103)?.[0].body).toMatch(/### agentos: related past work\n\n- \*\*\[#88: /);
+    expect(gh.labels.get(103)).toBeUndefined();
+  }, 60_000);
+
+  test('edited until it no longer matches: the earlier comment says so', async () => {
+    const r = await ci('issues', await event('edited', 101, await brief('unrelated-onboarding-tour')));
+    expect(r.code).toBe(0);
+    expect(gh.comments.get(101)).toHaveLength(1);
+    expect(gh.comments.get(101)![0].body).toMatch(/no longer matches earlier work/);
+  }, 60_000);
+
+  test('a token without issues: write: one line naming the call and the permission, exit 8, no token', async () => {
+    gh.refuse = true;
+    try {
+      const r = await ci('issues', await event('opened', 104, await brief('optimize-docker-build-times')));
+      expect(r.code).toBe(8);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines[lines.length - 1]).toMatch(/GitHub refused to comment on #104 \(403 Resource not accessible by integration\).*permissions: issues: write/);
+      expect(r.stdout + r.stderr).not.toContain(TOKEN);
+    } finally {
+      gh.refuse = false;
+    }
+  }, 60_000);
+});
+
+describe('pull_request: each brief file it adds or changes', () => {
+  test('annotations on the file and the job summary', async () => {
+    gh.prFiles.set(7, [
+      { filename: 'briefs/optimize-docker-build-times.md', status: 'added' },
+      { filename: 'README.md', status: 'modified' },
+      { filename: 'briefs/old.md', status: 'removed' },
+    ]);
+    const e = await opened();
+    delete e.issue;
+    Object.assign(e, { action: 'opened', number: 7, pull_request: { number: 7, title: 'Faster Docker builds' } });
+    const file = path.join(scratch, 'pr.json');
+    await writeFile(file, JSON.stringify(e));
+    const summary = path.join(scratch, 'summary.md');
+    const r = await ci('pull_request', file, ['--briefs', 'briefs/*.md'], { GITHUB_STEP_SUMMARY: summary });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^::warning file=briefs\/optimize-docker-build-times\.md,title=agentos%3A possible duplicate::#27: Docker Build Optimization \(similarity 0\.9\d+\)/m);
+    expect(await readFile(summary, 'utf8')).toMatch(/^## agentos: briefs\/optimize-docker-build-times\.md\n\n### agentos: this looks like work already done/);
+  }, 60_000);
+});
+
+describe('issue start --format markdown | github, byte for byte on the demo briefs', () => {
+  const BRIEFS = ['fix-logging-bug', 'optimize-docker-build-times', 'propose-multi-stage-builds', 'session-refresh', 'unrelated-onboarding-tour'];
+  test.each(BRIEFS.flatMap((b) => [[b, 'markdown'] as const, [b, 'github'] as const]))(
+    '%s --format %s',
+    async (name, format) => {
+      const r = await runCli(['-C', dir, 'issue', 'start', `briefs/${name}.md`, '--non-interactive', '--format', format, '--out', path.join(scratch, `${name}-${format}.md`)], {
+        cwd: dir,
+        env: { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: REPO_NAME, GITHUB_SHA: SHA, GITHUB_STEP_SUMMARY: undefined },
+      });
+      expect(r.code).toBe(0);
+      const golden = path.join(REPO, 'test', 'fixtures', 'ci-output', `${name}.${format === 'github' ? 'github.txt' : 'md'}`);
+      if (process.env.AGENTOS_WRITE_GOLDEN === '1') await writeFile(golden, r.stdout);
+      expect(r.stdout).toBe(await readFile(golden, 'utf8'));
+    },
+    60_000,
+  );
+});
+
+// Last: an Ignore it records dismisses #27 for the re-filed text, which the tests above check.
+describe("a maintainer's answer is kept like an answer at the prompt", () => {
+  const answers = async () => {
+    const f = path.join(dir, '.agentos', 'memory', 'answers.jsonl');
+    return existsSync(f)
+      ? (await readFile(f, 'utf8'))
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
+  };
+
+  test('closed as a duplicate: an Abort on the top alert; the label removed by a bot: nothing; by a person: an Ignore', async () => {
+    // Issue 105: alerted first.
+    const text = await brief('optimize-docker-build-times');
+    expect((await ci('issues', await event('opened', 105, text))).code).toBe(0);
+    const closed = await ci('issues', await event('closed', 105, text, {}, { state: 'closed', state_reason: 'duplicate' }));
+    expect(closed.code).toBe(0);
+    expect((await answers()).filter((a) => a.by === 'maintainer')).toEqual([
+      expect.objectContaining({ answer: 'abort', issueId: '27', filePath: 'docs/audit/done/27-docker-build-optimization/001-issue.md', by: 'maintainer', scale: expect.stringMatching(/^hybrid@/) }),
+    ]);
+    const bot = await ci('issues', await event('unlabeled', 105, text, { label: { name: 'possible-duplicate' }, sender: { login: 'github-actions[bot]', type: 'Bot' } }));
+    expect(bot.code).toBe(0);
+    expect((await answers()).filter((a) => a.by === 'maintainer')).toHaveLength(1);
+    const person = await ci('issues', await event('unlabeled', 105, text, { label: { name: 'possible-duplicate' } }));
+    expect(person.code).toBe(0);
+    expect((await answers()).filter((a) => a.by === 'maintainer').map((a) => a.answer)).toEqual(['abort', 'ignore']);
+    // The prompt's own rule applies from now on: an Ignore is not alerted on again for this brief.
+    const again = await runCli(['-C', dir, 'issue', 'start', '-', '--non-interactive', '--json', '--out', path.join(scratch, 'again.md')], { cwd: dir, input: `# ${text.title}\n\n${text.body}\n` });
+    expect(JSON.parse(again.stdout).dismissed).toEqual([expect.objectContaining({ id: '27' })]);
+  }, 120_000);
+});
