@@ -199,6 +199,10 @@ describe("a maintainer's answer is kept like an answer at the prompt", () => {
     const person = await ci('issues', await event('unlabeled', 105, text, { label: { name: 'possible-duplicate' } }));
     expect(person.code).toBe(0);
     expect((await answers()).filter((a) => a.by === 'maintainer').map((a) => a.answer)).toEqual(['abort', 'ignore']);
+    // A duplicate closed where agentos raised nothing (no comment of ours): a miss, for recall.
+    const missedText = await brief('fix-logging-bug');
+    expect((await ci('issues', await event('closed', 106, missedText, {}, { state: 'closed', state_reason: 'duplicate' }))).code).toBe(0);
+    expect((await answers()).filter((a) => a.by === 'maintainer').map((a) => a.answer)).toEqual(['abort', 'ignore', 'missed']);
     // The prompt's own rule applies from now on: an Ignore is not alerted on again for this brief.
     const again = await runCli(['-C', dir, 'issue', 'start', '-', '--non-interactive', '--json', '--out', path.join(scratch, 'again.md')], { cwd: dir, input: `# ${text.title}\n\n${text.body}\n` });
     expect(JSON.parse(again.stdout).dismissed).toEqual([expect.objectContaining({ id: '27' })]);

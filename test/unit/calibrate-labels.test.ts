@@ -36,3 +36,21 @@ test('enough labels: the table and the label counts are shown, then the lines ar
   expect(t.stdout()).toContain(`Labels: ${MIN_LABELS.same} briefs with the same work, ${MIN_LABELS.notSame} with nothing the same.`);
   expect(existsSync(path.join(root, '.agentos', 'config.yaml'))).toBe(true);
 });
+
+test("maintainers' answers on the tracker: precision over the alerts they answered, recall over the duplicates they closed; a miss names no match", async () => {
+  const { maintainerFigures, readAnswers, recordMaintainerAnswer, answersFile } = await import('../../src/work-memory/decision/answers.js');
+  const { answerResults } = await import('../../src/cli/commands/calibrate/index.js');
+  const root = await makeProject();
+  const alert = (n: number) => ({ brief: String(n).padStart(64, 'a'), alerts: [{ id: `${n}`, path: `docs/${n}.md`, score: 0.9 }] });
+  await recordMaintainerAnswer(root, alert(1), 'abort', 'hybrid@x');
+  await recordMaintainerAnswer(root, alert(2), 'abort', 'hybrid@x');
+  await recordMaintainerAnswer(root, alert(3), 'ignore', 'hybrid@x');
+  await recordMaintainerAnswer(root, { brief: 'f'.repeat(64), alerts: [] }, 'missed', 'hybrid@x');
+  // A person's hand-written "missed" (not by a maintainer) is not a record agentos writes: skipped.
+  await writeFile(answersFile(root), JSON.stringify({ at: new Date().toISOString(), briefSha256: 'e'.repeat(64), issueId: null, filePath: '', score: 0, answer: 'missed' }) + '\n', { flag: 'a' });
+  const all = await readAnswers(root);
+  expect(all).toHaveLength(4);
+  expect(maintainerFigures(all)).toEqual({ confirmed: 2, removed: 1, missed: 1, precision: 2 / 3, recall: 2 / 3 });
+  // Labels for the lines: the three answered alerts; the miss has no score to place a line with.
+  expect(answerResults(all, 'hybrid@x').map((r) => r.target)).toEqual(['docs/1.md', 'docs/2.md', null]);
+});

@@ -23,7 +23,8 @@ export interface Answer {
   issueId: string | null;
   filePath: string;
   score: number;
-  answer: DuplicateAction;
+  /** `missed` (a maintainer's only): closed as a duplicate where agentos raised no alert; no match named. */
+  answer: DuplicateAction | 'missed';
   /** The score's scale: method and calibration version (calibrate uses only answers on today's scale). */
   scale?: string;
   /** Who answered: a person at the prompt (absent), or a maintainer on the tracker (closed as duplicate, label removed; issue 32). */
@@ -58,7 +59,7 @@ export async function readAnswers(root: string): Promise<Answer[]> {
       const valid =
         typeof a.briefSha256 === 'string' &&
         typeof a.filePath === 'string' &&
-        ['abort', 'link', 'ignore'].includes(a.answer) &&
+        (['abort', 'link', 'ignore'].includes(a.answer) || (a.answer === 'missed' && a.by === 'maintainer')) &&
         typeof a.score === 'number' &&
         typeof a.at === 'string' &&
         !Number.isNaN(Date.parse(a.at));
@@ -99,16 +100,38 @@ export async function recordAnswers(root: string, briefSha256: string, alerts: H
 export async function recordMaintainerAnswer(
   root: string,
   data: { brief: string; alerts: Array<{ id: string | null; path: string; score: number }> },
-  action: 'abort' | 'ignore',
+  action: 'abort' | 'ignore' | 'missed',
   scale: string,
 ): Promise<number> {
-  const named = action === 'ignore' ? data.alerts : data.alerts.slice(0, 1);
+  // missed: a duplicate agentos did not alert on, one line with no match (recall's denominator).
+  const named = action === 'missed' ? [{ id: null, path: '', score: 0 }] : action === 'ignore' ? data.alerts : data.alerts.slice(0, 1);
   if (!named.length) return 0;
   const at = new Date().toISOString();
   const text = named.map((m) => JSON.stringify({ at, briefSha256: data.brief, issueId: m.id, filePath: m.path, score: m.score, answer: action, scale, by: 'maintainer' } satisfies Answer)).join('\n');
   ensureMemoryDir(root);
   await appendFile(answersFile(root), text + '\n', { flag: 'a' });
   return named.length;
+}
+
+/**
+ * How the alerts fared with the maintainers on the tracker (`agentos calibrate`): of the alerts they
+ * answered, how many were the same work (closed as a duplicate) — precision; of the issues they closed
+ * as duplicates, how many agentos had alerted on — recall. Per brief, its latest answer.
+ */
+export function maintainerFigures(answers: Answer[]): { confirmed: number; removed: number; missed: number; precision: number | null; recall: number | null } {
+  const latest = new Map<string, Answer>();
+  for (const a of answers) if (a.by === 'maintainer' && (latest.get(a.briefSha256)?.at ?? '') <= a.at) latest.set(a.briefSha256, a);
+  const count = (k: Answer['answer']) => [...latest.values()].filter((a) => a.answer === k).length;
+  const confirmed = count('abort') + count('link');
+  const removed = count('ignore');
+  const missed = count('missed');
+  return {
+    confirmed,
+    removed,
+    missed,
+    precision: confirmed + removed ? confirmed / (confirmed + removed) : null,
+    recall: confirmed + missed ? confirmed / (confirmed + missed) : null,
+  };
 }
 
 /** The scale a score was given on: the method, and for the calibrated score its calibration version. */

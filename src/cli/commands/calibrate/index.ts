@@ -6,7 +6,7 @@ import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { proposeThresholds, tradeOff, type BandRow, type QueryResult } from '../../../work-memory/eval/metrics.js';
 import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { evaluate, historyCase } from '../eval/index.js';
-import { answerScale, readAnswers, type Answer } from '../../../work-memory/decision/answers.js';
+import { answerScale, maintainerFigures, readAnswers, type Answer } from '../../../work-memory/decision/answers.js';
 
 export interface CalibrateOptions {
   pairs?: string;
@@ -33,6 +33,7 @@ export function answerResults(answers: Answer[], scale?: string): QueryResult[] 
   const byBrief = new Map<string, Answer[]>();
   for (const a of answers) {
     if (scale && a.scale !== scale) continue; // a score on another scale says nothing about today's lines
+    if (a.answer === 'missed') continue; // names no match: no score to place a line with
     const list = byBrief.get(a.briefSha256) ?? [];
     const last = list[0];
     if (last && last.at !== a.at) list.length = 0; // a later answer replaces the earlier one
@@ -59,6 +60,7 @@ export function answerResults(answers: Answer[], scale?: string): QueryResult[] 
 export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions): Promise<number> {
   const { io, globals } = ctx;
   let results: QueryResult[];
+  let maintainers: ReturnType<typeof maintainerFigures> | null = null;
   if (opts.results) {
     const file = path.resolve(io.cwd, opts.results);
     let parsed: { results?: QueryResult[] };
@@ -74,9 +76,11 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
     if (!opts.pairs) {
       // The project's own labels: what people answered at the duplicate prompt.
       const root = ctx.root();
-      const answered = answerResults(await readAnswers(root), answerScale((await ctx.config()).config));
-      if (answered.length && !globals.quiet) io.stderr.write(`${answered.length} answers given at the duplicate prompt count as labels\n`);
+      const all = await readAnswers(root);
+      const answered = answerResults(all, answerScale((await ctx.config()).config));
+      if (answered.length && !globals.quiet) io.stderr.write(`${answered.length} answers given at the duplicate prompt or on the tracker count as labels\n`);
       results = [...results, ...answered];
+      maintainers = maintainerFigures(all);
     }
   }
   const asked = results.filter(historyCase);
@@ -95,10 +99,18 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
     wrote = await writeThresholds(ctx.root(), proposal.duplicate, proposal.related);
   }
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ targets: { precision: opts.targetPrecision, noise: opts.targetNoise }, labels, proposal, wrote, table: rows }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ targets: { precision: opts.targetPrecision, noise: opts.targetNoise }, labels, maintainers, proposal, wrote, table: rows }, null, 2) + '\n');
     return ExitCode.Ok;
   }
   io.stdout.write(`Labels: ${labels.same} briefs with the same work, ${labels.notSame} with nothing the same.\n`);
+  if (maintainers && maintainers.confirmed + maintainers.removed + maintainers.missed > 0) {
+    const m = maintainers;
+    const share = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
+    io.stdout.write(
+      `On the tracker: ${m.confirmed} alert${m.confirmed === 1 ? '' : 's'} closed as duplicates, ${m.removed} label${m.removed === 1 ? '' : 's'} removed, ${m.missed} duplicate${m.missed === 1 ? '' : 's'} closed with no alert: ` +
+        `precision ${share(m.precision)}, recall ${share(m.recall)}.\n`,
+    );
+  }
   io.stdout.write(renderTable(rows, proposal) + '\n');
   io.stdout.write(
     `Proposed: duplicate ${proposal.duplicate ?? 'none meets the precision target'}, related ${proposal.related ?? 'none meets the noise target'} ` +

@@ -22,7 +22,8 @@ import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { oneLine } from '../../../shared/sanitize.js';
 import { COMMENT_MARKER, commentData, renderCommentMarkdown, type CiReport } from '../../../work-memory/output/ci.js';
-import { answerScale, recordMaintainerAnswer } from '../../../work-memory/decision/answers.js';
+import { answerScale, briefKey, recordMaintainerAnswer } from '../../../work-memory/decision/answers.js';
+import { stripAgentosSections } from '../../../work-memory/output/sections.js';
 import { GitHubApi } from './github-api.js';
 import { runIssueStart } from '../issue-start/index.js';
 
@@ -87,8 +88,7 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
 }
 
 async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Issue, opts: CiGithubOptions, say: (s: string) => void): Promise<number> {
-  const brief = `# ${oneLine(issue.title, 300)}\n\n${issue.body.slice(0, MAX_BRIEF_CHARS)}\n`;
-  const report = await check(ctx, brief);
+  const report = await check(ctx, issueBrief(issue));
   const { config } = await ctx.config();
   const body = renderCommentMarkdown(report, { duplicate: config.thresholds.duplicate, fileLink: fileLink(ctx.io.env) });
   const alert = report.status === 'duplicate_alert';
@@ -130,11 +130,21 @@ async function maintainerAnswer(
   if (!answer || !api) return ExitCode.Ok;
   const ours = await api.findComment(issue.number, COMMENT_MARKER);
   const data = ours ? commentData(ours.body) : null;
-  if (!data?.alerts.length) return ExitCode.Ok;
   const { config } = await ctx.config();
+  if (!data?.alerts.length) {
+    // A duplicate agentos did not alert on: what recall is measured against.
+    if (answer === 'abort') await recordMaintainerAnswer(ctx.root(), { brief: briefKey(stripAgentosSections(issueBrief(issue))), alerts: [] }, 'missed', answerScale(config));
+    if (answer === 'abort') say(`#${issue.number}: closed as a duplicate agentos had not alerted on; kept as a miss for \`agentos calibrate\``);
+    return ExitCode.Ok;
+  }
   const n = await recordMaintainerAnswer(ctx.root(), data, answer, answerScale(config));
   say(`#${issue.number}: ${answer === 'abort' ? 'closed as a duplicate' : `label "${opts.label}" removed`}: ${n} answer${n === 1 ? '' : 's'} kept for \`agentos calibrate\``);
   return ExitCode.Ok;
+}
+
+/** An issue as a brief: its title as the heading, then its body (bounded). */
+function issueBrief(issue: Issue): string {
+  return `# ${oneLine(issue.title, 300)}\n\n${issue.body.slice(0, MAX_BRIEF_CHARS)}\n`;
 }
 
 /** The check of a brief text, as `issue start --non-interactive --format json` gives it. */
