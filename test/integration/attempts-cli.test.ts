@@ -171,7 +171,7 @@ describe('record, check, list, forget', () => {
     const root = newProject();
     const r = await cli(root, ['attempt', 'record', '-'], { input: '{"command":"x","outcome":"meh"}' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('agentos: stdin: outcome: expected "success" or "failure"\n');
+    expect(r.stderr).toBe('agentos: stdin: outcome: expected "success", "failure", "unknown"\n');
   });
 });
 
