@@ -1,11 +1,47 @@
 /** The layout (docs/adrs/0016-layout.md): the layer check passes, and the README names every folder of src/. */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { REPO } from '../helpers/paths.js';
 
+type Checker = { checkLayers: (dir?: string) => string[]; importCount: (dir?: string) => number };
+const checker = async () => (await import(path.join(REPO, 'scripts', 'check-layers.mjs'))) as Checker;
+
 test('every import points down its layers, and there is no import cycle', async () => {
-  const { checkLayers } = (await import(path.join(REPO, 'scripts', 'check-layers.mjs'))) as { checkLayers: () => string[] };
+  const { checkLayers, importCount } = await checker();
   expect(checkLayers()).toEqual([]);
+  // It read the imports it judged: src/ has hundreds (a checker that saw none would pass too).
+  expect(importCount()).toBeGreaterThan(500);
+});
+
+test('the checker sees an import up a layer, across the two memories, a cycle, and a folder outside the layers', async () => {
+  const { checkLayers } = await checker();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agentos-layers-'));
+  try {
+    const file = (rel: string, text: string) => {
+      mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      writeFileSync(path.join(dir, rel), text);
+    };
+    file('shared/a.ts', "import { cli } from '../cli/c.js';\nexport const a = 1;\n");
+    file('cli/c.ts', 'export const cli = 1;\n');
+    file('work-memory/w.ts', "import type { T } from '../attempt-memory/t.js';\nexport type W = T;\n");
+    file('attempt-memory/t.ts', 'export type T = 1;\n');
+    file('knowledge/x.ts', "import { y } from './y.js';\nexport const x = y;\n");
+    file('knowledge/y.ts', "export { x as y } from './x.js';\n");
+    file('elsewhere/z.ts', 'export const z = 1;\n');
+    const problems = checkLayers(dir);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/shared\/a\.ts: imports .*cli\/c\.ts \(shared is below cli\)/),
+        expect.stringMatching(/work-memory\/w\.ts: imports .*attempt-memory\/t\.ts \(work-memory and attempt-memory never import each other/),
+        expect.stringMatching(/^import cycle: .*knowledge\/x\.ts -> .*knowledge\/y\.ts$/),
+        expect.stringMatching(/elsewhere\/z\.ts: outside the layers/),
+      ]),
+    );
+    expect(problems).toHaveLength(4);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("the README's layout section names every folder of src/ (two levels)", () => {
