@@ -16,10 +16,19 @@
 // floors: the lowest best-passage cosine at which the same work is still found in the sets,
 //   so that no alert and no "related" comes without absolute semantic evidence.
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { FEATURE_NAMES } from '../dist/work-memory/scoring/features.js';
-import { auc } from '../dist/work-memory/eval/metrics.js';
-import { calibratedScore, logit, sigmoid } from '../dist/work-memory/scoring/calibrated.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The product's own arithmetic, from the build: said in one line when there is none (not a module-not-found trace).
+const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'work-memory');
+if (!existsSync(path.join(dist, 'scoring', 'calibrated.js'))) {
+  process.stderr.write('fit-calibration: dist/ has no build of the scoring code: run `npm run build` first\n');
+  process.exit(2);
+}
+const { FEATURE_NAMES } = await import(path.join(dist, 'scoring', 'features.js'));
+const { auc } = await import(path.join(dist, 'eval', 'metrics.js'));
+const { calibratedScore, logit, sigmoid } = await import(path.join(dist, 'scoring', 'calibrated.js'));
 
 const args = process.argv.slice(2);
 const write = args.includes('--write');
@@ -47,6 +56,10 @@ const TRAIN_TOP = Number(process.env.FIT_TOP ?? 20);
 const LINES = { duplicate: 0.85, related: 0.5 };
 const STD_LINE = Number(process.env.FIT_STANDARDS_LINE ?? 0.5);
 
+if (files.length === 0) {
+  process.stderr.write('usage: node scripts/fit-calibration.mjs [--write] [--features a,b,...] [--ablate] results1.json results2.json ... (`agentos eval --save` output)\n');
+  process.exit(2);
+}
 const results = files.flatMap((f) => JSON.parse(readFileSync(f, 'utf8')).results);
 // FIT_IGNORE_NAMED=1: as if no text named another as related work (measures what that rule is worth).
 if (process.env.FIT_IGNORE_NAMED === '1') for (const r of results) for (const c of r.history ?? []) if (c.features) c.features.namedRelated = 0;
@@ -457,7 +470,10 @@ import type { Calibration } from './calibration-types.js';
 
 export const CALIBRATION: Calibration = ${JSON.stringify({ version, fittedOn: inputs.join(', '), sameWork: clean(sameWork), ...(trackerSameWork ? { trackerSameWork: clean(trackerSameWork) } : {}), governs: clean(governs ?? sameWork) }, null, 2)};
 `;
-  writeFileSync(new URL('../src/work-memory/scoring/calibration-data.ts', import.meta.url), text);
+  // Written as the repository formats it (the lint checks it): the same inputs give the same file, byte for byte.
+  const target = fileURLToPath(new URL('../src/work-memory/scoring/calibration-data.ts', import.meta.url));
+  const prettier = await import('prettier');
+  writeFileSync(target, await prettier.format(text, { ...(await prettier.resolveConfig(target)), filepath: target }));
   console.log(`wrote src/work-memory/scoring/calibration-data.ts (version ${version})`);
 }
 function round6(x) {
