@@ -5,6 +5,7 @@
  * their place was measured on the development sets (docs/scoring.md).
  */
 import { tokenize } from '../lexical/tokenize.js';
+import { PRIOR_REFERENCE, REF_RANK } from './hybrid.js';
 
 export const FEATURE_NAMES = [
   'cosine', // best (brief chunk, document chunk) MiniLM cosine: absolute semantic evidence
@@ -27,10 +28,9 @@ export const FEATURE_NAMES = [
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type Features = Record<FeatureName, number>;
 
-/** The 4th-best candidate is the brief's reference: up to 3 past documents may be the same work and still stand out. */
-export const REF_RANK = 3;
-/** With fewer candidates (a new project), a typical 4th-best neighbour's cosine (demo corpus median 0.45, lower elsewhere). */
-export const PRIOR_REFERENCE_COSINE = 0.4;
+/** The brief's reference (the 4th-best candidate, and the prior with fewer): the standout score's own (hybrid.ts). */
+export { REF_RANK } from './hybrid.js';
+export const PRIOR_REFERENCE_COSINE = PRIOR_REFERENCE.cosine;
 /** An identifier shared by more than this share of the corpus's documents says nothing about which work. */
 const IDENTIFIER_MAX_DF = 0.05;
 export const IDENTIFIER_CAP = 3;
