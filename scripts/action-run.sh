@@ -15,11 +15,17 @@ if [ ! -f .agentos/config.yaml ]; then
 fi
 echo "agentos: init $(took "$t")"
 
-t=$(stamp)
-"${AGENTOS[@]}" index --include-history
-echo "agentos: index $(took "$t")"
+# An answer (closed, a label removed) reads agentos' comment, not the index: no refresh, no tracker fetch.
+case "${GITHUB_EVENT_NAME:-}:$(node -e 'try { process.stdout.write(String(require(process.env.GITHUB_EVENT_PATH).action ?? "")) } catch {}')" in
+  issues:closed | issues:unlabeled) echo "agentos: index not needed for this event" ;;
+  *)
+    t=$(stamp)
+    "${AGENTOS[@]}" index --include-history
+    echo "agentos: index $(took "$t")"
+    ;;
+esac
 
-args=(ci github --label "${AGENTOS_LABEL:-possible-duplicate}")
+args=(ci github --label "${AGENTOS_LABEL:-possible-duplicate}" --bot-login "${AGENTOS_BOT_LOGIN:-github-actions[bot]}")
 while IFS= read -r glob; do
   [ -n "$glob" ] && args+=(--briefs "$glob")
 done <<< "${AGENTOS_BRIEFS:-}"

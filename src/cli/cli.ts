@@ -353,6 +353,7 @@ export function buildProgram(io: IO, setCode: (code: number) => void, overrides:
     .option('--event-name <name>', 'the event (default GITHUB_EVENT_NAME)')
     .option('--event <file>', 'the event payload (default GITHUB_EVENT_PATH)')
     .option('--dry-run', 'print the comment it would post; call nothing')
+    .option('--bot-login <login>', "the login agentos comments as; only its comments are read back (default github-actions[bot], the job token's)")
     .addHelpText('after', examples('agentos ci github', 'agentos ci github --event-name issues --event event.json --dry-run'))
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 8]))
     .action(async (opts) => {

@@ -5,7 +5,7 @@
  * markdown|github` byte for byte on the demo's briefs (test/fixtures/ci-output/).
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { indexedDemo, runCli } from '../helpers/cli.js';
@@ -51,9 +51,9 @@ async function event(action: string, number: number, text: { title: string; body
   return file;
 }
 
-function ci(eventName: string, file: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  return runCli(['-C', dir, 'ci', 'github', ...args], {
-    cwd: dir,
+function ci(eventName: string, file: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, root = dir) {
+  return runCli(['-C', root, 'ci', 'github', ...args], {
+    cwd: root,
     env: {
       GITHUB_EVENT_NAME: eventName,
       GITHUB_EVENT_PATH: file,
@@ -117,6 +117,37 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
     expect(r.code).toBe(0);
     expect(gh.comments.get(101)).toHaveLength(1);
     expect(gh.comments.get(101)![0].body).toMatch(/no longer matches earlier work/);
+  }, 60_000);
+
+  test("a comment anyone wrote with agentos' marker is not agentos': it is neither edited nor believed", async () => {
+    const forged = '<!-- agentos:check -->\n<!-- agentos:data {"brief":"' + 'b'.repeat(64) + '","alerts":[{"id":"1","path":"x.md","score":0.99}],"labelled":true} -->\nlooks official';
+    gh.comments.set(107, [{ id: 1, body: forged, user: { login: 'mallory', type: 'User' } }]);
+    const r = await ci('issues', await event('opened', 107, await brief('optimize-docker-build-times')));
+    expect(r.code).toBe(0);
+    expect(gh.comments.get(107)!.map((c) => c.user.login)).toEqual(['mallory', 'github-actions[bot]']);
+    expect(gh.comments.get(107)![0].body).toBe(forged);
+    // Its "labelled" did not stop the label.
+    expect(gh.labels.get(107)).toEqual(['possible-duplicate']);
+  }, 60_000);
+
+  test('an edit of a closed issue is not new work: not checked, nothing posted', async () => {
+    const r = await ci('issues', await event('edited', 108, await brief('optimize-docker-build-times'), {}, { state: 'closed', state_reason: 'completed' }));
+    expect(r.code).toBe(0);
+    expect(writes(108)).toEqual([]);
+    expect(r.stderr).toMatch(/#108 is closed: not checked/);
+  }, 60_000);
+
+  test('a check that cannot run (no index) fails open: a warning in the log, nothing posted, an earlier comment left as it was', async () => {
+    expect((await ci('issues', await event('opened', 110, await brief('session-refresh')))).code).toBe(0);
+    const before = gh.comments.get(110)![0].body;
+    const bare = await mkdtemp(path.join(os.tmpdir(), 'agentos-ci-bare-'));
+    await mkdir(path.join(bare, '.agentos'));
+    const r = await ci('issues', await event('edited', 110, await brief('optimize-docker-build-times')), [], {}, bare);
+    await rm(bare, { recursive: true, force: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^::warning title=agentos%3A check failed::agentos could not check #110: /m);
+    expect(gh.comments.get(110)![0].body).toBe(before);
+    expect(writes(110).filter((c) => c.method === 'PATCH')).toEqual([]);
   }, 60_000);
 
   test('a token without issues: write: one line naming the call and the permission, exit 8, no token', async () => {
@@ -185,8 +216,9 @@ describe("a maintainer's answer is kept like an answer at the prompt", () => {
   };
 
   test('closed as a duplicate: an Abort on the top alert; the label removed by a bot: nothing; by a person: an Ignore', async () => {
-    // Issue 105: alerted first.
-    const text = await brief('optimize-docker-build-times');
+    // Issue 105: alerted first. Its body as the web form sends it (CRLF): the answers key is the text's, not its bytes'.
+    const lf = await brief('optimize-docker-build-times');
+    const text = { ...lf, body: lf.body.replace(/\n/g, '\r\n') };
     expect((await ci('issues', await event('opened', 105, text))).code).toBe(0);
     const closed = await ci('issues', await event('closed', 105, text, {}, { state: 'closed', state_reason: 'duplicate' }));
     expect(closed.code).toBe(0);
@@ -199,12 +231,24 @@ describe("a maintainer's answer is kept like an answer at the prompt", () => {
     const person = await ci('issues', await event('unlabeled', 105, text, { label: { name: 'possible-duplicate' } }));
     expect(person.code).toBe(0);
     expect((await answers()).filter((a) => a.by === 'maintainer').map((a) => a.answer)).toEqual(['abort', 'ignore']);
+    // Closed as a duplicate by its own author who is no maintainer: not an answer.
+    const own = await ci(
+      'issues',
+      await event(
+        'closed',
+        109,
+        text,
+        { sender: { login: 'newcomer', type: 'User' } },
+        { state: 'closed', state_reason: 'duplicate', user: { login: 'newcomer', type: 'User' }, author_association: 'NONE' },
+      ),
+    );
+    expect(own.stderr).toMatch(/closed by its author: not a maintainer's answer/);
     // A duplicate closed where agentos raised nothing (no comment of ours): a miss, for recall.
     const missedText = await brief('fix-logging-bug');
     expect((await ci('issues', await event('closed', 106, missedText, {}, { state: 'closed', state_reason: 'duplicate' }))).code).toBe(0);
     expect((await answers()).filter((a) => a.by === 'maintainer').map((a) => a.answer)).toEqual(['abort', 'ignore', 'missed']);
     // The prompt's own rule applies from now on: an Ignore is not alerted on again for this brief.
-    const again = await runCli(['-C', dir, 'issue', 'start', '-', '--non-interactive', '--json', '--out', path.join(scratch, 'again.md')], { cwd: dir, input: `# ${text.title}\n\n${text.body}\n` });
+    const again = await runCli(['-C', dir, 'issue', 'start', '-', '--non-interactive', '--json', '--out', path.join(scratch, 'again.md')], { cwd: dir, input: `# ${lf.title}\n\n${lf.body}\n` });
     expect(JSON.parse(again.stdout).dismissed).toEqual([expect.objectContaining({ id: '27' })]);
   }, 120_000);
 });

@@ -29,6 +29,8 @@ export interface Answer {
   scale?: string;
   /** Who answered: a person at the prompt (absent), or a maintainer on the tracker (closed as duplicate, label removed; issue 32). */
   by?: 'maintainer';
+  /** The tracker's issue a maintainer answered on: its versions (edits) count once. */
+  issue?: number;
 }
 
 export function answersFile(root: string): string {
@@ -102,12 +104,15 @@ export async function recordMaintainerAnswer(
   data: { brief: string; alerts: Array<{ id: string | null; path: string; score: number }> },
   action: 'abort' | 'ignore' | 'missed',
   scale: string,
+  issue?: number,
 ): Promise<number> {
   // missed: a duplicate agentos did not alert on, one line with no match (recall's denominator).
   const named = action === 'missed' ? [{ id: null, path: '', score: 0 }] : action === 'ignore' ? data.alerts : data.alerts.slice(0, 1);
   if (!named.length) return 0;
   const at = new Date().toISOString();
-  const text = named.map((m) => JSON.stringify({ at, briefSha256: data.brief, issueId: m.id, filePath: m.path, score: m.score, answer: action, scale, by: 'maintainer' } satisfies Answer)).join('\n');
+  const text = named
+    .map((m) => JSON.stringify({ at, briefSha256: data.brief, issueId: m.id, filePath: m.path, score: m.score, answer: action, scale, by: 'maintainer', ...(issue ? { issue } : {}) } satisfies Answer))
+    .join('\n');
   ensureMemoryDir(root);
   await appendFile(answersFile(root), text + '\n', { flag: 'a' });
   return named.length;
@@ -119,8 +124,13 @@ export async function recordMaintainerAnswer(
  * as duplicates, how many agentos had alerted on — recall. Per brief, its latest answer.
  */
 export function maintainerFigures(answers: Answer[]): { confirmed: number; removed: number; missed: number; precision: number | null; recall: number | null } {
+  // Per issue when the answer names it (an issue's edits are versions of one brief), else per brief.
   const latest = new Map<string, Answer>();
-  for (const a of answers) if (a.by === 'maintainer' && (latest.get(a.briefSha256)?.at ?? '') <= a.at) latest.set(a.briefSha256, a);
+  for (const a of answers) {
+    if (a.by !== 'maintainer') continue;
+    const key = typeof a.issue === 'number' ? `#${a.issue}` : a.briefSha256;
+    if ((latest.get(key)?.at ?? '') <= a.at) latest.set(key, a);
+  }
   const count = (k: Answer['answer']) => [...latest.values()].filter((a) => a.answer === k).length;
   const confirmed = count('abort') + count('link');
   const removed = count('ignore');

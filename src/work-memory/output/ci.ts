@@ -4,10 +4,12 @@
  * commands — annotations plus a job-summary block (`--format github`). Both are
  * read from the `--json` result, so the three never disagree.
  *
- * Past text is input: every title, reason and excerpt goes through quotePast
- * (one line, HTML comments defused, capped) and mentions are defused, so a past
- * issue cannot ping people, close issues or open agentos' own marker.
+ * Past text is input (closed issues are written by anyone): every title, reason and
+ * excerpt is one line, capped, its HTML escaped, and its @mentions, URLs and #N / owner/repo#N
+ * references made inert, so a past issue cannot ping people, link, reference other issues,
+ * lay out the comment or open agentos' own marker.
  */
+import { oneLine } from '../../shared/sanitize.js';
 import { formatScore } from '../check/classify.js';
 import { quotePast } from './sections.js';
 
@@ -24,6 +26,9 @@ export interface CiMatch {
   ref?: string | null;
   pullRequest?: string | null;
   repository?: string | null;
+  kind?: string | null;
+  /** Raised as the same work (`issue start --json`); absent in older results: then every match at or above the duplicate line on an alert. */
+  alert?: boolean;
   components?: { why?: string[] } | null;
 }
 
@@ -41,7 +46,7 @@ export interface CiReport {
   standards: { items: CiStandard[] };
   method: string;
   error: string | null;
-  brief: { path: string | null; sha256: string };
+  brief: { path: string | null; sha256: string; key?: string };
 }
 
 export interface CiOptions {
@@ -58,28 +63,50 @@ export const COMMENT_MARKER = '<!-- agentos:check -->';
 
 /** The alerts carried in the comment, for a maintainer's later answer (closed as duplicate, label removed). */
 export interface CommentData {
+  /** The brief's answers key (`brief.key`). */
   brief: string;
   alerts: Array<{ id: string | null; path: string; score: number }>;
+  /** The label was added once: never again, whatever later versions of the issue match. */
+  labelled?: boolean;
 }
 
 const DATA_OPEN = '<!-- agentos:data ';
 const DATA_CLOSE = ' -->';
 
-/** Text from past work, safe in a GitHub comment: quoted, and @mentions / #refs / links not live. */
+const ZW = '\u200b';
+
+/** Text from past work, safe in a GitHub comment: one line, HTML escaped, no live mention, link, reference or table cell. */
 function safe(s: string, max = 200): string {
-  return quotePast(s, max)
-    .replace(/@(?=[\w-])/g, '@\u200b')
+  return oneLine(s, max)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/@(?=[\w-])/g, `@${ZW}`)
+    .replace(/:\/\//g, `:${ZW}//`)
+    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}${ZW}.`)
+    .replace(/#(?=\d)/g, `#${ZW}`)
     .replace(/[[\]]/g, (c) => `\\${c}`)
     .replace(/\|/g, '\\|');
 }
 
-function label(m: CiMatch): string {
-  const ref = m.pullRequest ? `pull request #${m.pullRequest}` : m.source === 'git' && m.ref ? `commit ${m.ref.slice(0, 7)}` : m.id ? `#${m.id}` : null;
-  return `${ref ? `${safe(ref, 40)}: ` : ''}${safe(m.title)}`;
+/** The matches raised as the same work: the result's own `alert` flags, else (older results) every match over the line on an alert. */
+export function alertsOf(r: CiReport, duplicate: number): CiMatch[] {
+  if (r.status !== 'duplicate_alert') return [];
+  return r.matches.some((m) => m.alert !== undefined) ? r.matches.filter((m) => m.alert === true) : r.matches.filter((m) => m.score >= duplicate);
+}
+
+/** Ids are made of [\w.-] only (originRef's rule): the reference agentos shows on purpose stays a reference. */
+const id = (s: string) => s.replace(/[^\w.-]/g, '').slice(0, 40);
+
+/** "#27: Title"; the title through `text` (markdown: safe; an annotation is plain text, escaped by the runner's rules). */
+function label(m: CiMatch, text: (t: string) => string = (t) => safe(t)): string {
+  const ref = m.pullRequest ? `pull request #${id(m.pullRequest)}` : m.source === 'git' && m.ref ? `commit ${id(m.ref).slice(0, 7)}` : m.id ? `#${id(m.id)}` : null;
+  return `${ref ? `${ref}: ` : ''}${text(m.title)}`;
 }
 
 function linkOf(m: CiMatch, o: CiOptions): string | null {
-  const url = m.url ?? (m.source === 'file' || !m.source ? (o.fileLink?.(m.path) ?? null) : null);
+  // A file of another repository (the team store) is not at this repository's URL.
+  const url = m.url ?? ((m.source === 'file' || !m.source) && !m.repository ? (o.fileLink?.(m.path) ?? null) : null);
   return url && /^https?:\/\/[^\s<>()]+$/.test(url) ? url : null;
 }
 
@@ -93,11 +120,15 @@ function matchLine(m: CiMatch, o: CiOptions): string {
 }
 
 /** The comment body: what matched, why, and the governing standards; a clear brief says so in one line. */
-export function renderCommentMarkdown(r: CiReport, o: CiOptions): string {
-  const alerts = r.status === 'duplicate_alert' ? r.matches.filter((m) => m.score >= o.duplicate) : [];
+export function renderCommentMarkdown(r: CiReport, o: CiOptions & { labelled?: boolean }): string {
+  const alerts = alertsOf(r, o.duplicate);
   const related = r.matches.filter((m) => !alerts.includes(m));
-  const data: CommentData = { brief: r.brief.sha256, alerts: alerts.map((m) => ({ id: m.id, path: m.path, score: Math.round(m.score * 1e4) / 1e4 })) };
-  const lines = [COMMENT_MARKER, `${DATA_OPEN}${JSON.stringify(data).replace(/--/g, '-\\u002d')}${DATA_CLOSE}`];
+  const data: CommentData = {
+    brief: r.brief.key ?? r.brief.sha256,
+    alerts: alerts.map((m) => ({ id: m.id, path: m.path, score: Math.round(m.score * 1e4) / 1e4 })),
+    ...(o.labelled ? { labelled: true } : {}),
+  };
+  const lines = [COMMENT_MARKER, dataLine(data)];
   if (r.error) {
     lines.push(`**agentos could not check this against past work** (${safe(r.error, 300)}).`);
   } else if (alerts.length) {
@@ -127,6 +158,11 @@ export function renderCommentMarkdown(r: CiReport, o: CiOptions): string {
   return lines.join('\n') + '\n';
 }
 
+/** The hidden data line: JSON inside an HTML comment, with no `--` (so no `-->`) anywhere in it. */
+export function dataLine(data: CommentData): string {
+  return `${DATA_OPEN}${JSON.stringify(data).replace(/--/g, '-\\u002d')}${DATA_CLOSE}`;
+}
+
 /** The alerts a comment of ours carries; null when the body is not ours or its data is not what we write. */
 export function commentData(body: string): CommentData | null {
   if (!body.startsWith(COMMENT_MARKER)) return null;
@@ -141,7 +177,7 @@ export function commentData(body: string): CommentData | null {
       Array.isArray(d.alerts) &&
       d.alerts.length <= 20 &&
       d.alerts.every((a) => (a.id === null || typeof a.id === 'string') && typeof a.path === 'string' && typeof a.score === 'number' && a.score >= 0 && a.score <= 1);
-    return ok ? { brief: d.brief, alerts: d.alerts.map((a) => ({ id: a.id, path: a.path, score: a.score })) } : null;
+    return ok ? { brief: d.brief, alerts: d.alerts.map((a) => ({ id: a.id, path: a.path, score: a.score })), ...(d.labelled === true ? { labelled: true } : {}) } : null;
   } catch {
     return null;
   }
@@ -159,13 +195,13 @@ export function renderGithub(r: CiReport, o: CiOptions): { annotations: string; 
   const file = o.briefFile ? `file=${escapeProperty(o.briefFile)},` : '';
   const lines: string[] = [];
   if (r.error) lines.push(`::warning ${file}title=${escapeProperty('agentos: check failed')}::${escapeData(`agentos could not check this brief: ${quotePast(r.error, 300)}`)}`);
-  const alerts = r.status === 'duplicate_alert' ? r.matches.filter((m) => m.score >= o.duplicate) : [];
+  const alerts = alertsOf(r, o.duplicate);
   for (const m of r.matches) {
     const kind = alerts.includes(m) ? 'warning' : 'notice';
     const title = alerts.includes(m) ? 'agentos: possible duplicate' : 'agentos: related work';
     const link = linkOf(m, o);
     const why = m.components?.why?.length ? `; ${m.components.why.map((w) => quotePast(w, 160)).join('; ')}` : '';
-    lines.push(`::${kind} ${file}title=${escapeProperty(title)}::${escapeData(`${label(m).replace(/\\([[\]|])/g, '$1')} (similarity ${formatScore(m.score)})${why}${link ? ` ${link}` : ''}`)}`);
+    lines.push(`::${kind} ${file}title=${escapeProperty(title)}::${escapeData(`${label(m, (t) => oneLine(t, 200))} (similarity ${formatScore(m.score)})${why}${link ? ` ${link}` : ''}`)}`);
   }
   const summary = renderCommentMarkdown(r, o)
     .split('\n')

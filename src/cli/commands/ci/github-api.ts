@@ -11,8 +11,6 @@ import { oneLine } from '../../../shared/sanitize.js';
 export interface IssueComment {
   id: number;
   body: string;
-  /** `Bot` for github-actions[bot] (whose comments the Action writes). */
-  userType: string;
 }
 
 /** Most comments read when looking for ours (100 a page): an issue with more is a discussion, not a new issue. */
@@ -24,6 +22,8 @@ export class GitHubApi {
     private readonly base: string,
     private readonly token: string,
     private readonly repo: string,
+    /** Only comments by this login are agentos' own: anyone may post a comment that starts with its marker. */
+    private readonly botLogin: string,
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
@@ -53,23 +53,28 @@ export class GitHubApi {
       } catch {
         message = text;
       }
-      const hint = res.status === 401 || res.status === 403 || res.status === 404 ? `; the workflow's token needs \`permissions: ${permission}\`` : '';
+      const limited = res.status === 429 || (res.status === 403 && (res.headers.get('x-ratelimit-remaining') === '0' || /rate limit/i.test(message)));
+      const hint = limited
+        ? `; rate limited${res.headers.get('x-ratelimit-reset') ? ` until ${new Date(Number(res.headers.get('x-ratelimit-reset')) * 1000).toISOString()}` : ''}`
+        : res.status === 401 || res.status === 403 || res.status === 404
+          ? `; the workflow's token needs \`permissions: ${permission}\``
+          : '';
       throw new ExitError(`GitHub refused to ${what} (${res.status} ${oneLine(message, 200).replaceAll(this.token, '***')})${hint}`, ExitCode.TrackerRefused);
     }
     return text ? JSON.parse(text) : null;
   }
 
-  /** Our comment among the issue's (the first that starts with `marker`), or null. */
+  /** Our comment among the issue's (the first by the bot's login that starts with `marker`), or null. */
   async findComment(issue: number, marker: string): Promise<IssueComment | null> {
     for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
       const list = (await this.call('GET', `/repos/${this.repo}/issues/${issue}/comments?per_page=100&page=${page}`, `read the comments of #${issue}`, 'issues: read')) as Array<{
         id?: unknown;
         body?: unknown;
-        user?: { type?: unknown } | null;
+        user?: { type?: unknown; login?: unknown } | null;
       }>;
       if (!Array.isArray(list)) return null;
       for (const c of list) {
-        if (typeof c.id === 'number' && typeof c.body === 'string' && c.body.startsWith(marker)) return { id: c.id, body: c.body, userType: String(c.user?.type ?? '') };
+        if (typeof c.id === 'number' && typeof c.body === 'string' && c.body.startsWith(marker) && c.user?.login === this.botLogin) return { id: c.id, body: c.body };
       }
       if (list.length < 100) return null;
     }

@@ -21,7 +21,7 @@ import { PassThrough } from 'node:stream';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { oneLine } from '../../../shared/sanitize.js';
-import { COMMENT_MARKER, commentData, renderCommentMarkdown, type CiReport } from '../../../work-memory/output/ci.js';
+import { alertsOf, COMMENT_MARKER, commentData, dataLine, renderCommentMarkdown, type CiMatch, type CiReport } from '../../../work-memory/output/ci.js';
 import { answerScale, briefKey, recordMaintainerAnswer } from '../../../work-memory/decision/answers.js';
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
 import { GitHubApi } from './github-api.js';
@@ -37,6 +37,8 @@ export interface CiGithubOptions {
   event?: string;
   /** Print what would be posted; call nothing. */
   dryRun?: boolean;
+  /** The login agentos comments as: only its comments are read back (default github-actions[bot], the job token's). */
+  botLogin?: string;
 }
 
 export const DEFAULT_BRIEF_GLOBS = ['docs/briefs/**/*.md', 'briefs/**/*.md', '**/brief.md'];
@@ -46,9 +48,17 @@ interface Issue {
   number: number;
   title: string;
   body: string;
+  state: string;
   stateReason: string | null;
   isPullRequest: boolean;
+  author: string | null;
+  /** The author's association with the repository (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, …). */
+  association: string | null;
 }
+
+/** Whose comments agentos trusts as its own: the job token comments as github-actions[bot]. */
+export const DEFAULT_BOT_LOGIN = 'github-actions[bot]';
+const MAINTAINER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
 export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): Promise<number> {
   const { io } = ctx;
@@ -58,28 +68,43 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
   const payload = await readEvent(file);
   const action = typeof payload.action === 'string' ? payload.action : '';
   const say = (s: string) => io.stderr.write(`agentos: ${s}\n`);
-  const api = opts.dryRun ? null : githubApi(io.env);
+  if (name === 'pull_request_target') {
+    // It runs with the base repository's write token on the base branch's checkout: a brief the pull request
+    // adds is not there, and checking out its head would run its files with that token and that cache.
+    throw new UsageError('ci github: pull_request_target is not supported (use pull_request: fork runs get a read-only token and their own cache; docs/ci.md)');
+  }
+  const api = opts.dryRun ? null : githubApi(io.env, opts.botLogin ?? DEFAULT_BOT_LOGIN);
 
   if (name === 'issues') {
     const issue = issueOf(payload, file);
     if (issue.isPullRequest) return ExitCode.Ok;
-    if (['opened', 'edited', 'reopened'].includes(action)) return checkIssue(ctx, api, issue, opts, say);
+    if (['opened', 'edited', 'reopened'].includes(action)) {
+      // A closed issue is past work (and, read from the tracker, in the index): edits to it are not new work.
+      if (issue.state !== 'open') return (say(`#${issue.number} is ${oneLine(issue.state, 20)}: not checked`), ExitCode.Ok);
+      return checkIssue(ctx, api, issue, opts, say);
+    }
     if (action === 'closed' || action === 'unlabeled') return maintainerAnswer(ctx, api, issue, payload, action, opts, say);
     say(`issues.${oneLine(action, 40)}: nothing to do`);
     return ExitCode.Ok;
   }
-  if (name === 'pull_request' || name === 'pull_request_target') {
+  if (name === 'pull_request') {
     const pr = payload.pull_request as { number?: unknown } | undefined;
     if (typeof pr?.number !== 'number') throw new UsageError(`${file}: pull_request.number is missing`);
-    const changed = api ? await api.pullRequestFiles(pr.number) : [];
+    if (!api) return (say("dry run: a pull request's files come from GitHub; nothing checked"), ExitCode.Ok);
+    const changed = await api.pullRequestFiles(pr.number);
     const isBrief = picomatch(opts.briefs, { dot: false });
     const briefs = changed.filter((f) => isBrief(f));
     if (!briefs.length) say(`pull request #${pr.number}: no brief files changed (${opts.briefs.join(', ')})`);
     let code: number = ExitCode.Ok;
     for (const brief of briefs) {
       // Annotations on stdout for the runner, the summary to $GITHUB_STEP_SUMMARY.
-      const c = await runIssueStart(ctx, path.join(ctx.root(), brief), { nonInteractive: true, onDuplicate: 'ignore', format: 'github', context: [], out: await scratchOut() });
-      if (c !== ExitCode.Ok) code = c;
+      const out = await scratchOut();
+      try {
+        const c = await runIssueStart(ctx, path.join(ctx.root(), brief), { nonInteractive: true, onDuplicate: 'ignore', format: 'github', context: [], out });
+        if (c !== ExitCode.Ok) code = c;
+      } finally {
+        await rm(path.dirname(out), { recursive: true, force: true });
+      }
     }
     return code;
   }
@@ -88,30 +113,53 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
 }
 
 async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Issue, opts: CiGithubOptions, say: (s: string) => void): Promise<number> {
-  const report = await check(ctx, issueBrief(issue));
+  const report = withoutItself(await check(ctx, issueBrief(issue)), issue.number);
   const { config } = await ctx.config();
-  const body = renderCommentMarkdown(report, { duplicate: config.thresholds.duplicate, fileLink: fileLink(ctx.io.env) });
-  const alert = report.status === 'duplicate_alert';
-  const worth = alert || report.matches.length > 0;
-  if (!api) {
-    ctx.io.stdout.write(worth ? body : '');
-    say(`dry run: ${worth ? `would comment on #${issue.number}${alert ? ` and label it "${opts.label}"` : ''}` : 'nothing to post (clear)'}`);
+  if (report.error || report.status === 'error' || report.status === 'no_history') {
+    // Failed open: nothing is said on the issue (an earlier comment stands), and the job log says why.
+    const why = report.error ?? 'no past work in the index';
+    ctx.io.stdout.write(`::warning title=agentos%3A check failed::${oneLine(`agentos could not check #${issue.number}: ${why}`, 400).replace(/%/g, '%25')}\n`);
+    say(`#${issue.number}: not checked (${oneLine(why, 200)}); nothing posted`);
     return ExitCode.Ok;
   }
-  const ours = await api.findComment(issue.number, COMMENT_MARKER);
+  const alerts = alertsOf(report, config.thresholds.duplicate);
+  const worth = alerts.length > 0 || report.matches.length > 0;
+  const ours = api ? await api.findComment(issue.number, COMMENT_MARKER) : null;
+  const before = ours ? commentData(ours.body) : null;
+  // Labelled once, on the first alert: a label a maintainer removed since (their answer) is not put back by an edit.
+  const label = alerts.length > 0 && !before?.labelled;
+  const labelled = Boolean(before?.labelled) || label;
+  const body = worth
+    ? renderCommentMarkdown(report, { duplicate: config.thresholds.duplicate, fileLink: fileLink(ctx.io.env), labelled })
+    : `${COMMENT_MARKER}\n${dataLine({ brief: report.brief.key ?? report.brief.sha256, alerts: [], ...(labelled ? { labelled } : {}) })}\nagentos: after the last edit this issue no longer matches earlier work.\n`;
+  if (!api) {
+    ctx.io.stdout.write(worth ? body : '');
+    say(`dry run: ${worth ? `would comment on #${issue.number}${label ? ` and label it "${opts.label}"` : ''}` : 'nothing to post (clear)'}`);
+    return ExitCode.Ok;
+  }
   if (!worth) {
     // An earlier version of this issue matched: that comment no longer holds.
-    if (ours) await api.updateComment(ours.id, `${COMMENT_MARKER}\nagentos: after the last edit this issue no longer matches earlier work.\n`);
+    if (ours) await api.updateComment(ours.id, body);
     say(`#${issue.number}: no earlier work like it${ours ? ' (the earlier comment now says so)' : ''}`);
     return ExitCode.Ok;
   }
   if (ours) await api.updateComment(ours.id, body);
   else await api.createComment(issue.number, body);
-  // Labelled once, on the first alert: a label a maintainer removed since (their answer) is not put back by an edit.
-  const alertedBefore = (ours ? (commentData(ours.body)?.alerts.length ?? 0) : 0) > 0;
-  if (alert && !alertedBefore) await api.addLabel(issue.number, opts.label);
-  say(`#${issue.number}: ${alert ? `possible duplicate (label "${opts.label}")` : 'related work'}; comment ${ours ? 'edited' : 'added'}`);
+  if (label) await api.addLabel(issue.number, opts.label);
+  say(`#${issue.number}: ${alerts.length ? `possible duplicate${label ? ` (label "${opts.label}")` : ''}` : 'related work'}; comment ${ours ? 'edited' : 'added'}`);
   return ExitCode.Ok;
+}
+
+/**
+ * The issue's own record among the matches (it is past work too once the tracker export has it):
+ * never a match for itself. When it was the only alert, the alert goes with it.
+ */
+function withoutItself(r: CiReport, issue: number): CiReport {
+  const self = (m: CiMatch) => m.source === 'github' && m.kind === 'issue' && (m.ref === String(issue) || m.id === String(issue));
+  if (!r.matches.some(self)) return r;
+  const matches = r.matches.filter((m) => !self(m));
+  const stillAlert = matches.some((m) => m.alert === true);
+  return { ...r, matches, status: r.status === 'duplicate_alert' && !stillAlert ? (matches.length ? 'related_context' : 'clear') : r.status };
 }
 
 /** Closed as a duplicate: Abort on the top alert. Our label removed by a person: Ignore of every alert. */
@@ -124,20 +172,29 @@ async function maintainerAnswer(
   opts: CiGithubOptions,
   say: (s: string) => void,
 ): Promise<number> {
-  const sender = payload.sender as { type?: unknown } | undefined;
+  const sender = payload.sender as { type?: unknown; login?: unknown } | undefined;
   const removed = (payload.label as { name?: unknown } | undefined)?.name;
-  const answer = action === 'closed' ? (issue.stateReason === 'duplicate' ? 'abort' : null) : removed === opts.label && sender?.type !== 'Bot' ? 'ignore' : null;
+  const answer = action === 'closed' ? (issue.stateReason === 'duplicate' ? 'abort' : null) : removed === opts.label ? 'ignore' : null;
   if (!answer || !api) return ExitCode.Ok;
+  // A maintainer's answer: not a bot's, and not the issue's own author's unless they are a maintainer
+  // (closing someone else's issue or removing a label takes triage rights on GitHub; closing one's own does not).
+  const byAuthor = typeof sender?.login === 'string' && sender.login === issue.author;
+  if (sender?.type === 'Bot' || (byAuthor && !MAINTAINER_ASSOCIATIONS.has(issue.association ?? ''))) {
+    say(`#${issue.number}: ${action} by ${sender?.type === 'Bot' ? 'a bot' : 'its author'}: not a maintainer's answer`);
+    return ExitCode.Ok;
+  }
   const ours = await api.findComment(issue.number, COMMENT_MARKER);
   const data = ours ? commentData(ours.body) : null;
   const { config } = await ctx.config();
   if (!data?.alerts.length) {
     // A duplicate agentos did not alert on: what recall is measured against.
-    if (answer === 'abort') await recordMaintainerAnswer(ctx.root(), { brief: briefKey(stripAgentosSections(issueBrief(issue))), alerts: [] }, 'missed', answerScale(config));
-    if (answer === 'abort') say(`#${issue.number}: closed as a duplicate agentos had not alerted on; kept as a miss for \`agentos calibrate\``);
+    if (answer === 'abort') {
+      await recordMaintainerAnswer(ctx.root(), { brief: briefKey(stripAgentosSections(normalise(issueBrief(issue)))), alerts: [] }, 'missed', answerScale(config), issue.number);
+      say(`#${issue.number}: closed as a duplicate agentos had not alerted on; kept as a miss for \`agentos calibrate\``);
+    }
     return ExitCode.Ok;
   }
-  const n = await recordMaintainerAnswer(ctx.root(), data, answer, answerScale(config));
+  const n = await recordMaintainerAnswer(ctx.root(), data, answer, answerScale(config), issue.number);
   say(`#${issue.number}: ${answer === 'abort' ? 'closed as a duplicate' : `label "${opts.label}" removed`}: ${n} answer${n === 1 ? '' : 's'} kept for \`agentos calibrate\``);
   return ExitCode.Ok;
 }
@@ -184,21 +241,30 @@ function issueOf(payload: Record<string, unknown>, file: string): Issue {
   const i = payload.issue as Record<string, unknown> | undefined;
   if (!i || typeof i.number !== 'number' || !Number.isInteger(i.number) || i.number < 1) throw new UsageError(`${file}: issue.number is missing`);
   if (typeof i.title !== 'string') throw new UsageError(`${file}: issue.title is not text`);
+  const user = i.user as { login?: unknown } | undefined;
   return {
     number: i.number,
     title: i.title,
     body: typeof i.body === 'string' ? i.body : '',
+    state: typeof i.state === 'string' ? i.state : 'open',
     stateReason: typeof i.state_reason === 'string' ? i.state_reason : null,
     isPullRequest: i.pull_request !== undefined && i.pull_request !== null,
+    author: typeof user?.login === 'string' ? user.login : null,
+    association: typeof i.author_association === 'string' ? i.author_association : null,
   };
 }
 
-function githubApi(env: NodeJS.ProcessEnv): GitHubApi {
+/** The text as a brief file is read (corpus/read.ts decodeText): CRLF as LF, no BOM — the answers key of the same text. */
+function normalise(text: string): string {
+  return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+}
+
+function githubApi(env: NodeJS.ProcessEnv, botLogin: string): GitHubApi {
   const token = env.GITHUB_TOKEN || env.GH_TOKEN;
   const repo = env.GITHUB_REPOSITORY;
   if (!token) throw new UsageError('ci github: no token (set GITHUB_TOKEN: `env: GITHUB_TOKEN: ${{ github.token }}`, or run with --dry-run)');
   if (!repo || !/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new UsageError('ci github: GITHUB_REPOSITORY is not owner/name');
-  return new GitHubApi(env.GITHUB_API_URL || 'https://api.github.com', token, repo);
+  return new GitHubApi(env.GITHUB_API_URL || 'https://api.github.com', token, repo, botLogin);
 }
 
 function fileLink(env: NodeJS.ProcessEnv): ((p: string) => string | null) | undefined {

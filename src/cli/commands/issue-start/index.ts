@@ -194,12 +194,14 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
     error: outcome.history.error,
     scope: outcome.history.scope ?? 'repo',
     org: outcome.history.org ?? null,
-    matches: outcome.history.matches.map((m) => ({ ...jsonMatch(m, since), possibleRegression: regressions.includes(m), tried: tried(m) })),
+    // alert: raised as the same work (not dismissed before, not a possible regression): what the prompt, a comment or an annotation alerts on.
+    matches: outcome.history.matches.map((m) => ({ ...jsonMatch(m, since), alert: alerts.includes(m), possibleRegression: regressions.includes(m), tried: tried(m) })),
     nearest: outcome.history.nearest.map((m) => jsonMatch(m, since)),
     linked: decision.linked ? { ...jsonMatch(decision.linked, since), tried: tried(decision.linked) } : null,
     dismissed: dismissed.map((d) => ({ ...jsonMatch(d.match, since), dismissedAt: d.answer.at })),
     standards: { method: outcome.standards.method, error: outcome.standards.error, items: standards },
-    brief: { path: brief.absPath, sha256: brief.hash },
+    // key: the brief as answers know it (text as checked: newlines normalised, agentos' sections out), for Ignore and calibrate.
+    brief: { path: brief.absPath, sha256: brief.hash, key: briefSha256 },
     output: null as string | null,
     warnings: outcome.warnings,
     timings: Object.fromEntries(Object.entries(outcome.timings).map(([k, v]) => [k, Math.round(v)])),
