@@ -209,3 +209,11 @@ export function renderGithub(r: CiReport, o: CiOptions): { annotations: string; 
     .join('\n');
   return { annotations: lines.length ? lines.join('\n') + '\n' : '', summary: `## agentos: ${o.briefFile ? quotePast(o.briefFile, 300) : 'brief'}\n\n${summary}` };
 }
+
+/** Links to this repository's files in a GitHub Actions run (server, repository, commit from its environment); none elsewhere. */
+export function githubFileLink(env: NodeJS.ProcessEnv): ((path: string) => string) | undefined {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = env;
+  if (!server || !repo || !sha || !/^[\w.-]+\/[\w.-]+$/.test(repo) || !/^[0-9a-f]{7,64}$/.test(sha)) return undefined;
+  const base = `${server.replace(/\/+$/, '')}/${repo}/blob/${sha}/`;
+  return (p) => base + p.split('/').map(encodeURIComponent).join('/');
+}

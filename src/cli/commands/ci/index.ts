@@ -21,7 +21,7 @@ import { PassThrough } from 'node:stream';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { oneLine } from '../../../shared/sanitize.js';
-import { alertsOf, COMMENT_MARKER, commentData, dataLine, renderCommentMarkdown, type CiMatch, type CiReport } from '../../../work-memory/output/ci.js';
+import { alertsOf, COMMENT_MARKER, commentData, dataLine, githubFileLink, renderCommentMarkdown, type CiMatch, type CiReport } from '../../../work-memory/output/ci.js';
 import { answerScale, briefKey, recordMaintainerAnswer } from '../../../work-memory/decision/answers.js';
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
 import { GitHubApi } from './github-api.js';
@@ -130,7 +130,7 @@ async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Iss
   const label = alerts.length > 0 && !before?.labelled;
   const labelled = Boolean(before?.labelled) || label;
   const body = worth
-    ? renderCommentMarkdown(report, { duplicate: config.thresholds.duplicate, fileLink: fileLink(ctx.io.env), labelled })
+    ? renderCommentMarkdown(report, { duplicate: config.thresholds.duplicate, fileLink: githubFileLink(ctx.io.env), labelled })
     : `${COMMENT_MARKER}\n${dataLine({ brief: report.brief.key ?? report.brief.sha256, alerts: [], ...(labelled ? { labelled } : {}) })}\nagentos: after the last edit this issue no longer matches earlier work.\n`;
   if (!api) {
     ctx.io.stdout.write(worth ? body : '');
@@ -265,11 +265,4 @@ function githubApi(env: NodeJS.ProcessEnv, botLogin: string): GitHubApi {
   if (!token) throw new UsageError('ci github: no token (set GITHUB_TOKEN: `env: GITHUB_TOKEN: ${{ github.token }}`, or run with --dry-run)');
   if (!repo || !/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new UsageError('ci github: GITHUB_REPOSITORY is not owner/name');
   return new GitHubApi(env.GITHUB_API_URL || 'https://api.github.com', token, repo, botLogin);
-}
-
-function fileLink(env: NodeJS.ProcessEnv): ((p: string) => string | null) | undefined {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = env;
-  if (!server || !repo || !sha || !/^[\w.-]+\/[\w.-]+$/.test(repo) || !/^[0-9a-f]{7,64}$/.test(sha)) return undefined;
-  const base = `${server.replace(/\/+$/, '')}/${repo}/blob/${sha}/`;
-  return (p) => base + p.split('/').map(encodeURIComponent).join('/');
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
-import { renderCommentMarkdown, renderGithub, type CiOptions, type CiReport } from '../../../work-memory/output/ci.js';
+import { githubFileLink, renderCommentMarkdown, renderGithub, type CiOptions, type CiReport } from '../../../work-memory/output/ci.js';
 import { changedSinceFor, describeChangedSince, possibleRegression, sinceNotes, type ChangedSince } from '../../../work-memory/sources/since.js';
 import type { MatchNotes } from '../../../work-memory/output/notes.js';
 import { workLabel } from '../../../work-memory/output/sections.js';
@@ -261,12 +261,10 @@ async function writeResult(io: CommandContext['io'], format: 'json' | 'markdown'
 
 /** Links to this repository's files where the run knows where it is browsed (a GitHub Actions run: server, repository, commit). */
 function ciOptions(io: CommandContext['io'], root: string, briefPath: string | null, config: Config): CiOptions {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = io.env;
-  const base = server && repo && sha && /^[\w.-]+\/[\w.-]+$/.test(repo) && /^[0-9a-f]{7,64}$/.test(sha) ? `${server.replace(/\/+$/, '')}/${repo}/blob/${sha}/` : null;
   const rel = briefPath ? path.relative(root, briefPath).split(path.sep).join('/') : null;
   return {
     duplicate: config.thresholds.duplicate,
-    fileLink: base ? (p) => base + p.split('/').map(encodeURIComponent).join('/') : undefined,
+    fileLink: githubFileLink(io.env),
     briefFile: rel && !rel.startsWith('..') ? rel : (briefPath ?? undefined),
   };
 }
