@@ -1,5 +1,5 @@
 /**
- * Exit codes are part of the CLI contract (README "Exit codes", `--help`).
+ * Exit codes are part of the CLI contract (docs/commands.md "Exit codes", `--help`).
  * 0 proceed, 1 unexpected, 2 usage / bad input, 3 aborted as duplicate,
  * 4 index unusable (index/search/context commands), 5 model unavailable,
  * 6 `run` did not run a command that repeats a recent failure, 7 the shared team store

@@ -1,8 +1,9 @@
-/** The layout (docs/adrs/0016-layout.md): the layer check passes, and the README names every folder of src/. */
+/** The layout (docs/adrs/0016-layout.md): the layer check passes, and docs/development.md names every folder of src/. */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO } from '../helpers/paths.js';
+import { makeIO } from '../helpers/fakes.js';
 
 type Checker = { checkLayers: (dir?: string) => string[]; importCount: (dir?: string) => number };
 const checker = async () => (await import(path.join(REPO, 'scripts', 'check-layers.mjs'))) as Checker;
@@ -44,12 +45,26 @@ test('the checker sees an import up a layer, across the two memories, a cycle, a
   }
 });
 
-test("the README's layout section names every folder of src/ (two levels)", () => {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const layout = readme.slice(readme.indexOf('### Layout'));
+test("docs/development.md's layout section names every folder of src/ (two levels)", () => {
+  const doc = readFileSync(path.join(REPO, 'docs', 'development.md'), 'utf8');
+  expect(doc).toContain('### Layout');
+  const layout = doc.slice(doc.indexOf('### Layout'));
   const src = path.join(REPO, 'src');
   for (const top of readdirSync(src).filter((d) => statSync(path.join(src, d)).isDirectory())) {
     expect(layout).toContain(`src/${top}/`);
     for (const sub of readdirSync(path.join(src, top)).filter((d) => statSync(path.join(src, top, d)).isDirectory())) expect(layout).toContain(`${sub}/`);
   }
+});
+
+test('the README is a front page: its synopsis is the command definitions, and it stays under 200 lines', async () => {
+  const { buildProgram } = await import('../../src/cli/cli.js');
+  const { synopsis, SYNOPSIS_START, SYNOPSIS_END } = await import('../../src/cli/synopsis.js');
+  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const block = readme.slice(readme.indexOf(SYNOPSIS_START), readme.indexOf(SYNOPSIS_END) + SYNOPSIS_END.length);
+  // A changed command: `npm run build && node scripts/readme-synopsis.mjs --write`.
+  expect(block).toBe(synopsis(buildProgram(makeIO(REPO).io, () => undefined)));
+  expect(readme.split('\n').length).toBeLessThan(200);
+  // The two commands of the quick start.
+  expect(readme).toMatch(/npm install && npm run demo/);
+  expect(readme).toMatch(/^npm test\b/m);
 });

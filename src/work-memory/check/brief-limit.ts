@@ -1,7 +1,7 @@
 import { kb } from '../../shared/fsutil/bounded-read.js';
 
 /**
- * The work one brief may cost (README "Limits"). A brief can be up to 1 MB, but
+ * The work one brief may cost (docs/commands.md "Limits"). A brief can be up to 1 MB, but
  * embedding all of it took over a minute; duplicates show in a brief's opening
  * sections, so the check compares the first MAX_CHECK_CHARS of the brief and at
  * most MAX_BRIEF_CHUNKS chunks of it, and says so when it cut.

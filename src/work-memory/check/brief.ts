@@ -13,7 +13,7 @@ export interface Brief {
   hash: string;
 }
 
-/** The largest brief read (README "Limits"); stdin stops being read there too. */
+/** The largest brief read (docs/commands.md "Limits"); stdin stops being read there too. */
 export const MAX_BRIEF_BYTES = 1024 * 1024;
 
 /**

@@ -69,7 +69,7 @@ export interface BuildReport {
   } | null;
 }
 
-/** Chunks indexed per document (about 250 KB of prose; README "Limits"). */
+/** Chunks indexed per document (about 250 KB of prose; docs/commands.md "Limits"). */
 export const MAX_DOC_CHUNKS = 256;
 
 /**
