@@ -11,6 +11,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { BACKGROUND_TAG, INTERRUPTED_TAG, OUTCOME_FROM_OUTPUT_TAG, type AttemptMemory, type AttemptQuery, type AttemptRecord, type AttemptStats, type Outcome, type RepeatWarning } from './types.js';
 import { ulid } from './ids.js';
+import { migrate } from './sqlite-schema.js';
+export { SCHEMA_VERSION } from './sqlite-schema.js';
 import { commandSimilarity, features, featuresFromTokens, mayShareToken, similarity, tokenPieces, WEIGHTS } from './similarity.js';
 import { commandTokens, toolFamily } from './normalise.js';
 import { compareText } from '../shared/text/compare.js';
@@ -18,74 +20,11 @@ import { compareText } from '../shared/text/compare.js';
 /** The key of "the very same command": normalised tokens (versions, temp paths, hashes, aliases folded). */
 const sameCommandKey = (command: string) => commandTokens(command).join(' ');
 
-/**
- * 2: the index of open failures by command (a success's override was a scan of every failure).
- * 3: the `cause` column (the line that says why a command failed, issue 21 §3).
- * 4: `work` and `branch`: the piece of work an attempt was made for (issue 21 §5).
- * 5: `origin` and `sent_at`: records shared with the team's store.
- * 6: outcome `unknown` (an agent that does not say whether a command failed, issue 31).
- */
-export const SCHEMA_VERSION = 6;
 const DAY = 86_400_000;
 /** The best this many past failures are returned (each with what worked instead). */
 export const MAX_WARNINGS = 20;
 /** How many successes after a failure are searched for what worked instead. */
 const WORKED_INSTEAD_WINDOW = 500;
-
-/** The attempts table under a name: SQLite changes a CHECK only by copying into a new table (rebuildAttempts). */
-const attemptsTable = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
-  id TEXT NOT NULL UNIQUE,
-  time TEXT NOT NULL,
-  session_id TEXT NOT NULL,
-  tool TEXT NOT NULL,
-  tool_family TEXT NOT NULL,
-  command TEXT NOT NULL,
-  command_norm TEXT NOT NULL,
-  outcome TEXT NOT NULL CHECK (outcome IN ('success', 'failure', 'unknown')),
-  exit_code INTEGER,
-  duration_ms INTEGER,
-  error TEXT,
-  context TEXT,
-  tags TEXT NOT NULL,
-  cwd TEXT NOT NULL,
-  overridden_by TEXT,
-  cause TEXT,
-  work TEXT,
-  branch TEXT,
-  origin TEXT,
-  sent_at TEXT
-)`;
-const ATTEMPT_COLUMNS =
-  'id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, overridden_by, cause, work, branch, origin, sent_at';
-
-const SCHEMA = `
-${attemptsTable('attempts')};
-CREATE INDEX IF NOT EXISTS attempts_outcome_time ON attempts (outcome, time);
-CREATE INDEX IF NOT EXISTS attempts_time ON attempts (time);
-CREATE INDEX IF NOT EXISTS attempts_work ON attempts (work, time) WHERE work IS NOT NULL;
-CREATE INDEX IF NOT EXISTS attempts_open_failures ON attempts (tool_family, command_norm) WHERE outcome = 'failure' AND overridden_by IS NULL;
-CREATE VIRTUAL TABLE IF NOT EXISTS attempts_fts USING fts5 (command, error, context, tags, content='attempts', content_rowid='rowid');
-CREATE TRIGGER IF NOT EXISTS attempts_ai AFTER INSERT ON attempts BEGIN
-  INSERT INTO attempts_fts (rowid, command, error, context, tags) VALUES (new.rowid, new.command, new.error, new.context, new.tags);
-END;
-CREATE TRIGGER IF NOT EXISTS attempts_ad AFTER DELETE ON attempts BEGIN
-  INSERT INTO attempts_fts (attempts_fts, rowid, command, error, context, tags) VALUES ('delete', old.rowid, old.command, old.error, old.context, old.tags);
-END;
-CREATE TABLE IF NOT EXISTS outbox (
-  id TEXT NOT NULL,
-  op TEXT NOT NULL CHECK (op IN ('send', 'forget')),
-  queued_at TEXT NOT NULL,
-  PRIMARY KEY (id, op)
-);
-CREATE TABLE IF NOT EXISTS shared_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS warnings (
-  time TEXT NOT NULL,
-  session_id TEXT NOT NULL,
-  failure_id TEXT NOT NULL,
-  command TEXT NOT NULL,
-  decision TEXT NOT NULL CHECK (decision IN ('proceeded', 'declined', 'blocked'))
-);
-`;
 
 export interface StoreOptions {
   /** Only failures this recent warn (days). */
@@ -155,17 +94,7 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       db.pragma('synchronous = NORMAL');
       // Forgotten records are overwritten on disk, not left in free pages.
       db.pragma('secure_delete = ON');
-      if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
-        db.transaction(() => {
-          // A store made before version 3 or 4 has its attempts table already: add the columns first
-          // (older rows: null), then the schema's indexes on them can be made.
-          const columns = new Set((db.prepare(`SELECT name FROM pragma_table_info('attempts')`).all() as Array<{ name: string }>).map((c) => c.name));
-          if (columns.size > 0) for (const c of ['cause', 'work', 'branch', 'origin', 'sent_at']) if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
-          if (columns.size > 0) rebuildAttempts(db);
-          db.exec(SCHEMA);
-          db.pragma(`user_version = ${SCHEMA_VERSION}`);
-        }).immediate();
-      }
+      migrate(db);
     } catch (e) {
       db.close();
       throw e;
@@ -480,26 +409,6 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       archived: this.isArchived(r.outcome, r.time),
       ...(r.origin ? { origin: r.origin } : {}),
     };
-  }
-}
-
-/**
- * A store from before version 6 refuses outcome `unknown` in its CHECK: its rows move to a
- * table that allows it, rowids kept (the full-text index is keyed by them), inside the
- * caller's transaction. DROP TABLE takes the old indexes and triggers; SCHEMA makes them again.
- */
-function rebuildAttempts(db: BetterSqlite3.Database): void {
-  const sql = (db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'attempts'`).get() as { sql: string } | undefined)?.sql ?? '';
-  if (sql.includes("'unknown'")) return;
-  // The old table's pages hold what the new one holds (forgotten rows were zeroed when forgotten):
-  // zeroing them again would double the copy's cost under the write lock (~5 s at 100,000 attempts).
-  db.pragma('secure_delete = OFF');
-  try {
-    db.exec(`DROP TABLE IF EXISTS attempts_v6; ${attemptsTable('attempts_v6')}`);
-    db.exec(`INSERT INTO attempts_v6 (rowid, ${ATTEMPT_COLUMNS}) SELECT rowid, ${ATTEMPT_COLUMNS} FROM attempts`);
-    db.exec(`DROP TABLE attempts; ALTER TABLE attempts_v6 RENAME TO attempts`);
-  } finally {
-    db.pragma('secure_delete = ON');
   }
 }
 
