@@ -5,7 +5,7 @@ import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { proposeThresholds, tradeOff, type BandRow, type QueryResult } from '../../../work-memory/eval/metrics.js';
 import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
-import { evaluate, historyCase } from '../eval/index.js';
+import { evaluate, historyCase } from '../../evaluate.js';
 import { answerScale, maintainerFigures, readAnswers, type Answer } from '../../../work-memory/decision/answers.js';
 
 export interface CalibrateOptions {

@@ -1,112 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandContext } from '../../context.js';
-import { modelSetup } from '../../../work-memory/index/model-setup.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
-import { summarize, type EvalMetrics, type QueryResult } from '../../../work-memory/eval/metrics.js';
-import { standardsMetrics, type StandardsMetrics } from '../../../work-memory/eval/standards-metrics.js';
-import type { SweepRow } from '../../../work-memory/eval/sweep.js';
-import { calibrationVersion } from '../../../work-memory/scoring/calibrated.js';
-import type { ScoringMethod } from '../../../work-memory/scoring/hybrid.js';
+import { type EvalMetrics } from '../../../work-memory/eval/metrics.js';
 
-export interface EvalOptions {
-  pairs?: string;
-  json?: boolean;
-  work?: string;
-  limit: number;
-  subset: number;
-  method?: ScoringMethod;
-  save?: string;
-  /** Corpus sizes for the sweep (`--sweep 5,10,30`; `--sweep` alone: the default sizes). */
-  sweep?: number[] | true;
-}
+import { evaluate, type EvalOptions, type EvalReport } from '../../evaluate.js';
 
-export interface EvalReport {
-  source: string;
-  method: string;
-  scoring: ScoringMethod;
-  calibration: string;
-  indexed: number;
-  /** The history check over every project of the set. */
-  metrics: EvalMetrics;
-  /** The same per project (tracker or repository). */
-  byProject?: Record<string, EvalMetrics>;
-  /** The Librarian, where the set labels governing standards. */
-  standards?: StandardsMetrics & { rule: { threshold: number; k: number; candidates: number } };
-  sweep?: SweepRow[];
-  timings: Record<string, number>;
-}
-
-/** Briefs the history check is judged on: not the ones only an ADR records, nor the Librarian's own cases. */
-export const historyCase = (r: { kind?: string }) => !r.kind || !/_adr$|^design_cites_standard$|^cross_project$/.test(r.kind);
-
-/** Run an evaluation and return its per-query results (shared by `eval` and `calibrate`). */
-export async function evaluate(ctx: CommandContext, opts: EvalOptions): Promise<{ report: EvalReport; results: QueryResult[] }> {
-  const { io, globals } = ctx;
-  const root = ctx.root();
-  // A copy: the run changes the method and thresholds without touching the context's config.
-  const config = structuredClone((await ctx.config()).config);
-  if (opts.method) config.scoring.method = opts.method;
-  const model = modelSetup(io.env, config, root);
-  const progress = (m: string) => {
-    if (!globals.quiet) io.stderr.write(`${m}\n`);
-  };
-  const method = `embedding:${model.identity.modelId}+hnsw`;
-  if (opts.pairs) {
-    const file = path.resolve(io.cwd, opts.pairs);
-    const { loadEvalSet, sampleById } = await import('../../../work-memory/eval/sets.js');
-    const { runSet } = await import('../../../work-memory/eval/run-set.js');
-    let projects = loadEvalSet(file, { subset: opts.subset });
-    if (opts.limit > 0) projects = projects.map((p) => ({ ...p, cases: sampleById(p.cases, opts.limit) }));
-    const work = path.resolve(io.cwd, opts.work ?? path.join(root, '.agentos', 'eval', path.basename(file).replace(/\W+/g, '-')));
-    const base = { work, config, model: model.identity, loadEmbedder: () => model.load('batch'), onProgress: progress };
-    const run = await runSet({ ...base, projects, crossStandards: true });
-    const history = run.results.filter(historyCase);
-    const rule = { threshold: config.thresholds.standards, k: config.standards.k, candidates: config.standards.candidates };
-    const hasStandards = run.results.some((r) => r.standards && r.standards.governing.length > 0);
-    const report: EvalReport = {
-      source: opts.pairs,
-      method,
-      scoring: config.scoring.method,
-      calibration: calibrationVersion(),
-      indexed: run.indexed,
-      metrics: summarize(history, config.thresholds),
-      byProject: Object.fromEntries(
-        projects.map((p) => [
-          p.name,
-          summarize(
-            history.filter((r) => r.project === p.name),
-            config.thresholds,
-          ),
-        ]),
-      ),
-      ...(hasStandards ? { standards: { ...standardsMetrics(run.results, rule), rule } } : {}),
-      timings: run.timings,
-    };
-    if (opts.sweep) {
-      const { runSweep, DEFAULT_SIZES } = await import('../../../work-memory/eval/sweep.js');
-      report.sweep = (await runSweep(projects, opts.sweep === true ? DEFAULT_SIZES : opts.sweep, { ...base, work: path.join(work, 'sweep') })).rows;
-    }
-    return { report, results: run.results };
-  }
-  const { runHistoryEval } = await import('../../../work-memory/eval/run-history.js');
-  const run = await runHistoryEval({ root, config, model, onProgress: progress });
-  return {
-    report: {
-      source: 'history',
-      method,
-      scoring: config.scoring.method,
-      calibration: calibrationVersion(),
-      indexed: run.indexed,
-      metrics: summarize(run.results, config.thresholds),
-      timings: run.timings,
-    },
-    results: run.results,
-  };
-}
-
+export type { EvalOptions, EvalReport } from '../../evaluate.js';
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-
 function renderMetrics(m: EvalMetrics, indent = '  '): string[] {
   return [
     `${indent}queries                     ${m.queries.duplicates} duplicates, ${m.queries.nonDuplicates} with nothing to find`,
