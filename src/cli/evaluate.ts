@@ -9,7 +9,7 @@ import { summarize, type EvalMetrics, type QueryResult } from '../work-memory/ev
 import { standardsMetrics, type StandardsMetrics } from '../work-memory/eval/standards-metrics.js';
 import type { SweepRow } from '../work-memory/eval/sweep.js';
 import { calibrationVersion } from '../work-memory/scoring/calibrated.js';
-import type { ScoringMethod } from '../work-memory/scoring/hybrid.js';
+import type { ScoringMethod } from '../work-memory/scoring/standout.js';
 
 export interface EvalOptions {
   pairs?: string;

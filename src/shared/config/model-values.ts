@@ -25,7 +25,7 @@ export function isConfiguredDtype(v: unknown): v is ConfiguredDtype {
 
 /**
  * `hybrid` (default): the calibrated probability of src/work-memory/scoring/calibrated.ts (issue 20).
- * `standout`: the issue-11 score (src/work-memory/scoring/hybrid.ts), kept to compare against.
+ * `standout`: the issue-11 score (src/work-memory/scoring/standout.ts), kept to compare against.
  * `cosine`: the best-chunk cosine alone.
  */
 export type ScoringMethod = 'hybrid' | 'standout' | 'cosine';

@@ -5,7 +5,7 @@
  * their place was measured on the development sets (docs/scoring.md).
  */
 import { tokenize } from '../lexical/tokenize.js';
-import { PRIOR_REFERENCE, REF_RANK } from './hybrid.js';
+import { PRIOR_REFERENCE, REF_RANK } from './standout.js';
 
 export const FEATURE_NAMES = [
   'cosine', // best (brief chunk, document chunk) MiniLM cosine: absolute semantic evidence
@@ -28,8 +28,8 @@ export const FEATURE_NAMES = [
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type Features = Record<FeatureName, number>;
 
-/** The brief's reference (the 4th-best candidate, and the prior with fewer): the standout score's own (hybrid.ts). */
-export { REF_RANK } from './hybrid.js';
+/** The brief's reference (the 4th-best candidate, and the prior with fewer): the standout score's own (standout.ts). */
+export { REF_RANK } from './standout.js';
 export const PRIOR_REFERENCE_COSINE = PRIOR_REFERENCE.cosine;
 /** An identifier shared by more than this share of the corpus's documents says nothing about which work. */
 const IDENTIFIER_MAX_DF = 0.05;

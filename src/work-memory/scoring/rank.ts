@@ -4,7 +4,7 @@ import type { VectorStore } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
 import { stripTemplates } from '../lexical/templates.js';
 import { nearestDocuments, toMatch, workKey, type HistoryMatch } from './match.js';
-import { fuse, referenceOf, type ScoringMethod } from './hybrid.js';
+import { fuse, referenceOf, type ScoringMethod } from './standout.js';
 import { computeFeatures } from './features.js';
 import { calibratedScore, commitSameWorkModel, governsModel, sameWorkModel, trackerSameWorkModel, whyInWords } from './calibrated.js';
 import { dot, meanVector } from '../embeddings/embedder.js';
