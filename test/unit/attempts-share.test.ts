@@ -20,7 +20,7 @@ afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true }))
 // A port nothing listens on: connecting is refused at once.
 const DOWN = 'postgres://agentos@127.0.0.1:1/agentos';
 
-function open(scope: 'local' | 'org') {
+function open(scope: 'repo' | 'org') {
   const root = mkdtempSync(path.join(os.tmpdir(), 'agentos-share-'));
   roots.push(root);
   const config: Config = { ...DEFAULT_CONFIG, attempts: { ...DEFAULT_CONFIG.attempts, scope }, store: { ...DEFAULT_CONFIG.store, url: DOWN, repository: 'acme/a', timeoutMs: 2000 } };
@@ -68,7 +68,7 @@ describe('the outbox', () => {
     mem.queue!.settle([{ id: sent.id, op: 'send' }]);
     mem.close();
     // The same project in a shell without the store: records are not queued, forgets of sent ones are.
-    const local = openAttemptMemory(root, { ...config, attempts: { ...config.attempts, scope: 'local' } }, { sessionId: 's', cwd: root, env: {}, home: '/home/tester' });
+    const local = openAttemptMemory(root, { ...config, attempts: { ...config.attempts, scope: 'repo' } }, { sessionId: 's', cwd: root, env: {}, home: '/home/tester' });
     const never = local.record({ tool: 'shell', command: 'make test', outcome: 'failure' });
     expect(local.queue!.outboxSize()).toBe(0);
     local.forget({ all: true });
@@ -78,7 +78,7 @@ describe('the outbox', () => {
   });
 
   it('attempts.scope local: nothing is queued, nothing is sent', async () => {
-    const { mem, root, config } = open('local');
+    const { mem, root, config } = open('repo');
     mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });
     expect(mem.queue!.outboxSize()).toBe(0);
     expect(await shareBestEffort(root, config, mem.queue, {}, 'send')).toBeNull();

@@ -157,7 +157,7 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   const given = (v: unknown) => v !== undefined && v !== null;
   if (given(r.attempts) && given(r.retrieval)) err('retrieval', 'given twice (also as attempts:); keep attempts:');
   else if (given(r.retrieval)) warnings.push(`${source}: retrieval: is now called attempts: (still read; rename it)`);
-  parseAttempts(given(r.retrieval) && !given(r.attempts) ? 'retrieval' : 'attempts', section, num, err, config);
+  parseAttempts(given(r.retrieval) && !given(r.attempts) ? 'retrieval' : 'attempts', section, num, err, config, (w) => warnings.push(`${source}: ${w}`));
 
   // scoring (issue 11): how a past document's similarity is computed.
   const scoring = section('scoring', ['method']);
@@ -254,6 +254,7 @@ function parseAttempts(
   num: (key: string, v: unknown, min: number, max: number, integer?: boolean) => number | undefined,
   err: (key: string, problem: string) => void,
   config: Config,
+  warn: (message: string) => void,
 ): void {
   const keys = {
     enabled: 'enabled',
@@ -268,12 +269,14 @@ function parseAttempts(
   const sec = section(name, [...new Set([...Object.keys(keys), ...Object.values(keys)])]);
   if (!sec) return;
   const r = config.attempts;
+  // snake_case like every other section; the camelCase of issue 9 is still read, with a warning.
   const pick = (camel: keyof typeof keys): [string, unknown] => {
     const snake = keys[camel];
     if (snake !== camel && sec[camel] !== undefined && sec[snake] !== undefined) {
-      err(`${name}.${camel}`, `given twice (also as ${snake})`);
+      err(`${name}.${snake}`, `given twice (also as ${camel})`);
     }
-    return sec[camel] !== undefined ? [`${name}.${camel}`, sec[camel]] : [`${name}.${snake}`, sec[snake]];
+    if (snake !== camel && sec[camel] !== undefined && sec[snake] === undefined) warn(`${name}.${camel} is now spelled ${snake} (still read; rename it)`);
+    return sec[snake] !== undefined ? [`${name}.${snake}`, sec[snake]] : [`${name}.${camel}`, sec[camel]];
   };
   const bool = (camel: 'enabled' | 'warnOnDuplicateFailure' | 'autoInject') => {
     const [key, v] = pick(camel);
@@ -286,15 +289,19 @@ function parseAttempts(
   bool('autoInject');
   const [scopeKey, scope] = pick('scope');
   if (scope !== undefined && scope !== null) {
-    if (scope === 'local' || scope === 'org') r.scope = scope;
-    else err(scopeKey, `expected local or org, got ${JSON.stringify(scope)}`);
+    // repo | org, as store.scope says it; `local` (the first word for repo) is still read.
+    if (scope === 'repo' || scope === 'org') r.scope = scope;
+    else if (scope === 'local') {
+      r.scope = 'repo';
+      warn(`${scopeKey}: local is now called repo, as in store.scope (still read; rename it)`);
+    } else err(scopeKey, `expected repo or org, got ${JSON.stringify(scope)}`);
   }
   r.failureLookbackDays = num(...pick('failureLookbackDays'), 1, 3650, true) ?? r.failureLookbackDays;
   r.archiveAfterDays = num(...pick('archiveAfterDays'), 1, 36500, true) ?? r.archiveAfterDays;
   r.repeatThreshold = num(...pick('repeatThreshold'), 0.01, 1) ?? r.repeatThreshold;
   r.maxContextSize = num(...pick('maxContextSize'), 100, 1_000_000, true) ?? r.maxContextSize;
   if (r.failureLookbackDays > r.archiveAfterDays) {
-    err(name, `failureLookbackDays (${r.failureLookbackDays}) must not exceed archiveAfterDays (${r.archiveAfterDays}): archived failures never warn`);
+    err(name, `failure_lookback_days (${r.failureLookbackDays}) must not exceed archive_after_days (${r.archiveAfterDays}): archived failures never warn`);
   }
 }
 

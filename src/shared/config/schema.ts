@@ -83,7 +83,7 @@ export interface Config {
     /** Hooks inject what the project learned at session start. */
     autoInject: boolean;
     /** `org`: every attempt also goes to the team's shared store (redacted here first), and the team's come back as warnings. */
-    scope: 'local' | 'org';
+    scope: 'repo' | 'org';
   };
   /** How similarity is scored (issue 11): hybrid semantic + lexical, or the old cosine alone. */
   scoring: { method: ScoringMethod };
@@ -121,7 +121,7 @@ export const DEFAULT_CONFIG: Config = {
     repeatThreshold: 0.85,
     maxContextSize: 2000,
     autoInject: true,
-    scope: 'local',
+    scope: 'repo',
   },
   scoring: { method: 'hybrid' },
 };
