@@ -1,6 +1,7 @@
 /** Issue 11: the hybrid fusion, the lexical-only rule, one match per work, wrapper headers, draft layouts, eval inputs. */
 import { fuse, PRIOR_REFERENCE, referenceOf, REF_RANK } from '../../src/work-memory/scoring/standout.js';
-import { groupByWork, LEXICAL_ONLY_CAP, lexicalOnlyScore, nearVerbatim } from '../../src/work-memory/scoring/rank.js';
+import { groupByWork } from '../../src/work-memory/scoring/group.js';
+import { LEXICAL_ONLY_CAP, lexicalOnlyScore, nearVerbatim } from '../../src/work-memory/scoring/lexical-only.js';
 import { extractMetadata, stripWrapperHeader } from '../../src/work-memory/corpus/metadata.js';
 import { oneDocumentPerIssueFolder } from '../../src/work-memory/corpus/layouts.js';
 import { parsePairs, splitPairs } from '../../src/work-memory/eval/pairs.js';

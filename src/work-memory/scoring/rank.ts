@@ -1,7 +1,8 @@
-import { compareText } from '../../shared/text/compare.js';
 import type { CorpusType } from '../corpus/types.js';
 import type { VectorStore } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
+import { byScore, groupByWork, withExcerpt } from './group.js';
+import { lexicalOnly } from './lexical-only.js';
 import { stripTemplates } from '../lexical/templates.js';
 import { nearestDocuments, toMatch, workKey, type HistoryMatch } from './match.js';
 import { fuse, referenceOf, type ScoringMethod } from './standout.js';
@@ -39,18 +40,13 @@ export function lexicalOnlyDepth(k: number): number {
   return Math.max(k * 4, CANDIDATES) * 2;
 }
 
-/** Without the model a lexical score is "related" at most: it is scaled below the duplicate line... */
-export const LEXICAL_ONLY_CAP = 0.84;
-/** ...unless the brief is a near-verbatim copy: this share of its distinct terms in the document and back. */
-export const VERBATIM_OVERLAP = 0.9;
-
 /**
  * Score the union of the semantic and lexical candidates with the configured
  * method and keep the k best documents. Documents found only lexically get
  * their exact best-chunk cosine from the store.
  */
 export function rescore(store: VectorStore | null, allVectors: Float32Array[], k: number, type: CorpusType, s: Scoring): HistoryMatch[] {
-  if (s.method === 'lexical' || !store) return lexicalOnly(store, k, type, s);
+  if (s.method === 'lexical' || !store) return lexicalOnly(store, k, lexicalOnlyDepth(k), type, s);
   const kept = informativeChunks(allVectors, s);
   const briefVectors = kept.map((i) => allVectors[i]);
   const want = candidateDepth(k, s);
@@ -180,91 +176,4 @@ export function informativeChunks(vectors: Float32Array[], s: Scoring): number[]
   if (!templates || templates.hashes.size === 0 || !s.briefChunks || s.briefChunks.length !== vectors.length) return all;
   const keep = all.filter((i) => stripTemplates(s.briefChunks![i], templates).share < TEMPLATE_CHUNK_SHARE);
   return keep.length ? keep : all;
-}
-
-/** The keyword fallback: BM25 alone, never a duplicate unless near-verbatim. */
-function lexicalOnly(store: VectorStore | null, k: number, type: CorpusType, s: Scoring): HistoryMatch[] {
-  if (!s.lexical) return [];
-  const tokens = lexicalTokens(s.briefText, s.lexical.templates);
-  const out: HistoryMatch[] = [];
-  for (const h of s.lexical.store.search(tokens, lexicalOnlyDepth(k))) {
-    const doc = store?.doc?.(h.path);
-    if (!doc || !doc.types.includes(type) || s.exclude?.(h.path)) continue;
-    const score = lexicalOnlyScore(h.norm, nearVerbatim(tokens, s.lexical.store.termsOf(h.path)));
-    out.push({
-      issueId: doc.issueId,
-      title: doc.title,
-      filePath: doc.filePath,
-      score,
-      status: doc.status,
-      statusReason: doc.statusReason,
-      summary: doc.summary,
-      documentType: doc.documentType,
-      section: doc.title,
-      excerpt: doc.summary,
-      components: { cosine: Number.NaN, lexical: h.norm, shared: h.shared },
-      ...(doc.repository ? { repository: doc.repository } : {}),
-    });
-  }
-  return groupByWork(out.sort(byScore)).slice(0, k);
-}
-
-/**
- * The rule for a lexical score without the model: BM25 share of the brief
- * matched, scaled so that it stays below the 0.85 duplicate line; only a
- * near-verbatim copy keeps its full score (and can alert).
- */
-export function lexicalOnlyScore(norm: number, verbatim: boolean): number {
-  return verbatim ? norm : norm * LEXICAL_ONLY_CAP;
-}
-
-/** Both ways, at least VERBATIM_OVERLAP of the distinct terms are shared. */
-export function nearVerbatim(briefTokens: string[], docTerms: { has(t: string): boolean; size: number } | undefined): boolean {
-  if (!docTerms || docTerms.size === 0) return false;
-  const brief = new Set(briefTokens);
-  if (brief.size === 0) return false;
-  let shared = 0;
-  for (const t of brief) if (docTerms.has(t)) shared++;
-  return shared / brief.size >= VERBATIM_OVERLAP && shared / docTerms.size >= VERBATIM_OVERLAP;
-}
-
-function byScore(a: HistoryMatch, b: HistoryMatch): number {
-  return b.score - a.score || compareText(a.filePath, b.filePath);
-}
-
-function withExcerpt(m: HistoryMatch, s: Scoring): HistoryMatch {
-  const text = m.briefChunk !== undefined ? s.briefChunks?.[m.briefChunk] : undefined;
-  return text ? { ...m, briefExcerpt: excerpt(text) } : m;
-}
-
-function excerpt(text: string): string {
-  const plain =
-    text
-      .replace(/^#{1,6}\s+.*$/gm, '')
-      .replace(/[*`>]/g, '')
-      .replace(/\s+/g, ' ')
-      .trim() || text.trim();
-  return plain.length > 280 ? `${plain.slice(0, 279)}…` : plain;
-}
-
-/**
- * One match per past piece of work: an issue and its design share an issue
- * id, so they are one match (the best-scoring document leads; `paths` lists
- * all). Input must be sorted best first.
- */
-export function groupByWork(sorted: HistoryMatch[]): HistoryMatch[] {
-  const out: HistoryMatch[] = [];
-  const byIssue = new Map<string, HistoryMatch>();
-  for (const m of sorted) {
-    const work = workKey(m);
-    const lead = work !== null ? byIssue.get(work) : undefined;
-    if (lead) {
-      lead.paths!.push(m.filePath);
-      continue;
-    }
-    const copy = { ...m, paths: [m.filePath] };
-    if (work !== null) byIssue.set(work, copy);
-    out.push(copy);
-  }
-  return out;
 }
