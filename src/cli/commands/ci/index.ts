@@ -24,6 +24,7 @@ import { oneLine } from '../../../shared/sanitize.js';
 import { alertsOf, COMMENT_MARKER, commentData, dataLine, githubFileLink, renderCommentMarkdown, type CiMatch, type CiReport } from '../../../work-memory/output/ci.js';
 import { answerScale, briefKey, recordMaintainerAnswer } from '../../../work-memory/decision/answers.js';
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
+import { normalizeText } from '../../../work-memory/corpus/read.js';
 import { GitHubApi } from './github-api.js';
 import { runIssueStart } from '../issue-start/index.js';
 
@@ -189,7 +190,7 @@ async function maintainerAnswer(
   if (!data?.alerts.length) {
     // A duplicate agentos did not alert on: what recall is measured against.
     if (answer === 'abort') {
-      await recordMaintainerAnswer(ctx.root(), { brief: briefKey(stripAgentosSections(normalise(issueBrief(issue)))), alerts: [] }, 'missed', answerScale(config), issue.number);
+      await recordMaintainerAnswer(ctx.root(), { brief: briefKey(stripAgentosSections(normalizeText(issueBrief(issue)))), alerts: [] }, 'missed', answerScale(config), issue.number);
       say(`#${issue.number}: closed as a duplicate agentos had not alerted on; kept as a miss for \`agentos calibrate\``);
     }
     return ExitCode.Ok;
@@ -252,11 +253,6 @@ function issueOf(payload: Record<string, unknown>, file: string): Issue {
     author: typeof user?.login === 'string' ? user.login : null,
     association: typeof i.author_association === 'string' ? i.author_association : null,
   };
-}
-
-/** The text as a brief file is read (corpus/read.ts decodeText): CRLF as LF, no BOM — the answers key of the same text. */
-function normalise(text: string): string {
-  return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 }
 
 function githubApi(env: NodeJS.ProcessEnv, botLogin: string): GitHubApi {
