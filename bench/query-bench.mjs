@@ -38,7 +38,7 @@ const seed = Number(arg('seed', 7));
 const basesFrom = arg('bases-from', null);
 const cliIndexRoot = arg('write-cli-index', null);
 
-const [{ openStore, EF_SEARCH }, { loadHnswlib, HNSW_M, HNSW_EF_CONSTRUCTION }] = await Promise.all([dist('work-memory/index/hnsw-store.js'), dist('work-memory/index/hnswlib.js')]);
+const [{ openIndex, EF_SEARCH }, { loadHnswlib, HNSW_M, HNSW_EF_CONSTRUCTION }] = await Promise.all([dist('work-memory/index/hnsw-index.js'), dist('work-memory/index/hnswlib.js')]);
 const hnsw = await loadHnswlib();
 const D = 384;
 
@@ -134,7 +134,7 @@ function measure(kind, n, data, queries, index, sweep) {
     let hits = 0;
     for (let qi = 0; qi < nq; qi++) {
       const t = performance.now();
-      // As HnswStore.search does it: setEf, copy to a plain array, search.
+      // As HnswIndex.search does it: setEf, copy to a plain array, search.
       index.setEf(Math.max(ef, K));
       const res = index.searchKnn(Array.from(q(qi)), K);
       ms.push(performance.now() - t);
@@ -165,7 +165,7 @@ let B = 0;
 let baseStore = null;
 let baseOrder = [];
 if (basesFrom) {
-  baseStore = await openStore(path.resolve(basesFrom));
+  baseStore = await openIndex(path.resolve(basesFrom));
   baseOrder = baseStore.meta.docs.flatMap((d) => d.labels);
   B = baseOrder.length;
   bases = new Float32Array(B * D);

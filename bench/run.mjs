@@ -140,7 +140,7 @@ try {
     results.mcp = readResult(await runProcess(args, { tee: true }), 'mcp-bench');
   }
 
-  // ---- the shared team store at organisation scale (issue 23): bench/store-bench.mjs ----
+  // ---- the team store at organisation scale (issue 23): bench/store-bench.mjs ----
   // 500 documents of 10 chunks per repository; --org-repos 200 is the issue's full organisation (100,000 documents, 1M chunks).
   if (want('store')) {
     const repos = opt('org-repos', quick ? '4' : '20');

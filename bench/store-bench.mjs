@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// The shared team store at organisation scale (issue 23): a synthetic organisation of
+// The team store at organisation scale (issue 23): a synthetic organisation of
 // R repositories, D documents each, C chunks a document, pushed through the product's
-// own sync (syncToStore) into a real PostgreSQL with pgvector, then checked through the
+// own sync (syncToTeamStore) into a real PostgreSQL with pgvector, then checked through the
 // product's own org-scope read (openOrgView + checkHistory).
 //
 //   node bench/store-bench.mjs --bases-from <indexed root> [--repos 200] [--docs-per-repo 500]
 //        [--chunks-per-doc 10] [--queries 50] [--local-max 200000] [--seed 11]
 //
 // Figures:
-//   ingest        documents and chunks a second through syncToStore, the HNSW index dropped
+//   ingest        documents and chunks a second through syncToTeamStore, the HNSW index dropped
 //                 (a bulk first load), then with it in place (a repository added later)
 //   hnsw build    CREATE INDEX … USING hnsw over every chunk (pgvector's defaults m=16, ef_construction=64)
 //   recall@20     pgvector's HNSW against an exact scan of the same table, at ef_search 40
@@ -42,10 +42,10 @@ if (!basesFrom) throw new Error('store bench: --bases-from <indexed project> is 
 const D = 384;
 
 const [
-  { openStore, HnswStore },
-  { syncToStore },
+  { openIndex, HnswIndex },
+  { syncToTeamStore },
   { migrate },
-  { connectStore },
+  { connectTeamStore },
   { openOrgView },
   { checkHistory },
   { scoringFor },
@@ -55,10 +55,10 @@ const [
   lexFile,
   hnswlibMod,
 ] = await Promise.all([
-  dist('work-memory/index/hnsw-store.js'),
-  dist('work-memory/index/store-sync.js'),
-  dist('shared/store/schema.js'),
-  dist('shared/store/connect.js'),
+  dist('work-memory/index/hnsw-index.js'),
+  dist('work-memory/index/team-store-sync.js'),
+  dist('shared/team-store/schema.js'),
+  dist('shared/team-store/connect.js'),
   dist('work-memory/org/open.js'),
   dist('work-memory/check/history.js'),
   dist('work-memory/check/run.js'),
@@ -73,9 +73,9 @@ const [
 const root = path.resolve(basesFrom);
 const { config } = await loadConfig(root);
 const identity = modelSetup({ ...process.env, AGENTOS_MODEL_DIR: MODEL_DIR }, config, root).identity;
-const base = await openStore(root, identity);
+const base = await openIndex(root, identity);
 const baseLex = lexFile.openLexical(root);
-const tfOf = new Map(baseLex.store.docs.map((d) => [d.path, d.tf]));
+const tfOf = new Map(baseLex.bm25.docs.map((d) => [d.path, d.tf]));
 const baseDocs = base.meta.docs.filter((d) => d.labels.length && d.types.includes('history'));
 const baseVec = (label) => Float32Array.from(base.index.getPoint(label));
 log(`store bench: ${baseDocs.length} base documents from ${basesFrom}; organisation ${R} repositories x ${DPR} documents x ${CPD} chunks = ${R * DPR * CPD} chunks`);
@@ -112,7 +112,7 @@ function perturbed(v) {
   return noisy(mixed, 0.015 + 0.035 * rnd.next());
 }
 
-/** One repository as syncToStore reads a local index: manifest, meta, getPoint, lexical docs. */
+/** One repository as syncToTeamStore reads a local index: manifest, meta, getPoint, lexical docs. */
 function repository(r) {
   const docs = [];
   const chunks = [];
@@ -154,7 +154,7 @@ const pg = startBenchPostgres({ shared_buffers: '2GB', maintenance_work_mem: '6G
 const result = { repos: R, docsPerRepo: DPR, chunksPerDoc: CPD, docs: R * DPR, chunks: R * DPR * CPD, baseDocuments: baseDocs.length };
 let client;
 try {
-  client = await connectStore(pg.url, 60_000, 3_600_000);
+  client = await connectTeamStore(pg.url, 60_000, 3_600_000);
   await migrate(client);
   const server = await client.query(`SELECT current_setting('server_version') AS v, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector`);
   result.server = { postgres: server.rows[0].v, pgvector: server.rows[0].pgvector };
@@ -166,7 +166,7 @@ try {
   let t = performance.now();
   for (let r = 0; r < R; r++) {
     const repo = repository(r);
-    await syncToStore(client, repo.local, repo.lexical, repo.name);
+    await syncToTeamStore(client, repo.local, repo.lexical, repo.name);
     if (all) all.push(repo);
     if ((r + 1) % Math.max(1, Math.floor(R / 10)) === 0) log(`store bench: ${r + 1}/${R} repositories synced (${((performance.now() - t) / 1000).toFixed(0)} s)`);
   }
@@ -186,7 +186,7 @@ try {
   // 3. One more repository with the index in place (a team's next repository).
   t = performance.now();
   const extra = repository(R);
-  await syncToStore(client, extra.local, extra.lexical, extra.name);
+  await syncToTeamStore(client, extra.local, extra.lexical, extra.name);
   const incS = (performance.now() - t) / 1000;
   result.ingestIndexed = { seconds: incS, docsPerSecond: DPR / incS, chunksPerSecond: (DPR * CPD) / incS };
   log(`store bench: one repository with the index in place: ${incS.toFixed(1)} s, ${result.ingestIndexed.chunksPerSecond.toFixed(0)} chunks/s`);
@@ -233,7 +233,7 @@ try {
     log(`store bench: recall@20 at ef_search ${r.efSearch}: ${r.recallAt20.toFixed(3)} (${r.meanReturned.toFixed(1)} rows returned on average; p50 ${r.queryMs.median.toFixed(1)} ms)`);
 
   // 5. The org-scope check, warm, from a project with no past work of its own.
-  const emptyLexical = { store: new Bm25Index([]), templates: { shingle: 8, minDocs: 3, docs: 0, hashes: new Set(), examples: [] } };
+  const emptyLexical = { bm25: new Bm25Index([]), templates: { shingle: 8, minDocs: 3, docs: 0, hashes: new Set(), examples: [] } };
   const emptyLocal = { manifest: base.manifest, count: () => 0, search: () => [], docCount: () => 0, doc: () => undefined, scoreDoc: () => null, docMean: () => null };
   const k = config.history.k;
   const orgMs = [];
@@ -274,8 +274,8 @@ try {
       for (const x of repo.lexDocs) lexDocs.push({ ...x, path: `${repo.name}:${x.path}` });
     }
     result.localBuildSeconds = (performance.now() - tb) / 1000;
-    const store = new HnswStore({ ...base.manifest, chunkCount: n, nextLabel: n }, { docs, chunks }, index);
-    const lexical = { store: new Bm25Index(lexDocs), templates: emptyLexical.templates };
+    const store = new HnswIndex({ ...base.manifest, chunkCount: n, nextLabel: n }, { docs, chunks }, index);
+    const lexical = { bm25: new Bm25Index(lexDocs), templates: emptyLexical.templates };
     const localMs = [];
     let sameStatus = 0;
     let sameWork = 0;

@@ -4,8 +4,9 @@
 //   shared  <  work-memory | attempt-memory  <  knowledge  <  agents  <  cli
 //
 // A file imports only from its own layer or the layers below; the two memories never
-// import each other (knowledge joins them); no import cycles between files, `import
-// type` included. Prints each violation as "file: imports target (why)"; exit 1 when
+// import each other (knowledge joins them); a command's folder (cli/commands/<name>/) never
+// imports another command's (what two share lives in src/cli/); no import cycles between
+// files, `import type` included. Prints each violation as "file: imports target (why)"; exit 1 when
 // there is one.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -41,6 +42,11 @@ function importsOf(file) {
 /** `dir`: the source tree to check (src/; the tests give a tree with known faults). */
 export function checkLayers(dir = src) {
   const layerOf = (file) => path.relative(dir, file).split(path.sep)[0];
+  /** The command a file belongs to (cli/commands/<name>/…), or null. */
+  const commandOf = (file) => {
+    const parts = path.relative(dir, file).split(path.sep);
+    return parts[0] === 'cli' && parts[1] === 'commands' && parts.length > 3 ? parts[2] : null;
+  };
   const files = walk(dir);
   const problems = [];
   const graph = new Map();
@@ -50,6 +56,8 @@ export function checkLayers(dir = src) {
     const targets = importsOf(file);
     graph.set(file, targets);
     for (const t of targets) {
+      const [from, to] = [commandOf(file), commandOf(t)];
+      if (from && to && from !== to) problems.push(`${path.relative(root, file)}: imports ${path.relative(root, t)} (one command never imports another: share it through src/cli/)`);
       const tl = layerOf(t);
       if (!(tl in RANK) || !(layer in RANK) || tl === layer) continue;
       const why = RANK[tl] > RANK[layer] ? `${layer} is below ${tl}` : RANK[tl] === RANK[layer] ? `${layer} and ${tl} never import each other (src/knowledge joins them)` : null;

@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dist } from './common.mjs';
 
 const root = process.argv[2];
-const [store, { indexPaths }, { loadHnswlib }] = await Promise.all([dist('work-memory/index/hnsw-store.js'), dist('work-memory/index/layout.js'), dist('work-memory/index/hnswlib.js')]);
+const [store, { indexPaths }, { loadHnswlib }] = await Promise.all([dist('work-memory/index/hnsw-index.js'), dist('work-memory/index/layout.js'), dist('work-memory/index/hnswlib.js')]);
 const r = {};
 const mb = () => process.memoryUsage().rss / 2 ** 20;
 const step = (name, fn) => {
@@ -35,7 +35,7 @@ const index = step('readVectors', () => {
   return i;
 });
 r.rssAfterVectorsMb = mb();
-step('buildStore', () => new store.HnswStore(manifest, meta, index));
+step('buildStore', () => new store.HnswIndex(manifest, meta, index));
 r.rssEndMb = mb();
 r.heapUsedMb = process.memoryUsage().heapUsed / 2 ** 20;
 process.stdout.write(JSON.stringify(r) + '\n');

@@ -144,7 +144,7 @@ export function renderReport(r, { markdown = false } = {}) {
       parseMetaMs: 'JSON.parse meta.json',
       importHnswlibMs: 'import hnswlib-node',
       readVectorsMs: 'hnswlib readIndexSync',
-      buildStoreMs: 'new HnswStore (label map)',
+      buildStoreMs: 'new HnswIndex (label map)',
       rssStartMb: 'RSS before (MB)',
       rssAfterMetaMb: 'RSS after meta (MB)',
       rssAfterVectorsMb: 'RSS after vectors (MB)',

@@ -1,8 +1,8 @@
 /**
  * The one way in to the attempt memory: `openAttemptMemory(root, config)`.
  * Readers (`run`, `attempt`, hooks, `recall`) depend on the AttemptMemory
- * interface only; the SQLite store behind it can be swapped (a shared
- * PostgreSQL store is next).
+ * interface only; the SQLite file behind it can be swapped (sqlite-memory.ts;
+ * failures are shared through the team store by share.ts).
  */
 import { existsSync } from 'node:fs';
 import { ensureMemoryDir } from '../shared/fsutil/memory-dir.js';
@@ -14,10 +14,10 @@ import type { Config } from '../shared/config/schema.js';
 import { processSessionId } from './ids.js';
 import { errorCause, stripAnsi } from './cause.js';
 import { redact } from './redact.js';
-import { SqliteAttemptStore, type WarningDecision } from './sqlite-store.js';
+import { SqliteAttemptMemory, type WarningDecision } from './sqlite-memory.js';
 import { autoTags } from './tags.js';
 import { workOf } from './work.js';
-import { storeConfigured } from '../shared/store/url.js';
+import { storeConfigured } from '../shared/team-store/url.js';
 import { isOutcome, OUTCOMES, type AttemptMemory, type AttemptRecord, type NewAttempt, type RepeatWarning } from './types.js';
 
 export const MEMORY_DIR = path.join('.agentos', 'memory');
@@ -49,19 +49,19 @@ export interface OpenOptions {
   readOnly?: boolean;
 }
 
-/** The store plus what `run` needs beyond the shared contract. */
+/** The attempt memory plus what `run` needs beyond the shared contract. */
 export interface AttemptMemoryHandle extends AttemptMemory {
   /** Failures a later success (after a warning) proved stale: never raised again. */
   markOverridden(failureIds: string[], successId: string): number;
   /** What the user did after a warning (declined/blocked count as repeats prevented). */
   noteWarning(warnings: RepeatWarning[], command: string, decision: WarningDecision): void;
   readonly file: string;
-  /** The outbox to the team's shared store and what came from it (share.ts); null when nothing is stored here yet. */
+  /** The outbox to the team store and what came from it (share.ts); null when nothing is stored here yet. */
   readonly queue: SharedQueue | null;
 }
 
 /** The local side of sharing: what waits to be sent, and the records read back from the team. */
-export type SharedQueue = Pick<SqliteAttemptStore, 'pending' | 'settle' | 'importShared' | 'sharedState' | 'setSharedState' | 'outboxSize'>;
+export type SharedQueue = Pick<SqliteAttemptMemory, 'pending' | 'settle' | 'importShared' | 'sharedState' | 'setSharedState' | 'outboxSize'>;
 
 // better-sqlite3 is CommonJS with a native addon: loaded with require, only when memory is opened.
 const require = createRequire(import.meta.url);
@@ -76,7 +76,7 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
   const Database = require('better-sqlite3') as typeof BetterSqlite3;
   const now = options.now ?? (() => new Date());
   const file = memoryFile(root);
-  const store = SqliteAttemptStore.open(Database, file, {
+  const memory = SqliteAttemptMemory.open(Database, file, {
     lookbackDays: config.attempts.failureLookbackDays,
     archiveAfterDays: config.attempts.archiveAfterDays,
     threshold: config.attempts.repeatThreshold,
@@ -123,18 +123,18 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
     record: (a: NewAttempt): AttemptRecord => {
       if (!isOutcome(a.outcome)) throw new Error(`outcome must be ${OUTCOMES.join(', ')}; got ${JSON.stringify(a.outcome)}`);
       if (typeof a.command !== 'string' || typeof a.tool !== 'string' || a.tool.trim() === '') throw new Error('an attempt needs a tool and a command');
-      return store.insert(prepare(a));
+      return memory.insert(prepare(a));
     },
-    list: (q) => store.list(q),
+    list: (q) => memory.list(q),
     checkRepeat: (a) =>
-      store.checkRepeat({ ...a, command: redact(a.command, home), context: a.context ? redact(a.context, home) : a.context, tags: autoTags({ ...a, command: redact(a.command, home) }) }),
-    search: (text, limit) => store.search(text, limit),
-    forget: (q) => store.forget(q),
-    stats: () => store.stats(),
-    markOverridden: (ids, by) => store.markOverridden(ids, by),
-    noteWarning: (w, command, decision) => store.noteWarning(w, redact(command, home), defaultSession(), decision),
-    close: () => store.close(),
-    queue: store,
+      memory.checkRepeat({ ...a, command: redact(a.command, home), context: a.context ? redact(a.context, home) : a.context, tags: autoTags({ ...a, command: redact(a.command, home) }) }),
+    search: (text, limit) => memory.search(text, limit),
+    forget: (q) => memory.forget(q),
+    stats: () => memory.stats(),
+    markOverridden: (ids, by) => memory.markOverridden(ids, by),
+    noteWarning: (w, command, decision) => memory.noteWarning(w, redact(command, home), defaultSession(), decision),
+    close: () => memory.close(),
+    queue: memory,
   };
 }
 
@@ -143,7 +143,7 @@ export function sharingAttempts(env: NodeJS.ProcessEnv, config: Config): boolean
   return config.attempts.scope === 'org' && storeConfigured(env, config);
 }
 
-/** What a store with nothing recorded answers (`readOnly` with no memory file). */
+/** What an attempt memory with nothing recorded answers (`readOnly` with no memory file). */
 function emptyMemory(file: string): AttemptMemoryHandle {
   return {
     file,

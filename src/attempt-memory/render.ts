@@ -60,7 +60,7 @@ export function renderRepeatWarning(raw: RepeatWarning[], threshold: number, loo
     const err = f.cause ?? errorLine(f.error);
     if (err) lines.push(`      error: ${err}`);
     if (f.context) lines.push(`      for: ${f.context}`);
-    if (f.origin) lines.push(`      by: ${f.origin} (the team's shared store)`);
+    if (f.origin) lines.push(`      by: ${f.origin} (the team store)`);
     const ok = w.workedInstead;
     if (ok) lines.push(`      ${p.green('✓')} worked instead: \`${ok.command}\`, ${day(ok.time)}${ok.context && ok.context !== f.context ? ` (${ok.context})` : ''}`);
   }

@@ -56,7 +56,7 @@ export function fromWire(w: WireRow): (AttemptRecord & { origin: string }) | str
   const time = w.time instanceof Date ? w.time.getTime() : Number.NaN;
   if (!Number.isFinite(time)) return 'its time is not a date';
   if (typeof w.id !== 'string' || !/^[\w-]{1,64}$/.test(w.id)) return 'its id is not an id';
-  // The store holds no `unknown` (never sent: it warns no one and worked instead for no one).
+  // The team store holds no `unknown` (never sent: it warns no one and worked instead for no one).
   if (w.outcome !== 'success' && w.outcome !== 'failure') return 'its outcome is neither success nor failure';
   const text = [w.session_id, w.tool, w.command, w.cwd, w.author, w.repository];
   if (!text.every((t) => typeof t === 'string')) return 'a required field is not text';

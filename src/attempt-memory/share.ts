@@ -11,12 +11,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../shared/config/schema.js';
-import { errorMessage, StoreUnavailableError } from '../shared/errors.js';
+import { errorMessage, TeamStoreUnavailableError } from '../shared/errors.js';
 import { ensureMemoryDir } from '../shared/fsutil/memory-dir.js';
-import { withStoreDeadline, type StoreClient } from '../shared/store/connect.js';
-import { repositoryName } from '../shared/store/repository.js';
-import { SCHEMA_VERSION, schemaVersion } from '../shared/store/schema.js';
-import { storeUrl } from '../shared/store/url.js';
+import { withTeamStoreDeadline, type TeamStoreClient } from '../shared/team-store/connect.js';
+import { repositoryName } from '../shared/team-store/repository.js';
+import { SCHEMA_VERSION, schemaVersion } from '../shared/team-store/schema.js';
+import { storeUrl } from '../shared/team-store/url.js';
 import { oneLine } from '../shared/sanitize.js';
 import type { SharedQueue } from './open.js';
 import type { AttemptRecord } from './types.js';
@@ -66,7 +66,7 @@ export interface ShareOptions {
 
 /**
  * Send the outbox and (optionally) pull. Returns null when attempts are not shared or
- * the store is in its back-off; throws StoreUnavailableError when it cannot be reached
+ * the store is in its back-off; throws TeamStoreUnavailableError when it cannot be reached
  * (the outbox keeps everything).
  */
 export async function shareAttempts(root: string, config: Config, queue: SharedQueue, o: ShareOptions): Promise<ShareReport | null> {
@@ -80,11 +80,11 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
   // that never answers leaves the mark, and once the mark is older than its deadline the next call backs off.
   noteConnecting(root, now(), deadline);
   try {
-    const report = await withStoreDeadline(url, deadline, async (client) => {
+    const report = await withTeamStoreDeadline(url, deadline, async (client) => {
       const version = await schemaVersion(client);
       if (version < SCHEMA_VERSION)
-        throw new StoreUnavailableError(`the store's schema is version ${version}; shared attempts need version ${SCHEMA_VERSION} (the author is the login role): run \`agentos store init\``);
-      if (version > SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
+        throw new TeamStoreUnavailableError(`the store's schema is version ${version}; shared attempts need version ${SCHEMA_VERSION} (the author is the login role): run \`agentos store init\``);
+      if (version > SCHEMA_VERSION) throw new TeamStoreUnavailableError(`the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
       const r: ShareReport = { sent: 0, rejected: 0, forgotten: 0, keptOthers: 0, pulled: 0, dropped: 0, queued: 0, skipped: [] };
       await push(client, queue, repository, r);
       if (o.pull) await pull(client, queue, r, now, config.attempts.archiveAfterDays, repository);
@@ -99,7 +99,7 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
   }
 }
 
-async function push(client: StoreClient, queue: SharedQueue, repository: string, r: ShareReport): Promise<void> {
+async function push(client: TeamStoreClient, queue: SharedQueue, repository: string, r: ShareReport): Promise<void> {
   for (;;) {
     const batch = queue.pending(BATCH);
     if (!batch.length) return;
@@ -148,7 +148,7 @@ async function push(client: StoreClient, queue: SharedQueue, repository: string,
   }
 }
 
-async function insertAttempts(client: StoreClient, sends: AttemptRecord[], repository: string): Promise<number> {
+async function insertAttempts(client: TeamStoreClient, sends: AttemptRecord[], repository: string): Promise<number> {
   const rows = await client.query(
     // No author column: the server fills it with the login role (current_user), which nobody can choose.
     `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd)
@@ -172,7 +172,7 @@ function isDataError(e: unknown): boolean {
  * them to milliseconds and a page could start where it began); each pull reaches back
  * a minute before the last, for rows whose transactions committed late (ids dedupe).
  */
-async function pull(client: StoreClient, queue: SharedQueue, r: ShareReport, now: () => Date, keepDays: number, repository: string): Promise<void> {
+async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport, now: () => Date, keepDays: number, repository: string): Promise<void> {
   // Nothing older than the archive line: it would never warn.
   const oldest = new Date(now().getTime() - keepDays * 86_400_000).toISOString();
   const last = queue.sharedState('pulled_through');
@@ -287,7 +287,7 @@ export async function shareBestEffort(
     if (!pull && queue.outboxSize() === 0) return null;
     const r = await shareAttempts(root, config, queue, { pull, env, now, deadlineMs });
     const said = [
-      r?.rejected ? `${r.rejected} attempt record${r.rejected === 1 ? ' was' : 's were'} refused by the shared store (kept on this machine only)` : null,
+      r?.rejected ? `${r.rejected} attempt record${r.rejected === 1 ? ' was' : 's were'} refused by the team store (kept on this machine only)` : null,
       r?.skipped.length ? `${r.skipped.length} of the team's attempt records were not imported: ${r.skipped.slice(0, 3).join('; ')}` : null,
     ].filter((x): x is string => x !== null);
     return said.length ? said.join('; ') : null;

@@ -23,7 +23,7 @@ export interface Comparable {
   tags?: string[];
 }
 
-/** Pre-computed features of one side, so a store can compare one query to many failures cheaply. */
+/** Pre-computed features of one side, so the attempt memory can compare one query to many failures cheaply. */
 export interface Features {
   tool: string;
   tokens: string[];
@@ -36,7 +36,7 @@ export function features(a: Comparable): Features {
   return featuresFromTokens(a, commandTokens(a.command));
 }
 
-/** Features from command tokens already normalised (a store keeps them, so a check does not redo it per row). */
+/** Features from command tokens already normalised (the attempt memory keeps them, so a check does not redo it per row). */
 export function featuresFromTokens(a: Omit<Comparable, 'command'>, commandTokens: string[]): Features {
   const tokens = commandTokens.slice(0, MAX_TOKENS).map((t) => t.slice(0, MAX_TOKEN_CHARS));
   return {

@@ -1,8 +1,8 @@
 /**
- * The attempt memory's SQLite schema and its migrations (the store itself: sqlite-store.ts).
+ * The attempt memory's SQLite schema and its migrations (reads and writes: sqlite-memory.ts).
  * A version below SCHEMA_VERSION is brought up to date in one IMMEDIATE transaction when the
- * store is opened: a crash leaves the previous version whole, and every step is safe to repeat
- * (two processes opening an old store at once both succeed).
+ * attempt memory is opened: a crash leaves the previous version whole, and every step is safe to repeat
+ * (two processes opening an old file at once both succeed).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -10,7 +10,7 @@ import type BetterSqlite3 from 'better-sqlite3';
  * 2: the index of open failures by command (a success's override was a scan of every failure).
  * 3: the `cause` column (the line that says why a command failed, issue 21 §3).
  * 4: `work` and `branch`: the piece of work an attempt was made for (issue 21 §5).
- * 5: `origin` and `sent_at`: records shared with the team's store.
+ * 5: `origin` and `sent_at`: records shared with the team store.
  * 6: outcome `unknown` (an agent that does not say whether a command failed, issue 31).
  */
 export const SCHEMA_VERSION = 6;
@@ -70,11 +70,11 @@ CREATE TABLE IF NOT EXISTS warnings (
 );
 `;
 
-/** Bring an opened store up to SCHEMA_VERSION (nothing to do when it is there). */
+/** Bring an opened attempt memory up to SCHEMA_VERSION (nothing to do when it is there). */
 export function migrate(db: BetterSqlite3.Database): void {
   if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
     db.transaction(() => {
-      // A store made before version 3 or 4 has its attempts table already: add the columns first
+      // A file made before version 3 or 4 has its attempts table already: add the columns first
       // (older rows: null), then the schema's indexes on them can be made.
       const columns = new Set((db.prepare(`SELECT name FROM pragma_table_info('attempts')`).all() as Array<{ name: string }>).map((c) => c.name));
       if (columns.size > 0) for (const c of ['cause', 'work', 'branch', 'origin', 'sent_at']) if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
@@ -86,7 +86,7 @@ export function migrate(db: BetterSqlite3.Database): void {
 }
 
 /**
- * A store from before version 6 refuses outcome `unknown` in its CHECK: its rows move to a
+ * A file from before version 6 refuses outcome `unknown` in its CHECK: its rows move to a
  * table that allows it, rowids kept (the full-text index is keyed by them), inside the
  * caller's transaction. DROP TABLE takes the old indexes and triggers; SCHEMA makes them again.
  */

@@ -1,7 +1,6 @@
 /**
  * The attempt memory: what agents and people tried (commands, errors, what
- * worked instead). This file is the contract between the store (SQLite today,
- * a shared PostgreSQL store later) and its readers (`run`, `attempt`, hooks,
+ * worked instead). This file is the contract between the attempt memory (SQLite, sqlite-memory.ts) and its readers (`run`, `attempt`, hooks,
  * `recall`, `worked-on`). Keep it small; add fields, do not rename them.
  */
 /**
@@ -53,11 +52,11 @@ export interface AttemptRecord {
   overriddenBy: string | null;
   /** Older than `attempts.archiveAfterDays`: kept, never used for warnings. */
   archived: boolean;
-  /** Recorded by someone else and read from the team's shared store: "author (repository)"; absent for this machine's own. */
+  /** Recorded by someone else and read from the team store: "author (repository)"; absent for this machine's own. */
   origin?: string;
 }
 
-/** What a caller supplies; the store fills in id, time, session, cwd and auto-tags, and redacts. */
+/** What a caller supplies; the attempt memory fills in id, time, session, cwd and auto-tags, and redacts. */
 export interface NewAttempt {
   tool: string;
   command: string;

@@ -23,7 +23,7 @@ const MAX_WORK = 64;
  * characters, so a work id never carries a sentence, a secret's context or an escape).
  * The index's issue ids read the same way.
  */
-export function workKey(id: string | null | undefined): string | null {
+export function workId(id: string | null | undefined): string | null {
   const t = id?.trim().replace(/^#\s*/, '');
   if (!t || t.length > MAX_WORK || !/^[\p{L}\p{N}._/-]+$/u.test(t)) return null;
   const n = /^0*(\d+)$/.exec(t);
@@ -83,7 +83,7 @@ export function startedWork(root: string, branch: string | null): string | null 
   try {
     const w = JSON.parse(readFileSync(path.join(root, WORK_FILE), 'utf8')) as Partial<WorkFile>;
     if (typeof w.work !== 'string' || (w.branch ?? null) !== branch) return null;
-    return workKey(w.work);
+    return workId(w.work);
   } catch {
     return null;
   }
@@ -101,7 +101,7 @@ export function workOf(root: string, given: string | null | undefined, env: Node
   const raw = currentBranch(root);
   // Redacted before anything else reads it: a secret is never cut or lower-cased out of its shape first.
   const branch = raw === null ? null : clean(raw);
-  const from = (v: string | null | undefined) => (v ? workKey(clean(v)) : null);
+  const from = (v: string | null | undefined) => (v ? workId(clean(v)) : null);
   const work = from(given) ?? from(env.AGENTOS_WORK) ?? startedWork(root, raw) ?? issueFromBranch(branch);
   return { work, branch };
 }

@@ -18,7 +18,7 @@ import type { IO } from '../shared/io.js';
 import { findProjectRoot } from '../shared/project.js';
 import type { CheckDeps } from '../work-memory/check/run.js';
 import type { DuplicateAsker } from '../work-memory/decision/decide.js';
-import type { HnswStore } from '../work-memory/index/hnsw-store.js';
+import type { HnswIndex } from '../work-memory/index/hnsw-index.js';
 import type { ModelSetup } from '../work-memory/index/model-setup.js';
 import type { InitAsker } from './commands/init/ask.js';
 import type { GlobalOptions } from './globals.js';
@@ -47,7 +47,7 @@ export interface CommandContext {
   /** Where a check's memory comes from: the model (loaded at most once per run), the index, the lexical index. */
   checkDeps(): Promise<CheckDeps>;
   /** The live index, opened on first use (after any refresh the command ran) for the model the config names. */
-  index(): Promise<HnswStore>;
+  index(): Promise<HnswIndex>;
   /** The attempt memory, opened at each call (a command opens it once); `close()` closes every handle. `read` with nothing recorded creates nothing. */
   attempts(purpose: 'read' | 'write', session?: string): Promise<AttemptMemoryHandle>;
   readonly prompts: Prompts;
@@ -91,8 +91,8 @@ export function createContext(io: IO, globals: GlobalOptions, overrides: Context
       return withSharedEmbedder(overrides.checkDeps ? overrides.checkDeps(c, root()) : defaultCheckDeps(io.env, c, root()));
     }),
     index: once(async () => {
-      const { openStore } = await import('../work-memory/index/hnsw-store.js');
-      return openStore(root(), (await model()).identity);
+      const { openIndex } = await import('../work-memory/index/hnsw-index.js');
+      return openIndex(root(), (await model()).identity);
     }),
     attempts: async (purpose, session) => {
       const memory = overrides.attempts

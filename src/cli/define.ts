@@ -10,6 +10,7 @@ import { packageRoot } from '../shared/package-root.js';
 import type { IO } from '../shared/io.js';
 import { addTags } from '../shared/option-values.js';
 import { isCalendarDate } from '../shared/text/calendar.js';
+import { SCORING_METHODS, type ScoringMethod } from '../shared/config/model-values.js';
 import type { CommandContext } from './context.js';
 import type { HotCommand } from './hot-specs.js';
 
@@ -29,7 +30,7 @@ export const EXIT_CODE_LINES: Record<number, string> = {
   4: '4    index unavailable (missing, corrupt, locked; issue start only with --strict)',
   5: '5    model unavailable (run `agentos model fetch`)',
   6: '6    run: not run, it repeats a recent failure (declined, or --on-repeat block)',
-  7: '7    shared store unavailable (unreachable, credentials refused, no pgvector, another schema)',
+  7: '7    team store unavailable (unreachable, credentials refused, no pgvector, another schema)',
   8: '8    ci github: GitHub refused a call or could not be reached (token permissions, rate limit)',
   130: '130  cancelled at a prompt (Ctrl-C)',
 };
@@ -89,6 +90,12 @@ export function parseShare(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0 || n > 1) throw new InvalidArgumentError('expected a share above 0 and at most 1');
   return n;
+}
+
+/** `--method`: a scoring method; `hybrid`, the calibrated score's first name, is still taken (the run warns). */
+export function parseScoringMethod(v: string): ScoringMethod | 'hybrid' {
+  if (v !== 'hybrid' && !(SCORING_METHODS as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected ${SCORING_METHODS.join(', ')}`);
+  return v as ScoringMethod | 'hybrid';
 }
 
 export function parseSizes(v: string): number[] {

@@ -17,7 +17,8 @@ export interface EvalOptions {
   work?: string;
   limit: number;
   subset: number;
-  method?: ScoringMethod;
+  /** `hybrid` is the calibrated score's first name, still taken with a warning. */
+  method?: ScoringMethod | 'hybrid';
   save?: string;
   /** Corpus sizes for the sweep (`--sweep 5,10,30`; `--sweep` alone: the default sizes). */
   sweep?: number[] | true;
@@ -48,7 +49,8 @@ export async function evaluate(ctx: CommandContext, opts: EvalOptions): Promise<
   const root = ctx.root();
   // A copy: the run changes the method and thresholds without touching the context's config.
   const config = structuredClone((await ctx.config()).config);
-  if (opts.method) config.scoring.method = opts.method;
+  if (opts.method === 'hybrid') io.stderr.write('warning: --method hybrid is now called calibrated (still read)\n');
+  if (opts.method) config.scoring.method = opts.method === 'hybrid' ? 'calibrated' : opts.method;
   const model = modelSetup(io.env, config, root);
   const progress = (m: string) => {
     if (!globals.quiet) io.stderr.write(`${m}\n`);

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { splitFrontmatter } from '../work-memory/corpus/frontmatter.js';
 import type { DocStatus, DocumentType } from '../work-memory/corpus/types.js';
-import { readCurrent, readManifest } from '../work-memory/index/hnsw-store.js';
+import { readCurrent, readManifest } from '../work-memory/index/hnsw-index.js';
 import { loadHnswlib } from '../work-memory/index/hnswlib.js';
 import { indexPaths } from '../work-memory/index/layout.js';
 import type { IndexMeta, StoredDoc } from '../work-memory/index/types.js';

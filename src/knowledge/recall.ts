@@ -18,7 +18,7 @@ export interface AntiPattern {
   time: string;
   times: number;
   workedInstead: { command: string; time: string } | null;
-  /** Who recorded it, when it came from the team's store (`alice (acme/web)`); null for this machine's own. */
+  /** Who recorded it, when it came from the team store (`alice (acme/web)`); null for this machine's own. */
   by: string | null;
 }
 
@@ -184,7 +184,7 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
     // Recorded text is data, not instructions: one line each, quoted, capped; a teammate's is marked as theirs.
     r.antiPatterns.map(
       (a) =>
-        `- ❌ ${code(a.command)} (${quotePast(a.tool, 40)}, ${a.time.slice(0, 10)}${a.times > 1 ? `, ${a.times}×` : ''}${a.by ? `, recorded by ${quotePast(a.by, 120)} in the team's store` : ''})${a.reason ? `: "${quotePast(a.reason, 240)}"` : ''}${a.workedInstead ? ` → worked instead: ${code(a.workedInstead.command)}` : ''}`,
+        `- ❌ ${code(a.command)} (${quotePast(a.tool, 40)}, ${a.time.slice(0, 10)}${a.times > 1 ? `, ${a.times}×` : ''}${a.by ? `, recorded by ${quotePast(a.by, 120)} in the team store` : ''})${a.reason ? `: "${quotePast(a.reason, 240)}"` : ''}${a.workedInstead ? ` → worked instead: ${code(a.workedInstead.command)}` : ''}`,
     ),
   );
   section(

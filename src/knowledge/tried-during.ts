@@ -7,7 +7,7 @@
 import type { AttemptMemory, AttemptRecord } from '../attempt-memory/types.js';
 import { errorMessage } from '../shared/errors.js';
 import { commandTokens } from '../attempt-memory/normalise.js';
-import { workKey } from '../attempt-memory/work.js';
+import { workId } from '../attempt-memory/work.js';
 import type { MatchNotes } from '../work-memory/output/notes.js';
 
 export interface TriedDuring {
@@ -25,7 +25,7 @@ export const TRIED_PER_WORK = 3;
  * with what later worked. Archived failures count here: old work is what this is for.
  */
 export function triedDuring(memory: AttemptMemory, issueIds: Array<string | null>): Map<string, TriedDuring[]> {
-  const keys = [...new Set(issueIds.map(workKey).filter((k): k is string => k !== null))];
+  const keys = [...new Set(issueIds.map(workId).filter((k): k is string => k !== null))];
   const out = new Map<string, TriedDuring[]>();
   if (keys.length === 0) return out;
   const records = memory.list({ work: keys, includeArchived: true, limit: 500 });
@@ -96,7 +96,7 @@ export async function triedForMatches(
 export type TriedLookup = (m: { issueId: string | null; repository?: string }) => TriedDuring[];
 
 export function triedLookup(map: Map<string, TriedDuring[]>): TriedLookup {
-  return (m) => (m.repository ? [] : (map.get(workKey(m.issueId) ?? '') ?? []));
+  return (m) => (m.repository ? [] : (map.get(workId(m.issueId) ?? '') ?? []));
 }
 
 /**

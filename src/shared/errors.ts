@@ -2,7 +2,7 @@
  * Exit codes are part of the CLI contract (docs/commands.md "Exit codes", `--help`).
  * 0 proceed, 1 unexpected, 2 usage / bad input, 3 aborted as duplicate,
  * 4 index unusable (index/search/context commands), 5 model unavailable,
- * 6 `run` did not run a command that repeats a recent failure, 7 the shared team store
+ * 6 `run` did not run a command that repeats a recent failure, 7 the team store
  * unavailable (unreachable, refused, wrong schema), 130 cancelled at a prompt.
  */
 export const ExitCode = {
@@ -14,8 +14,8 @@ export const ExitCode = {
   ModelUnavailable: 5,
   /** `agentos run`: the command was not run because it repeats a recent failure (declined at the prompt, or --on-repeat block). */
   RepeatBlocked: 6,
-  /** The shared team store (PostgreSQL) cannot be used: unreachable, credentials refused, no pgvector, another schema. */
-  StoreUnavailable: 7,
+  /** The team store (PostgreSQL) cannot be used: unreachable, credentials refused, no pgvector, another schema. */
+  TeamStoreUnavailable: 7,
   /** `ci github`: the tracker refused a call or could not be reached (the workflow's token permissions, a rate limit, the network). */
   TrackerRefused: 8,
   Cancelled: 130,
@@ -69,10 +69,10 @@ export function errorMessage(err: unknown): string {
   return String(err);
 }
 
-/** The shared team store cannot be used (src/shared/store). Exit 7; the message never carries a password. */
-export class StoreUnavailableError extends ExitError {
+/** The team store cannot be used (src/shared/team-store). Exit 7; the message never carries a password. */
+export class TeamStoreUnavailableError extends ExitError {
   constructor(message: string) {
-    super(message, ExitCode.StoreUnavailable);
-    this.name = 'StoreUnavailableError';
+    super(message, ExitCode.TeamStoreUnavailable);
+    this.name = 'TeamStoreUnavailableError';
   }
 }

@@ -22,7 +22,7 @@ import type { CheckDeps } from '../../src/work-memory/check/run.js';
 import type { CorpusType, DocMetadata } from '../../src/work-memory/corpus/types.js';
 import type { Embedder } from '../../src/work-memory/embeddings/embedder.js';
 import type { IO } from '../../src/shared/io.js';
-import { INDEX_FORMAT_VERSION, type Manifest, type SearchHit, type StoredDoc, type VectorStore } from '../../src/work-memory/index/types.js';
+import { INDEX_FORMAT_VERSION, type Manifest, type SearchHit, type StoredDoc, type VectorIndex } from '../../src/work-memory/index/types.js';
 import { cosine } from '../../src/work-memory/embeddings/embedder.js';
 import { createContext, type CommandContext } from '../../src/cli/context.js';
 import type { GlobalOptions } from '../../src/cli/globals.js';
@@ -146,8 +146,8 @@ export function fakeManifest(dimensions = DIMS): Manifest {
   };
 }
 
-/** VectorStore with an exact (brute-force, float64) cosine scan. */
-export class InMemoryStore implements VectorStore {
+/** VectorIndex with an exact (brute-force, float64) cosine scan. */
+export class InMemoryStore implements VectorIndex {
   readonly manifest: Manifest;
   /** Every search() call, to check what the caller asked for. */
   readonly searches: { k: number; type?: CorpusType }[] = [];
@@ -275,22 +275,22 @@ export function storeWithScores(history: (number | ScoredDoc)[], standards: (num
 }
 
 /** CheckDeps over a fake embedder and store, counting the loads. */
-export function fakeDeps(store: VectorStore, embedder: Embedder = new FakeEmbedder(), method = 'fake:test'): CheckDeps & { loads: { embedder: number; store: number } } {
+export function fakeDeps(index: VectorIndex, embedder: Embedder = new FakeEmbedder(), method = 'fake:test'): CheckDeps & { loads: { embedder: number; store: number } } {
   const loads = { embedder: 0, store: 0 };
   return {
     method,
     loads,
     loadEmbedder: async () => (loads.embedder++, embedder),
-    openStore: async () => (loads.store++, store),
+    openIndex: async () => (loads.store++, index),
   };
 }
 
 /** CheckDeps whose model load fails with `err` (or never settles, for timeouts). */
-export function failingDeps(err: Error | 'never', store: VectorStore = storeWithScores([])): CheckDeps {
+export function failingDeps(err: Error | 'never', index: VectorIndex = storeWithScores([])): CheckDeps {
   return {
     method: 'fake:test',
     loadEmbedder: () => (err === 'never' ? new Promise<Embedder>(() => {}) : Promise.reject(err)),
-    openStore: async () => store,
+    openIndex: async () => index,
   };
 }
 

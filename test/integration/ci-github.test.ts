@@ -223,7 +223,13 @@ describe("a maintainer's answer is kept like an answer at the prompt", () => {
     const closed = await ci('issues', await event('closed', 105, text, {}, { state: 'closed', state_reason: 'duplicate' }));
     expect(closed.code).toBe(0);
     expect((await answers()).filter((a) => a.by === 'maintainer')).toEqual([
-      expect.objectContaining({ answer: 'abort', issueId: '27', filePath: 'docs/audit/done/27-docker-build-optimization/001-issue.md', by: 'maintainer', scale: expect.stringMatching(/^hybrid@/) }),
+      expect.objectContaining({
+        answer: 'abort',
+        issueId: '27',
+        filePath: 'docs/audit/done/27-docker-build-optimization/001-issue.md',
+        by: 'maintainer',
+        scale: expect.stringMatching(/^calibrated@/),
+      }),
     ]);
     const bot = await ci('issues', await event('unlabeled', 105, text, { label: { name: 'possible-duplicate' }, sender: { login: 'github-actions[bot]', type: 'Bot' } }));
     expect(bot.code).toBe(0);

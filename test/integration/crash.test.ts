@@ -17,7 +17,7 @@ import type { Config } from '../../src/shared/config/schema.js';
 import type { Embedder } from '../../src/work-memory/embeddings/embedder.js';
 import { modelSetup } from '../../src/work-memory/index/model-setup.js';
 import { buildIndex, type BuildReport, type ModelIdentity } from '../../src/work-memory/index/build.js';
-import { openStore, readCurrent } from '../../src/work-memory/index/hnsw-store.js';
+import { openIndex, readCurrent } from '../../src/work-memory/index/hnsw-index.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
 import { BIN, MODEL_DIR, REPO } from '../helpers/paths.js';
 
@@ -102,16 +102,16 @@ async function ls(dir: string): Promise<string[]> {
 
 /** What a reader sees: the live generation, the changed document's chunks, and what a search returns. */
 async function snapshot(root: string) {
-  const store = await openStore(root, identity);
-  const doc = store.meta.docs.find((d) => d.filePath === CHANGED)!;
+  const index = await openIndex(root, identity);
+  const doc = index.meta.docs.find((d) => d.filePath === CHANGED)!;
   const [v] = await embedder.embed([NEW_QUERY]);
-  const hits = nearestDocuments(store, [v], 3, 'standard');
+  const hits = nearestDocuments(index, [v], 3, 'standard');
   return {
     generation: readCurrent(root),
-    docs: store.meta.docs.length,
-    chunks: store.count(),
+    docs: index.meta.docs.length,
+    chunks: index.count(),
     labels: doc.labels,
-    quasarInIndex: store.meta.chunks.some((c) => /Quasar/.test(c[3])),
+    quasarInIndex: index.meta.chunks.some((c) => /Quasar/.test(c[3])),
     topHit: hits[0],
   };
 }

@@ -16,7 +16,7 @@ import type { Embedder } from '../../src/work-memory/embeddings/embedder.js';
 import { modelSetup } from '../../src/work-memory/index/model-setup.js';
 import { IndexUnavailableError } from '../../src/shared/errors.js';
 import { buildIndex, type BuildReport, type ModelIdentity } from '../../src/work-memory/index/build.js';
-import { openStore, readCurrent } from '../../src/work-memory/index/hnsw-store.js';
+import { openIndex, readCurrent } from '../../src/work-memory/index/hnsw-index.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
 import { acquireLock, LockTimeoutError } from '../../src/work-memory/index/lock.js';
 import type { Manifest, StoredDoc } from '../../src/work-memory/index/types.js';
@@ -82,8 +82,8 @@ function runCli(args: string[], opts: { onStderr?: (all: string) => void; env?: 
 }
 
 async function docsOf(root: string): Promise<Map<string, StoredDoc>> {
-  const store = await openStore(root, identity);
-  return new Map(store.meta.docs.map((d) => [d.filePath, d]));
+  const index = await openIndex(root, identity);
+  return new Map(index.meta.docs.map((d) => [d.filePath, d]));
 }
 
 async function currentManifest(root: string): Promise<Manifest> {
@@ -112,9 +112,9 @@ async function expectedCorpus(root: string, includeHistory: boolean): Promise<st
 }
 
 async function search(root: string, query: string, type: 'history' | 'standard', k = 5) {
-  const store = await openStore(root, identity);
+  const index = await openIndex(root, identity);
   const [v] = await embedder.embed([query]);
-  return { store, hits: nearestDocuments(store, [v], k, type) };
+  return { store: index, hits: nearestDocuments(index, [v], k, type) };
 }
 
 beforeAll(async () => {
@@ -171,15 +171,15 @@ describe('first build of the demo corpus (--include-history)', () => {
   });
 
   test('the stored index agrees with the report', async () => {
-    const store = await openStore(A, identity);
-    expect(store.meta.docs.map((d) => d.filePath).sort()).toEqual(expectedFiles);
-    expect(store.count()).toBe(first.chunks);
-    expect(store.manifest.chunkCount).toBe(first.chunks);
-    expect(store.manifest.includeHistory).toBe(true);
-    expect(store.manifest.modelId).toBe(identity.modelId);
-    expect(store.manifest.modelFingerprint).toBe(identity.modelFingerprint);
-    expect(Object.keys(store.manifest.files).sort()).toEqual(expectedFiles);
-    const labels = store.meta.docs.flatMap((d) => d.labels);
+    const index = await openIndex(A, identity);
+    expect(index.meta.docs.map((d) => d.filePath).sort()).toEqual(expectedFiles);
+    expect(index.count()).toBe(first.chunks);
+    expect(index.manifest.chunkCount).toBe(first.chunks);
+    expect(index.manifest.includeHistory).toBe(true);
+    expect(index.manifest.modelId).toBe(identity.modelId);
+    expect(index.manifest.modelFingerprint).toBe(identity.modelFingerprint);
+    expect(Object.keys(index.manifest.files).sort()).toEqual(expectedFiles);
+    const labels = index.meta.docs.flatMap((d) => d.labels);
     expect(new Set(labels).size).toBe(labels.length);
     expect(labels.length).toBe(first.chunks);
     // Only the live generation is on disk, and no temp leftovers.
@@ -237,16 +237,16 @@ describe('first build of the demo corpus (--include-history)', () => {
   });
 
   test('excerpts drop Markdown emphasis but keep identifiers such as auth_sessions intact', async () => {
-    const store = await openStore(A, identity);
-    const excerpts = store.meta.chunks.map((c) => c[3]);
+    const index = await openIndex(A, identity);
+    const excerpts = index.meta.chunks.map((c) => c[3]);
     // The sources say `auth_sessions` (ADR-0004) and `token_expired` (API error format).
     expect(excerpts.some((e) => e.includes('auth_sessions'))).toBe(true);
     expect(excerpts.some((e) => e.includes('token_expired'))).toBe(true);
     expect(excerpts.filter((e) => /\bauthsessions\b|\btokenexpired\b/.test(e))).toEqual([]);
     expect(excerpts.filter((e) => e.includes('**') || e.includes('`'))).toEqual([]);
     // Headings are shown as the section; the excerpt is the prose under them.
-    const doc27 = store.meta.docs.findIndex((d) => d.issueId === '27' && d.documentType === 'issue');
-    const ex27 = store.meta.chunks.filter((c) => c[1] === doc27).map((c) => c[3]);
+    const doc27 = index.meta.docs.findIndex((d) => d.issueId === '27' && d.documentType === 'issue');
+    const ex27 = index.meta.chunks.filter((c) => c[1] === doc27).map((c) => c[3]);
     expect(ex27.length).toBeGreaterThan(0);
     expect(ex27.filter((e) => e.startsWith('Issue #27') || e.startsWith('Objective'))).toEqual([]);
   });
@@ -299,21 +299,21 @@ describe('incremental runs', () => {
     expect(r.wrote).toBe(true);
     expect(r.fullRebuildReason).toBeNull();
 
-    const store = await openStore(root, identity);
-    const newDoc = store.meta.docs.find((d) => d.filePath === rel)!;
+    const index = await openIndex(root, identity);
+    const newDoc = index.meta.docs.find((d) => d.filePath === rel)!;
     expect(r.chunksEmbedded).toBe(newDoc.labels.length);
     expect(newDoc.labels.length).toBeGreaterThanOrEqual(oldDoc.labels.length);
     // Labels are never reused: the old chunks are gone from the metadata and the results.
     expect(newDoc.labels.filter((l) => oldDoc.labels.includes(l))).toEqual([]);
-    const liveLabels = new Set(store.meta.chunks.map((c) => c[0]));
+    const liveLabels = new Set(index.meta.chunks.map((c) => c[0]));
     for (const l of oldDoc.labels) expect(liveLabels.has(l)).toBe(false);
-    expect(store.count()).toBe(first.chunks - oldDoc.labels.length + newDoc.labels.length);
+    expect(index.count()).toBe(first.chunks - oldDoc.labels.length + newDoc.labels.length);
 
     const { hits } = await search(root, 'replay recorded Quasar satellite telemetry instead of the ground station', 'standard', 3);
     expect(hits[0].filePath).toBe(rel);
     expect(hits[0].excerpt).toMatch(/Quasar/);
     const [v] = await embedder.embed(['replay recorded Quasar satellite telemetry instead of the ground station']);
-    for (const h of store.search(v, store.count())) expect(oldDoc.labels).not.toContain(h.label);
+    for (const h of index.search(v, index.count())) expect(oldDoc.labels).not.toContain(h.label);
 
     // The previous generation is kept for readers that opened it; nothing else is.
     const entries = (await ls(indexPaths(root).dir)).filter((e) => e !== 'CURRENT');
@@ -338,18 +338,18 @@ describe('incremental runs', () => {
     expect(docs.has(rel)).toBe(false);
     // Below the compaction threshold the points are only marked deleted, and counted as such.
     const oldLabels = (await docsOf(A)).get(rel)!.labels.length;
-    const live = await openStore(root, identity);
+    const live = await openIndex(root, identity);
     expect(live.manifest.deletedCount).toBe(oldLabels);
-    expect(live.index.getCurrentCount()).toBe(live.count() + oldLabels);
+    expect(live.graph.getCurrentCount()).toBe(live.count() + oldLabels);
     expect(docs.has('docs/LLDs/done/LLD-088-runner-token-refresh.md')).toBe(true);
     const manifest = await currentManifest(root);
     expect(Object.keys(manifest.files)).not.toContain(rel);
 
-    const { store, hits } = await search(root, 'Session tokens expire during long builds', 'history', 50);
+    const { store: index, hits } = await search(root, 'Session tokens expire during long builds', 'history', 50);
     expect(hits.map((h) => h.filePath)).not.toContain(rel);
     expect(hits.length).toBeGreaterThan(0);
     const [v] = await embedder.embed(['Session tokens expire during long builds']);
-    expect(store.search(v, store.count()).map((h) => h.doc.filePath)).not.toContain(rel);
+    expect(index.search(v, index.count()).map((h) => h.doc.filePath)).not.toContain(rel);
   });
 
   test('deleting more than a quarter of the chunks compacts the graph; search still answers', async () => {
@@ -369,13 +369,13 @@ describe('incremental runs', () => {
     expect(r.chunksEmbedded).toBe(0);
     expect(r.chunks).toBe(first.chunks - goneLabels);
 
-    const store = await openStore(root, identity);
-    expect(store.manifest.deletedCount).toBe(0);
-    expect(store.index.getCurrentCount()).toBe(store.count());
-    expect(store.count()).toBe(first.chunks - goneLabels);
+    const index = await openIndex(root, identity);
+    expect(index.manifest.deletedCount).toBe(0);
+    expect(index.graph.getCurrentCount()).toBe(index.count());
+    expect(index.count()).toBe(first.chunks - goneLabels);
     const [v] = await embedder.embed(['Session tokens expire during long builds']);
-    const all = store.search(v, store.count());
-    expect(all).toHaveLength(store.count());
+    const all = index.search(v, index.count());
+    expect(all).toHaveLength(index.count());
     expect(all.filter((h) => gone.includes(h.doc.filePath))).toEqual([]);
     const { hits } = await search(root, 'Session tokens expire during long builds', 'history', 1);
     expect(hits[0].issueId).toBe('88');
@@ -395,7 +395,7 @@ describe('incremental runs', () => {
     const g = indexPaths(root);
     expect((await stat(g.generation(r.generation!).vectors)).ino).toBe((await stat(g.generation(previous).vectors)).ino);
     expect((await currentManifest(root)).files[rel].mtimeMs).toBe((await stat(path.join(root, rel))).mtimeMs);
-    await expect(openStore(root, identity)).resolves.toBeDefined();
+    await expect(openIndex(root, identity)).resolves.toBeDefined();
     // So the run after that is a true no-op.
     expect(await build(root)).toMatchObject({ wrote: false, chunksEmbedded: 0 });
   });
@@ -408,12 +408,12 @@ describe('incremental runs', () => {
     // The history-only documents leave; the LLDs (both types) stay, without being embedded again.
     expect([...r.removed].sort()).toEqual(expectedFiles.filter((f) => f.startsWith('docs/audit/')));
     expect(r.chunksEmbedded).toBe(0);
-    const store = await openStore(root, identity);
-    expect(store.manifest.includeHistory).toBe(false);
-    expect(store.meta.docs.map((d) => d.filePath).sort()).toEqual(standardsOnly);
-    for (const d of store.meta.docs) expect(d.types).toEqual(['standard']);
-    expect(store.count('history')).toBe(0);
-    expect(store.count('standard')).toBe(store.count());
+    const index = await openIndex(root, identity);
+    expect(index.manifest.includeHistory).toBe(false);
+    expect(index.meta.docs.map((d) => d.filePath).sort()).toEqual(standardsOnly);
+    for (const d of index.meta.docs) expect(d.types).toEqual(['standard']);
+    expect(index.count('history')).toBe(0);
+    expect(index.count('standard')).toBe(index.count());
   });
 
   test('a fresh standards-only index of the demo (CLI) holds no history', async () => {
@@ -428,9 +428,9 @@ describe('incremental runs', () => {
     const expected = await expectedCorpus(root, false);
     expect([...out.added].sort()).toEqual(expected);
     expect(out.added.every((f) => f.startsWith('docs/standards/'))).toBe(true);
-    const store = await openStore(root, identity);
-    expect(store.count('history')).toBe(0);
-    expect(store.manifest.includeHistory).toBe(false);
+    const index = await openIndex(root, identity);
+    expect(index.count('history')).toBe(0);
+    expect(index.manifest.includeHistory).toBe(false);
   });
 });
 
@@ -470,7 +470,7 @@ describe('full rebuilds', () => {
     expect([...r.added].sort()).toEqual(await expectedCorpus(root, true));
 
     // Searching with the real model against an index of other weights is refused, with the fix.
-    const err = await openStore(root, identity).catch((e: unknown) => e);
+    const err = await openIndex(root, identity).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IndexUnavailableError);
     expect((err as Error).message).toMatch(/other weights/);
     expect((err as Error).message).toContain('agentos index --full');
@@ -481,7 +481,7 @@ describe('full rebuilds', () => {
     const out = JSON.parse(cli.stdout) as BuildReport;
     expect(out.fullRebuildReason).toMatch(/model weights changed \(0123456789abcdef -> /);
     expect(out.chunksEmbedded).toBe(out.chunks);
-    await expect(openStore(root, identity)).resolves.toBeDefined();
+    await expect(openIndex(root, identity)).resolves.toBeDefined();
   });
 
   test('a model id change forces a full rebuild', async () => {
@@ -508,7 +508,7 @@ describe('without the model', () => {
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
     expect(existsSync(indexPaths(root).lock)).toBe(false);
     expect(readCurrent(root)).toBe(before);
-    await expect(openStore(root, identity)).resolves.toBeDefined();
+    await expect(openIndex(root, identity)).resolves.toBeDefined();
   });
 });
 
@@ -526,11 +526,11 @@ describe('a corrupt index', () => {
     ],
   ];
 
-  test.each(corruptions)('%s: openStore throws IndexUnavailableError; issue start fails open', async (_name, corrupt, why) => {
+  test.each(corruptions)('%s: openIndex throws IndexUnavailableError; issue start fails open', async (_name, corrupt, why) => {
     const root = await cloneA();
     await corrupt(indexPaths(root).generation(readCurrent(root)!));
 
-    const err = await openStore(root, identity).catch((e: unknown) => e);
+    const err = await openIndex(root, identity).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IndexUnavailableError);
     expect((err as Error).message).toMatch(why);
     expect((err as Error).message).toContain('agentos index --full');
@@ -579,8 +579,8 @@ describe('a corrupt index', () => {
     expect(r.fullRebuildReason).toMatch(/meta\.json is truncated or corrupt/);
     expect(r.fullRebuildReason).not.toMatch(/agentos index --full/);
     expect(r.chunksEmbedded).toBe(r.chunks);
-    const store = await openStore(root, identity);
-    expect(store.meta.docs.map((d) => d.filePath).sort()).toEqual(await expectedCorpus(root, true));
+    const index = await openIndex(root, identity);
+    expect(index.meta.docs.map((d) => d.filePath).sort()).toEqual(await expectedCorpus(root, true));
   });
 });
 

@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { readCurrent } from '../../src/work-memory/index/hnsw-store.js';
+import { readCurrent } from '../../src/work-memory/index/hnsw-index.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
 import { readTemplateSummary } from '../../src/work-memory/lexical/file.js';
 import { BIN, REPO } from '../helpers/paths.js';
@@ -118,7 +118,7 @@ describe('agentos eval --pairs (smoke)', () => {
     const r = await run(['eval', '--pairs', file, '--json', '--work', path.join(tmp, 'evalwork')]);
     expect(r.code).toBe(0);
     const rep = JSON.parse(r.stdout);
-    expect(rep.scoring).toBe('hybrid');
+    expect(rep.scoring).toBe('calibrated');
     expect(rep.metrics.queries.duplicates + rep.metrics.queries.nonDuplicates).toBeGreaterThan(0);
     for (const k of ['top1', 'top3']) expect(rep.metrics[k]).toBeGreaterThanOrEqual(0);
     expect(rep.metrics.alert.threshold).toBe(0.85);

@@ -10,7 +10,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { readCurrent } from '../../src/work-memory/index/hnsw-store.js';
+import { readCurrent } from '../../src/work-memory/index/hnsw-index.js';
 import { BIN, DEMO, REPO } from '../helpers/paths.js';
 import { spawnCollect, type Collected } from '../helpers/spawn-collect.js';
 

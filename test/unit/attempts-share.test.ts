@@ -1,5 +1,5 @@
 /**
- * The local side of shared attempts (src/attempt-memory/share.ts, sqlite-store.ts):
+ * The local side of shared attempts (src/attempt-memory/share.ts, sqlite-memory.ts):
  * the outbox filled in the record's own transaction, forgets queued, the team's
  * records read in, and a store that cannot be reached costing one warning and
  * nothing else. No server: the network side is tested in test/integration/store-attempts.

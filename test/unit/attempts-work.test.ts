@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openAttemptMemory } from '../../src/attempt-memory/open.js';
-import { SCHEMA_VERSION } from '../../src/attempt-memory/sqlite-store.js';
-import { currentBranch, issueFromBranch, noteStartedWork, startedWork, workKey, workOf } from '../../src/attempt-memory/work.js';
+import { SCHEMA_VERSION } from '../../src/attempt-memory/sqlite-memory.js';
+import { currentBranch, issueFromBranch, noteStartedWork, startedWork, workId, workOf } from '../../src/attempt-memory/work.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { renderTried, triedDuring, triedLookup } from '../../src/knowledge/tried-during.js';
 import { FakeAttemptMemory } from '../helpers/fake-attempts.js';
@@ -27,13 +27,13 @@ function project(branch?: string): string {
   return root;
 }
 
-describe('workKey', () => {
+describe('workId', () => {
   it('reads ids the way the index does: "#027" is "27", names are lower-cased, nothing is null', () => {
-    expect(['#027', '27', ' 0 ', 'PROJ-12', '', '   ', null, undefined].map(workKey)).toEqual(['27', '27', '0', 'proj-12', null, null, null, null]);
+    expect(['#027', '27', ' 0 ', 'PROJ-12', '', '   ', null, undefined].map(workId)).toEqual(['27', '27', '0', 'proj-12', null, null, null, null]);
   });
 
   it('is an id or nothing: no spaces, quotes, escapes, or more than 64 characters', () => {
-    expect(['fix the build', 'a"b', '\u001b[31m12', 'x'.repeat(65), 'feat/auth.v2_x'].map(workKey)).toEqual([null, null, null, null, 'feat/auth.v2_x']);
+    expect(['fix the build', 'a"b', '\u001b[31m12', 'x'.repeat(65), 'feat/auth.v2_x'].map(workId)).toEqual([null, null, null, null, 'feat/auth.v2_x']);
   });
 });
 

@@ -53,4 +53,8 @@ test("maintainers' answers on the tracker: precision over the alerts they answer
   expect(maintainerFigures(all)).toEqual({ confirmed: 2, removed: 1, missed: 1, precision: 2 / 3, recall: 2 / 3 });
   // Labels for the lines: the three answered alerts; the miss has no score to place a line with.
   expect(answerResults(all, 'hybrid@x').map((r) => r.target)).toEqual(['docs/1.md', 'docs/2.md', null]);
+  // Answers kept while the calibrated score was called hybrid are on today's scale of the same version, not another's.
+  expect(answerResults(all, 'calibrated@x').map((r) => r.target)).toEqual(['docs/1.md', 'docs/2.md', null]);
+  expect(answerResults(all, 'calibrated@y')).toEqual([]);
+  expect(answerResults(all, 'standout')).toEqual([]);
 });

@@ -12,15 +12,15 @@ import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/issue-start/index.js';
 import { corpusConfigHash } from '../../src/work-memory/index/corpus-config.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
-import type { Manifest, VectorStore } from '../../src/work-memory/index/types.js';
+import type { Manifest, VectorIndex } from '../../src/work-memory/index/types.js';
 import { fakeDeps, fakeManifest, makeIO, makeProject, readLog, storeWithScores, testContext } from '../helpers/fakes.js';
 
 const BRIEF = '# Add rate limiting to the public API\n\nPer-client limits on the public API, HTTP 429 with Retry-After.\n';
 
-async function run(root: string, store: VectorStore, opts: Partial<IssueStartOptions> = {}) {
+async function run(root: string, index: VectorIndex, opts: Partial<IssueStartOptions> = {}) {
   await writeFile(path.join(root, 'brief.md'), BRIEF);
   const t = makeIO(root);
-  const code = await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(store) }), 'brief.md', { onDuplicate: 'link', context: [], ...opts });
+  const code = await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(index) }), 'brief.md', { onDuplicate: 'link', context: [], ...opts });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read back from stdout
   const json = opts.json ? (JSON.parse(t.stdout()) as Record<string, any>) : null;
   return { code, t, json, log: await readLog(root) };

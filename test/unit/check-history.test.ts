@@ -12,11 +12,12 @@ import { classifyScore, formatScore } from '../../src/work-memory/check/classify
 import { checkHistory, embedBrief, nearestDocuments, type HistoryMatch } from '../../src/work-memory/check/history.js';
 import { runChecks, type CheckDeps } from '../../src/work-memory/check/run.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config/schema.js';
-import { FAIL_OPEN, runIssueStart, type IssueStartOptions } from '../../src/cli/commands/issue-start/index.js';
+import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/issue-start/index.js';
+import { FAIL_OPEN } from '../../src/cli/brief-check.js';
 import type { DuplicateAction, DuplicateAsker } from '../../src/work-memory/decision/decide.js';
 import { PromptCancelled } from '../../src/work-memory/decision/prompt.js';
 import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/shared/errors.js';
-import type { VectorStore } from '../../src/work-memory/index/types.js';
+import type { VectorIndex } from '../../src/work-memory/index/types.js';
 import {
   basis,
   errnoError,
@@ -53,15 +54,15 @@ const PATH1 = 'docs/audit/done/102-past-work-1/001-issue.md';
 const config = (): Config => structuredClone(DEFAULT_CONFIG);
 const both = { history: true, standards: true };
 
-async function check(store: VectorStore, embedder = new FakeEmbedder()) {
-  return runChecks(BRIEF, config(), fakeDeps(store, embedder), both);
+async function check(index: VectorIndex, embedder = new FakeEmbedder()) {
+  return runChecks(BRIEF, config(), fakeDeps(index, embedder), both);
 }
 
 // ---------------------------------------------------------------------------
 // Driving runIssueStart in-process.
 
 interface StartOpts {
-  store?: VectorStore;
+  store?: VectorIndex;
   deps?: CheckDeps;
   opts?: Partial<IssueStartOptions>;
   tty?: boolean;
@@ -260,7 +261,7 @@ describe('fail open (runChecks never throws)', () => {
     const deps: CheckDeps = {
       method: 'x',
       loadEmbedder: async () => new FakeEmbedder(),
-      openStore: () => Promise.reject(new IndexUnavailableError('no index in /p/.agentos/index; run `agentos index --include-history`', 'missing')),
+      openIndex: () => Promise.reject(new IndexUnavailableError('no index in /p/.agentos/index; run `agentos index --include-history`', 'missing')),
     };
     const o = await runChecks(BRIEF, config(), deps, both);
     expect(o.history.status).toBe('error');

@@ -243,7 +243,7 @@ describe('through issue start', () => {
     const deps: CheckDeps = {
       method: 'fake:test',
       loadEmbedder: async () => new FakeEmbedder(),
-      openStore: () => Promise.reject(new IndexUnavailableError(`no index in ${path.join(os.tmpdir(), 'p', '.agentos', 'index')}; run \`agentos index --include-history\``, 'missing')),
+      openIndex: () => Promise.reject(new IndexUnavailableError(`no index in ${path.join(os.tmpdir(), 'p', '.agentos', 'index')}; run \`agentos index --include-history\``, 'missing')),
     };
     const r = await start(deps, { context: ['docs/adrs/0001.md'] }, { 'docs/adrs/0001.md': '# ADR 1\n\nUse Postgres.\n' });
     expect(r.code).toBe(ExitCode.Ok);

@@ -301,11 +301,18 @@ describe('loadConfig', () => {
 });
 
 describe('scoring (issue 11)', () => {
-  test('scoring.method defaults to hybrid, accepts standout and cosine, rejects anything else', () => {
+  test('scoring.method defaults to calibrated, accepts standout and cosine, rejects anything else', () => {
     expect(parseConfig({ scoring: { method: 'standout' } }).config.scoring.method).toBe('standout');
-    expect(parseConfig({}).config.scoring.method).toBe('hybrid');
+    expect(parseConfig({}).config.scoring.method).toBe('calibrated');
     expect(parseConfig({ scoring: { method: 'cosine' } }).config.scoring.method).toBe('cosine');
-    expect(parseConfig({ scoring: { method: 'bm25' } }, 'c.yaml').errors).toEqual(['c.yaml: scoring.method: expected hybrid, standout or cosine, got "bm25"']);
+    expect(parseConfig({ scoring: { method: 'bm25' } }, 'c.yaml').errors).toEqual(['c.yaml: scoring.method: expected calibrated, standout, cosine, got "bm25"']);
+  });
+
+  test('scoring.method: hybrid, the first name of calibrated, is still read, with a warning', () => {
+    const r = parseConfig({ scoring: { method: 'hybrid' } }, 'c.yaml');
+    expect(r.config.scoring.method).toBe('calibrated');
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual(['c.yaml: scoring.method: hybrid is now called calibrated (still read; rename it)']);
   });
 });
 

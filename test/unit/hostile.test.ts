@@ -19,7 +19,7 @@ import { assertExplicitModelDir } from '../../src/work-memory/embeddings/model-l
 import { ExitCode, UsageError } from '../../src/shared/errors.js';
 import { BoundedReadError, readRegularFileSync } from '../../src/shared/fsutil/bounded-read.js';
 import { excerptOf } from '../../src/work-memory/index/graph-update.js';
-import { DamagedPointerError, readCurrent } from '../../src/work-memory/index/hnsw-store.js';
+import { DamagedPointerError, readCurrent } from '../../src/work-memory/index/hnsw-index.js';
 import { composeBrief } from '../../src/work-memory/output/compose.js';
 import { safeForTerminal, terminalSafe } from '../../src/shared/sanitize.js';
 import { checkRecordPath, CHECK_RECORD_KIND, isOwnCheckRecord, isSameFile } from '../../src/work-memory/output/safe-target.js';

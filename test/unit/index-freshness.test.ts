@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/shared/config/schema.js';
 import type { ModelIdentity } from '../../src/work-memory/index/build.js';
 import { corpusConfigHash } from '../../src/work-memory/index/corpus-config.js';
 import { checkFreshness, compareWithManifest, describeChanges, indexAgeSeconds, resolveHistoryScope } from '../../src/work-memory/index/freshness.js';
-import { readCurrent } from '../../src/work-memory/index/hnsw-store.js';
+import { readCurrent } from '../../src/work-memory/index/hnsw-index.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
 import { coverageJson, refreshIfStale } from '../../src/work-memory/index/refresh.js';
 import type { Manifest } from '../../src/work-memory/index/types.js';
@@ -261,7 +261,7 @@ describe('withSharedEmbedder: one model load for the refresh and the check', () 
     let fail = true;
     const shared = withSharedEmbedder({
       method: 'fake:test',
-      openStore: async () => {
+      openIndex: async () => {
         throw new Error('unused');
       },
       loadEmbedder: async () => {

@@ -106,7 +106,7 @@ describe('template detection', () => {
     const { data } = buildLexical(texts.map((t, i) => ({ path: `${i}.md`, text: t })));
     const q = lexicalTokens(`${boiler}. The printer dialog hangs`, data.templates);
     expect(q).not.toContain('triage');
-    expect(data.store.search(q)).toEqual([]);
+    expect(data.bm25.search(q)).toEqual([]);
   });
 
   it('a small corpus never calls a pair of documents a template', () => {
@@ -129,7 +129,7 @@ describe('lexical.json', () => {
     await writeFile(file, built.buffer);
     const read = readLexical(file);
     const q = tokenize('spotbugs plugin');
-    expect(read.store.search(q)).toEqual(built.data.store.search(q));
+    expect(read.bm25.search(q)).toEqual(built.data.bm25.search(q));
   });
 
   it('rejects a file whose checksum does not match', async () => {

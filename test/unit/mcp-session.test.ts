@@ -46,8 +46,8 @@ test('an edited config is used by the next call; an invalid one is said with eve
 test('no index: the store answers "missing" and nothing is kept for the next call to trip on', async () => {
   const s = await ProjectSession.open(root, {}, 'test');
   expect(s.generation()).toBeNull();
-  await expect(s.openStore()).rejects.toMatchObject({ reason: 'missing' });
-  await expect(s.openStore()).rejects.toMatchObject({ reason: 'missing' });
+  await expect(s.openIndex()).rejects.toMatchObject({ reason: 'missing' });
+  await expect(s.openIndex()).rejects.toMatchObject({ reason: 'missing' });
   s.close();
 });
 

@@ -3,11 +3,11 @@
 // documents as one index holding every document of the organisation would.
 import { Bm25Index, type LexicalDoc } from '../../src/work-memory/lexical/bm25.js';
 import { termCounts } from '../../src/work-memory/lexical/tokenize.js';
-import { ForeignDocs, OrgStore, foreignKey, orgCorpusStats, orgLexical } from '../../src/work-memory/org/org-view.js';
+import { ForeignDocs, OrgIndex, foreignKey, orgCorpusStats, orgLexical } from '../../src/work-memory/org/org-view.js';
 import type { FetchedDoc, OrgRepository } from '../../src/work-memory/org/fetch.js';
 import { vectorCandidates } from '../../src/work-memory/org/fetch.js';
-import { parseVector, vectorText } from '../../src/shared/store/vector.js';
-import type { StoreClient } from '../../src/shared/store/connect.js';
+import { parseVector, vectorText } from '../../src/shared/team-store/vector.js';
+import type { TeamStoreClient } from '../../src/shared/team-store/connect.js';
 import { workKey } from '../../src/work-memory/scoring/match.js';
 import { basis, historyDoc, InMemoryStore, standardDoc } from '../helpers/fakes.js';
 
@@ -38,28 +38,28 @@ describe('orgLexical: BM25 weighed over the whole organisation', () => {
   const everything = new Bm25Index([...localDocs, ...theirs.map((d) => ({ ...d, path: foreignKey('acme/web', d.path) }))]);
   const local = new Bm25Index(localDocs);
   const view = orgLexical(
-    { store: local, templates: { shingle: 8, minDocs: 3, docs: 2, hashes: new Set(), examples: [] } },
+    { bm25: local, templates: { shingle: 8, minDocs: 3, docs: 2, hashes: new Set(), examples: [] } },
     [fetched('acme/web', 'd.md', 'redis queue backoff retry', [])],
     orgCorpusStats(local, repos, orgDf),
   );
 
   test('idf, document share and collection size equal those of one index over every document', () => {
-    expect(view.store.docCount).toBe(5);
+    expect(view.bm25.docCount).toBe(5);
     for (const term of ['redis', 'queue', 'retry', 'css', 'logging', 'unseen']) {
-      expect(view.store.idf(term)).toBeCloseTo(everything.idf(term), 12);
-      expect(view.store.docShare(term)).toBeCloseTo(everything.docShare(term), 12);
+      expect(view.bm25.idf(term)).toBeCloseTo(everything.idf(term), 12);
+      expect(view.bm25.docShare(term)).toBeCloseTo(everything.docShare(term), 12);
     }
   });
 
   test('a fetched document and a local one score as they would in the one index', () => {
     const query = ['redis', 'queue', 'retry'];
     for (const p of ['a.md', foreignKey('acme/web', 'd.md')]) {
-      expect(view.store.scoreDoc(query, p)!.bm25).toBeCloseTo(everything.scoreDoc(query, p)!.bm25, 12);
-      expect(view.store.scoreDoc(query, p)!.norm).toBeCloseTo(everything.scoreDoc(query, p)!.norm, 12);
+      expect(view.bm25.scoreDoc(query, p)!.bm25).toBeCloseTo(everything.scoreDoc(query, p)!.bm25, 12);
+      expect(view.bm25.scoreDoc(query, p)!.norm).toBeCloseTo(everything.scoreDoc(query, p)!.norm, 12);
     }
     // Documents not fetched are counted, never returned.
     const held = new Set(['a.md', foreignKey('acme/web', 'd.md')]);
-    expect(view.store.search(query).map((h) => h.path)).toEqual(
+    expect(view.bm25.search(query).map((h) => h.path)).toEqual(
       everything
         .search(query)
         .map((h) => h.path)
@@ -68,26 +68,26 @@ describe('orgLexical: BM25 weighed over the whole organisation', () => {
   });
 });
 
-describe('OrgStore: the local index and fetched documents as one store', () => {
+describe('OrgIndex: the local index and fetched documents as one store', () => {
   const local = new InMemoryStore([historyDoc(0, { score: 0.6 }), standardDoc(0, { score: 0.5 })]);
   const foreign = new ForeignDocs([fetched('acme/web', 'docs/issues/12.md', 'x', [basis(0), basis(1)]), fetched('acme/api', 'adr.md', 'y', [basis(2)], ['standard'])]);
-  const store = new OrgStore(local, foreign, { all: 40, history: 30, standard: 10 });
+  const index = new OrgIndex(local, foreign, { all: 40, history: 30, standard: 10 });
 
   test('search merges both, best first; counts add the whole of the other repositories', () => {
-    const hits = store.search(basis(0), 3, 'history');
+    const hits = index.search(basis(0), 3, 'history');
     expect(hits[0].doc.filePath).toBe('acme/web:docs/issues/12.md');
     expect(hits[0].score).toBeCloseTo(1, 6);
     expect(hits.map((h) => h.doc.filePath)).toContain(local.search(basis(0), 1, 'history')[0].doc.filePath);
-    expect(store.search(basis(2), 5, 'history').every((h) => h.doc.types.includes('history'))).toBe(true);
-    expect(store.count('history')).toBe(local.count('history') + 2);
-    expect(store.docCount('history')).toBe(30); // the fake local store has no docCount: only the org's
+    expect(index.search(basis(2), 5, 'history').every((h) => h.doc.types.includes('history'))).toBe(true);
+    expect(index.count('history')).toBe(local.count('history') + 2);
+    expect(index.docCount('history')).toBe(30); // the fake local store has no docCount: only the org's
   });
 
   test("another repository's document keeps its repository, its own key, and is other work than this one's issue 12", () => {
-    const d = store.doc('acme/web:docs/issues/12.md')!;
+    const d = index.doc('acme/web:docs/issues/12.md')!;
     expect(d.repository).toBe('acme/web');
-    expect(store.scoreDoc('acme/web:docs/issues/12.md', [basis(1)])).toMatchObject({ score: expect.closeTo(1, 6), section: 's1', vectorIndex: 0 });
-    expect(store.docMean('acme/web:docs/issues/12.md')![0]).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(index.scoreDoc('acme/web:docs/issues/12.md', [basis(1)])).toMatchObject({ score: expect.closeTo(1, 6), section: 's1', vectorIndex: 0 });
+    expect(index.docMean('acme/web:docs/issues/12.md')![0]).toBeCloseTo(Math.SQRT1_2, 6);
     expect(workKey({ issueId: '12', documentType: 'issue', repository: 'acme/web' })).not.toBe(workKey({ issueId: '12', documentType: 'issue' }));
   });
 });
@@ -110,7 +110,7 @@ describe('vectorCandidates: widening, then an exact scan when pgvector runs out 
         return { rows: [] };
       },
     };
-    return { client: client as unknown as StoreClient, statements };
+    return { client: client as unknown as TeamStoreClient, statements };
   }
 
   test('enough documents of the type at the first breadth: one query, no exact scan', async () => {

@@ -209,14 +209,14 @@ describe('boilerplate chunks of the brief do not pair', () => {
 
   test('a chunk made mostly of text the corpus shares is left out; the rest is kept', () => {
     const vs = [new Float32Array(2), new Float32Array(2)];
-    const s = { method: 'hybrid' as const, lexical, briefText: '', briefChunks: ['Implement a request wrapper module with retries and backoff for the scanner', quoted] };
+    const s = { method: 'calibrated' as const, lexical, briefText: '', briefChunks: ['Implement a request wrapper module with retries and backoff for the scanner', quoted] };
     expect(informativeChunks(vs, s)).toEqual([0]);
   });
 
   test('when every chunk is boilerplate all are kept (something must be compared)', () => {
     const vs = [new Float32Array(2)];
-    expect(informativeChunks(vs, { method: 'hybrid', lexical, briefText: '', briefChunks: [quoted] })).toEqual([0]);
-    expect(informativeChunks(vs, { method: 'hybrid', lexical: null, briefText: '', briefChunks: [quoted] })).toEqual([0]);
+    expect(informativeChunks(vs, { method: 'calibrated', lexical, briefText: '', briefChunks: [quoted] })).toEqual([0]);
+    expect(informativeChunks(vs, { method: 'calibrated', lexical: null, briefText: '', briefChunks: [quoted] })).toEqual([0]);
   });
 });
 

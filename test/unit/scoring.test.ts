@@ -15,22 +15,22 @@ describe('hybrid fusion', () => {
   const reference = referenceOf(crowd);
 
   it('stays in (0, 1) and rises with each part', () => {
-    const base = fuse({ cosine: 0.5, lexical: 0.2 }, 'hybrid', reference);
+    const base = fuse({ cosine: 0.5, lexical: 0.2 }, 'calibrated', reference);
     expect(base).toBeGreaterThan(0);
     expect(base).toBeLessThan(1);
-    expect(fuse({ cosine: 0.6, lexical: 0.2 }, 'hybrid', reference)).toBeGreaterThan(base);
-    expect(fuse({ cosine: 0.5, lexical: 0.4 }, 'hybrid', reference)).toBeGreaterThan(base);
-    expect(fuse({ cosine: 1, lexical: 1 }, 'hybrid', { cosine: -1, lexical: 0 })).toBeLessThanOrEqual(1);
+    expect(fuse({ cosine: 0.6, lexical: 0.2 }, 'calibrated', reference)).toBeGreaterThan(base);
+    expect(fuse({ cosine: 0.5, lexical: 0.4 }, 'calibrated', reference)).toBeGreaterThan(base);
+    expect(fuse({ cosine: 1, lexical: 1 }, 'calibrated', { cosine: -1, lexical: 0 })).toBeLessThanOrEqual(1);
   });
 
   it("a match that stands out from the brief's other neighbours is a duplicate; one level with them is not related", () => {
-    expect(fuse({ cosine: 0.95, lexical: 0.8 }, 'hybrid', reference)).toBeGreaterThanOrEqual(0.85);
-    expect(fuse({ cosine: 0.42, lexical: 0.1 }, 'hybrid', reference)).toBeLessThan(0.5);
+    expect(fuse({ cosine: 0.95, lexical: 0.8 }, 'calibrated', reference)).toBeGreaterThanOrEqual(0.85);
+    expect(fuse({ cosine: 0.42, lexical: 0.1 }, 'calibrated', reference)).toBeLessThan(0.5);
   });
 
   it('the same cosine means less for a generic brief close to everything', () => {
     const generic = referenceOf([0.8, 0.79, 0.78, 0.78, 0.77].map((cosine) => ({ cosine, lexical: 0.3 })));
-    expect(fuse({ cosine: 0.82, lexical: 0.3 }, 'hybrid', generic)).toBeLessThan(fuse({ cosine: 0.82, lexical: 0.3 }, 'hybrid', reference));
+    expect(fuse({ cosine: 0.82, lexical: 0.3 }, 'calibrated', generic)).toBeLessThan(fuse({ cosine: 0.82, lexical: 0.3 }, 'calibrated', reference));
   });
 
   it('the reference is the 4th best; with fewer candidates the prior is used', () => {

@@ -408,7 +408,7 @@ describe('done, or done and since changed', () => {
   });
 });
 
-describe('an origin read back from the shared store', () => {
+describe('an origin read back from the team store', () => {
   const good = {
     source: 'git',
     kind: 'pull-request',

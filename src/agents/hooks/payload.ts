@@ -12,7 +12,7 @@
  *   { "tool", "command" | "input", "outcome", "exit_code", "error",
  *     "context", "tags", "session_id", "cwd", "duration_ms" }.
  *
- * Nothing here redacts: the attempt store redacts every field it writes.
+ * Nothing here redacts: the attempt memory redacts every field it writes.
  */
 import { BACKGROUND_TAG, INTERRUPTED_TAG, isOutcome, OUTCOME_FROM_OUTPUT_TAG, OUTCOMES, type NewAttempt, type Outcome } from '../../attempt-memory/types.js';
 import { failureSaidIn } from '../../attempt-memory/cause.js';

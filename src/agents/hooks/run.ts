@@ -104,7 +104,7 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
       const text = warningText(warnings[0]);
       return repeatAnswer(opts, text, warnings);
     }
-    // post-tool-use / post-tool-use-failure: record (the store records it relative to the project root).
+    // post-tool-use / post-tool-use-failure: record (the attempt memory records it relative to the project root).
     const rec = memory.record({ ...attempt!, cwd: attempt!.cwd ?? cwd });
     if (config.attempts.scope === 'org') await shareFromHook(root, config, memory, io, 'send');
     return opts.format === 'generic' ? { recorded: rec.id, outcome: rec.outcome, tags: rec.tags } : null;

@@ -28,7 +28,7 @@ export interface MatchOut {
   excerpt: string;
   /** What was tried during that work and failed (attempts recorded for its issue id). */
   tried: TriedDuring[];
-  /** Another repository of the shared store (scope org), else null. */
+  /** Another repository of the team store (scope org), else null. */
   repository: string | null;
   /** Where the work was read: a file, git (a pull request or commit), a gh export or another tracker's (docs/sources.md). */
   source: 'file' | 'git' | 'github' | 'tracker';
@@ -43,7 +43,7 @@ export interface BriefCheck {
   advice: string;
   method: string;
   error: string | null;
-  /** What was compared: this repository, or every repository of the shared store (repo when the store could not answer). */
+  /** What was compared: this repository, or every repository of the team store (repo when the store could not answer). */
   scope: 'repo' | 'org';
   thresholds: { duplicate: number; related: number };
   matches: MatchOut[];

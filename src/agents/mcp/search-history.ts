@@ -15,15 +15,15 @@ export interface Found {
 }
 
 export async function searchHistory(s: ProjectSession, query: string, o: { type?: CorpusType; limit: number }): Promise<Found> {
-  const [store, loaded] = await Promise.all([
-    s.openStore(),
+  const [index, loaded] = await Promise.all([
+    s.openIndex(),
     s.loadEmbedder().then(
       (e) => ({ e, error: null }),
       (error: unknown) => ({ e: null, error }),
     ),
   ]);
   const { lexical, warnings } = queryLexical(loaded, () => s.openLexical());
-  const ranked = await rankQuery(store, loaded.e, lexical, s.config, query, { types: o.type ? [o.type] : ['history', 'standard'], limit: o.limit });
+  const ranked = await rankQuery(index, loaded.e, lexical, s.config, query, { types: o.type ? [o.type] : ['history', 'standard'], limit: o.limit });
   const line = s.config.search.minScore;
   const kept = ranked.filter((r) => r.score >= line);
   return {

@@ -65,7 +65,7 @@ export async function serveMcp(io: IO, root: string, opts: McpOptions): Promise<
   // Load the model and the index now, while the agent is still starting: the first check is then warm.
   if (session.generation()) {
     session.loadEmbedder().catch(() => undefined); // a failure is reported by the call that needs it
-    session.openStore().catch(() => undefined);
+    session.openIndex().catch(() => undefined);
   }
   await closed;
   logger.info({ event: 'mcp_closed' }, 'mcp client went away');

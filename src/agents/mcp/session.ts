@@ -17,13 +17,13 @@ import type { Embedder } from '../../work-memory/embeddings/embedder.js';
 import { lruEmbedder } from '../../work-memory/embeddings/lru.js';
 import { modelSetup, type ModelSetup } from '../../work-memory/index/model-setup.js';
 import { errorMessage } from '../../shared/errors.js';
-import { openStore, readCurrent, type HnswStore } from '../../work-memory/index/hnsw-store.js';
+import { openIndex, readCurrent, type HnswIndex } from '../../work-memory/index/hnsw-index.js';
 import { openLexical, type LexicalData } from '../../work-memory/lexical/file.js';
 
 export class ProjectSession {
   private model: ModelSetup;
   private embedder: Promise<Embedder> | null = null;
-  private store: { generation: string; value: Promise<HnswStore> } | null = null;
+  private index: { generation: string; value: Promise<HnswIndex> } | null = null;
   private lexical: { generation: string; value: LexicalData } | null = null;
   private memory: AttemptMemoryHandle | null = null;
   private configStamp: string;
@@ -89,7 +89,7 @@ export class ProjectSession {
       this.model = modelSetup(this.env, loaded.config, this.root);
       const old = this.embedder;
       this.embedder = null;
-      this.store = null;
+      this.index = null;
       old?.then((e) => e.dispose?.()).catch(() => undefined); // the replaced model's session is released
     }
     this.closeMemory(); // its thresholds and lookback come from the config
@@ -101,7 +101,7 @@ export class ProjectSession {
       method: `embedding:${this.model.identity.modelId}+hnsw`,
       identity: this.model.identity,
       loadEmbedder: () => this.loadEmbedder(),
-      openStore: () => this.openStore(),
+      openIndex: () => this.openIndex(),
       openLexical: async () => this.openLexical(),
       // scope "org" asks the team store as `issue start --scope org` does (docs/mcp.md).
       openOrg: orgOpener(this.env, this.config, this.root, this.model.identity),
@@ -120,18 +120,18 @@ export class ProjectSession {
     return loading;
   }
 
-  openStore(): Promise<HnswStore> {
+  openIndex(): Promise<HnswIndex> {
     const generation = this.generation();
-    if (!generation || this.store?.generation !== generation) {
-      const value = openStore(this.root, this.model.identity);
+    if (!generation || this.index?.generation !== generation) {
+      const value = openIndex(this.root, this.model.identity);
       // Not kept when it failed (a half-written index is retried by the next call).
       value.catch(() => {
-        if (this.store?.value === value) this.store = null;
+        if (this.index?.value === value) this.index = null;
       });
-      this.store = generation ? { generation, value } : null;
+      this.index = generation ? { generation, value } : null;
       return value;
     }
-    return this.store.value;
+    return this.index.value;
   }
 
   openLexical(): LexicalData {
@@ -151,7 +151,7 @@ export class ProjectSession {
     // Synchronous from here: two calls cannot both open a handle.
     const { openAttemptMemory } = await (this.opener ??= import('../../attempt-memory/open.js'));
     if (this.memory) return this.memory;
-    // A writer waits for others at most 5 s: the server must not hang the agent on a busy store.
+    // A writer waits for others at most 5 s: the server must not hang the agent on a busy attempt memory.
     const opened = openAttemptMemory(this.root, this.config, { sessionId: this.sessionId, cwd: this.root, env: this.env, readOnly: purpose === 'read', busyTimeoutMs: 5000 });
     // An empty read-only memory has no file behind it: the real one is opened once there is one.
     if (purpose === 'write' || statOrNull(opened.file)) this.memory = opened;

@@ -52,7 +52,7 @@ export const TOOLS: ToolSpec[] = [
       'Each match says why it matched and what was tried and failed during that work; the governing standards (ADRs) are listed. Never prompts.',
     input: {
       brief: text('brief').describe('The brief: markdown text of the new issue or task (an H1 title, then the description).'),
-      scope: z.enum(['repo', 'org']).optional().describe("org: also every other repository in the team's shared store (when one is configured); default the project's store.scope, repo."),
+      scope: z.enum(['repo', 'org']).optional().describe("org: also every other repository in the team store (when one is configured); default the project's store.scope, repo."),
     },
     readOnly: true,
     run: async (s, a) => {

@@ -24,8 +24,10 @@ export function isConfiguredDtype(v: unknown): v is ConfiguredDtype {
 }
 
 /**
- * `hybrid` (default): the calibrated probability of src/work-memory/scoring/calibrated.ts (issue 20).
+ * `calibrated` (default): the calibrated probability of src/work-memory/scoring/calibrated.ts (issue 20);
+ *   its first name, `hybrid`, is still read, with a warning.
  * `standout`: the issue-11 score (src/work-memory/scoring/standout.ts), kept to compare against.
  * `cosine`: the best-chunk cosine alone.
  */
-export type ScoringMethod = 'hybrid' | 'standout' | 'cosine';
+export type ScoringMethod = 'calibrated' | 'standout' | 'cosine';
+export const SCORING_METHODS: readonly ScoringMethod[] = ['calibrated', 'standout', 'cosine'];

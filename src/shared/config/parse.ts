@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type picomatchType from 'picomatch';
 import { DEFAULT_CONFIG, type Config } from './schema.js';
-import { CONFIGURED_DTYPES, isConfiguredDtype } from './model-values.js';
+import { CONFIGURED_DTYPES, isConfiguredDtype, SCORING_METHODS, type ScoringMethod } from './model-values.js';
 
 export interface ParsedConfig {
   config: Config;
@@ -162,9 +162,11 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   // scoring (issue 11): how a past document's similarity is computed.
   const scoring = section('scoring', ['method']);
   if (scoring && scoring.method !== undefined) {
-    if (scoring.method !== 'hybrid' && scoring.method !== 'standout' && scoring.method !== 'cosine')
-      err('scoring.method', `expected hybrid, standout or cosine, got ${JSON.stringify(scoring.method)}`);
-    else config.scoring.method = scoring.method;
+    if (scoring.method === 'hybrid') {
+      warnings.push(`${source}: scoring.method: hybrid is now called calibrated (still read; rename it)`);
+      config.scoring.method = 'calibrated';
+    } else if (!(SCORING_METHODS as readonly unknown[]).includes(scoring.method)) err('scoring.method', `expected ${SCORING_METHODS.join(', ')}, got ${JSON.stringify(scoring.method)}`);
+    else config.scoring.method = scoring.method as ScoringMethod;
   }
 
   return { config, warnings, errors };

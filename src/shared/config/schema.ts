@@ -53,11 +53,11 @@ export interface Config {
     /** `agentos search` lists nothing below this score (`search.min_score`, `--min-score`). */
     minScore: number;
   };
-  /** The shared team store (PostgreSQL + pgvector, src/shared/store); unused while no URL is set. */
+  /** The team store (PostgreSQL + pgvector, src/shared/team-store); unused while no URL is set. */
   store: {
     /** `postgres://…`; AGENTOS_DATABASE_URL wins. Credentials only here, in the environment or PGPASSFILE. */
     url: string | null;
-    /** This repository's name in the shared store (default: its git remote; never the folder's name). */
+    /** This repository's name in the team store (default: its git remote; never the folder's name). */
     repository: string | null;
     /** What `issue start` and `search` compare with by default: this repository, or every repository in the store (`--scope`). */
     scope: 'repo' | 'org';
@@ -82,10 +82,10 @@ export interface Config {
     maxContextSize: number;
     /** Hooks inject what the project learned at session start. */
     autoInject: boolean;
-    /** `org`: every attempt also goes to the team's shared store (redacted here first), and the team's come back as warnings. */
+    /** `org`: every attempt also goes to the team store (redacted here first), and the team's come back as warnings. */
     scope: 'repo' | 'org';
   };
-  /** How similarity is scored (issue 11): hybrid semantic + lexical, or the old cosine alone. */
+  /** How similarity is scored: the calibrated probability (default), the issue-11 standout score, or the cosine alone. */
   scoring: { method: ScoringMethod };
 }
 
@@ -123,5 +123,5 @@ export const DEFAULT_CONFIG: Config = {
     autoInject: true,
     scope: 'repo',
   },
-  scoring: { method: 'hybrid' },
+  scoring: { method: 'calibrated' },
 };

@@ -39,8 +39,17 @@ export async function readBrief(source: string, cwd: string, stdin: Readable): P
     }
     throw new UsageError(`${label}: cannot read brief: ${(e as Error).message.split('\n')[0]}`);
   }
-  const decoded = decodeText(buf, MAX_BRIEF_BYTES);
-  if (!decoded.ok) throw new UsageError(`${label}: cannot use brief: ${decoded.reason}`);
-  if (decoded.text.trim() === '') throw new UsageError(`${label}: brief is empty`);
-  return { source, absPath, text: decoded.text, hash: sha256(buf) };
+  return decoded(buf, source, absPath, label);
+}
+
+/** A brief given as text (an issue's title and body read from a tracker event), checked as a brief read from stdin is. */
+export function briefFromText(text: string, label = 'stdin'): Brief {
+  return decoded(Buffer.from(text, 'utf8'), '-', null, label);
+}
+
+function decoded(buf: Buffer, source: string, absPath: string | null, label: string): Brief {
+  const d = decodeText(buf, MAX_BRIEF_BYTES);
+  if (!d.ok) throw new UsageError(`${label}: cannot use brief: ${d.reason}`);
+  if (d.text.trim() === '') throw new UsageError(`${label}: brief is empty`);
+  return { source, absPath, text: d.text, hash: sha256(buf) };
 }

@@ -1,13 +1,13 @@
 import type { Config } from '../../shared/config/schema.js';
 import { modelSetup } from '../index/model-setup.js';
-import { openStore } from '../index/hnsw-store.js';
+import { openIndex } from '../index/hnsw-index.js';
 import { openLexical } from '../lexical/file.js';
 import type { CheckDeps } from './run.js';
-import { StoreUnavailableError } from '../../shared/errors.js';
-import { withStoreDeadline } from '../../shared/store/connect.js';
-import { repositoryName } from '../../shared/store/repository.js';
-import { SCHEMA_VERSION, schemaVersion } from '../../shared/store/schema.js';
-import { plainTextWarning, storeConfigured, storeUrl, target } from '../../shared/store/url.js';
+import { TeamStoreUnavailableError } from '../../shared/errors.js';
+import { withTeamStoreDeadline } from '../../shared/team-store/connect.js';
+import { repositoryName } from '../../shared/team-store/repository.js';
+import { SCHEMA_VERSION, schemaVersion } from '../../shared/team-store/schema.js';
+import { plainTextWarning, storeConfigured, storeUrl, target } from '../../shared/team-store/url.js';
 import type { ModelMatch } from '../org/fetch.js';
 import { openOrgView, type OrgRequest } from '../org/open.js';
 
@@ -18,7 +18,7 @@ export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: s
     method: `embedding:${model.identity.modelId}+hnsw`,
     identity: model.identity,
     loadEmbedder: () => model.load('query'),
-    openStore: () => openStore(root, model.identity),
+    openIndex: () => openIndex(root, model.identity),
     openLexical: async () => openLexical(root),
     openOrg: orgOpener(env, config, root, model.identity),
   };
@@ -29,7 +29,7 @@ export function orgOpener(env: NodeJS.ProcessEnv, config: Config, root: string, 
   return storeConfigured(env, config) ? (q) => openOrg(env, config, root, model, q) : undefined;
 }
 
-/** The org view from the shared store, within store.timeout_ms from connecting to the last row. */
+/** The org view from the team store, within store.timeout_ms from connecting to the last row. */
 async function openOrg(env: NodeJS.ProcessEnv, config: Config, root: string, model: ModelMatch, q: Omit<OrgRequest, 'self' | 'model'>) {
   const url = storeUrl(env, config)!;
   let self: string | null = null;
@@ -42,11 +42,11 @@ async function openOrg(env: NodeJS.ProcessEnv, config: Config, root: string, mod
   } catch {
     // No name: it cannot have been synced by this clone, so every repository there is another. Said, since a
     // copy synced elsewhere under a configured name would then be compared as another repository.
-    notes.push('this repository has no name in the shared store (no store.repository, no git remote origin): every repository there is compared as another');
+    notes.push('this repository has no name in the team store (no store.repository, no git remote origin): every repository there is compared as another');
   }
-  return withStoreDeadline(url, config.store.timeoutMs, async (client) => {
+  return withTeamStoreDeadline(url, config.store.timeoutMs, async (client) => {
     const version = await schemaVersion(client);
-    if (version !== SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${version}, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``);
+    if (version !== SCHEMA_VERSION) throw new TeamStoreUnavailableError(`the store's schema is version ${version}, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``);
     const view = await openOrgView(client, { ...q, self, model });
     return { ...view, notes: [...notes, ...view.notes], where: target(url) };
   });

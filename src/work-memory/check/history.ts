@@ -2,7 +2,7 @@ import { chunkMarkdown } from '../chunks/chunk.js';
 import { capBriefChunks, MAX_CHECK_CHARS } from './brief-limit.js';
 import { extractMetadata } from '../corpus/metadata.js';
 import type { Embedder } from '../embeddings/embedder.js';
-import type { VectorStore } from '../index/types.js';
+import type { VectorIndex } from '../index/types.js';
 import { classifyScore, type HistoryStatus, type Thresholds } from './classify.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
 import { nearestDocuments, type HistoryMatch } from '../scoring/match.js';
@@ -38,8 +38,8 @@ export async function embedBriefChunks(text: string, embedder: Embedder, notes?:
 }
 
 /** The history check proper: nearest k past documents, classified on the top score. */
-export function checkHistory(store: VectorStore, briefVectors: Float32Array[], k: number, thresholds: Thresholds, scoring?: Scoring): HistoryCheck {
-  const nearest = scoring ? rescore(store, briefVectors, k, 'history', scoring) : nearestDocuments(store, briefVectors, k, 'history');
+export function checkHistory(index: VectorIndex, briefVectors: Float32Array[], k: number, thresholds: Thresholds, scoring?: Scoring): HistoryCheck {
+  const nearest = scoring ? rescore(index, briefVectors, k, 'history', scoring) : nearestDocuments(index, briefVectors, k, 'history');
   const status = classifyScore(nearest[0]?.score, thresholds);
   const matches = nearest.filter((m) => m.score >= thresholds.related);
   return { status, matches, nearest };

@@ -5,9 +5,9 @@
  */
 import type { LexicalData } from '../lexical/file.js';
 import { Bm25Index } from '../lexical/bm25.js';
-import { INDEX_FORMAT_VERSION, type Manifest, type VectorStore } from '../index/types.js';
+import { INDEX_FORMAT_VERSION, type Manifest, type VectorIndex } from '../index/types.js';
 
-export function emptyLocalIndex(identity: { modelId: string; modelFingerprint: string; dimensions: number; maxTokens: number }): { store: VectorStore; lexical: LexicalData } {
+export function emptyLocalIndex(identity: { modelId: string; modelFingerprint: string; dimensions: number; maxTokens: number }): { index: VectorIndex; lexical: LexicalData } {
   const manifest = {
     formatVersion: INDEX_FORMAT_VERSION,
     ...identity,
@@ -20,7 +20,7 @@ export function emptyLocalIndex(identity: { modelId: string; modelFingerprint: s
     files: {},
     coverage: { standard: 0, history: 0 },
   } as unknown as Manifest;
-  const store: VectorStore = {
+  const index: VectorIndex = {
     manifest,
     count: () => 0,
     search: () => [],
@@ -29,5 +29,5 @@ export function emptyLocalIndex(identity: { modelId: string; modelFingerprint: s
     docCount: () => 0,
     docMean: () => null,
   };
-  return { store, lexical: { store: new Bm25Index([]), templates: { shingle: 0, minDocs: Infinity, docs: 0, hashes: new Set(), examples: [] } } };
+  return { index: index, lexical: { bm25: new Bm25Index([]), templates: { shingle: 0, minDocs: Infinity, docs: 0, hashes: new Set(), examples: [] } } };
 }

@@ -4,7 +4,7 @@ import type { Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { errorMessage, IndexUnavailableError } from '../../shared/errors.js';
 import type { ModelIdentity } from '../index/build.js';
-import type { VectorStore } from '../index/types.js';
+import type { VectorIndex } from '../index/types.js';
 import type { HistoryStatus } from './classify.js';
 import { checkHistory, embedBriefChunks, type HistoryMatch } from './history.js';
 import { briefForCheck } from './brief-limit.js';
@@ -43,21 +43,21 @@ export function scoringLines(config: Config): Scoring['lines'] {
   };
 }
 
-/** Where the memory comes from; tests pass a fake embedder and an in-memory store. */
+/** Where the memory comes from; tests pass a fake embedder and an in-memory index. */
 export interface CheckDeps {
   loadEmbedder: () => Promise<Embedder>;
-  openStore: () => Promise<VectorStore>;
+  openIndex: () => Promise<VectorIndex>;
   /** e.g. "embedding:Xenova/all-MiniLM-L6-v2@int8+hnsw" — reported as the method that answered. */
   method: string;
   /** What the embedder will be, known without loading it: lets a stale index be updated first. */
   identity?: ModelIdentity;
-  /** The lexical index beside the vectors (hybrid scoring, and the answer when the model cannot load). */
+  /** The lexical index beside the vectors (the calibrated score, and the answer when the model cannot load). */
   openLexical?: () => Promise<LexicalData>;
-  /** The other repositories of the shared store joined to the local index (`--scope org`); absent when no store is configured. */
+  /** The other repositories of the team store joined to the local index (`--scope org`); absent when no store is configured. */
   openOrg?: (q: Omit<OrgRequest, 'self' | 'model'>) => Promise<OrgView & { where: string }>;
 }
 
-/** Which past work a check compares with: this repository's, or every repository's in the shared store. */
+/** Which past work a check compares with: this repository's, or every repository's in the team store. */
 export type CheckScope = 'repo' | 'org';
 
 export interface HistoryOutcome {
@@ -67,7 +67,7 @@ export interface HistoryOutcome {
   nearest: HistoryMatch[];
   error: string | null;
   method: string;
-  /** What the check compared with: the scope asked for is `org`, but `repo` answered when the shared store could not. */
+  /** What the check compared with: the scope asked for is `org`, but `repo` answered when the team store could not. */
   scope?: CheckScope;
   /** The other repositories compared with (org scope), and the store they came from. */
   org?: OrgSummary;
@@ -134,16 +134,16 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
       (async (): Promise<CheckOutcome> => {
         const t0 = t();
         // Model and indexes load in parallel: they are independent and all take time.
-        const [loaded, store, lexical] = await Promise.all([
+        const [loaded, index, lexical] = await Promise.all([
           deps.loadEmbedder().then(
             (e) => ((timings.modelLoadMs = t() - t0), { embedder: e, error: null }),
             (e: unknown) => ({ embedder: null, error: e }),
           ),
-          deps.openStore().then(
+          deps.openIndex().then(
             (s) => ((timings.indexLoadMs = t() - t0), s),
             (e: unknown) => {
               if (!askStoreInstead(e)) throw e;
-              warnings.push('this project has no index of its own: compared with the shared store only, and no standards attached');
+              warnings.push('this project has no index of its own: compared with the team store only, and no standards attached');
               return null;
             },
           ),
@@ -161,7 +161,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
           if (s) return [l, s, x] as const;
           noLocalIndex = true;
           const empty = emptyLocalIndex(deps.identity ?? { modelId: 'unknown', modelFingerprint: 'unknown', dimensions: 384, maxTokens: 256 });
-          return [l, empty.store, empty.lexical] as const;
+          return [l, empty.index, empty.lexical] as const;
         });
         // No model: the keyword fallback answers when there is a lexical index (and says so).
         if (!loaded.embedder && !lexical) throw loaded.error;
@@ -181,14 +181,14 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
         if (opts.history) {
           const org =
-            opts.scope === 'org' ? await orgHistory(deps, { local: store, localLexical: lexical, noLocalIndex, vectors, scoring, k: config.history.k, type: 'history' }, warnings, method) : null;
-          const against = org ?? { store, scoring, method, scope: 'repo' as const, info: undefined };
+            opts.scope === 'org' ? await orgHistory(deps, { local: index, localLexical: lexical, noLocalIndex, vectors, scoring, k: config.history.k, type: 'history' }, warnings, method) : null;
+          const against = org ?? { index, scoring, method, scope: 'repo' as const, info: undefined };
           // Documents, not chunks read: an org view holds only the candidates it fetched, and counts the whole organisation.
-          if ((against.store.docCount?.('history') ?? against.store.count('history')) === 0) {
+          if ((against.index.docCount?.('history') ?? against.index.count('history')) === 0) {
             // Nothing to compare with: saying "clear" would claim a check that did not happen.
             history = { status: 'no_history', matches: [], nearest: [], error: null, method: against.method, scope: against.scope, org: against.info };
           } else {
-            const h = checkHistory(against.store, vectors, config.history.k, config.thresholds, against.scoring);
+            const h = checkHistory(against.index, vectors, config.history.k, config.thresholds, against.scoring);
             history = { ...h, error: null, method: against.method, scope: against.scope, org: against.info };
           }
           if (org) timings.orgMs = org.ms;
@@ -196,7 +196,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         const standards: StandardsOutcome = { items: [], error: null, method };
         if (opts.standards) {
           standards.items = retrieveStandards(
-            store,
+            index,
             vectors,
             {
               candidates: config.standards.candidates,
@@ -227,17 +227,17 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
 async function orgHistory(deps: CheckDeps, q: Omit<OrgRequest, 'self' | 'model'>, warnings: string[], method: string) {
   const local = `answered from this repository's local index only (method: ${method})`;
   if (!deps.openOrg) {
-    warnings.push(`--scope org: no shared store is configured (AGENTOS_DATABASE_URL or store.url); ${local}`);
+    warnings.push(`--scope org: no team store is configured (AGENTOS_DATABASE_URL or store.url); ${local}`);
     return null;
   }
   const started = performance.now();
   try {
     const view = await deps.openOrg(q);
     warnings.push(...view.notes);
-    if (view.otherModel.length) warnings.push(`${view.otherModel.length} repositories in the shared store were indexed with another model and were not compared: ${view.otherModel.join(', ')}`);
+    if (view.otherModel.length) warnings.push(`${view.otherModel.length} repositories in the team store were indexed with another model and were not compared: ${view.otherModel.join(', ')}`);
     const scoring = { ...q.scoring, lexical: view.lexical };
     return {
-      store: view.store,
+      index: view.index,
       scoring,
       method: `${method}+pgvector`,
       scope: 'org' as const,
@@ -245,7 +245,7 @@ async function orgHistory(deps: CheckDeps, q: Omit<OrgRequest, 'self' | 'model'>
       ms: performance.now() - started,
     };
   } catch (e) {
-    warnings.push(`the shared store could not answer (${errorMessage(e)}); ${local}`);
+    warnings.push(`the team store could not answer (${errorMessage(e)}); ${local}`);
     return null;
   }
 }

@@ -5,7 +5,7 @@ import type { Embedder } from '../embeddings/embedder.js';
 import type { LexicalData } from '../lexical/file.js';
 import { scoringFor, type CheckDeps } from './run.js';
 import type { OrgView } from '../org/open.js';
-import type { VectorStore } from '../index/types.js';
+import type { VectorIndex } from '../index/types.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
 import type { HistoryMatch } from '../scoring/match.js';
 
@@ -19,13 +19,13 @@ export interface SearchResult extends HistoryMatch {
  * documents across the index, past work scored as the check scores it (same work),
  * standards as the Librarian does (governs), merged by path keeping the higher score.
  */
-export function searchIndex(store: VectorStore, vectors: Float32Array[], scoring: Scoring, o: { types: CorpusType[]; limit: number }): SearchResult[] {
-  return mergeByPath(o.types.map((type) => [type, rankType(store, vectors, scoring, type, o.limit)]));
+export function searchIndex(index: VectorIndex, vectors: Float32Array[], scoring: Scoring, o: { types: CorpusType[]; limit: number }): SearchResult[] {
+  return mergeByPath(o.types.map((type) => [type, rankType(index, vectors, scoring, type, o.limit)]));
 }
 
-/** One type's best documents, none when the store holds none of that type. */
-function rankType(store: VectorStore, vectors: Float32Array[], scoring: Scoring, type: CorpusType, limit: number): HistoryMatch[] {
-  return store.count(type) === 0 ? [] : rescore(store, vectors, limit, type, scoring);
+/** One type's best documents, none when the index holds none of that type. */
+function rankType(index: VectorIndex, vectors: Float32Array[], scoring: Scoring, type: CorpusType, limit: number): HistoryMatch[] {
+  return index.count(type) === 0 ? [] : rescore(index, vectors, limit, type, scoring);
 }
 
 /** Each type's best documents as one list: a document in both types is listed once, with its higher score and both types. */
@@ -43,7 +43,7 @@ function mergeByPath(perType: Array<[CorpusType, HistoryMatch[]]>): SearchResult
 
 /**
  * The lexical index for a query against an open index (`agentos search`, the MCP
- * server's search_history): it serves the hybrid score and, without the model,
+ * server's search_history): it serves the calibrated score and, without the model,
  * answers alone, which a warning says; with neither, the model's error. Warnings are
  * returned for the caller to show where it shows them.
  */
@@ -62,7 +62,7 @@ export function queryLexical(loaded: { e: Embedder | null; error: unknown }, ope
 
 /** The query embedded (when there is a model) and ranked by the one scoring rule (run.ts scoringFor). */
 export async function rankQuery(
-  store: VectorStore,
+  index: VectorIndex,
   embedder: Embedder | null,
   lexical: LexicalData | null,
   config: Config,
@@ -71,17 +71,17 @@ export async function rankQuery(
 ): Promise<SearchResult[]> {
   const vectors = embedder ? await embedder.embed([query]) : [];
   const scoring = scoringFor(config, query, { lexical, chunks: [query], model: Boolean(embedder) });
-  if (!o.org) return searchIndex(store, vectors, scoring, o);
-  // Org scope: each type's candidates come from the shared store; if it cannot answer, the local index does, and says so.
+  if (!o.org) return searchIndex(index, vectors, scoring, o);
+  // Org scope: each type's candidates come from the team store; if it cannot answer, the local index does, and says so.
   const perType: Array<[CorpusType, HistoryMatch[]]> = [];
   for (const type of o.types) {
     try {
-      const view = await o.org.open({ local: store, localLexical: lexical, vectors, scoring, k: o.limit, type });
+      const view = await o.org.open({ local: index, localLexical: lexical, vectors, scoring, k: o.limit, type });
       o.org.answered(view);
-      perType.push([type, rankType(view.store, vectors, { ...scoring, lexical: view.lexical }, type, o.limit)]);
+      perType.push([type, rankType(view.index, vectors, { ...scoring, lexical: view.lexical }, type, o.limit)]);
     } catch (e) {
       o.org.failed(e);
-      perType.push([type, rankType(store, vectors, scoring, type, o.limit)]);
+      perType.push([type, rankType(index, vectors, scoring, type, o.limit)]);
     }
   }
   return mergeByPath(perType);

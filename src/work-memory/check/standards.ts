@@ -4,7 +4,7 @@ import { extractMetadata } from '../corpus/metadata.js';
 import type { DocStatus } from '../corpus/types.js';
 import { UsageError } from '../../shared/errors.js';
 import { BoundedReadError, readRegularFile } from '../../shared/fsutil/bounded-read.js';
-import type { VectorStore } from '../index/types.js';
+import type { VectorIndex } from '../index/types.js';
 import { nearestDocuments } from './history.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
 
@@ -29,8 +29,8 @@ export interface StandardsRule {
  * The Librarian's rule: ask for `candidates` standards, keep those scoring at
  * least `threshold`, take the best `k`. One entry per document (its best section).
  */
-export function retrieveStandards(store: VectorStore, briefVectors: Float32Array[], rule: StandardsRule, scoring?: Scoring): StandardContext[] {
-  const nearest = scoring ? rescore(store, briefVectors, rule.candidates, 'standard', scoring) : nearestDocuments(store, briefVectors, rule.candidates, 'standard');
+export function retrieveStandards(index: VectorIndex, briefVectors: Float32Array[], rule: StandardsRule, scoring?: Scoring): StandardContext[] {
+  const nearest = scoring ? rescore(index, briefVectors, rule.candidates, 'standard', scoring) : nearestDocuments(index, briefVectors, rule.candidates, 'standard');
   // The best `candidates` by score, then the line, then ADRs/standards before designs: a design above
   // the line is never cut for an ADR below it.
   return librarianOrder(nearest.filter((m) => m.score >= rule.threshold))

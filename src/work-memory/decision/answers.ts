@@ -146,7 +146,12 @@ export function maintainerFigures(answers: Answer[]): { confirmed: number; remov
 
 /** The scale a score was given on: the method, and for the calibrated score its calibration version. */
 export function answerScale(config: { scoring: { method: string } }): string {
-  return config.scoring.method === 'hybrid' ? `hybrid@${calibrationVersion()}` : config.scoring.method;
+  return config.scoring.method === 'calibrated' ? `calibrated@${calibrationVersion()}` : config.scoring.method;
+}
+
+/** Whether an answer was given on this scale; answers kept before the method was renamed say `hybrid@<version>`. */
+export function sameScale(kept: string | undefined, scale: string): boolean {
+  return kept === scale || (kept !== undefined && kept.replace(/^hybrid@/, 'calibrated@') === scale);
 }
 
 /** The Ignore answers for this brief, by matched path (every path of the match's work counts). */

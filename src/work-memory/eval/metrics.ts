@@ -12,7 +12,7 @@ export interface QueryResult {
   ms: number;
   /** The brief's kind in a labelled set (duplicate, novel, brief_adr, ...). */
   kind?: string;
-  /** Every candidate scored (hybrid): its parts, for refitting the fusion offline (`eval --save`). */
+  /** Every candidate scored (calibrated): its parts, for refitting the fusion offline (`eval --save`). */
   candidates?: Array<{ path: string; cosine: number; lexical: number }>;
 }
 

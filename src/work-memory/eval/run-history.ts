@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { checkHistory, embedBrief } from '../check/history.js';
 import { readLiveSources, sourcesFile } from '../index/source-plan.js';
-import { openStore, readCurrent } from '../index/hnsw-store.js';
+import { openIndex, readCurrent } from '../index/hnsw-index.js';
 import type { Config } from '../../shared/config/schema.js';
 import { readTextFile } from '../corpus/read.js';
 import type { ModelSetup } from '../index/model-setup.js';
@@ -28,19 +28,19 @@ const NEAREST = 10;
  */
 export async function runHistoryEval(o: { root: string; config: Config; model: ModelSetup; onProgress?: (m: string) => void }): Promise<HistoryEvalRun> {
   const t0 = performance.now();
-  const store = await openStore(o.root, o.model.identity);
+  const index = await openIndex(o.root, o.model.identity);
   let lexical = null;
   try {
     lexical = openLexical(o.root);
   } catch {
     lexical = null;
   }
-  const history = store.meta.docs.filter((d) => d.types.includes('history'));
+  const history = index.meta.docs.filter((d) => d.types.includes('history'));
   const docs: LinkDoc[] = [];
   const texts = new Map<string, string>();
   // Work read from git or a tracker has no file: its text is kept in the generation.
   const generation = readCurrent(o.root);
-  const sources = generation ? await readLiveSources(o.root, generation, store.manifest.integrity.extra?.[sourcesFile]) : { texts: new Map<string, string>(), duplicates: [] };
+  const sources = generation ? await readLiveSources(o.root, generation, index.manifest.integrity.extra?.[sourcesFile]) : { texts: new Map<string, string>(), duplicates: [] };
   for (const d of history) {
     const kept = d.origin ? sources.texts.get(d.filePath) : undefined;
     const read = kept !== undefined ? null : await readTextFile(path.join(o.root, d.filePath), o.config.corpus.maxFileBytes);
@@ -53,12 +53,12 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
   const results: QueryResult[] = [];
   const t1 = performance.now();
   for (const d of history) {
-    const vectors = d.labels.map((l) => Float32Array.from(store.index.getPoint(l)));
-    const sameWork = (p: string) => p === d.filePath || (d.issueId !== null && store.doc(p)?.issueId === d.issueId);
+    const vectors = d.labels.map((l) => Float32Array.from(index.graph.getPoint(l)));
+    const sameWork = (p: string) => p === d.filePath || (d.issueId !== null && index.doc(p)?.issueId === d.issueId);
     // The product's own scoring rule (title, floors at the configured lines, cosine without a lexical index).
     const scoring: Scoring = { ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true }), exclude: sameWork };
     const s0 = performance.now();
-    const { nearest } = checkHistory(store, vectors, NEAREST, o.config.thresholds, scoring);
+    const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, scoring);
     const targets = links.get(d.filePath);
     const rank = targets ? nearest.findIndex((m) => (m.paths ?? [m.filePath]).some((p) => targets.has(p))) : -1;
     const top = nearest[0];
@@ -74,14 +74,14 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
     });
   }
   // Reports a tracker closed as duplicates of indexed work: asked as briefs (embedded, the model loads), their original the target.
-  const pairs = sources.duplicates.filter((p) => store.doc(p.of));
+  const pairs = sources.duplicates.filter((p) => index.doc(p.of));
   if (pairs.length) {
     o.onProgress?.(`${pairs.length} reports the tracker closed as duplicates: checking each against the index`);
     const embedder = await o.model.load('query');
     for (const p of pairs) {
       const s0 = performance.now();
       const vectors = await embedBrief(p.text, embedder);
-      const { nearest } = checkHistory(store, vectors, NEAREST, o.config.thresholds, scoringFor(o.config, p.text, { lexical, model: true }));
+      const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, scoringFor(o.config, p.text, { lexical, model: true }));
       const rank = nearest.findIndex((m) => (m.paths ?? [m.filePath]).includes(p.of));
       results.push({
         id: p.key,

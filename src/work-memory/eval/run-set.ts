@@ -13,7 +13,7 @@ import { scoringFor } from '../check/run.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { buildIndex, type ModelIdentity } from '../index/build.js';
-import { openStore, type HnswStore } from '../index/hnsw-store.js';
+import { openIndex, type HnswIndex } from '../index/hnsw-index.js';
 import { openLexical, type LexicalData } from '../lexical/file.js';
 import type { Features } from '../scoring/features.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
@@ -76,7 +76,7 @@ const TRACKER_EXPORT = 'tracker-export.jsonl';
 interface Built {
   project: EvalProject;
   root: string;
-  store: HnswStore;
+  index: HnswIndex;
   lexical: LexicalData;
   pathOf: Map<string, string>;
 }
@@ -108,7 +108,7 @@ export async function runSet(o: SetRunOptions): Promise<SetRun> {
   }
   if (o.crossStandards) {
     for (const b of built) {
-      if (b.store.docCount('standard') === 0) continue;
+      if (b.index.docCount('standard') === 0) continue;
       for (const other of built) {
         if (other === b) continue;
         for (const c of other.project.cases.filter((x) => x.kind !== 'design_cites_standard')) {
@@ -156,7 +156,7 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
   };
   o.onProgress?.(`indexing ${p.name}: ${p.docs.length} documents`);
   await buildIndex({ root, config, includeHistory: true, full: true, model: o.model, loadEmbedder: load, lockWaitMs: 0 });
-  return { project: p, root, store: await openStore(root), lexical: openLexical(root), pathOf };
+  return { project: p, root, index: await openIndex(root), lexical: openLexical(root), pathOf };
 }
 
 /** A folder name for a project: its name made safe, never `.`/`..`, and distinct per name (a short hash). */
@@ -195,7 +195,7 @@ async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<
   const { texts, vectors } = await embedBriefChunks(c.text, e);
   const s0 = performance.now();
   const scoring = caseScoring(b, c, texts, config);
-  const { nearest: all } = checkHistory(b.store, vectors, CANDIDATES, config.thresholds, scoring);
+  const { nearest: all } = checkHistory(b.index, vectors, CANDIDATES, config.thresholds, scoring);
   const ms = performance.now() - s0;
   const targets = c.expected.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p);
   const targetSet = new Set(targets);
@@ -221,13 +221,13 @@ async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<
     targetScore: rank >= 0 ? nearest[rank].score : null,
     ms,
     history: all.map((m) => ({ path: m.filePath, label: hits(m) ? 1 : 0, score: m.score, features: m.components?.features ?? null })),
-    standards: b.store.docCount('standard') > 0 ? { governing, candidates: await askStandards(b, c, e, config, governing) } : undefined,
+    standards: b.index.docCount('standard') > 0 ? { governing, candidates: await askStandards(b, c, e, config, governing) } : undefined,
   };
 }
 
 async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, governing: string[]): Promise<Candidate[]> {
   const { texts, vectors } = await embedBriefChunks(c.text, e);
   const gov = new Set(governing);
-  const found = rescore(b.store, vectors, STANDARD_CANDIDATES, 'standard', caseScoring(b, c, texts, config));
+  const found = rescore(b.index, vectors, STANDARD_CANDIDATES, 'standard', caseScoring(b, c, texts, config));
   return found.map((m) => ({ path: m.filePath, label: gov.has(m.filePath) ? 1 : 0, score: m.score, features: m.components?.features ?? null, documentType: m.documentType }));
 }

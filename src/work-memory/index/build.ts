@@ -6,7 +6,7 @@ import { scanCorpus } from '../corpus/scan.js';
 import type { SkippedFile } from '../corpus/types.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { IndexUnavailableError } from '../../shared/errors.js';
-import { DamagedPointerError, openGeneration, readCurrent, type HnswStore } from './hnsw-store.js';
+import { DamagedPointerError, openGeneration, readCurrent, type HnswIndex } from './hnsw-index.js';
 import { indexPaths } from './layout.js';
 import { corpusConfigHash } from './corpus-config.js';
 import { acquireLock } from './lock.js';
@@ -90,7 +90,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
 async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const { root, config } = opts;
   const { name: previousName, damaged } = await readCurrentOrSetAside(root);
-  let existing: HnswStore | null = null;
+  let existing: HnswIndex | null = null;
   let fullRebuildReason: string | null = opts.full ? '--full was given' : null;
   if (!opts.full && previousName) {
     try {

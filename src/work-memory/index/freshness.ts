@@ -5,7 +5,7 @@ import type { CorpusFile } from '../corpus/types.js';
 import { errorMessage } from '../../shared/errors.js';
 import { incompatibility, type ModelIdentity } from './build.js';
 import { corpusConfigHash } from './corpus-config.js';
-import { readCurrent, readLiveManifest, readManifest } from './hnsw-store.js';
+import { readCurrent, readLiveManifest, readManifest } from './hnsw-index.js';
 import { indexPaths } from './layout.js';
 import type { Manifest } from './types.js';
 import { statDiff } from './update-plan.js';

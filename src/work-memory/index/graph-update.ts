@@ -8,8 +8,8 @@ import type { Chunk } from '../chunks/chunk.js';
 import { truncate } from '../corpus/metadata.js';
 import type { CorpusFile, DocMetadata } from '../corpus/types.js';
 import { compareText } from '../../shared/text/compare.js';
-import type { HnswStore } from './hnsw-store.js';
-import { HNSW_EF_CONSTRUCTION, HNSW_M, loadHnswlib, type HnswIndex } from './hnswlib.js';
+import type { HnswIndex } from './hnsw-index.js';
+import { HNSW_EF_CONSTRUCTION, HNSW_M, loadHnswlib, type HnswGraph } from './hnswlib.js';
 import type { IndexMeta, StoredChunk, StoredDoc } from './types.js';
 
 const EXCERPT_CHARS = 280;
@@ -25,14 +25,14 @@ export interface Prepared {
 }
 
 export interface GraphUpdate {
-  index: HnswIndex;
+  index: HnswGraph;
   meta: IndexMeta;
   nextLabel: number;
   deletedCount: number;
 }
 
 export async function updateGraph(o: {
-  existing: HnswStore | null;
+  existing: HnswIndex | null;
   keep: StoredDoc[];
   /** Indexed documents whose points go (changed or removed). */
   dropped: StoredDoc[];
@@ -45,11 +45,11 @@ export async function updateGraph(o: {
   const { existing, keep, prepared, vectors } = o;
   const newCount = vectors.length;
   const liveOld = keep.reduce((n, d) => n + d.labels.length, 0);
-  let index: HnswIndex;
+  let index: HnswGraph;
   let nextLabel = existing?.manifest.nextLabel ?? 0;
   let deletedCount = existing?.manifest.deletedCount ?? 0;
   if (existing) {
-    index = existing.index;
+    index = existing.graph;
     for (const d of o.dropped) for (const l of d.labels) index.markDelete(l);
     deletedCount += o.dropped.reduce((n, d) => n + d.labels.length, 0);
     if (deletedCount > MAX_DELETED_SHARE * (liveOld + newCount + deletedCount)) {
@@ -91,7 +91,7 @@ export async function updateGraph(o: {
 }
 
 /** A fresh graph holding only the live points of the kept documents (labels preserved). */
-function compact(hnsw: Awaited<ReturnType<typeof loadHnswlib>>, dims: number, old: HnswIndex, keep: StoredDoc[], capacity: number): HnswIndex {
+function compact(hnsw: Awaited<ReturnType<typeof loadHnswlib>>, dims: number, old: HnswGraph, keep: StoredDoc[], capacity: number): HnswGraph {
   const fresh = new hnsw.HierarchicalNSW('ip', dims);
   fresh.initIndex(Math.max(16, capacity), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
   for (const d of keep) for (const l of d.labels) fresh.addPoint(old.getPoint(l), l);

@@ -1,5 +1,5 @@
 /** hnswlib-node is a native addon: load it only when an index is touched. */
-export interface HnswIndex {
+export interface HnswGraph {
   initIndex(maxElements: number, m?: number, efConstruction?: number, randomSeed?: number, allowReplaceDeleted?: boolean): void;
   readIndexSync(filename: string, allowReplaceDeleted?: boolean): void;
   writeIndexSync(filename: string): void;
@@ -15,7 +15,7 @@ export interface HnswIndex {
 }
 
 export interface Hnswlib {
-  HierarchicalNSW: new (space: 'ip' | 'l2' | 'cosine', dims: number) => HnswIndex;
+  HierarchicalNSW: new (space: 'ip' | 'l2' | 'cosine', dims: number) => HnswGraph;
 }
 
 export async function loadHnswlib(): Promise<Hnswlib> {

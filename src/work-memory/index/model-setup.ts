@@ -5,7 +5,7 @@ import type { ModelIdentity } from './build.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { fingerprintFile, modelCacheDir, onnxFileName, resolveDtype, resolveModelLocation, type ModelLocation } from '../embeddings/model-location.js';
 import { AUTO_DTYPES, type ModelDtype } from '../embeddings/model-files.js';
-import { readLiveManifest } from './hnsw-store.js';
+import { readLiveManifest } from './hnsw-index.js';
 
 export { modelCacheDir };
 import { MAX_TOKENS } from '../embeddings/minilm.js';

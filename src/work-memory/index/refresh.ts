@@ -3,7 +3,7 @@ import type { Embedder } from '../embeddings/embedder.js';
 import { errorMessage } from '../../shared/errors.js';
 import { buildIndex, type BuildProgress, type BuildReport, type ModelIdentity } from './build.js';
 import { checkFreshness, indexAgeSeconds, type Freshness } from './freshness.js';
-import { readLiveManifest } from './hnsw-store.js';
+import { readLiveManifest } from './hnsw-index.js';
 import type { Manifest } from './types.js';
 
 /** Why a stale index was not brought up to date before a check. */

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { CollectedSources, PreviousSources } from '../sources/collect.js';
 import { isSourceKey, type DuplicatePair, type SourceDoc } from '../sources/types.js';
-import type { HnswStore } from './hnsw-store.js';
+import type { HnswIndex } from './hnsw-index.js';
 import { indexPaths } from './layout.js';
 import type { StoredDoc } from './types.js';
 
@@ -31,7 +31,7 @@ export interface SourcePlan {
   metaOnlyChange: boolean;
 }
 
-export function planSources(existing: HnswStore | null, sources: CollectedSources | null): SourcePlan {
+export function planSources(existing: HnswIndex | null, sources: CollectedSources | null): SourcePlan {
   const plan: SourcePlan = { keep: [], toEmbed: [], removed: [], metaOnlyChange: false };
   const present = new Set<string>();
   const old = new Map((existing?.meta.docs ?? []).filter((d) => d.origin || isSourceKey(d.filePath)).map((d) => [d.filePath, d]));
@@ -76,7 +76,7 @@ async function readSourcesJson(root: string, generation: string, integrity: { sh
 }
 
 /** The previous generation's source documents (metadata and text) and state, or null when it has none (read the sources again in full). */
-export async function readPreviousSources(existing: HnswStore, generation: string, root: string): Promise<PreviousSources | null> {
+export async function readPreviousSources(existing: HnswIndex, generation: string, root: string): Promise<PreviousSources | null> {
   const state = existing.manifest.sources;
   const json = state ? await readSourcesJson(root, generation, existing.manifest.integrity.extra?.[sourcesFile]) : null;
   if (!state || !json) return null;

@@ -46,7 +46,7 @@ export interface Manifest {
 
 export interface StoredDoc extends DocMetadata {
   labels: number[];
-  /** Another repository's document, read from the shared store (org scope); absent for this repository's own. */
+  /** Another repository's document, read from the team store (org scope); absent for this repository's own. */
   repository?: string;
 }
 
@@ -67,14 +67,14 @@ export interface SearchHit {
 }
 
 /**
- * Read side of the index. The HNSW file is one implementation; a BM25 or
- * pgvector store implements the same calls.
+ * Read side of the index. The HNSW file is one implementation (hnsw-index.ts); the
+ * org view (org/org-view.ts: this index plus what the team store holds) is the other.
  */
-export interface VectorStore {
+export interface VectorIndex {
   readonly manifest: Manifest;
   /** Live chunks of a type (all types when omitted). */
   count(type?: CorpusType): number;
-  /** Nearest chunks, best first; at most `k`, fewer when the store holds fewer. */
+  /** Nearest chunks, best first; at most `k`, fewer when the index holds fewer. */
   search(vector: Float32Array, k: number, type?: CorpusType): SearchHit[];
   /** A document's chunks as hits scored against `vectors` (best chunk first); for documents found lexically. */
   scoreDoc?(filePath: string, vectors: Float32Array[]): (SearchHit & { vectorIndex: number }) | null;

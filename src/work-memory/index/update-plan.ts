@@ -9,7 +9,7 @@
 import type { CorpusFile } from '../corpus/types.js';
 import { readTextFile } from '../corpus/read.js';
 import { compareText } from '../../shared/text/compare.js';
-import type { HnswStore } from './hnsw-store.js';
+import type { HnswIndex } from './hnsw-index.js';
 import type { Manifest, StoredDoc } from './types.js';
 
 export interface StatDiff<F> {
@@ -64,7 +64,7 @@ export interface UpdatePlan {
 }
 
 /** The plan for `files` against the live generation (`existing`, null for a first or full build). */
-export async function planUpdate(existing: HnswStore | null, files: CorpusFile[], maxFileBytes: number): Promise<UpdatePlan> {
+export async function planUpdate(existing: HnswIndex | null, files: CorpusFile[], maxFileBytes: number): Promise<UpdatePlan> {
   const oldDocs = new Map((existing?.meta.docs ?? []).map((d) => [d.filePath, d]));
   const manifest: Pick<Manifest, 'files' | 'skipped'> = existing?.manifest ?? { files: {} };
   const plan: UpdatePlan = { keep: [], toEmbed: [], reads: new Map(), statUpdates: {}, unchanged: 0, removed: [], metaOnlyChange: false };

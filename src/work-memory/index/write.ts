@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { headSha } from './hnsw-store.js';
-import type { HnswIndex } from './hnswlib.js';
+import { headSha } from './hnsw-index.js';
+import type { HnswGraph } from './hnswlib.js';
 import { indexPaths } from './layout.js';
 import type { IndexMeta, Manifest } from './types.js';
 
@@ -25,7 +25,7 @@ export async function writeGeneration(
   root: string,
   manifest: Omit<Manifest, 'integrity'>,
   meta: IndexMeta,
-  vectors: { index: HnswIndex } | { linkFrom: string },
+  vectors: { index: HnswGraph } | { linkFrom: string },
   /** Further files of the generation (the lexical index), written and fsynced with the rest. */
   extra: Record<string, Buffer> = {},
 ): Promise<string> {

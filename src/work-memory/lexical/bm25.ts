@@ -23,9 +23,9 @@ export interface LexicalHit {
 
 /**
  * Read side of lexical retrieval. The in-memory BM25 below is one
- * implementation; a Postgres full-text store implements the same calls.
+ * implementation; the org view (org/org-view.ts) is built from the same class.
  */
-export interface LexicalStore {
+export interface LexicalIndex {
   readonly docCount: number;
   /** Inverse document frequency of a term (0 when the term is in no document). */
   idf(term: string): number;
@@ -55,7 +55,7 @@ export function bm25Idf(docCount: number, df: number): number {
 }
 
 /** BM25 over whole documents, postings built at load. */
-export class Bm25Index implements LexicalStore {
+export class Bm25Index implements LexicalIndex {
   private readonly postings = new Map<string, Array<[number, number]>>();
   private readonly byPath = new Map<string, number>();
   private readonly avgLen: number;

@@ -4,7 +4,7 @@ import { Bm25Index, type LexicalDoc } from './bm25.js';
 import { detectTemplates, stripTemplates, type TemplateSet } from './templates.js';
 import { termCounts, tokenize } from './tokenize.js';
 import { indexPaths } from '../index/layout.js';
-import { readCurrent } from '../index/hnsw-store.js';
+import { readCurrent } from '../index/hnsw-index.js';
 import path from 'node:path';
 
 /** Stored beside vectors.hnsw in each index generation. */
@@ -20,7 +20,7 @@ interface LexicalJson {
 }
 
 export interface LexicalData {
-  store: Bm25Index;
+  bm25: Bm25Index;
   templates: TemplateSet;
 }
 
@@ -56,7 +56,7 @@ export function buildLexical(docs: Array<{ path: string; text: string }>): { dat
     }),
     templates: { shingle: templates.shingle, minDocs: templates.minDocs, docs: templates.docs, hashes: [...templates.hashes], examples: templates.examples },
   };
-  return { data: { store: new Bm25Index(lexDocs), templates }, buffer: Buffer.from(JSON.stringify(json)) };
+  return { data: { bm25: new Bm25Index(lexDocs), templates }, buffer: Buffer.from(JSON.stringify(json)) };
 }
 
 function parse(buf: Buffer, file: string): LexicalJson {
@@ -80,7 +80,7 @@ export function readLexical(file: string, sha256?: string): LexicalData {
     return { path: p, len, tf };
   });
   const t = json.templates;
-  return { store: new Bm25Index(docs), templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples } };
+  return { bm25: new Bm25Index(docs), templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples } };
 }
 
 /** Load the live generation's lexical index (throws when there is none). */

@@ -1,5 +1,5 @@
 /**
- * The shared store is other people's input (issue 30): one person's careless or
+ * The team store is other people's input (issue 30): one person's careless or
  * hostile row must fail alone, be named, and never change anybody else's check.
  * Each document fetched for a check is checked whole here before it can be
  * scored: its metadata has the shape the index writes, every vector has the

@@ -1,5 +1,5 @@
 /**
- * What the org-scope check reads from the shared store (issue 23): the other
+ * What the org-scope check reads from the team store (issue 23): the other
  * repositories it may compare with, the candidates each retriever proposes there
  * (pgvector's HNSW for the vectors, BM25 over the term tables for the words), and
  * those candidates whole: metadata, chunk vectors, term counts. Everything else
@@ -8,9 +8,9 @@
  */
 import { checkedMetadata, count, vectorProblem } from './checked.js';
 import { oneLine } from '../../shared/sanitize.js';
-import type { StoreClient } from '../../shared/store/connect.js';
+import type { TeamStoreClient } from '../../shared/team-store/connect.js';
 import { B, K1 } from '../lexical/bm25.js';
-import { parseVector, vectorText } from '../../shared/store/vector.js';
+import { parseVector, vectorText } from '../../shared/team-store/vector.js';
 import type { CorpusType, DocMetadata } from '../corpus/types.js';
 
 export interface OrgRepository {
@@ -30,7 +30,7 @@ export interface ModelMatch {
 }
 
 /** The other repositories, split into those whose vectors compare with this model's and those indexed another way. */
-export async function orgRepositories(client: StoreClient, self: string | null, model: ModelMatch): Promise<{ usable: OrgRepository[]; otherModel: string[]; broken: string[] }> {
+export async function orgRepositories(client: TeamStoreClient, self: string | null, model: ModelMatch): Promise<{ usable: OrgRepository[]; otherModel: string[]; broken: string[] }> {
   const rows = await client.query<{
     id: string;
     name: string;
@@ -52,7 +52,7 @@ export async function orgRepositories(client: StoreClient, self: string | null, 
     // Totals the scores depend on (corpus size, mean length): a negative or absurd one would skew every score.
     const totals = [r.docs, r.history_docs, r.standard_docs, r.lexical_len].map(count);
     if (totals.some((x) => x === null)) {
-      broken.push(`store: skipped repository ${named(r.name)}: its document totals are not non-negative counts`);
+      broken.push(`team store: skipped repository ${named(r.name)}: its document totals are not non-negative counts`);
       continue;
     }
     const sameWeights = r.model_fingerprint === model.modelFingerprint || r.model_fingerprint === 'unknown' || model.modelFingerprint === 'unknown';
@@ -72,7 +72,7 @@ const CHUNKS_PER_DOC = 8;
  * least `want` of `type` when the store holds them: the search widens as the local one
  * does (src/work-memory/scoring/match.ts), up to pgvector's limit.
  */
-export async function vectorCandidates(client: StoreClient, vectors: Float32Array[], want: number, type: CorpusType, repositories: Set<string>): Promise<Set<string>> {
+export async function vectorCandidates(client: TeamStoreClient, vectors: Float32Array[], want: number, type: CorpusType, repositories: Set<string>): Promise<Set<string>> {
   const found = new Set<string>();
   for (const v of vectors) {
     const literal = vectorText(v);
@@ -101,7 +101,7 @@ export async function vectorCandidates(client: StoreClient, vectors: Float32Arra
 }
 
 /** The `want` nearest documents of these repositories and type by a sequential scan (pgvector 0.6 filters only after its index). */
-async function exactCandidates(client: StoreClient, literal: string, want: number, type: CorpusType, repositories: string[]): Promise<string[]> {
+async function exactCandidates(client: TeamStoreClient, literal: string, want: number, type: CorpusType, repositories: string[]): Promise<string[]> {
   await client.query('SAVEPOINT exact');
   try {
     await client.query('SET LOCAL enable_indexscan = off');
@@ -118,7 +118,7 @@ async function exactCandidates(client: StoreClient, literal: string, want: numbe
 }
 
 /** Documents of the given repositories holding a term, per term. */
-export async function orgDocumentFrequencies(client: StoreClient, terms: string[], repositories: string[]): Promise<Map<string, number>> {
+export async function orgDocumentFrequencies(client: TeamStoreClient, terms: string[], repositories: string[]): Promise<Map<string, number>> {
   if (!terms.length || !repositories.length) return new Map();
   const rows = await client.query<{ term: string; df: string }>(
     // Each repository's count held to [0, its documents]: one repository's wrong statistics cannot turn another's scores into NaN.
@@ -139,7 +139,13 @@ export async function orgDocumentFrequencies(client: StoreClient, terms: string[
 export const LEXICAL_POSTINGS_BUDGET = 200_000;
 
 /** The best `want` documents of the given repositories by BM25 of the weighted terms (weights: the collection's IDF). */
-export async function lexicalCandidates(client: StoreClient, weighted: Array<{ term: string; idf: number; df: number }>, avgLen: number, want: number, repositories: string[]): Promise<Set<string>> {
+export async function lexicalCandidates(
+  client: TeamStoreClient,
+  weighted: Array<{ term: string; idf: number; df: number }>,
+  avgLen: number,
+  want: number,
+  repositories: string[],
+): Promise<Set<string>> {
   const terms: typeof weighted = [];
   let postings = 0;
   for (const w of [...weighted].filter((x) => x.idf > 0 && x.df > 0).sort((a, b) => b.idf - a.idf)) {
@@ -175,7 +181,7 @@ export interface FetchedDoc {
  * The candidates whole. Each is checked (org/checked.ts) before it is scored: a document
  * whose metadata, vectors or counts do not have their shape is left out, and named in `skipped`.
  */
-export async function fetchDocuments(client: StoreClient, ids: string[], dimensions: number): Promise<{ docs: FetchedDoc[]; skipped: string[] }> {
+export async function fetchDocuments(client: TeamStoreClient, ids: string[], dimensions: number): Promise<{ docs: FetchedDoc[]; skipped: string[] }> {
   if (!ids.length) return { docs: [], skipped: [] };
   const docs = await client.query<{ id: string; repository: string; path: string; types: unknown; metadata: unknown; lexical_len: unknown }>(
     `SELECT d.id, r.name AS repository, d.path, d.types, d.metadata, d.lexical_len FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE d.id = ANY($1::bigint[]) ORDER BY r.name, d.path`,
@@ -187,7 +193,7 @@ export async function fetchDocuments(client: StoreClient, ids: string[], dimensi
     const checked = checkedMetadata(r);
     const lexicalLen = count(r.lexical_len);
     if ('problem' in checked || lexicalLen === null) {
-      bad.set(r.id, `store: skipped ${named(r.repository)}:${named(r.path)}: ${'problem' in checked ? checked.problem : 'its lexical length is not a count'}`);
+      bad.set(r.id, `team store: skipped ${named(r.repository)}:${named(r.path)}: ${'problem' in checked ? checked.problem : 'its lexical length is not a count'}`);
       continue;
     }
     byId.set(r.id, { repository: r.repository, path: r.path, metadata: checked.metadata, lexicalLen, chunks: [], tf: new Map() });
@@ -202,7 +208,7 @@ export async function fetchDocuments(client: StoreClient, ids: string[], dimensi
     const vector = parseVector(c.v);
     const problem = vectorProblem(vector, dimensions) ?? (typeof c.section !== 'string' || typeof c.excerpt !== 'string' ? 'a chunk without its text' : null);
     if (problem) {
-      bad.set(c.document_id, `store: skipped ${named(doc.repository)}:${named(doc.path)}: ${problem}`);
+      bad.set(c.document_id, `team store: skipped ${named(doc.repository)}:${named(doc.path)}: ${problem}`);
       byId.delete(c.document_id);
       continue;
     }
@@ -214,7 +220,7 @@ export async function fetchDocuments(client: StoreClient, ids: string[], dimensi
     if (!doc) continue;
     const tf = count(t.tf);
     if (tf === null || tf === 0) {
-      bad.set(t.document_id, `store: skipped ${named(doc.repository)}:${named(doc.path)}: a term count that is not a positive count`);
+      bad.set(t.document_id, `team store: skipped ${named(doc.repository)}:${named(doc.path)}: a term count that is not a positive count`);
       byId.delete(t.document_id);
       continue;
     }

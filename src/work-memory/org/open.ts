@@ -1,22 +1,22 @@
 /**
- * Build the organisation's view for one check: ask the shared store for the other
+ * Build the organisation's view for one check: ask the team store for the other
  * repositories' candidates, in one read-only snapshot of it (a sync committing
  * meanwhile is seen whole or not at all), and join them to the local index.
  */
-import type { StoreClient } from '../../shared/store/connect.js';
+import type { TeamStoreClient } from '../../shared/team-store/connect.js';
 import type { CorpusType } from '../corpus/types.js';
-import type { VectorStore } from '../index/types.js';
+import type { VectorIndex } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
 import { candidateDepth, informativeChunks, lexicalOnlyDepth, type Scoring } from '../scoring/rank.js';
 import { fetchDocuments, lexicalCandidates, orgDocumentFrequencies, orgRepositories, vectorCandidates, type ModelMatch } from './fetch.js';
-import { ForeignDocs, OrgStore, orgCorpusStats, orgLexical } from './org-view.js';
+import { ForeignDocs, OrgIndex, orgCorpusStats, orgLexical } from './org-view.js';
 import { bm25Idf } from '../lexical/bm25.js';
 
 export interface OrgRequest {
   /** This repository's name in the store (its documents come from the local index instead), null when it has none. */
   self: string | null;
   model: ModelMatch;
-  local: VectorStore;
+  local: VectorIndex;
   localLexical: LexicalData | null;
   /** No local index (an empty one stands in): this repository's own published documents come from the store too. */
   noLocalIndex?: boolean;
@@ -28,7 +28,7 @@ export interface OrgRequest {
 }
 
 export interface OrgView {
-  store: VectorStore;
+  index: VectorIndex;
   lexical: LexicalData | null;
   /** The other repositories compared with. */
   repositories: string[];
@@ -52,7 +52,7 @@ export function orgSummary(view: OrgView & { where: string }): OrgSummary {
   return { where: view.where, repositories: view.repositories, otherModel: view.otherModel, fetched: view.fetched };
 }
 
-export async function openOrgView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
+export async function openOrgView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     const view = await readView(client, q);
@@ -64,7 +64,7 @@ export async function openOrgView(client: StoreClient, q: OrgRequest): Promise<O
   }
 }
 
-async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
+async function readView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView> {
   const { usable, otherModel, broken } = await orgRepositories(client, q.self, q.model);
   const ids = usable.map((r) => r.id);
   const idSet = new Set(ids);
@@ -74,7 +74,7 @@ async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
     for (const id of await vectorCandidates(client, kept, candidateDepth(q.k, q.scoring), q.type, idSet)) candidates.add(id);
   }
   const orgDf = new Map<string, number>();
-  const stats = q.localLexical ? orgCorpusStats(q.localLexical.store, usable, orgDf) : null;
+  const stats = q.localLexical ? orgCorpusStats(q.localLexical.bm25, usable, orgDf) : null;
   if (q.localLexical && stats) {
     const tokens = [...new Set(lexicalTokens(q.scoring.briefText, q.localLexical.templates))];
     for (const [term, df] of await orgDocumentFrequencies(client, tokens, ids)) orgDf.set(term, df);
@@ -96,7 +96,7 @@ async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
     totals.standard += r.standardDocs;
   }
   return {
-    store: new OrgStore(q.local, new ForeignDocs(fetched), totals),
+    index: new OrgIndex(q.local, new ForeignDocs(fetched), totals),
     lexical: q.localLexical && stats ? orgLexical(q.localLexical, fetched, stats) : null,
     repositories: usable.map((r) => r.name),
     otherModel,
@@ -108,5 +108,5 @@ async function readView(client: StoreClient, q: OrgRequest): Promise<OrgView> {
 
 const MAX_NOTES = 5;
 function capped(notes: string[], max: number): string[] {
-  return notes.length <= max ? notes : [...notes.slice(0, max), `store: ${notes.length - max} more rows skipped for the same kinds of reasons`];
+  return notes.length <= max ? notes : [...notes.slice(0, max), `team store: ${notes.length - max} more rows skipped for the same kinds of reasons`];
 }

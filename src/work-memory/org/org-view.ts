@@ -1,10 +1,10 @@
 /**
  * The organisation as one index for a check (issue 23, `--scope org`): this
  * repository's own live index, fresh to the last edit, plus the candidates of every
- * other repository fetched from the shared store. Both are scored by the same
+ * other repository fetched from the team store. Both are scored by the same
  * rescore() as a local check, against the statistics of the whole organisation (the
  * corpus size, and for BM25 each term's document count and the mean length), so one
- * corpus gives the same statuses and scores from either store.
+ * corpus gives the same statuses and scores from either index.
  *
  * Another repository's document keeps its repository (`doc.repository`) and is keyed
  * `<repository>:<path>`, so its paths and issue ids never merge with this one's.
@@ -13,7 +13,7 @@ import { dot, meanVector } from '../embeddings/embedder.js';
 import type { CorpusType } from '../corpus/types.js';
 import { Bm25Index, type CorpusStats, type LexicalDoc } from '../lexical/bm25.js';
 import type { LexicalData } from '../lexical/file.js';
-import type { SearchHit, StoredDoc, VectorStore } from '../index/types.js';
+import type { SearchHit, StoredDoc, VectorIndex } from '../index/types.js';
 import type { FetchedDoc, OrgRepository } from './fetch.js';
 
 /** Labels of fetched chunks start here: far above any local label, so the two never meet. */
@@ -85,10 +85,10 @@ export class ForeignDocs {
   }
 }
 
-/** The local index and the fetched documents as one VectorStore, sized as the whole organisation. */
-export class OrgStore implements VectorStore {
+/** The local index and the fetched documents as one VectorIndex, sized as the whole organisation. */
+export class OrgIndex implements VectorIndex {
   constructor(
-    private readonly local: VectorStore,
+    private readonly local: VectorIndex,
     private readonly foreign: ForeignDocs,
     /** Documents of each type in the other repositories (all of them, not only those fetched). */
     private readonly foreignDocs: { all: number; history: number; standard: number },
@@ -137,9 +137,9 @@ export function orgCorpusStats(local: Bm25Index, repositories: OrgRepository[], 
 /** This repository's lexical index plus the fetched documents, weighing terms as the whole organisation does. */
 export function orgLexical(local: LexicalData, fetched: FetchedDoc[], stats: CorpusStats): LexicalData {
   const foreignDocs: LexicalDoc[] = fetched.map((f) => ({ path: foreignKey(f.repository, f.path), len: f.lexicalLen, tf: f.tf }));
-  const store = new Bm25Index([...local.store.docs, ...foreignDocs], stats);
+  const bm25 = new Bm25Index([...local.bm25.docs, ...foreignDocs], stats);
   // Boilerplate is judged by this repository's templates: the brief is written here.
-  return { store, templates: local.templates };
+  return { bm25, templates: local.templates };
 }
 
 /** How another repository's document is keyed and shown. */

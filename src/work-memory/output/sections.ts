@@ -53,9 +53,9 @@ function quoted<T extends { title: string; summary?: string; statusReason?: stri
   };
 }
 
-/** Work from another repository of the team's store: its text was written by other people, and says so. */
+/** Work from another repository of the team store: its text was written by other people, and says so. */
 function fromTeam(m: HistoryMatch): string {
-  return m.repository ? `, from ${quotePast(m.repository, 120)} in the team's store` : '';
+  return m.repository ? `, from ${quotePast(m.repository, 120)} in the team store` : '';
 }
 
 /** Where the past work is: its file, or for git and tracker work when it was done, its link and files. */

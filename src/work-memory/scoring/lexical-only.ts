@@ -3,7 +3,7 @@
  * line unless the brief is a near-verbatim copy of the document.
  */
 import type { CorpusType } from '../corpus/types.js';
-import type { VectorStore } from '../index/types.js';
+import type { VectorIndex } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
 import { byScore, groupByWork } from './group.js';
 import type { HistoryMatch } from './match.js';
@@ -15,7 +15,7 @@ export const VERBATIM_OVERLAP = 0.9;
 
 /** The keyword fallback: BM25 alone, never a duplicate unless near-verbatim. */
 export function lexicalOnly(
-  store: VectorStore | null,
+  index: VectorIndex | null,
   k: number,
   depth: number,
   type: CorpusType,
@@ -24,10 +24,10 @@ export function lexicalOnly(
   if (!s.lexical) return [];
   const tokens = lexicalTokens(s.briefText, s.lexical.templates);
   const out: HistoryMatch[] = [];
-  for (const h of s.lexical.store.search(tokens, depth)) {
-    const doc = store?.doc?.(h.path);
+  for (const h of s.lexical.bm25.search(tokens, depth)) {
+    const doc = index?.doc?.(h.path);
     if (!doc || !doc.types.includes(type) || s.exclude?.(h.path)) continue;
-    const score = lexicalOnlyScore(h.norm, nearVerbatim(tokens, s.lexical.store.termsOf(h.path)));
+    const score = lexicalOnlyScore(h.norm, nearVerbatim(tokens, s.lexical.bm25.termsOf(h.path)));
     out.push({
       issueId: doc.issueId,
       title: doc.title,

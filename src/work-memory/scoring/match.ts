@@ -5,7 +5,7 @@
  */
 import { compareText } from '../../shared/text/compare.js';
 import type { DocStatus, DocumentType, WorkOrigin } from '../corpus/types.js';
-import type { SearchHit, VectorStore } from '../index/types.js';
+import type { SearchHit, VectorIndex } from '../index/types.js';
 import type { FeatureName, Features } from './features.js';
 
 /** Why a match scored what it did: the parts, and for the calibrated score each feature and its contribution. */
@@ -42,7 +42,7 @@ export interface HistoryMatch {
   paths?: string[];
   /** The brief's passage that scored highest against this match. */
   briefExcerpt?: string;
-  /** What the score is made of (hybrid scoring): semantic, lexical, and the shared rare terms. */
+  /** What the score is made of (calibrated and standout scoring): semantic, lexical, and the shared rare terms. */
   components?: MatchComponents;
   /** Index of the brief chunk behind `score` (internal: resolved into briefExcerpt). */
   briefChunk?: number;
@@ -59,14 +59,14 @@ const CHUNKS_PER_DOC = 8;
  * Score each past document by its best (brief chunk, document chunk) pair and
  * keep the k best distinct documents.
  */
-export function nearestDocuments(store: VectorStore, briefVectors: Float32Array[], k: number, type: 'history' | 'standard'): HistoryMatch[] {
+export function nearestDocuments(index: VectorIndex, briefVectors: Float32Array[], k: number, type: 'history' | 'standard'): HistoryMatch[] {
   const best = new Map<string, { hit: SearchHit; chunk: number }>();
-  const available = store.count(type);
-  // One long document can fill every chunk retrieved: widen until k documents or the whole store.
+  const available = index.count(type);
+  // One long document can fill every chunk retrieved: widen until k documents or the whole index.
   for (let want = k * CHUNKS_PER_DOC; ; want *= 4) {
     best.clear();
     briefVectors.forEach((v, chunk) => {
-      for (const hit of store.search(v, want, type)) {
+      for (const hit of index.search(v, want, type)) {
         const prev = best.get(hit.doc.filePath);
         if (!prev || hit.score > prev.hit.score) best.set(hit.doc.filePath, { hit, chunk });
       }

@@ -1,5 +1,5 @@
 import type { CorpusType } from '../corpus/types.js';
-import type { VectorStore } from '../index/types.js';
+import type { VectorIndex } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
 import { byScore, groupByWork, withExcerpt } from './group.js';
 import { lexicalOnly } from './lexical-only.js';
@@ -30,7 +30,7 @@ export interface Scoring {
 
 /** Documents scored per query before the best k are kept: both retrievers' top lists are merged. */
 const CANDIDATES = 20;
-/** Documents each retriever proposes for the k best (the org-scope check fetches as many from the shared store). */
+/** Documents each retriever proposes for the k best (the org-scope check fetches as many from the team store). */
 export function candidateDepth(k: number, s: Pick<Scoring, 'exclude'>): number {
   return Math.max(k * 2, CANDIDATES) + (s.exclude ? 4 : 0);
 }
@@ -43,19 +43,19 @@ export function lexicalOnlyDepth(k: number): number {
 /**
  * Score the union of the semantic and lexical candidates with the configured
  * method and keep the k best documents. Documents found only lexically get
- * their exact best-chunk cosine from the store.
+ * their exact best-chunk cosine from the index.
  */
-export function rescore(store: VectorStore | null, allVectors: Float32Array[], k: number, type: CorpusType, s: Scoring): HistoryMatch[] {
-  if (s.method === 'lexical' || !store) return lexicalOnly(store, k, lexicalOnlyDepth(k), type, s);
+export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k: number, type: CorpusType, s: Scoring): HistoryMatch[] {
+  if (s.method === 'lexical' || !index) return lexicalOnly(index, k, lexicalOnlyDepth(k), type, s);
   const kept = informativeChunks(allVectors, s);
   const briefVectors = kept.map((i) => allVectors[i]);
   const want = candidateDepth(k, s);
-  const byPath = new Map(nearestDocuments(store, briefVectors, want, type).map((m) => [m.filePath, m]));
+  const byPath = new Map(nearestDocuments(index, briefVectors, want, type).map((m) => [m.filePath, m]));
   const tokens = s.lexical ? lexicalTokens(s.briefText, s.lexical.templates) : [];
-  if (s.lexical && store.scoreDoc) {
-    for (const h of s.lexical.store.search(tokens, want)) {
+  if (s.lexical && index.scoreDoc) {
+    for (const h of s.lexical.bm25.search(tokens, want)) {
       if (byPath.has(h.path)) continue;
-      const hit = store.scoreDoc(h.path, briefVectors);
+      const hit = index.scoreDoc(h.path, briefVectors);
       if (hit && hit.doc.types.includes(type)) byPath.set(h.path, { ...toMatch(hit), briefChunk: hit.vectorIndex });
       if (byPath.size >= want * 2) break;
     }
@@ -63,7 +63,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   const parts = [...byPath.values()]
     .filter((m) => !s.exclude?.(m.filePath))
     .map((m) => {
-      const lex = s.lexical?.store.scoreDoc(tokens, m.filePath) ?? null;
+      const lex = s.lexical?.bm25.scoreDoc(tokens, m.filePath) ?? null;
       // The parts every method reports: best-passage cosine, lexical share, shared rare terms.
       const base = { cosine: m.score, lexical: lex?.norm ?? 0, shared: lex?.shared ?? [] };
       // Back to the brief's own chunk numbering (briefExcerpt).
@@ -74,7 +74,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
   if (s.method === 'standout') {
     // The issue-11 score, kept to compare against: both parts relative to the brief's 4th-best candidate.
     const reference = referenceOf(parts.map(({ base }) => base));
-    return ranked(parts.map(({ m, base }) => withExcerpt({ ...m, score: fuse(base, 'hybrid', reference), components: { ...base, reference } }, s)));
+    return ranked(parts.map(({ m, base }) => withExcerpt({ ...m, score: fuse(base, 'calibrated', reference), components: { ...base, reference } }, s)));
   }
   const mean = meanVector(briefVectors);
   const model = type === 'standard' ? governsModel() : sameWorkModel();
@@ -87,17 +87,17 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
     {
       briefTitle: s.briefTitle ?? '',
       briefTokens: tokens,
-      corpusDocs: store.docCount?.(type) ?? store.count(type),
-      idf: (t) => s.lexical?.store.idf(t) ?? 0,
-      df: (t) => s.lexical?.store.docShare(t) ?? 1,
-      idfSum: s.lexical ? (p) => s.lexical!.store.idfSum(p) : undefined,
-      stats: s.lexical?.store,
+      corpusDocs: index.docCount?.(type) ?? index.count(type),
+      idf: (t) => s.lexical?.bm25.idf(t) ?? 0,
+      df: (t) => s.lexical?.bm25.docShare(t) ?? 1,
+      idfSum: s.lexical ? (p) => s.lexical!.bm25.idfSum(p) : undefined,
+      stats: s.lexical?.bm25,
     },
     parts.map(({ m, base }, i) => {
-      const doc = store.doc?.(m.filePath);
+      const doc = index.doc?.(m.filePath);
       // The whole text is read back only where it can matter: a candidate under the related floor
       // cannot reach "related" whatever its other features, and its own cosine stands in.
-      const docMean = whole.has(i) ? (store.docMean?.(m.filePath) ?? null) : null;
+      const docMean = whole.has(i) ? (index.docMean?.(m.filePath) ?? null) : null;
       return {
         path: m.filePath,
         work: workKey(m),
@@ -105,7 +105,7 @@ export function rescore(store: VectorStore | null, allVectors: Float32Array[], k
         cosineMean: docMean ? dot(mean, docMean) : m.score,
         lexBrief: base.lexical,
         title: m.title,
-        terms: s.lexical?.store.termsOf(m.filePath),
+        terms: s.lexical?.bm25.termsOf(m.filePath),
         chunks: doc?.labels.length ?? 1,
         // Issue numbers name work in this repository only: another repository's #12 is not the #12 a brief cites.
         namedRelated: s.briefRelations && !m.repository ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related }) : false,

@@ -27,7 +27,7 @@ export interface DuplicatePair {
 export const isSourceKey = (key: string) => /^(?:git|github|tracker):/.test(key);
 
 /**
- * An origin read back from outside the index (the shared store's metadata): kept only when
+ * An origin read back from outside the index (the team store's metadata): kept only when
  * every field has its shape, so a forged row cannot break a check that renders it.
  */
 export function checkedOrigin(v: unknown): WorkOrigin | undefined {

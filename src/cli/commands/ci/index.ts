@@ -13,11 +13,8 @@
  *
  * The event payload is input: validated, and its text only ever becomes a brief.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import picomatch from 'picomatch';
-import os from 'node:os';
-import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { oneLine } from '../../../shared/sanitize.js';
@@ -26,7 +23,10 @@ import { answerScale, briefKey, recordMaintainerAnswer } from '../../../work-mem
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
 import { normalizeText } from '../../../work-memory/corpus/read.js';
 import { GitHubApi } from './github-api.js';
-import { runIssueStart } from '../issue-start/index.js';
+import { checkBrief, checkResult, ciOptions, writeResult, type BriefCheck } from '../../brief-check.js';
+import { briefFromText, readBrief } from '../../../work-memory/check/brief.js';
+import { decideDuplicate } from '../../../work-memory/decision/decide.js';
+import { renderDuplicateAlert } from '../../../work-memory/output/render.js';
 
 export interface CiGithubOptions {
   /** The label added on an alert (default possible-duplicate). */
@@ -96,18 +96,13 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
     const isBrief = picomatch(opts.briefs, { dot: false });
     const briefs = changed.filter((f) => isBrief(f));
     if (!briefs.length) say(`pull request #${pr.number}: no brief files changed (${opts.briefs.join(', ')})`);
-    let code: number = ExitCode.Ok;
-    for (const brief of briefs) {
+    for (const file of briefs) {
       // Annotations on stdout for the runner, the summary to $GITHUB_STEP_SUMMARY.
-      const out = await scratchOut();
-      try {
-        const c = await runIssueStart(ctx, path.join(ctx.root(), brief), { nonInteractive: true, onDuplicate: 'ignore', format: 'github', context: [], out });
-        if (c !== ExitCode.Ok) code = c;
-      } finally {
-        await rm(path.dirname(out), { recursive: true, force: true });
-      }
+      const c = await checkBrief(ctx, await readBrief(file, ctx.root(), io.stdin), { context: [], machine: true });
+      if (c.alerts.length) c.err(renderDuplicateAlert(c.alerts, c.config.thresholds.duplicate, c.st, c.width, c.notes));
+      await writeResult(io, 'github', checkResult(c, await policyDecision(c)), ciOptions(io, ctx.root(), c.brief.absPath, c.config));
     }
-    return code;
+    return ExitCode.Ok;
   }
   say(`${oneLine(name, 60)}: not an event agentos answers (issues, pull_request)`);
   return ExitCode.Ok;
@@ -205,26 +200,16 @@ function issueBrief(issue: Issue): string {
   return `# ${oneLine(issue.title, 300)}\n\n${issue.body.slice(0, MAX_BRIEF_CHARS)}\n`;
 }
 
-/** The check of a brief text, as `issue start --non-interactive --format json` gives it. */
-async function check(ctx: CommandContext, brief: string): Promise<CiReport> {
-  const stdin = new PassThrough();
-  stdin.end(brief);
-  const stdout = new PassThrough();
-  let json = '';
-  stdout.on('data', (c) => (json += c));
-  const out = await scratchOut();
-  try {
-    const code = await runIssueStart({ ...ctx, io: { ...ctx.io, stdin, stdout } }, '-', { nonInteractive: true, onDuplicate: 'ignore', format: 'json', context: [], out });
-    if (code !== ExitCode.Ok) throw new Error(`the check ended with exit ${code}`);
-    return JSON.parse(json) as CiReport;
-  } finally {
-    await rm(path.dirname(out), { recursive: true, force: true });
-  }
+/** The check of an issue's text, as `issue start --non-interactive --on-duplicate ignore --format json` gives it. */
+async function check(ctx: CommandContext, text: string): Promise<CiReport> {
+  const c = await checkBrief(ctx, briefFromText(text), { context: [], machine: true });
+  return checkResult(c, await policyDecision(c));
 }
 
-/** Where a check's brief to use is written: outside the checkout (the Action caches .agentos/). */
-async function scratchOut(): Promise<string> {
-  return path.join(await mkdtemp(path.join(os.tmpdir(), 'agentos-ci-')), 'brief.md');
+/** Nobody is asked on a runner: an alert is reported, and the work goes on (`--on-duplicate ignore`). */
+function policyDecision(c: BriefCheck) {
+  if (c.alerts.length) c.err('Not prompting (non-interactive): applying --on-duplicate ignore.');
+  return decideDuplicate(c.alerts, { canPrompt: false, policy: 'ignore', asker: null });
 }
 
 async function readEvent(file: string): Promise<Record<string, unknown>> {

@@ -25,7 +25,7 @@ export async function runForget(ctx: CommandContext, opts: ForgetOptions): Promi
       io.stdout.write(`Forgot ${n} attempt${n === 1 ? '' : 's'}.\n`);
       if (shared?.state === 'sent')
         io.stdout.write(
-          `Shared store: ${shared.forgotten} of yours deleted${shared.keptOthers ? `; ${shared.keptOthers} recorded by others kept there (only their authors may delete them; gone from this machine)` : ''}.\n`,
+          `Team store: ${shared.forgotten} of yours deleted${shared.keptOthers ? `; ${shared.keptOthers} recorded by others kept there (only their authors may delete them; gone from this machine)` : ''}.\n`,
         );
     }
     if (shared?.state === 'queued') io.stderr.write(`agentos: warning: ${shared.warning}\n`);
@@ -36,7 +36,7 @@ export async function runForget(ctx: CommandContext, opts: ForgetOptions): Promi
   return ExitCode.Ok;
 }
 
-/** Tell the shared store what was forgotten (attempts.scope: org), ignoring the back-off: the user asked now. */
+/** Tell the team store what was forgotten (attempts.scope: org), ignoring the back-off: the user asked now. */
 async function forgetShared(ctx: CommandContext, memory: AttemptMemoryHandle) {
   const { config } = await ctx.config();
   if (!memory.queue || !sharingAttempts(ctx.io.env, config)) return null;

@@ -82,23 +82,23 @@ export async function runIndex(ctx: CommandContext, opts: IndexOptions): Promise
 }
 
 /**
- * With a shared store configured, the index just built goes there too. The local index
+ * With a team store configured, the index just built goes there too. The local index
  * stands whatever the server does: a failure is one warning saying what to run later.
  */
 async function syncIfConfigured(ctx: CommandContext): Promise<void> {
-  const { storeUrl } = await import('../../../shared/store/url.js');
+  const { storeUrl } = await import('../../../shared/team-store/url.js');
   if (!storeUrl(ctx.io.env, (await ctx.config()).config)) return;
-  const { syncStore, describeSync, notPublishing } = await import('../store/sync.js');
+  const { syncTeamStore, describeSync, notPublishing } = await import('../../publish.js');
   try {
     const why = await notPublishing(ctx, { explicit: false, anyBranch: false });
     if (why) {
-      if (!ctx.globals.quiet) ctx.io.stderr.write(`note: the shared store was not updated: ${why}\n`);
+      if (!ctx.globals.quiet) ctx.io.stderr.write(`note: the team store was not updated: ${why}\n`);
       return;
     }
-    const r = await syncStore(ctx);
+    const r = await syncTeamStore(ctx);
     if (!ctx.globals.quiet) ctx.io.stderr.write(describeSync(r) + '\n');
   } catch (e) {
-    ctx.io.stderr.write(`warning: the shared store was not updated (${errorMessage(e)}); the local index is; run \`agentos store sync\` when the store is back\n`);
+    ctx.io.stderr.write(`warning: the team store was not updated (${errorMessage(e)}); the local index is; run \`agentos store sync\` when the store is back\n`);
   }
 }
 

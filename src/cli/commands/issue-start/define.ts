@@ -19,7 +19,7 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
     .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
     .addOption(new Option('--duplicate-threshold <score>', 'for this run: alert at or above this similarity (default: config thresholds.duplicate)').argParser(parseScore))
     .addOption(new Option('--related-threshold <score>', 'for this run: add related work at or above this similarity (default: config thresholds.related)').argParser(parseScore))
-    .addOption(new Option('--scope <scope>', 'compare with this repository, or every repository in the shared store (default: config store.scope, repo)').choices(['repo', 'org']))
+    .addOption(new Option('--scope <scope>', 'compare with this repository, or every repository in the team store (default: config store.scope, repo)').choices(['repo', 'org']))
     .addHelpText(
       'after',
       examples(

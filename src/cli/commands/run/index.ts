@@ -3,7 +3,7 @@
  * before repeating a known failure, run the command with the terminal passed
  * through, record the outcome, and exit with the command's own code.
  *
- * Decide, then ask, then act: the store decides whether this is a repeat, the
+ * Decide, then ask, then act: the attempt memory decides whether this is a repeat, the
  * prompt only asks, runChild only runs. The memory never blocks the command:
  * if it cannot be opened, checked or written, agentos says so on stderr and
  * runs the command anyway (fail open). Only the user (N at the prompt) or

@@ -12,7 +12,7 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
     .addOption(new Option('--min-score <score>', 'list nothing scoring below this (default: config search.min_score, 0.3)').argParser(parseScore))
     .option('--json', 'print results as JSON on stdout')
     .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
-    .addOption(new Option('--scope <scope>', 'search this repository, or every repository in the shared store (default: config store.scope, repo)').choices(['repo', 'org']))
+    .addOption(new Option('--scope <scope>', 'search this repository, or every repository in the team store (default: config store.scope, repo)').choices(['repo', 'org']))
     .addHelpText('after', examples('agentos search "flaky integration tests"', 'agentos search --type history -k 10 logging', 'agentos search --min-score 0 --json retries'))
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 5]))
     .action(async (query: string[], opts) => {

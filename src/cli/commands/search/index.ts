@@ -25,7 +25,7 @@ export interface SearchOptions {
   refresh?: boolean;
   /** Over config `search.min_score` for this run. */
   minScore?: number;
-  /** This repository, or every repository in the shared store (over config store.scope). */
+  /** This repository, or every repository in the team store (over config store.scope). */
   scope?: CheckScope;
 }
 
@@ -43,9 +43,9 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
   // One model load serves a refresh of a stale index and the query.
   let loading: ReturnType<typeof model.load> | null = null;
   const loadEmbedder = () => (loading ??= model.load());
-  const index = await refreshIndexForCheck(io, { root, config, model: model.identity, loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
-  const coverage = coverageJson(index);
-  const [store, loaded] = await withDelayedSpinner(
+  const refreshed = await refreshIndexForCheck(io, { root, config, model: model.identity, loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
+  const coverage = coverageJson(refreshed);
+  const [index, loaded] = await withDelayedSpinner(
     spinner,
     'Loading model and index…',
     Promise.all([
@@ -59,14 +59,14 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
   const { lexical, warnings } = queryLexical(loaded, () => openLexical(root));
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   const embedder = loaded.e;
-  if (store.count() === 0 && scope === 'repo') {
+  if (index.count() === 0 && scope === 'repo') {
     io.stderr.write('The index is empty: nothing matched the corpus globs. Run `agentos status` to see what each glob matches, or `agentos init`.\n');
     if (opts.json) io.stdout.write(JSON.stringify({ query, method: null, minScore: opts.minScore ?? config.search.minScore, belowMinScore: 0, results: [], coverage }, null, 2) + '\n');
     return ExitCode.Ok;
   }
   debugLine(io, globals, `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`);
   const org = scope === 'org' ? await orgSearch(ctx, embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical') : undefined;
-  const ranked = await rankQuery(store, embedder, lexical, config, query, { types: opts.type ? [opts.type] : ['history', 'standard'], limit: opts.limit, org: org?.search });
+  const ranked = await rankQuery(index, embedder, lexical, config, query, { types: opts.type ? [opts.type] : ['history', 'standard'], limit: opts.limit, org: org?.search });
   const minScore = opts.minScore ?? config.search.minScore;
   const results = ranked.filter((r) => r.score >= minScore).slice(0, opts.limit);
   await logSearch(root, { query, type: opts.type ?? null, minScore, results: results.map((r) => ({ path: r.filePath, score: r.score })) });
@@ -128,7 +128,7 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
 }
 
 /**
- * The org search's hooks: the shared store's answer is described once on stderr; a
+ * The org search's hooks: the team store's answer is described once on stderr; a
  * failure says that the local index answered (fail open, never silently).
  */
 async function orgSearch(ctx: CommandContext, method: string) {
@@ -136,7 +136,7 @@ async function orgSearch(ctx: CommandContext, method: string) {
   const state: { search?: OrgSearch; answered: OrgSummary | null } = { answered: null };
   const warned = new Set<string>();
   if (!deps.openOrg) {
-    ctx.io.stderr.write(`warning: store.scope is org but no shared store is configured (AGENTOS_DATABASE_URL or store.url); answered from this repository's local index only (method: ${method})\n`);
+    ctx.io.stderr.write(`warning: store.scope is org but no team store is configured (AGENTOS_DATABASE_URL or store.url); answered from this repository's local index only (method: ${method})\n`);
     return undefined;
   }
   state.search = {
@@ -151,7 +151,7 @@ async function orgSearch(ctx: CommandContext, method: string) {
       state.answered = orgSummary(view);
     },
     failed: (e) => {
-      const line = `warning: the shared store could not answer (${errorMessage(e)}); answered from this repository's local index only (method: ${method})`;
+      const line = `warning: the team store could not answer (${errorMessage(e)}); answered from this repository's local index only (method: ${method})`;
       if (!warned.has(line)) ctx.io.stderr.write(line + '\n');
       warned.add(line);
     },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CONFIG_PATH } from '../../../shared/config/load.js';
 import type { Config } from '../../../shared/config/schema.js';
 import { yaml, yamlTooDeep } from '../../../shared/config/yaml.js';
-import { maskUrl } from '../../../shared/store/url.js';
+import { maskUrl } from '../../../shared/team-store/url.js';
 
 export interface Setting {
   /** The key as written in .agentos/config.yaml (snake_case). */

@@ -1,19 +1,15 @@
-/** `agentos store sync`: this repository's live index into the shared store (and what `index` runs after a build). */
-import path from 'node:path';
+/** `agentos store sync`: this repository's live index into the team store (and what `index` runs after a build). */
 import type { CommandContext } from '../../context.js';
-import { ExitCode, IndexUnavailableError, StoreUnavailableError, UsageError, errorMessage } from '../../../shared/errors.js';
-import { repositoryName } from '../../../shared/store/repository.js';
-import { SCHEMA_VERSION, schemaVersion } from '../../../shared/store/schema.js';
-import { syncToStore, type SyncReport } from '../../../work-memory/index/store-sync.js';
-import { withStore } from './index.js';
+import { ExitCode, TeamStoreUnavailableError, UsageError, errorMessage } from '../../../shared/errors.js';
+import { describeSync, notPublishing, syncTeamStore } from '../../publish.js';
 import { sharingAttempts } from '../../../attempt-memory/open.js';
 import { shareAttempts, type ShareReport } from '../../../attempt-memory/share.js';
 
-/** Push this repository's live index into the shared store (what `index` does after a build when a store is configured). */
+/** Push this repository's live index into the team store (what `index` does after a build when a store is configured). */
 export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean; anyBranch?: boolean }): Promise<number> {
   const why = await notPublishing(ctx, { explicit: true, anyBranch: opts.anyBranch === true });
   if (why) throw new UsageError(`store sync: ${why}`);
-  const report = await syncStore(ctx);
+  const report = await syncTeamStore(ctx);
   // Shared attempts (attempts.scope: org): what waits in the outbox goes, the team's come back.
   // Their failure does not hide the documents' sync, which has committed: both are said, exit 7.
   let attempts: ShareReport | null = null;
@@ -32,9 +28,9 @@ export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean; 
       );
   }
   if (attemptsFailed) {
-    if (!(attemptsFailed instanceof StoreUnavailableError)) throw attemptsFailed;
+    if (!(attemptsFailed instanceof TeamStoreUnavailableError)) throw attemptsFailed;
     ctx.io.stderr.write(`agentos: the documents were synced; the shared attempts were not (${errorMessage(attemptsFailed)}): they stay queued\n`);
-    return ExitCode.StoreUnavailable;
+    return ExitCode.TeamStoreUnavailable;
   }
   return ExitCode.Ok;
 }
@@ -48,63 +44,4 @@ async function syncAttempts(ctx: CommandContext): Promise<ShareReport | null> {
   } finally {
     memory.close();
   }
-}
-
-export async function syncStore(ctx: CommandContext): Promise<SyncReport> {
-  const root = ctx.root();
-  const { config } = await ctx.config();
-  const repository = repositoryName(root, config);
-  // Vectors and term counts from one generation (a concurrent index may swap CURRENT between two reads).
-  const { readCurrent, openGeneration } = await import('../../../work-memory/index/hnsw-store.js');
-  const { indexPaths } = await import('../../../work-memory/index/layout.js');
-  const { LEXICAL_FILE, readLexical } = await import('../../../work-memory/lexical/file.js');
-  const generation = readCurrent(root);
-  if (!generation) throw new IndexUnavailableError('no index to sync; run `agentos index --include-history`', 'missing');
-  const local = await openGeneration(root, generation, (await ctx.model()).identity);
-  const sha = local.manifest.integrity.extra?.[LEXICAL_FILE]?.sha256;
-  const lexical = sha ? readLexical(path.join(indexPaths(root).generation(generation).dir, LEXICAL_FILE), sha) : null;
-  return withStore(
-    ctx,
-    async (client) => {
-      const version = await schemaVersion(client);
-      if (version !== SCHEMA_VERSION)
-        throw new StoreUnavailableError(
-          version === 0
-            ? 'the store has no agentos schema yet: run `agentos store init`'
-            : `the store's schema is version ${version}, this agentos writes ${SCHEMA_VERSION}: run \`agentos store init\` (or upgrade agentos)`,
-        );
-      return syncToStore(client, local, lexical, repository);
-    },
-    true,
-  );
-}
-
-export function describeSync(r: SyncReport): string {
-  const parts = [`${r.added.length} added`, `${r.changed.length} changed`, `${r.removed.length} removed`, `${r.unchanged} unchanged`];
-  return `Shared store: ${r.repository}: ${parts.join(', ')} (${r.chunks} chunks sent)${r.replacedAll ? `; every document replaced: ${r.replacedAll}` : ''}.`;
-}
-
-/**
- * Why this repository's index must not replace the team's copy now, or null (issue 30): the
- * project's config must opt in (`store.publish: true`; a URL in the environment alone never
- * uploads), and only the default branch (as git reads origin/HEAD) replaces it, unless asked
- * explicitly (`store sync --any-branch`): a work-in-progress branch would delete done work
- * for everybody.
- */
-export async function notPublishing(ctx: CommandContext, o: { explicit: boolean; anyBranch: boolean }): Promise<string | null> {
-  const { config } = await ctx.config();
-  if (!config.store.publish) return 'this repository is not published to the shared store: set store.publish: true in .agentos/config.yaml (the whole team can read what is published)';
-  if (o.anyBranch) return null;
-  const root = ctx.root();
-  const { git } = await import('../../../work-memory/sources/git-log.js');
-  const { hasGitHistory, resolveRef } = await import('../../../work-memory/sources/git-source.js');
-  if (!(await hasGitHistory(root))) return null;
-  const current = await git(root, ['symbolic-ref', '-q', '--short', 'HEAD'], { allowFail: true });
-  const { ref } = await resolveRef(root, config.sources.git.branch);
-  if (ref === 'HEAD') return null;
-  const main = ref.replace(/^refs\/(heads|remotes\/[^/]+)\//, '');
-  const branch = current.code === 0 ? current.stdout.trim() : null;
-  // A configured `origin/main` names the branch `main` too.
-  if (branch !== null && (branch === main || main.endsWith(`/${branch}`))) return null;
-  return `${branch ? `on branch ${branch}` : 'on a detached HEAD'}, not the default branch ${main}: the team's copy is left as it is${o.explicit ? ' (--any-branch replaces it from here)' : ' (`agentos store sync --any-branch` replaces it from here)'}`;
 }

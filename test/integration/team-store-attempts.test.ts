@@ -76,7 +76,7 @@ describe('shared attempts on a real PostgreSQL', () => {
     const run = await as('bob@acme.test', b, ['run', '--', './scripts/deploy.sh', '--target', 'staging', '--token', 'x']);
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/This resembles a failure/);
-    expect(run.stderr).toMatch(/by: alice@acme\.test \(acme\/a\) \(the team's shared store\)/);
+    expect(run.stderr).toMatch(/by: alice@acme\.test \(acme\/a\) \(the team store\)/);
     const after = await sql<{ author: string }>(`SELECT author FROM attempts ORDER BY author`);
     expect(after.map((r) => r.author)).toEqual(['alice@acme.test', 'bob@acme.test']);
 
@@ -109,7 +109,7 @@ describe('shared attempts on a real PostgreSQL', () => {
         ]),
       );
       expect(r.code).toBe(0);
-      expect(r.stderr).toMatch(/warning: 1 attempt record was refused by the shared store \(kept on this machine only\)/);
+      expect(r.stderr).toMatch(/warning: 1 attempt record was refused by the team store \(kept on this machine only\)/);
       expect(await sql(`SELECT command FROM attempts WHERE command IN ('refused', 'accepted')`)).toEqual([{ command: 'accepted' }]);
       // Nothing is left queued: the next record goes straight away.
       const next = await as('alice@acme.test', a, ['attempt', 'record', '--outcome', 'success', '--command', 'after-refused']);

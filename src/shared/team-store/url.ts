@@ -1,5 +1,5 @@
 /**
- * Where the shared team store is: AGENTOS_DATABASE_URL, else `store.url` in the
+ * Where the team store is: AGENTOS_DATABASE_URL, else `store.url` in the
  * config. Credentials come only from that URL, the PG* environment or PGPASSFILE
  * (node-postgres reads them); a URL is never printed or logged with its password.
  */

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
 import { PG_PASSWORD, pgbin, sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { MIGRATIONS } from '../../src/shared/store/schema.js';
+import { MIGRATIONS } from '../../src/shared/team-store/schema.js';
 
 jest.setTimeout(180_000);
 
@@ -117,11 +117,11 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
   test('no store configured: a usage error saying how to configure one', async () => {
     const r = await runCli(['store', 'status']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no shared store configured: set AGENTOS_DATABASE_URL/);
+    expect(r.stderr).toMatch(/no team store configured: set AGENTOS_DATABASE_URL/);
   });
 });
 
-describe('agentos store sync: the live index into the shared store', () => {
+describe('agentos store sync: the live index into the team store', () => {
   let tmp: string;
   let demo: string;
   beforeAll(async () => {
@@ -182,7 +182,7 @@ describe('agentos store sync: the live index into the shared store', () => {
     const run = (args: string[]) => runCli(['-C', priv, ...args], { env: { AGENTOS_DATABASE_URL: pg.url } });
     const idx = await run(['index', '--full']);
     expect(idx.code).toBe(0);
-    expect(idx.stderr).toContain('note: the shared store was not updated: this repository is not published to the shared store: set store.publish: true');
+    expect(idx.stderr).toContain('note: the team store was not updated: this repository is not published to the team store: set store.publish: true');
     const sync = await run(['store', 'sync']);
     expect(sync.code).toBe(2);
     expect(sync.stderr).toMatch(/store sync: this repository is not published/);
@@ -207,7 +207,7 @@ describe('agentos store sync: the live index into the shared store', () => {
     await rm(path.join(repo, 'docs', 'audit', 'done', gone), { recursive: true });
     const idx = await run(['index']);
     expect(idx.code).toBe(0);
-    expect(idx.stderr).toContain("note: the shared store was not updated: on branch wip, not the default branch main: the team's copy is left as it is");
+    expect(idx.stderr).toContain("note: the team store was not updated: on branch wip, not the default branch main: the team's copy is left as it is");
     expect(await count()).toBe(before);
     const refused = await run(['store', 'sync']);
     expect(refused.code).toBe(2);
@@ -233,7 +233,7 @@ describe('agentos store sync: the live index into the shared store', () => {
       const r = await agentos(['index', '-q']);
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(
-        /warning: the shared store was not updated \(cannot reach the store at 127\.0\.0\.1:\d+\/postgres \(connection refused\).*run `agentos store sync` when the store is back/,
+        /warning: the team store was not updated \(cannot reach the store at 127\.0\.0\.1:\d+\/postgres \(connection refused\).*run `agentos store sync` when the store is back/,
       );
     } finally {
       pg.start();
@@ -446,9 +446,7 @@ describe('a server without pgvector', () => {
       );
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ scope: 'repo', status: expect.stringMatching(/duplicate_alert|related_context|clear/) });
-      expect(r.stderr).toMatch(
-        /the shared store could not answer \(the store's schema is version 0, this agentos reads 4: run `agentos store init`\); answered from this repository's local index only/,
-      );
+      expect(r.stderr).toMatch(/the team store could not answer \(the store's schema is version 0, this agentos reads 4: run `agentos store init`\); answered from this repository's local index only/);
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }

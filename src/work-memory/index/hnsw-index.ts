@@ -4,8 +4,8 @@ import { IndexUnavailableError } from '../../shared/errors.js';
 import { BoundedReadError, fileKind, readRegularFileSync } from '../../shared/fsutil/bounded-read.js';
 import type { CorpusType } from '../corpus/types.js';
 import { indexPaths } from './layout.js';
-import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type SearchHit, type StoredDoc, type VectorStore } from './types.js';
-import { loadHnswlib, type HnswIndex } from './hnswlib.js';
+import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type SearchHit, type StoredDoc, type VectorIndex } from './types.js';
+import { loadHnswlib, type HnswGraph } from './hnswlib.js';
 import { normalise } from '../embeddings/embedder.js';
 
 /** Search breadth: recall@3 against an exact scan is measured by `npm run bench`. */
@@ -23,14 +23,14 @@ export const REBUILD_HINT = 'run `agentos index --full`';
 /** Chunk vectors kept out of the graph (1.5 KB each at 384 dimensions: 30 MB at most). */
 export const MAX_KEPT_POINTS = 20_000;
 
-export class HnswStore implements VectorStore {
+export class HnswIndex implements VectorIndex {
   private byLabel = new Map<number, { doc: StoredDoc; section: string; excerpt: string; bits: number }>();
   private counts = { all: 0, standard: 0, history: 0 };
 
   constructor(
     readonly manifest: Manifest,
     readonly meta: IndexMeta,
-    readonly index: HnswIndex,
+    readonly graph: HnswGraph,
   ) {
     for (const [label, docIdx, section, excerpt] of meta.chunks) {
       const doc = meta.docs[docIdx];
@@ -78,7 +78,7 @@ export class HnswStore implements VectorStore {
   private point(label: number): Float32Array {
     let p = this.points.get(label);
     if (!p) {
-      p = Float32Array.from(this.index.getPoint(label));
+      p = Float32Array.from(this.graph.getPoint(label));
       this.points.set(label, p);
       if (this.points.size > MAX_KEPT_POINTS) this.points.delete(this.points.keys().next().value as number);
     }
@@ -128,10 +128,10 @@ export class HnswStore implements VectorStore {
     const n = this.count(type);
     if (n === 0 || k <= 0) return [];
     const want = Math.min(k, n);
-    this.index.setEf(Math.max(EF_SEARCH, want));
+    this.graph.setEf(Math.max(EF_SEARCH, want));
     const bit = type ? TYPE_BIT[type] : 0;
     const filter = bit && n < this.counts.all ? (label: number) => ((this.byLabel.get(label)?.bits ?? 0) & bit) !== 0 : undefined;
-    const res = this.index.searchKnn(Array.from(vector), want, filter);
+    const res = this.graph.searchKnn(Array.from(vector), want, filter);
     const hits: SearchHit[] = [];
     res.neighbors.forEach((label, i) => {
       const c = this.byLabel.get(label);
@@ -217,7 +217,7 @@ export function readManifest(file: string): Manifest {
  * Load the live index for reading. Every way it can be unusable (missing,
  * truncated, corrupt, another model) is an IndexUnavailableError with the fix.
  */
-export async function openStore(root: string, expected?: ExpectedModel): Promise<HnswStore> {
+export async function openIndex(root: string, expected?: ExpectedModel): Promise<HnswIndex> {
   const paths = indexPaths(root);
   // A writer may retire the generation between reading CURRENT and opening it: retry once.
   for (let attempt = 0; ; attempt++) {
@@ -233,7 +233,7 @@ export async function openStore(root: string, expected?: ExpectedModel): Promise
   }
 }
 
-export async function openGeneration(root: string, name: string, expected?: ExpectedModel): Promise<HnswStore> {
+export async function openGeneration(root: string, name: string, expected?: ExpectedModel): Promise<HnswIndex> {
   const g = indexPaths(root).generation(name);
   const manifest = readManifest(g.manifest);
   if (expected) {
@@ -270,5 +270,5 @@ export async function openGeneration(root: string, name: string, expected?: Expe
   const hnsw = await loadHnswlib();
   const index = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
   index.readIndexSync(g.vectors, true);
-  return new HnswStore(manifest, meta, index);
+  return new HnswIndex(manifest, meta, index);
 }

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openAttemptMemory, type AttemptMemoryHandle } from '../../src/attempt-memory/open.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config/schema.js';
-import { MAX_WARNINGS, SCHEMA_VERSION } from '../../src/attempt-memory/sqlite-store.js';
+import { MAX_WARNINGS, SCHEMA_VERSION } from '../../src/attempt-memory/sqlite-memory.js';
 import { features, similarity } from '../../src/attempt-memory/similarity.js';
 import { autoTags } from '../../src/attempt-memory/tags.js';
 import { renderAttemptLine } from '../../src/attempt-memory/render.js';
@@ -133,7 +133,7 @@ describe('record and list', () => {
     again.close();
     const db = new Database(file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    // The statement of SqliteAttemptStore.insert, with its parameters bound as there.
+    // The statement of SqliteAttemptMemory.insert, with its parameters bound as there.
     const plan = db
       .prepare(
         `EXPLAIN QUERY PLAN UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?`,

@@ -1,4 +1,4 @@
-// SLOW: one careless or hostile teammate against the shared store (issue 30), on a real
+// SLOW: one careless or hostile teammate against the team store (issue 30), on a real
 // PostgreSQL with pgvector (test/helpers/postgres.ts), each person their own login role.
 // Alice publishes the demo as acme/demo; Mallory publishes a small project as acme/evil;
 // Carol checks the demo's briefs at org scope from a third project. Mallory's attacks are
@@ -109,10 +109,10 @@ describe("the server refuses what one person may not do to another's work", () =
     expect((await as('mallory', fake, ['index', '--include-history', '-q'])).code).toBe(0);
     const sync = await as('mallory', fake, ['store', 'sync']);
     expect(sync.code).toBe(7);
-    expect(sync.stderr).toContain('acme/demo in the shared store belongs to the person who published it first');
+    expect(sync.stderr).toContain('acme/demo in the team store belongs to the person who published it first');
     const remove = await as('mallory', fake, ['store', 'remove', 'acme/demo']);
     expect(remove.code).toBe(7);
-    expect(remove.stderr).toContain('acme/demo in the shared store belongs to the person who published it first');
+    expect(remove.stderr).toContain('acme/demo in the team store belongs to the person who published it first');
     // Around the client too: row-level security, not a WHERE clause.
     expect(await asMallory(`DELETE FROM documents WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/demo') RETURNING id`)).toEqual([]);
     expect(await asMallory(`DELETE FROM repositories WHERE name = 'acme/demo' RETURNING id`)).toEqual([]);
@@ -177,8 +177,8 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
     const said = after.flatMap((d) => d.warnings).join('\n');
-    expect(said).toContain(`store: skipped acme/evil:${a.path}: a vector of length`);
-    expect(said).toContain(`store: skipped acme/evil:${b.path}: metadata has no title`);
+    expect(said).toContain(`team store: skipped acme/evil:${a.path}: a vector of length`);
+    expect(said).toContain(`team store: skipped acme/evil:${b.path}: metadata has no title`);
   });
 
   test('negative term statistics: no score becomes NaN, every status and first match as before', async () => {
@@ -191,7 +191,7 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     await before4('repositories', 'repositories_totals', `UPDATE repositories SET docs = -5 WHERE name = 'acme/evil'`);
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
-    expect(after[0].warnings.join('\n')).toContain('store: skipped repository acme/evil: its document totals are not non-negative counts');
+    expect(after[0].warnings.join('\n')).toContain('team store: skipped repository acme/evil: its document totals are not non-negative counts');
   });
 
   test("an attempt at time `infinity` is left on the server and named; the team's other records still warn", async () => {
@@ -217,6 +217,6 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     expect(await sql(`SELECT d.id FROM documents d WHERE d.path LIKE 'docs/audit/done/50%' AND NOT EXISTS (SELECT 1 FROM repositories r WHERE r.id = d.repository_id)`)).toEqual([]);
     const missing = await as('mallory', evil, ['store', 'remove', 'acme/nothing']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('the shared store has no repository named acme/nothing');
+    expect(missing.stderr).toContain('the team store has no repository named acme/nothing');
   });
 });

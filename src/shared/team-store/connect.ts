@@ -1,24 +1,24 @@
 /**
- * One connection to the shared store (node-postgres), bounded in time: connecting and
- * every statement give up after `timeoutMs`. Failures become one StoreUnavailableError
+ * One connection to the team store (node-postgres), bounded in time: connecting and
+ * every statement give up after `timeoutMs`. Failures become one TeamStoreUnavailableError
  * line that says what went wrong and where, never with the password.
  */
 import { createRequire } from 'node:module';
 import type { Client as PgClient } from 'pg';
-import { StoreUnavailableError, UsageError, errorMessage } from '../errors.js';
+import { TeamStoreUnavailableError, UsageError, errorMessage } from '../errors.js';
 import { sslPlan, target } from './url.js';
 import { SEARCH_PATH } from './names.js';
 
 const require = createRequire(import.meta.url);
 
-export type StoreClient = PgClient;
+export type TeamStoreClient = PgClient;
 
 /**
  * `timeoutMs` bounds connecting (a server that is away is known quickly); `workMs`, each
  * statement (a sync of a large repository, or one waiting for another sync of the same
  * repository, needs longer than a status query).
  */
-export async function connectStore(url: string, timeoutMs: number, workMs = timeoutMs): Promise<StoreClient> {
+export async function connectTeamStore(url: string, timeoutMs: number, workMs = timeoutMs): Promise<TeamStoreClient> {
   const plan = sslPlan(url, process.env);
   try {
     return await connectOnce(plan.first, timeoutMs, workMs);
@@ -36,7 +36,7 @@ function isTlsRefusal(e: unknown): boolean {
   return /does not support SSL/i.test(m) || ((raw as { code?: string }).code === '28000' && /no encryption|SSL off|no pg_hba\.conf entry/i.test(m));
 }
 
-async function connectOnce(url: string, timeoutMs: number, workMs: number): Promise<StoreClient> {
+async function connectOnce(url: string, timeoutMs: number, workMs: number): Promise<TeamStoreClient> {
   const { Client } = require('pg') as typeof import('pg');
   let client: PgClient;
   try {
@@ -66,50 +66,50 @@ async function connectOnce(url: string, timeoutMs: number, workMs: number): Prom
 }
 
 /** Whether an error came from the driver or the server (and so means the store), not from agentos itself. */
-export function isStoreError(e: unknown): boolean {
+export function isTeamStoreError(e: unknown): boolean {
   const code = (e as { code?: unknown }).code;
-  return e instanceof StoreUnavailableError || typeof code === 'string' || /Connection terminated|connection/i.test(errorMessage(e));
+  return e instanceof TeamStoreUnavailableError || typeof code === 'string' || /Connection terminated|connection/i.test(errorMessage(e));
 }
 
 /** A driver or server error as one line naming the store (host, port, database) and the problem. */
-export function storeError(e: unknown, url: string, timeoutMs: number): StoreUnavailableError {
+export function storeError(e: unknown, url: string, timeoutMs: number): TeamStoreUnavailableError {
   const where = target(url);
   const code = (e as { code?: string }).code;
   const message = errorMessage(e);
-  if (e instanceof StoreUnavailableError) return e;
-  if (code === 'ECONNREFUSED') return new StoreUnavailableError(`cannot reach the store at ${where} (connection refused): is the server running?`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new StoreUnavailableError(`cannot reach the store at ${where} (unknown host)`);
-  if (code === '28P01' || code === '28000') return new StoreUnavailableError(`the store at ${where} refused the credentials (${code === '28P01' ? 'wrong password' : 'not allowed to connect'})`);
-  if (code === '3D000') return new StoreUnavailableError(`the store at ${where} has no such database`);
-  if (code === '55P03') return new StoreUnavailableError(`the store at ${where} is busy: another sync of this repository held it too long`);
-  if (code === '57014' || /timeout|timed out/i.test(message)) return new StoreUnavailableError(`no answer from the store at ${where} within ${(timeoutMs / 1000).toFixed(1)} s`);
+  if (e instanceof TeamStoreUnavailableError) return e;
+  if (code === 'ECONNREFUSED') return new TeamStoreUnavailableError(`cannot reach the store at ${where} (connection refused): is the server running?`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new TeamStoreUnavailableError(`cannot reach the store at ${where} (unknown host)`);
+  if (code === '28P01' || code === '28000') return new TeamStoreUnavailableError(`the store at ${where} refused the credentials (${code === '28P01' ? 'wrong password' : 'not allowed to connect'})`);
+  if (code === '3D000') return new TeamStoreUnavailableError(`the store at ${where} has no such database`);
+  if (code === '55P03') return new TeamStoreUnavailableError(`the store at ${where} is busy: another sync of this repository held it too long`);
+  if (code === '57014' || /timeout|timed out/i.test(message)) return new TeamStoreUnavailableError(`no answer from the store at ${where} within ${(timeoutMs / 1000).toFixed(1)} s`);
   // The driver's message can quote the connection string in some errors: never pass a password on.
-  return new StoreUnavailableError(`the store at ${where} failed: ${message.replace(/postgres(ql)?:\/\/\S+/g, '<url>')}`);
+  return new TeamStoreUnavailableError(`the store at ${where} failed: ${message.replace(/postgres(ql)?:\/\/\S+/g, '<url>')}`);
 }
 
 /**
  * Connect, do `work`, disconnect: all of it within `deadlineMs` (a check must not
  * wait on a slow store longer than the user allowed). Past the deadline the
  * connection is destroyed, so nothing is left running on the server's side for us.
- * The store's failures come back as one StoreUnavailableError line.
+ * The store's failures come back as one TeamStoreUnavailableError line.
  */
-export async function withStoreDeadline<T>(url: string, deadlineMs: number, work: (client: StoreClient) => Promise<T>): Promise<T> {
+export async function withTeamStoreDeadline<T>(url: string, deadlineMs: number, work: (client: TeamStoreClient) => Promise<T>): Promise<T> {
   // The deadline starts before connecting: connecting and the work share it.
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError(`no answer from the store at ${target(url)} within ${(deadlineMs / 1000).toFixed(1)} s`)), deadlineMs);
+    timer = setTimeout(() => reject(new TeamStoreUnavailableError(`no answer from the store at ${target(url)} within ${(deadlineMs / 1000).toFixed(1)} s`)), deadlineMs);
     timer.unref();
   });
   expired.catch(() => undefined); // raced below; never an unhandled rejection
-  let client: StoreClient | null = null;
+  let client: TeamStoreClient | null = null;
   try {
-    const connecting = connectStore(url, deadlineMs);
+    const connecting = connectTeamStore(url, deadlineMs);
     // A connection that arrives after the deadline is closed at once (a long-lived MCP server must not collect them).
     expired.catch(() => connecting.then((late) => late.end()).catch(() => undefined));
     client = await Promise.race([connecting, expired]);
     return await Promise.race([work(client), expired]);
   } catch (e) {
-    throw isStoreError(e) ? storeError(e, url, deadlineMs) : e;
+    throw isTeamStoreError(e) ? storeError(e, url, deadlineMs) : e;
   } finally {
     clearTimeout(timer);
     const open = client;

@@ -1,5 +1,5 @@
 /**
- * This repository's live index into the shared team store (issue 23): documents,
+ * This repository's live index into the team store (issue 23): documents,
  * chunks with their vectors, and the BM25 term counts, in one transaction. Only
  * what changed moves: a document whose digest (content, types, metadata, term
  * counts) the server already has is left as it is; a changed one is replaced; one gone from the repository is deleted; a
@@ -9,13 +9,13 @@
  * ever visible. Every value is a query parameter.
  */
 import { createHash } from 'node:crypto';
-import { StoreUnavailableError } from '../../shared/errors.js';
-import type { StoreClient } from '../../shared/store/connect.js';
-import { repositoryTotalsSql } from '../../shared/store/schema.js';
-import { vectorText } from '../../shared/store/vector.js';
+import { TeamStoreUnavailableError } from '../../shared/errors.js';
+import type { TeamStoreClient } from '../../shared/team-store/connect.js';
+import { repositoryTotalsSql } from '../../shared/team-store/schema.js';
+import { vectorText } from '../../shared/team-store/vector.js';
 import type { LexicalData } from '../lexical/file.js';
 import type { LexicalDoc } from '../lexical/bm25.js';
-import type { HnswStore } from './hnsw-store.js';
+import type { HnswIndex } from './hnsw-index.js';
 import type { StoredDoc } from './types.js';
 
 export interface SyncReport {
@@ -35,11 +35,12 @@ const ROWS_PER_INSERT = 5000;
 /** The vector size the schema holds (all-MiniLM-L6-v2). */
 const STORE_DIMENSIONS = 384;
 
-export async function syncToStore(client: StoreClient, local: HnswStore, lexical: LexicalData | null, repository: string): Promise<SyncReport> {
+export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex, lexical: LexicalData | null, repository: string): Promise<SyncReport> {
   const { manifest, meta } = local;
-  if (manifest.dimensions !== STORE_DIMENSIONS) throw new StoreUnavailableError(`the store holds ${STORE_DIMENSIONS}-dimension vectors; this index has ${manifest.dimensions} (${manifest.modelId})`);
+  if (manifest.dimensions !== STORE_DIMENSIONS)
+    throw new TeamStoreUnavailableError(`the store holds ${STORE_DIMENSIONS}-dimension vectors; this index has ${manifest.dimensions} (${manifest.modelId})`);
   const report: SyncReport = { repository, added: [], changed: [], removed: [], unchanged: 0, chunks: 0, replacedAll: null };
-  const terms = new Map((lexical?.store.docs ?? []).map((d) => [d.path, d]));
+  const terms = new Map((lexical?.bm25.docs ?? []).map((d) => [d.path, d]));
   await client.query('BEGIN');
   try {
     // The upsert locks the repository's row until COMMIT: another sync of it waits here.
@@ -50,7 +51,7 @@ export async function syncToStore(client: StoreClient, local: HnswStore, lexical
       )
       .catch((e: unknown) => {
         // Row-level security: the repository was published by someone else (or this role may only read).
-        if ((e as { code?: string }).code === '42501') throw new StoreUnavailableError(notYours(repository));
+        if ((e as { code?: string }).code === '42501') throw new TeamStoreUnavailableError(notYours(repository));
         throw e;
       });
     const repoId = repo.rows[0].id;
@@ -99,7 +100,7 @@ export async function syncToStore(client: StoreClient, local: HnswStore, lexical
       const termRows: unknown[][] = [];
       for (const o of batch) {
         const docId = ids.get(o.doc.filePath)!;
-        (chunksByDoc.get(o.i) ?? []).forEach((c, ordinal) => chunkRows.push([docId, ordinal, c.section, c.excerpt, vectorText(local.index.getPoint(c.label))]));
+        (chunksByDoc.get(o.i) ?? []).forEach((c, ordinal) => chunkRows.push([docId, ordinal, c.section, c.excerpt, vectorText(local.graph.getPoint(c.label))]));
         if (o.lex) for (const [term, n] of o.lex.tf) termRows.push([docId, term, n]);
       }
       await insertColumns(client, 'chunks (document_id, ordinal, section, excerpt, embedding)', ['bigint', 'integer', 'text', 'text', 'vector'], chunkRows);
@@ -141,7 +142,7 @@ interface RepoRow {
 }
 
 /** Why the repository's vectors on the server were made another way (then all of them are replaced), or null. */
-function identityChange(was: RepoRow, m: HnswStore['manifest']): string | null {
+function identityChange(was: RepoRow, m: HnswIndex['manifest']): string | null {
   if (was.model_id === null) return null; // never synced
   if (was.model_id !== m.modelId) return `the model changed (${was.model_id} -> ${m.modelId})`;
   if (was.model_fingerprint !== m.modelFingerprint && was.model_fingerprint !== 'unknown' && m.modelFingerprint !== 'unknown')
@@ -163,7 +164,7 @@ function syncDigest(hash: string, metadata: object, tf: Map<string, number> | un
 const DOCS_PER_BATCH = 200;
 
 /** A batch of documents inserted in one statement; their new ids by path (unique within the repository). */
-async function insertReturningIds(client: StoreClient, rows: unknown[][]): Promise<Map<string, string>> {
+async function insertReturningIds(client: TeamStoreClient, rows: unknown[][]): Promise<Map<string, string>> {
   const values: unknown[] = [];
   const tuples = rows.map((row) => `(${row.map((v) => (values.push(v), `$${values.length}`)).join(', ')})`);
   const r = await client.query<{ id: string; path: string }>(
@@ -178,7 +179,7 @@ async function insertReturningIds(client: StoreClient, rows: unknown[][]): Promi
  * server (a few parameters per statement instead of one per value: bound and parsed
  * far faster than multi-row VALUES). Every value is still a parameter.
  */
-async function insertColumns(client: StoreClient, into: string, types: string[], rows: unknown[][]): Promise<void> {
+async function insertColumns(client: TeamStoreClient, into: string, types: string[], rows: unknown[][]): Promise<void> {
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const batch = rows.slice(start, start + ROWS_PER_INSERT);
     const columns = types.map((_, j) => batch.map((row) => row[j]));
@@ -190,5 +191,5 @@ async function insertColumns(client: StoreClient, into: string, types: string[],
 
 /** A refusal of the store's row-level security, said as what it means. */
 export function notYours(repository: string): string {
-  return `${repository} in the shared store belongs to the person who published it first: only its owners or an administrator can replace it (docs/team-store.md), and a reader cannot publish`;
+  return `${repository} in the team store belongs to the person who published it first: only its owners or an administrator can replace it (docs/team-store.md), and a reader cannot publish`;
 }

@@ -1,13 +1,13 @@
 /**
- * The shared store's schema, versioned (docs/adrs/0017-shared-store.md). `store init`
+ * The team store's schema, versioned (docs/adrs/0017-shared-store.md). `store init`
  * applies what is missing in one transaction, under an advisory lock: two processes
  * migrating at once wait for each other and the second finds nothing to do; a crash
  * leaves the previous version whole. A server with a newer schema than this agentos
  * knows is refused rather than written to.
  */
-import type { StoreClient } from './connect.js';
+import type { TeamStoreClient } from './connect.js';
 import { SEARCH_PATH, STORE_SCHEMA } from './names.js';
-import { StoreUnavailableError, errorMessage } from '../errors.js';
+import { TeamStoreUnavailableError, errorMessage } from '../errors.js';
 
 /** The advisory lock every migration holds (an arbitrary constant: "agentos" in ASCII), as a string: it is above 2^53. */
 const MIGRATION_LOCK = '27416758083415923';
@@ -131,7 +131,7 @@ export const MIGRATIONS: string[][] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version on the server: 0 when agentos never initialised it. */
-export async function schemaVersion(client: StoreClient): Promise<number> {
+export async function schemaVersion(client: TeamStoreClient): Promise<number> {
   const exists = await client.query<{ t: string | null }>(`SELECT to_regclass('agentos_schema')::text AS t`);
   if (!exists.rows[0]?.t) return 0;
   const r = await client.query<{ version: number }>(`SELECT version FROM agentos_schema`);
@@ -147,7 +147,7 @@ export interface MigrationResult {
   adopted: number;
 }
 
-export async function migrate(client: StoreClient): Promise<MigrationResult> {
+export async function migrate(client: TeamStoreClient): Promise<MigrationResult> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
@@ -155,27 +155,27 @@ export async function migrate(client: StoreClient): Promise<MigrationResult> {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${STORE_SCHEMA}`);
     } catch (e) {
       if ((e as { code?: string }).code === '42501')
-        throw new StoreUnavailableError(`this user may not create the "${STORE_SCHEMA}" schema; run \`agentos store init\` as the database owner (docs/team-store.md)`);
+        throw new TeamStoreUnavailableError(`this user may not create the "${STORE_SCHEMA}" schema; run \`agentos store init\` as the database owner (docs/team-store.md)`);
       throw e;
     }
     // Tables are created in the store's schema (the first on the path); the extension's type is found in public.
     await client.query(`SET LOCAL search_path = ${SEARCH_PATH}`);
     const available = await client.query<{ default_version: string }>(`SELECT default_version FROM pg_available_extensions WHERE name = 'vector'`);
-    if (available.rows.length === 0) throw new StoreUnavailableError('the server has no pgvector extension (pg_available_extensions has no "vector"); install pgvector on the PostgreSQL server');
+    if (available.rows.length === 0) throw new TeamStoreUnavailableError('the server has no pgvector extension (pg_available_extensions has no "vector"); install pgvector on the PostgreSQL server');
     try {
       await client.query('CREATE EXTENSION IF NOT EXISTS vector');
     } catch (e) {
       if ((e as { code?: string }).code === '42501')
-        throw new StoreUnavailableError('this user may not create the pgvector extension; ask an administrator to run CREATE EXTENSION vector in this database');
+        throw new TeamStoreUnavailableError('this user may not create the pgvector extension; ask an administrator to run CREATE EXTENSION vector in this database');
       throw e;
     }
     const from = await schemaVersion(client);
-    if (from > SCHEMA_VERSION) throw new StoreUnavailableError(`the store's schema is version ${from}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
+    if (from > SCHEMA_VERSION) throw new TeamStoreUnavailableError(`the store's schema is version ${from}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
     try {
       for (let v = from; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v]) await client.query(sql);
     } catch (e) {
       if ((e as { code?: string }).code === '42501')
-        throw new StoreUnavailableError(
+        throw new TeamStoreUnavailableError(
           `this user may not create the store's roles and policies (${errorMessage(e)}); run \`agentos store init\` as the database owner with CREATEROLE (docs/team-store.md)`,
         );
       throw e;

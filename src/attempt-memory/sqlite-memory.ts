@@ -26,7 +26,7 @@ export const MAX_WARNINGS = 20;
 /** How many successes after a failure are searched for what worked instead. */
 const WORKED_INSTEAD_WINDOW = 500;
 
-export interface StoreOptions {
+export interface AttemptMemoryOptions {
   /** Only failures this recent warn (days). */
   lookbackDays: number;
   /** Failures older than this are archived (days). */
@@ -36,7 +36,7 @@ export interface StoreOptions {
   now: () => Date;
   /** How long a writer waits for another (ms). */
   busyTimeoutMs: number;
-  /** Attempts go to the team's shared store too (attempts.scope: org): each record and forget is queued in the outbox. */
+  /** Attempts go to the team store too (attempts.scope: org): each record and forget is queued in the outbox. */
   share?: boolean;
 }
 
@@ -60,12 +60,12 @@ type Row = {
   origin: string | null;
 };
 
-/** What the store writes: already redacted and tagged by the caller (open.ts). */
+/** What the attempt memory writes: already redacted and tagged by the caller (open.ts). */
 export type PreparedAttempt = Omit<AttemptRecord, 'id' | 'overriddenBy' | 'archived'>;
 
 export type WarningDecision = 'proceeded' | 'declined' | 'blocked';
 
-/** The columns a record is written with, here and when read in from the shared store (origin: who, for others' records). */
+/** The columns a record is written with, here and when read in from the team store (origin: who, for others' records). */
 const ROW_COLUMNS = 'id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause, work, branch, origin';
 const ROW_PARAMS = ROW_COLUMNS.split(', ')
   .map(() => '?')
@@ -76,13 +76,13 @@ function rowValues(id: string, a: PreparedAttempt, origin: string | null): unkno
   return [id, time, sessionId, tool, toolFamily(tool), command, sameCommandKey(command), outcome, exitCode, durationMs, error, context, JSON.stringify(tags), cwd, cause, work, branch, origin];
 }
 
-export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
+export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
   constructor(
     private readonly db: BetterSqlite3.Database,
-    private readonly opts: StoreOptions,
+    private readonly opts: AttemptMemoryOptions,
   ) {}
 
-  static open(Database: typeof BetterSqlite3, file: string, opts: StoreOptions): SqliteAttemptStore {
+  static open(Database: typeof BetterSqlite3, file: string, opts: AttemptMemoryOptions): SqliteAttemptMemory {
     const db = new Database(file, { timeout: opts.busyTimeoutMs });
     try {
       db.pragma(`busy_timeout = ${Math.floor(opts.busyTimeoutMs)}`);
@@ -99,15 +99,15 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
       db.close();
       throw e;
     }
-    return new SqliteAttemptStore(db, opts);
+    return new SqliteAttemptMemory(db, opts);
   }
 
   insert(a: PreparedAttempt): AttemptRecord {
     const id = ulid(Date.parse(a.time));
     const write = this.db.transaction(() => {
       this.db.prepare(`INSERT INTO attempts (${ROW_COLUMNS}) VALUES (${ROW_PARAMS})`).run(...rowValues(id, a, null));
-      // Queued in the same transaction: recorded means it will reach the shared store, whenever it is reachable.
-      // An attempt of unknown outcome stays here: it warns no one and worked instead for no one (the store refuses it).
+      // Queued in the same transaction: recorded means it will reach the team store, whenever it is reachable.
+      // An attempt of unknown outcome stays here: it warns no one and worked instead for no one (the team store refuses it).
       if (this.opts.share && a.outcome !== 'unknown') this.db.prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) VALUES (?, 'send', ?)`).run(id, this.opts.now().toISOString());
       if (a.outcome === 'success') this.overrideFailures(id, a);
       // An agent that gives no exit status (Codex) never records a success: the same command's output
@@ -282,15 +282,15 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
   }
 
   /**
-   * Records being forgotten: the shared store is told (a send not yet made is dropped).
+   * Records being forgotten: the team store is told (a send not yet made is dropped).
    * It deletes those its author recorded; others' stay there, and only leave this machine.
    */
   /**
-   * Which records' forgetting the shared store must hear of: with sharing on, all; with it off
+   * Which records' forgetting the team store must hear of: with sharing on, all; with it off
    * in this run (another shell, no URL), those it already has (sent from here, or read from it).
    */
   private shareable(): string {
-    // An attempt of unknown outcome is never sent, so the store never hears of its forgetting.
+    // An attempt of unknown outcome is never sent, so the team store never hears of its forgetting.
     return this.opts.share ? "outcome != 'unknown'" : '(sent_at IS NOT NULL OR origin IS NOT NULL)';
   }
 
@@ -300,7 +300,7 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     this.db.prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) SELECT id, 'forget', ? FROM (${select})`).run(time, ...args);
   }
 
-  /** What waits for the shared store, oldest first: records to send (whole) and ids forgotten here. */
+  /** What waits for the team store, oldest first: records to send (whole) and ids forgotten here. */
   pending(limit: number): Array<{ op: 'send'; record: AttemptRecord } | { op: 'forget'; id: string }> {
     const rows = this.db.prepare(`SELECT o.id, o.op, a.rowid AS r FROM outbox o LEFT JOIN attempts a ON a.id = o.id ORDER BY o.queued_at, o.id LIMIT ?`).all(limit) as Array<{
       id: string;
@@ -317,7 +317,7 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     return out;
   }
 
-  /** Entries the shared store has committed: off the outbox. */
+  /** Entries the team store has committed: off the outbox. */
   settle(entries: Array<{ id: string; op: 'send' | 'forget' }>): void {
     const stmt = this.db.prepare('DELETE FROM outbox WHERE id = ? AND op = ?');
     const sent = this.db.prepare('UPDATE attempts SET sent_at = ? WHERE id = ?');
@@ -336,7 +336,7 @@ export class SqliteAttemptStore implements Omit<AttemptMemory, 'record'> {
     return (this.db.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n;
   }
 
-  /** Other agents' attempts from the shared store (already redacted where they were made); returns how many were new. */
+  /** Other agents' attempts from the team store (already redacted where they were made); returns how many were new. */
   importShared(records: Array<AttemptRecord & { origin: string }>, forgotten: string[]): { added: number; removed: number } {
     const insert = this.db.prepare(`INSERT OR IGNORE INTO attempts (${ROW_COLUMNS}) VALUES (${ROW_PARAMS})`);
     const drop = this.db.prepare('DELETE FROM attempts WHERE id = ? AND origin IS NOT NULL');

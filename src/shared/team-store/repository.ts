@@ -3,7 +3,7 @@ import type { Config } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 
 /**
- * This repository's name in the shared store: `store.repository`, else its git remote
+ * This repository's name in the team store: `store.repository`, else its git remote
  * `origin` as git itself reads it (worktrees and subfolders included), as host/path
  * with no user, no password, no `.git`. Never a folder name: two unrelated folders
  * called "api" would share a namespace, and each sync would delete the other's
@@ -13,7 +13,7 @@ export function repositoryName(root: string, config: Config): string {
   if (config.store.repository) return config.store.repository;
   const remote = originUrl(root);
   if (remote) return remote;
-  throw new UsageError('the shared store needs a name for this repository: it has no git remote "origin"; set store.repository in .agentos/config.yaml');
+  throw new UsageError('the team store needs a name for this repository: it has no git remote "origin"; set store.repository in .agentos/config.yaml');
 }
 
 function originUrl(root: string): string | null {

@@ -1,8 +1,8 @@
-/** `agentos store status`: what the shared store holds and which server answered (URL shown masked). */
-import type { StoreClient } from './connect.js';
+/** `agentos store status`: what the team store holds and which server answered (URL shown masked). */
+import type { TeamStoreClient } from './connect.js';
 import { SCHEMA_VERSION, schemaVersion } from './schema.js';
 
-export interface StoreStatus {
+export interface TeamStoreStatus {
   url: string;
   server: string;
   vector: string | null;
@@ -12,12 +12,12 @@ export interface StoreStatus {
   attempts: { failures: number; successes: number };
 }
 
-export async function storeStatus(client: StoreClient, maskedUrl: string): Promise<StoreStatus> {
+export async function storeStatus(client: TeamStoreClient, maskedUrl: string): Promise<TeamStoreStatus> {
   const server = (await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
   const vector = (await client.query<{ extversion: string }>(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`)).rows[0]?.extversion ?? null;
   const version = await schemaVersion(client);
   const state = version === 0 ? 'missing' : version < SCHEMA_VERSION ? 'older' : version > SCHEMA_VERSION ? 'newer' : 'current';
-  let repositories: StoreStatus['repositories'] = [];
+  let repositories: TeamStoreStatus['repositories'] = [];
   let attempts = { failures: 0, successes: 0 };
   if (state === 'current') {
     // Each repository's totals are kept by its sync: one row each, whatever the store's size.

@@ -1,5 +1,5 @@
 /** The store URL as libpq users read it (issue 30): sslmode's table, plain text warned, passwords never shown. */
-import { maskUrl, plainTextWarning, sslPlan } from '../../src/shared/store/url.js';
+import { maskUrl, plainTextWarning, sslPlan } from '../../src/shared/team-store/url.js';
 import { UsageError } from '../../src/shared/errors.js';
 
 const q = (url: string) => Object.fromEntries(new URL(url).searchParams);

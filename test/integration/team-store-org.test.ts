@@ -1,6 +1,6 @@
 // SLOW: `--scope org` against a real PostgreSQL with pgvector (test/helpers/postgres.ts).
 // The demo is synced as one repository; a second, empty project checks against it
-// through the shared store, and must see exactly what the demo's own local index
+// through the team store, and must see exactly what the demo's own local index
 // sees: same statuses, same documents in the same order, the same scores. Then the
 // ways the store can fail a check: down, slow, the connection dropped mid-query, an
 // old schema: each time the check answers from the local index and says so.
@@ -74,7 +74,7 @@ afterAll(async () => {
 });
 
 describe('--scope org on a real PostgreSQL with pgvector', () => {
-  test('the shared store ranks the demo as its local index does: same statuses, documents, order and scores', async () => {
+  test('the team store ranks the demo as its local index does: same statuses, documents, order and scores', async () => {
     let alerts = 0;
     for (const brief of briefs) {
       const local = (await start(demo, brief)).json;
@@ -83,7 +83,7 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
       expect(org.scope).toBe('org');
       expect(org.method).toMatch(/\+pgvector$/);
       expect(org.org).toMatchObject({ repositories: ['acme/demo'], where: expect.stringMatching(/^127\.0\.0\.1:\d+\/postgres$/) });
-      expect(r.stderr).toMatch(/Compared with 1 other repository in the shared store at 127\.0\.0\.1:\d+\/postgres/);
+      expect(r.stderr).toMatch(/Compared with 1 other repository in the team store at 127\.0\.0\.1:\d+\/postgres/);
       expect(org.status).toBe(local.status);
       for (const key of ['matches', 'nearest'] as const) {
         expect(org[key].map((m) => m.path)).toEqual(local[key].map((m) => `acme/demo:${m.path}`));
@@ -140,7 +140,7 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     const { json } = await start(bare, brief, ['--scope', 'org']);
     expect(json.status).toBe(viaIndex.status);
     expect(json.matches[0].path).toBe(viaIndex.matches[0].path);
-    expect(json.warnings).toContain('this project has no index of its own: compared with the shared store only, and no standards attached');
+    expect(json.warnings).toContain('this project has no index of its own: compared with the team store only, and no standards attached');
   });
 
   test("a match in another repository names it; this repository's own documents come from its local index", async () => {
@@ -171,7 +171,7 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
   test('--scope org with no store configured is a usage error (exit 2)', async () => {
     const r = await runCli(['-C', other, 'issue', 'start', briefs[0], '--scope', 'org', '--non-interactive'], { env: { AGENTOS_DATABASE_URL: '' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--scope org needs the shared store: set AGENTOS_DATABASE_URL/);
+    expect(r.stderr).toMatch(/--scope org needs the team store: set AGENTOS_DATABASE_URL/);
   });
 
   test('the server down: the check answers from the local index, says which store answered, exit 0', async () => {
@@ -181,9 +181,9 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
       expect(json.scope).toBe('repo');
       expect(json.method).not.toMatch(/pgvector/);
       expect(r.stderr).toMatch(
-        /warning: the shared store could not answer \(cannot reach the store at 127\.0\.0\.1:\d+\/postgres \(connection refused\).*\); answered from this repository's local index only \(method: embedding:/,
+        /warning: the team store could not answer \(cannot reach the store at 127\.0\.0\.1:\d+\/postgres \(connection refused\).*\); answered from this repository's local index only \(method: embedding:/,
       );
-      expect(json.warnings.join('\n')).toMatch(/shared store could not answer/);
+      expect(json.warnings.join('\n')).toMatch(/team store could not answer/);
     } finally {
       pg.start();
     }
@@ -201,7 +201,7 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
       const { r, json } = await start(other, briefs[0], ['--scope', 'org']);
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(json.scope).toBe('repo');
-      expect(r.stderr).toMatch(/warning: the shared store could not answer \(no answer from the store at 127\.0\.0\.1:\d+\/postgres within \d+\.\d s\)/);
+      expect(r.stderr).toMatch(/warning: the team store could not answer \(no answer from the store at 127\.0\.0\.1:\d+\/postgres within \d+\.\d s\)/);
     } finally {
       await locker.query('ROLLBACK');
       await locker.end();
@@ -243,7 +243,7 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     expect(await exited).toBe(0);
     const json = JSON.parse(stdout) as StartJson;
     expect(json.scope).toBe('repo');
-    expect(stderr).toMatch(/warning: the shared store could not answer \(the store at 127\.0\.0\.1:\d+\/postgres failed: terminating connection due to administrator command\)/);
+    expect(stderr).toMatch(/warning: the team store could not answer \(the store at 127\.0\.0\.1:\d+\/postgres failed: terminating connection due to administrator command\)/);
   });
 
   test('a store whose schema is older than this agentos reads: the local index answers, the warning says to run store init', async () => {

@@ -1,0 +1,256 @@
+/**
+ * The check of one brief as `issue start` and `ci github` both run it: refresh the index,
+ * check past work and standards, say on stderr what failed and which method answered, and
+ * hold back the alerts a person dismissed for this very brief. Nothing is asked and
+ * nothing is written here: `issue start` then asks and writes the brief to use, `ci github`
+ * comments. (One command never imports another; both import this.)
+ */
+import { appendFile } from 'node:fs/promises';
+import path from 'node:path';
+import { githubFileLink, renderCommentMarkdown, renderGithub, type CiOptions, type CiReport } from '../work-memory/output/ci.js';
+import type { CommandContext } from './context.js';
+import type { Config } from '../shared/config/schema.js';
+import { ExitCode, ExitError, UsageError } from '../shared/errors.js';
+import { debugLine, textWidth, useColor } from '../shared/io.js';
+import { makeStyle } from '../shared/style.js';
+import { safeForTerminal, terminalSafe } from '../shared/sanitize.js';
+import type { Brief } from '../work-memory/check/brief.js';
+import type { HistoryMatch } from '../work-memory/check/history.js';
+import { explainNoHistory } from '../work-memory/check/no-history.js';
+import { runChecks, type CheckOutcome, type CheckScope } from '../work-memory/check/run.js';
+import { mergeContext, readManualContext, type StandardContext } from '../work-memory/check/standards.js';
+import { logRetrievedStandards } from '../work-memory/check/log-standards.js';
+import { answersFile, briefKey, dismissedFor, readAnswers, withoutDismissed, type Answer } from '../work-memory/decision/answers.js';
+import type { Decision } from '../work-memory/decision/decide.js';
+import { existsSync } from 'node:fs';
+import { coverageJson, type RefreshOutcome } from '../work-memory/index/refresh.js';
+import { indexPaths } from '../work-memory/index/layout.js';
+import type { MatchNotes } from '../work-memory/output/notes.js';
+import { originJson } from '../work-memory/output/origin.js';
+import { stripAgentosSections, workLabel } from '../work-memory/output/sections.js';
+import { changedSinceFor, describeChangedSince, possibleRegression, sinceNotes, type ChangedSince } from '../work-memory/sources/since.js';
+import { triedForMatches, triedNotes } from '../knowledge/tried-during.js';
+import { checkScope, describeScope } from './ui/scope.js';
+import { refreshIndexForCheck } from './ui/index-refresh.js';
+import { createSpinner, withDelayedSpinner } from './ui/spinner.js';
+
+export interface BriefCheckOptions {
+  /** Standards files given by hand (`--context`), attached beside the retrieved ones. */
+  context: string[];
+  /** false with --no-refresh: check against the index as it is (and warn what it misses). */
+  refresh?: boolean;
+  /** A failed history check ends the run (exit 4) instead of failing open. */
+  strict?: boolean;
+  /** For this run only, over config `thresholds.*`. */
+  duplicateThreshold?: number;
+  relatedThreshold?: number;
+  /** Compare with this repository or every repository in the team store (over config store.scope). */
+  scope?: CheckScope;
+  /** stdout carries a machine's result: no spinner. */
+  machine: boolean;
+}
+
+export const FAIL_OPEN = (error: string) => `Historian check failed: ${error}. Proceeding without history check.`;
+
+/** What a check found, ready for a decision: the alerts still to raise, and everything the result and the brief to use show. */
+export type BriefCheck = Awaited<ReturnType<typeof checkBrief>>;
+
+export async function checkBrief(ctx: CommandContext, brief: Brief, opts: BriefCheckOptions) {
+  const { io, globals } = ctx;
+  const root = ctx.root();
+  const { config, warnings: configWarnings } = await ctx.config();
+  applyThresholdFlags(config, opts);
+  const scope = checkScope(io.env, config, opts.scope);
+  // Start loading the model now (in the worker bin/agentos.js started, when there is one), so
+  // it loads while the rest starts up. Only when there is an index to check against:
+  // without one the check fails open and never needs the model.
+  const deps = await ctx.checkDeps();
+  if (existsSync(indexPaths(root).current)) deps.loadEmbedder().catch(() => undefined); // a failure is reported by the check itself
+  // Loading pino, too, fits in the wait for the model; awaited after the check.
+  const loggerLoading = ctx.logger();
+  loggerLoading.catch(() => undefined); // (its error surfaces at the await below)
+  const manual = await readManualContext(opts.context, io.cwd, root);
+  const st = await makeStyle(useColor(io));
+  const err = (s = '') => io.stderr.write(s + '\n');
+  // Notes and summaries: silenced by --quiet (results, warnings and errors are not).
+  const note = (s = '') => {
+    if (!globals.quiet) err(s);
+  };
+  for (const w of configWarnings) err(`warning: ${w}`);
+
+  const spinner = await createSpinner(io, Boolean(globals.quiet) || opts.machine);
+  // Never check against an index that has not seen the newest files (src/work-memory/index/refresh.ts).
+  const index: RefreshOutcome = await refreshIndexForCheck(io, {
+    root,
+    config,
+    model: deps.identity,
+    loadEmbedder: deps.loadEmbedder,
+    noRefresh: opts.refresh === false,
+    spinner,
+    quiet: Boolean(globals.quiet),
+  });
+  const started = performance.now();
+  const checkedText = stripAgentosSections(brief.text);
+  const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(checkedText, config, deps, { history: true, standards: true, scope }));
+  outcome.timings.checkMs = performance.now() - started;
+  for (const [k, v] of Object.entries(outcome.timings)) debugLine(io, globals, `timing ${k}: ${Math.round(v)} ms`);
+  debugLine(io, globals, `history: ${outcome.history.status} by ${outcome.history.method}; thresholds duplicate ${config.thresholds.duplicate}, related ${config.thresholds.related}`);
+  const logger = await loggerLoading;
+  const logBase = { brief: brief.absPath ? path.relative(root, brief.absPath) : 'stdin', briefSha256: brief.hash };
+
+  if (outcome.history.error) {
+    err(st.yellow(FAIL_OPEN(outcome.history.error)));
+    logger.warn({ ...logBase, event: 'history_check_failed', error: outcome.history.error }, 'history check failed open');
+    if (opts.strict) {
+      logger.flush?.();
+      throw new ExitError(`history check failed and --strict was given: ${outcome.history.error}`, ExitCode.IndexUnavailable);
+    }
+  }
+  if (outcome.standards.error) {
+    const e = outcome.standards.error;
+    const line = outcome.standards.noIndex
+      ? `warning: ${e}`
+      : e === outcome.history.error
+        ? 'warning: Librarian check failed for the same reason. Proceeding without standards context.'
+        : `warning: Librarian check failed: ${e}. Proceeding without standards context.`;
+    err(st.yellow(line));
+  }
+  for (const w of outcome.warnings) err(st.yellow(`warning: ${w}`));
+  if (outcome.history.org) note(st.dim(describeScope(outcome.history.org)));
+  const noHistory = outcome.history.status === 'no_history' ? await explainNoHistory(root, config, index.manifest?.includeHistory ?? null) : null;
+  if (noHistory) err(st.yellow(noHistory.message));
+  const standards: StandardContext[] = mergeContext(manual, outcome.standards.items);
+  // What was tried during the matched past work and failed (the attempt memory joined to the work memory).
+  const { lookup: tried, warning: triedWarning } = await triedForMatches(outcome.history.matches, config.attempts.enabled, () => ctx.attempts('read'));
+  if (triedWarning) err(`warning: ${triedWarning}`);
+  // For work from git: whether its files changed since, and a bug brief on such work is a possible regression (docs/sources.md).
+  const since = await changedSinceFor(root, outcome.history.matches, index.manifest?.sources?.git?.ref ?? null, config.sources.git);
+  const regressions = outcome.history.matches.filter((m) => possibleRegression(checkedText, m, since.get(m.filePath)));
+  const triedNote = triedNotes(tried);
+  const notes: MatchNotes = (m, safe) => [...sinceNotes(since, regressions)(m, safe), ...triedNote(m, safe)];
+  logRetrievedStandards(logger, outcome.standards.items, logBase);
+
+  // Alerts to raise: never again on a match this brief's user dismissed, never a possible regression.
+  const briefSha256 = briefKey(checkedText);
+  // A possible regression of done work is offered as related work to look at, not as a duplicate to abort.
+  const candidates = outcome.history.status === 'duplicate_alert' ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate && !regressions.includes(m)) : [];
+  for (const m of regressions) if (m.score >= config.thresholds.duplicate) note(st.yellow(`Possible regression of ${workLabel(safeForTerminal(m))}: ${describeChangedSince(since.get(m.filePath)!)}.`));
+  const { raise: alerts, dismissed } = withoutDismissed(candidates, dismissedFor(candidates.length ? await readAnswersOrWarn(root, err) : [], briefSha256));
+  for (const d of dismissed) {
+    const who = d.match.issueId ? `#${terminalSafe(d.match.issueId)} ${terminalSafe(d.match.title)}` : terminalSafe(d.match.filePath);
+    err(st.dim(`Dismissed before: ${who} (Ignore on ${terminalSafe(d.answer.at.slice(0, 10))}); not alerting on it again for this brief.`));
+  }
+  if (outcome.history.status === 'duplicate_alert' && !alerts.length) outcome.history.status = 'related_context';
+  return {
+    brief,
+    config,
+    checkedText,
+    briefSha256,
+    index,
+    outcome,
+    standards,
+    noHistory,
+    alerts,
+    dismissed,
+    regressions,
+    since,
+    tried,
+    notes,
+    logger,
+    logBase,
+    st,
+    err,
+    note,
+    width: textWidth(io.stderr),
+  };
+}
+
+/** The result as `--json` (and `--format`, and `ci github`) gives it, once the decision is made. */
+export function checkResult(c: BriefCheck, decision: Decision) {
+  const { outcome, since, tried, alerts, regressions } = c;
+  return {
+    status: outcome.history.status,
+    decision: decision.action,
+    decidedBy: decision.by,
+    method: outcome.history.method,
+    error: outcome.history.error,
+    scope: outcome.history.scope ?? 'repo',
+    org: outcome.history.org ?? null,
+    // alert: raised as the same work (not dismissed before, not a possible regression): what the prompt, a comment or an annotation alerts on.
+    matches: outcome.history.matches.map((m) => ({ ...jsonMatch(m, since), alert: alerts.includes(m), possibleRegression: regressions.includes(m), tried: tried(m) })),
+    nearest: outcome.history.nearest.map((m) => jsonMatch(m, since)),
+    linked: decision.linked ? { ...jsonMatch(decision.linked, since), tried: tried(decision.linked) } : null,
+    dismissed: c.dismissed.map((d) => ({ ...jsonMatch(d.match, since), dismissedAt: d.answer.at })),
+    standards: { method: outcome.standards.method, error: outcome.standards.error, items: c.standards },
+    // key: the brief as answers know it (text as checked: newlines normalised, agentos' sections out), for Ignore and calibrate.
+    brief: { path: c.brief.absPath, sha256: c.brief.hash, key: c.briefSha256 },
+    output: null as string | null,
+    warnings: outcome.warnings,
+    timings: Object.fromEntries(Object.entries(outcome.timings).map(([k, v]) => [k, Math.round(v)])),
+    coverage: coverageJson(c.index),
+    noHistory: c.noHistory,
+  };
+}
+
+/**
+ * The result for a machine. github: the annotations on stdout (the runner reads workflow commands
+ * there), the summary appended to $GITHUB_STEP_SUMMARY when the runner gives one, else on stdout.
+ */
+export async function writeResult(io: CommandContext['io'], format: 'json' | 'markdown' | 'github', result: CiReport, o: CiOptions): Promise<void> {
+  if (format === 'json') return void io.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  if (format === 'markdown') return void io.stdout.write(renderCommentMarkdown(result, o));
+  const { annotations, summary } = renderGithub(result, o);
+  io.stdout.write(annotations);
+  const file = io.env.GITHUB_STEP_SUMMARY;
+  if (file) await appendFile(file, summary + '\n');
+  else io.stdout.write(summary);
+}
+
+/** Links to this repository's files where the run knows where it is browsed (a GitHub Actions run: server, repository, commit). */
+export function ciOptions(io: CommandContext['io'], root: string, briefPath: string | null, config: Config): CiOptions {
+  const rel = briefPath ? path.relative(root, briefPath).split(path.sep).join('/') : null;
+  return {
+    duplicate: config.thresholds.duplicate,
+    fileLink: githubFileLink(io.env),
+    briefFile: rel && !rel.startsWith('..') ? rel : (briefPath ?? undefined),
+  };
+}
+
+/** Past answers; unreadable answers warn and count as none (the check still runs). */
+async function readAnswersOrWarn(root: string, err: (s: string) => void): Promise<Answer[]> {
+  try {
+    return await readAnswers(root);
+  } catch (e) {
+    err(`warning: could not read ${answersFile(root)} (${(e as Error).message}); past answers not applied`);
+    return [];
+  }
+}
+
+/** `--duplicate-threshold` / `--related-threshold` win over the config for this run; the pair must stay ordered. */
+export function applyThresholdFlags(config: Config, opts: Pick<BriefCheckOptions, 'duplicateThreshold' | 'relatedThreshold'>): void {
+  if (opts.duplicateThreshold === undefined && opts.relatedThreshold === undefined) return;
+  const duplicate = opts.duplicateThreshold ?? config.thresholds.duplicate;
+  const related = opts.relatedThreshold ?? config.thresholds.related;
+  if (!(related < duplicate)) throw new UsageError(`--related-threshold (${related}) must be below --duplicate-threshold (${duplicate})`);
+  config.thresholds = { ...config.thresholds, duplicate, related };
+}
+
+function jsonMatch(m: HistoryMatch, since?: Map<string, ChangedSince>) {
+  return {
+    id: m.issueId,
+    title: m.title,
+    path: m.filePath,
+    score: m.score, // full precision: a rounded 0.85 must not sit beside status "related_context"
+    status: m.status,
+    statusReason: m.statusReason,
+    summary: m.summary,
+    section: m.section,
+    excerpt: m.excerpt,
+    paths: m.paths ?? [m.filePath],
+    repository: m.repository ?? null,
+    ...originJson(m.origin),
+    changedSince: since?.get(m.filePath) ?? null,
+    briefExcerpt: m.briefExcerpt ?? null,
+    components: m.components ?? null,
+  };
+}
