@@ -23,14 +23,12 @@ if (args.includes('check') || args.includes('run')) {
   if (route) run = fast.runFastRoute(route, fast.processIO());
 }
 const worker = !run && startsModel(args) ? startInferenceWorker() : null;
-let cli = null;
-run ??= loadCli().then((loaded) => (cli = loaded).main(process.argv));
+// main owns the worker from here: the model's first load takes it, and main ends it before
+// returning (src/work-memory/embeddings/worker-runner.ts StartedWorker).
+run ??= loadCli().then((cli) => cli.main(process.argv, undefined, { inferenceWorker: worker ? new cli.StartedWorker(worker) : null }));
 
 run.then(async (code) => {
   process.exitCode = code;
-  // Ending the process while the worker is inside ONNX Runtime's native code aborts it
-  // (SIGABRT): src/work-memory/embeddings/worker-runner.ts asks it to finish and end itself.
-  if (worker && cli) await cli.endInferenceWorker(worker);
   // A model load abandoned by the check's time-out may still hold the event loop:
   // exit once what was written to stdout and stderr has been flushed.
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
@@ -64,9 +62,8 @@ function startsModel(argv) {
 /**
  * The model's session loads in a worker thread started now, before dist/ is
  * loaded: its start-up then overlaps the CLI's (src/work-memory/embeddings/inference-worker.ts).
- * Left in a process-wide slot for src/work-memory/embeddings/worker-runner.ts; unreferenced,
- * so it never keeps the process alive by itself. Any failure here only means
- * the model loads in-process.
+ * Handed to main as an argument; unreferenced, so it never keeps the process alive by
+ * itself. Any failure here only means the model loads in-process.
  */
 function startInferenceWorker() {
   try {
@@ -77,7 +74,6 @@ function startInferenceWorker() {
     const worker = new Worker(path.join(__dirname, '..', 'dist', 'work-memory', 'embeddings', 'inference-worker.js'));
     worker.unref();
     worker.on('error', () => {});
-    globalThis[Symbol.for('agentos.inferenceWorker')] = worker;
     return worker;
   } catch {
     return null; // in-process instead

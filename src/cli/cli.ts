@@ -29,8 +29,8 @@ import { define as recallCommand } from './commands/recall/define.js';
 import { define as workedOnCommand } from './commands/worked-on/define.js';
 import { define as hooksCommand } from './commands/hooks/define.js';
 
-/** For bin/agentos.js, which ends the inference worker it started before the process exits. */
-export { endWorker as endInferenceWorker } from '../work-memory/embeddings/worker-runner.js';
+/** For bin/agentos.js, which hands `main` the inference worker it started (ContextOverrides.inferenceWorker). */
+export { StartedWorker } from '../work-memory/embeddings/worker-runner.js';
 export type { GlobalOptions } from './globals.js';
 export { EXIT_CODES_HELP, exitCodesHelp } from './define.js';
 
@@ -136,6 +136,8 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
     return reportError(io, e, { json, verbose: Boolean(program.opts<GlobalOptions>().verbose) });
   } finally {
     (ctx as CommandContext | null)?.close();
+    // The run owns the worker it was handed: ended here once its native work is done (an exit inside ONNX Runtime aborts).
+    await overrides.inferenceWorker?.end();
     debugLine(io, program.opts<GlobalOptions>(), `${argv.slice(2).join(' ')}: ${Math.round(performance.now() - started)} ms`);
   }
 }

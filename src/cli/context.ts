@@ -20,6 +20,7 @@ import type { CheckDeps } from '../work-memory/check/run.js';
 import type { DuplicateAsker } from '../work-memory/decision/decide.js';
 import type { HnswIndex } from '../work-memory/index/hnsw-index.js';
 import type { ModelSetup } from '../work-memory/index/model-setup.js';
+import type { StartedWorker } from '../work-memory/embeddings/worker-runner.js';
 import type { InitAsker } from './commands/init/ask.js';
 import type { GlobalOptions } from './globals.js';
 
@@ -61,6 +62,8 @@ export interface ContextOverrides {
   checkDeps?: (config: ParsedConfig['config'], root: string) => CheckDeps;
   attempts?: (purpose: 'read' | 'write', session?: string) => Promise<AttemptMemoryHandle>;
   prompts?: Prompts;
+  /** The inference worker bin/agentos.js started for this run: the first model load takes it. */
+  inferenceWorker?: StartedWorker | null;
 }
 
 export function createContext(io: IO, globals: GlobalOptions, overrides: ContextOverrides = {}): CommandContext {
@@ -73,7 +76,7 @@ export function createContext(io: IO, globals: GlobalOptions, overrides: Context
   const config = once(async () => (overrides.config ? overrides.config() : loadConfig(root())));
   const model = once(async () => {
     const { modelSetup } = await import('../work-memory/index/model-setup.js');
-    return modelSetup(io.env, (await config()).config, root());
+    return modelSetup(io.env, (await config()).config, root(), overrides.inferenceWorker ?? null);
   });
   const ctx: CommandContext = {
     io,
@@ -88,7 +91,7 @@ export function createContext(io: IO, globals: GlobalOptions, overrides: Context
     checkDeps: once(async () => {
       const { config: c } = await config();
       const { defaultCheckDeps, withSharedEmbedder } = await import('../work-memory/check/deps.js');
-      return withSharedEmbedder(overrides.checkDeps ? overrides.checkDeps(c, root()) : defaultCheckDeps(io.env, c, root()));
+      return withSharedEmbedder(overrides.checkDeps ? overrides.checkDeps(c, root()) : defaultCheckDeps(io.env, c, root(), overrides.inferenceWorker ?? null));
     }),
     index: once(async () => {
       const { openIndex } = await import('../work-memory/index/hnsw-index.js');

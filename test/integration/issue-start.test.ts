@@ -249,6 +249,11 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
       expect(comparable(JSON.parse(inProcess.stdout))).toBe(comparable(viaWorker.json));
       expect(viaWorker.json.method).toMatch(/^embedding:/);
     }
+    // And the worker really ran the model (main hands it down; nothing finds it in a global).
+    const said = async (env: NodeJS.ProcessEnv) =>
+      (await run(['--verbose', 'issue', 'start', abs(DOCKER), '--non-interactive', '-o', freshOut()], env)).stderr.match(/debug: model session: (\S+)/)?.[1];
+    expect(await said({})).toBe('worker');
+    expect(await said({ AGENTOS_NO_MODEL_WORKER: '1' })).toBe('in-process');
   });
 
   test('ending while the worker is still loading the runtime exits cleanly (no abort from inside ONNX Runtime)', async () => {

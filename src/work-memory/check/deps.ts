@@ -4,6 +4,7 @@ import { openIndex } from '../index/hnsw-index.js';
 import { openLexical } from '../lexical/file.js';
 import type { CheckDeps } from './run.js';
 import { TeamStoreUnavailableError } from '../../shared/errors.js';
+import type { StartedWorker } from '../embeddings/worker-runner.js';
 import { withTeamStoreDeadline } from '../../shared/team-store/connect.js';
 import { repositoryName } from '../../shared/team-store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../../shared/team-store/schema.js';
@@ -12,8 +13,8 @@ import type { ModelMatch } from '../org/fetch.js';
 import { openOrgView, type OrgRequest } from '../org/open.js';
 
 /** The real memory behind the checks: the MiniLM embedder and the HNSW index of the project. */
-export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: string): CheckDeps {
-  const model = modelSetup(env, config, root);
+export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: string, worker: StartedWorker | null = null): CheckDeps {
+  const model = modelSetup(env, config, root, worker);
   return {
     method: `embedding:${model.identity.modelId}+hnsw`,
     identity: model.identity,

@@ -10,6 +10,8 @@ export interface Embedder {
   readonly dimensions: number;
   /** Word pieces per input, beyond which text is truncated. */
   readonly maxTokens: number;
+  /** Where the model's session runs (the real model only; --verbose says it). */
+  readonly sessionIn?: 'worker' | 'in-process';
   /** Unit-length vectors, one per text, in input order. */
   embed(texts: string[]): Promise<Float32Array[]>;
   /** Word pieces in `text`, special tokens excluded. */

@@ -6,6 +6,7 @@ import type { ModelDtype } from './model-files.js';
 import { assertModelFiles, fingerprintFile, MODEL_FETCH_HINT, onnxFileName, type ModelLocation } from './model-location.js';
 import { isMissingRuntime, openRowRunner, RUNTIME_MISSING, type RowRunner, type SessionSpec } from './onnx-session.js';
 import { loadTokenizer, type Tokenizer } from './tokenizer.js';
+import type { StartedWorker } from './worker-runner.js';
 
 export { RUNTIME_MISSING };
 
@@ -33,6 +34,8 @@ export interface MiniLMOptions {
   memoryArena?: boolean;
   /** The weights' fingerprint when the caller has computed it already (modelSetup). */
   fingerprint?: string;
+  /** The inference worker started for this run, when there is one and no load took it yet: the session loads there. */
+  worker?: StartedWorker | null;
 }
 
 /**
@@ -82,12 +85,16 @@ export class MiniLMEmbedder implements Embedder {
     const spec: SessionSpec = { onnxFile, fingerprint, cacheDir: opts.cacheDir ?? null, memoryArena: opts.memoryArena ?? false };
     try {
       // The session and the tokenizer load side by side (truly so when the session loads in the worker).
-      const [runner, { tokenizer }] = await Promise.all([openRunner(spec), loadTokenizer(folder)]);
+      const [runner, { tokenizer }] = await Promise.all([openRunner(spec, opts.worker ?? null), loadTokenizer(folder)]);
       return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, runner, opts.dtype);
     } catch (e) {
       if (isMissingRuntime(e)) throw new ModelUnavailableError(RUNTIME_MISSING);
       throw new ModelUnavailableError(`cannot load model ${opts.modelId} from ${folder}: ${errorMessage(e)}`);
     }
+  }
+
+  get sessionIn(): 'worker' | 'in-process' {
+    return this.runner.where;
   }
 
   countTokens(text: string): number {
@@ -145,15 +152,14 @@ export class MiniLMEmbedder implements Embedder {
 }
 
 /**
- * In the worker bin/agentos.js started for this line, if there is one (a
+ * In the worker bin/agentos.js started for this line, if this load was handed it (a
  * brief's check); else here, in-process (index, tests, other commands). A
  * worker that fails to load for a reason of its own falls back to in-process,
  * which then reports the real problem, if any.
  */
-async function openRunner(spec: SessionSpec): Promise<RowRunner> {
-  const { takeStartedWorker, openWorkerRunner, WorkerLoadError } = await import('./worker-runner.js');
-  const worker = takeStartedWorker();
+async function openRunner(spec: SessionSpec, worker: StartedWorker | null): Promise<RowRunner> {
   if (!worker) return openRowRunner(spec);
+  const { openWorkerRunner, WorkerLoadError } = await import('./worker-runner.js');
   try {
     return await openWorkerRunner(worker, spec);
   } catch (e) {

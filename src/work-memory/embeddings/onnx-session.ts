@@ -20,6 +20,8 @@ export interface SessionSpec {
 
 /** Runs batches of token-id rows ([CLS] ... [SEP], unpadded) through the model. */
 export interface RowRunner {
+  /** Where the session runs: the inference worker bin/agentos.js started, or this thread. */
+  readonly where: 'worker' | 'in-process';
   run(rows: readonly Int32Array[]): Promise<Float32Array[]>;
   release(): Promise<void>;
 }
@@ -41,6 +43,7 @@ export async function openRowRunner(spec: SessionSpec): Promise<RowRunner> {
   const ort = await import('onnxruntime-node');
   const session = (await createSession(ort, spec)) as unknown as Session;
   return {
+    where: 'in-process',
     run: (rows) => runRows(ort, session, rows),
     release: async () => session.release?.(),
   };

@@ -2,14 +2,6 @@ import type { Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker } from './inference-worker.js';
 import type { RowRunner, SessionSpec } from './onnx-session.js';
 
-/**
- * Where bin/agentos.js leaves the inference worker it started early (see
- * src/work-memory/embeddings/inference-worker.ts). A process-wide slot, not an argument:
- * the worker must start before any of dist/ is loaded, and the model loads
- * several layers below the command.
- */
-export const STARTED_WORKER = Symbol.for('agentos.inferenceWorker');
-
 /** A failure to load the session inside the worker, with the code it had there (e.g. MODULE_NOT_FOUND). */
 export class WorkerLoadError extends Error {
   constructor(
@@ -21,19 +13,36 @@ export class WorkerLoadError extends Error {
   }
 }
 
-/** The worker bin/agentos.js started, taken at most once; null when there is none. */
-export function takeStartedWorker(): Worker | null {
-  const slot = globalThis as { [STARTED_WORKER]?: Worker };
-  const worker = slot[STARTED_WORKER] ?? null;
-  delete slot[STARTED_WORKER];
-  return worker;
+/**
+ * The inference worker bin/agentos.js started for this run (inference-worker.ts), handed to
+ * `main` as an argument and down to the model's load, never left in a global. The first load
+ * takes it; `end` ends it once, whoever asks first: the runner when the session fails or is
+ * released, `main` when the run is over (an exit while ONNX Runtime runs in it would abort).
+ */
+export class StartedWorker {
+  private taken = false;
+  private ended: Promise<void> | null = null;
+
+  constructor(readonly worker: Worker) {}
+
+  /** This worker for the first model load of the run; null for any later one, or once it is ending. */
+  take(): StartedWorker | null {
+    if (this.taken || this.ended) return null;
+    this.taken = true;
+    return this;
+  }
+
+  end(): Promise<void> {
+    return (this.ended ??= endWorker(this.worker));
+  }
 }
 
 /**
  * The session in the started worker. The worker holds the process open while it
  * loads or runs; idle, it lets the process exit.
  */
-export async function openWorkerRunner(worker: Worker, spec: SessionSpec): Promise<RowRunner> {
+export async function openWorkerRunner(started: StartedWorker, spec: SessionSpec): Promise<RowRunner> {
+  const { worker } = started;
   const pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   let failure: Error | null = null;
@@ -70,10 +79,11 @@ export async function openWorkerRunner(worker: Worker, spec: SessionSpec): Promi
   try {
     await ready;
   } catch (e) {
-    await endWorker(worker);
+    await started.end();
     throw e;
   }
   return {
+    where: 'worker',
     run(rows) {
       if (failure) return Promise.reject(failure);
       const id = nextId++;
@@ -85,7 +95,7 @@ export async function openWorkerRunner(worker: Worker, spec: SessionSpec): Promi
     },
     async release() {
       failure ??= new Error('inference worker released');
-      await endWorker(worker);
+      await started.end();
     },
   };
 }
@@ -93,7 +103,7 @@ export async function openWorkerRunner(worker: Worker, spec: SessionSpec): Promi
 /**
  * Ends the worker once its native work is done (inference-worker.ts): ending it
  * mid-call (worker.terminate) aborts the process from inside ONNX Runtime's
- * binding. Also what bin/agentos.js calls before the process exits. At once for
+ * binding. Called through StartedWorker.end, once. At once for
  * a worker that has exited already (its 'exit' event is past); bounded: one that
  * does not end within 10 s is left to the process exit.
  */
