@@ -77,7 +77,7 @@ const base = await openIndex(root, identity);
 const baseLex = lexFile.openLexical(root);
 const tfOf = new Map(baseLex.bm25.docs.map((d) => [d.path, d.tf]));
 const baseDocs = base.meta.docs.filter((d) => d.labels.length && d.types.includes('history'));
-const baseVec = (label) => Float32Array.from(base.index.getPoint(label));
+const baseVec = (label) => Float32Array.from(base.graph.getPoint(label));
 log(`store bench: ${baseDocs.length} base documents from ${basesFrom}; organisation ${R} repositories x ${DPR} documents x ${CPD} chunks = ${R * DPR * CPD} chunks`);
 
 function gaussian() {
@@ -142,8 +142,8 @@ function repository(r) {
   const manifest = { ...base.manifest, files, chunkCount: chunks.length, nextLabel: points.length };
   return {
     name: `acme/repo-${String(r).padStart(3, '0')}`,
-    local: { manifest, meta: { docs, chunks }, index: { getPoint: (l) => points[l] } },
-    lexical: { store: { docs: lexDocs } },
+    local: { manifest, meta: { docs, chunks }, graph: { getPoint: (l) => points[l] } },
+    lexical: { bm25: { docs: lexDocs } },
     points,
     lexDocs,
   };
@@ -242,7 +242,7 @@ try {
     const scoring = scoringFor(config, q.text, { lexical: emptyLexical, chunks: q.vectors.map(() => q.text), model: true });
     const t0 = performance.now();
     const view = await openOrgView(client, { self: null, model: identity, local: emptyLocal, localLexical: emptyLexical, vectors: q.vectors, scoring, k, type: 'history' });
-    const h = checkHistory(view.store, q.vectors, k, config.thresholds, { ...scoring, lexical: view.lexical });
+    const h = checkHistory(view.index, q.vectors, k, config.thresholds, { ...scoring, lexical: view.lexical });
     orgMs.push(performance.now() - t0);
     orgAnswers.push({ status: h.status, top: h.nearest[0]?.filePath ?? null, score: h.nearest[0]?.score ?? null, fetched: view.fetched });
   }
@@ -274,7 +274,7 @@ try {
       for (const x of repo.lexDocs) lexDocs.push({ ...x, path: `${repo.name}:${x.path}` });
     }
     result.localBuildSeconds = (performance.now() - tb) / 1000;
-    const store = new HnswIndex({ ...base.manifest, chunkCount: n, nextLabel: n }, { docs, chunks }, index);
+    const merged = new HnswIndex({ ...base.manifest, chunkCount: n, nextLabel: n }, { docs, chunks }, index);
     const lexical = { bm25: new Bm25Index(lexDocs), templates: emptyLexical.templates };
     const localMs = [];
     let sameStatus = 0;
@@ -286,7 +286,7 @@ try {
     queries.forEach((q, i) => {
       const scoring = scoringFor(config, q.text, { lexical, chunks: q.vectors.map(() => q.text), model: true });
       const t0 = performance.now();
-      const h = checkHistory(store, q.vectors, k, config.thresholds, scoring);
+      const h = checkHistory(merged, q.vectors, k, config.thresholds, scoring);
       localMs.push(performance.now() - t0);
       if (h.status === orgAnswers[i].status) sameStatus++;
       if (work(h.nearest[0]?.filePath) === work(orgAnswers[i].top)) sameWork++;

@@ -95,11 +95,8 @@ export async function checkBrief(ctx: CommandContext, brief: Brief, opts: BriefC
   outcome.timings.checkMs = performance.now() - started;
   for (const [k, v] of Object.entries(outcome.timings)) debugLine(io, globals, `timing ${k}: ${Math.round(v)} ms`);
   debugLine(io, globals, `history: ${outcome.history.status} by ${outcome.history.method}; thresholds duplicate ${config.thresholds.duplicate}, related ${config.thresholds.related}`);
-  if (globals.verbose && existsSync(indexPaths(root).current)) {
-    // Which thread ran the model (the worker bin/agentos.js started, or this one): the load is shared, so this asks nothing new.
-    const e = await deps.loadEmbedder().catch(() => null);
-    debugLine(io, globals, `model session: ${e?.sessionIn ?? 'not loaded'}`);
-  }
+  // Which thread ran the model (the worker bin/agentos.js started, or this one); a load that failed or is still running is not waited for.
+  debugLine(io, globals, `model session: ${deps.loadedEmbedder?.()?.sessionIn ?? 'not loaded'}`);
   const logger = await loggerLoading;
   const logBase = { brief: brief.absPath ? path.relative(root, brief.absPath) : 'stdin', briefSha256: brief.hash };
 

@@ -108,12 +108,12 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
   let standards: WideStandard[] = [];
   if (sortedDocs.length > 0) {
     const hnsw = await loadHnswlib();
-    const index = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
-    index.readIndexSync(g.vectors, true);
+    const graph = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
+    graph.readIndexSync(g.vectors, true);
     const centroid = (d: StoredDoc) => {
       const v = new Float64Array(manifest.dimensions);
       for (const label of d.labels) {
-        const p = index.getPoint(label);
+        const p = graph.getPoint(label);
         for (let i = 0; i < v.length; i++) v[i] += p[i];
       }
       return normalize(v);

@@ -73,6 +73,7 @@ export function errorMessage(err: unknown): string {
 export class TeamStoreUnavailableError extends ExitError {
   constructor(message: string) {
     super(message, ExitCode.TeamStoreUnavailable);
-    this.name = 'TeamStoreUnavailableError';
+    // The name is the `kind` of `--json` errors, which scripts match: kept from before the class was renamed (docs/json.md).
+    this.name = 'StoreUnavailableError';
   }
 }

@@ -270,11 +270,16 @@ describe('withSharedEmbedder: one model load for the refresh and the check', () 
         return new FakeEmbedder();
       },
     });
+    expect(shared.loadedEmbedder?.()).toBeNull();
     await expect(shared.loadEmbedder()).rejects.toThrow('model files missing');
+    // What --verbose reads: never a new load, never a wait.
+    expect(shared.loadedEmbedder?.()).toBeNull();
+    expect(loads).toBe(1);
     fail = false;
     const [a, b] = await Promise.all([shared.loadEmbedder(), shared.loadEmbedder()]);
     expect(a).toBe(b);
     expect(await shared.loadEmbedder()).toBe(a);
+    expect(shared.loadedEmbedder?.()).toBe(a);
     expect(loads).toBe(2);
   });
 });

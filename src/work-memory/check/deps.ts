@@ -59,15 +59,20 @@ async function openOrg(env: NodeJS.ProcessEnv, config: Config, root: string, mod
  */
 export function withSharedEmbedder(deps: CheckDeps): CheckDeps {
   let loading: ReturnType<CheckDeps['loadEmbedder']> | null = null;
+  let loaded: Awaited<ReturnType<CheckDeps['loadEmbedder']>> | null = null;
   return {
     ...deps,
     loadEmbedder: () => {
       // A failed load is not cached: the check reports its own failure.
-      loading ??= deps.loadEmbedder().catch((e: unknown) => {
-        loading = null;
-        throw e;
-      });
+      loading ??= deps.loadEmbedder().then(
+        (e) => (loaded = e),
+        (e: unknown) => {
+          loading = null;
+          throw e;
+        },
+      );
       return loading;
     },
+    loadedEmbedder: () => loaded,
   };
 }

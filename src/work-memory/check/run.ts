@@ -46,6 +46,8 @@ export function scoringLines(config: Config): Scoring['lines'] {
 /** Where the memory comes from; tests pass a fake embedder and an in-memory index. */
 export interface CheckDeps {
   loadEmbedder: () => Promise<Embedder>;
+  /** The embedder a finished load gave, else null: never starts or waits for a load (for what --verbose reports). */
+  loadedEmbedder?: () => Embedder | null;
   openIndex: () => Promise<VectorIndex>;
   /** e.g. "embedding:Xenova/all-MiniLM-L6-v2@int8+hnsw" — reported as the method that answered. */
   method: string;

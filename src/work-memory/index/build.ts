@@ -229,7 +229,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   // 4. The graph and the metadata (graph-update.ts), then the generation, swapped in atomically.
   const dims = opts.model.dimensions;
   const dropped = [...oldDocs.values()].filter((d) => report.changed.includes(d.filePath) || report.removed.includes(d.filePath));
-  const { index, meta, nextLabel, deletedCount } = await updateGraph({ existing, keep: plan.keep, dropped, prepared, vectors, dimensions: dims });
+  const { graph: graph, meta, nextLabel, deletedCount } = await updateGraph({ existing, keep: plan.keep, dropped, prepared, vectors, dimensions: dims });
   const { docs, chunks } = meta;
   const files: Manifest['files'] = {};
   for (const d of docs) if (!d.origin) files[d.filePath] = plan.statUpdates[d.filePath];
@@ -256,7 +256,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     corpusConfigHash: configHash,
     ...(sources ? { sources: sources.state } : {}),
   };
-  const vectorsSource = nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { index };
+  const vectorsSource = nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { graph };
   const extra = await lexicalFiles(root, docs, readTexts, config.corpus.maxFileBytes);
   if (sources) extra[sourcesFile] = sourcesBuffer(sources);
   const name = await writeGeneration(root, manifest, meta, vectorsSource, extra);

@@ -25,7 +25,7 @@ export interface Prepared {
 }
 
 export interface GraphUpdate {
-  index: HnswGraph;
+  graph: HnswGraph;
   meta: IndexMeta;
   nextLabel: number;
   deletedCount: number;
@@ -45,25 +45,25 @@ export async function updateGraph(o: {
   const { existing, keep, prepared, vectors } = o;
   const newCount = vectors.length;
   const liveOld = keep.reduce((n, d) => n + d.labels.length, 0);
-  let index: HnswGraph;
+  let graph: HnswGraph;
   let nextLabel = existing?.manifest.nextLabel ?? 0;
   let deletedCount = existing?.manifest.deletedCount ?? 0;
   if (existing) {
-    index = existing.graph;
-    for (const d of o.dropped) for (const l of d.labels) index.markDelete(l);
+    graph = existing.graph;
+    for (const d of o.dropped) for (const l of d.labels) graph.markDelete(l);
     deletedCount += o.dropped.reduce((n, d) => n + d.labels.length, 0);
     if (deletedCount > MAX_DELETED_SHARE * (liveOld + newCount + deletedCount)) {
-      index = compact(hnsw, o.dimensions, index, keep, liveOld + newCount);
+      graph = compact(hnsw, o.dimensions, graph, keep, liveOld + newCount);
       deletedCount = 0;
     }
   } else {
-    index = new hnsw.HierarchicalNSW('ip', o.dimensions);
-    index.initIndex(Math.max(16, newCount), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
+    graph = new hnsw.HierarchicalNSW('ip', o.dimensions);
+    graph.initIndex(Math.max(16, newCount), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
     nextLabel = 0;
     deletedCount = 0;
   }
-  const needed = index.getCurrentCount() + newCount;
-  if (needed > index.getMaxElements()) index.resizeIndex(Math.max(needed, Math.ceil(index.getMaxElements() * 1.5)));
+  const needed = graph.getCurrentCount() + newCount;
+  if (needed > graph.getMaxElements()) graph.resizeIndex(Math.max(needed, Math.ceil(graph.getMaxElements() * 1.5)));
 
   const docs: StoredDoc[] = [...keep];
   const chunkRecords = new Map<number, [string, string]>();
@@ -73,7 +73,7 @@ export async function updateGraph(o: {
     const labels: number[] = [];
     for (const c of p.chunks) {
       const label = nextLabel++;
-      index.addPoint(Array.from(vectors[v++]), label);
+      graph.addPoint(Array.from(vectors[v++]), label);
       labels.push(label);
       chunkRecords.set(label, [c.section, excerptOf(c.text)]);
     }
@@ -87,7 +87,7 @@ export async function updateGraph(o: {
       chunks.push([l, i, section, excerpt]);
     }
   });
-  return { index, meta: { docs, chunks }, nextLabel, deletedCount };
+  return { graph: graph, meta: { docs, chunks }, nextLabel, deletedCount };
 }
 
 /** A fresh graph holding only the live points of the kept documents (labels preserved). */

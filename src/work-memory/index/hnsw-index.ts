@@ -268,7 +268,7 @@ export async function openGeneration(root: string, name: string, expected?: Expe
     throw new IndexUnavailableError(`index metadata ${g.meta} is corrupt (${(e as Error).message}); ${REBUILD_HINT}`);
   }
   const hnsw = await loadHnswlib();
-  const index = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
-  index.readIndexSync(g.vectors, true);
-  return new HnswIndex(manifest, meta, index);
+  const graph = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
+  graph.readIndexSync(g.vectors, true);
+  return new HnswIndex(manifest, meta, graph);
 }

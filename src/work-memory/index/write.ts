@@ -25,7 +25,7 @@ export async function writeGeneration(
   root: string,
   manifest: Omit<Manifest, 'integrity'>,
   meta: IndexMeta,
-  vectors: { index: HnswGraph } | { linkFrom: string },
+  vectors: { graph: HnswGraph } | { linkFrom: string },
   /** Further files of the generation (the lexical index), written and fsynced with the rest. */
   extra: Record<string, Buffer> = {},
 ): Promise<string> {
@@ -35,7 +35,7 @@ export async function writeGeneration(
   const tmp = path.join(paths.dir, `.tmp-${name}`);
   await mkdir(tmp);
   const vecFile = path.join(tmp, 'vectors.hnsw');
-  if ('index' in vectors) vectors.index.writeIndexSync(vecFile);
+  if ('graph' in vectors) vectors.graph.writeIndexSync(vecFile);
   else await link(vectors.linkFrom, vecFile);
   const metaBuf = Buffer.from(JSON.stringify(meta));
   await writeFile(path.join(tmp, 'meta.json'), metaBuf);
