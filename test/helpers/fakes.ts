@@ -147,7 +147,7 @@ export function fakeManifest(dimensions = DIMS): Manifest {
 }
 
 /** VectorIndex with an exact (brute-force, float64) cosine scan. */
-export class InMemoryStore implements VectorIndex {
+export class InMemoryIndex implements VectorIndex {
   readonly manifest: Manifest;
   /** Every search() call, to check what the caller asked for. */
   readonly searches: { k: number; type?: CorpusType }[] = [];
@@ -270,8 +270,8 @@ export function standardDoc(i: number, d: ScoredDoc): FakeDoc {
  * (and standards exactly `standards`). With the default FakeEmbedder the top
  * score the check sees is exactly max(history).
  */
-export function storeWithScores(history: (number | ScoredDoc)[], standards: (number | ScoredDoc)[] = []): InMemoryStore {
-  return new InMemoryStore([...history.map((h, i) => historyDoc(i, asScored(h))), ...standards.map((s, i) => standardDoc(i, asScored(s)))]);
+export function indexWithScores(history: (number | ScoredDoc)[], standards: (number | ScoredDoc)[] = []): InMemoryIndex {
+  return new InMemoryIndex([...history.map((h, i) => historyDoc(i, asScored(h))), ...standards.map((s, i) => standardDoc(i, asScored(s)))]);
 }
 
 /** CheckDeps over a fake embedder and store, counting the loads. */
@@ -286,7 +286,7 @@ export function fakeDeps(index: VectorIndex, embedder: Embedder = new FakeEmbedd
 }
 
 /** CheckDeps whose model load fails with `err` (or never settles, for timeouts). */
-export function failingDeps(err: Error | 'never', index: VectorIndex = storeWithScores([])): CheckDeps {
+export function failingDeps(err: Error | 'never', index: VectorIndex = indexWithScores([])): CheckDeps {
   return {
     method: 'fake:test',
     loadEmbedder: () => (err === 'never' ? new Promise<Embedder>(() => {}) : Promise.reject(err)),

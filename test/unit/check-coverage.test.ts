@@ -13,7 +13,7 @@ import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/is
 import { corpusConfigHash } from '../../src/work-memory/index/corpus-config.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
 import type { Manifest, VectorIndex } from '../../src/work-memory/index/types.js';
-import { fakeDeps, fakeManifest, makeIO, makeProject, readLog, storeWithScores, testContext } from '../helpers/fakes.js';
+import { fakeDeps, fakeManifest, makeIO, makeProject, readLog, indexWithScores, testContext } from '../helpers/fakes.js';
 
 const BRIEF = '# Add rate limiting to the public API\n\nPer-client limits on the public API, HTTP 429 with Retry-After.\n';
 
@@ -37,7 +37,7 @@ async function writeManifest(root: string, over: Partial<Manifest>): Promise<voi
 describe('no_history: an index without completed work is not a clear result', () => {
   test('history globs matching nothing: says so naming the globs, JSON status no_history, exit 0, brief still written', async () => {
     const root = await makeProject({ 'docs/standards/logging.md': '# Logging\n' });
-    const r = await run(root, storeWithScores([], [0.9]), { json: true });
+    const r = await run(root, indexWithScores([], [0.9]), { json: true });
     expect(r.code).toBe(0);
     expect(r.json!.status).toBe('no_history');
     expect(r.json!.error).toBeNull();
@@ -52,14 +52,14 @@ describe('no_history: an index without completed work is not a clear result', ()
   test('an index built without --include-history while history exists: names the flag', async () => {
     const root = await makeProject({ 'docs/audit/done/12-x/001-issue.md': '# Issue #12\n', 'docs/audit/done/13-y/001-issue.md': '# Issue #13\n' });
     await writeManifest(root, { includeHistory: false });
-    const r = await run(root, storeWithScores([], [0.9]));
+    const r = await run(root, indexWithScores([], [0.9]));
     expect(r.code).toBe(0);
     expect(r.t.stderr()).toContain('No completed work is indexed (the index was built without --include-history; the history globs match 2 files). Run `agentos index --include-history`.');
   });
 
   test('an empty index (nothing at all) is no_history too', async () => {
     const root = await makeProject();
-    const r = await run(root, storeWithScores([]), { json: true });
+    const r = await run(root, indexWithScores([]), { json: true });
     expect(r.json!.status).toBe('no_history');
   });
 });
@@ -68,7 +68,7 @@ describe('a stale index that was not refreshed', () => {
   test('--no-refresh: warns which files it misses, the clear line says the index misses them, JSON lists them', async () => {
     const root = await makeProject({ 'docs/audit/done/12-x/001-issue.md': '# Issue #12\n' });
     await writeManifest(root, { includeHistory: true, coverage: { standard: 0, history: 1 } });
-    const r = await run(root, storeWithScores([0.2]), { json: true, refresh: false });
+    const r = await run(root, indexWithScores([0.2]), { json: true, refresh: false });
     expect(r.code).toBe(0);
     expect(r.json!.status).toBe('clear');
     const err = r.t.stderr();
@@ -86,7 +86,7 @@ describe('a stale index that was not refreshed', () => {
   test('a fresh index: plain clear line and coverage state fresh', async () => {
     const root = await makeProject();
     await writeManifest(root, { includeHistory: true, coverage: { standard: 3, history: 4 } });
-    const r = await run(root, storeWithScores([0.2]), { json: true });
+    const r = await run(root, indexWithScores([0.2]), { json: true });
     expect(r.t.stderr()).toContain('✓ No similar past work found.');
     expect(r.json!.coverage.refresh).toMatchObject({ state: 'fresh', ran: false, skipped: null });
     expect(r.json!.coverage.documents).toEqual({ standard: 3, history: 4 });

@@ -25,11 +25,11 @@ import {
   fakeDeps,
   FakeEmbedder,
   historyDoc,
-  InMemoryStore,
+  InMemoryIndex,
   makeIO,
   makeProject,
   readLog,
-  storeWithScores,
+  indexWithScores,
   vectorAtScore,
   type TestIO,
   testContext,
@@ -97,7 +97,7 @@ async function start(s: StartOpts = {}): Promise<Started> {
   }
   const before = existsSync(briefPath) ? await readFile(briefPath) : null;
   const t = makeIO(root, { tty: s.tty, env: s.env });
-  const deps = s.deps ?? fakeDeps(s.store ?? storeWithScores([]));
+  const deps = s.deps ?? fakeDeps(s.store ?? indexWithScores([]));
   let code: number;
   let error: ExitError | null = null;
   try {
@@ -138,7 +138,7 @@ function scriptedAsker(action: DuplicateAction | Error, which?: (m: HistoryMatch
 
 describe('classification on the top score (runChecks over an exact store)', () => {
   test('T010 no matches: a store without completed work is not clear but no_history (issue 8 §1)', async () => {
-    const store = storeWithScores([], [0.9]);
+    const store = indexWithScores([], [0.9]);
     const o = await check(store);
     expect(o.history.status).toBe('no_history');
     expect(o.history.error).toBeNull();
@@ -151,14 +151,14 @@ describe('classification on the top score (runChecks over an exact store)', () =
   });
 
   test('T020 top score 0.35 is clear: nearest reported, no matches', async () => {
-    const o = await check(storeWithScores([0.35]));
+    const o = await check(indexWithScores([0.35]));
     expect(o.history.status).toBe('clear');
     expect(o.history.matches).toEqual([]);
     expect(o.history.nearest.map((m) => m.score)).toEqual([0.35]);
   });
 
   test('T030 top score 0.67 is related_context', async () => {
-    const o = await check(storeWithScores([0.67, 0.3]));
+    const o = await check(indexWithScores([0.67, 0.3]));
     expect(o.history.status).toBe('related_context');
     expect(o.history.matches.map((m) => [m.issueId, m.score])).toEqual([['101', 0.67]]);
     expect(o.history.nearest).toHaveLength(2);
@@ -166,7 +166,7 @@ describe('classification on the top score (runChecks over an exact store)', () =
   });
 
   test('T040 top score 0.91 is duplicate_alert', async () => {
-    const o = await check(storeWithScores([0.6, 0.91]));
+    const o = await check(indexWithScores([0.6, 0.91]));
     expect(o.history.status).toBe('duplicate_alert');
     expect(o.history.matches.map((m) => [m.issueId, m.score])).toEqual([
       ['102', 0.91],
@@ -189,7 +189,7 @@ describe('classification on the top score (runChecks over an exact store)', () =
     });
 
     test(`through the store the top score is exactly ${score} and the status ${expected}`, async () => {
-      const o = await check(storeWithScores([score]));
+      const o = await check(indexWithScores([score]));
       expect(o.history.nearest[0].score).toBe(score);
       expect(o.history.status).toBe(expected);
       expect(o.history.matches).toHaveLength(expected === 'clear' ? 0 : 1);
@@ -209,7 +209,7 @@ describe('classification on the top score (runChecks over an exact store)', () =
     expect(formatScore(0.8499)).toBe('0.8499');
     expect(formatScore(0.84999999)).toBe('0.8499');
     expect(formatScore(0.85)).toBe('0.8500');
-    const r = await start({ store: storeWithScores([0.8499]) });
+    const r = await start({ store: indexWithScores([0.8499]) });
     expect(r.code).toBe(ExitCode.Ok);
     expect(r.output).toContain('(similarity 0.8499, status: done)');
     expect(r.output).not.toContain('0.8500');
@@ -220,9 +220,9 @@ describe('classification on the top score (runChecks over an exact store)', () =
   test('configured thresholds are the ones applied', async () => {
     const cfg = config();
     cfg.thresholds = { ...cfg.thresholds, duplicate: 0.95, related: 0.9 };
-    const o = await runChecks(BRIEF, cfg, fakeDeps(storeWithScores([0.91])), both);
+    const o = await runChecks(BRIEF, cfg, fakeDeps(indexWithScores([0.91])), both);
     expect(o.history.status).toBe('related_context');
-    const o2 = await runChecks(BRIEF, cfg, fakeDeps(storeWithScores([0.89])), both);
+    const o2 = await runChecks(BRIEF, cfg, fakeDeps(indexWithScores([0.89])), both);
     expect(o2.history.status).toBe('clear');
   });
 });
@@ -251,7 +251,7 @@ describe('fail open (runChecks never throws)', () => {
   });
 
   test('a store that fails at query time also fails open, with the first line of the message', async () => {
-    const store = storeWithScores([0.9]).failWith(new Error('hnsw: read error\nstack-ish detail'));
+    const store = indexWithScores([0.9]).failWith(new Error('hnsw: read error\nstack-ish detail'));
     const o = await check(store);
     expect(o.history.status).toBe('error');
     expect(o.history.error).toBe('hnsw: read error');
@@ -303,7 +303,7 @@ describe('fail open (runChecks never throws)', () => {
   });
 
   test('--strict with a working check changes nothing', async () => {
-    const r = await start({ store: storeWithScores([0.3]), opts: { strict: true } });
+    const r = await start({ store: indexWithScores([0.3]), opts: { strict: true } });
     expect(r.code).toBe(ExitCode.Ok);
     expect(r.output).toBe(BRIEF);
   });
@@ -311,20 +311,20 @@ describe('fail open (runChecks never throws)', () => {
 
 describe('retrieval', () => {
   test('T140 an empty store is no_history (never "clear"), with no error and no warning', async () => {
-    const o = await check(new InMemoryStore());
+    const o = await check(new InMemoryIndex());
     expect(o.history).toMatchObject({ status: 'no_history', matches: [], nearest: [], error: null });
     expect(o.warnings).toEqual([]);
     expect(o.standards).toEqual({ items: [], error: null, method: 'fake:test' });
   });
 
   test('T150 a sparse store with 2 documents returns those 2 (k is 3)', async () => {
-    const o = await check(storeWithScores([0.6, 0.4]));
+    const o = await check(indexWithScores([0.6, 0.4]));
     expect(o.history.nearest.map((m) => m.filePath)).toEqual([PATH0, PATH1]);
     expect(o.history.matches.map((m) => m.filePath)).toEqual([PATH0]);
   });
 
   test('k distinct documents when one document has many chunks, scored by its best chunk', async () => {
-    const store = storeWithScores([{ score: 0.95, extraChunks: [0.94, 0.93, 0.92, 0.91, 0.9, 0.89, 0.88, 0.87] }, 0.6, 0.55, 0.52]);
+    const store = indexWithScores([{ score: 0.95, extraChunks: [0.94, 0.93, 0.92, 0.91, 0.9, 0.89, 0.88, 0.87] }, 0.6, 0.55, 0.52]);
     const o = await check(store);
     expect(o.history.nearest.map((m) => [m.issueId, m.score])).toEqual([
       ['101', 0.95],
@@ -337,14 +337,14 @@ describe('retrieval', () => {
   test('k distinct documents even when one document has more chunks than the first search returns', async () => {
     // 40 chunks of one document all outrank every other document's chunks.
     const many = Array.from({ length: 39 }, (_, i) => 0.94 - i * 0.001);
-    const o = await check(storeWithScores([{ score: 0.95, extraChunks: many }, 0.6, 0.55]));
+    const o = await check(indexWithScores([{ score: 0.95, extraChunks: many }, 0.6, 0.55]));
     expect(o.history.nearest.map((m) => m.issueId)).toEqual(['101', '102', '103']);
   });
 
   test('config history.k sets how many documents come back', async () => {
     const cfg = config();
     cfg.history.k = 5;
-    const o = await runChecks(BRIEF, cfg, fakeDeps(storeWithScores([0.9, 0.8, 0.7, 0.6, 0.55, 0.52, 0.51])), both);
+    const o = await runChecks(BRIEF, cfg, fakeDeps(indexWithScores([0.9, 0.8, 0.7, 0.6, 0.55, 0.52, 0.51])), both);
     expect(o.history.nearest).toHaveLength(5);
   });
 
@@ -354,7 +354,7 @@ describe('retrieval', () => {
     const onE2 = new Float64Array(384);
     onE2[2] = 0.9;
     onE2[3] = Math.sqrt(1 - 0.81);
-    const store = new InMemoryStore([historyDoc(0, { score: 0.6 }), { filePath: 'docs/audit/done/200-x/001-issue.md', issueId: '200', title: 'Retry headers', chunks: [{ vector: onE2 }] }]);
+    const store = new InMemoryIndex([historyDoc(0, { score: 0.6 }), { filePath: 'docs/audit/done/200-x/001-issue.md', issueId: '200', title: 'Retry headers', chunks: [{ vector: onE2 }] }]);
     const vectors = await embedBrief(BRIEF, embedder);
     expect(vectors.length).toBe(2);
     const nearest = nearestDocuments(store, vectors, 3, 'history');
@@ -364,7 +364,7 @@ describe('retrieval', () => {
   });
 
   test('standards never count as past work', async () => {
-    const o = await check(storeWithScores([0.3], [0.99]));
+    const o = await check(indexWithScores([0.3], [0.99]));
     expect(o.history.status).toBe('clear');
     expect(o.history.nearest.map((m) => m.filePath)).toEqual([PATH0]);
     expect(o.standards.items.map((s) => s.filePath)).toEqual(['docs/standards/std-0.md']);
@@ -373,7 +373,7 @@ describe('retrieval', () => {
 
 describe('T160 enrichment: the Related Past Work section', () => {
   test('lists issue #, title, score, status, summary and path of each related match, below the brief', async () => {
-    const store = storeWithScores([0.67, { score: 0.55, meta: { status: 'rejected', statusReason: 'too costly to run', summary: 'Token bucket in Redis.' } }, 0.45]);
+    const store = indexWithScores([0.67, { score: 0.55, meta: { status: 'rejected', statusReason: 'too costly to run', summary: 'Token bucket in Redis.' } }, 0.45]);
     const r = await start({ store });
     expect(r.code).toBe(ExitCode.Ok);
     expect(r.output).toBe(
@@ -402,19 +402,19 @@ describe('T160 enrichment: the Related Past Work section', () => {
   });
 
   test('a match without an issue id is labelled by its title', async () => {
-    const r = await start({ store: storeWithScores([{ score: 0.7, meta: { issueId: null, title: 'Old design' } }]) });
+    const r = await start({ store: indexWithScores([{ score: 0.7, meta: { issueId: null, title: 'Old design' } }]) });
     expect(r.output).toContain('- **Issue Old design** (similarity 0.7000, status: done)');
   });
 
   test('a clear check writes the brief unchanged and says so', async () => {
-    const r = await start({ store: storeWithScores([0.2]) });
+    const r = await start({ store: indexWithScores([0.2]) });
     expect(r.output).toBe(BRIEF);
     expect(r.t.stderr()).toContain('✓ No similar past work found.');
   });
 });
 
 describe('duplicate alert at a prompt (T200-T220): scripted asker, TTY stdin, CI unset', () => {
-  const dup = () => storeWithScores([0.91, 0.4]);
+  const dup = () => indexWithScores([0.91, 0.4]);
 
   test("T200 abort: exit 3, nothing written, the reason on stderr, decision logged as the user's", async () => {
     const { asker, calls } = scriptedAsker('abort');
@@ -460,7 +460,7 @@ describe('duplicate alert at a prompt (T200-T220): scripted asker, TTY stdin, CI
 
   test('T210 link with two matches >= 0.85: the user picks which, and that one is linked', async () => {
     const { asker, calls } = scriptedAsker('link', (m) => m[1]);
-    const store = storeWithScores([0.91, { score: 0.88, meta: { summary: 'Sliding window limiter.' } }, 0.7]);
+    const store = indexWithScores([0.91, { score: 0.88, meta: { summary: 'Sliding window limiter.' } }, 0.7]);
     const r = await start({ store, asker, tty: true });
     expect(r.code).toBe(ExitCode.Ok);
     expect(calls.which).toHaveLength(1);
@@ -506,7 +506,7 @@ describe('duplicate alert at a prompt (T200-T220): scripted asker, TTY stdin, CI
 });
 
 describe('duplicate alert without a prompt: the --on-duplicate policy', () => {
-  const dup = () => storeWithScores([0.91]);
+  const dup = () => indexWithScores([0.91]);
 
   test.each([
     ['--non-interactive', { tty: true, opts: { nonInteractive: true } }],
@@ -541,7 +541,7 @@ describe('duplicate alert without a prompt: the --on-duplicate policy', () => {
   });
 
   test('no alert, no policy message', async () => {
-    const r = await start({ store: storeWithScores([0.7]), opts: { onDuplicate: 'abort' } });
+    const r = await start({ store: indexWithScores([0.7]), opts: { onDuplicate: 'abort' } });
     expect(r.code).toBe(ExitCode.Ok);
     expect(r.t.stderr()).not.toContain('Not prompting');
   });
@@ -549,7 +549,7 @@ describe('duplicate alert without a prompt: the --on-duplicate policy', () => {
 
 describe('idempotence and the brief file', () => {
   test('re-running on an enriched output brief yields one copy of each section, and the same text', async () => {
-    const store = storeWithScores([0.67], [0.8]);
+    const store = indexWithScores([0.67], [0.8]);
     const first = await start({ store });
     expect(count(first.output!, '<!-- agentos:related-past-work -->')).toBe(1);
     expect(count(first.output!, '<!-- agentos:relevant-standards -->')).toBe(1);
@@ -568,22 +568,22 @@ describe('idempotence and the brief file', () => {
   });
 
   test('a re-run that links replaces the related section (one section each, stale ones removed)', async () => {
-    const first = await start({ store: storeWithScores([0.67]) });
-    const again = await start({ root: first.root, brief: first.output, briefName: 'enriched.md', store: storeWithScores([0.9]), opts: { out: 'again.md' } });
+    const first = await start({ store: indexWithScores([0.67]) });
+    const again = await start({ root: first.root, brief: first.output, briefName: 'enriched.md', store: indexWithScores([0.9]), opts: { out: 'again.md' } });
     expect(count(again.output!, '<!-- agentos:linked-past-work -->')).toBe(1);
     expect(again.output).not.toContain('Related Past Work');
   });
 
   test('the brief file is never modified, CRLF and BOM included', async () => {
     const crlf = Buffer.from('\uFEFF' + BRIEF.replace(/\n/g, '\r\n'), 'utf8');
-    const r = await start({ brief: crlf, store: storeWithScores([0.91]) });
+    const r = await start({ brief: crlf, store: indexWithScores([0.91]) });
     expect(r.code).toBe(ExitCode.Ok);
     expect(await readFile(r.briefPath)).toEqual(crlf);
     expect(r.output).toContain('## Linked Past Work');
   });
 
   test('--out equal to the brief path is a usage error (exit 2)', async () => {
-    const r = await start({ store: storeWithScores([0.91]), opts: { out: './brief.md' } });
+    const r = await start({ store: indexWithScores([0.91]), opts: { out: './brief.md' } });
     expect(r.error).toBeInstanceOf(UsageError);
     expect(r.code).toBe(ExitCode.Usage);
     expect(r.error!.message).toContain('is the brief itself');
@@ -599,7 +599,7 @@ describe('idempotence and the brief file', () => {
   });
 
   test('--out writes there, with check.json beside it', async () => {
-    const r = await start({ store: storeWithScores([0.67]), opts: { out: 'out/brief-to-use.md' } });
+    const r = await start({ store: indexWithScores([0.67]), opts: { out: 'out/brief-to-use.md' } });
     expect(r.output).toContain('## Related Past Work');
     expect(existsSync(path.join(r.root, 'out', 'check.json'))).toBe(true);
     expect(issuesDirExists(r.root)).toBe(false);
@@ -613,7 +613,7 @@ describe('bad briefs are usage errors, never a failed-open check', () => {
     ['binary', Buffer.from([0x23, 0x20, 0x41, 0x00, 0x01, 0x02]), /binary/],
     ['not UTF-8', Buffer.from([0x23, 0x20, 0xc3, 0x28, 0x0a]), /not valid UTF-8/],
   ] as const)('%s brief -> UsageError (exit 2), no check, nothing written', async (_name, brief, why) => {
-    const deps = fakeDeps(storeWithScores([0.9]));
+    const deps = fakeDeps(indexWithScores([0.9]));
     const r = await start({ brief, deps });
     expect(r.error).toBeInstanceOf(UsageError);
     expect(r.code).toBe(ExitCode.Usage);
@@ -627,7 +627,7 @@ describe('bad briefs are usage errors, never a failed-open check', () => {
 
 describe('stdout: --json and --print', () => {
   test('--json parses and carries status, matches, decision, method, output, warnings', async () => {
-    const r = await start({ store: storeWithScores([0.91, 0.6]), opts: { json: true } });
+    const r = await start({ store: indexWithScores([0.91, 0.6]), opts: { json: true } });
     expect(r.code).toBe(ExitCode.Ok);
     const j = JSON.parse(r.t.stdout());
     expect(j).toMatchObject({ status: 'duplicate_alert', decision: 'link', decidedBy: 'policy', method: 'fake:test', output: r.outPath, warnings: [], error: null });
@@ -640,7 +640,7 @@ describe('stdout: --json and --print', () => {
   });
 
   test('--json on abort still reports, with no output', async () => {
-    const r = await start({ store: storeWithScores([0.91]), opts: { json: true, onDuplicate: 'abort' } });
+    const r = await start({ store: indexWithScores([0.91]), opts: { json: true, onDuplicate: 'abort' } });
     expect(r.code).toBe(3);
     const j = JSON.parse(r.t.stdout());
     expect(j).toMatchObject({ status: 'duplicate_alert', decision: 'abort', output: null });
@@ -653,7 +653,7 @@ describe('stdout: --json and --print', () => {
   });
 
   test('--print writes the brief to use on stdout', async () => {
-    const r = await start({ store: storeWithScores([0.67]), opts: { print: true } });
+    const r = await start({ store: indexWithScores([0.67]), opts: { print: true } });
     expect(r.t.stdout()).toBe(r.output);
   });
 
@@ -664,21 +664,21 @@ describe('stdout: --json and --print', () => {
   });
 
   test('without --json or --print stdout stays empty', async () => {
-    const r = await start({ store: storeWithScores([0.67]) });
+    const r = await start({ store: indexWithScores([0.67]) });
     expect(r.t.stdout()).toBe('');
   });
 });
 
 test('the fake store places scores exactly (guards the boundary tests above)', () => {
   for (const s of [0.35, 0.49, 0.5, 0.51, 0.67, 0.7, 0.84, 0.8499, 0.85, 0.86, 0.91]) {
-    const hit = storeWithScores([s]).search(basis(0), 1, 'history')[0];
+    const hit = indexWithScores([s]).search(basis(0), 1, 'history')[0];
     expect(hit.score).toBe(s);
   }
   expect(vectorAtScore(0.85)[0]).toBe(0.85);
 });
 
 describe('answers are remembered (issue 20, part 6)', () => {
-  const dup = () => storeWithScores([0.91, 0.4]);
+  const dup = () => indexWithScores([0.91, 0.4]);
   const answersOf = async (root: string) =>
     (await readFile(path.join(root, '.agentos', 'memory', 'answers.jsonl'), 'utf8'))
       .trim()

@@ -14,14 +14,14 @@ import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/is
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/shared/errors.js';
 import type { CheckDeps } from '../../src/work-memory/check/run.js';
-import { basis, fakeDeps, FakeEmbedder, makeIO, makeProject, readLog, standardDoc, storeWithScores, InMemoryStore, testContext } from '../helpers/fakes.js';
+import { basis, fakeDeps, FakeEmbedder, makeIO, makeProject, readLog, standardDoc, indexWithScores, InMemoryIndex, testContext } from '../helpers/fakes.js';
 
 const RULE: StandardsRule = { candidates: DEFAULT_CONFIG.standards.candidates, threshold: DEFAULT_CONFIG.thresholds.standards, k: DEFAULT_CONFIG.standards.k };
 const BRIEF = '# Store build logs as JSON\n\nEvery build step should write structured JSON log lines with a correlation id, so that a failed build can be traced end to end.\n';
 const OUT = (root: string) => path.join(root, '.agentos', 'issues', 'store-build-logs-as-json', 'brief.md');
 const e0 = [basis(0)];
 
-const retrieve = (store: InMemoryStore, rule: StandardsRule = RULE) => retrieveStandards(store, e0, rule);
+const retrieve = (store: InMemoryIndex, rule: StandardsRule = RULE) => retrieveStandards(store, e0, rule);
 const std = (i: number) => `docs/standards/std-${i}.md`;
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
@@ -34,7 +34,7 @@ describe('retrieveStandards: the rule', () => {
   });
 
   test('keeps the best 3 of those scoring >= 0.7, best first', () => {
-    const items = retrieve(storeWithScores([], [0.75, 0.95, 0.72, 0.9, 0.85, 0.71, 0.8]), AT_07);
+    const items = retrieve(indexWithScores([], [0.75, 0.95, 0.72, 0.9, 0.85, 0.71, 0.8]), AT_07);
     expect(items.map((s) => [s.filePath, s.score])).toEqual([
       [std(1), 0.95],
       [std(3), 0.9],
@@ -44,23 +44,23 @@ describe('retrieveStandards: the rule', () => {
   });
 
   test('0.7 itself is kept, anything below is dropped', () => {
-    const items = retrieve(storeWithScores([], [0.69, 0.7, 0.6999, 0.5]), AT_07);
+    const items = retrieve(indexWithScores([], [0.69, 0.7, 0.6999, 0.5]), AT_07);
     expect(items.map((s) => s.score)).toEqual([0.7]);
   });
 
   test('nothing at or above the threshold: no standards', () => {
-    expect(retrieve(storeWithScores([], [0.69, 0.4]), AT_07)).toEqual([]);
-    expect(retrieve(new InMemoryStore())).toEqual([]);
+    expect(retrieve(indexWithScores([], [0.69, 0.4]), AT_07)).toEqual([]);
+    expect(retrieve(new InMemoryIndex())).toEqual([]);
   });
 
   test('only `candidates` documents are considered', () => {
-    const store = storeWithScores([], [0.95, 0.9, 0.85, 0.8]);
+    const store = indexWithScores([], [0.95, 0.9, 0.85, 0.8]);
     expect(retrieve(store, { candidates: 2, threshold: 0.7, k: 3 }).map((s) => s.filePath)).toEqual([std(0), std(1)]);
     expect(retrieve(store, { candidates: 5, threshold: 0.7, k: 4 })).toHaveLength(4);
   });
 
   test('one entry per document: its best section, snippet and score', () => {
-    const store = storeWithScores([], [{ score: 0.8, extraChunks: [0.92, 0.88, 0.86, 0.84], section: 'Scope' }, 0.75]);
+    const store = indexWithScores([], [{ score: 0.8, extraChunks: [0.92, 0.88, 0.86, 0.84], section: 'Scope' }, 0.75]);
     const items = retrieve(store);
     expect(items.map((s) => s.filePath)).toEqual([std(0), std(1)]);
     expect(items[0]).toEqual({ filePath: std(0), title: 'Standard 0', section: 'Part 1', score: 0.92, snippet: 'Part 1 of standard 0.', status: 'accepted', source: 'retrieved' });
@@ -68,12 +68,12 @@ describe('retrieveStandards: the rule', () => {
 
   test('three distinct documents even when one document has many high-scoring chunks', () => {
     const many = Array.from({ length: 60 }, (_, i) => 0.98 - i * 0.001);
-    const items = retrieve(storeWithScores([], [{ score: 0.99, extraChunks: many }, 0.8, 0.75]));
+    const items = retrieve(indexWithScores([], [{ score: 0.99, extraChunks: many }, 0.8, 0.75]));
     expect(items.map((s) => s.filePath)).toEqual([std(0), std(1), std(2)]);
   });
 
   test('completed work is not a standard, a document of both types is', () => {
-    const store = storeWithScores([0.99], [0.75]).add(standardDoc(9, { score: 0.9, meta: { filePath: 'docs/LLDs/done/LLD-001.md', types: ['history', 'standard'], documentType: 'lld' } }));
+    const store = indexWithScores([0.99], [0.75]).add(standardDoc(9, { score: 0.9, meta: { filePath: 'docs/LLDs/done/LLD-001.md', types: ['history', 'standard'], documentType: 'lld' } }));
     // ADRs and standards come before finished designs (librarianOrder), whatever their scores.
     expect(retrieve(store).map((s) => s.filePath)).toEqual([std(0), 'docs/LLDs/done/LLD-001.md']);
   });
@@ -141,7 +141,7 @@ describe('readManualContext', () => {
 describe('runChecks: standards outcome', () => {
   test('the brief is embedded once and the standards come back with the history check', async () => {
     const embedder = new FakeEmbedder();
-    const o = await runChecks(BRIEF, structuredClone(DEFAULT_CONFIG), fakeDeps(storeWithScores([0.2], [0.9, 0.72, 0.4]), embedder), { history: true, standards: true });
+    const o = await runChecks(BRIEF, structuredClone(DEFAULT_CONFIG), fakeDeps(indexWithScores([0.2], [0.9, 0.72, 0.4]), embedder), { history: true, standards: true });
     expect(embedder.calls).toHaveLength(1);
     expect(o.standards.error).toBeNull();
     expect(o.standards.items.map((s) => s.score)).toEqual([0.9, 0.72]);
@@ -149,7 +149,7 @@ describe('runChecks: standards outcome', () => {
   });
 
   test('standards off: no lookup', async () => {
-    const o = await runChecks(BRIEF, structuredClone(DEFAULT_CONFIG), fakeDeps(storeWithScores([], [0.9])), { history: true, standards: false });
+    const o = await runChecks(BRIEF, structuredClone(DEFAULT_CONFIG), fakeDeps(indexWithScores([], [0.9])), { history: true, standards: false });
     expect(o.standards.items).toEqual([]);
   });
 });
@@ -173,7 +173,7 @@ describe('through issue start', () => {
   }
 
   test('the Relevant Standards section lists each retrieved standard, and each is logged at info', async () => {
-    const store = storeWithScores(
+    const store = indexWithScores(
       [0.1],
       [{ score: 0.91, section: 'Log format', excerpt: 'Log JSON lines with a correlation id.' }, { score: 0.74, meta: { status: 'superseded', title: 'Old logging' }, section: 'Old logging' }, 0.45],
     );
@@ -208,7 +208,7 @@ describe('through issue start', () => {
   });
 
   test('manual --context comes first and wins over the retrieved copy of the same document', async () => {
-    const store = storeWithScores([], [0.9, 0.8]);
+    const store = indexWithScores([], [0.9, 0.8]);
     const r = await start(
       fakeDeps(store),
       { context: ['docs/standards/std-1.md'] },
@@ -224,7 +224,7 @@ describe('through issue start', () => {
   });
 
   test('an unreadable --context file is a usage error naming it; nothing is checked or written', async () => {
-    const deps = fakeDeps(storeWithScores([], [0.9]));
+    const deps = fakeDeps(indexWithScores([], [0.9]));
     const r = await start(deps, { context: ['docs/missing.md'] });
     expect(r.error).toBeInstanceOf(UsageError);
     expect(r.code).toBe(2);
@@ -234,7 +234,7 @@ describe('through issue start', () => {
   });
 
   test('no standards above the threshold: no section', async () => {
-    const r = await start(fakeDeps(storeWithScores([0.1], [0.49])));
+    const r = await start(fakeDeps(indexWithScores([0.1], [0.49])));
     expect(r.output).toBe(BRIEF);
     expect(r.log.filter((l) => l.event === 'standard_retrieved')).toEqual([]);
   });
@@ -255,7 +255,7 @@ describe('through issue start', () => {
   });
 
   test('a store failure fails both checks open, without repeating the error for standards', async () => {
-    const store = storeWithScores([], [0.9]).failWith(new Error('disk on fire'));
+    const store = indexWithScores([], [0.9]).failWith(new Error('disk on fire'));
     const r = await start(fakeDeps(store));
     expect(r.code).toBe(ExitCode.Ok);
     expect(r.t.stderrLines()).toContain('Historian check failed: disk on fire. Proceeding without history check.');

@@ -17,7 +17,7 @@ import { canAnimate, canPrompt, textWidth } from '../../src/shared/io.js';
 import { LOG_MAX_BYTES, rotateIfFull } from '../../src/shared/log/logger.js';
 import { createSpinner } from '../../src/cli/ui/spinner.js';
 import { createProgress } from '../../src/cli/ui/progress.js';
-import { fakeDeps, makeIO, makeProject, readLog, storeWithScores, testContext } from '../helpers/fakes.js';
+import { fakeDeps, makeIO, makeProject, readLog, indexWithScores, testContext } from '../helpers/fakes.js';
 import { REPO } from '../helpers/paths.js';
 
 const ESC = '\x1b';
@@ -97,7 +97,7 @@ describe('--duplicate-threshold / --related-threshold', () => {
 
   test('override the config for one run: 0.91 is a duplicate at 0.85, related at 0.95', async () => {
     const root = await makeProject({ 'brief.md': BRIEF });
-    const store = storeWithScores([0.91]);
+    const store = indexWithScores([0.91]);
     const go = async (opts: object) => {
       const t = makeIO(root);
       await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(store) }), 'brief.md', { onDuplicate: 'link', context: [], json: true, ...opts });
@@ -128,7 +128,7 @@ describe('--quiet and --verbose', () => {
   const go = async (globals: object) => {
     const root = await makeProject({ 'brief.md': BRIEF });
     const t = makeIO(root);
-    const code = await runIssueStart(testContext(t.io, globals, { deps: () => fakeDeps(storeWithScores([0.2])) }), 'brief.md', { onDuplicate: 'link', context: [] });
+    const code = await runIssueStart(testContext(t.io, globals, { deps: () => fakeDeps(indexWithScores([0.2])) }), 'brief.md', { onDuplicate: 'link', context: [] });
     return { code, err: t.stderr() };
   };
   test('--quiet: no notes or summaries on stderr', async () => {
@@ -216,7 +216,7 @@ describe('the log', () => {
   test('levels are names, and search/index runs could be told apart by event', async () => {
     const root = await makeProject({ 'brief.md': '# X\n\nY.\n' });
     const t = makeIO(root);
-    await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(storeWithScores([0.2])) }), 'brief.md', { onDuplicate: 'link', context: [] });
+    await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores([0.2])) }), 'brief.md', { onDuplicate: 'link', context: [] });
     const log = await readLog(root);
     expect(log.length).toBeGreaterThan(0);
     for (const l of log) expect(typeof l.level).toBe('string');

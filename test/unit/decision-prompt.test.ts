@@ -12,7 +12,7 @@ import type { HistoryMatch } from '../../src/work-memory/check/history.js';
 import { runIssueStart } from '../../src/cli/commands/issue-start/index.js';
 import { ACTION_PROMPT, inquirerAsker, PromptCancelled } from '../../src/work-memory/decision/prompt.js';
 import { ExitCode } from '../../src/shared/errors.js';
-import { collector, fakeDeps, makeIO, makeProject, readLog, storeWithScores, testContext } from '../helpers/fakes.js';
+import { collector, fakeDeps, makeIO, makeProject, readLog, indexWithScores, testContext } from '../helpers/fakes.js';
 
 type Step = { when: string | RegExp; send: string | ((input: PassThrough) => void) };
 
@@ -196,7 +196,7 @@ describe('issue start with the real prompt on a TTY stdin', () => {
       }
     };
     t.io.stderr.on('data', play);
-    const code = await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(storeWithScores(scores)) }), 'brief.md', { onDuplicate: 'abort', context: [] });
+    const code = await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores(scores)) }), 'brief.md', { onDuplicate: 'abort', context: [] });
     const out = existsSync(OUT(root)) ? await readFile(OUT(root), 'utf8') : null;
     return { code, root, t, out, log: await readLog(root) };
   }

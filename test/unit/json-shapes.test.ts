@@ -3,14 +3,14 @@ import { main } from '../../src/cli/cli.js';
 import { runContext } from '../../src/cli/commands/context/index.js';
 import { runIssueStart } from '../../src/cli/commands/issue-start/index.js';
 import { compareWithDoc } from '../helpers/json-doc.js';
-import { fakeDeps, makeIO, makeProject, storeWithScores, testContext } from '../helpers/fakes.js';
+import { fakeDeps, makeIO, makeProject, indexWithScores, testContext } from '../helpers/fakes.js';
 
 const BRIEF = '# Cache builds\n\nMake the Docker build use the layer cache.\n';
 
 test('issue start --json (a duplicate, linked by policy) has the documented keys', async () => {
   const root = await makeProject({ 'brief.md': BRIEF });
   const t = makeIO(root);
-  await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(storeWithScores([0.91, 0.6], [0.8])) }), 'brief.md', { onDuplicate: 'link', context: [], json: true });
+  await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores([0.91, 0.6], [0.8])) }), 'brief.md', { onDuplicate: 'link', context: [], json: true });
   const json = JSON.parse(t.stdout());
   expect(json.linked).not.toBeNull();
   const { documented, actual } = compareWithDoc('issue-start', json);
@@ -20,7 +20,7 @@ test('issue start --json (a duplicate, linked by policy) has the documented keys
 test('context --json has the documented keys', async () => {
   const root = await makeProject({ 'brief.md': BRIEF });
   const t = makeIO(root);
-  await runContext(testContext(t.io, {}, { deps: () => fakeDeps(storeWithScores([], [0.8])) }), 'brief.md', { json: true, context: [] });
+  await runContext(testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores([], [0.8])) }), 'brief.md', { json: true, context: [] });
   const { documented, actual } = compareWithDoc('context', JSON.parse(t.stdout()));
   expect(actual).toEqual(documented);
 });

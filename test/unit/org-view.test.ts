@@ -9,7 +9,7 @@ import { vectorCandidates } from '../../src/work-memory/org/fetch.js';
 import { parseVector, vectorText } from '../../src/shared/team-store/vector.js';
 import type { TeamStoreClient } from '../../src/shared/team-store/connect.js';
 import { workKey } from '../../src/work-memory/scoring/match.js';
-import { basis, historyDoc, InMemoryStore, standardDoc } from '../helpers/fakes.js';
+import { basis, historyDoc, InMemoryIndex, standardDoc } from '../helpers/fakes.js';
 
 const doc = (p: string, text: string): LexicalDoc => {
   const tokens = text.split(' ');
@@ -69,7 +69,7 @@ describe('orgLexical: BM25 weighed over the whole organisation', () => {
 });
 
 describe('OrgIndex: the local index and fetched documents as one store', () => {
-  const local = new InMemoryStore([historyDoc(0, { score: 0.6 }), standardDoc(0, { score: 0.5 })]);
+  const local = new InMemoryIndex([historyDoc(0, { score: 0.6 }), standardDoc(0, { score: 0.5 })]);
   const foreign = new ForeignDocs([fetched('acme/web', 'docs/issues/12.md', 'x', [basis(0), basis(1)]), fetched('acme/api', 'adr.md', 'y', [basis(2)], ['standard'])]);
   const index = new OrgIndex(local, foreign, { all: 40, history: 30, standard: 10 });
 

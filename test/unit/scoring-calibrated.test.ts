@@ -12,7 +12,8 @@ import {
   type Features,
   type QueryEvidence,
 } from '../../src/work-memory/scoring/features.js';
-import { informativeChunks } from '../../src/work-memory/scoring/rank.js';
+import { informativeChunks, rescore } from '../../src/work-memory/scoring/rank.js';
+import { basis, indexWithScores } from '../helpers/fakes.js';
 import { detectTemplates } from '../../src/work-memory/lexical/templates.js';
 
 const query = (over: Partial<QueryEvidence> = {}): QueryEvidence => ({
@@ -244,5 +245,24 @@ describe('the alert says what the calibrated score means, and why', () => {
     expect(text).toMatch(/^ {3}Why: {9}shares 60% of the brief's weighted terms; similar as a whole \(cosine 0\.85\)$/m);
     expect(text).toMatch(/^ {3}Paths: {7}docs\/audit\/done\/27-x\/001-issue\.md\n {16}docs\/LLDs\/done\/LLD-027\.md$/m);
     expect(text).not.toMatch(/^ {3}: /m);
+  });
+});
+
+describe("wholeText 'all' (eval): every candidate's whole text is read, so saved features do not depend on the shipped floor", () => {
+  test('the product reads it only near the related floor; evaluation reads it for every candidate, and no decision moves', async () => {
+    // Two candidates far under every floor (cosine 0.05, 0.1), two near the top.
+    const base = indexWithScores([0.92, 0.8, 0.1, 0.05]);
+    const read: string[] = [];
+    const index = Object.assign(base, {
+      docMean: (p: string) => (read.push(p), null),
+    });
+    const scoring = { method: 'calibrated' as const, lexical: null, briefText: '# Past work\n\nbody', briefTitle: 'Past work' };
+    const product = rescore(index, [basis(0)], 10, 'history', scoring);
+    const productRead = new Set(read);
+    read.length = 0;
+    const evaluation = rescore(index, [basis(0)], 10, 'history', { ...scoring, wholeText: 'all' });
+    expect(new Set(read).size).toBe(4);
+    expect(productRead.size).toBeLessThan(4);
+    expect(evaluation.map((m) => [m.filePath, m.score])).toEqual(product.map((m) => [m.filePath, m.score]));
   });
 });

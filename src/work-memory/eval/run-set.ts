@@ -188,7 +188,7 @@ function emptyResult(id: string, project: string, kind: string, group: string): 
 
 function caseScoring(b: Built, c: EvalCase, chunks: string[], config: Config): Scoring {
   const excluded = new Set(c.exclude.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p));
-  return { ...scoringFor(config, c.text, { lexical: b.lexical, chunks, model: true }), exclude: excluded.size ? (p) => excluded.has(p) : undefined };
+  return { ...scoringFor(config, c.text, { lexical: b.lexical, chunks, model: true }), exclude: excluded.size ? (p) => excluded.has(p) : undefined, wholeText: 'all' };
 }
 
 async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<CaseResult> {

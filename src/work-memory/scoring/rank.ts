@@ -26,6 +26,12 @@ export interface Scoring {
   lines?: Partial<Record<CorpusType, { duplicate: number; related: number }>>;
   /** Documents never to return (leave-one-out evaluation excludes the brief's own work). */
   exclude?: (filePath: string) => boolean;
+  /**
+   * `all` (evaluation): read every candidate's whole text, not only those near the shipped related
+   * floor, so that the features `eval --save` records, and a refit from them, do not depend on the
+   * calibration that was shipped when they were measured.
+   */
+  wholeText?: 'all';
 }
 
 /** Documents scored per query before the best k are kept: both retrievers' top lists are merged. */
@@ -79,10 +85,13 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   const mean = meanVector(briefVectors);
   const model = type === 'standard' ? governsModel() : sameWorkModel();
   const lowestFloor = type === 'standard' ? model.floors.related : Math.min(model.floors.related, trackerSameWorkModel().floors.related);
-  const whole = wholeTextSet(
-    parts.map(({ base }) => base),
-    lowestFloor - WHOLE_TEXT_MARGIN,
-  );
+  const whole =
+    s.wholeText === 'all'
+      ? new Set(parts.map((_, i) => i))
+      : wholeTextSet(
+          parts.map(({ base }) => base),
+          lowestFloor - WHOLE_TEXT_MARGIN,
+        );
   const evidence = computeFeatures(
     {
       briefTitle: s.briefTitle ?? '',
