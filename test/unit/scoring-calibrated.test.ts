@@ -266,3 +266,13 @@ describe("wholeText 'all' (eval): every candidate's whole text is read, so saved
     expect(evaluation.map((m) => [m.filePath, m.score])).toEqual(product.map((m) => [m.filePath, m.score]));
   });
 });
+
+test('keepAll (eval --save): every candidate the retrievers proposed, best first, the k best unchanged at its head', () => {
+  const index = indexWithScores([0.92, 0.8, 0.6, 0.4, 0.2, 0.1]);
+  const scoring = { method: 'calibrated' as const, lexical: null, briefText: '# Past work\n\nbody', briefTitle: 'Past work' };
+  const k2 = rescore(index, [basis(0)], 2, 'history', scoring);
+  const all = rescore(index, [basis(0)], 2, 'history', { ...scoring, keepAll: true });
+  expect(k2).toHaveLength(2);
+  expect(all).toHaveLength(6);
+  expect(all.slice(0, 2).map((m) => m.filePath)).toEqual(k2.map((m) => m.filePath));
+});

@@ -191,10 +191,15 @@ function caseScoring(b: Built, c: EvalCase, chunks: string[], config: Config): S
   return { ...scoringFor(config, c.text, { lexical: b.lexical, chunks, model: true }), exclude: excluded.size ? (p) => excluded.has(p) : undefined, wholeText: 'all' };
 }
 
+/** A brief as `eval --save` asks it: its candidates kept whole, so a refit does not start from what the shipped score chose. */
+function savedScoring(b: Built, c: EvalCase, chunks: string[], config: Config): Scoring {
+  return { ...caseScoring(b, c, chunks, config), keepAll: true };
+}
+
 async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<CaseResult> {
   const { texts, vectors } = await embedBriefChunks(c.text, e);
   const s0 = performance.now();
-  const scoring = caseScoring(b, c, texts, config);
+  const scoring = savedScoring(b, c, texts, config);
   const { nearest: all } = checkHistory(b.index, vectors, CANDIDATES, config.thresholds, scoring);
   const ms = performance.now() - s0;
   const targets = c.expected.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p);

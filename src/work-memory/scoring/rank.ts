@@ -32,6 +32,12 @@ export interface Scoring {
    * calibration that was shipped when they were measured.
    */
   wholeText?: 'all';
+  /**
+   * Evaluation: every candidate the two retrievers proposed, best first, not only the k best:
+   * `eval --save` then keeps the rows a refit reads (the nearest by cosine and by lexical share)
+   * whatever the shipped score made of them.
+   */
+  keepAll?: boolean;
 }
 
 /** Documents scored per query before the best k are kept: both retrievers' top lists are merged. */
@@ -75,7 +81,7 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
       // Back to the brief's own chunk numbering (briefExcerpt).
       return { m: m.briefChunk !== undefined ? { ...m, briefChunk: kept[m.briefChunk] } : m, base };
     });
-  const ranked = (scored: HistoryMatch[]) => groupByWork(scored.sort(byScore)).slice(0, k);
+  const ranked = (scored: HistoryMatch[]) => groupByWork(scored.sort(byScore)).slice(0, s.keepAll ? undefined : k);
   if (s.method === 'cosine') return ranked(parts.map(({ m, base }) => withExcerpt({ ...m, components: base }, s)));
   if (s.method === 'standout') {
     // The issue-11 score, kept to compare against: both parts relative to the brief's 4th-best candidate.
