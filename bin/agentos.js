@@ -23,12 +23,21 @@ if (args.includes('check') || args.includes('run')) {
   if (route) run = fast.runFastRoute(route, fast.processIO());
 }
 const worker = !run && startsModel(args) ? startInferenceWorker() : null;
-// main owns the worker from here: the model's first load takes it, and main ends it before
-// returning (src/work-memory/embeddings/worker-runner.ts StartedWorker).
-run ??= loadCli().then((cli) => cli.main(process.argv, undefined, { inferenceWorker: worker ? new cli.StartedWorker(worker) : null }));
+// Handed to main as an argument (src/work-memory/embeddings/worker-runner.ts StartedWorker): the
+// model's first load takes it; it is ended here, once the exit code is set.
+let started = null;
+run ??= loadCli().then((cli) => {
+  started = worker ? new cli.StartedWorker(worker) : null;
+  return cli.main(process.argv, undefined, { inferenceWorker: started });
+});
 
 run.then(async (code) => {
+  // First: while the worker ends, nothing else may hold the event loop, and a process that
+  // ends then must still end with this code.
   process.exitCode = code;
+  // Ending the process while the worker is inside ONNX Runtime's native code aborts it
+  // (SIGABRT): StartedWorker.end asks it to finish and end itself (once, if the runner has not).
+  if (started) await started.end();
   // A model load abandoned by the check's time-out may still hold the event loop:
   // exit once what was written to stdout and stderr has been flushed.
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

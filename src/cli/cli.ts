@@ -136,8 +136,6 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
     return reportError(io, e, { json, verbose: Boolean(program.opts<GlobalOptions>().verbose) });
   } finally {
     (ctx as CommandContext | null)?.close();
-    // The run owns the worker it was handed: ended here once its native work is done (an exit inside ONNX Runtime aborts).
-    await overrides.inferenceWorker?.end();
     debugLine(io, program.opts<GlobalOptions>(), `${argv.slice(2).join(' ')}: ${Math.round(performance.now() - started)} ms`);
   }
 }

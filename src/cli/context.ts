@@ -62,7 +62,7 @@ export interface ContextOverrides {
   checkDeps?: (config: ParsedConfig['config'], root: string) => CheckDeps;
   attempts?: (purpose: 'read' | 'write', session?: string) => Promise<AttemptMemoryHandle>;
   prompts?: Prompts;
-  /** The inference worker bin/agentos.js started for this run: the first model load takes it. */
+  /** The inference worker bin/agentos.js started for this run: the first model load takes it (bin ends it). */
   inferenceWorker?: StartedWorker | null;
 }
 

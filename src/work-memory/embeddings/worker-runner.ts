@@ -17,7 +17,8 @@ export class WorkerLoadError extends Error {
  * The inference worker bin/agentos.js started for this run (inference-worker.ts), handed to
  * `main` as an argument and down to the model's load, never left in a global. The first load
  * takes it; `end` ends it once, whoever asks first: the runner when the session fails or is
- * released, `main` when the run is over (an exit while ONNX Runtime runs in it would abort).
+ * released, bin/agentos.js once main has returned and the exit code is set (an exit while
+ * ONNX Runtime runs in it would abort).
  */
 export class StartedWorker {
   private taken = false;
