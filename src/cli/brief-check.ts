@@ -5,6 +5,7 @@
  * nothing is written here: `issue start` then asks and writes the brief to use, `ci github`
  * comments. (One command never imports another; both import this.)
  */
+import { existsSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { githubFileLink, renderCommentMarkdown, renderGithub, type CiOptions, type CiReport } from '../work-memory/output/ci.js';
@@ -22,7 +23,6 @@ import { mergeContext, readManualContext, type StandardContext } from '../work-m
 import { logRetrievedStandards } from '../work-memory/check/log-standards.js';
 import { answersFile, briefKey, dismissedFor, readAnswers, withoutDismissed, type Answer } from '../work-memory/decision/answers.js';
 import type { Decision } from '../work-memory/decision/decide.js';
-import { existsSync } from 'node:fs';
 import { coverageJson, type RefreshOutcome } from '../work-memory/index/refresh.js';
 import { indexPaths } from '../work-memory/index/layout.js';
 import type { MatchNotes } from '../work-memory/output/notes.js';

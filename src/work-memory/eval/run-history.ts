@@ -56,7 +56,7 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
     const vectors = d.labels.map((l) => Float32Array.from(index.graph.getPoint(l)));
     const sameWork = (p: string) => p === d.filePath || (d.issueId !== null && index.doc(p)?.issueId === d.issueId);
     // The product's own scoring rule (title, floors at the configured lines, cosine without a lexical index).
-    const scoring: Scoring = { ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true }), exclude: sameWork, wholeText: 'all' };
+    const scoring: Scoring = { ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true }), exclude: sameWork };
     const s0 = performance.now();
     const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, scoring);
     const targets = links.get(d.filePath);
@@ -81,7 +81,7 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
     for (const p of pairs) {
       const s0 = performance.now();
       const vectors = await embedBrief(p.text, embedder);
-      const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, { ...scoringFor(o.config, p.text, { lexical, model: true }), wholeText: 'all' });
+      const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, scoringFor(o.config, p.text, { lexical, model: true }));
       const rank = nearest.findIndex((m) => (m.paths ?? [m.filePath]).includes(p.of));
       results.push({
         id: p.key,

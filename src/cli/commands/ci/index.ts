@@ -99,7 +99,6 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
     for (const file of briefs) {
       // Annotations on stdout for the runner, the summary to $GITHUB_STEP_SUMMARY.
       const c = await checkBrief(ctx, await readBrief(file, ctx.root(), io.stdin), { context: [], machine: true });
-      if (c.alerts.length) c.err(renderDuplicateAlert(c.alerts, c.config.thresholds.duplicate, c.st, c.width, c.notes));
       await writeResult(io, 'github', checkResult(c, await policyDecision(c)), ciOptions(io, ctx.root(), c.brief.absPath, c.config));
     }
     return ExitCode.Ok;
@@ -206,9 +205,12 @@ async function check(ctx: CommandContext, text: string): Promise<CiReport> {
   return checkResult(c, await policyDecision(c));
 }
 
-/** Nobody is asked on a runner: an alert is reported, and the work goes on (`--on-duplicate ignore`). */
+/** Nobody is asked on a runner: an alert is shown in the job log, as `issue start` shows it, and the work goes on (`--on-duplicate ignore`). */
 function policyDecision(c: BriefCheck) {
-  if (c.alerts.length) c.err('Not prompting (non-interactive): applying --on-duplicate ignore.');
+  if (c.alerts.length) {
+    c.err(renderDuplicateAlert(c.alerts, c.config.thresholds.duplicate, c.st, c.width, c.notes));
+    c.err('Not prompting (non-interactive): applying --on-duplicate ignore.');
+  }
   return decideDuplicate(c.alerts, { canPrompt: false, policy: 'ignore', asker: null });
 }
 
