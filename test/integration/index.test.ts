@@ -15,6 +15,7 @@ import type { Config } from '../../src/shared/config/schema.js';
 import type { Embedder } from '../../src/work-memory/embeddings/embedder.js';
 import { modelSetup } from '../../src/work-memory/index/model-setup.js';
 import { IndexUnavailableError } from '../../src/shared/errors.js';
+import { METADATA_VERSION } from '../../src/work-memory/corpus/metadata.js';
 import { buildIndex, type BuildReport, type ModelIdentity } from '../../src/work-memory/index/build.js';
 import { openIndex, readCurrent } from '../../src/work-memory/index/hnsw-index.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
@@ -397,6 +398,26 @@ describe('incremental runs', () => {
     expect((await currentManifest(root)).files[rel].mtimeMs).toBe((await stat(path.join(root, rel))).mtimeMs);
     await expect(openIndex(root, identity)).resolves.toBeDefined();
     // So the run after that is a true no-op.
+    expect(await build(root)).toMatchObject({ wrote: false, chunksEmbedded: 0 });
+  });
+
+  test('an index read by older metadata rules is read again without the model; its vectors are kept', async () => {
+    const root = await cloneA();
+    const previous = readCurrent(root)!;
+    const file = indexPaths(root).generation(previous).manifest;
+    const old = JSON.parse(await readFile(file, 'utf8')) as Manifest;
+    delete old.metadataVersion; // as every index written before issue 29's header ids
+    await writeFile(file, JSON.stringify(old));
+    const loads = embedderLoads;
+    const r = await build(root);
+    expect(r).toMatchObject({ added: [], changed: [], removed: [], chunksEmbedded: 0, wrote: true });
+    expect(embedderLoads).toBe(loads);
+    expect((await currentManifest(root)).metadataVersion).toBe(METADATA_VERSION);
+    const g = indexPaths(root);
+    expect((await stat(g.generation(r.generation!).vectors)).ino).toBe((await stat(g.generation(previous).vectors)).ino);
+    const before = await openIndex(A, identity);
+    const after = await openIndex(root, identity);
+    expect(after.meta.docs.map((d) => [d.filePath, d.issueId, d.title])).toEqual(before.meta.docs.map((d) => [d.filePath, d.issueId, d.title]));
     expect(await build(root)).toMatchObject({ wrote: false, chunksEmbedded: 0 });
   });
 

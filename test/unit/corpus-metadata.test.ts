@@ -75,6 +75,19 @@ describe('issue_id', () => {
     expect(extractIssueId('docs/notes/rag.md', {}, '12: Thing')).toBe('12');
   });
 
+  test('the issue a header field declares goes before a file number of another series (Aletheia: 10116 is issue #116)', () => {
+    const text = '# 10116 - Feature: LinkedIn OAuth\n\n## 1. Context & Goal\n* **Issue:** #116\n* **Related Issues:** #117\n';
+    const { metadata } = meta('docs/lld/done/10116-linkedin-oauth.md', text);
+    expect(metadata.issueId).toBe('116');
+    expect(metadata.related).toEqual(['117']);
+    // A numbered issue folder and the frontmatter still come first; without the field the file number stands.
+    expect(meta('docs/lineage/done/91-rag/001-issue.md', '# RAG\n\nIssue: #5\n').metadata.issueId).toBe('91');
+    expect(meta('docs/lld/done/x.md', '---\nissue: 7\n---\n# X\n\nIssue: #5\n').metadata.issueId).toBe('7');
+    expect(meta('docs/lld/done/10116-linkedin-oauth.md', '# 10116 - Feature: LinkedIn OAuth\n').metadata.issueId).toBe('10116');
+    // ADRs and standards keep their own series: only frontmatter links them to an issue.
+    expect(meta('docs/adrs/0004-cache.md', '# ADR 4\n\nIssue: #5\n', ['standard']).metadata.issueId).toBeNull();
+  });
+
   test('a sequence file inside an unnumbered folder is not issue 1', () => {
     expect(extractIssueId('docs/audit/done/rag/001-issue.md', {}, 'RAG knowledge')).toBeNull();
   });

@@ -1,5 +1,5 @@
 /** What a text names as other work (issue 29): relation phrases, related sections, `Issue #N`; never a duplicate, never a list number. */
-import { briefRelations, namedRelatedIds, namesAsRelated } from '../../src/work-memory/corpus/relations.js';
+import { briefRelations, declaredIssueId, namedRelatedIds, namesAsRelated } from '../../src/work-memory/corpus/relations.js';
 
 test('relation phrases name other work, lists included', () => {
   expect(namedRelatedIds('This depends on #4 and #5, and is blocked by #12.')).toEqual(['4', '5', '12']);
@@ -39,4 +39,35 @@ test('a brief knows its own id from its H1, and names as related what it cites',
   expect(namesAsRelated(b, { issueId: '5', related: ['19'] })).toBe(true);
   expect(namesAsRelated(b, { issueId: '5', related: ['20'] })).toBe(false);
   expect(namesAsRelated(briefRelations('# Retry\n\nNothing cited.'), { issueId: '5', related: ['19'] })).toBe(false);
+});
+
+test('a design asked as a brief knows its own issue from its header field, so the work that names it is its sibling', () => {
+  // The head of Aletheia's docs/lld/done/10116-linkedin-oauth.md (public, MIT): the file number is a series of its own.
+  const design = '# 10116 - Feature: LinkedIn OAuth Authentication\n\n## 1. Context & Goal\n* **Issue:** #116\n* **Related Issues:** #117 (spike), #25 (superseded)\n';
+  const b = briefRelations(design);
+  expect(b.own).toBe('116');
+  expect([...b.related]).toEqual(['25', '117']);
+  // Its Firefox port names #116 as related: a sibling, not a copy.
+  expect(namesAsRelated(b, { issueId: '206', related: ['116', '214'] })).toBe(true);
+  expect(namesAsRelated(b, { issueId: '206', related: ['214'] })).toBe(false);
+});
+
+test.each([
+  ['* **Issue:** #145', '145'],
+  ['**Issue**: #0145', '145'],
+  ['Issue: [#12](https://github.com/o/r/issues/12)', '12'],
+  ['GitHub issue: https://github.com/o/r/issues/77', '77'],
+  ['- Tracking issue: #9', '9'],
+])('declaredIssueId reads the header field %s', (line, id) => {
+  expect(declaredIssueId(`# A design\n\n${line}\n\nBody text.`)).toBe(id);
+});
+
+test('declaredIssueId: other work, two ids, code, or a field far down say nothing', () => {
+  expect(declaredIssueId('# A\n\n* **Related Issues:** #22\n* **Parent issue:** #3\n')).toBeNull();
+  expect(declaredIssueId('# A\n\nIssue: #4\n\nIssue: #5\n')).toBeNull();
+  expect(declaredIssueId('# A\n\n```\nIssue: #4\n```\n')).toBeNull();
+  expect(declaredIssueId('# A\n\nThis issue: #4 is mentioned in passing.\n')).toBeNull();
+  const far = ['# A', ...Array.from({ length: 45 }, (_, i) => `line ${i}`), 'Issue: #4'].join('\n');
+  expect(declaredIssueId(far)).toBeNull();
+  expect(declaredIssueId(far.replace('line 3\n', 'Issue: #4\nline 3\n'))).toBe('4');
 });

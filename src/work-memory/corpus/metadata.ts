@@ -3,7 +3,7 @@ import { splitFrontmatter } from './frontmatter.js';
 import { normalizeText } from './read.js';
 import { headingText, trimEndSet } from '../../shared/text/linear.js';
 import type { CorpusType, DocMetadata, DocStatus, DocumentType } from './types.js';
-import { relatedOf } from './relations.js';
+import { declaredIssueId, relatedOf } from './relations.js';
 
 export interface ExtractedMetadata {
   metadata: DocMetadata;
@@ -13,6 +13,12 @@ export interface ExtractedMetadata {
 }
 
 const SUMMARY_CHARS = 300;
+/**
+ * The rules below that read a document's issue id, title and relations. Bump it when
+ * they change: the next `agentos index` reads the metadata of unchanged files again
+ * (without embedding them). 2: an id declared in the header (`* **Issue:** #116`).
+ */
+export const METADATA_VERSION = 2;
 /** Titles, headings and ids come from untrusted text: a 1 MB heading line is cut here. */
 export const MAX_TITLE_CHARS = 200;
 
@@ -30,7 +36,7 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
   // ADRs and standards are numbered in their own series (ADR-0004 is not issue #4):
   // only an explicit frontmatter id links them to an issue.
   const isStanding = documentType === 'standard' || documentType === 'adr';
-  const issueId = isStanding ? extractIssueId(relPath, fm.data, null, true) : extractIssueId(relPath, fm.data, h1);
+  const issueId = isStanding ? extractIssueId(relPath, fm.data, null, true) : extractIssueId(relPath, fm.data, h1, false, body);
   if (issueId === null && documentType !== 'standard' && documentType !== 'adr') {
     warnings.push(`${relPath}: no issue id found (frontmatter, file or folder name, or H1); indexed without one`);
   }
@@ -75,10 +81,15 @@ export function firstH1(body: string): string | null {
 
 /**
  * Order: frontmatter `issue_id` (or `issue`); a number leading the parent folder
- * (`91-rag/001-issue.md`); a number in the file name (`012-issue.md`, `LLD-088.md`)
- * unless it is a sequence file inside an issue folder (`001-issue.md`); the H1.
+ * (`91-rag/001-issue.md`); the issue the text's own header declares
+ * (`* **Issue:** #116`, see declaredIssueId); a number in the file name
+ * (`012-issue.md`, `LLD-088.md`) unless it is a sequence file inside an issue
+ * folder (`001-issue.md`); the H1. The declared issue goes before the file
+ * number because file numbers are often a series of their own: Aletheia names
+ * the design of issue #116 `10116-linkedin-oauth.md`, and the issues that cite
+ * it say #116.
  */
-export function extractIssueId(relPath: string, data: Record<string, unknown>, h1: string | null, frontmatterOnly = false): string | null {
+export function extractIssueId(relPath: string, data: Record<string, unknown>, h1: string | null, frontmatterOnly = false, body: string | null = null): string | null {
   for (const key of ['issue_id', 'issue']) {
     const v = stringField(data[key])?.slice(0, 64);
     if (v) {
@@ -93,6 +104,8 @@ export function extractIssueId(relPath: string, data: Record<string, unknown>, h
   const parent = parts.length > 1 ? parts[parts.length - 2] : '';
   const dirNum = /^0*(\d+)(?:[-_ .]|$)/.exec(parent);
   if (dirNum) return dirNum[1];
+  const declared = body === null ? null : declaredIssueId(body);
+  if (declared) return declared;
   const stem = file.replace(/\.[^.]+$/, '');
   const isSequenceFile = /^0*1-(issue|brief)$/i.test(stem);
   if (!isSequenceFile) {

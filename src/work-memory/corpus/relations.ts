@@ -76,8 +76,40 @@ export interface BriefRelations {
 
 export function briefRelations(text: string): BriefRelations {
   const h1 = /^#\s+(.{1,200})$/m.exec(text.slice(0, 20_000))?.[1] ?? '';
-  const own = /^(?:issue\s*)?#\s?0*(\d{1,7})\b/i.exec(h1.trim())?.[1] ?? null;
+  // `# Issue #19: …`, else a header field (`* **Issue:** #116`): a design asked as a brief declares its issue there.
+  const own = /^(?:issue\s*)?#\s?0*(\d{1,7})\b/i.exec(h1.trim())?.[1] ?? declaredIssueId(text);
   return { own, related: new Set(namedRelatedIds(text, own)) };
+}
+
+/** The head of a text is where a template declares its own issue. */
+const DECLARED_HEAD_LINES = 40;
+/**
+ * `Issue: #116`, `* **Issue:** #116`, `GitHub issue: [#116](…)`, `Issue: https://…/issues/116`:
+ * a field naming the text's own issue. `Related issues:`, `Parent issue:` and the like name other work.
+ */
+const DECLARED_ISSUE = /^(?:github\s+|tracking\s+)?issue\s*:\s*(?:\[\s*)?(?:#\s?0*(\d{1,7})\b|https?:\/\/[^\s)\]]{1,200}\/issues\/0*(\d{1,7})\b)/i;
+
+/**
+ * The issue a text's header declares as its own, when it declares exactly one
+ * (outside code fences, in its first lines). Two different declared ids say nothing.
+ */
+export function declaredIssueId(body: string): string | null {
+  const ids = new Set<string>();
+  let inFence = false;
+  let seen = 0;
+  for (const raw of body.slice(0, 8_000).split('\n')) {
+    if (/^\s*(```|~~~)/.test(raw)) inFence = !inFence;
+    if (inFence || raw.trim() === '') continue;
+    if (++seen > DECLARED_HEAD_LINES) break;
+    // `* **Issue:** #116` and `**Issue**: #116`: the bullet and bold markers are layout, not words.
+    const line = raw
+      .replace(/^\s*(?:[-*+]\s+)?/, '')
+      .replace(/\*\*|__/g, '')
+      .trim();
+    const m = DECLARED_ISSUE.exec(line);
+    if (m) ids.add(m[1] ?? m[2]);
+  }
+  return ids.size === 1 ? [...ids][0] : null;
 }
 
 /** Does the brief name this past work as other work, or the past work name the brief? */

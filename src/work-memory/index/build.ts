@@ -1,6 +1,6 @@
 import { chunkMarkdown, CHUNKING_VERSION } from '../chunks/chunk.js';
 import type { Config } from '../../shared/config/schema.js';
-import { extractMetadata } from '../corpus/metadata.js';
+import { extractMetadata, METADATA_VERSION } from '../corpus/metadata.js';
 import { readTextFile } from '../corpus/read.js';
 import { scanCorpus } from '../corpus/scan.js';
 import type { SkippedFile } from '../corpus/types.js';
@@ -16,6 +16,7 @@ import { lexicalFiles } from '../lexical/for-build.js';
 import { planUpdate } from './update-plan.js';
 import { embedAll } from './embed-schedule.js';
 import { updateGraph, type Prepared } from './graph-update.js';
+import { metadataOutdated, refreshKeptMetadata } from './refresh-metadata.js';
 import { planSources, readPreviousSources, sourcesBuffer, sourcesFile } from './source-plan.js';
 import { collectSources, sourcesConfigured, type CollectedSources } from '../sources/collect.js';
 import { isSourceKey } from '../sources/types.js';
@@ -161,6 +162,12 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   // 2. Read, describe and chunk what must be embedded; the model loads only now.
   const prepared: Prepared[] = [];
   const readTexts = new Map<string, string>(sources?.docs.map((d) => [d.metadata.filePath, d.text]));
+  // Unchanged files of an index read by older metadata rules get their ids and relations read again (no embedding).
+  if (existing && metadataOutdated(existing.manifest)) {
+    const { texts } = await refreshKeptMetadata(plan.keep, scan.files, (p) => plan.statUpdates[p]?.hash, config.corpus.maxFileBytes);
+    for (const [p, t] of texts) readTexts.set(p, t);
+    metaOnlyChange = true;
+  }
   // Loaded by the first document that needs embedding (a closure TS cannot follow: hence the cast).
   let embedder = null as Embedder | null;
   const loadOnce = async () => {
@@ -242,6 +249,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     dimensions: dims,
     maxTokens: opts.model.maxTokens,
     chunkingVersion: CHUNKING_VERSION,
+    metadataVersion: METADATA_VERSION,
     includeHistory: opts.includeHistory,
     createdAt: new Date().toISOString(),
     chunkCount: chunks.length,

@@ -11,6 +11,8 @@ export interface Manifest {
   dimensions: number;
   maxTokens: number;
   chunkingVersion: number;
+  /** The metadata rules the documents were read with (corpus/metadata.ts METADATA_VERSION); absent: 1. */
+  metadataVersion?: number;
   includeHistory: boolean;
   createdAt: string;
   /** Live chunks (deleted labels excluded). */
