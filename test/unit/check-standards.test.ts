@@ -72,6 +72,16 @@ describe('retrieveStandards: the rule', () => {
     expect(items.map((s) => s.filePath)).toEqual([std(0), std(1), std(2)]);
   });
 
+  test('a design is attached only where the history check placed it as related work; ADRs and standards are not gated', () => {
+    const design = 'docs/LLDs/done/LLD-001.md';
+    const store = indexWithScores([], [0.75]).add(standardDoc(9, { score: 0.9, meta: { filePath: design, types: ['history', 'standard'], documentType: 'lld' } }));
+    // Another project's brief: the governs score clears the line, the same-work score did not (issue 29, docs/scoring.md).
+    expect(retrieveStandards(store, e0, RULE, undefined, new Set()).map((s) => s.filePath)).toEqual([std(0)]);
+    expect(retrieveStandards(store, e0, RULE, undefined, new Set([design])).map((s) => s.filePath)).toEqual([std(0), design]);
+    // Without a history answer there is nothing to gate on: the rule as before.
+    expect(retrieveStandards(store, e0, RULE).map((s) => s.filePath)).toEqual([std(0), design]);
+  });
+
   test('completed work is not a standard, a document of both types is', () => {
     const store = indexWithScores([0.99], [0.75]).add(standardDoc(9, { score: 0.9, meta: { filePath: 'docs/LLDs/done/LLD-001.md', types: ['history', 'standard'], documentType: 'lld' } }));
     // ADRs and standards come before finished designs (librarianOrder), whatever their scores.

@@ -197,6 +197,9 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         }
         const standards: StandardsOutcome = { items: [], error: null, method };
         if (opts.standards) {
+          // A design is attached only where this repository's history check places it as related work (standards.ts).
+          const local =
+            opts.history && history.scope !== 'org' ? history.matches : index.count('history') > 0 ? checkHistory(index, vectors, config.history.k, config.thresholds, scoring).matches : [];
           standards.items = retrieveStandards(
             index,
             vectors,
@@ -206,6 +209,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
               k: config.standards.k,
             },
             scoring,
+            new Set(local.flatMap((m) => m.paths ?? [m.filePath])),
           );
         }
         // A design the history check already shows (as a duplicate or related work) is not repeated as a standard.

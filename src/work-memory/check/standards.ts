@@ -28,12 +28,23 @@ export interface StandardsRule {
 /**
  * The Librarian's rule: ask for `candidates` standards, keep those scoring at
  * least `threshold`, take the best `k`. One entry per document (its best section).
+ *
+ * A standard that is also past work (a finished design indexed as history too)
+ * is kept only when `relatedWork` holds it: the history check placed it at or
+ * above the related line. The governs score has no evidence relative to the
+ * other candidates, so over many designs one of them clears its line by chance:
+ * with every Aletheia design indexed (59), 50% of another project's briefs got
+ * one attached, against 0.7% from ADRs and standards alone (docs/scoring.md).
+ * The history score is placed for the project's size; the design is judged as
+ * past work, where it is past work.
  */
-export function retrieveStandards(index: VectorIndex, briefVectors: Float32Array[], rule: StandardsRule, scoring?: Scoring): StandardContext[] {
+export function retrieveStandards(index: VectorIndex, briefVectors: Float32Array[], rule: StandardsRule, scoring?: Scoring, relatedWork?: ReadonlySet<string>): StandardContext[] {
   const nearest = scoring ? rescore(index, briefVectors, rule.candidates, 'standard', scoring) : nearestDocuments(index, briefVectors, rule.candidates, 'standard');
+  const pastWork = (m: { filePath: string; documentType: string }) => index.doc?.(m.filePath)?.types.includes('history') ?? isDesign(m);
+  const kept = nearest.filter((m) => m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath)));
   // The best `candidates` by score, then the line, then ADRs/standards before designs: a design above
   // the line is never cut for an ADR below it.
-  return librarianOrder(nearest.filter((m) => m.score >= rule.threshold))
+  return librarianOrder(kept)
     .slice(0, rule.k)
     .map((m) => ({
       filePath: m.filePath,
@@ -53,9 +64,11 @@ export function retrieveStandards(index: VectorIndex, briefVectors: Float32Array
  * took the first places and pushed the governing ADR to 4th-9th.
  */
 export function librarianOrder<T extends { documentType: string; score: number }>(matches: T[]): T[] {
-  const design = (m: T) => (m.documentType === 'lld' || m.documentType === 'issue' ? 1 : 0);
-  return [...matches].sort((a, b) => design(a) - design(b) || b.score - a.score);
+  return [...matches].sort((a, b) => Number(isDesign(a)) - Number(isDesign(b)) || b.score - a.score);
 }
+
+/** A finished design or an issue: past work, not a decision. */
+export const isDesign = (m: { documentType: string }) => m.documentType === 'lld' || m.documentType === 'issue';
 
 /** Manual context comes first and wins: a retrieved document with the same path is dropped. */
 export function mergeContext(manual: StandardContext[], retrieved: StandardContext[]): StandardContext[] {

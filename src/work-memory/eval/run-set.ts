@@ -35,6 +35,8 @@ export interface Candidate {
   features: Features | null;
   /** For the Librarian's order (designs after ADRs and standards). */
   documentType?: string;
+  /** Standards only, for one that is also past work: did the history check place it at or above the related line? (check/standards.ts) */
+  relatedWork?: boolean;
 }
 
 export interface CaseResult extends QueryResult {
@@ -233,6 +235,16 @@ async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<
 async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, governing: string[]): Promise<Candidate[]> {
   const { texts, vectors } = await embedBriefChunks(c.text, e);
   const gov = new Set(governing);
-  const found = rescore(b.index, vectors, STANDARD_CANDIDATES, 'standard', caseScoring(b, c, texts, config));
-  return found.map((m) => ({ path: m.filePath, label: gov.has(m.filePath) ? 1 : 0, score: m.score, features: m.components?.features ?? null, documentType: m.documentType }));
+  const scoring = caseScoring(b, c, texts, config);
+  const found = rescore(b.index, vectors, STANDARD_CANDIDATES, 'standard', scoring);
+  // As the product: a standard that is also past work counts only where the history check places it as related (check/standards.ts).
+  const related = new Set(checkHistory(b.index, vectors, config.history.k, config.thresholds, scoring).matches.flatMap((m) => m.paths ?? [m.filePath]));
+  return found.map((m) => ({
+    path: m.filePath,
+    label: gov.has(m.filePath) ? 1 : 0,
+    score: m.score,
+    features: m.components?.features ?? null,
+    documentType: m.documentType,
+    ...(b.index.doc?.(m.filePath)?.types.includes('history') ? { relatedWork: related.has(m.filePath) } : {}),
+  }));
 }

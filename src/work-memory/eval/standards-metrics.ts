@@ -17,12 +17,15 @@ export interface StandardsMetrics {
   unrelatedNone: number;
 }
 
-/** What the rule attaches (as src/work-memory/check/standards.ts): of the best `candidates`, those at or above `threshold`, ADRs/standards first, the best `k`. */
+/**
+ * What the rule attaches (as src/work-memory/check/standards.ts): of the best `candidates`, those at or
+ * above `threshold` (past work only where the history check placed it as related), ADRs/standards first, the best `k`.
+ */
 export function attached(c: CaseResult, rule: { threshold: number; k: number; candidates: number }): string[] {
   const cands = [...(c.standards?.candidates ?? [])]
     .sort((a, b) => b.score - a.score)
     .slice(0, rule.candidates)
-    .filter((x) => x.score >= rule.threshold);
+    .filter((x) => x.score >= rule.threshold && x.relatedWork !== false);
   return librarianOrder(cands.map((x) => ({ ...x, documentType: x.documentType ?? 'standard' })))
     .slice(0, rule.k)
     .map((x) => x.path);
