@@ -4,7 +4,9 @@
 // --write) write the fitted numbers to src/work-memory/scoring/calibration-data.ts.
 //
 //   npm run build    # this script uses the product's own arithmetic from dist/
-//   node scripts/fit-calibration.mjs [--write] [--features a,b,...] [--ablate] results1.json results2.json ...
+//   node scripts/fit-calibration.mjs [--write] [--features a,b,...] [--ablate] [--governs-from md.json] results1.json results2.json ...
+//   --governs-from: the Librarian's rows from another save (one that records which designs the history
+//   check placed as related, `relatedWork`, 2026-11-26), the same-work rows from the results files.
 //   env: FIT_DOMAINS=domains|pooled, FIT_FALSE_ALERTS[_MARKDOWN|_TRACKER], FIT_PLACE_MARKDOWN_ON=all|own,
 //        FIT_RELATED_NOISE, FIT_LAMBDA, FIT_IGNORE_NAMED=1 (measure the named-as-related cap)
 //
@@ -44,7 +46,9 @@ const trackerWanted = tIdx >= 0 ? args[tIdx + 1].split(',') : DEFAULT_TRACKER_FE
 const govIdx = args.indexOf('--governs-features');
 // Only features whose weight keeps its sign (a relative feature with a negative weight rewarded candidates far below the others).
 const govWanted = govIdx >= 0 ? args[govIdx + 1].split(',') : ['cosine', 'cosineMean', 'lexBrief', 'lexDoc'];
-const files = args.filter((a, i) => a.endsWith('.json') && !['--features', '--tracker-features', '--governs-features'].includes(args[i - 1]));
+const govFromIdx = args.indexOf('--governs-from');
+const governsFrom = govFromIdx >= 0 ? args[govFromIdx + 1] : null;
+const files = args.filter((a, i) => a.endsWith('.json') && !['--features', '--tracker-features', '--governs-features', '--governs-from'].includes(args[i - 1]));
 for (const n of [...wanted, ...trackerWanted, ...govWanted]) {
   if (!FEATURE_NAMES.includes(n)) {
     console.error(`fit-calibration: unknown feature ${n} (known: ${FEATURE_NAMES.join(', ')})`);
@@ -355,7 +359,8 @@ for (const d of DOMAINS) {
 }
 
 // ---------- governs: the Librarian ----------
-const stdCases = results.filter((r) => r.standards && (r.standards.crossProject || r.standards.governing.length > 0));
+const stdResults = governsFrom ? JSON.parse(readFileSync(governsFrom, 'utf8')).results : results;
+const stdCases = stdResults.filter((r) => r.standards && (r.standards.crossProject || r.standards.governing.length > 0));
 const isStandardPath = (p) => /(^|\/)(adrs?|standards|decisions)\//i.test(p);
 function govRows(rs) {
   const perProject = new Map();
@@ -381,7 +386,8 @@ function govMetrics(rs, model, fl) {
       .map((c) => ({ ...c, s: score(model, c.features, fl, { duplicate: STD_LINE, related: STD_LINE }) }))
       .sort((a, b) => b.s - a.s)
       .slice(0, 5)
-      .filter((c) => c.s >= STD_LINE)
+      // A design counts only where the history check placed it as related work (saves that record it).
+      .filter((c) => c.s >= STD_LINE && c.relatedWork !== false)
       .sort((a, b) => design(a) - design(b) || b.s - a.s)
       .slice(0, 3);
   const lab = rs.filter((r) => !r.standards.crossProject);
@@ -425,12 +431,23 @@ if (stdCases.length) {
   console.log('governs, fitted on all:', JSON.stringify(Object.fromEntries(Object.entries(g.features).map(([k, v]) => [k, round(v.weight)]))), 'intercept', round(g.intercept));
   // Placed like sameWork: the largest shift at which unrelated briefs still get nothing at UNRELATED_NONE.
   const UNRELATED_NONE = Number(process.env.FIT_UNRELATED_NONE ?? 0.9);
-  let gShift = 0;
-  for (let s = 0; s <= 4.001; s += 0.25) {
-    const m = govMetrics(stdCases, { ...g, shift: s }, gfl);
-    console.log(`  shift ${s.toFixed(2)} ${fmt(m)}`);
-    if (m.unrelatedNone >= UNRELATED_NONE) gShift = s;
+  const placeGoverns = (rs, model, log = false) => {
+    let shift = 0;
+    for (let s = 0; s <= 4.001; s += 0.25) {
+      const m = govMetrics(rs, { ...model, shift: s }, gfl);
+      if (log) console.log(`  shift ${s.toFixed(2)} ${fmt(m)}`);
+      if (m.unrelatedNone >= UNRELATED_NONE) shift = s;
+    }
+    return shift;
+  };
+  // Held out of everything fitted, the placement included: weights and shift from the other project.
+  for (const p of stdProjects) {
+    const rest = stdCases.filter((r) => r.project !== p);
+    const model = fit(govRows(rest), govWanted);
+    const shift = placeGoverns(rest, model);
+    console.log(`  held out, placed ${p.padEnd(24)} shift ${shift.toFixed(2)} ${fmt(govMetrics(stdCases.filter((r) => r.project === p), { ...model, shift }, gfl))}`);
   }
+  const gShift = placeGoverns(stdCases, g, true);
   governs = { intercept: g.intercept + gShift, features: g.features, floors: gfl };
   console.log(`placed: shift ${gShift}`);
   console.log(`  in-sample ${fmt(govMetrics(stdCases, governs, gfl))}`);
@@ -449,7 +466,7 @@ if (write) {
   assertFinite(sameWork, 'sameWork');
   if (trackerSameWork) assertFinite(trackerSameWork, 'trackerSameWork');
   if (governs) assertFinite(governs, 'governs');
-  const inputs = files.map((f) => `${f.split('/').pop()} sha256:${createHash('sha256').update(readFileSync(f)).digest('hex').slice(0, 12)}`);
+  const inputs = [...files, ...(governsFrom ? [governsFrom] : [])].map((f) => `${f.split('/').pop()} sha256:${createHash('sha256').update(readFileSync(f)).digest('hex').slice(0, 12)}`);
   const version = createHash('sha256').update(JSON.stringify({ sameWork, trackerSameWork, governs })).digest('hex').slice(0, 8);
   const clean = (m) => ({
     intercept: round6(m.intercept),
