@@ -445,7 +445,15 @@ if (stdCases.length) {
     const rest = stdCases.filter((r) => r.project !== p);
     const model = fit(govRows(rest), govWanted);
     const shift = placeGoverns(rest, model);
-    console.log(`  held out, placed ${p.padEnd(24)} shift ${shift.toFixed(2)} ${fmt(govMetrics(stdCases.filter((r) => r.project === p), { ...model, shift }, gfl))}`);
+    console.log(
+      `  held out, placed ${p.padEnd(24)} shift ${shift.toFixed(2)} ${fmt(
+        govMetrics(
+          stdCases.filter((r) => r.project === p),
+          { ...model, shift },
+          gfl,
+        ),
+      )}`,
+    );
   }
   const gShift = placeGoverns(stdCases, g, true);
   governs = { intercept: g.intercept + gShift, features: g.features, floors: gfl };
