@@ -4,6 +4,7 @@
 // (beforeAll); every test that changes something works on its own copy of it.
 import { cliEnv, copyDemo } from '../helpers/cli.js';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -403,21 +404,38 @@ describe('incremental runs', () => {
 
   test('an index read by older metadata rules is read again without the model; its vectors are kept', async () => {
     const root = await cloneA();
+    // A design whose file number is a series of its own, declaring its issue in its header (as Aletheia's 10116-*.md).
+    const rel = 'docs/LLDs/done/LLD-1116-session-oauth.md';
+    await writeFile(path.join(root, rel), '# LLD-1116: Session OAuth\n\n* **Issue:** #116\n* **Related Issues:** #88\n\nLog in with the provider and keep the session refreshed.\n');
+    await build(root);
     const previous = readCurrent(root)!;
-    const file = indexPaths(root).generation(previous).manifest;
-    const old = JSON.parse(await readFile(file, 'utf8')) as Manifest;
-    delete old.metadataVersion; // as every index written before issue 29's header ids
-    await writeFile(file, JSON.stringify(old));
+    const g = indexPaths(root);
+    // Make it an index written before the header rule: the file number as the id, no metadata version.
+    const metaFile = g.generation(previous).meta;
+    const meta = JSON.parse(await readFile(metaFile, 'utf8')) as { docs: StoredDoc[] };
+    const doc = meta.docs.find((d) => d.filePath === rel)!;
+    expect(doc.issueId).toBe('116');
+    doc.issueId = '1116';
+    const metaBuf = Buffer.from(JSON.stringify(meta));
+    await writeFile(metaFile, metaBuf);
+    const manifestFile = g.generation(previous).manifest;
+    const old = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest;
+    delete old.metadataVersion;
+    old.integrity = { ...old.integrity, metaBytes: metaBuf.length, metaSha256: createHash('sha256').update(metaBuf).digest('hex') };
+    await writeFile(manifestFile, JSON.stringify(old));
+    expect((await openIndex(root, identity)).doc(rel)?.issueId).toBe('1116');
+
     const loads = embedderLoads;
     const r = await build(root);
     expect(r).toMatchObject({ added: [], changed: [], removed: [], chunksEmbedded: 0, wrote: true });
     expect(embedderLoads).toBe(loads);
     expect((await currentManifest(root)).metadataVersion).toBe(METADATA_VERSION);
-    const g = indexPaths(root);
     expect((await stat(g.generation(r.generation!).vectors)).ino).toBe((await stat(g.generation(previous).vectors)).ino);
-    const before = await openIndex(A, identity);
     const after = await openIndex(root, identity);
-    expect(after.meta.docs.map((d) => [d.filePath, d.issueId, d.title])).toEqual(before.meta.docs.map((d) => [d.filePath, d.issueId, d.title]));
+    expect(after.doc(rel)).toMatchObject({ issueId: '116', related: ['88'] });
+    // Every other document as it was.
+    const others = (docs: StoredDoc[]) => docs.filter((d) => d.filePath !== rel).map((d) => [d.filePath, d.issueId, d.title, d.labels]);
+    expect(others(after.meta.docs)).toEqual(others((await openIndex(A, identity)).meta.docs));
     expect(await build(root)).toMatchObject({ wrote: false, chunksEmbedded: 0 });
   });
 

@@ -5,6 +5,7 @@
  * The check runs over the fake embedder and an exact in-memory store; a
  * hand-written manifest on disk stands for the live index's bookkeeping.
  */
+import { METADATA_VERSION } from '../../src/work-memory/corpus/metadata.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CHUNKING_VERSION } from '../../src/work-memory/chunks/chunk.js';
@@ -27,7 +28,13 @@ async function run(root: string, index: VectorIndex, opts: Partial<IssueStartOpt
 }
 
 async function writeManifest(root: string, over: Partial<Manifest>): Promise<void> {
-  const m: Manifest = { ...fakeManifest(), chunkingVersion: CHUNKING_VERSION, corpusConfigHash: corpusConfigHash(DEFAULT_CONFIG, over.includeHistory ?? true), ...over };
+  const m: Manifest = {
+    ...fakeManifest(),
+    chunkingVersion: CHUNKING_VERSION,
+    metadataVersion: METADATA_VERSION,
+    corpusConfigHash: corpusConfigHash(DEFAULT_CONFIG, over.includeHistory ?? true),
+    ...over,
+  };
   const p = indexPaths(root);
   await mkdir(p.generation('gen-test-1').dir, { recursive: true });
   await writeFile(p.generation('gen-test-1').manifest, JSON.stringify(m));

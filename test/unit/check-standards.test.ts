@@ -14,6 +14,7 @@ import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/is
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/shared/errors.js';
 import type { CheckDeps } from '../../src/work-memory/check/run.js';
+import type { StoredDoc } from '../../src/work-memory/index/types.js';
 import { basis, fakeDeps, FakeEmbedder, makeIO, makeProject, readLog, standardDoc, indexWithScores, InMemoryIndex, testContext } from '../helpers/fakes.js';
 
 const RULE: StandardsRule = { candidates: DEFAULT_CONFIG.standards.candidates, threshold: DEFAULT_CONFIG.thresholds.standards, k: DEFAULT_CONFIG.standards.k };
@@ -80,6 +81,21 @@ describe('retrieveStandards: the rule', () => {
     expect(retrieveStandards(store, e0, RULE, undefined, new Set([design])).map((s) => s.filePath)).toEqual([std(0), design]);
     // Without a history answer there is nothing to gate on: the rule as before.
     expect(retrieveStandards(store, e0, RULE).map((s) => s.filePath)).toEqual([std(0), design]);
+  });
+
+  test('the gate reads what the index holds: a design indexed as a standard only is not past work; an ADR is never gated', () => {
+    const designOnly = 'docs/LLDs/done/LLD-002.md';
+    const adr = 'docs/adrs/0007-history-globbed.md';
+    const store = indexWithScores([], [])
+      .add(standardDoc(1, { score: 0.9, meta: { filePath: designOnly, types: ['standard'], documentType: 'lld' } }))
+      .add(standardDoc(2, { score: 0.8, meta: { filePath: adr, types: ['history', 'standard'], documentType: 'adr' } }));
+    // As HnswIndex: doc() returns what was indexed (its types).
+    const types = new Map<string, string[]>([
+      [designOnly, ['standard']],
+      [adr, ['history', 'standard']],
+    ]);
+    const withDocs = Object.assign(store, { doc: (p: string) => (types.has(p) ? ({ filePath: p, types: types.get(p) } as unknown as StoredDoc) : undefined) });
+    expect(retrieveStandards(withDocs, e0, RULE, undefined, new Set()).map((s) => s.filePath)).toEqual([adr, designOnly]);
   });
 
   test('completed work is not a standard, a document of both types is', () => {

@@ -84,6 +84,8 @@ describe('issue_id', () => {
     expect(meta('docs/lineage/done/91-rag/001-issue.md', '# RAG\n\nIssue: #5\n').metadata.issueId).toBe('91');
     expect(meta('docs/lld/done/x.md', '---\nissue: 7\n---\n# X\n\nIssue: #5\n').metadata.issueId).toBe('7');
     expect(meta('docs/lld/done/10116-linkedin-oauth.md', '# 10116 - Feature: LinkedIn OAuth\n').metadata.issueId).toBe('10116');
+    // A tool's wrapper header is not the document, but the issue it declares is the document's.
+    expect(meta('docs/lld/done/10116-x.md', '# LLD Finalized\n\nPath: docs/x.md\nIssue: #116\nStatus: APPROVED\n\n---\n\n# LinkedIn OAuth\n\nBody.\n').metadata.issueId).toBe('116');
     // ADRs and standards keep their own series: only frontmatter links them to an issue.
     expect(meta('docs/adrs/0004-cache.md', '# ADR 4\n\nIssue: #5\n', ['standard']).metadata.issueId).toBeNull();
   });

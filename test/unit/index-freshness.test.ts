@@ -4,6 +4,7 @@
  * the history coverage the index remembers between `index` runs. The manifests
  * are written by hand (no vectors, no model): only the manifest is read here.
  */
+import { METADATA_VERSION } from '../../src/work-memory/corpus/metadata.js';
 import { mkdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CHUNKING_VERSION } from '../../src/work-memory/chunks/chunk.js';
@@ -34,6 +35,7 @@ async function writeIndex(root: string, files: string[], over: Partial<Manifest>
   const m: Manifest = {
     ...fakeManifest(),
     chunkingVersion: CHUNKING_VERSION,
+    metadataVersion: METADATA_VERSION,
     includeHistory: true,
     coverage: { standard: 0, history: 0 },
     corpusConfigHash: corpusConfigHash(cfg, over.includeHistory ?? true),
@@ -108,6 +110,15 @@ describe('checkFreshness (stat scan against the live manifest)', () => {
     const f = await checkFreshness(root, config(), MODEL);
     expect(f).toMatchObject({ state: 'fresh', added: [], changed: [], removed: [], configChanged: false, incompatible: null, generation: 'gen-test-1' });
     expect(f.scanMs).toBeGreaterThan(0);
+  });
+
+  test('an index whose ids were read by older metadata rules is stale with no file changed, and says so', async () => {
+    const root = await project();
+    await writeIndex(root, [ADR, HIST, STD], { metadataVersion: undefined });
+    const f = await checkFreshness(root, config(), MODEL);
+    expect(f).toMatchObject({ state: 'stale', added: [], changed: [], removed: [], configChanged: false, metadataOutdated: true });
+    await writeIndex(root, [ADR, HIST, STD]);
+    expect(await checkFreshness(root, config(), MODEL)).toMatchObject({ state: 'fresh', metadataOutdated: false });
   });
 
   test('a new history file, a touched standard and a deleted ADR make it stale, named', async () => {

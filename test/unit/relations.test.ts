@@ -50,6 +50,8 @@ test('a design asked as a brief knows its own issue from its header field, so th
   // Its Firefox port names #116 as related: a sibling, not a copy.
   expect(namesAsRelated(b, { issueId: '206', related: ['116', '214'] })).toBe(true);
   expect(namesAsRelated(b, { issueId: '206', related: ['214'] })).toBe(false);
+  // The same order as an indexed document: the header field before the H1.
+  expect(briefRelations('# Issue #10116: OAuth\n\nIssue: #116\n').own).toBe('116');
 });
 
 test.each([
@@ -57,7 +59,6 @@ test.each([
   ['**Issue**: #0145', '145'],
   ['Issue: [#12](https://github.com/o/r/issues/12)', '12'],
   ['GitHub issue: https://github.com/o/r/issues/77', '77'],
-  ['- Tracking issue: #9', '9'],
 ])('declaredIssueId reads the header field %s', (line, id) => {
   expect(declaredIssueId(`# A design\n\n${line}\n\nBody text.`)).toBe(id);
 });
@@ -67,6 +68,9 @@ test('declaredIssueId: other work, two ids, code, or a field far down say nothin
   expect(declaredIssueId('# A\n\nIssue: #4\n\nIssue: #5\n')).toBeNull();
   expect(declaredIssueId('# A\n\n```\nIssue: #4\n```\n')).toBeNull();
   expect(declaredIssueId('# A\n\nThis issue: #4 is mentioned in passing.\n')).toBeNull();
+  // On GitHub a sub-issue names its epic `Tracking issue:`; #0 is no issue.
+  expect(declaredIssueId('# A\n\n- Tracking issue: #9\n')).toBeNull();
+  expect(declaredIssueId('# A\n\nIssue: #0\n')).toBeNull();
   const far = ['# A', ...Array.from({ length: 45 }, (_, i) => `line ${i}`), 'Issue: #4'].join('\n');
   expect(declaredIssueId(far)).toBeNull();
   expect(declaredIssueId(far.replace('line 3\n', 'Issue: #4\nline 3\n'))).toBe('4');

@@ -4,6 +4,7 @@
  * holder, log size. The index is a hand-written manifest (status never opens
  * the vectors); the model folder is a temp folder holding a stand-in file.
  */
+import { METADATA_VERSION } from '../../src/work-memory/corpus/metadata.js';
 import { buildLexical, LEXICAL_FILE } from '../../src/work-memory/lexical/file.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -37,6 +38,7 @@ async function projectWithIndex(over: Partial<Manifest> = {}) {
     ...fakeManifest(),
     modelId: 'Xenova/all-MiniLM-L6-v2@q8',
     chunkingVersion: CHUNKING_VERSION,
+    metadataVersion: METADATA_VERSION,
     includeHistory: true,
     chunkCount: 9,
     coverage: { standard: 2, history: 1 },

@@ -66,8 +66,9 @@ export async function refreshIndexForCheck(io: IO, ctx: IndexRefreshContext): Pr
 }
 
 /** "changes to 2 files: a.md (new), b.md (changed)", or the config change when no file differs. */
-function missed(f: { added: string[]; changed: string[]; removed: string[]; sources: string[]; configChanged: boolean }): string {
+function missed(f: { added: string[]; changed: string[]; removed: string[]; sources: string[]; configChanged: boolean; metadataOutdated?: boolean }): string {
   const list = describeChanges(f);
+  if (!list && !f.configChanged && f.metadataOutdated) return 'the issue ids and relations this agentos reads (an update re-reads them without the model)';
   if (!list) return 'the corpus settings changed in .agentos/config.yaml';
   return `changes to ${changeCount(f)}: ${list}`;
 }

@@ -40,7 +40,8 @@ export interface StandardsRule {
  */
 export function retrieveStandards(index: VectorIndex, briefVectors: Float32Array[], rule: StandardsRule, scoring?: Scoring, relatedWork?: ReadonlySet<string>): StandardContext[] {
   const nearest = scoring ? rescore(index, briefVectors, rule.candidates, 'standard', scoring) : nearestDocuments(index, briefVectors, rule.candidates, 'standard');
-  const pastWork = (m: { filePath: string; documentType: string }) => index.doc?.(m.filePath)?.types.includes('history') ?? isDesign(m);
+  // A design or issue also indexed as history (ADRs and standards are never gated, whatever globs match them).
+  const pastWork = (m: { filePath: string; documentType: string }) => isDesign(m) && (index.doc?.(m.filePath)?.types.includes('history') ?? true);
   const kept = nearest.filter((m) => m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath)));
   // The best `candidates` by score, then the line, then ADRs/standards before designs: a design above
   // the line is never cut for an ADR below it.

@@ -36,7 +36,8 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
   // ADRs and standards are numbered in their own series (ADR-0004 is not issue #4):
   // only an explicit frontmatter id links them to an issue.
   const isStanding = documentType === 'standard' || documentType === 'adr';
-  const issueId = isStanding ? extractIssueId(relPath, fm.data, null, true) : extractIssueId(relPath, fm.data, h1, false, body);
+  // The header field is read before a tool's wrapper header is stripped: `Issue: #116` may sit in it.
+  const issueId = isStanding ? extractIssueId(relPath, fm.data, null, true) : extractIssueId(relPath, fm.data, h1, false, fm.body);
   if (issueId === null && documentType !== 'standard' && documentType !== 'adr') {
     warnings.push(`${relPath}: no issue id found (frontmatter, file or folder name, or H1); indexed without one`);
   }

@@ -76,8 +76,9 @@ export interface BriefRelations {
 
 export function briefRelations(text: string): BriefRelations {
   const h1 = /^#\s+(.{1,200})$/m.exec(text.slice(0, 20_000))?.[1] ?? '';
-  // `# Issue #19: …`, else a header field (`* **Issue:** #116`): a design asked as a brief declares its issue there.
-  const own = /^(?:issue\s*)?#\s?0*(\d{1,7})\b/i.exec(h1.trim())?.[1] ?? declaredIssueId(text);
+  // A header field (`* **Issue:** #116`: a design asked as a brief declares its issue there), else `# Issue #19: …`;
+  // the order extractIssueId gives an indexed document.
+  const own = declaredIssueId(text) ?? /^(?:issue\s*)?#\s?0*(\d{1,7})\b/i.exec(h1.trim())?.[1] ?? null;
   return { own, related: new Set(namedRelatedIds(text, own)) };
 }
 
@@ -85,9 +86,10 @@ export function briefRelations(text: string): BriefRelations {
 const DECLARED_HEAD_LINES = 40;
 /**
  * `Issue: #116`, `* **Issue:** #116`, `GitHub issue: [#116](…)`, `Issue: https://…/issues/116`:
- * a field naming the text's own issue. `Related issues:`, `Parent issue:` and the like name other work.
+ * a field naming the text's own issue. `Related issues:`, `Parent issue:` and the like name other work,
+ * and so does `Tracking issue:` (on GitHub a sub-issue names its epic that way).
  */
-const DECLARED_ISSUE = /^(?:github\s+|tracking\s+)?issue\s*:\s*(?:\[\s*)?(?:#\s?0*(\d{1,7})\b|https?:\/\/[^\s)\]]{1,200}\/issues\/0*(\d{1,7})\b)/i;
+const DECLARED_ISSUE = /^(?:github\s+)?issue\s*:\s*(?:\[\s*)?(?:#\s?0*(\d{1,7})\b|https?:\/\/[^\s)\]]{1,200}\/issues\/0*(\d{1,7})\b)/i;
 
 /**
  * The issue a text's header declares as its own, when it declares exactly one
@@ -107,7 +109,7 @@ export function declaredIssueId(body: string): string | null {
       .replace(/\*\*|__/g, '')
       .trim();
     const m = DECLARED_ISSUE.exec(line);
-    if (m) ids.add(m[1] ?? m[2]);
+    if (m && Number(m[1] ?? m[2]) > 0) ids.add(m[1] ?? m[2]);
   }
   return ids.size === 1 ? [...ids][0] : null;
 }

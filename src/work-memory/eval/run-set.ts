@@ -9,6 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { UsageError } from '../../shared/errors.js';
 import path from 'node:path';
 import { checkHistory, embedBriefChunks } from '../check/history.js';
+import { isDesign } from '../check/standards.js';
 import { scoringFor } from '../check/run.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
@@ -37,6 +38,8 @@ export interface Candidate {
   documentType?: string;
   /** Standards only, for one that is also past work: did the history check place it at or above the related line? (check/standards.ts) */
   relatedWork?: boolean;
+  /** Its same-work score as the history check ranked it (null: not among the history check's nearest). */
+  historyScore?: number | null;
 }
 
 export interface CaseResult extends QueryResult {
@@ -238,13 +241,15 @@ async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, 
   const scoring = caseScoring(b, c, texts, config);
   const found = rescore(b.index, vectors, STANDARD_CANDIDATES, 'standard', scoring);
   // As the product: a standard that is also past work counts only where the history check places it as related (check/standards.ts).
-  const related = new Set(checkHistory(b.index, vectors, config.history.k, config.thresholds, scoring).matches.flatMap((m) => m.paths ?? [m.filePath]));
+  const history = checkHistory(b.index, vectors, config.history.k, config.thresholds, scoring);
+  const related = new Set(history.matches.flatMap((m) => m.paths ?? [m.filePath]));
+  const historyScore = new Map(history.nearest.flatMap((m) => (m.paths ?? [m.filePath]).map((p) => [p, m.score] as const)));
   return found.map((m) => ({
     path: m.filePath,
     label: gov.has(m.filePath) ? 1 : 0,
     score: m.score,
     features: m.components?.features ?? null,
     documentType: m.documentType,
-    ...(b.index.doc?.(m.filePath)?.types.includes('history') ? { relatedWork: related.has(m.filePath) } : {}),
+    ...(isDesign(m) && b.index.doc?.(m.filePath)?.types.includes('history') ? { relatedWork: related.has(m.filePath), historyScore: historyScore.get(m.filePath) ?? null } : {}),
   }));
 }

@@ -7,6 +7,7 @@ import { incompatibility, type ModelIdentity } from './build.js';
 import { corpusConfigHash } from './corpus-config.js';
 import { readCurrent, readLiveManifest, readManifest } from './hnsw-index.js';
 import { indexPaths } from './layout.js';
+import { metadataOutdated } from './refresh-metadata.js';
 import type { Manifest } from './types.js';
 import { statDiff } from './update-plan.js';
 import { sourceChanges } from '../sources/changes.js';
@@ -31,6 +32,8 @@ export interface Freshness {
   sources: string[];
   /** The corpus globs or size limit differ from the ones the index was built with. */
   configChanged: boolean;
+  /** The index's issue ids and relations were read by older rules (refresh-metadata.ts): an update re-reads them without the model. */
+  metadataOutdated?: boolean;
   /** Why the index cannot be updated in place (model/chunking change), or null. */
   incompatible: string | null;
   /** Why the manifest could not be read, when state is "unreadable". */
@@ -75,7 +78,8 @@ export async function checkFreshness(root: string, config: Config, model?: Model
   const diff = compareWithManifest(manifest, scan.files);
   const configChanged = manifest.corpusConfigHash !== undefined && manifest.corpusConfigHash !== corpusConfigHash(config, manifest.includeHistory);
   const sources = manifest.includeHistory && sourcesConfigured(config) ? await sourceChanges(root, config, manifest.sources) : [];
-  const stale = diff.added.length + diff.changed.length + diff.removed.length + sources.length > 0 || configChanged;
+  const outdated = metadataOutdated(manifest);
+  const stale = diff.added.length + diff.changed.length + diff.removed.length + sources.length > 0 || configChanged || outdated;
   return {
     ...base,
     state: stale ? 'stale' : 'fresh',
@@ -84,6 +88,7 @@ export async function checkFreshness(root: string, config: Config, model?: Model
     ...diff,
     sources,
     configChanged,
+    metadataOutdated: outdated,
     incompatible: model ? incompatibility(manifest, model) : null,
     scanMs: performance.now() - started,
   };

@@ -129,7 +129,7 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   return ExitCode.Ok;
 }
 
-/** The brief's own issue id (front matter, its folder or file name, its H1), as the index would read it. */
+/** The brief's own issue id (front matter, its folder, a header field such as `Issue: #116`, its file name, its H1), as the index would read it. */
 function briefWork(root: string, absPath: string | null, text: string): string | null {
   const rel = absPath ? path.relative(root, absPath).split(path.sep).join('/') : 'brief.md';
   return workId(extractMetadata(rel.startsWith('..') ? path.basename(rel) : rel, text, ['history'], '').metadata.issueId);
