@@ -428,6 +428,7 @@ describe('incremental runs', () => {
     const loads = embedderLoads;
     const r = await build(root);
     expect(r).toMatchObject({ added: [], changed: [], removed: [], chunksEmbedded: 0, wrote: true });
+    expect(r.metadataRefreshed).toBe(r.unchanged);
     expect(embedderLoads).toBe(loads);
     expect((await currentManifest(root)).metadataVersion).toBe(METADATA_VERSION);
     expect((await stat(g.generation(r.generation!).vectors)).ino).toBe((await stat(g.generation(previous).vectors)).ino);

@@ -58,6 +58,8 @@ export interface BuildReport {
   chunksEmbedded: number;
   tokensEmbedded: number;
   fullRebuildReason: string | null;
+  /** Unchanged files whose metadata was read again (the index was read by older rules; refresh-metadata.ts). */
+  metadataRefreshed?: number;
   /** No usable index existed before (none, or one holding no documents). */
   firstBuild: boolean;
   wrote: boolean;
@@ -164,8 +166,9 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const readTexts = new Map<string, string>(sources?.docs.map((d) => [d.metadata.filePath, d.text]));
   // Unchanged files of an index read by older metadata rules get their ids and relations read again (no embedding).
   if (existing && metadataOutdated(existing.manifest)) {
-    const { texts } = await refreshKeptMetadata(plan.keep, scan.files, (p) => plan.statUpdates[p]?.hash, config.corpus.maxFileBytes);
+    const { texts, refreshed } = await refreshKeptMetadata(plan.keep, scan.files, (p) => plan.statUpdates[p]?.hash, config.corpus.maxFileBytes);
     for (const [p, t] of texts) readTexts.set(p, t);
+    report.metadataRefreshed = refreshed;
     metaOnlyChange = true;
   }
   // Loaded by the first document that needs embedding (a closure TS cannot follow: hence the cast).

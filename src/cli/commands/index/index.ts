@@ -172,7 +172,7 @@ async function printSummary(io: IO, r: BuildReport, seconds: number, includeHist
   if (r.sources?.git) out(`  git history    ${gitLine(r.sources.git)}`);
   for (const t of r.sources?.trackers ?? []) out(`  tracker        ${terminalSafe(t.path)}: ${plural(t.documents, 'piece')} of completed work`);
   out(`  indexed        ${r.added.length + r.changed.length} (${r.added.length} new, ${r.changed.length} changed)`);
-  out(`  unchanged      ${r.unchanged}`);
+  out(`  unchanged      ${r.unchanged}${r.metadataRefreshed ? ` (${r.metadataRefreshed} re-read: issue ids and relations as this agentos reads them)` : ''}`);
   out(`  removed        ${r.removed.length}`);
   out(`  skipped        ${r.skipped.length}`);
   for (const s of r.skipped) out(`    - ${terminalSafe(s.relPath)}: ${terminalSafe(s.reason)}`);

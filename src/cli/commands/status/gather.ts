@@ -29,7 +29,7 @@ export interface StatusReport {
     modelFingerprint: string | null;
     /** Why the index needs a full rebuild with the current model (null: it does not). */
     incompatible: string | null;
-    changedSinceIndex: { added: string[]; changed: string[]; removed: string[]; configChanged: boolean };
+    changedSinceIndex: { added: string[]; changed: string[]; removed: string[]; configChanged: boolean; metadataOutdated?: boolean };
   };
   /** Completed work besides files (git, tracker exports): as the index last read it, and whether it moved since. */
   sources: {
@@ -78,7 +78,7 @@ export async function gatherStatus(root: string, config: Config, env: NodeJS.Pro
       modelId: m?.modelId ?? null,
       modelFingerprint: m?.modelFingerprint ?? null,
       incompatible: fresh.incompatible,
-      changedSinceIndex: { added: fresh.added, changed: fresh.changed, removed: fresh.removed, configChanged: fresh.configChanged },
+      changedSinceIndex: { added: fresh.added, changed: fresh.changed, removed: fresh.removed, configChanged: fresh.configChanged, metadataOutdated: fresh.metadataOutdated ?? false },
     },
     sources: {
       git: config.sources.git.enabled

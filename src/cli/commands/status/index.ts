@@ -61,7 +61,9 @@ export function renderStatus(r: StatusReport): string {
     lines.push(`  model        ${i.modelId} (${i.modelFingerprint})${i.incompatible ? ` — needs \`agentos index --full\`: ${i.incompatible}` : ''}`);
     const c = i.changedSinceIndex;
     const n = c.added.length + c.changed.length + c.removed.length;
-    lines.push(`  changed      ${n === 0 ? (c.configChanged ? 'corpus settings changed' : 'nothing since the index') : `${n} file${n === 1 ? '' : 's'}: ${describeChanges(c, 10)}`}`);
+    lines.push(
+      `  changed      ${n === 0 ? (c.configChanged ? 'corpus settings changed' : c.metadataOutdated ? 'issue ids read by an older agentos: `agentos index` re-reads them (no embedding)' : 'nothing since the index') : `${n} file${n === 1 ? '' : 's'}: ${describeChanges(c, 10)}`}`,
+    );
   }
   lines.push(
     '',
