@@ -75,3 +75,10 @@ test('declaredIssueId: other work, two ids, code, or a field far down say nothin
   expect(declaredIssueId(far)).toBeNull();
   expect(declaredIssueId(far.replace('line 3\n', 'Issue: #4\nline 3\n'))).toBe('4');
 });
+
+test('declaredIssueId on hostile input: a megabyte line, a URL that never ends, thousands of fields, endless fences: an answer, not a hang', () => {
+  expect(declaredIssueId(`Issue: https://${'a/'.repeat(500_000)}`)).toBeNull();
+  expect(declaredIssueId(`Issue: #${'9'.repeat(1_000_000)}`)).toBeNull();
+  expect(declaredIssueId(Array.from({ length: 10_000 }, (_, i) => `Issue: #${i + 1}`).join('\n'))).toBeNull();
+  expect(declaredIssueId(`${'`'.repeat(3)}\n`.repeat(50_000) + 'Issue: #5')).toBeNull();
+});
