@@ -17,6 +17,7 @@ import { makeStyle } from '../shared/style.js';
 import { safeForTerminal, terminalSafe } from '../shared/sanitize.js';
 import type { Brief } from '../work-memory/check/brief.js';
 import type { HistoryMatch } from '../work-memory/check/history.js';
+import { matchPaths } from '../work-memory/scoring/match.js';
 import { explainNoHistory } from '../work-memory/check/no-history.js';
 import { runChecks, type CheckOutcome, type CheckScope } from '../work-memory/check/run.js';
 import { mergeContext, readManualContext, type StandardContext } from '../work-memory/check/standards.js';
@@ -248,7 +249,7 @@ function jsonMatch(m: HistoryMatch, since?: Map<string, ChangedSince>) {
     summary: m.summary,
     section: m.section,
     excerpt: m.excerpt,
-    paths: m.paths ?? [m.filePath],
+    paths: matchPaths(m),
     repository: m.repository ?? null,
     ...originJson(m.origin),
     changedSince: since?.get(m.filePath) ?? null,

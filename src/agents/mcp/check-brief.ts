@@ -6,7 +6,7 @@
  */
 import { formatScore } from '../../work-memory/check/classify.js';
 import { runChecks, type CheckScope } from '../../work-memory/check/run.js';
-import type { HistoryMatch } from '../../work-memory/scoring/match.js';
+import { matchPaths, type HistoryMatch } from '../../work-memory/scoring/match.js';
 import { briefKey, dismissedFor, readAnswers, withoutDismissed } from '../../work-memory/decision/answers.js';
 import { errorMessage } from '../../shared/errors.js';
 import { stripAgentosSections } from '../../work-memory/output/sections.js';
@@ -84,7 +84,7 @@ export async function checkBrief(s: ProjectSession, brief: string, scope?: Check
     id: m.issueId,
     title: m.title,
     path: m.filePath,
-    paths: m.paths ?? [m.filePath],
+    paths: matchPaths(m),
     score: m.score,
     kind: m.score >= config.thresholds.duplicate && !dismissed.includes(m) ? 'duplicate' : 'related',
     status: m.status,

@@ -7,6 +7,7 @@ import type { ModelIdentity } from '../index/build.js';
 import type { VectorIndex } from '../index/types.js';
 import type { HistoryStatus } from './classify.js';
 import { checkHistory, embedBriefChunks, type HistoryMatch } from './history.js';
+import { matchPaths } from '../scoring/match.js';
 import { briefForCheck } from './brief-limit.js';
 import type { LexicalData } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
@@ -196,10 +197,15 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
           if (org) timings.orgMs = org.ms;
         }
         const standards: StandardsOutcome = { items: [], error: null, method };
+        // What the history check shows (a duplicate or related work): a design there is not repeated as a standard.
+        const shown = new Set(history.matches.flatMap(matchPaths));
         if (opts.standards) {
-          // A design is attached only where this repository's history check places it as related work (standards.ts).
-          const local =
-            opts.history && history.scope !== 'org' ? history.matches : index.count('history') > 0 ? checkHistory(index, vectors, config.history.k, config.thresholds, scoring).matches : [];
+          // A design is attached only where this repository's history check places it as related work (standards.ts):
+          // the check above when it ran on this repository, else one for the gate alone.
+          const relatedHere =
+            opts.history && history.scope !== 'org'
+              ? shown
+              : new Set((index.count('history') > 0 ? checkHistory(index, vectors, config.history.k, config.thresholds, scoring).matches : []).flatMap(matchPaths));
           standards.items = retrieveStandards(
             index,
             vectors,
@@ -209,12 +215,9 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
               k: config.standards.k,
             },
             scoring,
-            new Set(local.flatMap((m) => m.paths ?? [m.filePath])),
-          );
+            relatedHere,
+          ).filter((s) => !shown.has(s.filePath));
         }
-        // A design the history check already shows (as a duplicate or related work) is not repeated as a standard.
-        const shown = new Set(history.matches.flatMap((m) => m.paths ?? [m.filePath]));
-        standards.items = standards.items.filter((s) => !shown.has(s.filePath));
         timings.queryMs = t() - t2;
         return { history, standards, warnings, timings };
       })(),

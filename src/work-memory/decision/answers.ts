@@ -13,6 +13,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureMemoryDir } from '../../shared/fsutil/memory-dir.js';
 import type { HistoryMatch } from '../check/history.js';
+import { matchPaths } from '../scoring/match.js';
 import type { DuplicateAction } from './decide.js';
 import { calibrationVersion } from '../scoring/calibrated.js';
 
@@ -166,7 +167,9 @@ export function withoutDismissed(alerts: HistoryMatch[], dismissed: Map<string, 
   const raise: HistoryMatch[] = [];
   const gone: Array<{ match: HistoryMatch; answer: Answer }> = [];
   for (const m of alerts) {
-    const a = (m.paths ?? [m.filePath]).map((p) => dismissed.get(p)).find((x) => x !== undefined);
+    const a = matchPaths(m)
+      .map((p) => dismissed.get(p))
+      .find((x) => x !== undefined);
     if (a) gone.push({ match: m, answer: a });
     else raise.push(m);
   }

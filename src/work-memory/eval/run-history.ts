@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { checkHistory, embedBrief } from '../check/history.js';
+import { matchPaths } from '../scoring/match.js';
 import { readLiveSources, sourcesFile } from '../index/source-plan.js';
 import { openIndex, readCurrent } from '../index/hnsw-index.js';
 import type { Config } from '../../shared/config/schema.js';
@@ -60,14 +61,14 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
     const s0 = performance.now();
     const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, scoring);
     const targets = links.get(d.filePath);
-    const rank = targets ? nearest.findIndex((m) => (m.paths ?? [m.filePath]).some((p) => targets.has(p))) : -1;
+    const rank = targets ? nearest.findIndex((m) => matchPaths(m).some((p) => targets.has(p))) : -1;
     const top = nearest[0];
     const target = targets ? (rank >= 0 ? nearest[rank].filePath : [...targets][0]) : null;
     results.push({
       id: d.filePath,
       target,
       top: top?.score ?? 0,
-      topPath: top ? (targets && (top.paths ?? [top.filePath]).some((p) => targets.has(p)) ? target : top.filePath) : null,
+      topPath: top ? (targets && matchPaths(top).some((p) => targets.has(p)) ? target : top.filePath) : null,
       targetRank: rank >= 0 ? rank + 1 : null,
       targetScore: rank >= 0 ? nearest[rank].score : null,
       ms: performance.now() - s0,
@@ -82,7 +83,7 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
       const s0 = performance.now();
       const vectors = await embedBrief(p.text, embedder);
       const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, scoringFor(o.config, p.text, { lexical, model: true }));
-      const rank = nearest.findIndex((m) => (m.paths ?? [m.filePath]).includes(p.of));
+      const rank = nearest.findIndex((m) => matchPaths(m).includes(p.of));
       results.push({
         id: p.key,
         target: p.of,

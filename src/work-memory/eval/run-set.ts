@@ -9,6 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { UsageError } from '../../shared/errors.js';
 import path from 'node:path';
 import { checkHistory, embedBriefChunks } from '../check/history.js';
+import { matchPaths } from '../scoring/match.js';
 import { isDesign } from '../check/standards.js';
 import { scoringFor } from '../check/run.js';
 import type { Config } from '../../shared/config/schema.js';
@@ -209,7 +210,7 @@ async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<
   const ms = performance.now() - s0;
   const targets = c.expected.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p);
   const targetSet = new Set(targets);
-  const hits = (m: { filePath: string; paths?: string[] }) => (m.paths ?? [m.filePath]).some((p) => targetSet.has(p));
+  const hits = (m: { filePath: string; paths?: string[] }) => matchPaths(m).some((p) => targetSet.has(p));
   const nearest = all.slice(0, NEAREST);
   const rank = targets.length ? nearest.findIndex(hits) : -1;
   const top = nearest[0];
@@ -225,7 +226,7 @@ async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<
     top: top?.score ?? 0,
     // A hit on any document of the expected work counts as the target (run-history does the same).
     topPath: top ? (hits(top) ? target : top.filePath) : null,
-    topPaths: top ? (top.paths ?? [top.filePath]) : [],
+    topPaths: top ? matchPaths(top) : [],
     relatedPaths: c.related.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p),
     targetRank: rank >= 0 ? rank + 1 : null,
     targetScore: rank >= 0 ? nearest[rank].score : null,
@@ -242,8 +243,8 @@ async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, 
   const found = rescore(b.index, vectors, STANDARD_CANDIDATES, 'standard', scoring);
   // As the product: a standard that is also past work counts only where the history check places it as related (check/standards.ts).
   const history = checkHistory(b.index, vectors, config.history.k, config.thresholds, scoring);
-  const related = new Set(history.matches.flatMap((m) => m.paths ?? [m.filePath]));
-  const historyScore = new Map(history.nearest.flatMap((m) => (m.paths ?? [m.filePath]).map((p) => [p, m.score] as const)));
+  const related = new Set(history.matches.flatMap(matchPaths));
+  const historyScore = new Map(history.nearest.flatMap((m) => matchPaths(m).map((p) => [p, m.score] as const)));
   return found.map((m) => ({
     path: m.filePath,
     label: gov.has(m.filePath) ? 1 : 0,

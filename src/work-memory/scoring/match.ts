@@ -96,6 +96,11 @@ export function toMatch(hit: SearchHit): HistoryMatch {
   };
 }
 
+/** Every document of a match: an issue and its design shown as one match carry both paths. */
+export function matchPaths(m: { filePath: string; paths?: string[] }): string[] {
+  return m.paths ?? [m.filePath];
+}
+
 /** The piece of work a match belongs to: an issue and its design share an issue id; anything else is its own. */
 export function workKey(m: { issueId: string | null; documentType: string; repository?: string }): string | null {
   if (m.issueId === null || (m.documentType !== 'issue' && m.documentType !== 'lld')) return null;
