@@ -31,6 +31,7 @@ if (!existsSync(path.join(dist, 'scoring', 'calibrated.js'))) {
 const { FEATURE_NAMES } = await import(path.join(dist, 'scoring', 'features.js'));
 const { auc } = await import(path.join(dist, 'eval', 'metrics.js'));
 const { calibratedScore, logit, sigmoid } = await import(path.join(dist, 'scoring', 'calibrated.js'));
+const { isDesign } = await import(path.join(dist, 'check', 'standards.js'));
 
 const args = process.argv.slice(2);
 const write = args.includes('--write');
@@ -379,7 +380,6 @@ function govFloors(rs) {
 }
 function govMetrics(rs, model, fl) {
   // As src/work-memory/check/standards.ts: of the best 5 by score, those over the line, ADRs/standards before designs, the best 3.
-  const design = (c) => (c.documentType === 'lld' || c.documentType === 'issue' ? 1 : 0);
   const attached = (r) =>
     r.standards.candidates
       .filter((c) => c.features)
@@ -388,7 +388,7 @@ function govMetrics(rs, model, fl) {
       .slice(0, 5)
       // A design counts only where the history check placed it as related work (saves that record it).
       .filter((c) => c.s >= STD_LINE && c.relatedWork !== false)
-      .sort((a, b) => design(a) - design(b) || b.s - a.s)
+      .sort((a, b) => Number(isDesign(a)) - Number(isDesign(b)) || b.s - a.s)
       .slice(0, 3);
   const lab = rs.filter((r) => !r.standards.crossProject);
   const unrel = rs.filter((r) => r.standards.crossProject);
