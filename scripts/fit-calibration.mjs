@@ -41,7 +41,7 @@ const fIdx = args.indexOf('--features');
 const DEFAULT_FEATURES = ['cosineMean', 'lexBrief', 'lexDoc', 'title', 'gap'];
 // Bug reports: the relative evidence (gap, standout) and the report's own distinctive terms carry more than whole-text similarity (docs/scoring.md).
 const DEFAULT_TRACKER_FEATURES = ['gap', 'standout', 'lexBrief', 'title', 'docChunks', 'docRareCover'];
-const wanted = fIdx >= 0 ? (args[fIdx + 1] === 'all' ? [...FEATURE_NAMES] : args[fIdx + 1].split(',')) : DEFAULT_FEATURES;
+const wanted = fIdx >= 0 ? (args[fIdx + 1] === 'all' ? FEATURE_NAMES.filter((n) => n !== 'namedRelated' && n !== 'sameIssue') : args[fIdx + 1].split(',')) : DEFAULT_FEATURES;
 const tIdx = args.indexOf('--tracker-features');
 const trackerWanted = tIdx >= 0 ? args[tIdx + 1].split(',') : DEFAULT_TRACKER_FEATURES;
 const govIdx = args.indexOf('--governs-features');
@@ -335,7 +335,8 @@ if (ablate) {
     const other = (names) => ({ ...FEATURES, [d]: names });
     console.log(`  ${d}: all          ${line(cv, d)}`);
     for (const n of base) console.log(`  ${d}: - ${n.padEnd(12)} ${line(heldOut(other(base.filter((x) => x !== n)), true), d)}`);
-    for (const n of FEATURE_NAMES.filter((x) => !base.includes(x) && x !== 'namedRelated')) console.log(`  ${d}: + ${n.padEnd(12)} ${line(heldOut(other([...base, n]), true), d)}`);
+    for (const n of FEATURE_NAMES.filter((x) => !base.includes(x) && x !== 'namedRelated' && x !== 'sameIssue'))
+      console.log(`  ${d}: + ${n.padEnd(12)} ${line(heldOut(other([...base, n]), true), d)}`);
   }
 }
 

@@ -182,6 +182,10 @@ export class InMemoryIndex implements VectorIndex {
     return this.entries.filter((e) => !type || e.doc.types.includes(type)).length;
   }
 
+  doc(filePath: string): StoredDoc | undefined {
+    return this.entries.find((e) => e.doc.filePath === filePath)?.doc;
+  }
+
   search(vector: Float32Array, k: number, type?: CorpusType): SearchHit[] {
     if (this.failure) throw this.failure;
     this.searches.push({ k, type });
@@ -205,6 +209,9 @@ function storedDoc(meta: Partial<DocMetadata> & { filePath: string }): DocMetada
     status: meta.status === undefined ? null : meta.status,
     statusReason: meta.statusReason === undefined ? null : meta.statusReason,
     contentHash: meta.contentHash ?? 'hash-' + meta.filePath,
+    ...(meta.related ? { related: meta.related } : {}),
+    ...(meta.ownIssue ? { ownIssue: meta.ownIssue } : {}),
+    ...(meta.origin ? { origin: meta.origin } : {}),
   };
 }
 

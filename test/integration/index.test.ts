@@ -433,7 +433,7 @@ describe('incremental runs', () => {
     expect((await currentManifest(root)).metadataVersion).toBe(METADATA_VERSION);
     expect((await stat(g.generation(r.generation!).vectors)).ino).toBe((await stat(g.generation(previous).vectors)).ino);
     const after = await openIndex(root, identity);
-    expect(after.doc(rel)).toMatchObject({ issueId: '116', related: ['88'] });
+    expect(after.doc(rel)).toMatchObject({ issueId: '116', related: ['88'], ownIssue: '116' });
     // Every other document as it was.
     const others = (docs: StoredDoc[]) => docs.filter((d) => d.filePath !== rel).map((d) => [d.filePath, d.issueId, d.title, d.labels]);
     expect(others(after.meta.docs)).toEqual(others((await openIndex(A, identity)).meta.docs));

@@ -99,6 +99,20 @@ test('a repository with no docs folders: init proposes git, index reads its work
   expect(text.stderr).toContain('https://github.com/acme/tool/pull/12');
 });
 
+test('a brief that states its issue alerts on the pull request that closed it, however differently it is worded', async () => {
+  // Issue #11 filed again (or its old text run again): nothing in it names the cache the fix added.
+  const text = 'Releases are slow on big repositories\n\nEvery release of our monorepo spends most of its time before anything is published. It should start publishing within a second or two.\n';
+  const own = await cli(['issue', 'start', await brief('own', `# Issue #11: ${text}`), '--json', '--non-interactive']);
+  const out = JSON.parse(own.stdout);
+  expect(out.status).toBe('duplicate_alert');
+  expect(out.matches[0]).toMatchObject({ id: '11', pullRequest: '12', alert: true, components: { raisedBy: 'same-issue' } });
+  expect(out.matches[0].components.why[0]).toBe("the brief's own issue");
+  // The same words without the issue's number: the evidence alone decides, and it is not enough to alert.
+  const unnamed = JSON.parse((await cli(['issue', 'start', await brief('unnamed', `# ${text}`), '--json', '--non-interactive'])).stdout);
+  expect(unnamed.status).not.toBe('duplicate_alert');
+  expect(unnamed.matches.every((m: { components: { raisedBy: string | null } }) => m.components.raisedBy === null)).toBe(true);
+});
+
 test('a bug brief on a fix whose files changed since is a possible regression, not a duplicate', async () => {
   await commit(
     'src/changelog.js',

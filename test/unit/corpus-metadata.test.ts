@@ -90,6 +90,26 @@ describe('issue_id', () => {
     expect(meta('docs/adrs/0004-cache.md', '# ADR 4\n\nIssue: #5\n', ['standard']).metadata.issueId).toBeNull();
   });
 
+  test('ownIssue: the issue a text states (frontmatter, a header field, an `#N` H1), never a file or folder number alone', () => {
+    expect(meta('docs/lld/archived/LLD-019.md', '# #19 - Feature: Batch engine\n\n* **Issue:** #19\n').metadata.ownIssue).toBe('19');
+    expect(meta('docs/lineage/done/19-lld/001-issue.md', '---\nissue: 19\n---\n# Issue #19: Pipeline\n').metadata.ownIssue).toBe('19');
+    expect(meta('docs/lld/done/x.md', '# Issue #0042: Retry\n').metadata.ownIssue).toBe('42');
+    // The frontmatter's id speaks for the file; a non-numeric one states no issue number.
+    expect(meta('docs/lld/done/x.md', '---\nissue: 7\n---\n# #8 - Other\n').metadata.ownIssue).toBe('7');
+    expect(meta('docs/lld/done/x.md', '---\nissue: PROJ-7\n---\n# #8 - Other\n').metadata.ownIssue).toBeUndefined();
+    // Numbers in a path or a bare `12: Title` heading: an id for display, not a statement.
+    for (const [p, t] of [
+      ['docs/lld/done/LLD-019.md', '# Batch engine\n'],
+      ['docs/lineage/done/19-lld/001-issue.md', '# Pipeline\n'],
+      ['docs/lld/done/x.md', '# 12: Retry\n'],
+      ['docs/lld/done/x.md', '# #0 - Nothing\n'],
+    ]) {
+      expect(meta(p, t).metadata.ownIssue).toBeUndefined();
+    }
+    // ADRs and standards keep their own series.
+    expect(meta('docs/adrs/0004-cache.md', '---\nissue: 5\n---\n# ADR 4\n', ['standard']).metadata.ownIssue).toBeUndefined();
+  });
+
   test('a sequence file inside an unnumbered folder is not issue 1', () => {
     expect(extractIssueId('docs/audit/done/rag/001-issue.md', {}, 'RAG knowledge')).toBeNull();
   });
@@ -124,6 +144,7 @@ describe('title', () => {
       status: 'done',
       statusReason: null,
       contentHash: HASH,
+      ownIssue: '91',
     });
     expect(body.startsWith('# Issue #91')).toBe(true);
     expect(warnings).toEqual([]);

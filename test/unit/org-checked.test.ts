@@ -18,6 +18,7 @@ test('metadata as the index writes it comes back whole; what the index may omit 
       contentHash: 'abc',
     },
   });
+  expect(checkedMetadata(row({ ...good, ownIssue: '27' }))).toMatchObject({ metadata: { ownIssue: '27' } });
   const lean = checkedMetadata(row({ title: 'T', documentType: 'adr' }, { types: ['standard'] }));
   expect(lean).toMatchObject({ metadata: { issueId: null, summary: '', status: null, statusReason: null } });
   // A megabyte title is cut as the local index cuts it, not a reason to fail.
@@ -33,6 +34,8 @@ test('each way a row can be wrong is one named problem', () => {
   expect(problem({ ...good, summary: ['a'] })).toBe('metadata summary is not text');
   expect(problem({ ...good, status: 'pwned' })).toBe('metadata status is not a known status');
   expect(problem({ ...good, related: 'everything' })).toBe('metadata related is not a list of ids');
+  expect(problem({ ...good, ownIssue: 19 })).toBe('metadata ownIssue is not an issue number');
+  expect(problem({ ...good, ownIssue: '19; DROP' })).toBe('metadata ownIssue is not an issue number');
   expect(problem('a string')).toBe('metadata is not an object');
   expect(problem(good, { types: ['history', 'secrets'] })).toBe('types is not a list of history/standard');
   // An origin of the wrong shape is dropped, the document kept.

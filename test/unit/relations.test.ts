@@ -1,5 +1,5 @@
 /** What a text names as other work (issue 29): relation phrases, related sections, `Issue #N`; never a duplicate, never a list number. */
-import { briefRelations, declaredIssueId, namedRelatedIds, namesAsRelated } from '../../src/work-memory/corpus/relations.js';
+import { briefRelations, declaredIssueId, isOwnIssue, namedRelatedIds, namesAsRelated } from '../../src/work-memory/corpus/relations.js';
 
 test('relation phrases name other work, lists included', () => {
   expect(namedRelatedIds('This depends on #4 and #5, and is blocked by #12.')).toEqual(['4', '5', '12']);
@@ -81,4 +81,20 @@ test('declaredIssueId on hostile input: a megabyte line, a URL that never ends, 
   expect(declaredIssueId(`Issue: #${'9'.repeat(1_000_000)}`)).toBeNull();
   expect(declaredIssueId(Array.from({ length: 10_000 }, (_, i) => `Issue: #${i + 1}`).join('\n'))).toBeNull();
   expect(declaredIssueId(`${'`'.repeat(3)}\n`.repeat(50_000) + 'Issue: #5')).toBeNull();
+});
+
+test("isOwnIssue: the brief's stated issue is a file's stated one, one a commit or pull request closes, or the tracker's report of it", () => {
+  const brief = briefRelations('# Issue #19: Link checking pipeline\n\nBody.');
+  const origin = (o: { kind: string; ref: string; closes?: string[] }) => ({ closes: [], ...o });
+  expect(isOwnIssue(brief, { ownIssue: '19' })).toBe(true);
+  expect(isOwnIssue(brief, { ownIssue: '019' })).toBe(true);
+  expect(isOwnIssue(brief, { ownIssue: '20' })).toBe(false);
+  expect(isOwnIssue(brief, { origin: origin({ kind: 'commit', ref: 'a1b2c3d', closes: ['4', '19'] }) })).toBe(true);
+  expect(isOwnIssue(brief, { origin: origin({ kind: 'issue', ref: '19' }) })).toBe(true);
+  // Pull request #19 is not issue #19 (one number space on GitHub: it cannot be), nor is BUG-19.
+  expect(isOwnIssue(brief, { origin: origin({ kind: 'pull-request', ref: '19' }) })).toBe(false);
+  expect(isOwnIssue(brief, { origin: origin({ kind: 'issue', ref: 'BUG-19' }) })).toBe(false);
+  expect(isOwnIssue(brief, {})).toBe(false);
+  // A brief that states no issue is nobody's.
+  expect(isOwnIssue(briefRelations('# Link checking pipeline\n\nFixes the crawler.'), { ownIssue: '19' })).toBe(false);
 });

@@ -13,6 +13,7 @@ import {
   type QueryEvidence,
 } from '../../src/work-memory/scoring/features.js';
 import { informativeChunks, rescore } from '../../src/work-memory/scoring/rank.js';
+import { briefRelations } from '../../src/work-memory/corpus/relations.js';
 import { basis, indexWithScores } from '../helpers/fakes.js';
 import { detectTemplates } from '../../src/work-memory/lexical/templates.js';
 
@@ -55,6 +56,7 @@ const features = (over: Partial<Features> = {}): Features => ({
   rareCover: 0.5,
   docRareCover: 0.4,
   namedRelated: 0,
+  sameIssue: 0,
   ...over,
 });
 
@@ -171,6 +173,26 @@ describe('calibrated score', () => {
     expect(e.cappedBy).toBe('named-related');
   });
 
+  test("the brief's own issue is at least the alert line when the texts are related in meaning; not below the related floor", () => {
+    // A re-run of an issue whose text was retitled and rescoped: moderate evidence, far under the line on its own.
+    const weak = features({ cosine: 0.66, cosineMean: 0.45, lexBrief: 0.1 });
+    expect(calibratedScore(model, weak, lines).score).toBeLessThan(0.5);
+    const own = calibratedScore(model, { ...weak, sameIssue: 1 }, lines);
+    expect(own.score).toBe(0.85);
+    expect(own.raisedBy).toBe('same-issue');
+    expect(own.cappedBy).toBeNull();
+    expect(whyInWords(own, { ...weak, sameIssue: 1 }, [])[0]).toBe("the brief's own issue");
+    // Already above the line: left as it is, not lowered to it.
+    const strong = calibratedScore(model, features({ cosine: 0.95, cosineMean: 0.95, lexBrief: 0.9, sameIssue: 1 }), lines);
+    expect(strong.score).toBeGreaterThan(0.85);
+    expect(strong.score).toBe(strong.probability);
+    // Unrelated texts under one number (another tracker's #12, a renumbered series) are not the same work.
+    const far = calibratedScore(model, features({ cosine: 0.3, cosineMean: 0.3, lexBrief: 0.1, sameIssue: 1 }), lines);
+    expect(far.score).toBeLessThan(0.5);
+    expect(far.raisedBy).toBeNull();
+    expect(whyInWords(far, features({ cosine: 0.3, cosineMean: 0.3, lexBrief: 0.1, sameIssue: 1 }), [])).not.toContain("the brief's own issue");
+  });
+
   test('no related either below the related floor, whatever the other evidence', () => {
     const e = calibratedScore(model, features({ cosine: 0.3, cosineMean: 0.9, lexBrief: 0.9 }), lines);
     expect(e.score).toBeLessThan(0.5);
@@ -275,4 +297,33 @@ test('keepAll (eval --save): every candidate the retrievers proposed, best first
   expect(k2).toHaveLength(2);
   expect(all).toHaveLength(6);
   expect(all.slice(0, 2).map((m) => m.filePath)).toEqual(k2.map((m) => m.filePath));
+});
+
+test("the brief's own issue: a document or a commit that states it is raised to the alert line; another issue's is not", () => {
+  const commit = { source: 'git' as const, kind: 'commit' as const, ref: 'a1b2c3d', pullRequest: null, closes: ['19'], url: null, files: [], fileCount: 0, date: null, author: null };
+  const index = indexWithScores([
+    { score: 0.62, meta: { ownIssue: '19' } },
+    { score: 0.64, meta: { filePath: 'git:a1b2c3d', origin: commit } },
+    { score: 0.66, meta: { ownIssue: '20' } },
+    // A file numbered 19 states nothing: its number may be a series of its own.
+    { score: 0.63, meta: { filePath: 'docs/lld/done/LLD-019.md', issueId: '19' } },
+  ]);
+  const scoring = (brief: string) => ({ method: 'calibrated' as const, lexical: null, briefText: brief, briefTitle: 'Link checking pipeline', briefRelations: briefRelations(brief) });
+  const own = rescore(index, [basis(0)], 10, 'history', scoring('# Issue #19: Link checking pipeline\n\nbody'));
+  const byPath = new Map(own.map((m) => [m.filePath, m]));
+  for (const p of ['docs/audit/done/101-past-work-0/001-issue.md', 'git:a1b2c3d']) {
+    expect(byPath.get(p)!.score).toBeGreaterThanOrEqual(0.85);
+    expect(byPath.get(p)!.components?.raisedBy).toBe('same-issue');
+    expect(byPath.get(p)!.components?.why?.[0]).toBe("the brief's own issue");
+  }
+  for (const p of ['docs/audit/done/103-past-work-2/001-issue.md', 'docs/lld/done/LLD-019.md']) {
+    expect(byPath.get(p)!.score).toBeLessThan(0.85);
+    expect(byPath.get(p)!.components?.raisedBy).toBeNull();
+  }
+  // A brief that states no issue, or another one, raises nothing.
+  for (const brief of ['# Link checking pipeline\n\nbody', '# Issue #7: Link checking pipeline\n\nbody']) {
+    expect(rescore(index, [basis(0)], 10, 'history', scoring(brief)).every((m) => m.score < 0.85 && m.components?.raisedBy === null)).toBe(true);
+  }
+  // Standards are not the brief's issue: the rule is for past work only.
+  expect(rescore(index, [basis(0)], 10, 'standard', scoring('# Issue #19: Link checking pipeline\n\nbody')).every((m) => m.components?.raisedBy !== 'same-issue')).toBe(true);
 });

@@ -17,8 +17,9 @@ const SUMMARY_CHARS = 300;
  * The rules below that read a document's issue id, title and relations. Bump it when
  * they change: the next `agentos index` reads the metadata of unchanged files again
  * (without embedding them). 2: an id declared in the header (`* **Issue:** #116`).
+ * 3: the issue a document states as its own (`ownIssue`).
  */
-export const METADATA_VERSION = 2;
+export const METADATA_VERSION = 3;
 /** Titles, headings and ids come from untrusted text: a 1 MB heading line is cut here. */
 export const MAX_TITLE_CHARS = 200;
 
@@ -45,6 +46,7 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
   const title = truncate(fmTitle ?? (h1 ? cleanTitle(h1) : null) ?? path.basename(relPath, path.extname(relPath)), MAX_TITLE_CHARS);
   const { status, reason } = extractStatus(fm.data, fm.body);
   const related = isStanding ? {} : relatedOf(body, issueId);
+  const ownIssue = isStanding ? null : statedIssueId(fm.data, h1, fm.body);
 
   return {
     metadata: {
@@ -58,6 +60,7 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
       statusReason: reason,
       contentHash,
       ...related,
+      ...(ownIssue ? { ownIssue } : {}),
     },
     body,
     warnings,
@@ -118,6 +121,23 @@ export function extractIssueId(relPath: string, data: Record<string, unknown>, h
     if (m) return m[1];
   }
   return null;
+}
+
+/**
+ * The issue a document states it is the work of: a numeric frontmatter `issue_id` / `issue`, a header
+ * field (declaredIssueId), or an H1 that names it with `#` (`# #19 - Feature: …`, `# Issue #19: …`).
+ * Unlike extractIssueId, never a file or folder number: those are often a series of their own, and
+ * a brief that states the same issue is the same work (corpus/relations.ts isOwnIssue).
+ */
+export function statedIssueId(data: Record<string, unknown>, h1: string | null, body: string): string | null {
+  for (const key of ['issue_id', 'issue']) {
+    const v = stringField(data[key])?.slice(0, 64);
+    if (v) return /^#?\s*\d{1,9}$/.test(v) ? String(Number(v.replace(/^#\s*/, ''))) : null;
+  }
+  const declared = declaredIssueId(body);
+  if (declared) return declared;
+  const m = h1 ? /(?:^|\s)(?:issue\s*)?#\s*0*(\d{1,9})\b/i.exec(h1) : null;
+  return m && Number(m[1]) > 0 ? m[1] : null;
 }
 
 /** Strip a leading `Issue #91:`, `#91 -`, or `91 - ` from a heading. */

@@ -114,6 +114,21 @@ export function declaredIssueId(body: string): string | null {
   return ids.size === 1 ? [...ids][0] : null;
 }
 
+/**
+ * Is this past work the brief's own issue? The brief states its id (briefRelations.own) and the
+ * document states the same one: its frontmatter, a header field or an `#N` H1 (metadata `ownIssue`),
+ * a commit or pull request that closes it, or the tracker's report of it. A file or folder number
+ * alone is not enough: designs and ADRs are often numbered in a series of their own.
+ */
+export function isOwnIssue(brief: BriefRelations, doc: { ownIssue?: string; origin?: { kind: string; ref: string; closes: string[] } }): boolean {
+  if (brief.own === null) return false;
+  const own = String(Number(brief.own));
+  const same = (id: string | undefined) => id !== undefined && /^\d{1,9}$/.test(id) && String(Number(id)) === own;
+  if (same(doc.ownIssue)) return true;
+  const o = doc.origin;
+  return o !== undefined && (o.closes.some(same) || (o.kind === 'issue' && same(o.ref)));
+}
+
 /** Does the brief name this past work as other work, or the past work name the brief? */
 export function namesAsRelated(brief: BriefRelations, doc: { issueId: string | null; related?: string[] }): boolean {
   const id = doc.issueId !== null && /^\d+$/.test(doc.issueId) ? String(Number(doc.issueId)) : doc.issueId;

@@ -31,6 +31,8 @@ export interface DocMetadata {
   contentHash: string;
   /** Issue ids the text names as other work (related, prerequisite, followed up): never the same work (corpus/relations.ts). Absent when none. */
   related?: string[];
+  /** The issue a file states it is the work of (frontmatter, a header field, an `#N` H1; corpus/metadata.ts statedIssueId). Absent when only a file or folder number gives its id. */
+  ownIssue?: string;
   /** Work read from git or a tracker (src/work-memory/sources): absent for a file. */
   origin?: WorkOrigin;
 }

@@ -44,6 +44,7 @@ export function checkedMetadata(row: RawDocRow): { metadata: DocMetadata } | { p
   if (o.status !== undefined && o.status !== null && !STATUSES.has(o.status as string)) return { problem: 'metadata status is not a known status' };
   if (!nullableString(o.statusReason, MAX_SUMMARY_CHARS)) return { problem: 'metadata statusReason is not text' };
   if (o.related !== undefined && !(Array.isArray(o.related) && o.related.length <= 200 && o.related.every((x) => isString(x, 16)))) return { problem: 'metadata related is not a list of ids' };
+  if (o.ownIssue !== undefined && !(typeof o.ownIssue === 'string' && /^\d{1,9}$/.test(o.ownIssue))) return { problem: 'metadata ownIssue is not an issue number' };
   const origin = checkedOrigin(o.origin);
   const metadata: DocMetadata = {
     filePath: row.path,
@@ -57,6 +58,7 @@ export function checkedMetadata(row: RawDocRow): { metadata: DocMetadata } | { p
     statusReason: (o.statusReason as string | null | undefined) ?? null,
     contentHash: typeof o.contentHash === 'string' ? o.contentHash.slice(0, 128) : '',
     ...(Array.isArray(o.related) && o.related.length ? { related: o.related as string[] } : {}),
+    ...(typeof o.ownIssue === 'string' ? { ownIssue: o.ownIssue } : {}),
     ...(origin ? { origin } : {}),
   };
   return { metadata };

@@ -12,7 +12,10 @@
  * the duplicate line; when one text names the other as related work
  * (`namedRelated`), under the duplicate line too. Relative features (how
  * far a match stands out) cannot make a moderate match in a small corpus
- * look like the same work.
+ * look like the same work. One rule raises a score: when the brief and the
+ * past work state the same issue as their own (`sameIssue`) and the texts
+ * are at least related in meaning, it is that issue's work, done before
+ * (a re-run of the issue, a reopened one): at least the duplicate line.
  */
 import { CALIBRATION } from './calibration-data.js';
 import { COMMIT_SAME_WORK } from './commit-calibration-data.js';
@@ -30,6 +33,8 @@ export interface Explained {
   contributions: Partial<Record<FeatureName, number>>;
   /** Set when a semantic floor held the score down. */
   cappedBy: 'related-floor' | 'duplicate-floor' | 'named-related' | null;
+  /** Set when both texts state the same issue and are related in meaning: the score is then at least the duplicate line. */
+  raisedBy: 'same-issue' | null;
 }
 
 /** Just below a line: a capped score must never reach the band its evidence does not support. */
@@ -56,9 +61,16 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
   const probability = sigmoid(z);
   let score = probability;
   let cappedBy: Explained['cappedBy'] = null;
-  if (f.cosine < model.floors.related && score >= lines.related - BELOW) {
-    score = Math.max(0, lines.related - BELOW);
-    cappedBy = 'related-floor';
+  let raisedBy: Explained['raisedBy'] = null;
+  if (f.cosine < model.floors.related) {
+    if (score >= lines.related - BELOW) {
+      score = Math.max(0, lines.related - BELOW);
+      cappedBy = 'related-floor';
+    }
+  } else if (f.sameIssue === 1) {
+    // A re-run or re-filing of the same issue: its texts may have drifted apart (retitled, rescoped), its id has not.
+    score = Math.max(score, lines.duplicate);
+    raisedBy = 'same-issue';
   } else if (f.namedRelated === 1 && score >= lines.duplicate - BELOW) {
     // One text names the other as related, prerequisite or followed-up work: siblings, never copies.
     score = lines.duplicate - BELOW;
@@ -67,7 +79,7 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
     score = lines.duplicate - BELOW;
     cappedBy = 'duplicate-floor';
   }
-  return { score, probability, contributions, cappedBy };
+  return { score, probability, contributions, cappedBy, raisedBy };
 }
 
 export const sameWorkModel = (): LogisticModel => CALIBRATION.sameWork;
@@ -94,6 +106,7 @@ const PHRASES: Record<FeatureName, (f: Features, shared: string[]) => string> = 
   rareCover: (f) => `has ${Math.round(f.rareCover * 100)}% of the brief's most distinctive terms`,
   docRareCover: (f) => `the brief has ${Math.round(f.docRareCover * 100)}% of its most distinctive terms`,
   namedRelated: () => 'named as related work',
+  sameIssue: () => "the brief's own issue",
 };
 
 /** What must hold for a phrase to be true of the candidate (a push up relative to the fit's mean is not enough). */
@@ -107,6 +120,7 @@ const SUPPORTS: Partial<Record<FeatureName, (f: Features, shared: string[]) => b
   rareCover: (f) => f.rareCover > 0,
   docRareCover: (f) => f.docRareCover > 0,
   namedRelated: () => false,
+  sameIssue: () => false,
 };
 
 /**
@@ -115,10 +129,12 @@ const SUPPORTS: Partial<Record<FeatureName, (f: Features, shared: string[]) => b
  * "ahead of the next candidate" is never printed for a candidate behind it.
  */
 export function whyInWords(e: Explained, f: Features, shared: string[], model?: LogisticModel, most = 3): string[] {
-  return (Object.entries(e.contributions) as Array<[FeatureName, number]>)
+  // The same issue is a fact both texts state, not a weighed feature: it leads wherever it held.
+  const stated = e.raisedBy === 'same-issue' ? [PHRASES.sameIssue(f, shared)] : [];
+  const weighed = (Object.entries(e.contributions) as Array<[FeatureName, number]>)
     .filter(([name, c]) => c > 0.25 && !['corpusDocs', 'briefTerms', 'docChunks'].includes(name))
     .filter(([name]) => (model?.features[name]?.weight ?? 1) > 0 && (SUPPORTS[name]?.(f, shared) ?? true))
     .sort((a, b) => b[1] - a[1])
-    .slice(0, most)
     .map(([name]) => PHRASES[name](f, shared));
+  return [...stated, ...weighed].slice(0, most);
 }

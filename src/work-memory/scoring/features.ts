@@ -23,6 +23,7 @@ export const FEATURE_NAMES = [
   'rareCover', // IDF-weighted share of the brief's most distinctive terms the document also has (what a sibling lacks: `529` against `429`)
   'docRareCover', // the same the other way: the document's most distinctive terms the brief also has
   'namedRelated', // 1 when either text names the other as related, prerequisite or followed-up work (corpus/relations.ts): a cap, not a weight
+  'sameIssue', // 1 when the brief and the document state the same issue as their own (corpus/relations.ts isOwnIssue): a floor, not a weight
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -55,6 +56,8 @@ export interface CandidateEvidence {
   chunks: number;
   /** Either text names the other as related or prerequisite work. */
   namedRelated?: boolean;
+  /** Both texts state the same issue as their own. */
+  sameIssue?: boolean;
 }
 
 /** What the feature pass needs of the brief and the corpus. */
@@ -157,6 +160,7 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
         rareCover: c.terms ? weightedCover(briefRare, c.terms, q) : 0,
         docRareCover: c.terms ? weightedCover(docDistinctive(c.terms, q), briefSet, q) : 0,
         namedRelated: c.namedRelated ? 1 : 0,
+        sameIssue: c.sameIssue ? 1 : 0,
       },
       sharedIdentifiers: shared.sort((a, b) => q.idf(b) - q.idf(a)).slice(0, 5),
     };

@@ -21,6 +21,7 @@ export interface MatchComponents {
   /** The model's probability before a semantic floor capped it. */
   probability?: number;
   cappedBy?: 'related-floor' | 'duplicate-floor' | 'named-related' | null;
+  raisedBy?: 'same-issue' | null;
   sharedIdentifiers?: string[];
   /** The strongest evidence, in words. */
   why?: string[];

@@ -9,7 +9,7 @@ import { fuse, referenceOf, type ScoringMethod } from './standout.js';
 import { computeFeatures } from './features.js';
 import { calibratedScore, commitSameWorkModel, governsModel, sameWorkModel, trackerSameWorkModel, whyInWords } from './calibrated.js';
 import { dot, meanVector } from '../embeddings/embedder.js';
-import { namesAsRelated, type BriefRelations } from '../corpus/relations.js';
+import { isOwnIssue, namesAsRelated, type BriefRelations } from '../corpus/relations.js';
 
 /** How the check scores: the method, the lexical index (null when absent) and the brief. */
 export interface Scoring {
@@ -124,6 +124,8 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
         chunks: doc?.labels.length ?? 1,
         // Issue numbers name work in this repository only: another repository's #12 is not the #12 a brief cites.
         namedRelated: s.briefRelations && !m.repository ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related }) : false,
+        // A standard governs by its rule, not by its issue: only past work is the brief's own issue.
+        sameIssue: type === 'history' && s.briefRelations && !m.repository ? isOwnIssue(s.briefRelations, { ownIssue: doc?.ownIssue, origin: m.origin ?? doc?.origin }) : false,
       };
     }),
   );
@@ -155,6 +157,7 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
           contributions: e.contributions,
           probability: e.probability,
           cappedBy: e.cappedBy,
+          raisedBy: e.raisedBy,
           sharedIdentifiers,
           why: whyInWords(e, features, sharedIdentifiers, modelFor(i)),
         },
