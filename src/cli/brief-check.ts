@@ -92,7 +92,7 @@ export async function checkBrief(ctx: CommandContext, brief: Brief, opts: BriefC
   });
   const started = performance.now();
   const checkedText = stripAgentosSections(brief.text);
-  const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(checkedText, config, deps, { history: true, standards: true, scope }));
+  const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(checkedText, config, deps, { history: true, standards: true, scope, ownIssue: brief.ownIssue }));
   outcome.timings.checkMs = performance.now() - started;
   for (const [k, v] of Object.entries(outcome.timings)) debugLine(io, globals, `timing ${k}: ${Math.round(v)} ms`);
   debugLine(io, globals, `history: ${outcome.history.status} by ${outcome.history.method}; thresholds duplicate ${config.thresholds.duplicate}, related ${config.thresholds.related}`);

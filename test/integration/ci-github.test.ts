@@ -112,6 +112,15 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
     expect(gh.labels.get(103)).toBeUndefined();
   }, 60_000);
 
+  test("a title that opens with another issue's number is not that issue: the issue is the one opened", async () => {
+    // #88 is done work of the demo (frontmatter issue: 88); as its own brief "#88 …" would be raised to an alert.
+    const text = await brief('session-refresh');
+    const r = await ci('issues', await event('opened', 117, { ...text, title: `#88 follow-up: ${text.title}` }));
+    expect(r.code).toBe(0);
+    expect(gh.comments.get(117)?.[0].body).toMatch(/### agentos: related past work\n\n- \*\*\[#88: /);
+    expect(gh.labels.get(117)).toBeUndefined();
+  }, 60_000);
+
   test('edited until it no longer matches: the earlier comment says so', async () => {
     const r = await ci('issues', await event('edited', 101, await brief('unrelated-onboarding-tour')));
     expect(r.code).toBe(0);

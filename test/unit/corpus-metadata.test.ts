@@ -1,5 +1,6 @@
 import { splitFrontmatter } from '../../src/work-memory/corpus/frontmatter.js';
-import { documentTypeOf, extractIssueId, extractMetadata, extractStatus, extractSummary, firstH1, truncate } from '../../src/work-memory/corpus/metadata.js';
+import { documentTypeOf, extractIssueId, extractMetadata, extractStatus, extractSummary, truncate } from '../../src/work-memory/corpus/metadata.js';
+import { firstH1 } from '../../src/work-memory/corpus/heading.js';
 import { decodeText } from '../../src/work-memory/corpus/read.js';
 import type { CorpusType } from '../../src/work-memory/corpus/types.js';
 
@@ -103,6 +104,10 @@ describe('issue_id', () => {
       ['docs/lineage/done/19-lld/001-issue.md', '# Pipeline\n'],
       ['docs/lld/done/x.md', '# 12: Retry\n'],
       ['docs/lld/done/x.md', '# #0 - Nothing\n'],
+      ['docs/lld/done/x.md', '---\nissue: 0\n---\n# Nothing\n'],
+      // A heading that cites another issue does not state its own.
+      ['docs/lld/done/x.md', '# Follow-up to #12: retry jitter\n'],
+      ['docs/lld/done/x.md', '# Sprint #4 retrospective\n'],
     ]) {
       expect(meta(p, t).metadata.ownIssue).toBeUndefined();
     }

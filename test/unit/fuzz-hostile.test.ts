@@ -8,7 +8,8 @@ import { briefForCheck, MAX_CHECK_CHARS } from '../../src/work-memory/check/brie
 import type { HistoryMatch } from '../../src/work-memory/check/history.js';
 import { approxTokens, chunkMarkdown } from '../../src/work-memory/chunks/chunk.js';
 import { splitFrontmatter } from '../../src/work-memory/corpus/frontmatter.js';
-import { extractMetadata, MAX_TITLE_CHARS } from '../../src/work-memory/corpus/metadata.js';
+import { extractMetadata } from '../../src/work-memory/corpus/metadata.js';
+import { MAX_TITLE_CHARS } from '../../src/work-memory/corpus/heading.js';
 import { decodeText } from '../../src/work-memory/corpus/read.js';
 import { excerptOf } from '../../src/work-memory/index/graph-update.js';
 import { composeBrief } from '../../src/work-memory/output/compose.js';

@@ -83,9 +83,9 @@ test('declaredIssueId on hostile input: a megabyte line, a URL that never ends, 
   expect(declaredIssueId(`${'`'.repeat(3)}\n`.repeat(50_000) + 'Issue: #5')).toBeNull();
 });
 
-test("isOwnIssue: the brief's stated issue is a file's stated one, one a commit or pull request closes, or the tracker's report of it", () => {
+test("isOwnIssue: the brief's stated issue is a file's stated one, one a commit or pull request closes, or GitHub's report of it", () => {
   const brief = briefRelations('# Issue #19: Link checking pipeline\n\nBody.');
-  const origin = (o: { kind: string; ref: string; closes?: string[] }) => ({ closes: [], ...o });
+  const origin = (o: { kind: string; ref: string; closes?: string[]; source?: string }) => ({ closes: [], source: 'github', ...o });
   expect(isOwnIssue(brief, { ownIssue: '19' })).toBe(true);
   expect(isOwnIssue(brief, { ownIssue: '019' })).toBe(true);
   expect(isOwnIssue(brief, { ownIssue: '20' })).toBe(false);
@@ -94,7 +94,28 @@ test("isOwnIssue: the brief's stated issue is a file's stated one, one a commit 
   // Pull request #19 is not issue #19 (one number space on GitHub: it cannot be), nor is BUG-19.
   expect(isOwnIssue(brief, { origin: origin({ kind: 'pull-request', ref: '19' }) })).toBe(false);
   expect(isOwnIssue(brief, { origin: origin({ kind: 'issue', ref: 'BUG-19' }) })).toBe(false);
+  // Another tracker's bug 19 is its own series, not the #19 the brief states.
+  expect(isOwnIssue(brief, { origin: origin({ kind: 'issue', ref: '19', source: 'tracker' }) })).toBe(false);
+  expect(isOwnIssue(brief, { origin: origin({ kind: 'commit', ref: 'a1b2c3d', closes: ['19'], source: 'git' }) })).toBe(true);
   expect(isOwnIssue(brief, {})).toBe(false);
   // A brief that states no issue is nobody's.
   expect(isOwnIssue(briefRelations('# Link checking pipeline\n\nFixes the crawler.'), { ownIssue: '19' })).toBe(false);
+});
+
+test('a brief states its issue the way a document does: frontmatter, a header field, an H1 that opens with it', () => {
+  expect(briefRelations('---\nrepo: acme/tool\nissue: 19\n---\n# Link checking pipeline\n').own).toBe('19');
+  expect(briefRelations('---\nissue: "#0019"\n---\n# Link checking pipeline\n').own).toBe('19');
+  // A frontmatter id that is not a number states no number, whatever the H1 says.
+  expect(briefRelations('---\nissue: PROJ-7\n---\n# Issue #7: Retry\n').own).toBeNull();
+  expect(briefRelations('# #19 - Feature: Batch engine\n').own).toBe('19');
+  // A heading that cites another issue is not the brief's own.
+  expect(briefRelations('# Follow-up to #19: retry the 529s\n').own).toBeNull();
+  expect(briefRelations('# Issue #0: nothing\n').own).toBeNull();
+  expect(briefRelations('---\nissue: https://github.com/acme/tool/issues/19\n---\n# Pipeline\n').own).toBe('19');
+  // A heading inside a code block is not the brief's.
+  expect(briefRelations('```\n# #12 retries\n```\n\n# Pipeline\n').own).toBeNull();
+  // The caller that knows the brief's issue says so: a title that opens with another number is not it.
+  const ci = briefRelations('# #12 follow-up: Windows support\n\nThe same on Windows.', '50');
+  expect(ci.own).toBe('50');
+  expect(briefRelations('# #12 follow-up: Windows support\n', null).own).toBeNull();
 });

@@ -14,6 +14,7 @@ import {
 } from '../../src/work-memory/scoring/features.js';
 import { informativeChunks, rescore } from '../../src/work-memory/scoring/rank.js';
 import { briefRelations } from '../../src/work-memory/corpus/relations.js';
+import type { CorpusType } from '../../src/work-memory/corpus/types.js';
 import { basis, indexWithScores } from '../helpers/fakes.js';
 import { detectTemplates } from '../../src/work-memory/lexical/templates.js';
 
@@ -324,6 +325,30 @@ test("the brief's own issue: a document or a commit that states it is raised to 
   for (const brief of ['# Link checking pipeline\n\nbody', '# Issue #7: Link checking pipeline\n\nbody']) {
     expect(rescore(index, [basis(0)], 10, 'history', scoring(brief)).every((m) => m.score < 0.85 && m.components?.raisedBy === null)).toBe(true);
   }
-  // Standards are not the brief's issue: the rule is for past work only.
-  expect(rescore(index, [basis(0)], 10, 'standard', scoring('# Issue #19: Link checking pipeline\n\nbody')).every((m) => m.components?.raisedBy !== 'same-issue')).toBe(true);
+  // A design of #19 indexed as a standard too: as a standard it governs by its rule, not by its issue.
+  const design = { score: 0.62, meta: { filePath: 'docs/lld/done/19-pipeline.md', types: ['history', 'standard'] as CorpusType[], documentType: 'lld' as const, ownIssue: '19' } };
+  const both = indexWithScores([design], [design]);
+  const brief19 = scoring('# Issue #19: Link checking pipeline\n\nbody');
+  const asStandard = rescore(both, [basis(0)], 10, 'standard', brief19);
+  expect(asStandard.map((m) => [m.filePath, m.components?.raisedBy])).toEqual([['docs/lld/done/19-pipeline.md', null]]);
+  expect(asStandard[0].score).toBeLessThan(0.85);
+  expect(rescore(both, [basis(0)], 10, 'history', brief19)[0].components?.raisedBy).toBe('same-issue');
+});
+
+test("the brief's own issue keeps its raise when its whole text was not read (far down the cosine order)", () => {
+  // Twenty better passages before it: it is outside the whole-text set, where a stand-in is held under every fully scored candidate.
+  const index = indexWithScores([...Array.from({ length: 20 }, (_, i) => 0.8 - i * 0.005), { score: 0.45, meta: { ownIssue: '19' } }]);
+  const brief = '# Issue #19: Link checking pipeline\n\nbody';
+  const s = { method: 'calibrated' as const, lexical: null, briefText: brief, briefTitle: 'Link checking pipeline', briefRelations: briefRelations(brief) };
+  const own = rescore(index, [basis(0)], 30, 'history', s).find((m) => m.filePath === 'docs/audit/done/121-past-work-20/001-issue.md')!;
+  expect(own.components?.raisedBy).toBe('same-issue');
+  expect(own.score).toBeGreaterThanOrEqual(0.85);
+});
+
+test('a text that states the issue and names it as other work says nothing sure: the sibling cap holds, nothing is raised', () => {
+  const model: LogisticModel = { intercept: 0, features: { cosineMean: { weight: 4, mean: 0.5, scale: 0.1 } }, floors: { related: 0.4, duplicate: 0.6 } };
+  const e = calibratedScore(model, features({ cosine: 0.7, cosineMean: 0.9, sameIssue: 1, namedRelated: 1 }), { duplicate: 0.85, related: 0.5 });
+  expect(e.cappedBy).toBe('named-related');
+  expect(e.raisedBy).toBeNull();
+  expect(e.score).toBeLessThan(0.85);
 });

@@ -149,6 +149,16 @@ describe('tracker exports', () => {
     });
   });
 
+  test("an issue of another repository a pull request closes is not this repository's: it names no work here", async () => {
+    // gh pr list --json closingIssuesReferences (the recorded gh-prs.json), one reference moved to an upstream repository.
+    const [pr] = JSON.parse(await fixture('gh-prs.json')) as Array<Record<string, unknown>>;
+    const ref = (pr.closingIssuesReferences as Array<Record<string, unknown>>)[0];
+    const upstream = { ...ref, number: 19, url: 'https://github.com/upstream-org/lib/issues/19' };
+    const r = readTrackerExport('gh-prs.json', JSON.stringify([{ ...pr, closingIssuesReferences: [upstream, ref] }]));
+    expect(r.docs[0].metadata.origin).toMatchObject({ closes: ['212'] });
+    expect(r.docs[0].metadata.issueId).toBe('212');
+  });
+
   test('JSON lines: a bad line is skipped and named, the rest is read; duplicates become labelled pairs', () => {
     const text = [
       JSON.stringify({ id: 'PROJ-1', title: 'Export to CSV', body: 'As a user…', closed: '2026-01-03', resolution: 'Fixed' }),

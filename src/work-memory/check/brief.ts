@@ -11,6 +11,8 @@ export interface Brief {
   absPath: string | null;
   text: string;
   hash: string;
+  /** The issue the brief is, when the caller knows it (`agentos ci`: the issue just opened); else read from the text. */
+  ownIssue?: string;
 }
 
 /** The largest brief read (docs/commands.md "Limits"); stdin stops being read there too. */

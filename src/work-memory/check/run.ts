@@ -24,13 +24,13 @@ export function briefTitle(text: string): string {
  * How every ranking of a text is scored (issue start, context, search, eval: one rule).
  * Without the model, the lexical fallback; without a lexical index, the cosine alone.
  */
-export function scoringFor(config: Config, text: string, o: { lexical: LexicalData | null; chunks?: string[]; model: boolean }): Scoring {
+export function scoringFor(config: Config, text: string, o: { lexical: LexicalData | null; chunks?: string[]; model: boolean; ownIssue?: string }): Scoring {
   return {
     method: o.model ? (o.lexical ? config.scoring.method : 'cosine') : 'lexical',
     lexical: o.lexical,
     briefText: text,
     briefTitle: briefTitle(text),
-    briefRelations: briefRelations(text),
+    briefRelations: briefRelations(text, o.ownIssue),
     briefChunks: o.chunks,
     lines: scoringLines(config),
   };
@@ -115,7 +115,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * failure comes back as status "error" with its message, and the caller
  * proceeds (fail open) and says so.
  */
-export async function runChecks(briefText: string, config: Config, deps: CheckDeps, opts: { history: boolean; standards: boolean; scope?: CheckScope }): Promise<CheckOutcome> {
+export async function runChecks(briefText: string, config: Config, deps: CheckDeps, opts: { history: boolean; standards: boolean; scope?: CheckScope; ownIssue?: string }): Promise<CheckOutcome> {
   const timings: Record<string, number> = {};
   const warnings: string[] = [];
   const t = () => performance.now();
@@ -179,7 +179,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         const { texts, vectors } = loaded.embedder ? await embedBriefChunks(limited.text, loaded.embedder, warnings) : { texts: [], vectors: [] };
         timings.embedMs = t() - t1;
         // Hybrid needs the lexical index; without one the score is the cosine (and a warning said why).
-        const scoring = scoringFor(config, limited.text, { lexical, chunks: texts, model: Boolean(loaded.embedder) });
+        const scoring = scoringFor(config, limited.text, { lexical, chunks: texts, model: Boolean(loaded.embedder), ownIssue: opts.ownIssue });
         const t2 = t();
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
         if (opts.history) {

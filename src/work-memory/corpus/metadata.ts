@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { splitFrontmatter } from './frontmatter.js';
 import { normalizeText } from './read.js';
-import { headingText, trimEndSet } from '../../shared/text/linear.js';
+import { trimEndSet } from '../../shared/text/linear.js';
 import type { CorpusType, DocMetadata, DocStatus, DocumentType } from './types.js';
-import { declaredIssueId, relatedOf } from './relations.js';
+import { declaredIssueId, relatedOf, statedIssueId } from './relations.js';
+import { firstH1, MAX_TITLE_CHARS } from './heading.js';
 
 export interface ExtractedMetadata {
   metadata: DocMetadata;
@@ -20,8 +21,6 @@ const SUMMARY_CHARS = 300;
  * 3: the issue a document states as its own (`ownIssue`).
  */
 export const METADATA_VERSION = 3;
-/** Titles, headings and ids come from untrusted text: a 1 MB heading line is cut here. */
-export const MAX_TITLE_CHARS = 200;
 
 /** Everything we show about a past document, derived from its path and text. */
 export function extractMetadata(relPath: string, text: string, types: CorpusType[], contentHash: string): ExtractedMetadata {
@@ -73,16 +72,6 @@ function stringField(v: unknown): string | null {
   return null;
 }
 
-/** Outside fenced code blocks, the first `# ` heading. */
-export function firstH1(body: string): string | null {
-  let inFence = false;
-  for (const line of body.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    if (!inFence && /^#\s+\S/.test(line)) return headingText(line.slice(1, 1 + MAX_TITLE_CHARS * 2)).slice(0, MAX_TITLE_CHARS);
-  }
-  return null;
-}
-
 /**
  * Order: frontmatter `issue_id` (or `issue`); a number leading the parent folder
  * (`91-rag/001-issue.md`); the issue the text's own header declares
@@ -121,23 +110,6 @@ export function extractIssueId(relPath: string, data: Record<string, unknown>, h
     if (m) return m[1];
   }
   return null;
-}
-
-/**
- * The issue a document states it is the work of: a numeric frontmatter `issue_id` / `issue`, a header
- * field (declaredIssueId), or an H1 that names it with `#` (`# #19 - Feature: …`, `# Issue #19: …`).
- * Unlike extractIssueId, never a file or folder number: those are often a series of their own, and
- * a brief that states the same issue is the same work (corpus/relations.ts isOwnIssue).
- */
-export function statedIssueId(data: Record<string, unknown>, h1: string | null, body: string): string | null {
-  for (const key of ['issue_id', 'issue']) {
-    const v = stringField(data[key])?.slice(0, 64);
-    if (v) return /^#?\s*\d{1,9}$/.test(v) ? String(Number(v.replace(/^#\s*/, ''))) : null;
-  }
-  const declared = declaredIssueId(body);
-  if (declared) return declared;
-  const m = h1 ? /(?:^|\s)(?:issue\s*)?#\s*0*(\d{1,9})\b/i.exec(h1) : null;
-  return m && Number(m[1]) > 0 ? m[1] : null;
 }
 
 /** Strip a leading `Issue #91:`, `#91 -`, or `91 - ` from a heading. */

@@ -11,6 +11,9 @@
  * duplicate, reopen or replacement of are the same work and are never here.
  */
 
+import { splitFrontmatter } from './frontmatter.js';
+import { firstH1 } from './heading.js';
+
 /** Issue ids (digits, leading zeros dropped) a text names as related or prerequisite work. */
 export function namedRelatedIds(text: string, ownId: string | null = null): string[] {
   const ids = new Set<string>();
@@ -68,18 +71,46 @@ export function relatedOf(text: string, ownId: string | null): { related?: strin
   return related.length ? { related } : {};
 }
 
-/** What a new brief says of itself: its own issue id (from its H1, `# Issue #19: …`), and the work it names as other work. */
+/** What a new brief says of itself: the issue it states as its own (statedIssueId), and the work it names as other work. */
 export interface BriefRelations {
   own: string | null;
   related: ReadonlySet<string>;
 }
 
-export function briefRelations(text: string): BriefRelations {
-  const h1 = /^#\s+(.{1,200})$/m.exec(text.slice(0, 20_000))?.[1] ?? '';
-  // A header field (`* **Issue:** #116`: a design asked as a brief declares its issue there), else `# Issue #19: …`;
-  // the order extractIssueId gives an indexed document.
-  const own = declaredIssueId(text) ?? /^(?:issue\s*)?#\s?0*(\d{1,7})\b/i.exec(h1.trim())?.[1] ?? null;
+/**
+ * `ownIssue`: the issue the brief is when its caller knows it (`agentos ci`: the issue just opened,
+ * whose title may well open with another issue's number); null, none; absent, read from the text.
+ */
+export function briefRelations(text: string, ownIssue?: string | null): BriefRelations {
+  const fm = splitFrontmatter(text);
+  const known = ownIssue === undefined ? undefined : ownIssue === null ? null : (/^0*(\d{1,7})$/.exec(ownIssue)?.[1] ?? null);
+  const own = known !== undefined ? known : statedIssueId(fm.data, firstH1(fm.body), fm.body);
   return { own, related: new Set(namedRelatedIds(text, own)) };
+}
+
+/** `# Issue #19: …`, `# #19 - Feature: …`: a heading that opens with its issue (not "Follow-up to #19"). */
+const OWN_HEADING = /^(?:issue\s*)?#\s?0*(\d{1,7})\b/i;
+
+/**
+ * The issue a text states it is the work of: a numeric frontmatter `issue_id` / `issue`, a header
+ * field (declaredIssueId), or an H1 that opens with it. Never a file or folder number: those are
+ * often a series of their own. One rule for an indexed document (metadata `ownIssue`) and a brief,
+ * so that a brief that states the same issue is recognised as that issue's work (isOwnIssue).
+ */
+export function statedIssueId(data: Record<string, unknown>, h1: string | null, body: string): string | null {
+  for (const key of ['issue_id', 'issue']) {
+    const v = data[key];
+    const s = typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v.trim().slice(0, 64) : '';
+    if (s) {
+      // `19`, `#19`, or the issue's address.
+      const m = /^#?\s*0*(\d{1,7})$/.exec(s) ?? /^https?:\/\/\S{1,200}\/issues\/0*(\d{1,7})$/.exec(s);
+      return m && Number(m[1]) > 0 ? m[1] : null;
+    }
+  }
+  const declared = declaredIssueId(body);
+  if (declared) return declared;
+  const m = h1 ? OWN_HEADING.exec(h1.trim()) : null;
+  return m && Number(m[1]) > 0 ? m[1] : null;
 }
 
 /** The head of a text is where a template declares its own issue. */
@@ -117,16 +148,17 @@ export function declaredIssueId(body: string): string | null {
 /**
  * Is this past work the brief's own issue? The brief states its id (briefRelations.own) and the
  * document states the same one: its frontmatter, a header field or an `#N` H1 (metadata `ownIssue`),
- * a commit or pull request that closes it, or the tracker's report of it. A file or folder number
+ * a commit or pull request that closes it, or GitHub's report of it. A file or folder number
  * alone is not enough: designs and ADRs are often numbered in a series of their own.
  */
-export function isOwnIssue(brief: BriefRelations, doc: { ownIssue?: string; origin?: { kind: string; ref: string; closes: string[] } }): boolean {
+export function isOwnIssue(brief: BriefRelations, doc: { ownIssue?: string; origin?: { source: string; kind: string; ref: string; closes: string[] } }): boolean {
   if (brief.own === null) return false;
   const own = String(Number(brief.own));
   const same = (id: string | undefined) => id !== undefined && /^\d{1,9}$/.test(id) && String(Number(id)) === own;
   if (same(doc.ownIssue)) return true;
   const o = doc.origin;
-  return o !== undefined && (o.closes.some(same) || (o.kind === 'issue' && same(o.ref)));
+  // Another tracker's report numbers are its own series: its bug 19 is not the #19 a brief states.
+  return o !== undefined && (o.closes.some(same) || (o.source === 'github' && o.kind === 'issue' && same(o.ref)));
 }
 
 /** Does the brief name this past work as other work, or the past work name the brief? */

@@ -8,7 +8,7 @@
  * dropped with one line saying which and why.
  */
 import type { CorpusType, DocMetadata, DocStatus, DocumentType } from '../corpus/types.js';
-import { MAX_TITLE_CHARS } from '../corpus/metadata.js';
+import { MAX_TITLE_CHARS } from '../corpus/heading.js';
 import { checkedOrigin } from '../sources/types.js';
 
 /** How far from unit length a stored vector may be: float4 rounding is ~1e-6; a real embedder normalises to 1e-3. */
@@ -44,7 +44,7 @@ export function checkedMetadata(row: RawDocRow): { metadata: DocMetadata } | { p
   if (o.status !== undefined && o.status !== null && !STATUSES.has(o.status as string)) return { problem: 'metadata status is not a known status' };
   if (!nullableString(o.statusReason, MAX_SUMMARY_CHARS)) return { problem: 'metadata statusReason is not text' };
   if (o.related !== undefined && !(Array.isArray(o.related) && o.related.length <= 200 && o.related.every((x) => isString(x, 16)))) return { problem: 'metadata related is not a list of ids' };
-  if (o.ownIssue !== undefined && !(typeof o.ownIssue === 'string' && /^\d{1,9}$/.test(o.ownIssue))) return { problem: 'metadata ownIssue is not an issue number' };
+  if (o.ownIssue !== undefined && !(typeof o.ownIssue === 'string' && /^[1-9]\d{0,6}$/.test(o.ownIssue))) return { problem: 'metadata ownIssue is not an issue number' };
   const origin = checkedOrigin(o.origin);
   const metadata: DocMetadata = {
     filePath: row.path,

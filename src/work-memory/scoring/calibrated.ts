@@ -67,14 +67,17 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
       score = Math.max(0, lines.related - BELOW);
       cappedBy = 'related-floor';
     }
+  } else if (f.namedRelated === 1) {
+    // One text names the other as related, prerequisite or followed-up work: siblings, never copies.
+    // It goes before the same issue: a text that both states an issue and names it as other work says nothing sure.
+    if (score >= lines.duplicate - BELOW) {
+      score = lines.duplicate - BELOW;
+      cappedBy = 'named-related';
+    }
   } else if (f.sameIssue === 1) {
     // A re-run or re-filing of the same issue: its texts may have drifted apart (retitled, rescoped), its id has not.
     score = Math.max(score, lines.duplicate);
     raisedBy = 'same-issue';
-  } else if (f.namedRelated === 1 && score >= lines.duplicate - BELOW) {
-    // One text names the other as related, prerequisite or followed-up work: siblings, never copies.
-    score = lines.duplicate - BELOW;
-    cappedBy = 'named-related';
   } else if ((f.cosine < model.floors.duplicate || f.lexBrief < (model.floors.lexicalDuplicate ?? 0)) && score >= lines.duplicate - BELOW) {
     score = lines.duplicate - BELOW;
     cappedBy = 'duplicate-floor';

@@ -140,8 +140,13 @@ function githubRecord(v: unknown): Record_ | string {
     const closed = when !== null || state === 'CLOSED';
     completed = closed && (reason === '' || reason === 'completed') && !labelled(/^(duplicate|wontfix|won't fix|invalid|not planned)$/i);
   }
+  // An issue of another repository (`Fixes upstream/lib#19`) is not this repository's #19.
+  const home = repositoryOf(str(v.url));
+  const ownRepository = (r: Record<string, unknown>) => home === null || repositoryOf(str(r.url)) === null || repositoryOf(str(r.url)) === home;
   const closes = Array.isArray(v.closingIssuesReferences)
-    ? v.closingIssuesReferences.map((r) => (isObject(r) && typeof r.number === 'number' && Number.isSafeInteger(r.number) ? String(r.number) : null)).filter((n): n is string => n !== null)
+    ? v.closingIssuesReferences
+        .map((r) => (isObject(r) && typeof r.number === 'number' && Number.isSafeInteger(r.number) && ownRepository(r) ? String(r.number) : null))
+        .filter((n): n is string => n !== null)
     : [];
   const files = Array.isArray(v.files) ? v.files.map((f) => (isObject(f) ? str(f.path) : null)).filter((p): p is string => !!p) : [];
   const dup = /^duplicate$/.test(reason) || labelled(/^duplicate$/i) ? (/\bduplicate of #(\d+)/i.exec(body)?.[1] ?? null) : null;
@@ -159,6 +164,12 @@ function githubRecord(v: unknown): Record_ | string {
     files,
     duplicateOf: dup,
   };
+}
+
+/** `owner/name` of a GitHub issue or pull request address, lower-cased; null when it is not one. */
+function repositoryOf(url: string | null): string | null {
+  const m = url ? /^https:\/\/[^/\s]{1,200}\/([^/\s]{1,100}\/[^/\s]{1,100})\/(?:issues|pull)\/\d{1,9}$/i.exec(url) : null;
+  return m ? m[1].toLowerCase() : null;
 }
 
 /** One JSON line of another tracker's export: {id, title, body, url, closed, resolution, duplicate_of}. */

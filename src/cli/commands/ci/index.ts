@@ -108,7 +108,7 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
 }
 
 async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Issue, opts: CiGithubOptions, say: (s: string) => void): Promise<number> {
-  const report = withoutItself(await check(ctx, issueBrief(issue)), issue.number);
+  const report = withoutItself(await check(ctx, issueBrief(issue), issue.number), issue.number);
   const { config } = await ctx.config();
   if (report.error || report.status === 'error' || report.status === 'no_history') {
     // Failed open: nothing is said on the issue (an earlier comment stands), and the job log says why.
@@ -200,8 +200,9 @@ function issueBrief(issue: Issue): string {
 }
 
 /** The check of an issue's text, as `issue start --non-interactive --on-duplicate ignore --format json` gives it. */
-async function check(ctx: CommandContext, text: string): Promise<CiReport> {
-  const c = await checkBrief(ctx, briefFromText(text), { context: [], machine: true });
+async function check(ctx: CommandContext, text: string, issue: number): Promise<CiReport> {
+  // The brief is issue #N, whatever its title opens with ("#12 follow-up: …" names other work).
+  const c = await checkBrief(ctx, { ...briefFromText(text), ownIssue: String(issue) }, { context: [], machine: true });
   return checkResult(c, await policyDecision(c));
 }
 
