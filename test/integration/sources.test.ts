@@ -100,8 +100,9 @@ test('a repository with no docs folders: init proposes git, index reads its work
 });
 
 test('a brief that states its issue alerts on the pull request that closed it, however differently it is worded', async () => {
-  // Issue #11 filed again (or its old text run again): nothing in it names the cache the fix added.
-  const text = 'Releases are slow on big repositories\n\nEvery release of our monorepo spends most of its time before anything is published. It should start publishing within a second or two.\n';
+  // Issue #11 filed again (or its old text run again), in its reporter's words: nothing in it names the cache the fix added.
+  const text =
+    'Releases are slow on repositories with many tags\n\nEvery release of our monorepo spends seconds before anything is published, most of it looking at tags. It should start publishing at once.\n';
   const own = await cli(['issue', 'start', await brief('own', `# Issue #11: ${text}`), '--json', '--non-interactive']);
   const out = JSON.parse(own.stdout);
   expect(out.status).toBe('duplicate_alert');

@@ -174,7 +174,7 @@ describe('calibrated score', () => {
     expect(e.cappedBy).toBe('named-related');
   });
 
-  test("the brief's own issue is at least the alert line when the texts are related in meaning; not below the related floor", () => {
+  test("the brief's own issue is at least the alert line above the alert floor, related between the floors, nothing below the related floor", () => {
     // A re-run of an issue whose text was retitled and rescoped: moderate evidence, far under the line on its own.
     const weak = features({ cosine: 0.66, cosineMean: 0.45, lexBrief: 0.1 });
     expect(calibratedScore(model, weak, lines).score).toBeLessThan(0.5);
@@ -183,6 +183,13 @@ describe('calibrated score', () => {
     expect(own.raisedBy).toBe('same-issue');
     expect(own.cappedBy).toBeNull();
     expect(whyInWords(own, { ...weak, sameIssue: 1 }, [])[0]).toBe("the brief's own issue");
+    // Between the related and the duplicate floors: related work, not an alert, whatever the id says.
+    const between = calibratedScore(model, { ...weak, cosine: 0.5, sameIssue: 1 }, lines);
+    expect(between.score).toBe(0.5);
+    expect(between.raisedBy).toBe('same-issue');
+    const confident = calibratedScore(model, features({ cosine: 0.5, cosineMean: 0.95, lexBrief: 0.9, sameIssue: 1 }), lines);
+    expect(confident.score).toBeLessThan(0.85);
+    expect(confident.cappedBy).toBe('duplicate-floor');
     // Already above the line: left as it is, not lowered to it.
     const strong = calibratedScore(model, features({ cosine: 0.95, cosineMean: 0.95, lexBrief: 0.9, sameIssue: 1 }), lines);
     expect(strong.score).toBeGreaterThan(0.85);
@@ -337,7 +344,7 @@ test("the brief's own issue: a document or a commit that states it is raised to 
 
 test("the brief's own issue keeps its raise when its whole text was not read (far down the cosine order)", () => {
   // Twenty better passages before it: it is outside the whole-text set, where a stand-in is held under every fully scored candidate.
-  const index = indexWithScores([...Array.from({ length: 20 }, (_, i) => 0.8 - i * 0.005), { score: 0.45, meta: { ownIssue: '19' } }]);
+  const index = indexWithScores([...Array.from({ length: 20 }, (_, i) => 0.8 - i * 0.005), { score: 0.55, meta: { ownIssue: '19' } }]);
   const brief = '# Issue #19: Link checking pipeline\n\nbody';
   const s = { method: 'calibrated' as const, lexical: null, briefText: brief, briefTitle: 'Link checking pipeline', briefRelations: briefRelations(brief) };
   const own = rescore(index, [basis(0)], 30, 'history', s).find((m) => m.filePath === 'docs/audit/done/121-past-work-20/001-issue.md')!;

@@ -13,9 +13,10 @@
  * (`namedRelated`), under the duplicate line too. Relative features (how
  * far a match stands out) cannot make a moderate match in a small corpus
  * look like the same work. One rule raises a score: when the brief and the
- * past work state the same issue as their own (`sameIssue`) and the texts
- * are at least related in meaning, it is that issue's work, done before
- * (a re-run of the issue, a reopened one): at least the duplicate line.
+ * past work state the same issue as their own (`sameIssue`), it is that
+ * issue's work, done before (a re-run of the issue, a reopened one): at
+ * least the duplicate line above the duplicate floor, at least the related
+ * line above the related floor.
  */
 import { CALIBRATION } from './calibration-data.js';
 import { COMMIT_SAME_WORK } from './commit-calibration-data.js';
@@ -33,7 +34,7 @@ export interface Explained {
   contributions: Partial<Record<FeatureName, number>>;
   /** Set when a semantic floor held the score down. */
   cappedBy: 'related-floor' | 'duplicate-floor' | 'named-related' | null;
-  /** Set when both texts state the same issue and are related in meaning: the score is then at least the duplicate line. */
+  /** Set when both texts state the same issue (and clear the related floor): the score is then at least the related line, and the duplicate line above the duplicate floor. */
   raisedBy: 'same-issue' | null;
 }
 
@@ -76,8 +77,13 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
     }
   } else if (f.sameIssue === 1) {
     // A re-run or re-filing of the same issue: its texts may have drifted apart (retitled, rescoped), its id has not.
-    score = Math.max(score, lines.duplicate);
+    // The floors still say how far: an alert needs the alert floor's semantic evidence, related work the related floor's.
     raisedBy = 'same-issue';
+    if (f.cosine >= model.floors.duplicate) score = Math.max(score, lines.duplicate);
+    else if (score >= lines.duplicate - BELOW) {
+      score = lines.duplicate - BELOW;
+      cappedBy = 'duplicate-floor';
+    } else score = Math.max(score, lines.related);
   } else if ((f.cosine < model.floors.duplicate || f.lexBrief < (model.floors.lexicalDuplicate ?? 0)) && score >= lines.duplicate - BELOW) {
     score = lines.duplicate - BELOW;
     cappedBy = 'duplicate-floor';
