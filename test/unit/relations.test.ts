@@ -5,6 +5,9 @@ test('relation phrases name other work, lists included', () => {
   expect(namedRelatedIds('This depends on #4 and #5, and is blocked by #12.')).toEqual(['4', '5', '12']);
   expect(namedRelatedIds('A follow-up to #0031: the same client, the 529 back-off.')).toEqual(['31']);
   expect(namedRelatedIds('Part of #19. See also #22.')).toEqual(['19', '22']);
+  // Phrasings of the development histories (tracked in, complementary to) and of ports and sub-tasks.
+  expect(namedRelatedIds('Tracked in #30; complementary to #31. The Edge port of #116, ported from #206.')).toEqual(['30', '31', '116', '206']);
+  expect(namedRelatedIds('A sub-task of #40, the continuation of #41, the counterpart to #42.')).toEqual(['40', '41', '42']);
 });
 
 test('a Related Issues line and a Dependencies section count; a numbered test "#3" outside them does not', () => {

@@ -35,7 +35,7 @@ const ISSUE_REF = /#\s?0*(\d{1,7})\b/g;
 const LIST = String.raw`((?:[\s,;&]|and|or|issues?|\(|\)|#\s?\d{1,7}\b){1,40})`;
 const RELATION_PHRASES: RegExp[] = [
   new RegExp(
-    String.raw`\b(?:related(?:\s+to)?|relates\s+to|depends\s+on|dependent\s+on|dependency\s+on|blocked\s+(?:by|until|on)|blocks|follow[- ]?up\s+(?:to|of|on|from)|follows\s+up|part\s+of|see\s+also|split\s+(?:from|out\s+of)|builds\s+on|extends|requires|prerequisites?|sibling\s+of|after|parent(?:\s+issue)?|epic)\s*:?\s*(?:\*\*)?\s*${LIST}`,
+    String.raw`\b(?:related(?:\s+to)?|relates\s+to|depends\s+on|dependent\s+on|dependency\s+on|blocked\s+(?:by|until|on)|blocks|follow[- ]?up\s+(?:to|of|on|from)|follows\s+up|part\s+of|see\s+also|split\s+(?:from|out\s+of)|builds\s+on|extends|requires|prerequisites?|sibling\s+of|after|parent(?:\s+issue)?|epic|tracked\s+(?:in|by)|sub-?task\s+of|child\s+of|continuation\s+of|continues|complementary\s+to|companion\s+(?:to|of)|counterpart\s+(?:to|of)|port\s+of|ported\s+from)\s*:?\s*(?:\*\*)?\s*${LIST}`,
     'gi',
   ),
 ];
