@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { METADATA_VERSION } from '../../src/work-memory/corpus/metadata.js';
+import { refreshStartLine } from '../../src/cli/ui/index-refresh.js';
 import { readTextFile } from '../../src/work-memory/corpus/read.js';
 import type { CorpusFile } from '../../src/work-memory/corpus/types.js';
 import { metadataOutdated, refreshKeptMetadata } from '../../src/work-memory/index/refresh-metadata.js';
@@ -63,4 +64,11 @@ test('a file that changed since the plan keeps what it had (its new text is embe
   const { refreshed } = await refreshKeptMetadata(keep, [{ relPath: rel, absPath: abs, types: ['history'], size: 1, mtimeMs: 0 }], () => 'another-hash', 1e6);
   expect(refreshed).toBe(0);
   expect(keep[0].issueId).toBe('10116');
+});
+
+test('a refresh for new metadata rules says so, not "the corpus settings"; a file change still names the files', () => {
+  const none = { added: [], changed: [], removed: [], sources: [], configChanged: false };
+  expect(refreshStartLine({ ...none, metadataOutdated: true })).toBe('Updating the index: re-reading issue ids and relations as this agentos reads them (no embedding)…');
+  expect(refreshStartLine({ ...none, configChanged: true, metadataOutdated: true })).toBe('Updating the index: the corpus settings since it was built…');
+  expect(refreshStartLine({ ...none, changed: ['docs/a.md'], metadataOutdated: true })).toBe('Updating the index: 1 file (0 new, 1 changed, 0 deleted) since it was built…');
 });

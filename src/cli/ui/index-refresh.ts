@@ -41,9 +41,10 @@ export async function refreshIndexForCheck(io: IO, ctx: IndexRefreshContext): Pr
     noRefresh: ctx.noRefresh,
     lockWaitMs: REFRESH_LOCK_WAIT_MS,
     onProgress: (p) => {
-      if (p.phase === 'start') ctx.spinner.start(`Updating the index: ${changeCount(p.freshness)} since it was built${p.freshness.sources.length ? ` (${p.freshness.sources.join('; ')})` : ''}…`);
+      if (p.phase === 'start') ctx.spinner.start(refreshStartLine(p.freshness));
       else if (p.phase === 'model') ctx.spinner.update('Updating the index: loading the model…');
-      else if (p.phase === 'embed') ctx.spinner.update(`Updating the index: embedding chunks ${p.done}/${p.total}`);
+      // Nothing to embed (only removals, or ids read again): no "0/0".
+      else if (p.phase === 'embed' && p.total > 0) ctx.spinner.update(`Updating the index: embedding chunks ${p.done}/${p.total}`);
       else if (p.phase === 'write') ctx.spinner.update('Updating the index: writing…');
     },
   });
@@ -51,7 +52,8 @@ export async function refreshIndexForCheck(io: IO, ctx: IndexRefreshContext): Pr
   if (outcome.ran && outcome.report) {
     const r = outcome.report;
     ctx.spinner.stop();
-    if (!ctx.quiet) err(`Index updated before the check (${r.added.length} new, ${r.changed.length} changed, ${r.removed.length} removed; ${(outcome.refreshMs / 1000).toFixed(1)}s).`);
+    const reread = r.metadataRefreshed ? `, ${r.metadataRefreshed} re-read` : '';
+    if (!ctx.quiet) err(`Index updated before the check (${r.added.length} new, ${r.changed.length} changed, ${r.removed.length} removed${reread}; ${(outcome.refreshMs / 1000).toFixed(1)}s).`);
   } else if (outcome.error) {
     ctx.spinner.stop();
     err(`warning: could not update the index (${outcome.error}); checking against the index as it is, which misses ${missed(b)}`);
@@ -65,15 +67,24 @@ export async function refreshIndexForCheck(io: IO, ctx: IndexRefreshContext): Pr
   return outcome;
 }
 
+type Changes = { added: string[]; changed: string[]; removed: string[]; sources: string[]; configChanged: boolean; metadataOutdated?: boolean };
+
+/** What the spinner says when a refresh starts: what changed, or that only the rules reading ids and relations did. */
+export function refreshStartLine(f: Changes): string {
+  const n = f.added.length + f.changed.length + f.removed.length + f.sources.length;
+  if (n === 0 && !f.configChanged && f.metadataOutdated) return 'Updating the index: re-reading issue ids and relations as this agentos reads them (no embedding)…';
+  return `Updating the index: ${changeCount(f)} since it was built${f.sources.length ? ` (${f.sources.join('; ')})` : ''}…`;
+}
+
 /** "changes to 2 files: a.md (new), b.md (changed)", or the config change when no file differs. */
-function missed(f: { added: string[]; changed: string[]; removed: string[]; sources: string[]; configChanged: boolean; metadataOutdated?: boolean }): string {
+function missed(f: Changes): string {
   const list = describeChanges(f);
   if (!list && !f.configChanged && f.metadataOutdated) return 'the issue ids and relations this agentos reads (an update re-reads them without the model)';
   if (!list) return 'the corpus settings changed in .agentos/config.yaml';
   return `changes to ${changeCount(f)}: ${list}`;
 }
 
-function changeCount(f: { added: string[]; changed: string[]; removed: string[]; sources: string[]; configChanged: boolean }): string {
+function changeCount(f: Changes): string {
   const n = f.added.length + f.changed.length + f.removed.length;
   const sources = f.sources.length ? (f.sources.length === 1 ? 'one source' : `${f.sources.length} sources`) : '';
   if (n === 0) return sources || 'the corpus settings';
