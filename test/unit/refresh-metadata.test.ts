@@ -69,6 +69,6 @@ test('a file that changed since the plan keeps what it had (its new text is embe
 test('a refresh for new metadata rules says so, not "the corpus settings"; a file change still names the files', () => {
   const none = { added: [], changed: [], removed: [], sources: [], configChanged: false };
   expect(refreshStartLine({ ...none, metadataOutdated: true })).toBe('Updating the index: re-reading issue ids and relations as this agentos reads them (no embedding)…');
-  expect(refreshStartLine({ ...none, configChanged: true, metadataOutdated: true })).toBe('Updating the index: the corpus settings since it was built…');
+  expect(refreshStartLine({ ...none, configChanged: true, metadataOutdated: true })).toBe('Updating the index: the corpus settings changed…');
   expect(refreshStartLine({ ...none, changed: ['docs/a.md'], metadataOutdated: true })).toBe('Updating the index: 1 file (0 new, 1 changed, 0 deleted) since it was built…');
 });

@@ -5,9 +5,14 @@ test('relation phrases name other work, lists included', () => {
   expect(namedRelatedIds('This depends on #4 and #5, and is blocked by #12.')).toEqual(['4', '5', '12']);
   expect(namedRelatedIds('A follow-up to #0031: the same client, the 529 back-off.')).toEqual(['31']);
   expect(namedRelatedIds('Part of #19. See also #22.')).toEqual(['19', '22']);
-  // Phrasings of the development histories (tracked in, complementary to) and of ports and sub-tasks.
-  expect(namedRelatedIds('Tracked in #30; complementary to #31. The Edge port of #116, ported from #206.')).toEqual(['30', '31', '116', '206']);
-  expect(namedRelatedIds('A sub-task of #40, the continuation of #41, the counterpart to #42.')).toEqual(['40', '41', '42']);
+  // Phrasings of the development histories (complementary to) and of ports and sub-tasks.
+  expect(namedRelatedIds('Complementary to #31. The Edge port of #116, ported from #206.')).toEqual(['31', '116', '206']);
+  expect(namedRelatedIds('A sub-task of #40, the continuation of #41, the counterpart to #42; a sub task of #43.')).toEqual(['40', '41', '42', '43']);
+  // Not every such word names other work: a port number, a problem that goes on, where a duplicate is tracked.
+  expect(namedRelatedIds('Listen on the port of 8080 (#7 asked for it).')).toEqual([]);
+  expect(namedRelatedIds('The timeout continues (#12). This continues to fail, see #12. Closing, tracked in #12.')).toEqual([]);
+  // A re-filed issue is the same work, whatever tense says so.
+  expect(namedRelatedIds('Re-filed #12, ported from #12.')).toEqual([]);
 });
 
 test('a Related Issues line and a Dependencies section count; a numbered test "#3" outside them does not', () => {

@@ -188,8 +188,10 @@ describe('calibrated score', () => {
     expect(between.score).toBe(0.5);
     expect(between.raisedBy).toBe('same-issue');
     const confident = calibratedScore(model, features({ cosine: 0.5, cosineMean: 0.95, lexBrief: 0.9, sameIssue: 1 }), lines);
-    expect(confident.score).toBeLessThan(0.85);
+    expect(confident.score).toBe(0.85 - 1e-4);
     expect(confident.cappedBy).toBe('duplicate-floor');
+    expect(confident.raisedBy).toBe('same-issue');
+    expect([between.raisedTo, confident.raisedTo, calibratedScore(model, { ...weak, sameIssue: 1 }, lines).raisedTo]).toEqual([0.5, 0.5, 0.85]);
     // Already above the line: left as it is, not lowered to it.
     const strong = calibratedScore(model, features({ cosine: 0.95, cosineMean: 0.95, lexBrief: 0.9, sameIssue: 1 }), lines);
     expect(strong.score).toBeGreaterThan(0.85);
@@ -350,6 +352,12 @@ test("the brief's own issue keeps its raise when its whole text was not read (fa
   const own = rescore(index, [basis(0)], 30, 'history', s).find((m) => m.filePath === 'docs/audit/done/121-past-work-20/001-issue.md')!;
   expect(own.components?.raisedBy).toBe('same-issue');
   expect(own.score).toBeGreaterThanOrEqual(0.85);
+  // Between the floors it keeps the related line it was raised to, and no more: what is above it came from the stand-in.
+  const weak = indexWithScores([...Array.from({ length: 20 }, (_, i) => 0.8 - i * 0.005), { score: 0.45, meta: { ownIssue: '19' } }]);
+  const scored = rescore(weak, [basis(0)], 30, 'history', s);
+  const held = scored.find((m) => m.filePath === 'docs/audit/done/121-past-work-20/001-issue.md')!;
+  expect(held.components?.raisedBy).toBe('same-issue');
+  expect(held.score).toBe(0.5);
 });
 
 test('a text that states the issue and names it as other work says nothing sure: the sibling cap holds, nothing is raised', () => {

@@ -73,6 +73,7 @@ type Changes = { added: string[]; changed: string[]; removed: string[]; sources:
 export function refreshStartLine(f: Changes): string {
   const n = f.added.length + f.changed.length + f.removed.length + f.sources.length;
   if (n === 0 && !f.configChanged && f.metadataOutdated) return 'Updating the index: re-reading issue ids and relations as this agentos reads them (no embedding)…';
+  if (n === 0 && f.configChanged) return 'Updating the index: the corpus settings changed…';
   return `Updating the index: ${changeCount(f)} since it was built${f.sources.length ? ` (${f.sources.join('; ')})` : ''}…`;
 }
 

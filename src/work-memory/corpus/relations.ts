@@ -35,7 +35,7 @@ const ISSUE_REF = /#\s?0*(\d{1,7})\b/g;
 const LIST = String.raw`((?:[\s,;&]|and|or|issues?|\(|\)|#\s?\d{1,7}\b){1,40})`;
 const RELATION_PHRASES: RegExp[] = [
   new RegExp(
-    String.raw`\b(?:related(?:\s+to)?|relates\s+to|depends\s+on|dependent\s+on|dependency\s+on|blocked\s+(?:by|until|on)|blocks|follow[- ]?up\s+(?:to|of|on|from)|follows\s+up|part\s+of|see\s+also|split\s+(?:from|out\s+of)|builds\s+on|extends|requires|prerequisites?|sibling\s+of|after|parent(?:\s+issue)?|epic|tracked\s+(?:in|by)|sub-?task\s+of|child\s+of|continuation\s+of|continues|complementary\s+to|companion\s+(?:to|of)|counterpart\s+(?:to|of)|port\s+of|ported\s+from)\s*:?\s*(?:\*\*)?\s*${LIST}`,
+    String.raw`\b(?:related(?:\s+to)?|relates\s+to|depends\s+on|dependent\s+on|dependency\s+on|blocked\s+(?:by|until|on)|blocks|follow[- ]?up\s+(?:to|of|on|from)|follows\s+up|part\s+of|see\s+also|split\s+(?:from|out\s+of)|builds\s+on|extends|requires|prerequisites?|sibling\s+of|after|parent(?:\s+issue)?|epic|sub[- ]?task\s+of|child\s+of|continuation\s+of|complementary\s+to|companion\s+(?:to|of)|counterpart\s+(?:to|of)|port\s+of|ported\s+from)\s*:?\s*(?:\*\*)?\s*${LIST}`,
     'gi',
   ),
 ];
@@ -43,7 +43,7 @@ const RELATION_PHRASES: RegExp[] = [
 const SPELLED_OUT = /\bissue\s+#\s?0*(\d{1,7})\b/gi;
 /** These name the same work: a duplicate, a reopen, a replacement. */
 const SAME_WORK: RegExp[] = [
-  /\b(?:duplicates?(?:\s+of)?|dup(?:e)?\s+of|same\s+as|reopen(?:s|ed|ing)?|re-?files?|replaces|replacing|supersedes|superseding|resolves|fixes|closes)\s+(?:issue\s+)?#\s?0*(\d{1,7})\b/gi,
+  /\b(?:duplicates?(?:\s+of)?|dup(?:e)?\s+of|same\s+as|reopen(?:s|ed|ing)?|re-?fil(?:es?|ed|ing)|replaces|replacing|supersedes|superseding|resolves|fixes|closes)\s+(?:issue\s+)?#\s?0*(\d{1,7})\b/gi,
 ];
 const RELATED_HEADING = /^(?:#{1,6}\s*|\*\*)?\s*(?:related(?:\s+(?:issues?|work|prs?))?|dependencies|depends\s+on|prerequisites?|see\s+also|follow[- ]?ups?|blocked\s+by)\b/i;
 

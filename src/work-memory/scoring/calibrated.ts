@@ -36,6 +36,8 @@ export interface Explained {
   cappedBy: 'related-floor' | 'duplicate-floor' | 'named-related' | null;
   /** Set when both texts state the same issue (and clear the related floor): the score is then at least the related line, and the duplicate line above the duplicate floor. */
   raisedBy: 'same-issue' | null;
+  /** The line the raise holds the score at or above (0 when nothing raised it). */
+  raisedTo: number;
 }
 
 /** Just below a line: a capped score must never reach the band its evidence does not support. */
@@ -63,6 +65,7 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
   let score = probability;
   let cappedBy: Explained['cappedBy'] = null;
   let raisedBy: Explained['raisedBy'] = null;
+  let raisedTo = 0;
   if (f.cosine < model.floors.related) {
     if (score >= lines.related - BELOW) {
       score = Math.max(0, lines.related - BELOW);
@@ -79,16 +82,16 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
     // A re-run or re-filing of the same issue: its texts may have drifted apart (retitled, rescoped), its id has not.
     // The floors still say how far: an alert needs the alert floor's semantic evidence, related work the related floor's.
     raisedBy = 'same-issue';
-    if (f.cosine >= model.floors.duplicate) score = Math.max(score, lines.duplicate);
-    else if (score >= lines.duplicate - BELOW) {
+    raisedTo = f.cosine >= model.floors.duplicate ? lines.duplicate : lines.related;
+    if (raisedTo === lines.related && score >= lines.duplicate - BELOW) {
       score = lines.duplicate - BELOW;
       cappedBy = 'duplicate-floor';
-    } else score = Math.max(score, lines.related);
+    } else score = Math.max(score, raisedTo);
   } else if ((f.cosine < model.floors.duplicate || f.lexBrief < (model.floors.lexicalDuplicate ?? 0)) && score >= lines.duplicate - BELOW) {
     score = lines.duplicate - BELOW;
     cappedBy = 'duplicate-floor';
   }
-  return { score, probability, contributions, cappedBy, raisedBy };
+  return { score, probability, contributions, cappedBy, raisedBy, raisedTo };
 }
 
 export const sameWorkModel = (): LogisticModel => CALIBRATION.sameWork;

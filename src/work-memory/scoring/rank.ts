@@ -146,8 +146,9 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   const scored = parts.map(({ m, base }, i) => {
     const { features, sharedIdentifiers } = evidence[i];
     const e = explained[i];
-    // The brief's own issue is raised on facts the stand-in does not flatter (its id, its best passage): it keeps its place.
-    const score = fullyScored[i] || e.raisedBy !== null || !Number.isFinite(floorOfFull) ? e.score : Math.min(e.score, floorOfFull * (1 - 1e-6));
+    // The line the brief's own issue was raised to rests on facts the stand-in does not flatter (its id, its best
+    // passage): that much it keeps; anything above it came from the flattered features and is held like the rest.
+    const score = fullyScored[i] || !Number.isFinite(floorOfFull) ? e.score : Math.max(e.raisedTo, Math.min(e.score, floorOfFull * (1 - 1e-6)));
     return withExcerpt(
       {
         ...m,
