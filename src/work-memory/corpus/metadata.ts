@@ -18,7 +18,7 @@ const SUMMARY_CHARS = 300;
  * The rules below that read a document's issue id, title and relations. Bump it when
  * they change: the next `agentos index` reads the metadata of unchanged files again
  * (without embedding them). 2: an id declared in the header (`* **Issue:** #116`).
- * 3: the issue a document states as its own (`ownIssue`); relation phrases such as "tracked in", "port of".
+ * 3: the issue a document states as its own (`ownIssue`); relation phrases such as "port of", "sub-task of".
  */
 export const METADATA_VERSION = 3;
 

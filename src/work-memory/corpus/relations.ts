@@ -82,10 +82,13 @@ export interface BriefRelations {
  * whose title may well open with another issue's number); null, none; absent, read from the text.
  */
 export function briefRelations(text: string, ownIssue?: string | null): BriefRelations {
-  const fm = splitFrontmatter(text);
-  const known = ownIssue === undefined ? undefined : ownIssue === null ? null : (/^0*(\d{1,7})$/.exec(ownIssue)?.[1] ?? null);
-  const own = known !== undefined ? known : statedIssueId(fm.data, firstH1(fm.body), fm.body);
+  const own = ownIssue === undefined ? statedIssueOf(text) : ownIssue === null ? null : (/^0*(\d{1,7})$/.exec(ownIssue)?.[1] ?? null);
   return { own, related: new Set(namedRelatedIds(text, own)) };
+}
+
+function statedIssueOf(text: string): string | null {
+  const fm = splitFrontmatter(text);
+  return statedIssueId(fm.data, firstH1(fm.body), fm.body);
 }
 
 /** `# Issue #19: …`, `# #19 - Feature: …`: a heading that opens with its issue (not "Follow-up to #19"). */
