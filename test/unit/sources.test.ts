@@ -157,6 +157,14 @@ describe('tracker exports', () => {
     const r = readTrackerExport('gh-prs.json', JSON.stringify([{ ...pr, closingIssuesReferences: [upstream, ref] }]));
     expect(r.docs[0].metadata.origin).toMatchObject({ closes: ['212'] });
     expect(r.docs[0].metadata.issueId).toBe('212');
+    // Addresses of the wrong type or size decide nothing and break nothing: the reference is kept as gh gave its number.
+    const hostile = [
+      { ...ref, number: 5, url: 42 },
+      { ...ref, number: 6, url: `https://github.com/${'a/'.repeat(500_000)}issues/6` },
+      { ...ref, number: 7, url: { href: 'https://github.com/upstream-org/lib/issues/7' } },
+    ];
+    const h = readTrackerExport('gh-prs.json', JSON.stringify([{ ...pr, closingIssuesReferences: hostile }]));
+    expect(h.docs[0].metadata.origin).toMatchObject({ closes: ['5', '6', '7'] });
   });
 
   test('JSON lines: a bad line is skipped and named, the rest is read; duplicates become labelled pairs', () => {
