@@ -142,7 +142,10 @@ function githubRecord(v: unknown): Record_ | string {
   }
   // An issue of another repository (`Fixes upstream/lib#19`) is not this repository's #19.
   const home = repositoryOf(str(v.url));
-  const ownRepository = (r: Record<string, unknown>) => home === null || repositoryOf(str(r.url)) === null || repositoryOf(str(r.url)) === home;
+  const ownRepository = (r: Record<string, unknown>) => {
+    const there = repositoryOf(str(r.url));
+    return home === null || there === null || there === home;
+  };
   const closes = Array.isArray(v.closingIssuesReferences)
     ? v.closingIssuesReferences
         .map((r) => (isObject(r) && typeof r.number === 'number' && Number.isSafeInteger(r.number) && ownRepository(r) ? String(r.number) : null))
