@@ -186,6 +186,10 @@ export class InMemoryIndex implements VectorIndex {
     return this.entries.find((e) => e.doc.filePath === filePath)?.doc;
   }
 
+  documents(type: CorpusType): StoredDoc[] {
+    return [...new Set(this.entries.filter((e) => e.doc.types.includes(type)).map((e) => e.doc))];
+  }
+
   search(vector: Float32Array, k: number, type?: CorpusType): SearchHit[] {
     if (this.failure) throw this.failure;
     this.searches.push({ k, type });

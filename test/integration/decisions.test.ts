@@ -80,6 +80,11 @@ We are moving some workers to ARM (Graviton) machines. Our Docker images are amd
 
 Users work late and ask for a dark theme. Add a dark colour scheme to the dashboard, follow the operating system's preference by default, and let users override it in their profile.
 `,
+  // The dark-mode brief naming two standards that have nothing to do with colours: attached because it names them.
+  'dark-mode-named.md': `# Dark mode for the dashboard
+
+Users work late and ask for a dark theme. Add a dark colour scheme to the dashboard, follow the operating system's preference by default, and let users override it in their profile. The profile endpoint answers errors as docs/standards/api-errors.md says, and logs the change as ADR-0002 decided.
+`,
   'logging.md': `# Request ids are missing from worker logs
 
 When an API request enqueues a background job, the worker's log lines have no request_id, so we cannot follow a request from the API into the job. Pass the request id along with the job and log it with every line the worker writes.
@@ -111,7 +116,7 @@ async function check(brief: string, extra: string[] = []) {
     status: string;
     nearest: Array<{ id: string; score: number; components: { cosine: number; features: Record<string, number>; contributions: Record<string, number>; why: string[] } }>;
     matches: Array<{ id: string }>;
-    standards: { items: Array<{ filePath: string }> };
+    standards: { items: Array<{ filePath: string; source: string }> };
   };
 }
 
@@ -126,6 +131,19 @@ describe('a project of seven documents', () => {
     const j = await check('dark-mode.md');
     expect(j.status).toBe('clear');
     expect(j.matches).toEqual([]);
+  });
+
+  it('the standards a brief names are attached first, as named; the same brief naming none gets neither', async () => {
+    const named = await check('dark-mode-named.md');
+    expect(named.standards.items.slice(0, 2).map((s) => [s.filePath, s.source])).toEqual([
+      ['docs/adrs/0002-structured-logging.md', 'cited'],
+      ['docs/standards/api-errors.md', 'cited'],
+    ]);
+    const plain = await check('dark-mode.md');
+    expect(plain.standards.items.map((s) => s.filePath)).not.toContain('docs/adrs/0002-structured-logging.md');
+    expect(plain.standards.items.map((s) => s.filePath)).not.toContain('docs/standards/api-errors.md');
+    const text = await run(['issue', 'start', path.join(root, 'briefs', 'dark-mode-named.md'), '--non-interactive']);
+    expect(text.stderr).toMatch(/- cited +docs\/adrs\/0002-structured-logging\.md/);
   });
 
   it('a logging brief gets the logging ADR attached and no unrelated past work', async () => {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { embedBrief } from '../../src/work-memory/check/history.js';
 import { runChecks } from '../../src/work-memory/check/run.js';
-import { mergeContext, readManualContext, retrieveStandards, type StandardContext, type StandardsRule } from '../../src/work-memory/check/standards.js';
+import { MAX_CITED, mergeContext, readManualContext, retrieveStandards, standardsNamedIn, type StandardContext, type StandardsRule } from '../../src/work-memory/check/standards.js';
 import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/issue-start/index.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/shared/errors.js';
@@ -102,6 +102,53 @@ describe('retrieveStandards: the rule', () => {
     const store = indexWithScores([0.99], [0.75]).add(standardDoc(9, { score: 0.9, meta: { filePath: 'docs/LLDs/done/LLD-001.md', types: ['history', 'standard'], documentType: 'lld' } }));
     // ADRs and standards come before finished designs (librarianOrder), whatever their scores.
     expect(retrieve(store).map((s) => s.filePath)).toEqual([std(0), 'docs/LLDs/done/LLD-001.md']);
+  });
+});
+
+describe('retrieveStandards: what the brief names (corpus/citations.ts)', () => {
+  const adr = (i: number, score: number) => standardDoc(20 + i, { score, meta: { filePath: `docs/adrs/000${i}-decision-${i}.md`, documentType: 'adr', title: `ADR ${i}` } });
+
+  test('comes first, whatever its score, and is not counted against k', () => {
+    const store = indexWithScores([], [0.95, 0.9, 0.85, 0.8]).add(adr(7, 0.2));
+    const items = retrieveStandards(store, e0, RULE, undefined, undefined, standardsNamedIn(store, 'Store sessions as ADR-0007 decided.'));
+    expect(items.map((s) => [s.filePath, s.source])).toEqual([
+      ['docs/adrs/0007-decision-7.md', 'cited'],
+      [std(0), 'retrieved'],
+      [std(1), 'retrieved'],
+      [std(2), 'retrieved'],
+    ]);
+  });
+
+  test('retrieved too: attached once, as named, with its score', () => {
+    const store = indexWithScores([], [0.6]).add(adr(7, 0.95));
+    const items = retrieveStandards(store, e0, RULE, undefined, undefined, ['docs/adrs/0007-decision-7.md']);
+    expect(items.map((s) => [s.filePath, s.source, s.score])).toEqual([
+      ['docs/adrs/0007-decision-7.md', 'cited', 0.95],
+      [std(0), 'retrieved', 0.6],
+    ]);
+  });
+
+  test("out of retrieval's reach: attached from its metadata, unscored", () => {
+    const store = indexWithScores([], [0.95, 0.9, 0.85, 0.8, 0.75, 0.7]).add(adr(7, 0.1));
+    const [first] = retrieveStandards(store, e0, RULE, undefined, undefined, ['docs/adrs/0007-decision-7.md']);
+    expect(first).toEqual({ filePath: 'docs/adrs/0007-decision-7.md', title: 'ADR 7', section: 'ADR 7', score: null, snippet: 'Summary of standard 27.', status: 'accepted', source: 'cited' });
+  });
+
+  test('a path the index does not hold is dropped; at most MAX_CITED are attached', () => {
+    const store = indexWithScores([], []);
+    for (let i = 1; i <= 8; i++) store.add(adr(i, 0.1));
+    const all = Array.from({ length: 8 }, (_, i) => `docs/adrs/000${i + 1}-decision-${i + 1}.md`);
+    const items = retrieveStandards(store, e0, RULE, undefined, undefined, ['docs/adrs/gone.md', ...all]);
+    expect(items.map((s) => s.filePath)).toEqual(all.slice(0, MAX_CITED));
+  });
+
+  test('runChecks attaches what the brief names', async () => {
+    const store = indexWithScores([], [0.6]).add(adr(7, 0.1));
+    const outcome = await runChecks(`${BRIEF}\nAs ADR-0007 decided.\n`, DEFAULT_CONFIG, fakeDeps(store), { history: false, standards: true });
+    expect(outcome.standards.items.map((s) => [s.filePath, s.source])).toEqual([
+      ['docs/adrs/0007-decision-7.md', 'cited'],
+      [std(0), 'retrieved'],
+    ]);
   });
 });
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { citedStandards, loadEvalSet, restrictTo, sampleById } from '../../src/work-memory/eval/sets.js';
 import { pooled } from '../../src/work-memory/eval/sweep.js';
-import { standardsMetrics } from '../../src/work-memory/eval/standards-metrics.js';
+import { attached, standardsMetrics } from '../../src/work-memory/eval/standards-metrics.js';
 import type { CaseResult } from '../../src/work-memory/eval/run-set.js';
 
 const STANDARDS = [
@@ -126,6 +126,18 @@ test('standards metrics: a brief counts when one governing document is attached;
   ];
   const m = standardsMetrics(results, { threshold: 0.5, k: 3, candidates: 5 });
   expect(m).toEqual({ labelled: 2, briefRecall: 0.5, pairRecall: 0.5, precision: 0.5, unrelated: 2, unrelatedNone: 0.5 });
+});
+
+test('standards metrics: what the brief names is attached first, whatever its score, and not counted against k (as retrieveStandards)', () => {
+  const base = { target: null, top: 0, topPath: null, targetRank: null, targetScore: null, ms: 0, targets: [], topPaths: [], relatedPaths: [], history: [], group: 'g', project: 'p', kind: 'brief' };
+  const c = (path: string, score: number, label: 0 | 1, cited = false) => ({ path, score, label, features: null, ...(cited ? { cited } : {}) });
+  const r: CaseResult = {
+    ...base,
+    id: 'a',
+    standards: { governing: ['adr/7.md'], candidates: [c('std/1.md', 0.9, 0), c('std/2.md', 0.8, 0), c('std/3.md', 0.7, 0), c('std/4.md', 0.6, 0), c('adr/7.md', 0, 1, true)] },
+  };
+  expect(attached(r, { threshold: 0.5, k: 3, candidates: 5 })).toEqual(['adr/7.md', 'std/1.md', 'std/2.md', 'std/3.md']);
+  expect(standardsMetrics([r], { threshold: 0.5, k: 3, candidates: 5 })).toMatchObject({ briefRecall: 1, pairRecall: 1, precision: 0.25 });
 });
 
 test('sibling work becomes labelled negatives: own work left out, the work it names (or that names it) indexed', async () => {

@@ -74,6 +74,27 @@ describe.each([40, 60, 100])('at %i columns', (width) => {
       for (const l of items.slice(1)) expect(l).toMatch(/^ {10,}\S/);
     }
   });
+
+  test('a standard shows its score, or why it is there: named in the brief, or manual context', async () => {
+    const st = await makeStyle(false);
+    const item = { filePath: 'docs/adrs/0007.md', section: 'Decision', snippet: '', title: 'ADR 7', status: null };
+    const out = renderStandards(
+      [
+        { ...item, score: 0.77, source: 'retrieved' },
+        { ...item, score: 0.2, source: 'cited' },
+        { ...item, score: null, source: 'cited' },
+        { ...item, score: null, source: 'manual' },
+      ],
+      st,
+      width,
+    );
+    expect(out.split('\n').slice(1)).toEqual([
+      '  - 0.7700  docs/adrs/0007.md › Decision',
+      '  - cited   docs/adrs/0007.md › Decision',
+      '  - cited   docs/adrs/0007.md › Decision',
+      '  - manual  docs/adrs/0007.md › Decision',
+    ]);
+  });
 });
 
 test('a single-document match says "Path:", and no brief passage line when there is none', async () => {

@@ -175,6 +175,7 @@ describe('section text', () => {
       standard(),
       standard({ filePath: 'docs/standards/logging.md', title: 'Logging', section: 'Logging', score: null, snippet: '', source: 'manual', status: null }),
       standard({ filePath: 'docs/adrs/0001.md', title: 'ADR 0001', section: 'Context', status: 'deprecated', score: 0.7 }),
+      standard({ filePath: 'docs/adrs/0007.md', title: 'ADR 0007', section: 'ADR 0007', score: 0.2, snippet: '', source: 'cited', status: null }),
     ]);
     expect(text.split('\n').slice(4)).toEqual([
       '- `docs/adrs/0002.md` — ADR 0002 › Decision (score 0.8100)',
@@ -182,6 +183,7 @@ describe('section text', () => {
       '- `docs/standards/logging.md` — Logging (provided with --context)',
       '- `docs/adrs/0001.md` — ADR 0001 › Context (score 0.7000, **DEPRECATED**)',
       '  > Log JSON lines.',
+      '- `docs/adrs/0007.md` — ADR 0007 (named in the brief)',
     ]);
   });
 });

@@ -49,7 +49,7 @@ export interface BriefCheck {
   matches: MatchOut[];
   /** Alerts a person dismissed (Ignore) for this very brief before: shown as related, not raised. */
   dismissed: MatchOut[];
-  standards: Array<{ title: string; path: string; section: string; score: number | null; snippet: string }>;
+  standards: Array<{ title: string; path: string; section: string; score: number | null; snippet: string; source: 'manual' | 'cited' | 'retrieved' }>;
   warnings: string[];
   timings: Record<string, number>;
 }
@@ -107,7 +107,7 @@ export async function checkBrief(s: ProjectSession, brief: string, scope?: Check
     thresholds: { duplicate: config.thresholds.duplicate, related: config.thresholds.related },
     matches: h.matches.filter((m) => !dismissed.includes(m)).map(out),
     dismissed: dismissed.map(out),
-    standards: outcome.standards.items.map((i) => ({ title: i.title, path: i.filePath, section: i.section, score: i.score, snippet: i.snippet })),
+    standards: outcome.standards.items.map((i) => ({ title: i.title, path: i.filePath, section: i.section, score: i.score, snippet: i.snippet, source: i.source })),
     warnings,
     timings: Object.fromEntries(Object.entries(outcome.timings).map(([k, v]) => [k, Math.round(v)])),
   };
@@ -144,7 +144,7 @@ export function renderCheck(r: BriefCheck): string {
   for (const m of r.dismissed) lines.push(`- Dismissed before by the user for this brief: ${label(m)} score ${formatScore(m.score)}`);
   if (r.standards.length) {
     lines.push('Standards that govern this work:');
-    for (const st of r.standards) lines.push(`- ${st.title} (${st.path})${st.score === null ? '' : ` score ${formatScore(st.score)}`}`);
+    for (const st of r.standards) lines.push(`- ${st.title} (${st.path})${st.source === 'cited' ? ' named in the brief' : st.score === null ? '' : ` score ${formatScore(st.score)}`}`);
   }
   for (const w of r.warnings) lines.push(`Warning: ${w}`);
   return lines.join('\n');

@@ -7,7 +7,7 @@ import type { ProjectSession } from './session.js';
 
 export interface Found {
   method: string;
-  results: Array<{ id: string | null; title: string; path: string; types: CorpusType[]; score: number; status: string | null; section: string; excerpt: string; why: string[] }>;
+  results: Array<{ id: string | null; title: string; path: string; types: CorpusType[]; score: number | null; status: string | null; section: string; excerpt: string; why: string[] }>;
   /** Results scoring below the line, not listed. */
   belowLine: number;
   line: number;
@@ -56,11 +56,11 @@ export async function standardsFor(s: ProjectSession, text: string): Promise<Fou
       title: i.title,
       path: i.filePath,
       types: ['standard'],
-      score: i.score ?? 0,
+      score: i.score,
       status: i.status,
       section: i.section,
       excerpt: i.snippet,
-      why: [],
+      why: i.source === 'cited' ? ['named in the text'] : [],
     })),
     belowLine: 0,
     line: s.config.thresholds.standards,
@@ -71,7 +71,9 @@ export async function standardsFor(s: ProjectSession, text: string): Promise<Fou
 export function renderSearch(r: Found, none: string): string {
   const lines = r.results.length ? [] : [none];
   r.results.forEach((x, i) => {
-    lines.push(`${i + 1}. ${x.id ? `#${x.id} ` : ''}${x.title} (${x.path}) score ${formatScore(x.score)} [${x.types.join(', ')}]${x.status ? ` ${x.status}` : ''}`);
+    lines.push(
+      `${i + 1}. ${x.id ? `#${x.id} ` : ''}${x.title} (${x.path}) ${x.score === null ? x.why.join('; ') : `score ${formatScore(x.score)}`} [${x.types.join(', ')}]${x.status ? ` ${x.status}` : ''}`,
+    );
     if (x.excerpt) lines.push(`   ${x.section ? `${x.section}: ` : ''}${x.excerpt}`);
   });
   for (const w of r.warnings) lines.push(`Warning: ${w}`);

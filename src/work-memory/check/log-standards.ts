@@ -6,8 +6,8 @@ import type { StandardContext } from './standards.js';
 export function logRetrievedStandards(logger: Logger, items: StandardContext[], base: Record<string, unknown> = {}): void {
   for (const s of items) {
     logger.info(
-      { ...base, event: 'standard_retrieved', filePath: s.filePath, section: s.section, score: s.score, snippet: s.snippet },
-      `Retrieved: ${s.filePath} (section: ${s.section}, score: ${formatScore(s.score ?? 0)})`,
+      { ...base, event: 'standard_retrieved', filePath: s.filePath, section: s.section, score: s.score, source: s.source, snippet: s.snippet },
+      `${s.source === 'cited' ? 'Named in the brief' : 'Retrieved'}: ${s.filePath} (section: ${s.section}, score: ${s.score === null ? 'none' : formatScore(s.score)})`,
     );
   }
 }

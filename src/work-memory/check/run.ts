@@ -11,7 +11,7 @@ import { matchPaths } from '../scoring/match.js';
 import { briefForCheck } from './brief-limit.js';
 import type { LexicalData } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
-import { retrieveStandards, type StandardContext } from './standards.js';
+import { retrieveStandards, standardsNamedIn, type StandardContext } from './standards.js';
 import { extractMetadata } from '../corpus/metadata.js';
 import { orgSummary, type OrgRequest, type OrgSummary, type OrgView } from '../org/open.js';
 
@@ -216,6 +216,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
             },
             scoring,
             relatedHere,
+            standardsNamedIn(index, briefText),
           ).filter((s) => !shown.has(s.filePath));
         }
         timings.queryMs = t() - t2;

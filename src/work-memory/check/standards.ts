@@ -7,16 +7,18 @@ import { BoundedReadError, readRegularFile } from '../../shared/fsutil/bounded-r
 import type { VectorIndex } from '../index/types.js';
 import { nearestDocuments } from './history.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
+import { namedStandards } from '../corpus/citations.js';
 
 export interface StandardContext {
   filePath: string;
   title: string;
   section: string;
-  /** null for manual context (nobody scored it; it is there because the user said so). */
+  /** null where nobody scored it: manual context, or a standard the brief names that retrieval did not reach. */
   score: number | null;
   snippet: string;
   status: DocStatus | null;
-  source: 'manual' | 'retrieved';
+  /** manual: `--context FILE`; cited: the brief names it (corpus/citations.ts); retrieved: the rule below found it. */
+  source: 'manual' | 'cited' | 'retrieved';
 }
 
 export interface StandardsRule {
@@ -28,6 +30,8 @@ export interface StandardsRule {
 /**
  * The Librarian's rule: ask for `candidates` standards, keep those scoring at
  * least `threshold`, take the best `k`. One entry per document (its best section).
+ * The ADRs and standards the brief names (`cited`, standardsNamedIn) come first,
+ * whatever their score and not counted against `k`: the author said they govern.
  *
  * A standard that is also past work (a finished design indexed as history too)
  * is kept only when `relatedWork` holds it: the history check placed it at or
@@ -38,24 +42,55 @@ export interface StandardsRule {
  * The history score is placed for the project's size; the design is judged as
  * past work, where it is past work.
  */
-export function retrieveStandards(index: VectorIndex, briefVectors: Float32Array[], rule: StandardsRule, scoring?: Scoring, relatedWork?: ReadonlySet<string>): StandardContext[] {
+export function retrieveStandards(
+  index: VectorIndex,
+  briefVectors: Float32Array[],
+  rule: StandardsRule,
+  scoring?: Scoring,
+  relatedWork?: ReadonlySet<string>,
+  cited: readonly string[] = [],
+): StandardContext[] {
   const nearest = scoring ? rescore(index, briefVectors, rule.candidates, 'standard', scoring) : nearestDocuments(index, briefVectors, rule.candidates, 'standard');
   // A design or issue also indexed as history (ADRs and standards are never gated, whatever globs match them).
   const pastWork = (m: { filePath: string; documentType: string }) => isDesign(m) && (index.doc?.(m.filePath)?.types.includes('history') ?? true);
-  const kept = nearest.filter((m) => m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath)));
+  const named = new Set(cited);
+  const scored = new Map(nearest.map((m) => [m.filePath, m]));
+  // What the brief names comes first and is not counted against `k`: the author said it governs.
+  const own = [...named]
+    .flatMap((p): StandardContext[] => {
+      const m = scored.get(p);
+      if (m) return [{ filePath: p, title: m.title, section: m.section, score: m.score, snippet: m.excerpt, status: m.status, source: 'cited' }];
+      const d = index.doc?.(p);
+      return d ? [{ filePath: p, title: d.title, section: d.title, score: null, snippet: d.summary, status: d.status, source: 'cited' }] : [];
+    })
+    .slice(0, MAX_CITED);
+  const attached = new Set(own.map((s) => s.filePath));
+  const kept = nearest.filter((m) => !attached.has(m.filePath) && m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath)));
   // The best `candidates` by score, then the line, then ADRs/standards before designs: a design above
   // the line is never cut for an ADR below it.
-  return librarianOrder(kept)
-    .slice(0, rule.k)
-    .map((m) => ({
-      filePath: m.filePath,
-      title: m.title,
-      section: m.section,
-      score: m.score,
-      snippet: m.excerpt,
-      status: m.status,
-      source: 'retrieved' as const,
-    }));
+  return [
+    ...own,
+    ...librarianOrder(kept)
+      .slice(0, rule.k)
+      .map((m) => ({
+        filePath: m.filePath,
+        title: m.title,
+        section: m.section,
+        score: m.score,
+        snippet: m.excerpt,
+        status: m.status,
+        source: 'retrieved' as const,
+      })),
+  ];
+}
+
+/** A brief that names more than this many standards is a list of them, not a brief: the first ones are attached. */
+export const MAX_CITED = 5;
+
+/** The ADRs and standards of the index that the brief names (corpus/citations.ts). */
+export function standardsNamedIn(index: VectorIndex, briefText: string): string[] {
+  const docs = index.documents?.('standard') ?? [];
+  return docs.length ? namedStandards(briefText, docs) : [];
 }
 
 /**

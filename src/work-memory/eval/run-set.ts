@@ -10,7 +10,7 @@ import { UsageError } from '../../shared/errors.js';
 import path from 'node:path';
 import { checkHistory, embedBriefChunks } from '../check/history.js';
 import { matchPaths } from '../scoring/match.js';
-import { isDesign } from '../check/standards.js';
+import { isDesign, standardsNamedIn } from '../check/standards.js';
 import { scoringFor } from '../check/run.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
@@ -41,6 +41,8 @@ export interface Candidate {
   relatedWork?: boolean;
   /** Its same-work score as the history check ranked it (null: not among the history check's nearest). */
   historyScore?: number | null;
+  /** Standards only: the brief names it (attached first, whatever its score; corpus/citations.ts). Score 0 when retrieval did not reach it. */
+  cited?: boolean;
 }
 
 export interface CaseResult extends QueryResult {
@@ -245,12 +247,19 @@ async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, 
   const history = checkHistory(b.index, vectors, config.history.k, config.thresholds, scoring);
   const related = new Set(history.matches.flatMap(matchPaths));
   const historyScore = new Map(history.nearest.flatMap((m) => matchPaths(m).map((p) => [p, m.score] as const)));
-  return found.map((m) => ({
+  const named = new Set(standardsNamedIn(b.index, c.text));
+  const out: Candidate[] = found.map((m) => ({
     path: m.filePath,
     label: gov.has(m.filePath) ? 1 : 0,
     score: m.score,
     features: m.components?.features ?? null,
     documentType: m.documentType,
     ...(isDesign(m) && b.index.doc?.(m.filePath)?.types.includes('history') ? { relatedWork: related.has(m.filePath), historyScore: historyScore.get(m.filePath) ?? null } : {}),
+    ...(named.has(m.filePath) ? { cited: true } : {}),
   }));
+  const reached = new Set(found.map((m) => m.filePath));
+  for (const p of named) {
+    if (!reached.has(p)) out.push({ path: p, label: gov.has(p) ? 1 : 0, score: 0, features: null, documentType: b.index.doc?.(p)?.documentType, cited: true });
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-import { librarianOrder } from '../check/standards.js';
+import { librarianOrder, MAX_CITED } from '../check/standards.js';
 import type { CaseResult } from './run-set.js';
 
 /** How well the Librarian attaches governing standards (issue 20, part 4). */
@@ -22,13 +22,22 @@ export interface StandardsMetrics {
  * above `threshold` (past work only where the history check placed it as related), ADRs/standards first, the best `k`.
  */
 export function attached(c: CaseResult, rule: { threshold: number; k: number; candidates: number }): string[] {
-  const cands = [...(c.standards?.candidates ?? [])]
+  const all = c.standards?.candidates ?? [];
+  // What the brief names first, not counted against k (as retrieveStandards).
+  const named = all.filter((x) => x.cited).slice(0, MAX_CITED);
+  const first = new Set(named.map((x) => x.path));
+  // Of what retrieval reached (a named one keeps its place among the best `candidates`, as in the product).
+  const cands = [...all]
+    .filter((x) => !(x.cited && x.features === null && x.score === 0))
     .sort((a, b) => b.score - a.score)
     .slice(0, rule.candidates)
-    .filter((x) => x.score >= rule.threshold && x.relatedWork !== false);
-  return librarianOrder(cands.map((x) => ({ ...x, documentType: x.documentType ?? 'standard' })))
-    .slice(0, rule.k)
-    .map((x) => x.path);
+    .filter((x) => !first.has(x.path) && x.score >= rule.threshold && x.relatedWork !== false);
+  return [
+    ...named.map((x) => x.path),
+    ...librarianOrder(cands.map((x) => ({ ...x, documentType: x.documentType ?? 'standard' })))
+      .slice(0, rule.k)
+      .map((x) => x.path),
+  ];
 }
 
 const share = (n: number, d: number) => (d === 0 ? 0 : n / d);

@@ -54,6 +54,10 @@ export class HnswIndex implements VectorIndex {
     return this.docsByPath.get(filePath);
   }
 
+  documents(type: CorpusType): StoredDoc[] {
+    return this.meta.docs.filter((d) => d.types.includes(type));
+  }
+
   private docCounts: Record<string, number> | null = null;
 
   docCount(type?: CorpusType): number {

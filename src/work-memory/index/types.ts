@@ -82,6 +82,8 @@ export interface VectorIndex {
   scoreDoc?(filePath: string, vectors: Float32Array[]): (SearchHit & { vectorIndex: number }) | null;
   /** A document's metadata by path (for matches found lexically). */
   doc?(filePath: string): StoredDoc | undefined;
+  /** Every document of a type (the Librarian looks up the standards a brief names). */
+  documents?(type: CorpusType): StoredDoc[];
   /** Documents (not chunks) of a type: the corpus size the calibrated score takes into account. */
   docCount?(type?: CorpusType): number;
   /** The normalised mean of a document's chunk vectors (the whole-text cosine), null for an unknown document. */

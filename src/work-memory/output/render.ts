@@ -133,7 +133,8 @@ export function renderStandards(items: StandardContext[], st: Style, width = 80)
   items = items.map(safeForTerminal);
   const lines = ['Relevant standards:'];
   for (const s of items) {
-    const score = s.score === null ? 'manual' : formatScore(s.score);
+    // Manual context and a standard the brief names are there because someone said so, not for their score.
+    const score = s.source === 'retrieved' && s.score !== null ? formatScore(s.score) : s.source;
     const indent = `  - ${score.padEnd(6)}  `.length;
     const body = wrap(`${s.filePath} › ${s.section}`, width, indent);
     lines.push(`  - ${st.dim(score.padEnd(6))}  ${body[0]}`, ...body.slice(1).map((l) => ' '.repeat(indent) + l));

@@ -110,7 +110,7 @@ export function relevantStandardsSection(items: StandardContext[]): string {
   for (const s of items) {
     const [title, section] = [quotePast(s.title, 200), quotePast(s.section ?? '', 200)];
     const where = section && section !== title ? `${title} › ${section}` : title;
-    const score = s.score === null ? 'provided with --context' : `score ${formatScore(s.score)}`;
+    const score = s.source === 'manual' ? 'provided with --context' : s.source === 'cited' ? 'named in the brief' : `score ${formatScore(s.score ?? 0)}`;
     const status = s.status === 'superseded' || s.status === 'deprecated' || s.status === 'rejected' ? `, **${s.status.toUpperCase()}**` : '';
     lines.push(`- \`${codePath(s.filePath)}\` — ${where} (${score}${status})`);
     if (s.snippet) lines.push(`  > ${quotePast(s.snippet)}`);
