@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CHUNKING_VERSION } from '../../src/work-memory/chunks/chunk.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
+import { explainNoHistory } from '../../src/work-memory/check/no-history.js';
 import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/issue-start/index.js';
 import { corpusConfigHash } from '../../src/work-memory/index/corpus-config.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
@@ -62,6 +63,22 @@ describe('no_history: an index without completed work is not a clear result', ()
     const r = await run(root, indexWithScores([], [0.9]));
     expect(r.code).toBe(0);
     expect(r.t.stderr()).toContain('No completed work is indexed (the index was built without --include-history; the history globs match 2 files). Run `agentos index --include-history`.');
+  });
+
+  test('completed work configured in git or a tracker, not in files: the message names the source, not an empty glob list', async () => {
+    const root = await makeProject({ 'docs/adr/0001-x.md': '# 1. X\n' });
+    const config = { ...DEFAULT_CONFIG, corpus: { ...DEFAULT_CONFIG.corpus, history: [] }, sources: { ...DEFAULT_CONFIG.sources, git: { ...DEFAULT_CONFIG.sources.git, enabled: true } } };
+    expect((await explainNoHistory(root, config, false)).message).toBe(
+      'No completed work is indexed (the index was built without --include-history; git is configured as history). Run `agentos index --include-history`.',
+    );
+    const both = { ...config, sources: { ...config.sources, trackers: ['issues.json'] } };
+    expect((await explainNoHistory(root, both, true)).message).toBe(
+      'No completed work is indexed (corpus.history names no folder, and git and tracker exports gave nothing to index). Run `agentos index --include-history` and see what it reports for each source, or set corpus.history in .agentos/config.yaml.',
+    );
+    const none = { ...config, sources: DEFAULT_CONFIG.sources };
+    expect((await explainNoHistory(root, none, null)).message).toBe(
+      'No completed work is indexed (corpus.history names no folder). Run `agentos init` or set corpus.history in .agentos/config.yaml, then `agentos index --include-history`.',
+    );
   });
 
   test('an empty index (nothing at all) is no_history too', async () => {

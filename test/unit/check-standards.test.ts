@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { embedBrief } from '../../src/work-memory/check/history.js';
 import { runChecks } from '../../src/work-memory/check/run.js';
-import { MAX_CITED, mergeContext, readManualContext, retrieveStandards, standardsNamedIn, type StandardContext, type StandardsRule } from '../../src/work-memory/check/standards.js';
+import { MAX_CITED, mergeContext, readManualContext, retrieveStandards, snippetOf, standardsNamedIn, type StandardContext, type StandardsRule } from '../../src/work-memory/check/standards.js';
 import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/issue-start/index.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/shared/errors.js';
@@ -341,4 +341,17 @@ describe('through issue start', () => {
 test('fakes: this brief is one chunk, embedded to e0', async () => {
   const vectors = await embedBrief(BRIEF, new FakeEmbedder());
   expect(vectors).toEqual([basis(0)]);
+});
+
+describe('snippetOf: the passage that matched, unless it says nothing', () => {
+  test("the first section of a Nygard ADR (its date and status) gives way to the document's summary", () => {
+    expect(snippetOf({ excerpt: 'Date: 2024-04-11 Accepted', summary: 'Workers need a durable job queue.' })).toBe('Workers need a durable job queue.');
+    expect(snippetOf({ excerpt: 'Status: Superseded', summary: 'Why we chose Redis.' })).toBe('Why we chose Redis.');
+  });
+
+  test('any words of its own keep the passage; no summary keeps it too', () => {
+    expect(snippetOf({ excerpt: 'Use UTC everywhere.', summary: 'Time zones.' })).toBe('Use UTC everywhere.');
+    expect(snippetOf({ excerpt: 'Part 1 of standard 0.', summary: 'Summary.' })).toBe('Part 1 of standard 0.');
+    expect(snippetOf({ excerpt: 'Date: 2024-04-11 Accepted', summary: '' })).toBe('Date: 2024-04-11 Accepted');
+  });
 });

@@ -280,6 +280,28 @@ describe('status', () => {
     expect(extractStatus({ status: 'Done' }, 'Status: Rejected')).toEqual({ status: 'done', reason: null });
   });
 
+  // Nygard's template as adr-tools writes it (src/template.md, src/_adr_add_link, src/_adr_remove_status):
+  // a `## Status` section; superseding removes "Accepted" and adds "Superceded by [title](file)", spelt so.
+  test.each([
+    ['Accepted', 'accepted', null],
+    ['Proposed', 'proposed', null],
+    ['Superceded by [3. Use Kafka for events](0003-use-kafka-for-events.md)', 'superseded', 'Superseded by 3. Use Kafka for events'],
+    ['Accepted\n\nSuperseded by [3. Use Kafka](0003-use-kafka.md)', 'superseded', 'Superseded by 3. Use Kafka'],
+    ['Accepted\n\nSupercedes [1. Record decisions](0001-record-decisions.md)', 'accepted', null],
+    ['Deprecated', 'deprecated', null],
+    ['* Rejected', 'rejected', null],
+    ['We have not decided yet.', null, null],
+  ])('a ## Status section holding %p -> %p (%p)', (section, status, reason) => {
+    const text = `# 2. Queue jobs in PostgreSQL\n\nDate: 2024-04-11\n\n## Status\n\n${section}\n\n## Context\n\nAccepted practice elsewhere is Redis.\n`;
+    expect(extractStatus({}, text)).toEqual({ status, reason });
+  });
+
+  test('a status heading far down the document, or a section about status history, is not the status', () => {
+    const far = `# T\n\n${'Line of text.\n'.repeat(100)}\n## Status\n\nRejected\n`;
+    expect(extractStatus({}, far).status).toBeNull();
+    expect(extractStatus({}, '# T\n\n## Status of the migration\n\nDone in March.\n').status).toBeNull();
+  });
+
   test('a status line inside the metadata flows into DocMetadata', () => {
     const { metadata } = meta('docs/adrs/0003-redis.md', '# Redis queue\n\n**Status:** Rejected — reason: ops cost\n', ['standard']);
     expect(metadata.status).toBe('rejected');

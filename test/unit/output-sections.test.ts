@@ -176,6 +176,8 @@ describe('section text', () => {
       standard({ filePath: 'docs/standards/logging.md', title: 'Logging', section: 'Logging', score: null, snippet: '', source: 'manual', status: null }),
       standard({ filePath: 'docs/adrs/0001.md', title: 'ADR 0001', section: 'Context', status: 'deprecated', score: 0.7 }),
       standard({ filePath: 'docs/adrs/0007.md', title: 'ADR 0007', section: 'ADR 0007', score: 0.2, snippet: '', source: 'cited', status: null }),
+      // Nygard's H1 carries the number the title drops: one name, not "Queue jobs › 2. Queue jobs".
+      standard({ filePath: 'docs/adr/0002-queue-jobs.md', title: 'Queue jobs', section: '2. Queue jobs', score: 0.6, snippet: '' }),
     ]);
     expect(text.split('\n').slice(4)).toEqual([
       '- `docs/adrs/0002.md` — ADR 0002 › Decision (score 0.8100)',
@@ -184,6 +186,7 @@ describe('section text', () => {
       '- `docs/adrs/0001.md` — ADR 0001 › Context (score 0.7000, **DEPRECATED**)',
       '  > Log JSON lines.',
       '- `docs/adrs/0007.md` — ADR 0007 (named in the brief)',
+      '- `docs/adr/0002-queue-jobs.md` — Queue jobs (score 0.6000)',
     ]);
   });
 });

@@ -59,7 +59,7 @@ export function retrieveStandards(
   const own = [...named]
     .flatMap((p): StandardContext[] => {
       const m = scored.get(p);
-      if (m) return [{ filePath: p, title: m.title, section: m.section, score: m.score, snippet: m.excerpt, status: m.status, source: 'cited' }];
+      if (m) return [{ filePath: p, title: m.title, section: m.section, score: m.score, snippet: snippetOf(m), status: m.status, source: 'cited' }];
       const d = index.doc?.(p);
       return d ? [{ filePath: p, title: d.title, section: d.title, score: null, snippet: d.summary, status: d.status, source: 'cited' }] : [];
     })
@@ -77,11 +77,21 @@ export function retrieveStandards(
         title: m.title,
         section: m.section,
         score: m.score,
-        snippet: m.excerpt,
+        snippet: snippetOf(m),
         status: m.status,
         source: 'retrieved' as const,
       })),
   ];
+}
+
+/**
+ * The passage that matched, unless it says nothing: the first section of an ADR in
+ * Nygard's template is its date and "Accepted" ("Date: 2024-04-11 Accepted"), and the
+ * document's summary (its Context, corpus/metadata.ts) tells the reader more.
+ */
+export function snippetOf(m: { excerpt: string; summary: string }): string {
+  const rest = m.excerpt.replace(/[\w-]+:\s*\S+/g, ' ').replace(/\b(accepted|proposed|approved|draft|status|deprecated|superseded|rejected|done)\b/gi, ' ');
+  return !/\p{L}{2,}/u.test(rest) && m.summary ? m.summary : m.excerpt;
 }
 
 /** A brief that names more than this many standards is a list of them, not a brief: the first ones are attached. */

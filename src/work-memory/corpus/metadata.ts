@@ -15,12 +15,13 @@ export interface ExtractedMetadata {
 
 const SUMMARY_CHARS = 300;
 /**
- * The rules below that read a document's issue id, title and relations. Bump it when
+ * The rules below that read a document's issue id, title, status and relations. Bump it when
  * they change: the next `agentos index` reads the metadata of unchanged files again
  * (without embedding them). 2: an id declared in the header (`* **Issue:** #116`).
  * 3: the issue a document states as its own (`ownIssue`); relation phrases such as "port of", "sub-task of".
+ * 4: a `## Status` section (Nygard's template, adr-tools) and adr-tools' "Superceded by".
  */
-export const METADATA_VERSION = 3;
+export const METADATA_VERSION = 4;
 
 /** Everything we show about a past document, derived from its path and text. */
 export function extractMetadata(relPath: string, text: string, types: CorpusType[], contentHash: string): ExtractedMetadata {
@@ -132,7 +133,7 @@ export function documentTypeOf(relPath: string, types: CorpusType[]): DocumentTy
 
 const STATUS_WORDS: Array<[RegExp, DocStatus]> = [
   [/^(rejected|declined|won'?t ?do|wontfix)/i, 'rejected'],
-  [/^superseded/i, 'superseded'],
+  [/^super[sc]eded/i, 'superseded'], // adr-tools writes 'Superceded by'
   [/^deprecated/i, 'deprecated'],
   [/^(done|completed?|closed|resolved|implemented|merged|shipped|finished)/i, 'done'],
   [/^(accepted|approved)/i, 'accepted'],
@@ -180,16 +181,43 @@ export function extractStatus(data: Record<string, unknown>, body: string): { st
     }
   }
   if (!status) {
-    const sup = /\bsuperseded\s+by\s+([A-Z]+-?\d+|#\d+)/i.exec(body.slice(0, 3000));
+    const section = statusSection(lines);
+    if (section) ({ status, rest } = section);
+  }
+  if (!status) {
+    const sup = /\bsuper[sc]eded\s+by\s+([A-Z]+-?\d+|#\d+)/i.exec(body.slice(0, 3000));
     if (sup) return { status: 'superseded', reason: `Superseded by ${sup[1]}` };
   }
   let reason = status ? cleanReason(rest) : null;
   if (status === 'rejected' && !reason) reason = findRejectionReason(lines);
   if (status === 'superseded' && !reason) {
-    const sup = /\bsuperseded\s+by\s+([A-Z]+-?\d+|#\d+)/i.exec(body);
+    const sup = /\bsuper[sc]eded\s+by\s+([A-Z]+-?\d+|#\d+)/i.exec(body);
     if (sup) reason = `Superseded by ${sup[1]}`;
   }
   return { status, reason };
+}
+
+/** What ends a document's standing: it outranks the "Accepted" that adr-tools leaves beside it. */
+const ENDED: ReadonlySet<DocStatus> = new Set(['rejected', 'superseded', 'deprecated']);
+
+/**
+ * A `## Status` section (Nygard's template, adr-tools, log4brains): its lines until
+ * the next heading, "Accepted", "Superceded by [3. Use Kafka](0003-use-kafka.md)".
+ * A status that ends the document's standing wins over one that does not.
+ */
+function statusSection(lines: string[]): { status: DocStatus; rest: string } | null {
+  const at = lines.slice(0, 80).findIndex((l) => /^#{2,4}[ \t]+status[ \t]*:?[ \t]*$/i.test(l));
+  if (at < 0) return null;
+  let found: { status: DocStatus; rest: string } | null = null;
+  for (const raw of lines.slice(at + 1, at + 16)) {
+    if (/^#{1,6}\s/.test(raw)) break;
+    const line = stripMd(raw).replace(/^\s*[-*>]\s*/, '');
+    const status = line ? statusFromWord(line) : null;
+    if (!status || (found && !ENDED.has(status))) continue;
+    found = { status, rest: line.replace(/^[A-Za-z' ]+?(?=$|[—–:;,.(-]|\s(?:by|in favou?r|because|due)\b)/i, '') };
+    if (ENDED.has(status)) break;
+  }
+  return found;
 }
 
 function cleanReason(rest: string): string | null {

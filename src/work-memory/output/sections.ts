@@ -105,11 +105,14 @@ export function linkedPastWorkSection(m: HistoryMatch, notes: MatchNotes = noNot
     .join('\n');
 }
 
+/** "2. Queue jobs in PostgreSQL" is the title "Queue jobs in PostgreSQL" with its number (Nygard's ADR heading). */
+const sameHeading = (section: string, title: string) => section === title || section.replace(/^(?:adr[- ]?)?\d+(?:\.\d+)*[.:)]?\s+/i, '') === title;
+
 export function relevantStandardsSection(items: StandardContext[]): string {
   const lines = ['## Relevant Standards', '', '_Added by `agentos issue start`: standing decisions that govern this work._', ''];
   for (const s of items) {
     const [title, section] = [quotePast(s.title, 200), quotePast(s.section ?? '', 200)];
-    const where = section && section !== title ? `${title} › ${section}` : title;
+    const where = section && !sameHeading(section, title) ? `${title} › ${section}` : title;
     const score = s.source === 'manual' ? 'provided with --context' : s.source === 'cited' ? 'named in the brief' : `score ${formatScore(s.score ?? 0)}`;
     const status = s.status === 'superseded' || s.status === 'deprecated' || s.status === 'rejected' ? `, **${s.status.toUpperCase()}**` : '';
     lines.push(`- \`${codePath(s.filePath)}\` — ${where} (${score}${status})`);
