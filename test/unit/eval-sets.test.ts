@@ -6,6 +6,7 @@ import { citedStandards, loadEvalSet, restrictTo, sampleById } from '../../src/w
 import { pooled } from '../../src/work-memory/eval/sweep.js';
 import { attached, standardsMetrics } from '../../src/work-memory/eval/standards-metrics.js';
 import type { CaseResult } from '../../src/work-memory/eval/run-set.js';
+import type { Features } from '../../src/work-memory/scoring/features.js';
 
 const STANDARDS = [
   { doc_id: 'a:adr:0216', source_path: 'docs/adrs/10216-ADR-cloudflare-migration.md', kind: 'adr' },
@@ -130,14 +131,16 @@ test('standards metrics: a brief counts when one governing document is attached;
 
 test('standards metrics: what the brief names is attached first, whatever its score, and not counted against k (as retrieveStandards)', () => {
   const base = { target: null, top: 0, topPath: null, targetRank: null, targetScore: null, ms: 0, targets: [], topPaths: [], relatedPaths: [], history: [], group: 'g', project: 'p', kind: 'brief' };
-  const c = (path: string, score: number, label: 0 | 1, cited = false) => ({ path, score, label, features: null, ...(cited ? { cited } : {}) });
+  const f = { cosine: 0.5 } as unknown as Features;
+  const c = (path: string, score: number, label: 0 | 1, cited?: number) => ({ path, score, label, features: cited === undefined ? f : null, ...(cited === undefined ? {} : { cited }) });
   const r: CaseResult = {
     ...base,
     id: 'a',
-    standards: { governing: ['adr/7.md'], candidates: [c('std/1.md', 0.9, 0), c('std/2.md', 0.8, 0), c('std/3.md', 0.7, 0), c('std/4.md', 0.6, 0), c('adr/7.md', 0, 1, true)] },
+    standards: { governing: ['adr/7.md'], candidates: [c('std/1.md', 0.9, 0), c('std/2.md', 0.8, 0), c('std/3.md', 0.7, 0), c('std/4.md', 0.6, 0), c('adr/9.md', 0, 0, 1), c('adr/7.md', 0, 1, 0)] },
   };
-  expect(attached(r, { threshold: 0.5, k: 3, candidates: 5 })).toEqual(['adr/7.md', 'std/1.md', 'std/2.md', 'std/3.md']);
-  expect(standardsMetrics([r], { threshold: 0.5, k: 3, candidates: 5 })).toMatchObject({ briefRecall: 1, pairRecall: 1, precision: 0.25 });
+  // In the order the brief's names were read, as the product attaches them.
+  expect(attached(r, { threshold: 0.5, k: 3, candidates: 5 })).toEqual(['adr/7.md', 'adr/9.md', 'std/1.md', 'std/2.md', 'std/3.md']);
+  expect(standardsMetrics([r], { threshold: 0.5, k: 3, candidates: 5 })).toMatchObject({ briefRecall: 1, pairRecall: 1, precision: 0.2 });
 });
 
 test('sibling work becomes labelled negatives: own work left out, the work it names (or that names it) indexed', async () => {

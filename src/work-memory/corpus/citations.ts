@@ -1,12 +1,13 @@
 /**
  * The ADRs and standards a brief names itself (issue 29): "per ADR-0007",
- * "follows ADR 10216", "see docs/standards/00008-json-report-schema.md",
- * "standard 00007". The author has said they govern the work, so the
- * Librarian attaches them whatever their score (check/standards.ts).
+ * "follows ADR 10216", "ADRs 10217-10219", "see
+ * docs/standards/00008-json-report-schema.md", "standard 00007". The author
+ * has said they govern the work, so the Librarian attaches them whatever
+ * their score (check/standards.ts).
  *
- * One pass over the text collects what it names (ADR and standard numbers,
- * file names); documents are then looked up in it, so a long brief against
- * many standards costs one scan.
+ * One linear pass over the text collects what it names (ADR and standard
+ * numbers, paths and numbered file names); each document is then looked up
+ * in those sets, so a 1 MB brief against thousands of standards stays cheap.
  */
 import type { DocumentType } from './types.js';
 
@@ -15,85 +16,143 @@ export interface CitableDoc {
   documentType: DocumentType;
 }
 
-/** "ADR-0007", "ADR 7", "ADR #7", "ADRs 10217": the word fixes the kind, so any number counts. */
-const ADR_NUMBER = /\badrs?[ \t#:-]*(\d{1,6})(?![\w-])/gi;
+/** Between the word and its number: `ADR-0007`, `ADR 7`, `ADR #7`, `ADR_0007`, `ADR–0007`, a no-break space. */
+const SEP = '[ \\t#:_\\u00a0\\u2013-]*';
+const NUM = '\\d{1,6}';
+/** After a number: a list or range goes on ("ADRs 10217, 10218 and 10219", "ADRs 10217-10219"). */
+const MORE = `(?:(?:[ \\t]*(?:,|&|/|\\band\\b|\\bor\\b)[ \\t]*|[ \\t]*[-\\u2013][ \\t]*|[ \\t]+to[ \\t]+)(?:adrs?${SEP})?${NUM})`;
+/** "ADR-0007", "ADRs 10217-10219": the word fixes the kind, so any number counts; it may not run on into a word or a version. */
+const ADR_NUMBERS = new RegExp(`\\badrs?${SEP}(${NUM}${MORE}*)(?![\\w-]|\\.\\d)`, 'gi');
 /**
- * "standard 00007", "Standard 123": three digits or more, so that "the standard 3 retries"
- * names nothing; the number may not run on into a word ("standard 3-step").
+ * "standard 00007": a zero-padded number, as numbered standards are written, so that
+ * "a standard 500 error", "the standard 3 retries" or "a standard 100 ms budget" name nothing.
  */
-const STANDARD_NUMBER = /\bstandards?[ \t#:-]*(\d{3,6})(?![\w-])/gi;
-/** A path or file name as written: `docs\standards\00008-json-report-schema.md`, `0007-use-postgres`. */
-const NAME = /[\w./\\-]*\d[\w./\\-]*|[\w./\\-]+\.md\b/g;
+const STANDARD_NUMBERS = new RegExp(`\\bstandards?${SEP}(0\\d{2,5}${MORE}*)(?![\\w-]|\\.\\d)`, 'gi');
+/** Longest range expanded ("ADRs 1-9999" is not a citation of 9,999 decisions). */
+const MAX_RANGE = 20;
 /** A file stem alone counts when it holds a number and a word: `00008-json-report-schema`, not `v2` or `2024`. */
 const STEM_ALONE = /^(?=.*\d)(?=.*[a-z]{2})[\w.-]{8,}$/;
+/** Words a file name shares with any other: `0002-use-vue` and `0002-use-react` share only these. */
+const SLUG_NOISE = new Set(['adr', 'use', 'for', 'and', 'the', 'with', 'from', 'into', 'our', 'not', 'new']);
+/** Path segments compared from the end: a URL's host and repository are not part of the document's path. */
+const MAX_SEGMENTS = 12;
 
-/** Paths (repository-relative) of the ADRs and standards the text names, in the order given. */
+/** Paths (repository-relative) of the ADRs and standards the text names, in the index's order. */
 export function namedStandards(text: string, docs: readonly CitableDoc[]): string[] {
-  const adrs = numbers(text, ADR_NUMBER);
-  const standards = numbers(text, STANDARD_NUMBER);
-  const names = new Set<string>();
-  const stems = new Set<string>();
-  /** Numbered file names the text gives (`0001-typography-system`), by number. */
-  const stemsByNumber = new Map<number, Set<string>>();
-  for (const m of text.matchAll(NAME)) {
-    const name = m[0]
-      .replace(/\\/g, '/')
-      .replace(/^\.?\/+/, '')
-      .replace(/[.]+$/, '')
-      .toLowerCase();
-    if (name.endsWith('.md')) names.add(name);
-    const stem = basename(name).replace(/\.md$/, '');
-    if (!STEM_ALONE.test(stem)) continue;
-    stems.add(stem);
-    const n = stemNumber(stem);
-    // Only a name with words says which document: "ADR-0007" itself is the number.
-    if (n !== null && slugWords(stem).length > 0) stemsByNumber.set(n, (stemsByNumber.get(n) ?? new Set()).add(stem));
-  }
+  const adrs = numbers(text, ADR_NUMBERS);
+  const standards = numbers(text, STANDARD_NUMBERS);
+  const mentioned = fileMentions(text);
   // A number two ADRs (or two standards) share names neither: which one was meant is not known.
   const byNumber = new Map<string, number>();
   for (const d of docs) {
-    const n = docNumber(d);
+    const n = stemNumber(stemOf(d.filePath));
     if (n !== null) byNumber.set(`${d.documentType}:${n}`, (byNumber.get(`${d.documentType}:${n}`) ?? 0) + 1);
   }
   return docs
     .filter((d) => {
       if (d.documentType !== 'adr' && d.documentType !== 'standard') return false;
       const path = d.filePath.toLowerCase();
-      const base = basename(path);
-      const stem = base.replace(/\.md$/, '');
-      if ([...names].some((n) => n === path || path.endsWith(`/${n}`) || n.endsWith(`/${path}`) || (n === base && /\d/.test(base)))) return true;
-      if (stems.has(stem) && STEM_ALONE.test(stem)) return true;
-      const n = docNumber(d);
+      const stem = stemOf(path);
+      if (mentioned.names(path) || (STEM_ALONE.test(stem) && mentioned.stems.has(stem))) return true;
+      const n = stemNumber(stem);
       if (n === null || byNumber.get(`${d.documentType}:${n}`) !== 1) return false;
       // "ADR-0001 (docs/adr/0001-typography-system.md)" names another project's 0001, not 0001-repo-trust-tier-vocabulary;
       // "ADR 10217 (10217-jwt-authentication.md)" still names 10217-ADR-jwt-authentication.
-      const given = stemsByNumber.get(n);
-      if (given && ![...given].some((g) => sharesSlugWord(g, stem))) return false;
+      const given = mentioned.fileStemsByNumber.get(n);
+      if (given && ![...given].some((g) => sameSlug(g, stem))) return false;
       return (d.documentType === 'adr' ? adrs : standards).has(n);
     })
     .map((d) => d.filePath);
 }
 
+/**
+ * Every number a match names: lists ("10217, 10218 and 10219") and short ranges ("10217-10219").
+ * A list goes on only with the word again or a number written as wide as the first:
+ * "ADR-0007, 3 workers" names 7 alone, and "ADR-0007 - 2024 review" is no range.
+ */
 function numbers(text: string, re: RegExp): Set<number> {
   const out = new Set<number>();
-  for (const m of text.matchAll(re)) out.add(Number(m[1]));
+  for (const m of text.matchAll(re)) {
+    const parts = m[1].split(/(\d+)/); // ['', n1, sep1, n2, sep2, n3, …]
+    const width = parts[1].length;
+    out.add(Number(parts[1]));
+    for (let i = 3; i < parts.length; i += 2) {
+      const [sep, n, prev] = [parts[i - 1], Number(parts[i]), Number(parts[i - 2])];
+      if (!/[a-z]/i.test(sep) && parts[i].length !== width) break;
+      if (/^[ \t]*[-\u2013]|^[ \t]+to[ \t]/i.test(sep)) {
+        if (n <= prev || n - prev > MAX_RANGE) break;
+        for (let k = prev + 1; k < n; k++) out.add(k);
+      }
+      out.add(n);
+    }
+  }
   return out;
 }
 
-/** The number a file name gives an ADR or standard: `0007-use-postgres.md`, `ADR-0007-…`, `adr-12.md`. */
-function docNumber(d: CitableDoc): number | null {
-  return stemNumber(basename(d.filePath.toLowerCase()));
+interface Mentions {
+  /** Whether the text names this path: itself, a longer path ending in it (a URL), or a tail of it with a folder. */
+  names(path: string): boolean;
+  /** Numbered file stems written anywhere (`00008-json-report-schema`). */
+  stems: Set<string>;
+  /** Numbered names written as files (`….md`, or with a folder), by number: they say which document a number means. */
+  fileStemsByNumber: Map<number, Set<string>>;
 }
 
+/** Paths and file names as written: `docs\standards\00008-json-report-schema.md`, `0007-use-postgres`. One split, linear in the text. */
+function fileMentions(text: string): Mentions {
+  const tails = new Set<string>(); // every tail of a written path, from its file name up
+  const bare = new Set<string>(); // file names written without a folder
+  const stems = new Set<string>();
+  const fileStemsByNumber = new Map<number, Set<string>>();
+  for (const token of text.split(/[^\w./\\-]+/)) {
+    if (!token || !(/\d/.test(token) || /\.md\b/i.test(token))) continue;
+    const name = token.replace(/\\/g, '/').replace(/[.]+$/, '').toLowerCase();
+    const segments = name.split('/').filter((s) => s && s !== '.');
+    if (!segments.length) continue;
+    const file = segments[segments.length - 1];
+    const isFile = file.endsWith('.md');
+    if (isFile && segments.length === 1) bare.add(file);
+    else if (isFile) for (let i = Math.max(0, segments.length - MAX_SEGMENTS); i < segments.length - 1; i++) tails.add(segments.slice(i).join('/'));
+    const stem = file.replace(/\.md$/, '');
+    if (!STEM_ALONE.test(stem)) continue;
+    stems.add(stem);
+    const n = stemNumber(stem);
+    // Only a name written as a file says which document its number means: "10-minutes" or "2.0.1-beta" is not one.
+    if (n !== null && (isFile || segments.length > 1) && slugWords(stem).length > 0) fileStemsByNumber.set(n, (fileStemsByNumber.get(n) ?? new Set()).add(stem));
+  }
+  return {
+    names(path: string): boolean {
+      const segments = path.split('/');
+      const file = segments[segments.length - 1];
+      // A bare file name names a document only when it is numbered: "README.md" or "index.md" is anybody's.
+      if (bare.has(file) && /\d/.test(file)) return true;
+      // Itself, a tail of it with a folder, or (the whole path among the tails) a longer path ending in it: a URL.
+      for (let i = 0; i < segments.length - 1; i++) if (tails.has(segments.slice(i).join('/'))) return true;
+      return false;
+    },
+    stems,
+    fileStemsByNumber,
+  };
+}
+
+function stemOf(path: string): string {
+  return path
+    .slice(path.lastIndexOf('/') + 1)
+    .toLowerCase()
+    .replace(/\.md$/, '');
+}
+
+/** The number a file name gives an ADR or standard: `0007-use-postgres`, `adr-0007-…`, `adr-12`. */
 function stemNumber(stem: string): number | null {
   const m = /^(?:adr[-_ ]?)?(\d{1,6})(?!\d)/.exec(stem);
   return m ? Number(m[1]) : null;
 }
 
-const slugWords = (stem: string) => stem.split(/[^a-z]+/).filter((w) => w.length > 2 && w !== 'adr');
-const sharesSlugWord = (a: string, b: string) => {
-  const words = new Set(slugWords(b));
-  return slugWords(a).some((w) => words.has(w));
-};
+const slugWords = (stem: string) => stem.split(/[^a-z]+/).filter((w) => w.length > 2 && !SLUG_NOISE.has(w));
 
-const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+/** Most of the words of the name given are the document's own. */
+function sameSlug(given: string, stem: string): boolean {
+  const own = new Set(slugWords(stem));
+  const words = slugWords(given);
+  return words.length > 0 && words.filter((w) => own.has(w)).length * 2 >= words.length;
+}

@@ -41,8 +41,8 @@ export interface Candidate {
   relatedWork?: boolean;
   /** Its same-work score as the history check ranked it (null: not among the history check's nearest). */
   historyScore?: number | null;
-  /** Standards only: the brief names it (attached first, whatever its score; corpus/citations.ts). Score 0 when retrieval did not reach it. */
-  cited?: boolean;
+  /** Standards only: the brief names it, the how-many-th (attached first in that order, whatever its score; corpus/citations.ts). Score 0 and no features when retrieval did not reach it. */
+  cited?: number;
 }
 
 export interface CaseResult extends QueryResult {
@@ -247,7 +247,7 @@ async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, 
   const history = checkHistory(b.index, vectors, config.history.k, config.thresholds, scoring);
   const related = new Set(history.matches.flatMap(matchPaths));
   const historyScore = new Map(history.nearest.flatMap((m) => matchPaths(m).map((p) => [p, m.score] as const)));
-  const named = new Set(standardsNamedIn(b.index, c.text));
+  const named = new Map(standardsNamedIn(b.index, c.text).map((p, i) => [p, i] as const));
   const out: Candidate[] = found.map((m) => ({
     path: m.filePath,
     label: gov.has(m.filePath) ? 1 : 0,
@@ -255,11 +255,11 @@ async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, 
     features: m.components?.features ?? null,
     documentType: m.documentType,
     ...(isDesign(m) && b.index.doc?.(m.filePath)?.types.includes('history') ? { relatedWork: related.has(m.filePath), historyScore: historyScore.get(m.filePath) ?? null } : {}),
-    ...(named.has(m.filePath) ? { cited: true } : {}),
+    ...(named.has(m.filePath) ? { cited: named.get(m.filePath) } : {}),
   }));
   const reached = new Set(found.map((m) => m.filePath));
-  for (const p of named) {
-    if (!reached.has(p)) out.push({ path: p, label: gov.has(p) ? 1 : 0, score: 0, features: null, documentType: b.index.doc?.(p)?.documentType, cited: true });
+  for (const [p, i] of named) {
+    if (!reached.has(p)) out.push({ path: p, label: gov.has(p) ? 1 : 0, score: 0, features: null, documentType: b.index.doc?.(p)?.documentType, cited: i });
   }
   return out;
 }

@@ -24,11 +24,14 @@ export interface StandardsMetrics {
 export function attached(c: CaseResult, rule: { threshold: number; k: number; candidates: number }): string[] {
   const all = c.standards?.candidates ?? [];
   // What the brief names first, not counted against k (as retrieveStandards).
-  const named = all.filter((x) => x.cited).slice(0, MAX_CITED);
+  const named = all
+    .filter((x) => x.cited !== undefined)
+    .sort((a, b) => a.cited! - b.cited!)
+    .slice(0, MAX_CITED);
   const first = new Set(named.map((x) => x.path));
   // Of what retrieval reached (a named one keeps its place among the best `candidates`, as in the product).
   const cands = [...all]
-    .filter((x) => !(x.cited && x.features === null && x.score === 0))
+    .filter((x) => !(x.cited !== undefined && x.features === null))
     .sort((a, b) => b.score - a.score)
     .slice(0, rule.candidates)
     .filter((x) => !first.has(x.path) && x.score >= rule.threshold && x.relatedWork !== false);
