@@ -353,5 +353,6 @@ describe('snippetOf: the passage that matched, unless it says nothing', () => {
     expect(snippetOf({ excerpt: 'Use UTC everywhere.', summary: 'Time zones.' })).toBe('Use UTC everywhere.');
     expect(snippetOf({ excerpt: 'Part 1 of standard 0.', summary: 'Summary.' })).toBe('Part 1 of standard 0.');
     expect(snippetOf({ excerpt: 'Date: 2024-04-11 Accepted', summary: '' })).toBe('Date: 2024-04-11 Accepted');
+    for (const excerpt of ['Decision: PostgreSQL.', 'timeout: 30s retries: 3', 'API: REST']) expect(snippetOf({ excerpt, summary: 'Other.' })).toBe(excerpt);
   });
 });

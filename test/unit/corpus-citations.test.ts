@@ -81,6 +81,17 @@ describe('namedStandards: what a brief names', () => {
     expect(nums('ADR 10216 - 2024 review')).toEqual([10216]);
   });
 
+  test('a number after the ADR that is a count, a duration or a date is not another ADR', () => {
+    const docs = [3, 7, 8, 12, 15, 2024].map((n) => adr(`docs/adrs/${String(n).padStart(4, '0')}-d${n}.md`));
+    const nums = (text: string) => named(text, docs).map((p) => Number(/\/(\d{4})-/.exec(p)![1]));
+    expect(nums('ADR-0007 and 3 retries')).toEqual([7]);
+    expect(nums('ADR 7 or 8 replicas')).toEqual([7]);
+    expect(nums('per ADR-0007 to 12 regions')).toEqual([7]);
+    expect(nums('ADR-0012 to 15 ms')).toEqual([12]);
+    expect(nums('ADR-0007, 2024-01-05')).toEqual([7]);
+    expect(nums('ADR-0007 and ADR-0008')).toEqual([7, 8]);
+  });
+
   test('a bare file name names a document only when it is numbered; with a folder it names that path', () => {
     const docs = [adr('docs/adr/README.md'), standard('docs/standards/index.md'), ...DOCS];
     expect(named('Update the README.md with install steps, fix links in index.md', docs)).toEqual([]);
@@ -103,6 +114,8 @@ describe('namedStandards: what a brief names', () => {
     const many = Array.from({ length: 1000 }, (_, i) => adr(`docs/adrs/${String(i + 1).padStart(4, '0')}-d.md`));
     expect(named(`${'a'.repeat(1_000_000)} ADR-0007`, DOCS)).toEqual(['docs/adrs/0007-use-postgres.md']);
     expect(named('-'.repeat(1_000_000), DOCS)).toEqual([]);
+    expect(named(`${'.'.repeat(1_000_000)}1`, DOCS)).toEqual([]);
+    expect(named('ADR 1-'.repeat(150_000), DOCS)).toEqual([]);
     expect(named(Array.from({ length: 100_000 }, (_, i) => `n${i}.md`).join(' '), many)).toEqual([]);
   });
 

@@ -291,9 +291,22 @@ describe('status', () => {
     ['Deprecated', 'deprecated', null],
     ['* Rejected', 'rejected', null],
     ['We have not decided yet.', null, null],
+    ['Accepted\n\nRejected alternatives: see below', 'accepted', null],
+    ['Rejected alternatives: see below', null, null],
+    ['Declined to support Windows', null, null],
+    ['Done: shipped in 2.3', 'done', 'Shipped in 2.3'],
   ])('a ## Status section holding %p -> %p (%p)', (section, status, reason) => {
     const text = `# 2. Queue jobs in PostgreSQL\n\nDate: 2024-04-11\n\n## Status\n\n${section}\n\n## Context\n\nAccepted practice elsewhere is Redis.\n`;
     expect(extractStatus({}, text)).toEqual({ status, reason });
+  });
+
+  test('the status on the heading line itself', () => {
+    expect(extractStatus({}, '# T\n\n## Status: Accepted\n\n## Context\n\nText.\n')).toEqual({ status: 'accepted', reason: null });
+  });
+
+  test('hostile: a status heading followed by a megabyte of blanks is read in one pass', () => {
+    expect(extractStatus({}, `# T\n\n## Status${' '.repeat(1_000_000)}x\n`).status).toBeNull();
+    expect(extractStatus({}, `# T\n\n## Status${' :'.repeat(500_000)}\n\nAccepted\n`).status).toBe('accepted');
   });
 
   test('a status heading far down the document, or a section about status history, is not the status', () => {

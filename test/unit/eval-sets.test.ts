@@ -6,7 +6,6 @@ import { citedStandards, loadEvalSet, restrictTo, sampleById } from '../../src/w
 import { pooled } from '../../src/work-memory/eval/sweep.js';
 import { attached, standardsMetrics } from '../../src/work-memory/eval/standards-metrics.js';
 import type { CaseResult } from '../../src/work-memory/eval/run-set.js';
-import type { Features } from '../../src/work-memory/scoring/features.js';
 
 const STANDARDS = [
   { doc_id: 'a:adr:0216', source_path: 'docs/adrs/10216-ADR-cloudflare-migration.md', kind: 'adr' },
@@ -131,8 +130,7 @@ test('standards metrics: a brief counts when one governing document is attached;
 
 test('standards metrics: what the brief names is attached first, whatever its score, and not counted against k (as retrieveStandards)', () => {
   const base = { target: null, top: 0, topPath: null, targetRank: null, targetScore: null, ms: 0, targets: [], topPaths: [], relatedPaths: [], history: [], group: 'g', project: 'p', kind: 'brief' };
-  const f = { cosine: 0.5 } as unknown as Features;
-  const c = (path: string, score: number, label: 0 | 1, cited?: number) => ({ path, score, label, features: cited === undefined ? f : null, ...(cited === undefined ? {} : { cited }) });
+  const c = (path: string, score: number, label: 0 | 1, cited?: number) => ({ path, score, label, features: null, ...(cited === undefined ? {} : { cited, unreached: true }) });
   const r: CaseResult = {
     ...base,
     id: 'a',

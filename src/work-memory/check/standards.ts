@@ -90,7 +90,10 @@ export function retrieveStandards(
  * document's summary (its Context, corpus/metadata.ts) tells the reader more.
  */
 export function snippetOf(m: { excerpt: string; summary: string }): string {
-  const rest = m.excerpt.replace(/[\w-]+:\s*\S+/g, ' ').replace(/\b(accepted|proposed|approved|draft|status|deprecated|superseded|rejected|done)\b/gi, ' ');
+  // Only a document's own bookkeeping goes: "Decision: PostgreSQL." or "timeout: 30s" is content.
+  const rest = m.excerpt
+    .replace(/\b(?:date|status|authors?|deciders?|owners?|created|updated|last[ -]updated|id|tags?)\s*:\s*\S+/gi, ' ')
+    .replace(/\b(?:accepted|proposed|approved|draft|status|deprecated|superseded|rejected|done)\b/gi, ' ');
   return !/\p{L}{2,}/u.test(rest) && m.summary ? m.summary : m.excerpt;
 }
 

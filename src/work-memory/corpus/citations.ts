@@ -16,18 +16,20 @@ export interface CitableDoc {
   documentType: DocumentType;
 }
 
-/** Between the word and its number: `ADR-0007`, `ADR 7`, `ADR #7`, `ADR_0007`, `ADR–0007`, a no-break space. */
-const SEP = '[ \\t#:_\\u00a0\\u2013-]*';
-const NUM = '\\d{1,6}';
-/** After a number: a list or range goes on ("ADRs 10217, 10218 and 10219", "ADRs 10217-10219"). */
-const MORE = `(?:(?:[ \\t]*(?:,|&|/|\\band\\b|\\bor\\b)[ \\t]*|[ \\t]*[-\\u2013][ \\t]*|[ \\t]+to[ \\t]+)(?:adrs?${SEP})?${NUM})`;
-/** "ADR-0007", "ADRs 10217-10219": the word fixes the kind, so any number counts; it may not run on into a word or a version. */
-const ADR_NUMBERS = new RegExp(`\\badrs?${SEP}(${NUM}${MORE}*)(?![\\w-]|\\.\\d)`, 'gi');
 /**
- * "standard 00007": a zero-padded number, as numbered standards are written, so that
- * "a standard 500 error", "the standard 3 retries" or "a standard 100 ms budget" name nothing.
+ * "ADR-0007", "ADR 7", "ADR #7", "ADR_0007", "ADR–0007" (en dash, no-break space): the word fixes the
+ * kind, so any number counts. "standard 00007": a zero-padded number, as numbered standards are
+ * written, so that "a standard 500 error" or "a standard 100 ms budget" names nothing. No
+ * lookahead here: a failing one made the engine retry a long run of "ADR 1-ADR 1-…" from each start.
  */
-const STANDARD_NUMBERS = new RegExp(`\\bstandards?${SEP}(0\\d{2,5}${MORE}*)(?![\\w-]|\\.\\d)`, 'gi');
+const ADR_WORD = /\badrs?[ \t#:_\u00a0\u2013-]{0,3}(\d{1,6})/gi;
+const STANDARD_WORD = /\bstandards?[ \t#:_\u00a0\u2013-]{0,3}(0\d{2,5})/gi;
+/**
+ * After a number, a list or range goes on: ", 10218", " and 10219", "-10219", " to ADR-0009".
+ * Sticky, one step at a time, a bounded number of steps.
+ */
+const NEXT = /(?:[ \t]{0,3}(,|&|\/|and|or)[ \t]{0,3}|[ \t]{0,3}([-\u2013])[ \t]{0,3}|[ \t]{1,3}(to)[ \t]{1,3})((?:adrs?|standards?)[ \t#:_\u00a0\u2013-]{0,3})?(\d{1,6})/iy;
+const MAX_LIST = 20;
 /** Longest range expanded ("ADRs 1-9999" is not a citation of 9,999 decisions). */
 const MAX_RANGE = 20;
 /** A file stem alone counts when it holds a number and a word: `00008-json-report-schema`, not `v2` or `2024`. */
@@ -39,8 +41,8 @@ const MAX_SEGMENTS = 12;
 
 /** Paths (repository-relative) of the ADRs and standards the text names, in the index's order. */
 export function namedStandards(text: string, docs: readonly CitableDoc[]): string[] {
-  const adrs = numbers(text, ADR_NUMBERS);
-  const standards = numbers(text, STANDARD_NUMBERS);
+  const adrs = numbers(text, ADR_WORD);
+  const standards = numbers(text, STANDARD_WORD);
   const mentioned = fileMentions(text);
   // A number two ADRs (or two standards) share names neither: which one was meant is not known.
   const byNumber = new Map<string, number>();
@@ -67,26 +69,55 @@ export function namedStandards(text: string, docs: readonly CitableDoc[]): strin
 
 /**
  * Every number a match names: lists ("10217, 10218 and 10219") and short ranges ("10217-10219").
- * A list goes on only with the word again or a number written as wide as the first:
- * "ADR-0007, 3 workers" names 7 alone, and "ADR-0007 - 2024 review" is no range.
+ * Without the word again, a list goes on only with a number written as an identifier is, as wide
+ * as the first and of three digits or more: "ADR-0007 and 3 retries", "ADR 7 or 8 replicas" and
+ * "ADR-0012 to 15 ms" name one ADR. A number that runs on into a word or a version names nothing.
  */
 function numbers(text: string, re: RegExp): Set<number> {
   const out = new Set<number>();
-  for (const m of text.matchAll(re)) {
-    const parts = m[1].split(/(\d+)/); // ['', n1, sep1, n2, sep2, n3, …]
-    const width = parts[1].length;
-    out.add(Number(parts[1]));
-    for (let i = 3; i < parts.length; i += 2) {
-      const [sep, n, prev] = [parts[i - 1], Number(parts[i]), Number(parts[i - 2])];
-      if (!/[a-z]/i.test(sep) && parts[i].length !== width) break;
-      if (/^[ \t]*[-\u2013]|^[ \t]+to[ \t]/i.test(sep)) {
-        if (n <= prev || n - prev > MAX_RANGE) break;
-        for (let k = prev + 1; k < n; k++) out.add(k);
-      }
-      out.add(n);
-    }
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const at = m.index + m[0].length;
+    if (runsOn(text, at, true)) continue;
+    // Each list is read once: the next search starts where it ended.
+    re.lastIndex = readList(text, at, m[1], out);
   }
   return out;
+}
+
+/** The first number and what follows it as a list or range, into `out`; returns where the list ends. */
+function readList(text: string, at: number, first: string, out: Set<number>): number {
+  let end = at;
+  let prev = Number(first);
+  out.add(prev);
+  for (let i = 0; i < MAX_LIST; i++) {
+    NEXT.lastIndex = end;
+    const n = NEXT.exec(text);
+    if (!n || runsOn(text, NEXT.lastIndex, false)) break;
+    const [, , dash, to, word, digits] = n;
+    if (!word && (digits.length !== first.length || digits.length < 3)) break;
+    const value = Number(digits);
+    if (dash || to) {
+      if (value <= prev || value - prev > MAX_RANGE) break;
+      for (let k = prev + 1; k < value; k++) out.add(k);
+    }
+    out.add(value);
+    prev = value;
+    end = NEXT.lastIndex;
+  }
+  return end;
+}
+
+/**
+ * The number goes on into a word, a file name or a version (`0007-draft`, `0007.md`, `7.0.1`, `7th`),
+ * so it is not a citation by number. Only the first number may go on into a range ("10217-10219");
+ * a later one must end there ("ADR-0007, 2024-01-05" is a date, not ADR 2024).
+ */
+function runsOn(text: string, at: number, first: boolean): boolean {
+  const c = text[at] ?? '';
+  if (first && (c === '-' || c === '\u2013')) return !/^[-\u2013][ \t]{0,3}(?:\d|adr|standard)/i.test(text.slice(at, at + 16));
+  if (c === '.') return /\w/.test(text[at + 1] ?? '');
+  return /[\w\u2013-]/.test(c);
 }
 
 interface Mentions {
@@ -106,7 +137,7 @@ function fileMentions(text: string): Mentions {
   const fileStemsByNumber = new Map<number, Set<string>>();
   for (const token of text.split(/[^\w./\\-]+/)) {
     if (!token || !(/\d/.test(token) || /\.md\b/i.test(token))) continue;
-    const name = token.replace(/\\/g, '/').replace(/[.]+$/, '').toLowerCase();
+    const name = trimDots(token.replace(/\\/g, '/')).toLowerCase();
     const segments = name.split('/').filter((s) => s && s !== '.');
     if (!segments.length) continue;
     const file = segments[segments.length - 1];
@@ -133,6 +164,13 @@ function fileMentions(text: string): Mentions {
     stems,
     fileStemsByNumber,
   };
+}
+
+/** Sentence dots off the end ("see 0007-x.md."): a loop, as `/[.]+$/` rescanned a run of dots from each of its starts. */
+function trimDots(s: string): string {
+  let end = s.length;
+  while (end > 0 && s[end - 1] === '.') end--;
+  return s.slice(0, end);
 }
 
 function stemOf(path: string): string {

@@ -197,27 +197,48 @@ export function extractStatus(data: Record<string, unknown>, body: string): { st
   return { status, reason };
 }
 
-/** What ends a document's standing: it outranks the "Accepted" that adr-tools leaves beside it. */
-const ENDED: ReadonlySet<DocStatus> = new Set(['rejected', 'superseded', 'deprecated']);
-
 /**
- * A `## Status` section (Nygard's template, adr-tools, log4brains): its lines until
- * the next heading, "Accepted", "Superceded by [3. Use Kafka](0003-use-kafka.md)".
- * A status that ends the document's standing wins over one that does not.
+ * A `## Status` section (Nygard's template, adr-tools, log4brains), or `## Status: Accepted`:
+ * its first line of text is the status when it is a status word standing alone ("Accepted",
+ * "Done: shipped in 2.3", "Superceded by [3. Use Kafka](0003-use-kafka.md)"), not a sentence
+ * ("Rejected alternatives: see below"). adr-tools adds "Superceded by" beside the "Accepted"
+ * it means to replace, so that line, later in the section, wins.
  */
 function statusSection(lines: string[]): { status: DocStatus; rest: string } | null {
-  const at = lines.slice(0, 80).findIndex((l) => /^#{2,4}[ \t]+status[ \t]*:?[ \t]*$/i.test(l));
+  let at = -1;
+  let inline = '';
+  for (let i = 0; i < Math.min(lines.length, 80); i++) {
+    // One run of blanks and colons, then the rest: linear on a 1 MB line (two runs around an optional `:` were quadratic).
+    const m = /^#{2,4}[ \t]+status(?![\w])[ \t:]*(.*)$/i.exec(lines[i]);
+    if (m) {
+      at = i;
+      inline = m[1];
+      break;
+    }
+  }
   if (at < 0) return null;
-  let found: { status: DocStatus; rest: string } | null = null;
+  const section: string[] = [];
   for (const raw of lines.slice(at + 1, at + 16)) {
     if (/^#{1,6}\s/.test(raw)) break;
-    const line = stripMd(raw).replace(/^\s*[-*>]\s*/, '');
-    const status = line ? statusFromWord(line) : null;
-    if (!status || (found && !ENDED.has(status))) continue;
-    found = { status, rest: line.replace(/^[A-Za-z' ]+?(?=$|[—–:;,.(-]|\s(?:by|in favou?r|because|due)\b)/i, '') };
-    if (ENDED.has(status)) break;
+    section.push(raw);
   }
-  return found;
+  const text = [inline, ...section]
+    .map((l) =>
+      stripMd(l)
+        .replace(/^\s*[-*>]\s*/, '')
+        .trim(),
+    )
+    .filter(Boolean);
+  const superseded = text.slice(1).find((l) => /^super[sc]eded\s+by\b/i.test(l));
+  return standingAlone(superseded ?? text[0] ?? '');
+}
+
+/** "Accepted", "Done: shipped", "Superseded by ADR-9": a status word, then nothing, punctuation or its reason. Not "Rejected alternatives …". */
+function standingAlone(line: string): { status: DocStatus; rest: string } | null {
+  const m = /^(won'?t ?do|in progress|in review|[a-z]+)(.*)$/i.exec(line);
+  if (!m || !/^(?:$|\s*[—–:;,.(-]|\s+(?:by|in favou?r|because|due)\b)/i.test(m[2])) return null;
+  const status = statusFromWord(m[1]);
+  return status ? { status, rest: m[2] } : null;
 }
 
 function cleanReason(rest: string): string | null {

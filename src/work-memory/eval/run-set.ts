@@ -43,6 +43,8 @@ export interface Candidate {
   historyScore?: number | null;
   /** Standards only: the brief names it, the how-many-th (attached first in that order, whatever its score; corpus/citations.ts). Score 0 and no features when retrieval did not reach it. */
   cited?: number;
+  /** A named standard retrieval did not reach: added for the cited rule, no candidate of the retrieved list. */
+  unreached?: boolean;
 }
 
 export interface CaseResult extends QueryResult {
@@ -259,7 +261,7 @@ async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, 
   }));
   const reached = new Set(found.map((m) => m.filePath));
   for (const [p, i] of named) {
-    if (!reached.has(p)) out.push({ path: p, label: gov.has(p) ? 1 : 0, score: 0, features: null, documentType: b.index.doc?.(p)?.documentType, cited: i });
+    if (!reached.has(p)) out.push({ path: p, label: gov.has(p) ? 1 : 0, score: 0, features: null, documentType: b.index.doc?.(p)?.documentType, cited: i, unreached: true });
   }
   return out;
 }

@@ -31,7 +31,7 @@ export function attached(c: CaseResult, rule: { threshold: number; k: number; ca
   const first = new Set(named.map((x) => x.path));
   // Of what retrieval reached (a named one keeps its place among the best `candidates`, as in the product).
   const cands = [...all]
-    .filter((x) => !(x.cited !== undefined && x.features === null))
+    .filter((x) => !x.unreached)
     .sort((a, b) => b.score - a.score)
     .slice(0, rule.candidates)
     .filter((x) => !first.has(x.path) && x.score >= rule.threshold && x.relatedWork !== false);
