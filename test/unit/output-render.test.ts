@@ -95,6 +95,23 @@ describe.each([40, 60, 100])('at %i columns', (width) => {
       '  - manual  docs/adrs/0007.md › Decision',
     ]);
   });
+
+  test('a superseded, deprecated or rejected standard says so', async () => {
+    const st = await makeStyle(false);
+    const item = { filePath: 'docs/adr/0002-queue-jobs.md', section: 'Decision', snippet: '', title: 'Queue jobs', score: null, source: 'cited' as const };
+    const out = renderStandards(
+      [
+        { ...item, status: 'superseded' },
+        { ...item, status: 'accepted' },
+      ],
+      st,
+      width,
+    );
+    const items = out.split('\n').slice(1);
+    expect(items[0]).toMatch(/^ {2}- cited {2}SUPERSEDED {2}docs\//);
+    expect(items.filter((l) => l.startsWith('  - '))[1]).toMatch(/^ {2}- cited {3}docs\//);
+    for (const l of items) expect(l.length).toBeLessThanOrEqual(width);
+  });
 });
 
 test('a single-document match says "Path:", and no brief passage line when there is none', async () => {
