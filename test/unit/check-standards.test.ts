@@ -9,7 +9,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { embedBrief } from '../../src/work-memory/check/history.js';
 import { runChecks } from '../../src/work-memory/check/run.js';
-import { MAX_CITED, mergeContext, readManualContext, retrieveStandards, snippetOf, standardsNamedIn, type StandardContext, type StandardsRule } from '../../src/work-memory/check/standards.js';
+import {
+  MAX_CITED,
+  mergeContext,
+  readManualContext,
+  retrieveStandards,
+  snippetOf,
+  standardsNamedIn,
+  withSuccessors,
+  type StandardContext,
+  type StandardsRule,
+} from '../../src/work-memory/check/standards.js';
 import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/issue-start/index.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/shared/errors.js';
@@ -341,6 +351,36 @@ describe('through issue start', () => {
 test('fakes: this brief is one chunk, embedded to e0', async () => {
   const vectors = await embedBrief(BRIEF, new FakeEmbedder());
   expect(vectors).toEqual([basis(0)]);
+});
+
+describe('withSuccessors: a superseded standard brings the one in force', () => {
+  const adr = (i: number, meta: Partial<StoredDoc> = {}) =>
+    standardDoc(30 + i, { score: 0.1, meta: { filePath: `docs/adr/000${i}-d${i}.md`, documentType: 'adr', title: `Decision number ${i} in full`, ...meta } });
+  const store = () =>
+    indexWithScores([], [])
+      .add(adr(2, { status: 'superseded', statusReason: 'Superseded by 3. Decision number 3 in full' }))
+      .add(adr(3))
+      .add(adr(4, { status: 'superseded', statusReason: 'Superseded by ADR-0005' }))
+      .add(adr(5))
+      .add(adr(6, { status: 'superseded', statusReason: 'Superseded by something not indexed' }));
+  const cited = (p: string, status: StandardContext['status'] = 'superseded'): StandardContext => ({ filePath: p, title: p, section: p, score: null, snippet: '', status, source: 'cited' });
+
+  test("adr-tools' link text (the successor's title) or an ADR number: the successor comes right after it", () => {
+    const out = withSuccessors(store(), [cited('docs/adr/0002-d2.md'), cited('docs/adr/0004-d4.md'), cited('docs/adr/0006-d6.md')]);
+    expect(out.map((s) => [s.filePath, s.source])).toEqual([
+      ['docs/adr/0002-d2.md', 'cited'],
+      ['docs/adr/0003-d3.md', 'successor'],
+      ['docs/adr/0004-d4.md', 'cited'],
+      ['docs/adr/0005-d5.md', 'successor'],
+      ['docs/adr/0006-d6.md', 'cited'],
+    ]);
+  });
+
+  test('a successor already listed is not repeated; a standard in force brings nothing', () => {
+    const listed = [cited('docs/adr/0002-d2.md'), cited('docs/adr/0003-d3.md', 'accepted')];
+    expect(withSuccessors(store(), listed)).toEqual(listed);
+    expect(withSuccessors(store(), [cited('docs/adr/0005-d5.md', 'accepted')]).map((s) => s.filePath)).toEqual(['docs/adr/0005-d5.md']);
+  });
 });
 
 describe('snippetOf: the passage that matched, unless it says nothing', () => {

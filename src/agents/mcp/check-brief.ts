@@ -49,7 +49,7 @@ export interface BriefCheck {
   matches: MatchOut[];
   /** Alerts a person dismissed (Ignore) for this very brief before: shown as related, not raised. */
   dismissed: MatchOut[];
-  standards: Array<{ title: string; path: string; section: string; score: number | null; snippet: string; source: 'manual' | 'cited' | 'retrieved' }>;
+  standards: Array<{ title: string; path: string; section: string; score: number | null; snippet: string; source: 'manual' | 'cited' | 'retrieved' | 'successor' }>;
   warnings: string[];
   timings: Record<string, number>;
 }
@@ -144,7 +144,10 @@ export function renderCheck(r: BriefCheck): string {
   for (const m of r.dismissed) lines.push(`- Dismissed before by the user for this brief: ${label(m)} score ${formatScore(m.score)}`);
   if (r.standards.length) {
     lines.push('Standards that govern this work:');
-    for (const st of r.standards) lines.push(`- ${st.title} (${st.path})${st.source === 'cited' ? ' named in the brief' : st.score === null ? '' : ` score ${formatScore(st.score)}`}`);
+    for (const st of r.standards)
+      lines.push(
+        `- ${st.title} (${st.path})${st.source === 'cited' ? ' named in the brief' : st.source === 'successor' ? ' supersedes the one above' : st.score === null ? '' : ` score ${formatScore(st.score)}`}`,
+      );
   }
   for (const w of r.warnings) lines.push(`Warning: ${w}`);
   return lines.join('\n');

@@ -17,8 +17,11 @@ export interface StandardContext {
   score: number | null;
   snippet: string;
   status: DocStatus | null;
-  /** manual: `--context FILE`; cited: the brief names it (corpus/citations.ts); retrieved: the rule below found it. */
-  source: 'manual' | 'cited' | 'retrieved';
+  /**
+   * manual: `--context FILE`; cited: the brief names it (corpus/citations.ts); retrieved: the rule below
+   * found it; successor: it superseded the standard listed just before it.
+   */
+  source: 'manual' | 'cited' | 'retrieved' | 'successor';
 }
 
 export interface StandardsRule {
@@ -68,7 +71,7 @@ export function retrieveStandards(
   const kept = nearest.filter((m) => !attached.has(m.filePath) && m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath)));
   // The best `candidates` by score, then the line, then ADRs/standards before designs: a design above
   // the line is never cut for an ADR below it.
-  return [
+  return withSuccessors(index, [
     ...own,
     ...librarianOrder(kept)
       .slice(0, rule.k)
@@ -81,8 +84,36 @@ export function retrieveStandards(
         status: m.status,
         source: 'retrieved' as const,
       })),
-  ];
+  ]);
 }
+
+/**
+ * A superseded standard brings the one that superseded it, right after it: the decision in force
+ * is what the work must follow, and re-litigating it is what this tool is for. The successor is
+ * read from the status reason ("Superseded by ADR-0009", adr-tools' "Superceded by [3. Use Redis
+ * Streams](…)", whose link text is the successor's title).
+ */
+export function withSuccessors(index: VectorIndex, items: StandardContext[]): StandardContext[] {
+  if (!items.some((s) => s.status === 'superseded')) return items;
+  const docs = (index.documents?.('standard') ?? []).filter((d) => d.documentType === 'adr' || d.documentType === 'standard');
+  const listed = new Set(items.map((s) => s.filePath));
+  const out: StandardContext[] = [];
+  for (const s of items) {
+    out.push(s);
+    const reason = s.status === 'superseded' ? index.doc?.(s.filePath)?.statusReason : null;
+    if (!reason) continue;
+    const lower = reason.toLowerCase();
+    const next =
+      namedStandards(reason, docs).find((p) => p !== s.filePath) ?? docs.find((d) => d.filePath !== s.filePath && d.title.length >= MIN_TITLE_MATCH && lower.includes(d.title.toLowerCase()))?.filePath;
+    const d = next && !listed.has(next) ? index.doc?.(next) : undefined;
+    if (!d) continue;
+    listed.add(d.filePath);
+    out.push({ filePath: d.filePath, title: d.title, section: d.title, score: null, snippet: d.summary, status: d.status, source: 'successor' });
+  }
+  return out;
+}
+/** A title this long, found in a status reason, names that document ("Use Redis" would name too many). */
+const MIN_TITLE_MATCH = 12;
 
 /**
  * The passage that matched, unless it says nothing: the first section of an ADR in
