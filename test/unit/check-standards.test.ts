@@ -376,6 +376,31 @@ describe('withSuccessors: a superseded standard brings the one in force', () => 
     ]);
   });
 
+  test('each successor says what it supersedes; a chain is followed to the decision in force', () => {
+    const chain = indexWithScores([], [])
+      .add(adr(2, { status: 'superseded', statusReason: 'Superseded by ADR-0003' }))
+      .add(adr(3, { status: 'superseded', statusReason: 'Superseded by ADR-0004' }))
+      .add(adr(4));
+    expect(withSuccessors(chain, [cited('docs/adr/0002-d2.md')]).map((s) => [s.filePath, s.supersedes ?? null])).toEqual([
+      ['docs/adr/0002-d2.md', null],
+      ['docs/adr/0003-d3.md', 'docs/adr/0002-d2.md'],
+      ['docs/adr/0004-d4.md', 'docs/adr/0003-d3.md'],
+    ]);
+  });
+
+  test("the link's file beats a number or a title in its text; among titles the longest, whole words", () => {
+    const idx = indexWithScores([], [])
+      .add(adr(1, { title: 'Use PostgreSQL' }))
+      .add(adr(2, { title: 'Keep everything in one database' }))
+      .add(adr(5, { title: 'Revisit ADR 2 storage choice' }))
+      .add(adr(6, { title: 'Use PostgreSQL for queues' }))
+      .add(adr(7, { status: 'superseded', statusReason: 'Superseded by 5. Revisit ADR 2 storage choice (0005-d5.md)' }))
+      .add(adr(8, { status: 'superseded', statusReason: 'Superseded by 6. Use PostgreSQL for queues' }));
+    const next = (p: string) => withSuccessors(idx, [cited(p)])[1]?.filePath;
+    expect(next('docs/adr/0007-d7.md')).toBe('docs/adr/0005-d5.md');
+    expect(next('docs/adr/0008-d8.md')).toBe('docs/adr/0006-d6.md');
+  });
+
   test('a successor already listed is not repeated; a standard in force brings nothing', () => {
     const listed = [cited('docs/adr/0002-d2.md'), cited('docs/adr/0003-d3.md', 'accepted')];
     expect(withSuccessors(store(), listed)).toEqual(listed);

@@ -285,8 +285,8 @@ describe('status', () => {
   test.each([
     ['Accepted', 'accepted', null],
     ['Proposed', 'proposed', null],
-    ['Superceded by [3. Use Kafka for events](0003-use-kafka-for-events.md)', 'superseded', 'Superseded by 3. Use Kafka for events'],
-    ['Accepted\n\nSuperseded by [3. Use Kafka](0003-use-kafka.md)', 'superseded', 'Superseded by 3. Use Kafka'],
+    ['Superceded by [3. Use Kafka for events](0003-use-kafka-for-events.md)', 'superseded', 'Superseded by 3. Use Kafka for events (0003-use-kafka-for-events.md)'],
+    ['Accepted\n\nSuperseded by [3. Use Kafka](0003-use-kafka.md)', 'superseded', 'Superseded by 3. Use Kafka (0003-use-kafka.md)'],
     ['Accepted\n\nSupercedes [1. Record decisions](0001-record-decisions.md)', 'accepted', null],
     ['Deprecated', 'deprecated', null],
     ['* Rejected', 'rejected', null],

@@ -49,7 +49,16 @@ export interface BriefCheck {
   matches: MatchOut[];
   /** Alerts a person dismissed (Ignore) for this very brief before: shown as related, not raised. */
   dismissed: MatchOut[];
-  standards: Array<{ title: string; path: string; section: string; score: number | null; snippet: string; source: 'manual' | 'cited' | 'retrieved' | 'successor' }>;
+  standards: Array<{
+    title: string;
+    path: string;
+    section: string;
+    score: number | null;
+    snippet: string;
+    source: 'manual' | 'cited' | 'retrieved' | 'successor';
+    status: string | null;
+    supersedes?: string;
+  }>;
   warnings: string[];
   timings: Record<string, number>;
 }
@@ -107,7 +116,16 @@ export async function checkBrief(s: ProjectSession, brief: string, scope?: Check
     thresholds: { duplicate: config.thresholds.duplicate, related: config.thresholds.related },
     matches: h.matches.filter((m) => !dismissed.includes(m)).map(out),
     dismissed: dismissed.map(out),
-    standards: outcome.standards.items.map((i) => ({ title: i.title, path: i.filePath, section: i.section, score: i.score, snippet: i.snippet, source: i.source })),
+    standards: outcome.standards.items.map((i) => ({
+      title: i.title,
+      path: i.filePath,
+      section: i.section,
+      score: i.score,
+      snippet: i.snippet,
+      source: i.source,
+      status: i.status,
+      ...(i.supersedes ? { supersedes: i.supersedes } : {}),
+    })),
     warnings,
     timings: Object.fromEntries(Object.entries(outcome.timings).map(([k, v]) => [k, Math.round(v)])),
   };
@@ -130,6 +148,9 @@ export function failedCheck(error: string, t: { duplicate: number; related: numb
   };
 }
 
+/** A standard that no longer stands: said beside it, so the model does not follow it. */
+const ENDED = new Set(['superseded', 'deprecated', 'rejected']);
+
 /** The text the model reads: status, advice, each match in a line or three, the standards. */
 export function renderCheck(r: BriefCheck): string {
   const lines = [`Status: ${r.status}. ${r.advice}`];
@@ -146,7 +167,7 @@ export function renderCheck(r: BriefCheck): string {
     lines.push('Standards that govern this work:');
     for (const st of r.standards)
       lines.push(
-        `- ${st.title} (${st.path})${st.source === 'cited' ? ' named in the brief' : st.source === 'successor' ? ' supersedes the one above' : st.score === null ? '' : ` score ${formatScore(st.score)}`}`,
+        `- ${st.title} (${st.path})${ENDED.has(st.status ?? '') ? ` ${st.status!.toUpperCase()}` : ''}${st.source === 'cited' ? ' named in the brief' : st.source === 'successor' ? ` supersedes ${st.supersedes ?? ''}` : st.score === null ? '' : ` score ${formatScore(st.score)}`}`,
       );
   }
   for (const w of r.warnings) lines.push(`Warning: ${w}`);

@@ -47,7 +47,7 @@ export async function searchHistory(s: ProjectSession, query: string, o: { type?
 
 /** Why a standard the text names is there (it may be unscored: retrieval need not reach it). */
 const NAMED = 'named in the text';
-const SUCCESSOR = 'supersedes the one above';
+const SUCCESSOR = 'supersedes';
 
 /** The Librarian's answer for a text: the standards above the standards line, ADRs first (as `issue start` attaches them). */
 export async function standardsFor(s: ProjectSession, text: string): Promise<Found> {
@@ -64,7 +64,7 @@ export async function standardsFor(s: ProjectSession, text: string): Promise<Fou
       status: i.status,
       section: i.section,
       excerpt: i.snippet,
-      why: i.source === 'cited' ? [NAMED] : i.source === 'successor' ? [SUCCESSOR] : [],
+      why: i.source === 'cited' ? [NAMED] : i.source === 'successor' ? [`${SUCCESSOR} ${i.supersedes ?? ''}`] : [],
     })),
     belowLine: 0,
     line: s.config.thresholds.standards,
@@ -76,7 +76,7 @@ export function renderSearch(r: Found, none: string): string {
   const lines = r.results.length ? [] : [none];
   r.results.forEach((x, i) => {
     lines.push(
-      `${i + 1}. ${x.id ? `#${x.id} ` : ''}${x.title} (${x.path}) ${[...x.why.filter((w) => w === NAMED || w === SUCCESSOR), ...(x.score === null ? [] : [`score ${formatScore(x.score)}`])].join(', ')} [${x.types.join(', ')}]${x.status ? ` ${x.status}` : ''}`,
+      `${i + 1}. ${x.id ? `#${x.id} ` : ''}${x.title} (${x.path}) ${[...x.why.filter((w) => w === NAMED || w.startsWith(SUCCESSOR)), ...(x.score === null ? [] : [`score ${formatScore(x.score)}`])].join(', ')} [${x.types.join(', ')}]${x.status ? ` ${x.status}` : ''}`,
     );
     if (x.excerpt) lines.push(`   ${x.section ? `${x.section}: ` : ''}${x.excerpt}`);
   });

@@ -11,7 +11,7 @@ import { matchPaths } from '../scoring/match.js';
 import { briefForCheck } from './brief-limit.js';
 import type { LexicalData } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
-import { retrieveStandards, standardsNamedIn, type StandardContext } from './standards.js';
+import { retrieveStandards, standardsNamedIn, withSuccessors, type StandardContext } from './standards.js';
 import { extractMetadata } from '../corpus/metadata.js';
 import { orgSummary, type OrgRequest, type OrgSummary, type OrgView } from '../org/open.js';
 
@@ -218,6 +218,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
             relatedHere,
             standardsNamedIn(index, briefText),
           ).filter((s) => !shown.has(s.filePath));
+          standards.items = withSuccessors(index, standards.items);
         }
         timings.queryMs = t() - t2;
         return { history, standards, warnings, timings };

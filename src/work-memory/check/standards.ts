@@ -4,7 +4,7 @@ import { extractMetadata } from '../corpus/metadata.js';
 import type { DocStatus } from '../corpus/types.js';
 import { UsageError } from '../../shared/errors.js';
 import { BoundedReadError, readRegularFile } from '../../shared/fsutil/bounded-read.js';
-import type { VectorIndex } from '../index/types.js';
+import type { StoredDoc, VectorIndex } from '../index/types.js';
 import { nearestDocuments } from './history.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
 import { namedStandards } from '../corpus/citations.js';
@@ -22,6 +22,8 @@ export interface StandardContext {
    * found it; successor: it superseded the standard listed just before it.
    */
   source: 'manual' | 'cited' | 'retrieved' | 'successor';
+  /** A successor's: the path of the standard it superseded. */
+  supersedes?: string;
 }
 
 export interface StandardsRule {
@@ -71,7 +73,7 @@ export function retrieveStandards(
   const kept = nearest.filter((m) => !attached.has(m.filePath) && m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath)));
   // The best `candidates` by score, then the line, then ADRs/standards before designs: a design above
   // the line is never cut for an ADR below it.
-  return withSuccessors(index, [
+  return [
     ...own,
     ...librarianOrder(kept)
       .slice(0, rule.k)
@@ -84,36 +86,65 @@ export function retrieveStandards(
         status: m.status,
         source: 'retrieved' as const,
       })),
-  ]);
+  ];
 }
 
 /**
- * A superseded standard brings the one that superseded it, right after it: the decision in force
- * is what the work must follow, and re-litigating it is what this tool is for. The successor is
- * read from the status reason ("Superseded by ADR-0009", adr-tools' "Superceded by [3. Use Redis
- * Streams](…)", whose link text is the successor's title).
+ * A superseded standard brings the one that superseded it, and that one's successor in turn:
+ * the decision in force is what the work must follow, and re-litigating it is what this tool
+ * is for. The successor is read from the status reason: the file its link points to (adr-tools:
+ * "Superceded by [3. Use Redis Streams](0003-use-redis-streams.md)"), else an ADR it names
+ * ("Superseded by ADR-0009"), else the longest title of another standard found in it.
+ * Each successor says which document it supersedes, so a list reordered or filtered later
+ * (a manual `--context` copy, a design shown as past work) still reads right.
  */
 export function withSuccessors(index: VectorIndex, items: StandardContext[]): StandardContext[] {
   if (!items.some((s) => s.status === 'superseded')) return items;
   const docs = (index.documents?.('standard') ?? []).filter((d) => d.documentType === 'adr' || d.documentType === 'standard');
   const listed = new Set(items.map((s) => s.filePath));
   const out: StandardContext[] = [];
-  for (const s of items) {
-    out.push(s);
-    const reason = s.status === 'superseded' ? index.doc?.(s.filePath)?.statusReason : null;
-    if (!reason) continue;
-    const lower = reason.toLowerCase();
-    const next =
-      namedStandards(reason, docs).find((p) => p !== s.filePath) ?? docs.find((d) => d.filePath !== s.filePath && d.title.length >= MIN_TITLE_MATCH && lower.includes(d.title.toLowerCase()))?.filePath;
-    const d = next && !listed.has(next) ? index.doc?.(next) : undefined;
-    if (!d) continue;
-    listed.add(d.filePath);
-    out.push({ filePath: d.filePath, title: d.title, section: d.title, score: null, snippet: d.summary, status: d.status, source: 'successor' });
+  for (const item of items) {
+    out.push(item);
+    let s = item;
+    for (let step = 0; step < MAX_CHAIN && s.status === 'superseded'; step++) {
+      const next = successorOf(s.filePath, index.doc?.(s.filePath)?.statusReason ?? null, docs);
+      const d = next && !listed.has(next) ? index.doc?.(next) : undefined;
+      if (!d) break;
+      listed.add(d.filePath);
+      s = { filePath: d.filePath, title: d.title, section: d.title, score: null, snippet: d.summary, status: d.status, source: 'successor', supersedes: s.filePath };
+      out.push(s);
+    }
   }
   return out;
 }
+/** Steps followed along a chain of supersessions (2 by 3 by 4 …). */
+const MAX_CHAIN = 5;
 /** A title this long, found in a status reason, names that document ("Use Redis" would name too many). */
 const MIN_TITLE_MATCH = 12;
+
+function successorOf(self: string, reason: string | null, docs: StoredDoc[]): string | null {
+  if (!reason) return null;
+  const others = docs.filter((d) => d.filePath !== self);
+  const targets = [...reason.matchAll(/\(([^()\s]+\.md)(?:#[^()\s]*)?\)/gi)].map((m) => m[1]).join(' ');
+  const byFile = targets ? namedStandards(targets, others)[0] : undefined;
+  if (byFile) return byFile;
+  const byNumber = namedStandards(reason, others)[0];
+  if (byNumber) return byNumber;
+  const lower = ` ${reason.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+  const byTitle = others
+    .filter(
+      (d) =>
+        d.title.length >= MIN_TITLE_MATCH &&
+        lower.includes(
+          ` ${d.title
+            .toLowerCase()
+            .replace(/[^\p{L}\p{N}]+/gu, ' ')
+            .trim()} `,
+        ),
+    )
+    .sort((a, b) => b.title.length - a.title.length)[0];
+  return byTitle?.filePath ?? null;
+}
 
 /**
  * The passage that matched, unless it says nothing: the first section of an ADR in

@@ -19,7 +19,7 @@ const SUMMARY_CHARS = 300;
  * they change: the next `agentos index` reads the metadata of unchanged files again
  * (without embedding them). 2: an id declared in the header (`* **Issue:** #116`).
  * 3: the issue a document states as its own (`ownIssue`); relation phrases such as "port of", "sub-task of".
- * 4: a `## Status` section (Nygard's template, adr-tools) and adr-tools' "Superceded by".
+ * 4: a `## Status` section (Nygard's template, adr-tools), adr-tools' "Superceded by" with its link's file.
  */
 export const METADATA_VERSION = 4;
 
@@ -222,9 +222,10 @@ function statusSection(lines: string[]): { status: DocStatus; rest: string } | n
     if (/^#{1,6}\s/.test(raw)) break;
     section.push(raw);
   }
+  // A link keeps its target: "Superceded by 3. Use Kafka (0003-use-kafka.md)" names the file that supersedes it.
   const text = [inline, ...section]
     .map((l) =>
-      stripMd(l)
+      stripMd(l.replace(/\[([^[\]]*)\]\(([^()]*)\)/g, '$1 ($2)'))
         .replace(/^\s*[-*>]\s*/, '')
         .trim(),
     )

@@ -114,7 +114,13 @@ export function relevantStandardsSection(items: StandardContext[]): string {
     const [title, section] = [quotePast(s.title, 200), quotePast(s.section ?? '', 200)];
     const where = section && !sameHeading(section, title) ? `${title} › ${section}` : title;
     const score =
-      s.source === 'manual' ? 'provided with --context' : s.source === 'cited' ? 'named in the brief' : s.source === 'successor' ? 'supersedes the one above' : `score ${formatScore(s.score ?? 0)}`;
+      s.source === 'manual'
+        ? 'provided with --context'
+        : s.source === 'cited'
+          ? 'named in the brief'
+          : s.source === 'successor'
+            ? `supersedes \`${codePath(s.supersedes ?? '')}\``
+            : `score ${formatScore(s.score ?? 0)}`;
     const status = s.status === 'superseded' || s.status === 'deprecated' || s.status === 'rejected' ? `, **${s.status.toUpperCase()}**` : '';
     lines.push(`- \`${codePath(s.filePath)}\` — ${where} (${score}${status})`);
     if (s.snippet) lines.push(`  > ${quotePast(s.snippet)}`);
