@@ -4,6 +4,7 @@
  * reads the status and decides). Fails open as the CLI does: status "error" with
  * what failed, and the agent proceeds.
  */
+import { standsNoLonger } from '../../work-memory/corpus/types.js';
 import { formatScore } from '../../work-memory/check/classify.js';
 import { runChecks, type CheckScope } from '../../work-memory/check/run.js';
 import { matchPaths, type HistoryMatch } from '../../work-memory/scoring/match.js';
@@ -148,9 +149,6 @@ export function failedCheck(error: string, t: { duplicate: number; related: numb
   };
 }
 
-/** A standard that no longer stands: said beside it, so the model does not follow it. */
-const ENDED = new Set(['superseded', 'deprecated', 'rejected']);
-
 /** The text the model reads: status, advice, each match in a line or three, the standards. */
 export function renderCheck(r: BriefCheck): string {
   const lines = [`Status: ${r.status}. ${r.advice}`];
@@ -167,7 +165,7 @@ export function renderCheck(r: BriefCheck): string {
     lines.push('Standards that govern this work:');
     for (const st of r.standards)
       lines.push(
-        `- ${st.title} (${st.path})${ENDED.has(st.status ?? '') ? ` ${st.status!.toUpperCase()}` : ''}${st.source === 'cited' ? ' named in the brief' : st.source === 'successor' ? ` supersedes ${st.supersedes ?? ''}` : st.score === null ? '' : ` score ${formatScore(st.score)}`}`,
+        `- ${st.title} (${st.path})${standsNoLonger(st.status) ? ` ${st.status!.toUpperCase()}` : ''}${st.source === 'cited' ? ' named in the brief' : st.source === 'successor' ? ` supersedes ${st.supersedes ?? ''}` : st.score === null ? '' : ` score ${formatScore(st.score)}`}`,
       );
   }
   for (const w of r.warnings) lines.push(`Warning: ${w}`);

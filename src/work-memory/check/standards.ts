@@ -19,7 +19,7 @@ export interface StandardContext {
   status: DocStatus | null;
   /**
    * manual: `--context FILE`; cited: the brief names it (corpus/citations.ts); retrieved: the rule below
-   * found it; successor: it superseded the standard listed just before it.
+   * found it; successor: it superseded an attached standard (`supersedes`, withSuccessors).
    */
   source: 'manual' | 'cited' | 'retrieved' | 'successor';
   /** A successor's: the path of the standard it superseded. */
@@ -66,7 +66,7 @@ export function retrieveStandards(
       const m = scored.get(p);
       if (m) return [{ filePath: p, title: m.title, section: m.section, score: m.score, snippet: snippetOf(m), status: m.status, source: 'cited' }];
       const d = index.doc?.(p);
-      return d ? [{ filePath: p, title: d.title, section: d.title, score: null, snippet: d.summary, status: d.status, source: 'cited' }] : [];
+      return d ? [unscored(d, 'cited')] : [];
     })
     .slice(0, MAX_CITED);
   const attached = new Set(own.map((s) => s.filePath));
@@ -111,12 +111,17 @@ export function withSuccessors(index: VectorIndex, items: StandardContext[]): St
       const d = next && !listed.has(next) ? index.doc?.(next) : undefined;
       if (!d) break;
       listed.add(d.filePath);
-      s = { filePath: d.filePath, title: d.title, section: d.title, score: null, snippet: d.summary, status: d.status, source: 'successor', supersedes: s.filePath };
+      s = { ...unscored(d, 'successor'), supersedes: s.filePath };
       out.push(s);
     }
   }
   return out;
 }
+/** A standard attached for what was said of it, not for a score: its metadata stands in for a passage. */
+function unscored(d: StoredDoc, source: 'cited' | 'successor'): StandardContext {
+  return { filePath: d.filePath, title: d.title, section: d.title, score: null, snippet: d.summary, status: d.status, source };
+}
+
 /** Steps followed along a chain of supersessions (2 by 3 by 4 …). */
 const MAX_CHAIN = 5;
 /** A title this long, found in a status reason, names that document ("Use Redis" would name too many). */

@@ -2,6 +2,9 @@ export type CorpusType = 'standard' | 'history';
 export type DocumentType = 'issue' | 'lld' | 'standard' | 'adr';
 export type DocStatus = 'done' | 'accepted' | 'rejected' | 'superseded' | 'deprecated' | 'proposed' | 'open';
 
+/** A standard that no longer stands (superseded, deprecated, rejected): shown as such wherever it is listed, never as a rule to follow. */
+export const standsNoLonger = (status: string | null | undefined): boolean => status === 'superseded' || status === 'deprecated' || status === 'rejected';
+
 /** A file the corpus globs selected, not yet read. */
 export interface CorpusFile {
   /** Repo-relative, "/"-separated. */

@@ -3,7 +3,7 @@ import { noNotes, type MatchNotes } from './notes.js';
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
 import { oneLine } from '../../shared/sanitize.js';
-import type { WorkOrigin } from '../corpus/types.js';
+import { standsNoLonger, type WorkOrigin } from '../corpus/types.js';
 import { originDone, originFiles, originRef } from './origin.js';
 
 /**
@@ -121,7 +121,7 @@ export function relevantStandardsSection(items: StandardContext[]): string {
           : s.source === 'successor'
             ? `supersedes \`${codePath(s.supersedes ?? '')}\``
             : `score ${formatScore(s.score ?? 0)}`;
-    const status = s.status === 'superseded' || s.status === 'deprecated' || s.status === 'rejected' ? `, **${s.status.toUpperCase()}**` : '';
+    const status = standsNoLonger(s.status) ? `, **${s.status!.toUpperCase()}**` : '';
     lines.push(`- \`${codePath(s.filePath)}\` — ${where} (${score}${status})`);
     if (s.snippet) lines.push(`  > ${quotePast(s.snippet)}`);
   }
