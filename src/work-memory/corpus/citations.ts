@@ -9,6 +9,7 @@
  * numbers, paths and numbered file names); each document is then looked up
  * in those sets, so a 1 MB brief against thousands of standards stays cheap.
  */
+import { trimEndSet } from '../../shared/text/linear.js';
 import type { DocumentType } from './types.js';
 
 export interface CitableDoc {
@@ -137,7 +138,8 @@ function fileMentions(text: string): Mentions {
   const fileStemsByNumber = new Map<number, Set<string>>();
   for (const token of text.split(/[^\w./\\-]+/)) {
     if (!token || !(/\d/.test(token) || /\.md\b/i.test(token))) continue;
-    const name = trimDots(token.replace(/\\/g, '/')).toLowerCase();
+    // Sentence dots off the end ("see 0007-x.md."), in one pass: `/[.]+$/` rescanned a run of dots from each of its starts.
+    const name = trimEndSet(token.replace(/\\/g, '/'), '.').toLowerCase();
     const segments = name.split('/').filter((s) => s && s !== '.');
     if (!segments.length) continue;
     const file = segments[segments.length - 1];
@@ -164,13 +166,6 @@ function fileMentions(text: string): Mentions {
     stems,
     fileStemsByNumber,
   };
-}
-
-/** Sentence dots off the end ("see 0007-x.md."): a loop, as `/[.]+$/` rescanned a run of dots from each of its starts. */
-function trimDots(s: string): string {
-  let end = s.length;
-  while (end > 0 && s[end - 1] === '.') end--;
-  return s.slice(0, end);
 }
 
 function stemOf(path: string): string {
