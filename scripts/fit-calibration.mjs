@@ -7,6 +7,9 @@
 //   node scripts/fit-calibration.mjs [--write] [--features a,b,...] [--ablate] [--governs-from md.json] results1.json results2.json ...
 //   --governs-from: the Librarian's rows from another save (one that records which designs the history
 //   check placed as related, `relatedWork`, 2026-11-26), the same-work rows from the results files.
+//   --tracker-from: the trackers' model (weights, floors, placement) fitted, held out and reported on this
+//   save's tracker briefs, while the markdown model keeps the results files' (a save that records a
+//   feature the trackers use, 2026-11-27, without refitting markdown from rows measured differently).
 //   env: FIT_DOMAINS=domains|pooled, FIT_FALSE_ALERTS[_MARKDOWN|_TRACKER], FIT_PLACE_MARKDOWN_ON=all|own,
 //        FIT_RELATED_NOISE, FIT_LAMBDA, FIT_IGNORE_NAMED=1 (measure the named-as-related cap)
 //
@@ -40,7 +43,7 @@ const fIdx = args.indexOf('--features');
 // The features that earned their place on the development sets (docs/scoring.md, ablation); --features to try others.
 const DEFAULT_FEATURES = ['cosineMean', 'lexBrief', 'lexDoc', 'title', 'gap'];
 // Bug reports: the relative evidence (gap, standout) and the report's own distinctive terms carry more than whole-text similarity (docs/scoring.md).
-const DEFAULT_TRACKER_FEATURES = ['gap', 'standout', 'lexBrief', 'title', 'docChunks', 'docRareCover'];
+const DEFAULT_TRACKER_FEATURES = ['gap', 'standout', 'lexBrief', 'title', 'docChunks', 'docRareCover', 'neighbours', 'neighbourGap'];
 const wanted = fIdx >= 0 ? (args[fIdx + 1] === 'all' ? FEATURE_NAMES.filter((n) => n !== 'namedRelated' && n !== 'sameIssue') : args[fIdx + 1].split(',')) : DEFAULT_FEATURES;
 const tIdx = args.indexOf('--tracker-features');
 const trackerWanted = tIdx >= 0 ? args[tIdx + 1].split(',') : DEFAULT_TRACKER_FEATURES;
@@ -49,7 +52,9 @@ const govIdx = args.indexOf('--governs-features');
 const govWanted = govIdx >= 0 ? args[govIdx + 1].split(',') : ['cosine', 'cosineMean', 'lexBrief', 'lexDoc'];
 const govFromIdx = args.indexOf('--governs-from');
 const governsFrom = govFromIdx >= 0 ? args[govFromIdx + 1] : null;
-const files = args.filter((a, i) => a.endsWith('.json') && !['--features', '--tracker-features', '--governs-features', '--governs-from'].includes(args[i - 1]));
+const trackerFromIdx = args.indexOf('--tracker-from');
+const trackerFrom = trackerFromIdx >= 0 ? args[trackerFromIdx + 1] : null;
+const files = args.filter((a, i) => a.endsWith('.json') && !['--features', '--tracker-features', '--governs-features', '--governs-from', '--tracker-from'].includes(args[i - 1]));
 for (const n of [...wanted, ...trackerWanted, ...govWanted]) {
   if (!FEATURE_NAMES.includes(n)) {
     console.error(`fit-calibration: unknown feature ${n} (known: ${FEATURE_NAMES.join(', ')})`);
@@ -71,6 +76,8 @@ if (process.env.FIT_IGNORE_NAMED === '1') for (const r of results) for (const c 
 const historyCase = (r) => !/_adr$|^design_cites_standard$|^cross_project$/.test(r.kind ?? '');
 const briefs = results.filter((r) => historyCase(r) && r.history?.length);
 const projects = [...new Set(briefs.map((r) => r.project))].sort();
+// The tracker briefs the trackers' model is fitted and judged on (--tracker-from), by project.
+const trackerBriefs = trackerFrom ? JSON.parse(readFileSync(trackerFrom, 'utf8')).results.filter((r) => historyCase(r) && r.history?.length) : null;
 
 // ---------- logistic regression (Newton / IRLS with an L2 penalty) ----------
 function standardiser(rows, names) {
@@ -277,6 +284,7 @@ function lexicalFloor(placed, rs) {
 
 /** Everything the product ships for one domain, fitted on `train` only: weights, floors, placement, lexical floor. */
 function fitSameWork(train, domain, features) {
+  if (domain === 'tracker' && trackerBriefs) train = withTrackerBriefs(train);
   const inDomain = train.filter((r) => domainOf(r.project) === domain);
   const own = MODE === 'domains' && domain === 'tracker';
   const weightsFrom = own ? inDomain : train;
@@ -295,6 +303,12 @@ function fitSameWork(train, domain, features) {
   return { ...placed, floors: { ...placed.floors, lexicalDuplicate: lex } };
 }
 
+/** `rs` with its tracker briefs taken from --tracker-from (the same projects). */
+function withTrackerBriefs(rs) {
+  const keep = new Set(rs.filter((r) => domainOf(r.project) === 'tracker').map((r) => r.project));
+  return [...rs.filter((r) => domainOf(r.project) !== 'tracker'), ...trackerBriefs.filter((r) => keep.has(r.project))];
+}
+
 /** Each project held out of everything fitted (weights, floors, placement), then asked with what the others gave. */
 function heldOut(features, quiet = false) {
   const all = [];
@@ -304,7 +318,7 @@ function heldOut(features, quiet = false) {
       domainOf(p),
       features,
     );
-    const test = briefs.filter((r) => r.project === p);
+    const test = (domainOf(p) === 'tracker' && trackerBriefs ? trackerBriefs : briefs).filter((r) => r.project === p);
     if (!model) {
       if (!quiet) console.log(`  held out ${p.padEnd(32)} (nothing left to fit its domain on)`);
       continue;
@@ -352,7 +366,7 @@ for (const d of DOMAINS) {
   );
   inSample[d] = metrics(
     decide(
-      briefs.filter((r) => domainOf(r.project) === d),
+      (d === 'tracker' && trackerBriefs ? trackerBriefs : briefs).filter((r) => domainOf(r.project) === d),
       m,
       m.floors,
     ),
@@ -475,7 +489,9 @@ if (write) {
   assertFinite(sameWork, 'sameWork');
   if (trackerSameWork) assertFinite(trackerSameWork, 'trackerSameWork');
   if (governs) assertFinite(governs, 'governs');
-  const inputs = [...files, ...(governsFrom ? [governsFrom] : [])].map((f) => `${f.split('/').pop()} sha256:${createHash('sha256').update(readFileSync(f)).digest('hex').slice(0, 12)}`);
+  const inputs = [...files, ...(governsFrom ? [governsFrom] : []), ...(trackerFrom ? [trackerFrom] : [])].map(
+    (f) => `${f.split('/').pop()} sha256:${createHash('sha256').update(readFileSync(f)).digest('hex').slice(0, 12)}`,
+  );
   const version = createHash('sha256').update(JSON.stringify({ sameWork, trackerSameWork, governs })).digest('hex').slice(0, 8);
   const clean = (m) => ({
     intercept: round6(m.intercept),

@@ -119,6 +119,8 @@ const PHRASES: Record<FeatureName, (f: Features, shared: string[]) => string> = 
   docRareCover: (f) => `the brief has ${Math.round(f.docRareCover * 100)}% of its most distinctive terms`,
   namedRelated: () => 'named as related work',
   sameIssue: () => "the brief's own issue",
+  neighbours: (f) => `little other past work near it (its nearest at cosine ${f.neighbours.toFixed(2)} on average)`,
+  neighbourGap: (f) => `nearer the brief than to any other past work (+${f.neighbourGap.toFixed(2)})`,
 };
 
 /** What must hold for a phrase to be true of the candidate (a push up relative to the fit's mean is not enough). */
@@ -131,6 +133,7 @@ const SUPPORTS: Partial<Record<FeatureName, (f: Features, shared: string[]) => b
   lexBrief: (f) => f.lexBrief > 0,
   rareCover: (f) => f.rareCover > 0,
   docRareCover: (f) => f.docRareCover > 0,
+  neighbourGap: (f) => f.neighbourGap > 0,
   namedRelated: () => false,
   sameIssue: () => false,
 };

@@ -24,6 +24,8 @@ export const FEATURE_NAMES = [
   'docRareCover', // the same the other way: the document's most distinctive terms the brief also has
   'namedRelated', // 1 when either text names the other as related, prerequisite or followed-up work (corpus/relations.ts): a cap, not a weight
   'sameIssue', // 1 when the brief and the document state the same issue as their own (corpus/relations.ts isOwnIssue): a floor, not a weight
+  'neighbours', // how close the document's three nearest OTHER pieces of work are to it (neighbours.ts): a crowd of siblings, or a generic report
+  'neighbourGap', // cosineMean minus the nearest other work's: the brief nearer the document than its own nearest sibling is
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -42,6 +44,14 @@ export const IDENTIFIER_CAP = 3;
  * unrelated best neighbour of a brief is at 0.45-0.6 on the development sets.
  */
 export const GAP_REFERENCE_MIN = 0.5;
+/** Other pieces of work whose closeness to a document is averaged (`neighbours`, neighbours.ts): one near sibling, or a crowd. */
+export const NEIGHBOURS = 3;
+/**
+ * Where a document has fewer than NEIGHBOURS other pieces of work, or they were not read (a candidate far
+ * under the related floor): about where a typical unrelated neighbour sits (as GAP_REFERENCE_MIN).
+ */
+export const NEIGHBOUR_DEFAULT = 0.5;
+const meanOf = (n: readonly number[] | undefined) => Array.from({ length: NEIGHBOURS }, (_, j) => n?.[j] ?? NEIGHBOUR_DEFAULT).reduce((a, b) => a + b, 0) / NEIGHBOURS;
 
 /** What the feature pass needs of one candidate. */
 export interface CandidateEvidence {
@@ -58,6 +68,8 @@ export interface CandidateEvidence {
   namedRelated?: boolean;
   /** Both texts state the same issue as their own. */
   sameIssue?: boolean;
+  /** Cosines of the document's nearest other pieces of work, best first (neighbours.ts); absent when not read. */
+  neighbours?: readonly number[];
 }
 
 /** What the feature pass needs of the brief and the corpus. */
@@ -161,6 +173,8 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
         docRareCover: c.terms ? weightedCover(docDistinctive(c.terms, q), briefSet, q) : 0,
         namedRelated: c.namedRelated ? 1 : 0,
         sameIssue: c.sameIssue ? 1 : 0,
+        neighbours: meanOf(c.neighbours),
+        neighbourGap: c.cosineMean - (c.neighbours?.[0] ?? NEIGHBOUR_DEFAULT),
       },
       sharedIdentifiers: shared.sort((a, b) => q.idf(b) - q.idf(a)).slice(0, 5),
     };

@@ -7,8 +7,10 @@ import { stripTemplates } from '../lexical/templates.js';
 import { nearestDocuments, toMatch, workKey, type HistoryMatch } from './match.js';
 import { fuse, referenceOf, type ScoringMethod } from './standout.js';
 import { computeFeatures } from './features.js';
+import type { LogisticModel } from './calibration-types.js';
 import { calibratedScore, commitSameWorkModel, governsModel, sameWorkModel, trackerSameWorkModel, whyInWords } from './calibrated.js';
 import { dot, meanVector } from '../embeddings/embedder.js';
+import { nearestOtherWork } from './neighbours.js';
 import { isOwnIssue, namesAsRelated, type BriefRelations } from '../corpus/relations.js';
 
 /** How the check scores: the method, the lexical index (null when absent) and the brief. */
@@ -98,6 +100,14 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
           parts.map(({ base }) => base),
           lowestFloor - WHOLE_TEXT_MARGIN,
         );
+  // Work read from git and a tracker's reports have their own fits: a brief covers a short commit's
+  // vocabulary easily, and bug reports are placed on their own lines (calibrated.ts).
+  const modelFor = (i: number) => {
+    const origin = parts[i].m.origin;
+    if (type !== 'history' || !origin) return model;
+    if (origin.source === 'git') return commitSameWorkModel();
+    return origin.kind === 'issue' ? trackerSameWorkModel() : model;
+  };
   const evidence = computeFeatures(
     {
       briefTitle: s.briefTitle ?? '',
@@ -125,19 +135,13 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
         // Issue numbers name work in this repository only: another repository's #12 is not the #12 a brief cites.
         namedRelated: s.briefRelations && !m.repository ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related }) : false,
         // A standard governs by its rule, not by its issue: only past work is the brief's own issue.
+        // One graph search per candidate, only where its model reads it (bug reports; eval: all).
+        neighbours: docMean && (s.wholeText === 'all' || readsNeighbours(modelFor(i))) ? nearestOtherWork(index, type, m, docMean, s.exclude) : undefined,
         sameIssue: type === 'history' && s.briefRelations && !m.repository ? isOwnIssue(s.briefRelations, { ownIssue: doc?.ownIssue, origin: m.origin ?? doc?.origin }) : false,
       };
     }),
   );
   const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
-  // Work read from git and a tracker's reports have their own fits: a brief covers a short commit's
-  // vocabulary easily, and bug reports are placed on their own lines (calibrated.ts).
-  const modelFor = (i: number) => {
-    const origin = parts[i].m.origin;
-    if (type !== 'history' || !origin) return model;
-    if (origin.source === 'git') return commitSameWorkModel();
-    return origin.kind === 'issue' ? trackerSameWorkModel() : model;
-  };
   const explained = parts.map((_, i) => calibratedScore(modelFor(i), evidence[i].features, lines));
   // Candidates whose whole text was not read (far under the related floor) stood in with their best
   // passage, which flatters them: they never rank above one that was scored on the whole evidence.
@@ -169,6 +173,9 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   });
   return ranked(scored);
 }
+
+/** A model that weighs where a document's other work lies (scoring/neighbours.ts). */
+const readsNeighbours = (model: LogisticModel) => 'neighbours' in model.features || 'neighbourGap' in model.features;
 
 /** Whole-text cosines are computed for candidates down to this far under the model's related floor... */
 const WHOLE_TEXT_MARGIN = 0.05;
