@@ -73,6 +73,7 @@ describe('hostile stderr', () => {
     mem.record({ tool: 'shell', command: 'git push', outcome: 'failure', error: `fatal: \x1b[31m${token}\x1b[0m rejected` });
     const [rec] = mem.list();
     mem.close();
+    await (await import('node:fs/promises')).rm(root, { recursive: true, force: true });
     expect(rec.cause).toMatch(/^fatal: /);
     expect(`${rec.cause} ${rec.error}`).not.toContain(token);
   });

@@ -61,3 +61,33 @@ test("a file of another repository (the team store) gets no link into this repos
   const md = renderCommentMarkdown(r, { duplicate: 0.85, fileLink: (p) => `https://github.com/o/r/blob/s/${p}` });
   expect(md).not.toContain('https://github.com/o/r/blob/s/docs/27.md');
 });
+
+test('the comment never lists a superseded standard as the rule: it says so, names the one that replaced it, and what the issue named', () => {
+  const r = report('t', {
+    standards: {
+      items: [
+        { title: 'Queue jobs in PostgreSQL', filePath: 'docs/adr/0002-queue-jobs-in-postgres.md', section: 'Decision', score: null, status: 'superseded', source: 'cited' },
+        {
+          title: 'Queue jobs in Redis Streams',
+          filePath: 'docs/adr/0003-redis-streams.md',
+          section: 'Decision',
+          score: null,
+          status: 'accepted',
+          source: 'successor',
+          supersedes: 'docs/adr/0002-queue-jobs-in-postgres.md',
+        },
+        { title: 'Logging', filePath: 'docs/adr/0001-logging.md', section: 'Decision', score: 0.9, status: 'accepted', source: 'retrieved' },
+      ],
+    },
+  });
+  const lines = renderCommentMarkdown(r, { duplicate: 0.85 }).split('\n');
+  const at = lines.indexOf('**Standards that govern this work**');
+  expect(lines.slice(at + 2, at + 5)).toEqual([
+    '- **SUPERSEDED**: Queue jobs in PostgreSQL (`docs/adr/0002-queue-jobs-in-postgres.md`) — Decision (named in the issue)',
+    '- Queue jobs in Redis Streams (`docs/adr/0003-redis-streams.md`) — Decision (supersedes `docs/adr/0002-queue-jobs-in-postgres.md`)',
+    '- Logging (`docs/adr/0001-logging.md`) — Decision',
+  ]);
+  // A status the store or an old result carries that is not one of ours is not shown.
+  r.standards.items[0].status = '<b>x</b>';
+  expect(renderCommentMarkdown(r, { duplicate: 0.85 })).not.toContain('<b>');
+});

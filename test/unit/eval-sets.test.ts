@@ -1,11 +1,22 @@
 /** Labelled sets for `agentos eval` (issue 20): markdown histories, trackers, standards labels, the sweep's samples. */
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { citedStandards, loadEvalSet, restrictTo, sampleById } from '../../src/work-memory/eval/sets.js';
 import { pooled } from '../../src/work-memory/eval/sweep.js';
 import { attached, standardsMetrics } from '../../src/work-memory/eval/standards-metrics.js';
 import type { CaseResult } from '../../src/work-memory/eval/run-set.js';
+
+// Every scratch folder made here, removed after the file's tests.
+const made: string[] = [];
+const scratch = async (prefix: string) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+afterAll(async () => {
+  await Promise.all(made.map((d) => rm(d, { recursive: true, force: true })));
+});
 
 const STANDARDS = [
   { doc_id: 'a:adr:0216', source_path: 'docs/adrs/10216-ADR-cloudflare-migration.md', kind: 'adr' },
@@ -21,7 +32,7 @@ test('citations: ADR numbers with or without the renumbering prefix, "standard 0
 });
 
 async function markdownSet(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-mdset-'));
+  const dir = await scratch('agentos-mdset-');
   const files: Record<string, string> = {
     'docs/r/docs/lld/done/LLD-001.md': '# LLD-001: Retry\n\nFollows standard 00007.\n',
     'docs/r/docs/lineage/done/1-lld/001-issue.md': '# Issue #1: Retry\n\nRetry failed requests.\n',
@@ -67,12 +78,12 @@ test('a markdown history folder is one project per repository, documents at thei
 
 test('a missing folder or file is a usage error naming it', async () => {
   expect(() => loadEvalSet('/nonexistent/set', { subset: 1 })).toThrow(/\/nonexistent\/set: no such file or folder/);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-mdset-'));
+  const dir = await scratch('agentos-mdset-');
   expect(() => loadEvalSet(dir, { subset: 1 })).toThrow(/corpus\.jsonl: missing/);
 });
 
 test('trackers: one project per `project`, so the sweep pool prefixes ids that could collide', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-pairs-'));
+  const dir = await scratch('agentos-pairs-');
   const file = path.join(dir, 'p.jsonl');
   const rows = [
     { id: 1, title: 'crash on start', body: 'x', duplicate_of: null, project: 'a' },
@@ -83,9 +94,16 @@ test('trackers: one project per `project`, so the sweep pool prefixes ids that c
   const projects = loadEvalSet(file, { subset: 1, heldOut: 0 });
   expect(projects.map((p) => p.name)).toEqual(['a', 'b']);
   const pool = pooled(projects);
-  expect(pool.docs.map((d) => d.id).sort()).toEqual(['a:1', 'b:1']);
+  expect(pool.docs.map((d) => d.id).sort()).toEqual(['a/1', 'b/1']);
   expect(new Set(pool.docs.map((d) => d.relPath)).size).toBe(2);
-  expect(pool.cases).toEqual([expect.objectContaining({ id: 'a:2', expected: ['a:1'] })]);
+  expect(pool.cases).toEqual([expect.objectContaining({ id: 'a/2', expected: ['a/1'] })]);
+  // The pool's reports are written as a tracker export (run-set.ts): every id must be one the reader keeps.
+  // With `a:1` every report was skipped, and the trackers' sweep read 0 at every size.
+  const { readTrackerExport } = await import('../../src/work-memory/sources/tracker.js');
+  const lines = pool.docs.map((d) => JSON.stringify({ id: d.id, title: d.record!.title, body: d.record!.body, closed: true })).join('\n');
+  const read = readTrackerExport('tracker-export.jsonl', lines);
+  expect(read.warnings).toEqual([]);
+  expect(read.docs.map((d) => d.metadata.filePath).sort()).toEqual(['tracker:a/1', 'tracker:b/1']);
 });
 
 test('the sweep pool is a monorepo: each project in its own folder, in its own layout, so an issue and its design stay one piece of work', async () => {
@@ -142,7 +160,7 @@ test('standards metrics: what the brief names is attached first, whatever its sc
 });
 
 test('sibling work becomes labelled negatives: own work left out, the work it names (or that names it) indexed', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-sibset-'));
+  const dir = await scratch('agentos-sibset-');
   const files: Record<string, string> = {
     'd/lld/LLD-001.md': '# LLD-001: Retry on 429\n\nBack off on 429.\n',
     'd/lld/LLD-002.md': '# LLD-002: Back-off on 529\n\nA follow-up to #1 for 529.\n',
@@ -169,7 +187,7 @@ test('sibling work becomes labelled negatives: own work left out, the work it na
 });
 
 test('a tracker set is indexed as the tracker export a team would configure, not as files', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-pairs-'));
+  const dir = await scratch('agentos-pairs-');
   const file = path.join(dir, 'pairs.jsonl');
   const reports = [
     { id: 'ff/1', title: 'Crash on start', body: 'It crashes.', project: 'ff' },

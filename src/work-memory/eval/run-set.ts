@@ -165,8 +165,15 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
     sources: { ...o.config.sources, git: { ...o.config.sources.git, enabled: false }, github: false, trackers: records.length ? [TRACKER_EXPORT] : [] },
   };
   o.onProgress?.(`indexing ${p.name}: ${p.docs.length} documents`);
-  await buildIndex({ root, config, includeHistory: true, full: true, model: o.model, loadEmbedder: load, lockWaitMs: 0 });
-  return { project: p, root, index: await openIndex(root), lexical: openLexical(root), pathOf };
+  const report = await buildIndex({ root, config, includeHistory: true, full: true, model: o.model, loadEmbedder: load, lockWaitMs: 0 });
+  const index = await openIndex(root);
+  // A measurement over documents the index skipped measures nothing: say which, with the build's reason.
+  const missing = p.docs.filter((d) => !index.doc(pathOf.get(d.id)!));
+  if (missing.length) {
+    const why = report.warnings.find((w) => w.includes(missing[0].id)) ?? report.warnings[0] ?? 'no warning given';
+    throw new UsageError(`${p.name}: ${missing.length} of ${p.docs.length} documents were not indexed (first: ${missing[0].id}: ${why})`);
+  }
+  return { project: p, root, index, lexical: openLexical(root), pathOf };
 }
 
 /** A folder name for a project: its name made safe, never `.`/`..`, and distinct per name (a short hash). */

@@ -32,7 +32,9 @@ export interface SweepRow {
  * (the `gap` feature), and pooled alert recall read 63% where each project alone read 89.5%.
  */
 export function pooled(projects: EvalProject[]): EvalProject {
-  const pre = (p: EvalProject, id: string) => `${p.name}:${id}`;
+  // A slash, not a colon: a tracker's report keeps an id its export reader accepts (`[\w.#/-]`); with
+  // `firefox:` every report was skipped and the trackers' sweep read 0 at every size (until 2026-11-27).
+  const pre = (p: EvalProject, id: string) => `${p.name}/${id}`;
   return {
     name: 'pool',
     docs: projects.flatMap((p, i) => p.docs.map((d) => ({ ...d, id: pre(p, d.id), relPath: `projects/${i + 1}/${d.relPath}` }))),

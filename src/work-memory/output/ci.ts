@@ -12,6 +12,7 @@
 import { oneLine } from '../../shared/sanitize.js';
 import { formatScore } from '../check/classify.js';
 import { quotePast } from './sections.js';
+import { standsNoLonger } from '../corpus/types.js';
 
 /** What the renderers read of one match of the `--json` result. */
 export interface CiMatch {
@@ -37,6 +38,10 @@ export interface CiStandard {
   filePath: string;
   section: string;
   score: number | null;
+  /** As `--json` gives them (absent in older results): a superseded standard is not a rule to follow. */
+  status?: string | null;
+  source?: string;
+  supersedes?: string;
 }
 
 /** What the renderers read of the `--json` result. */
@@ -146,7 +151,7 @@ export function renderCommentMarkdown(r: CiReport, o: CiOptions & { labelled?: b
     for (const s of standards) {
       const link = o.fileLink?.(s.filePath);
       const name = link && /^https?:\/\/[^\s<>()]+$/.test(link) ? `[${safe(s.title)}](${link})` : `${safe(s.title)} (\`${safe(s.filePath, 300).replace(/`/g, "'")}\`)`;
-      lines.push(`- ${name}${s.section ? ` — ${safe(s.section, 120)}` : ''}`);
+      lines.push(`- ${standingOf(s)}${name}${s.section ? ` — ${safe(s.section, 120)}` : ''}${whyAttached(s)}`);
     }
   }
   if (alerts.length) {
@@ -156,6 +161,16 @@ export function renderCommentMarkdown(r: CiReport, o: CiOptions & { labelled?: b
     );
   }
   return lines.join('\n') + '\n';
+}
+
+/** A standard that no longer stands says so first: the comment must not present it as the rule. */
+const standingOf = (s: CiStandard) => (standsNoLonger(s.status) ? `**${safe(String(s.status)).toUpperCase()}**: ` : '');
+
+/** Why a standard is listed when no score put it there: the issue names it, or it replaced one listed. */
+function whyAttached(s: CiStandard): string {
+  if (s.source === 'cited') return ' (named in the issue)';
+  if (s.source === 'successor' && s.supersedes) return ` (supersedes \`${safe(s.supersedes, 300).replace(/`/g, "'")}\`)`;
+  return '';
 }
 
 /** The hidden data line: JSON inside an HTML comment, with no `--` (so no `-->`) anywhere in it. */
