@@ -84,6 +84,14 @@ function standardiser(rows, names) {
   const mean = {};
   const scale = {};
   for (const n of names) {
+    // A save from before a feature existed has none: say so, not a fit of NaN.
+    const bad = rows.find((r) => !Number.isFinite(r.f[n]));
+    if (bad) {
+      console.error(
+        `fit-calibration: feature ${n} is missing from the saved rows of ${bad.r?.project ?? 'a project'} (brief ${bad.r?.id ?? '?'}): save them again with a build that computes it, or pass that save with --tracker-from`,
+      );
+      process.exit(2);
+    }
     const xs = rows.map((r) => r.f[n]);
     const m = xs.reduce((a, b) => a + b, 0) / xs.length;
     const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length) || 1;

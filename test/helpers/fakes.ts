@@ -118,7 +118,7 @@ export interface FakeChunk {
   excerpt?: string;
 }
 
-export type FakeDoc = Partial<DocMetadata> & { filePath: string; chunks: FakeChunk[] };
+export type FakeDoc = Partial<DocMetadata> & { filePath: string; chunks: FakeChunk[]; repository?: string };
 
 interface Entry {
   label: number;
@@ -160,8 +160,9 @@ export class InMemoryIndex implements VectorIndex {
   }
 
   add(d: FakeDoc): this {
-    const { chunks, ...meta } = d;
-    const doc: StoredDoc = { ...storedDoc(meta), labels: [] };
+    const { chunks, repository, ...meta } = d;
+    // Another repository's document, as the org view holds one fetched from the team store.
+    const doc: StoredDoc = { ...storedDoc(meta), labels: [], ...(repository ? { repository } : {}) };
     for (const c of chunks) {
       const label = this.manifest.nextLabel++;
       doc.labels.push(label);

@@ -94,16 +94,16 @@ test('trackers: one project per `project`, so the sweep pool prefixes ids that c
   const projects = loadEvalSet(file, { subset: 1, heldOut: 0 });
   expect(projects.map((p) => p.name)).toEqual(['a', 'b']);
   const pool = pooled(projects);
-  expect(pool.docs.map((d) => d.id).sort()).toEqual(['a/1', 'b/1']);
+  expect(pool.docs.map((d) => d.id).sort()).toEqual(['p1/1', 'p2/1']);
   expect(new Set(pool.docs.map((d) => d.relPath)).size).toBe(2);
-  expect(pool.cases).toEqual([expect.objectContaining({ id: 'a/2', expected: ['a/1'] })]);
+  expect(pool.cases).toEqual([expect.objectContaining({ id: 'p1/2', expected: ['p1/1'] })]);
   // The pool's reports are written as a tracker export (run-set.ts): every id must be one the reader keeps.
-  // With `a:1` every report was skipped, and the trackers' sweep read 0 at every size.
+  // With `a:1` (the project's name and a colon) every report was skipped, and the trackers' sweep read 0 at every size.
   const { readTrackerExport } = await import('../../src/work-memory/sources/tracker.js');
   const lines = pool.docs.map((d) => JSON.stringify({ id: d.id, title: d.record!.title, body: d.record!.body, closed: true })).join('\n');
   const read = readTrackerExport('tracker-export.jsonl', lines);
   expect(read.warnings).toEqual([]);
-  expect(read.docs.map((d) => d.metadata.filePath).sort()).toEqual(['tracker:a/1', 'tracker:b/1']);
+  expect(read.docs.map((d) => d.metadata.filePath).sort()).toEqual(['tracker:p1/1', 'tracker:p2/1']);
 });
 
 test('the sweep pool is a monorepo: each project in its own folder, in its own layout, so an issue and its design stay one piece of work', async () => {

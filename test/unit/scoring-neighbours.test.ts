@@ -52,6 +52,20 @@ describe('nearestOtherWork', () => {
     expect(nearestOtherWork(index, 'history', a, basis(0))[0]).toBeCloseTo(0.95, 5);
   });
 
+  it("a long document's own passages do not crowd its neighbours out of the search", () => {
+    const long = new MeanIndex();
+    // Forty passages of its own, all nearer its mean than any other document.
+    long.add({ filePath: 'long.md', issueId: '9', title: 'long', chunks: Array.from({ length: 40 }, () => ({ vector: basis(0) })) });
+    long.put('n1.md', at(0.8, 1), { issueId: '10' }).put('n2.md', at(0.7, 2), { issueId: '11' }).put('n3.md', at(0.6, 3), { issueId: '12' });
+    const near = nearestOtherWork(long, 'history', { filePath: 'long.md', issueId: '9', documentType: 'issue' }, basis(0));
+    expect(near.map((c) => Math.round(c * 100) / 100)).toEqual([0.8, 0.7, 0.6]);
+  });
+
+  it("another repository's document (org scope) is nobody's neighbour here: only those fetched for the brief are at hand", () => {
+    const org = new MeanIndex().put('a.md', basis(0), { issueId: '1' }).put('acme/other:b.md', at(0.99, 1), { issueId: '2', repository: 'acme/other' }).put('c.md', at(0.5, 2), { issueId: '3' });
+    expect(nearestOtherWork(org, 'history', { filePath: 'a.md', issueId: '1', documentType: 'issue' }, basis(0))[0]).toBeCloseTo(0.5, 5);
+  });
+
   it('a document with no issue is its own work only: an issue and a design of another number are its neighbours', () => {
     const near = nearestOtherWork(index, 'history', { filePath: 'a.md', issueId: null, documentType: 'issue' }, basis(0));
     expect(near[0]).toBeCloseTo(0.97, 5);
@@ -89,6 +103,14 @@ describe('rescore reads neighbours only where the model weighs them', () => {
     const out = rescore(index, [basis(0)], 5, 'history', scoring);
     return { extra: index.searches.length - before, out };
   };
+
+  it("a tracker's report whose neighbours were not read (another repository's) reads as the fit's average report", () => {
+    const index = new MeanIndex().put('acme/o:x.md', at(0.9, 1), { issueId: '1', origin: report('1'), repository: 'acme/o' }).put('y.md', at(0.7, 2), { issueId: '2', origin: report('2') });
+    const [x] = rescore(index, [basis(0)], 5, 'history', scoring).filter((m) => m.filePath === 'acme/o:x.md');
+    const model = trackerSameWorkModel();
+    expect(x.components?.features?.neighbours).toBe(model.features.neighbours!.mean);
+    expect(x.components?.features?.neighbourGap).toBe(model.features.neighbourGap!.mean);
+  });
 
   it('a markdown history: no search beyond retrieval', () => {
     const files = searchesFor({});

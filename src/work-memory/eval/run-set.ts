@@ -170,8 +170,11 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
   // A measurement over documents the index skipped measures nothing: say which, with the build's reason.
   const missing = p.docs.filter((d) => !index.doc(pathOf.get(d.id)!));
   if (missing.length) {
-    const why = report.warnings.find((w) => w.includes(missing[0].id)) ?? report.warnings[0] ?? 'no warning given';
-    throw new UsageError(`${p.name}: ${missing.length} of ${p.docs.length} documents were not indexed (first: ${missing[0].id}: ${why})`);
+    const first = missing[0];
+    // A file says why in `skipped`; a report of the export on the line the eval wrote it.
+    const line = first.record ? records.indexOf(first) + 1 : 0;
+    const why = first.record ? report.warnings.find((w) => w.startsWith(`${TRACKER_EXPORT}: line ${line}:`)) : report.skipped.find((x) => x.relPath === first.relPath)?.reason;
+    throw new UsageError(`${p.name}: ${missing.length} of ${p.docs.length} documents were not indexed (first: ${first.id}: ${why ?? 'no reason given'})`);
   }
   return { project: p, root, index, lexical: openLexical(root), pathOf };
 }

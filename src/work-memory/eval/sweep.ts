@@ -32,16 +32,16 @@ export interface SweepRow {
  * (the `gap` feature), and pooled alert recall read 63% where each project alone read 89.5%.
  */
 export function pooled(projects: EvalProject[]): EvalProject {
-  // A slash, not a colon: a tracker's report keeps an id its export reader accepts (`[\w.#/-]`); with
-  // `firefox:` every report was skipped and the trackers' sweep read 0 at every size (until 2026-11-27).
-  const pre = (p: EvalProject, id: string) => `${p.name}/${id}`;
+  // `p1/`, not the project's name: a tracker's report keeps an id its export reader accepts (`[\w.#/-]`, at
+  // most 64); with `firefox:` every report was skipped and the trackers' sweep read 0 at every size (until 2026-11-27).
+  const pre = (i: number, id: string) => `p${i + 1}/${id}`;
   return {
     name: 'pool',
-    docs: projects.flatMap((p, i) => p.docs.map((d) => ({ ...d, id: pre(p, d.id), relPath: `projects/${i + 1}/${d.relPath}` }))),
-    cases: projects.flatMap((p) =>
+    docs: projects.flatMap((p, i) => p.docs.map((d) => ({ ...d, id: pre(i, d.id), relPath: `projects/${i + 1}/${d.relPath}` }))),
+    cases: projects.flatMap((p, i) =>
       p.cases
         .filter((c) => c.kind !== 'design_cites_standard')
-        .map((c) => ({ ...c, id: pre(p, c.id), expected: c.expected.map((x) => pre(p, x)), exclude: c.exclude.map((x) => pre(p, x)), governing: [], related: c.related.map((x) => pre(p, x)) })),
+        .map((c) => ({ ...c, id: pre(i, c.id), expected: c.expected.map((x) => pre(i, x)), exclude: c.exclude.map((x) => pre(i, x)), governing: [], related: c.related.map((x) => pre(i, x)) })),
     ),
   };
 }

@@ -108,6 +108,16 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
     if (origin.source === 'git') return commitSameWorkModel();
     return origin.kind === 'issue' ? trackerSameWorkModel() : model;
   };
+  // The whole text is read back only where it can matter: a candidate under the related floor
+  // cannot reach "related" whatever its other features, and its own cosine stands in.
+  const docMeans = parts.map(({ m }, i) => (whole.has(i) ? (index.docMean?.(m.filePath) ?? null) : null));
+  // A graph search per candidate, only where its model reads it (bug reports; eval: every past work).
+  // Another repository's (org scope) is not searched: its repository's other work is not at hand.
+  const neighbours = parts.map(({ m }, i) => {
+    const docMean = docMeans[i];
+    const wanted = type === 'history' && (s.wholeText === 'all' || readsNeighbours(modelFor(i)));
+    return docMean && wanted && !m.repository ? nearestOtherWork(index, type, m, docMean, s.exclude) : undefined;
+  });
   const evidence = computeFeatures(
     {
       briefTitle: s.briefTitle ?? '',
@@ -120,9 +130,7 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
     },
     parts.map(({ m, base }, i) => {
       const doc = index.doc?.(m.filePath);
-      // The whole text is read back only where it can matter: a candidate under the related floor
-      // cannot reach "related" whatever its other features, and its own cosine stands in.
-      const docMean = whole.has(i) ? (index.docMean?.(m.filePath) ?? null) : null;
+      const docMean = docMeans[i];
       return {
         path: m.filePath,
         work: workKey(m),
@@ -135,13 +143,20 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
         // Issue numbers name work in this repository only: another repository's #12 is not the #12 a brief cites.
         namedRelated: s.briefRelations && !m.repository ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related }) : false,
         // A standard governs by its rule, not by its issue: only past work is the brief's own issue.
-        // One graph search per candidate, only where its model reads it (bug reports; eval: all).
-        neighbours: docMean && (s.wholeText === 'all' || readsNeighbours(modelFor(i))) ? nearestOtherWork(index, type, m, docMean, s.exclude) : undefined,
+        neighbours: neighbours[i],
         sameIssue: type === 'history' && s.briefRelations && !m.repository ? isOwnIssue(s.briefRelations, { ownIssue: doc?.ownIssue, origin: m.origin ?? doc?.origin }) : false,
       };
     }),
   );
   const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
+  // Where a model reads neighbours that were not read (the whole text not read, another repository's
+  // document), they are not known: they read as the fit's average document, neither alone nor crowded.
+  evidence.forEach(({ features }, i) => {
+    const weighed = modelFor(i).features;
+    if (neighbours[i] !== undefined) return;
+    if (weighed.neighbours) features.neighbours = weighed.neighbours.mean;
+    if (weighed.neighbourGap) features.neighbourGap = weighed.neighbourGap.mean;
+  });
   const explained = parts.map((_, i) => calibratedScore(modelFor(i), evidence[i].features, lines));
   // Candidates whose whole text was not read (far under the related floor) stood in with their best
   // passage, which flatters them: they never rank above one that was scored on the whole evidence.
