@@ -58,8 +58,7 @@ const features = (over: Partial<Features> = {}): Features => ({
   docRareCover: 0.4,
   namedRelated: 0,
   sameIssue: 0,
-  neighbours: 0.5,
-  neighbourGap: 0.25,
+  neighbourGap: 0,
   ...over,
 });
 

@@ -119,8 +119,6 @@ const PHRASES: Record<FeatureName, (f: Features, shared: string[]) => string> = 
   docRareCover: (f) => `the brief has ${Math.round(f.docRareCover * 100)}% of its most distinctive terms`,
   namedRelated: () => 'named as related work',
   sameIssue: () => "the brief's own issue",
-  // Its weight is negative (a crowd lowers the score): listed for completeness, never among the reasons for a match.
-  neighbours: (f) => `little other past work near it (its nearest at cosine ${f.neighbours.toFixed(2)} on average)`,
   neighbourGap: (f) => `closer to the brief than to any other past work (cosine +${f.neighbourGap.toFixed(2)})`,
 };
 

@@ -113,10 +113,10 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   const docMeans = parts.map(({ m }, i) => (whole.has(i) ? (index.docMean?.(m.filePath) ?? null) : null));
   // A graph search per candidate, only where its model reads it (bug reports; eval: every past work).
   // Another repository's (org scope) is not searched: its repository's other work is not at hand.
-  const neighbours = parts.map(({ m }, i) => {
+  const wanted = (i: number) => type === 'history' && (s.wholeText === 'all' || readsNeighbours(modelFor(i)));
+  const nearest = parts.map(({ m }, i) => {
     const docMean = docMeans[i];
-    const wanted = type === 'history' && (s.wholeText === 'all' || readsNeighbours(modelFor(i)));
-    return docMean && wanted && !m.repository ? nearestOtherWork(index, type, m, docMean, s.exclude) : undefined;
+    return docMean && wanted(i) && !m.repository ? nearestOtherWork(index, type, m, docMean, s.exclude) : undefined;
   });
   const evidence = computeFeatures(
     {
@@ -143,19 +143,17 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
         // Issue numbers name work in this repository only: another repository's #12 is not the #12 a brief cites.
         namedRelated: s.briefRelations && !m.repository ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related }) : false,
         // A standard governs by its rule, not by its issue: only past work is the brief's own issue.
-        neighbours: neighbours[i],
+        nearestOther: nearest[i],
         sameIssue: type === 'history' && s.briefRelations && !m.repository ? isOwnIssue(s.briefRelations, { ownIssue: doc?.ownIssue, origin: m.origin ?? doc?.origin }) : false,
       };
     }),
   );
   const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
-  // Where a model reads neighbours that were not read (the whole text not read, another repository's
-  // document), they are not known: they read as the fit's average document, neither alone nor crowded.
+  // Where a model reads the nearest other work and it was not read (the whole text not read, another
+  // repository's document), it is not known: it reads as the fit's average document.
   evidence.forEach(({ features }, i) => {
-    const weighed = modelFor(i).features;
-    if (neighbours[i] !== undefined) return;
-    if (weighed.neighbours) features.neighbours = weighed.neighbours.mean;
-    if (weighed.neighbourGap) features.neighbourGap = weighed.neighbourGap.mean;
+    const weighed = modelFor(i).features.neighbourGap;
+    if (nearest[i] === undefined && weighed) features.neighbourGap = weighed.mean;
   });
   const explained = parts.map((_, i) => calibratedScore(modelFor(i), evidence[i].features, lines));
   // Candidates whose whole text was not read (far under the related floor) stood in with their best
@@ -189,8 +187,8 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   return ranked(scored);
 }
 
-/** A model that weighs where a document's other work lies (scoring/neighbours.ts). */
-const readsNeighbours = (model: LogisticModel) => 'neighbours' in model.features || 'neighbourGap' in model.features;
+/** A model that weighs where a document's nearest other work lies (scoring/neighbours.ts). */
+const readsNeighbours = (model: LogisticModel) => 'neighbourGap' in model.features;
 
 /** Whole-text cosines are computed for candidates down to this far under the model's related floor... */
 const WHOLE_TEXT_MARGIN = 0.05;
