@@ -59,6 +59,16 @@ describe('nearestOtherWork', () => {
     expect(nearestOtherWork(long, 'history', { filePath: 'long.md', issueId: '9', documentType: 'issue' }, basis(0))).toBeCloseTo(0.8, 5);
   });
 
+  it('widens the search when the first passages are all its own work or left out', () => {
+    const crowd = new MeanIndex().put('a.md', basis(0), { issueId: '1' });
+    // Twelve documents the check leaves out, all nearer than the real neighbour: more than the first pass asks for.
+    for (let i = 0; i < 12; i++) crowd.put(`out-${i}.md`, at(0.95 - i * 0.001, 2 + i), { issueId: String(100 + i) });
+    crowd.put('real.md', at(0.7, 20), { issueId: '2' });
+    const before = crowd.searches.length;
+    expect(nearestOtherWork(crowd, 'history', a, basis(0), (p) => p.startsWith('out-'))).toBeCloseTo(0.7, 5);
+    expect(crowd.searches.length - before).toBeGreaterThan(1);
+  });
+
   it("another repository's document (org scope) is nobody's neighbour here: only those fetched for the brief are at hand", () => {
     const org = new MeanIndex().put('a.md', basis(0), { issueId: '1' }).put('acme/other:b.md', at(0.99, 1), { issueId: '2', repository: 'acme/other' }).put('c.md', at(0.5, 2), { issueId: '3' });
     expect(nearestOtherWork(org, 'history', a, basis(0))).toBeCloseTo(0.5, 5);
