@@ -58,3 +58,28 @@ test("maintainers' answers on the tracker: precision over the alerts they answer
   expect(answerResults(all, 'calibrated@y')).toEqual([]);
   expect(answerResults(all, 'standout')).toEqual([]);
 });
+
+test("a refit of the trackers' model leaves a markdown project's labels on their scale (calibration-data.ts lineage)", async () => {
+  const { sameScale } = await import('../../src/work-memory/decision/answers.js');
+  const { CALIBRATION } = await import('../../src/work-memory/scoring/calibration-data.js');
+  const today = `calibrated@${CALIBRATION.version}`;
+  const lineage = CALIBRATION.lineage ?? {};
+  const now = lineage[CALIBRATION.version];
+  expect(now).toBeDefined();
+  // Every earlier version the lineage holds: an answer counts exactly where the model of its past work is the same.
+  const earlier = Object.entries(lineage).filter(([v]) => v !== CALIBRATION.version);
+  expect(earlier.length).toBeGreaterThan(0);
+  for (const [v, models] of earlier) {
+    expect(sameScale(`calibrated@${v}`, today, 'docs/lld/done/LLD-001.md')).toBe(models.sameWork === now.sameWork);
+    expect(sameScale(`hybrid@${v}`, today, 'docs/lld/done/LLD-001.md')).toBe(models.sameWork === now.sameWork);
+    for (const report of ['tracker:1610468', 'github:issue/12']) expect(sameScale(`calibrated@${v}`, today, report)).toBe(models.trackerSameWork === now.trackerSameWork);
+  }
+  // 6db8e8e6 to this version changed the trackers' model only.
+  expect(sameScale('calibrated@6db8e8e6', today, 'docs/a.md')).toBe(true);
+  expect(sameScale('calibrated@6db8e8e6', today, 'tracker:1')).toBe(false);
+  // A version the lineage does not know, another method, or no past work: only the exact scale counts.
+  expect(sameScale('calibrated@00000000', today, 'docs/a.md')).toBe(false);
+  expect(sameScale('standout', today, 'docs/a.md')).toBe(false);
+  expect(sameScale('calibrated@6db8e8e6', today)).toBe(false);
+  expect(sameScale('calibrated@6db8e8e6', 'standout', 'docs/a.md')).toBe(false);
+});

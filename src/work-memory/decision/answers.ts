@@ -15,7 +15,7 @@ import { ensureMemoryDir } from '../../shared/fsutil/memory-dir.js';
 import type { HistoryMatch } from '../check/history.js';
 import { matchPaths } from '../scoring/match.js';
 import type { DuplicateAction } from './decide.js';
-import { calibrationVersion } from '../scoring/calibrated.js';
+import { calibrationVersion, sameModelAs } from '../scoring/calibrated.js';
 
 export interface Answer {
   at: string;
@@ -150,9 +150,17 @@ export function answerScale(config: { scoring: { method: string } }): string {
   return config.scoring.method === 'calibrated' ? `calibrated@${calibrationVersion()}` : config.scoring.method;
 }
 
-/** Whether an answer was given on this scale; answers kept before the method was renamed say `hybrid@<version>`. */
-export function sameScale(kept: string | undefined, scale: string): boolean {
-  return kept === scale || (kept !== undefined && kept.replace(/^hybrid@/, 'calibrated@') === scale);
+/**
+ * Whether an answer was given on this scale; answers kept before the method was renamed say `hybrid@<version>`.
+ * Given the answer's past work, an answer on an earlier calibration counts too where the model that scored that
+ * work is unchanged since (a refit of the trackers' model leaves a markdown project's labels on their scale).
+ */
+export function sameScale(kept: string | undefined, scale: string, filePath?: string): boolean {
+  if (kept === undefined) return false;
+  const k = kept.replace(/^hybrid@/, 'calibrated@');
+  if (kept === scale || k === scale) return true;
+  const then = /^calibrated@(\w+)$/.exec(k)?.[1];
+  return Boolean(then && filePath !== undefined && scale === `calibrated@${calibrationVersion()}` && sameModelAs(then, filePath));
 }
 
 /** The Ignore answers for this brief, by matched path (every path of the match's work counts). */

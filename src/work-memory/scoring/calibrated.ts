@@ -102,6 +102,19 @@ export const commitSameWorkModel = (): LogisticModel => COMMIT_SAME_WORK;
 export const governsModel = (): LogisticModel => CALIBRATION.governs;
 export const calibrationVersion = (): string => CALIBRATION.version;
 
+/**
+ * Whether the model that scores `filePath` is the same in calibration `version` as today (calibration-data.ts
+ * `lineage`): a tracker's report (`tracker:…`, `github:issue/…`) is scored by the trackers' model, anything
+ * else by the same-work model (a commit's model is not part of a calibration version).
+ */
+export function sameModelAs(version: string, filePath: string): boolean {
+  const then = CALIBRATION.lineage?.[version];
+  const now = CALIBRATION.lineage?.[CALIBRATION.version];
+  if (!then || !now) return version === CALIBRATION.version;
+  const model = /^(?:tracker:|github:issue\/)/.test(filePath) ? 'trackerSameWork' : 'sameWork';
+  return then[model] !== undefined && then[model] === now[model];
+}
+
 const PHRASES: Record<FeatureName, (f: Features, shared: string[]) => string> = {
   cosine: (f) => `close in meaning (best passage cosine ${f.cosine.toFixed(2)})`,
   cosineMean: (f) => `similar as a whole (cosine ${f.cosineMean.toFixed(2)})`,

@@ -122,4 +122,14 @@ export const CALIBRATION: Calibration = {
       duplicate: 0.471,
     },
   },
+  lineage: {
+    '6db8e8e6': {
+      sameWork: 'c20f01a6',
+      trackerSameWork: 'b7b22fb5',
+    },
+    '42ce4d33': {
+      sameWork: 'c20f01a6',
+      trackerSameWork: '59ca3568',
+    },
+  },
 };

@@ -24,4 +24,11 @@ export interface Calibration {
   /** Same work in a tracker's reports (sources.trackers, GitHub issues): placed on its own (issue 29). */
   trackerSameWork?: LogisticModel;
   governs: LogisticModel;
+  /**
+   * Each calibration version this one descends from, itself included, with a fingerprint of its
+   * same-work models (fit-calibration.mjs): an answer given on an earlier version still places the
+   * project's lines where the model that scored it has not changed since (a refit of the trackers'
+   * model leaves a markdown project's labels on their scale).
+   */
+  lineage?: Record<string, { sameWork: string; trackerSameWork?: string }>;
 }

@@ -32,7 +32,7 @@ export function answerResults(answers: Answer[], scale?: string): QueryResult[] 
   // One label per brief: its latest answer; an Ignore of several matches is one brief with nothing to find at its top score.
   const byBrief = new Map<string, Answer[]>();
   for (const a of answers) {
-    if (scale && !sameScale(a.scale, scale)) continue; // a score on another scale says nothing about today's lines
+    if (scale && !sameScale(a.scale, scale, a.filePath)) continue; // a score on another scale says nothing about today's lines
     if (a.answer === 'missed') continue; // names no match: no score to place a line with
     const list = byBrief.get(a.briefSha256) ?? [];
     const last = list[0];
