@@ -83,3 +83,32 @@ test("a refit of the trackers' model leaves a markdown project's labels on their
   expect(sameScale('calibrated@6db8e8e6', today)).toBe(false);
   expect(sameScale('calibrated@6db8e8e6', 'standout', 'docs/a.md')).toBe(false);
 });
+
+test('a brief counts only when every line of its latest answer is on today’s scale; org-scope and commit paths read their own model', async () => {
+  const { sameScale } = await import('../../src/work-memory/decision/answers.js');
+  const { answerResults } = await import('../../src/cli/commands/calibrate/index.js');
+  const { CALIBRATION } = await import('../../src/work-memory/scoring/calibration-data.js');
+  const today = `calibrated@${CALIBRATION.version}`;
+  // Another repository's report (org scope) is a report; a commit counts on today's version only.
+  expect(sameScale('calibrated@6db8e8e6', today, 'acme/other:tracker:5')).toBe(false);
+  expect(sameScale('calibrated@6db8e8e6', today, 'acme/other:github:issue/12')).toBe(false);
+  expect(sameScale('calibrated@6db8e8e6', today, 'acme/other:docs/a.md')).toBe(true);
+  expect(sameScale('calibrated@6db8e8e6', today, 'git:a1b2c3d')).toBe(false);
+  expect(sameScale(today, today, 'git:a1b2c3d')).toBe(true);
+  const at = '2026-11-01T00:00:00.000Z';
+  const line = (filePath: string, score: number, answer: 'ignore' | 'link', when = at) => ({
+    at: when,
+    briefSha256: 'a'.repeat(64),
+    issueId: null,
+    filePath,
+    score,
+    answer,
+    scale: 'calibrated@6db8e8e6',
+  });
+  // One Ignore of a file and a report: the report's model changed, so the brief is out (not kept at the file's lower score).
+  expect(answerResults([line('docs/a.md', 0.86, 'ignore'), line('tracker:9', 0.97, 'ignore')], today)).toEqual([]);
+  // An earlier Link on a file replaced by a later Ignore on a report: out too, not the stale Link.
+  expect(answerResults([line('docs/a.md', 0.9, 'link'), line('tracker:9', 0.97, 'ignore', '2026-11-02T00:00:00.000Z')], today)).toEqual([]);
+  // Files only: kept at the top score.
+  expect(answerResults([line('docs/a.md', 0.86, 'ignore'), line('docs/b.md', 0.91, 'ignore')], today).map((r) => r.top)).toEqual([0.91]);
+});

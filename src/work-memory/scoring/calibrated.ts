@@ -104,14 +104,16 @@ export const calibrationVersion = (): string => CALIBRATION.version;
 
 /**
  * Whether the model that scores `filePath` is the same in calibration `version` as today (calibration-data.ts
- * `lineage`): a tracker's report (`tracker:…`, `github:issue/…`) is scored by the trackers' model, anything
- * else by the same-work model (a commit's model is not part of a calibration version).
+ * `lineage`): a tracker's report (`tracker:…`, `github:issue/…`) is scored by the trackers' model, a commit
+ * (`git:…`) by a model no calibration version covers, anything else by the same-work model.
  */
 export function sameModelAs(version: string, filePath: string): boolean {
   const then = CALIBRATION.lineage?.[version];
   const now = CALIBRATION.lineage?.[CALIBRATION.version];
-  if (!then || !now) return version === CALIBRATION.version;
-  const model = /^(?:tracker:|github:issue\/)/.test(filePath) ? 'trackerSameWork' : 'sameWork';
+  // A commit's model is not part of a calibration version: its answers count on the same version only.
+  if (!then || !now || /(?:^|:)git:/.test(filePath)) return version === CALIBRATION.version;
+  // Another repository's (org scope) keeps its own path after `<repository>:`.
+  const model = /(?:^|:)(?:tracker:|github:issue\/)/.test(filePath) ? 'trackerSameWork' : 'sameWork';
   return then[model] !== undefined && then[model] === now[model];
 }
 

@@ -32,7 +32,6 @@ export function answerResults(answers: Answer[], scale?: string): QueryResult[] 
   // One label per brief: its latest answer; an Ignore of several matches is one brief with nothing to find at its top score.
   const byBrief = new Map<string, Answer[]>();
   for (const a of answers) {
-    if (scale && !sameScale(a.scale, scale, a.filePath)) continue; // a score on another scale says nothing about today's lines
     if (a.answer === 'missed') continue; // names no match: no score to place a line with
     const list = byBrief.get(a.briefSha256) ?? [];
     const last = list[0];
@@ -40,7 +39,10 @@ export function answerResults(answers: Answer[], scale?: string): QueryResult[] 
     list.unshift(a);
     byBrief.set(a.briefSha256, list);
   }
-  return [...byBrief.values()].map((list) => {
+  // A score on another scale says nothing about today's lines: a brief counts only when every line of its latest
+  // answer is on today's scale (an Ignore of a file and a report, where only the report's model changed, is out).
+  const onScale = (list: Answer[]) => !scale || list.every((a) => sameScale(a.scale, scale, a.filePath));
+  return [...byBrief.values()].filter(onScale).map((list) => {
     const a = list.reduce((x, y) => (y.score > x.score ? y : x));
     const same = a.answer !== 'ignore';
     return {
