@@ -142,8 +142,8 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
         chunks: doc?.labels.length ?? 1,
         // Issue numbers name work in this repository only: another repository's #12 is not the #12 a brief cites.
         namedRelated: s.briefRelations && !m.repository ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related }) : false,
-        // A standard governs by its rule, not by its issue: only past work is the brief's own issue.
         nearestOther: nearest[i],
+        // A standard governs by its rule, not by its issue: only past work is the brief's own issue.
         sameIssue: type === 'history' && s.briefRelations && !m.repository ? isOwnIssue(s.briefRelations, { ownIssue: doc?.ownIssue, origin: m.origin ?? doc?.origin }) : false,
       };
     }),
