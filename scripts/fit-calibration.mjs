@@ -78,6 +78,8 @@ const briefs = results.filter((r) => historyCase(r) && r.history?.length);
 const projects = [...new Set(briefs.map((r) => r.project))].sort();
 // The tracker briefs the trackers' model is fitted and judged on (--tracker-from), by project.
 const trackerBriefs = trackerFrom ? JSON.parse(readFileSync(trackerFrom, 'utf8')).results.filter((r) => historyCase(r) && r.history?.length) : null;
+/** The briefs a domain is judged on: the trackers' from --tracker-from when given. */
+const briefsOf = (domain) => (domain === 'tracker' && trackerBriefs ? trackerBriefs : briefs);
 
 // ---------- logistic regression (Newton / IRLS with an L2 penalty) ----------
 function standardiser(rows, names) {
@@ -326,7 +328,7 @@ function heldOut(features, quiet = false) {
       domainOf(p),
       features,
     );
-    const test = (domainOf(p) === 'tracker' && trackerBriefs ? trackerBriefs : briefs).filter((r) => r.project === p);
+    const test = briefsOf(domainOf(p)).filter((r) => r.project === p);
     if (!model) {
       if (!quiet) console.log(`  held out ${p.padEnd(32)} (nothing left to fit its domain on)`);
       continue;
@@ -374,7 +376,7 @@ for (const d of DOMAINS) {
   );
   inSample[d] = metrics(
     decide(
-      (d === 'tracker' && trackerBriefs ? trackerBriefs : briefs).filter((r) => domainOf(r.project) === d),
+      briefsOf(d).filter((r) => domainOf(r.project) === d),
       m,
       m.floors,
     ),
