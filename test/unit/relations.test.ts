@@ -127,3 +127,19 @@ test('a brief states its issue the way a document does: frontmatter, a header fi
   expect(ci.own).toBe('50');
   expect(briefRelations('# #12 follow-up: Windows support\n', null).own).toBeNull();
 });
+
+test("Bugzilla's references name other work: a clone, a regression's cause, See also bug N", () => {
+  // The head Bugzilla writes into every clone (seamonkey bug 1655326, dupes-dev: GitBugs, CC BY 4.0).
+  const clone = '+++ This bug was initially created as a clone of Bug #1645662 +++\n\nI compared 2.53.2 Language Pack help with reality';
+  expect(namedRelatedIds(clone)).toEqual(['1645662']);
+  expect(namedRelatedIds('Regressed by bug 1400595. See also bug 12 and bug 13; cloned from bug 0099.')).toEqual(['12', '13', '99', '1400595']);
+  expect(namedRelatedIds('This is a regression caused by Bug 77.')).toEqual(['77']);
+  // A duplicate of bug N is the same work; "bug 3" outside a relation says nothing.
+  expect(namedRelatedIds('Related to bug 4. Duplicate of bug 7. See also bug 7.')).toEqual(['4']);
+  expect(namedRelatedIds('Fixing bug 3 in the parser; the bug 5 repro.')).toEqual([]);
+  // A tracker export's id carries its product (`seamonkey/1645662`): its number is what a text cites.
+  expect(namesAsRelated(briefRelations(clone), { issueId: 'seamonkey/1645662' })).toBe(true);
+  expect(namesAsRelated(briefRelations(clone), { issueId: 'seamonkey/1645663' })).toBe(false);
+  expect(namesAsRelated(briefRelations('See also #12.'), { issueId: 'owner/repo#12' })).toBe(true);
+  expect(namesAsRelated(briefRelations('See also #12.'), { issueId: 'PROJ-12' })).toBe(false);
+});

@@ -9,6 +9,9 @@
  * Dependencies / See also, or `Issue #12` spelled out. A bare `#3` is too
  * often a list number ("test #3") to mean an issue. Ids the text calls a
  * duplicate, reopen or replacement of are the same work and are never here.
+ * Bugzilla's own form counts where `#12` does: `clone of bug 12`, `regressed
+ * by Bug #12` (its "+++ This bug was initially created as a clone of Bug
+ * #12 +++" opens every clone: a clone is the next piece of work, never a copy).
  */
 
 import { splitFrontmatter } from './frontmatter.js';
@@ -30,12 +33,13 @@ export function namedRelatedIds(text: string, ownId: string | null = null): stri
 
 /** Long texts are read this far: references sit in the head and the related sections. */
 const MAX_CHARS = 200_000;
-const ISSUE_REF = /#\s?0*(\d{1,7})\b/g;
+/** `#12`, or Bugzilla's `bug 12` / `Bug #12`. */
+const ISSUE_REF = /(?:#\s?|\bbug\s+#?\s?)0*(\d{1,7})\b/gi;
 /** A relation word, then up to a short list of references (`depends on #4 and #5`). */
-const LIST = String.raw`((?:[\s,;&]|and|or|issues?|\(|\)|#\s?\d{1,7}\b){1,40})`;
+const LIST = String.raw`((?:[\s,;&]|and|or|issues?|bugs?|\(|\)|#\s?\d{1,7}\b|(?<=bugs?\s+)\d{1,7}\b){1,40})`;
 const RELATION_PHRASES: RegExp[] = [
   new RegExp(
-    String.raw`\b(?:related(?:\s+to)?|relates\s+to|depends\s+on|dependent\s+on|dependency\s+on|blocked\s+(?:by|until|on)|blocks|follow[- ]?up\s+(?:to|of|on|from)|follows\s+up|part\s+of|see\s+also|split\s+(?:from|out\s+of)|builds\s+on|extends|requires|prerequisites?|sibling\s+of|after|parent(?:\s+issue)?|epic|sub[- ]?task\s+of|child\s+of|continuation\s+of|complementary\s+to|companion\s+(?:to|of)|counterpart\s+(?:to|of)|port\s+of|ported\s+from)\s*:?\s*(?:\*\*)?\s*${LIST}`,
+    String.raw`\b(?:related(?:\s+to)?|relates\s+to|depends\s+on|dependent\s+on|dependency\s+on|blocked\s+(?:by|until|on)|blocks|follow[- ]?up\s+(?:to|of|on|from)|follows\s+up|part\s+of|see\s+also|split\s+(?:from|out\s+of)|builds\s+on|extends|requires|prerequisites?|sibling\s+of|after|parent(?:\s+issue)?|epic|sub[- ]?task\s+of|child\s+of|continuation\s+of|complementary\s+to|companion\s+(?:to|of)|counterpart\s+(?:to|of)|port\s+of|ported\s+from|clone\s+of|cloned\s+from|regressed\s+by|regression\s+(?:from|caused\s+by))\s*:?\s*(?:\*\*)?\s*${LIST}`,
     'gi',
   ),
 ];
@@ -43,7 +47,7 @@ const RELATION_PHRASES: RegExp[] = [
 const SPELLED_OUT = /\bissue\s+#\s?0*(\d{1,7})\b/gi;
 /** These name the same work: a duplicate, a reopen, a replacement. */
 const SAME_WORK: RegExp[] = [
-  /\b(?:duplicates?(?:\s+of)?|dup(?:e)?\s+of|same\s+as|reopen(?:s|ed|ing)?|re-?fil(?:es?|ed|ing)|replaces|replacing|supersedes|superseding|resolves|fixes|closes)\s+(?:issue\s+)?#\s?0*(\d{1,7})\b/gi,
+  /\b(?:duplicates?(?:\s+of)?|dup(?:e)?\s+of|same\s+as|reopen(?:s|ed|ing)?|re-?fil(?:es?|ed|ing)|replaces|replacing|supersedes|superseding|resolves|fixes|closes)\s+(?:(?:issue\s+)?#\s?|bug\s+#?\s?)0*(\d{1,7})\b/gi,
 ];
 const RELATED_HEADING = /^(?:#{1,6}\s*|\*\*)?\s*(?:related(?:\s+(?:issues?|work|prs?))?|dependencies|depends\s+on|prerequisites?|see\s+also|follow[- ]?ups?|blocked\s+by)\b/i;
 
@@ -164,8 +168,17 @@ export function isOwnIssue(brief: BriefRelations, doc: { ownIssue?: string; orig
   return o !== undefined && (o.closes.some(same) || (o.source === 'github' && o.kind === 'issue' && same(o.ref)));
 }
 
+/**
+ * The number a text cites a report by: `12` for `012`, and for a tracker export's `firefox/12` or
+ * `owner/repo#12` (a tracker's numbers are one series across its products); any other id as it is.
+ */
+function reportNumber(id: string): string {
+  const m = /^(?:.*[/#])?0*(\d{1,9})$/.exec(id);
+  return m ? String(Number(m[1])) : id;
+}
+
 /** Does the brief name this past work as other work, or the past work name the brief? */
 export function namesAsRelated(brief: BriefRelations, doc: { issueId: string | null; related?: string[] }): boolean {
-  const id = doc.issueId !== null && /^\d+$/.test(doc.issueId) ? String(Number(doc.issueId)) : doc.issueId;
+  const id = doc.issueId === null ? null : reportNumber(doc.issueId);
   return (id !== null && brief.related.has(id)) || (brief.own !== null && (doc.related ?? []).includes(brief.own));
 }
