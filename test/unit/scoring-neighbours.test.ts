@@ -4,6 +4,8 @@ import { computeFeatures, NEIGHBOUR_REFERENCE_MIN, type CandidateEvidence } from
 import { calibratedScore, trackerSameWorkModel } from '../../src/work-memory/scoring/calibrated.js';
 import { rescore } from '../../src/work-memory/scoring/rank.js';
 import type { WorkOrigin } from '../../src/work-memory/corpus/types.js';
+import { scoringFor } from '../../src/work-memory/check/run.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { basis, InMemoryIndex } from '../helpers/fakes.js';
 
 /** A unit vector at cosine `c` to basis(0), the rest along basis(axis). */
@@ -119,5 +121,35 @@ describe('rescore reads the nearest other work only where the model weighs it', 
     const index = new MeanIndex().put('acme/o:x.md', at(0.9, 1), { issueId: '1', origin: report('1'), repository: 'acme/o' }).put('y.md', at(0.7, 2), { issueId: '2', origin: report('2') });
     const x = rescore(index, [basis(0)], 5, 'history', scoring).find((m) => m.filePath === 'acme/o:x.md')!;
     expect(x.components?.features?.neighbourGap).toBe(trackerSameWorkModel().features.neighbourGap!.mean);
+  });
+});
+
+describe("`agentos ci` leaves the issue's own record out of its check (check/run.ts scoringFor)", () => {
+  const gh = (n: string): WorkOrigin => ({ ...report(n), source: 'github' });
+  const build = (withSelf: boolean) => {
+    const index = new MeanIndex();
+    // Issue #7, edited after the tracker export picked it up: its own record is the nearest of all.
+    if (withSelf) index.put('github:issue/7', at(0.99, 1), { issueId: '7', origin: gh('7') });
+    return index.put('github:issue/3', at(0.9, 2), { issueId: '3', origin: gh('3') }).put('github:issue/4', at(0.5, 3), { issueId: '4', origin: gh('4') });
+  };
+  const text = '# Crash on start\n\nThe app crashes on start.';
+  const scoring = (ownIssue?: string) => ({ ...scoringFor(structuredClone(DEFAULT_CONFIG), text, { lexical: null, model: true, ownIssue }), method: 'calibrated' as const });
+
+  it('scores the original as if the record were not in the index: neither the best other candidate nor its nearest other report', () => {
+    const checked = rescore(build(true), [basis(0)], 5, 'history', scoring('7'));
+    const absent = rescore(build(false), [basis(0)], 5, 'history', scoring('7'));
+    expect(checked.map((m) => m.filePath)).toEqual(['github:issue/3', 'github:issue/4']);
+    // Only the count of documents in the index knows the record is there (the trackers' model does not read it).
+    expect({ ...checked[0].components?.features, corpusDocs: 0 }).toEqual({ ...absent[0].components?.features, corpusDocs: 0 });
+    expect(checked[0].score).toBe(absent[0].score);
+    // Left in (any other brief), the record is a candidate and the original is scored against it.
+    const other = rescore(build(true), [basis(0)], 5, 'history', scoring());
+    expect(other.map((m) => m.filePath)).toContain('github:issue/7');
+    expect(other.find((m) => m.filePath === 'github:issue/3')!.components!.features!.gap).toBeLessThan(0);
+  });
+
+  it("another tracker's report 7 is not GitHub's #7", () => {
+    const index = new MeanIndex().put('tracker:7', at(0.99, 1), { issueId: '7', origin: report('7') }).put('github:issue/3', at(0.9, 2), { issueId: '3', origin: gh('3') });
+    expect(rescore(index, [basis(0)], 5, 'history', scoring('7')).map((m) => m.filePath)).toContain('tracker:7');
   });
 });

@@ -33,7 +33,20 @@ export function scoringFor(config: Config, text: string, o: { lexical: LexicalDa
     briefRelations: briefRelations(text, o.ownIssue),
     briefChunks: o.chunks,
     lines: scoringLines(config),
+    ...(o.ownIssue ? { exclude: isRecordOf(o.ownIssue) } : {}),
   };
+}
+
+/**
+ * The brief's own GitHub record (`agentos ci` checks issue #N; once the tracker export holds it, as
+ * it does for an edited or reopened issue, #N is past work too). Left out before scoring, not after:
+ * present, it competes for the best other candidate (`gap`) and is its original's nearest other report.
+ * Another tracker's report 19 is not GitHub's #19 (relations.ts isOwnIssue), and the team store never
+ * returns this repository's own records.
+ */
+function isRecordOf(ownIssue: string): (filePath: string) => boolean {
+  const key = `github:issue/${Number(ownIssue)}`;
+  return (filePath) => filePath === key;
 }
 
 /** The lines the calibrated score's semantic floors protect: the configured thresholds. */

@@ -18,7 +18,7 @@ import picomatch from 'picomatch';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { oneLine } from '../../../shared/sanitize.js';
-import { alertsOf, COMMENT_MARKER, commentData, dataLine, githubFileLink, renderCommentMarkdown, type CiMatch, type CiReport } from '../../../work-memory/output/ci.js';
+import { alertsOf, COMMENT_MARKER, commentData, dataLine, githubFileLink, renderCommentMarkdown, type CiReport } from '../../../work-memory/output/ci.js';
 import { answerScale, briefKey, recordMaintainerAnswer } from '../../../work-memory/decision/answers.js';
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
 import { normalizeText } from '../../../work-memory/corpus/read.js';
@@ -108,7 +108,8 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
 }
 
 async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Issue, opts: CiGithubOptions, say: (s: string) => void): Promise<number> {
-  const report = withoutItself(await check(ctx, issueBrief(issue), issue.number), issue.number);
+  // The issue's own record, once the tracker export has it, is left out by the check itself (check/run.ts scoringFor).
+  const report = await check(ctx, issueBrief(issue), issue.number);
   const { config } = await ctx.config();
   if (report.error || report.status === 'error' || report.status === 'no_history') {
     // Failed open: nothing is said on the issue (an earlier comment stands), and the job log says why.
@@ -143,18 +144,6 @@ async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Iss
   if (label) await api.addLabel(issue.number, opts.label);
   say(`#${issue.number}: ${alerts.length ? `possible duplicate${label ? ` (label "${opts.label}")` : ''}` : 'related work'}; comment ${ours ? 'edited' : 'added'}`);
   return ExitCode.Ok;
-}
-
-/**
- * The issue's own record among the matches (it is past work too once the tracker export has it):
- * never a match for itself. When it was the only alert, the alert goes with it.
- */
-function withoutItself(r: CiReport, issue: number): CiReport {
-  const self = (m: CiMatch) => m.source === 'github' && m.kind === 'issue' && (m.ref === String(issue) || m.id === String(issue));
-  if (!r.matches.some(self)) return r;
-  const matches = r.matches.filter((m) => !self(m));
-  const stillAlert = matches.some((m) => m.alert === true);
-  return { ...r, matches, status: r.status === 'duplicate_alert' && !stillAlert ? (matches.length ? 'related_context' : 'clear') : r.status };
 }
 
 /** Closed as a duplicate: Abort on the top alert. Our label removed by a person: Ignore of every alert. */
