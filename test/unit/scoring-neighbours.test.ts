@@ -1,7 +1,7 @@
 /** Where a report's nearest other work lies (scoring/neighbours.ts): the trackers' evidence against a crowded report. */
 import { nearestOtherWork } from '../../src/work-memory/scoring/neighbours.js';
 import { computeFeatures, NEIGHBOUR_REFERENCE_MIN, type CandidateEvidence } from '../../src/work-memory/scoring/features.js';
-import { calibratedScore, trackerSameWorkModel } from '../../src/work-memory/scoring/calibrated.js';
+import { calibratedScore, sameWorkModel, trackerSameWorkModel } from '../../src/work-memory/scoring/calibrated.js';
 import { rescore } from '../../src/work-memory/scoring/rank.js';
 import type { WorkOrigin } from '../../src/work-memory/corpus/types.js';
 import { scoringFor } from '../../src/work-memory/check/run.js';
@@ -151,5 +151,24 @@ describe("`agentos ci` leaves the issue's own record out of its check (check/run
   it("another tracker's report 7 is not GitHub's #7", () => {
     const index = new MeanIndex().put('tracker:7', at(0.99, 1), { issueId: '7', origin: report('7') }).put('github:issue/3', at(0.9, 2), { issueId: '3', origin: gh('3') });
     expect(rescore(index, [basis(0)], 5, 'history', scoring('7')).map((m) => m.filePath)).toContain('tracker:7');
+  });
+});
+
+describe("each candidate's whole text is read down to its own model's related floor", () => {
+  it("a report and a markdown file at the same passage cosine, between the two models' floors: only the one whose floor is lower is read whole", () => {
+    const md = sameWorkModel().floors.related;
+    const trk = trackerSameWorkModel().floors.related;
+    expect(md).not.toBe(trk); // the test needs two different floors to tell them apart
+    const c = (md + trk) / 2 - 0.05; // under one floor's margin, over the other's
+    const read: string[] = [];
+    class Recording extends MeanIndex {
+      override docMean(filePath: string): Float32Array | null {
+        read.push(filePath);
+        return super.docMean(filePath);
+      }
+    }
+    const index = new Recording().put('docs/done/9-x.md', at(c, 1), { issueId: '9' }).put('tracker:5', at(c, 2), { issueId: '5', origin: report('5') });
+    rescore(index, [basis(0)], 5, 'history', { method: 'calibrated', lexical: null, briefText: '# Crash\n\nbody', briefTitle: 'Crash' });
+    expect(read.filter((p) => p === 'docs/done/9-x.md' || p === 'tracker:5')).toEqual([trk < md ? 'tracker:5' : 'docs/done/9-x.md']);
   });
 });

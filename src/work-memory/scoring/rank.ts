@@ -92,14 +92,6 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   }
   const mean = meanVector(briefVectors);
   const model = type === 'standard' ? governsModel() : sameWorkModel();
-  const lowestFloor = type === 'standard' ? model.floors.related : Math.min(model.floors.related, trackerSameWorkModel().floors.related);
-  const whole =
-    s.wholeText === 'all'
-      ? new Set(parts.map((_, i) => i))
-      : wholeTextSet(
-          parts.map(({ base }) => base),
-          lowestFloor - WHOLE_TEXT_MARGIN,
-        );
   // Work read from git and a tracker's reports have their own fits: a brief covers a short commit's
   // vocabulary easily, and bug reports are placed on their own lines (calibrated.ts).
   const modelFor = (i: number) => {
@@ -108,6 +100,15 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
     if (origin.source === 'git') return commitSameWorkModel();
     return origin.kind === 'issue' ? trackerSameWorkModel() : model;
   };
+  // Each candidate is read whole down to its own model's related floor: a refit of the trackers' model
+  // moves no markdown score (calibrate keeps a model's labels across versions only while that holds).
+  const whole =
+    s.wholeText === 'all'
+      ? new Set(parts.map((_, i) => i))
+      : wholeTextSet(
+          parts.map(({ base }) => base),
+          parts.map((_, i) => modelFor(i).floors.related - WHOLE_TEXT_MARGIN),
+        );
   // The whole text is read back only where it can matter: a candidate under the related floor
   // cannot reach "related" whatever its other features, and its own cosine stands in.
   const docMeans = parts.map(({ m }, i) => (whole.has(i) ? (index.docMean?.(m.filePath) ?? null) : null));
@@ -195,8 +196,8 @@ const WHOLE_TEXT_MARGIN = 0.05;
 /** ...and among the best by passage cosine or by lexical share: the only ones that can lead (each read costs ~35 µs a chunk). */
 const WHOLE_TEXT_TOP = { cosine: 12, lexical: 6 };
 
-function wholeTextSet(c: Array<{ cosine: number; lexical: number }>, minCosine: number): Set<number> {
-  const idx = c.map((_, i) => i).filter((i) => c[i].cosine >= minCosine);
+function wholeTextSet(c: Array<{ cosine: number; lexical: number }>, minCosine: number[]): Set<number> {
+  const idx = c.map((_, i) => i).filter((i) => c[i].cosine >= minCosine[i]);
   const best = (key: 'cosine' | 'lexical', n: number) => [...idx].sort((a, b) => c[b][key] - c[a][key]).slice(0, n);
   return new Set([...best('cosine', WHOLE_TEXT_TOP.cosine), ...best('lexical', WHOLE_TEXT_TOP.lexical)]);
 }
