@@ -4,7 +4,7 @@
  * reads the status and decides). Fails open as the CLI does: status "error" with
  * what failed, and the agent proceeds.
  */
-import { standsNoLonger } from '../../work-memory/corpus/types.js';
+import { noLongerStandingWord } from '../../work-memory/corpus/types.js';
 import { formatScore } from '../../work-memory/check/classify.js';
 import { runChecks, type CheckScope } from '../../work-memory/check/run.js';
 import { matchPaths, type HistoryMatch } from '../../work-memory/scoring/match.js';
@@ -163,10 +163,12 @@ export function renderCheck(r: BriefCheck): string {
   for (const m of r.dismissed) lines.push(`- Dismissed before by the user for this brief: ${label(m)} score ${formatScore(m.score)}`);
   if (r.standards.length) {
     lines.push('Standards that govern this work:');
-    for (const st of r.standards)
+    for (const st of r.standards) {
+      const word = noLongerStandingWord(st.status);
       lines.push(
-        `- ${st.title} (${st.path})${standsNoLonger(st.status) ? ` ${st.status!.toUpperCase()}` : ''}${st.source === 'cited' ? ' named in the brief' : st.source === 'successor' ? ` supersedes ${st.supersedes ?? ''}` : st.score === null ? '' : ` score ${formatScore(st.score)}`}`,
+        `- ${st.title} (${st.path})${word ? ` ${word}` : ''}${st.source === 'cited' ? ' named in the brief' : st.source === 'successor' ? ` supersedes ${st.supersedes ?? ''}` : st.score === null ? '' : ` score ${formatScore(st.score)}`}`,
       );
+    }
   }
   for (const w of r.warnings) lines.push(`Warning: ${w}`);
   return lines.join('\n');

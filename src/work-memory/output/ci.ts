@@ -12,7 +12,7 @@
 import { oneLine } from '../../shared/sanitize.js';
 import { formatScore } from '../check/classify.js';
 import { quotePast } from './sections.js';
-import { standsNoLonger } from '../corpus/types.js';
+import { noLongerStandingWord } from '../corpus/types.js';
 
 /** What the renderers read of one match of the `--json` result. */
 export interface CiMatch {
@@ -164,7 +164,10 @@ export function renderCommentMarkdown(r: CiReport, o: CiOptions & { labelled?: b
 }
 
 /** A standard that no longer stands says so first: the comment must not present it as the rule. */
-const standingOf = (s: CiStandard) => (standsNoLonger(s.status) ? `**${safe(String(s.status)).toUpperCase()}**: ` : '');
+const standingOf = (s: CiStandard) => {
+  const word = noLongerStandingWord(s.status);
+  return word ? `**${word}**: ` : '';
+};
 
 /** Why a standard is listed when no score put it there: the issue names it, or it replaced one listed. */
 function whyAttached(s: CiStandard): string {

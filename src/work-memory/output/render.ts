@@ -1,4 +1,4 @@
-import { standsNoLonger } from '../corpus/types.js';
+import { noLongerStandingWord } from '../corpus/types.js';
 import { formatScore } from '../check/classify.js';
 import type { Style } from '../../shared/style.js';
 export type { Style };
@@ -137,7 +137,8 @@ export function renderStandards(items: StandardContext[], st: Style, width = 80)
     // Manual context and a standard the brief names are there because someone said so, not for their score.
     const score = s.source === 'retrieved' && s.score !== null ? formatScore(s.score) : s.source;
     // A standard that no longer stands says so here too, as in the brief's section: it is context, not a rule to follow.
-    const status = standsNoLonger(s.status) ? ` ${s.status!.toUpperCase()}` : '';
+    const word = noLongerStandingWord(s.status);
+    const status = word ? ` ${word}` : '';
     const indent = `  - ${score.padEnd(6)}${status}  `.length;
     const body = wrap(`${s.filePath} › ${s.section}`, width, indent);
     lines.push(`  - ${st.dim(score.padEnd(6))}${status ? st.bold(st.red(status)) : ''}  ${body[0]}`, ...body.slice(1).map((l) => ' '.repeat(indent) + l));

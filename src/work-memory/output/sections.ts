@@ -3,7 +3,7 @@ import { noNotes, type MatchNotes } from './notes.js';
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
 import { oneLine } from '../../shared/sanitize.js';
-import { standsNoLonger, type WorkOrigin } from '../corpus/types.js';
+import { noLongerStandingWord, type WorkOrigin } from '../corpus/types.js';
 import { originDone, originFiles, originRef } from './origin.js';
 
 /**
@@ -121,7 +121,8 @@ export function relevantStandardsSection(items: StandardContext[]): string {
           : s.source === 'successor'
             ? `supersedes \`${codePath(s.supersedes ?? '')}\``
             : `score ${formatScore(s.score ?? 0)}`;
-    const status = standsNoLonger(s.status) ? `, **${s.status!.toUpperCase()}**` : '';
+    const word = noLongerStandingWord(s.status);
+    const status = word ? `, **${word}**` : '';
     lines.push(`- \`${codePath(s.filePath)}\` — ${where} (${score}${status})`);
     if (s.snippet) lines.push(`  > ${quotePast(s.snippet)}`);
   }
