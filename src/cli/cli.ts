@@ -4,7 +4,8 @@
  * function only when it runs, so `--help` never loads the model or hnswlib.
  */
 import { Command, CommanderError } from 'commander';
-import { ExitCode } from '../shared/errors.js';
+import { errorMessage, ExitCode } from '../shared/errors.js';
+import { oneLine } from '../shared/sanitize.js';
 import { debugLine, processIO, type IO } from '../shared/io.js';
 import { jsonErrorLine, reportError } from './report-error.js';
 import { EXIT_CODES_HELP, examples, packageVersion } from './define.js';
@@ -103,6 +104,13 @@ function helpArgv(argv: string[]): string[] {
   return [node, bin, ...before, ...rest.slice(i + 1), '--help'];
 }
 
+/** The event of an `agentos [globals] hooks run <event> …` line (`?` when it names none), else null. */
+function hookRunEvent(argv: string[]): string | null {
+  const rest = argv.slice(2);
+  const i = rest.findIndex((a, j) => a === 'hooks' && rest[j + 1] === 'run');
+  return i < 0 || rest.slice(0, i).includes('--') ? null : (rest[i + 2] ?? '?').replace(/[^\w-]/g, '').slice(0, 40) || '?';
+}
+
 /** `--json` anywhere before `--`: errors then also go to stdout as a JSON object. */
 function wantsJson(argv: string[]): boolean {
   const end = argv.indexOf('--');
@@ -126,6 +134,13 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
     await program.parseAsync(helpArgv(argv));
     return code;
   } catch (e) {
+    const hook = hookRunEvent(argv);
+    if (hook !== null && !(e instanceof CommanderError && (e.code === 'commander.helpDisplayed' || e.code === 'commander.help'))) {
+      // An agent reads exit 2 as "block the tool": a hook line this version cannot read (another version's
+      // flag, a typo in a committed settings file) must not stop every command. It fails open, as run.ts does.
+      io.stderr.write(`agentos: hook ${hook} skipped (fail open): ${oneLine(errorMessage(e).replace(/^error: /, ''), 300)}\n`);
+      return ExitCode.Ok;
+    }
     if (e instanceof CommanderError) {
       // `agentos issue` (no subcommand) shows help as an error (exitCode 1): a usage error, exit 2.
       if (e.code === 'commander.help' && e.exitCode !== 0) return ExitCode.Usage;

@@ -239,3 +239,23 @@ describe('the log', () => {
     }
   });
 });
+
+describe('hooks run never exits 2: an agent reads 2 as "block the tool"', () => {
+  test.each([
+    [['hooks', 'run', 'pre-tool-use', '--bogus'], 'pre-tool-use', "unknown option '--bogus'"],
+    [['hooks', 'run', 'pre-tool-use', '--format', 'nope'], 'pre-tool-use', "argument 'nope' is invalid"],
+    [['hooks', 'run', 'post-tool-use', 'extra', 'words'], 'post-tool-use', 'too many arguments'],
+    [['-C', '.', 'hooks', 'run', 'session-start', '--on-repeat', 'stop'], 'session-start', "argument 'stop' is invalid"],
+  ])('%j: exit 0, one fail-open line naming the event, nothing on stdout', async (args, event, why) => {
+    const r = await run(args);
+    expect(r.code).toBe(ExitCode.Ok);
+    expect(r.stdout()).toBe('');
+    expect(r.stderr()).toContain(`agentos: hook ${event} skipped (fail open): `);
+    expect(r.stderr()).toContain(why);
+  });
+
+  test('anything else keeps its usage error', async () => {
+    expect((await run(['issue', 'start', '--bogus', 'b.md'])).code).toBe(ExitCode.Usage);
+    expect((await run(['hooks', 'install', '--bogus'])).code).toBe(ExitCode.Usage);
+  });
+});
