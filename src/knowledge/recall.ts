@@ -3,7 +3,7 @@
  * rendered to markdown bounded by `attempts.maxContextSize`, most useful
  * first (the project, what to avoid, what works, recent work, standards).
  */
-import { quotePast } from '../work-memory/output/sections.js';
+import { pastCode, quotePast } from '../work-memory/output/sections.js';
 import type { AttemptMemory, AttemptRecord, AttemptStats } from '../attempt-memory/types.js';
 import type { Config } from '../shared/config/schema.js';
 import { indexKnowledge, type WideStandard } from './index-knowledge.js';
@@ -184,20 +184,24 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
     // Recorded text is data, not instructions: one line each, quoted, capped; a teammate's is marked as theirs.
     r.antiPatterns.map(
       (a) =>
-        `- ❌ ${code(a.command)} (${quotePast(a.tool, 40)}, ${a.time.slice(0, 10)}${a.times > 1 ? `, ${a.times}×` : ''}${a.by ? `, recorded by ${quotePast(a.by, 120)} in the team store` : ''})${a.reason ? `: "${quotePast(a.reason, 240)}"` : ''}${a.workedInstead ? ` → worked instead: ${code(a.workedInstead.command)}` : ''}`,
+        `- ❌ ${pastCode(a.command)} (${quotePast(a.tool, 40)}, ${a.time.slice(0, 10)}${a.times > 1 ? `, ${a.times}×` : ''}${a.by ? `, recorded by ${quotePast(a.by, 120)} in the team store` : ''})${a.reason ? `: "${quotePast(a.reason, 240)}"` : ''}${a.workedInstead ? ` → worked instead: ${pastCode(a.workedInstead.command)}` : ''}`,
     ),
   );
   section(
     '**Known to work:**',
-    r.successPatterns.flatMap((g) => g.commands.slice(0, 3).map((c) => `- ✅ [${quotePast(g.tag, 40)}] ${code(c.command)} (${c.successes}/${c.successes + c.failures} succeeded)`)),
+    r.successPatterns.flatMap((g) => g.commands.slice(0, 3).map((c) => `- ✅ [${quotePast(g.tag, 40)}] ${pastCode(c.command)} (${c.successes}/${c.successes + c.failures} succeeded)`)),
   );
   section(
     '**Recent completed work:**',
-    r.recentWork.map((d) => `- ${d.id ? `#${d.id} ` : ''}${d.title}${d.status ? ` (${d.status}${d.date ? `, ${d.date}` : ''})` : d.date ? ` (${d.date})` : ''}`),
+    // Titles are whoever filed the work's words (a tracker's issue titles too): quoted data, never instructions.
+    r.recentWork.map((d) => {
+      const when = [d.status, d.date].filter((x): x is string => !!x).map((x) => quotePast(x, 40));
+      return `- ${d.id ? `#${quotePast(d.id, 64)} ` : ''}"${quotePast(d.title, 200)}"${when.length ? ` (${when.join(', ')})` : ''}`;
+    }),
   );
   section(
     '**Standards that apply widely:**',
-    r.standards.map((d) => `- ${d.title} (${d.path})`),
+    r.standards.map((d) => `- "${quotePast(d.title, 200)}" (${pastCode(d.path, 300)})`),
   );
   return out.join('\n');
 }
@@ -205,9 +209,4 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
 /** The JSON form: everything, unbounded (a machine can choose). */
 export function recallJson(r: Recall, markdown: string) {
   return { ...r, markdown };
-}
-
-/** A recorded command as an inline code span that its own text cannot close or break out of. */
-function code(command: string): string {
-  return `\`${quotePast(command, 300).replace(/`/g, "'")}\``;
 }

@@ -91,7 +91,7 @@ test("the per-tool-call route works from the installed package (bundle, vendored
   const hook = spawnSync(path.join(scratch, 'node_modules', '.bin', 'agentos'), ['hooks', 'run', 'pre-tool-use'], { cwd: scratch, env: userEnv(), encoding: 'utf8', input: payload });
   expect(hook.stderr).toBe('');
   expect(hook.status).toBe(0);
-  expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toMatch(/this was tried on \d{4}-\d\d-\d\d and failed: 404 Not Found/);
+  expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toMatch(/this was tried on \d{4}-\d\d-\d\d and failed: "404 Not Found/);
   rmSync(path.join(scratch, '.agentos'), { recursive: true, force: true }); // the tests below start from no config
 });
 

@@ -95,7 +95,7 @@ describe('hooks run --format gemini', () => {
 
     const warned = await run('pre-tool-use', 'gemini-before-tool.json', opts, mem);
     expect(Object.keys(warned.json ?? {})).toEqual(['systemMessage']);
-    expect(warned.json?.systemMessage).toMatch(/tried on .* and failed: 404 Not Found/);
+    expect(warned.json?.systemMessage).toMatch(/tried on .* and failed: "404 Not Found/);
 
     await run('post-tool-use', 'gemini-after-tool-success.json', opts, mem);
     expect(mem.records[1]).toMatchObject({ command: 'npm install ioredis', outcome: 'success', exitCode: 0 });

@@ -11,7 +11,7 @@ import type { AttemptMemoryHandle } from '../../attempt-memory/open.js';
 import type { AttemptMemory, NewAttempt, RepeatWarning } from '../../attempt-memory/types.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { IO } from '../../shared/io.js';
-import { terminalSafe, terminalSafeBlock } from '../../shared/sanitize.js';
+import { pastCode, quotePast } from '../../work-memory/output/sections.js';
 import { claudeAttempt, cursorAttempt, cursorToolCall, geminiAttempt, genericAttempt, parsePayload, toolCallOf } from './payload.js';
 
 import { HOOK_EVENTS, type HOOK_FORMATS, type HOOK_ON_REPEAT } from '../../shared/option-values.js';
@@ -183,15 +183,23 @@ export function attemptSettings(config: Config): { enabled: boolean; autoInject:
 }
 
 export function warningText(w: RepeatWarning): string {
-  // Shown in the agent's UI to the person: past text without terminal escapes.
-  const f = { ...w.failure, command: terminalSafe(w.failure.command), cause: w.failure.cause && terminalSafe(w.failure.cause), error: w.failure.error && terminalSafeBlock(w.failure.error) };
+  // Recorded text (a past tool's output, a teammate's record from the team store) reaches the agent as data,
+  // never as instructions: one line each, quoted, capped, commands in code spans their text cannot close.
+  const f = w.failure;
   const day = f.time.slice(0, 10);
   // The cause line (issue 21 §3), else the error's last line (records made before causes were kept).
-  const line = f.cause ?? (f.error ? f.error.split('\n').filter(Boolean).slice(-1)[0] : null);
-  const err = line ? `: ${line}` : '';
-  const who = f.origin ? ` by ${terminalSafe(f.origin)}` : '';
-  let s = `agentos: this was tried on ${day}${who} and failed${err} (\`${f.command}\`, similarity ${w.score.toFixed(2)}).`;
-  if (w.workedInstead) s += ` What worked instead: \`${terminalSafe(w.workedInstead.command)}\` (${w.workedInstead.time.slice(0, 10)}).`;
+  const line =
+    f.cause ??
+    (f.error
+      ? f.error
+          .split('\n')
+          .filter((l) => l.trim())
+          .slice(-1)[0]
+      : null);
+  const err = line ? `: "${quotePast(line, 240).replace(/`/g, "'")}"` : '';
+  const who = f.origin ? ` by ${quotePast(f.origin, 120)} (recorded in the team store)` : '';
+  let s = `agentos: this was tried on ${day}${who} and failed${err} (${pastCode(f.command)}, similarity ${w.score.toFixed(2)}).`;
+  if (w.workedInstead) s += ` What worked instead: ${pastCode(w.workedInstead.command)} (${w.workedInstead.time.slice(0, 10)}).`;
   return s + ' Consider another approach; run it anyway only if something changed.';
 }
 

@@ -39,6 +39,11 @@ export function quotePast(s: string, max = MAX_QUOTED_CHARS): string {
   return oneLine(s, max).replace(/<!--/g, '&lt;!--').replace(/-->/g, '--&gt;');
 }
 
+/** A recorded command as an inline code span that its own text cannot close or break out of (one line, capped). */
+export function pastCode(command: string, max = 300): string {
+  return `\`${quotePast(command, max).replace(/`/g, "'")}\``;
+}
+
 /** A path inside a code span: a backtick would end the span early. */
 const codePath = (p: string) => quotePast(p, 1000).replace(/`/g, "'");
 
