@@ -95,6 +95,10 @@ describe('helpers', () => {
     ['exit code 2', 2],
     ['Process exited with status 1', 1],
     ['no number here', null],
+    // The command's own output is not its exit status (Cursor's error_message is the output itself).
+    ['npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/x - status 404', null],
+    ['Error: request failed with status 503', null],
+    ['Build failed.\nProcess exited with status 1', null],
     [null, null],
   ])('exitCodeFromText(%p) = %p', (s, n) => {
     expect(exitCodeFromText(s)).toBe(n);

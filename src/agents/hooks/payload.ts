@@ -70,16 +70,26 @@ export function tail(s: string, n = MAX_ERROR_CHARS): string {
   return t.length <= n ? t : '…' + t.slice(t.length - n + 1);
 }
 
-/** "Command exited with non-zero status code 127" / "exit code 2" → the number. */
+/** The tool a post-tool payload reports; a payload naming none is not a tool call (an empty stdin, another event's payload). */
+function toolNameOf(p: Json): string {
+  const tool = str(p.tool_name)?.trim();
+  if (!tool) throw new PayloadError('no "tool_name": not a tool call');
+  return tool;
+}
+
+/**
+ * "Command exited with non-zero status code 127" / "Exit code 2" opening the text → the number. Only an
+ * opening line that says so: the output after it is the command's own ("HTTP status 404" is not its exit code).
+ */
 export function exitCodeFromText(s: string | null): number | null {
   if (!s) return null;
-  const m = /\b(?:exit(?:ed)?|status)\b[^\d\n-]{0,40}?(-?\d{1,3})\b/i.exec(s);
+  const m = /^\s*(?:(?:command|process)\s+)?exit(?:ed)?\b(?:[^\d\n-]|-(?!\d)){0,40}?(-?\d{1,3})\b/i.exec(s);
   return m ? Number(m[1]) : null;
 }
 
 /** A Claude Code PostToolUse / PostToolUseFailure payload → the attempt to record. */
 export function claudeAttempt(p: Json, event: 'PostToolUse' | 'PostToolUseFailure'): NewAttempt {
-  const tool = str(p.tool_name) ?? 'unknown';
+  const tool = toolNameOf(p);
   const response = p.tool_response;
   let outcome: Outcome = event === 'PostToolUseFailure' ? 'failure' : 'success';
   let error: string | null = null;
@@ -155,7 +165,7 @@ function exitCodeLine(text: string): number | null {
 
 /** A Gemini CLI AfterTool payload → the attempt (the shell tool says its exit code and error in llmContent). */
 export function geminiAttempt(p: Json): NewAttempt {
-  const tool = str(p.tool_name) ?? 'unknown';
+  const tool = toolNameOf(p);
   const response = isObject(p.tool_response) ? p.tool_response : {};
   const content =
     typeof response.llmContent === 'string'
@@ -201,6 +211,8 @@ export function cursorToolCall(p: Json): { tool: string; command: string; contex
 export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-failure'): NewAttempt | null {
   const tool = str(p.tool_name) ?? 'Shell';
   const command = str(p.command) ?? commandOf(tool, p.tool_input);
+  // A record of nothing (no tool named, no command) would be a made-up attempt: the payload is not one of Cursor's.
+  if (!str(p.tool_name) && !str(p.command)?.trim()) throw new PayloadError('no "tool_name" or "command": not a tool call');
   if (event === 'post-tool-use-failure') {
     if (p.failure_type === 'permission_denied') return null;
     if (p.is_interrupt === true) return unfinished(p, tool, INTERRUPTED_TAG);
