@@ -8,8 +8,9 @@ import type { CorpusType } from '../corpus/types.js';
 import type { VectorIndex } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
 import { candidateDepth, informativeChunks, lexicalOnlyDepth, type Scoring } from '../scoring/rank.js';
-import { fetchDocuments, lexicalCandidates, orgDocumentFrequencies, orgRepositories, vectorCandidates, type ModelMatch } from './fetch.js';
-import { ForeignDocs, OrgIndex, orgCorpusStats, orgLexical } from './org-view.js';
+import { fetchDocuments, lexicalCandidates, orgDocumentFrequencies, orgRepositories, vectorCandidates, type FetchedDoc, type ModelMatch } from './fetch.js';
+import { foreignKey, ForeignDocs, OrgIndex, orgCorpusStats, orgLexical } from './org-view.js';
+import { oneLine } from '../../shared/sanitize.js';
 import { bm25Idf } from '../lexical/bm25.js';
 
 export interface OrgRequest {
@@ -83,7 +84,8 @@ async function readView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView
     const depth = q.scoring.method === 'lexical' ? lexicalOnlyDepth(q.k) : candidateDepth(q.k, q.scoring);
     for (const id of await lexicalCandidates(client, weighted, stats.avgLen, depth, ids)) candidates.add(id);
   }
-  const { docs: fetched, skipped } = await fetchDocuments(client, [...candidates], q.model.dimensions);
+  const { docs: all, skipped } = await fetchDocuments(client, [...candidates], q.model.dimensions);
+  const { docs: fetched, ambiguous } = distinctKeys(all);
   if (q.localLexical) {
     // Every term of the fetched documents is weighed (the reverse lexical share sums their IDF).
     const missing = [...new Set(fetched.flatMap((f) => [...f.tf.keys()]))].filter((t) => !orgDf.has(t));
@@ -102,8 +104,24 @@ async function readView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView
     otherModel,
     fetched: fetched.length,
     // Each bad row or repository named once; a flood of them is counted, not listed.
-    notes: capped([...broken, ...skipped], MAX_NOTES),
+    notes: capped([...broken, ...skipped, ...ambiguous], MAX_NOTES),
   };
+}
+
+/**
+ * Documents of two repositories that would be shown under one key (`<repository>:<path>`: a name may hold a
+ * colon, `git.example.com:8443/team/web`) are both left out and named: neither may pass for the other.
+ */
+export function distinctKeys(docs: FetchedDoc[]): { docs: FetchedDoc[]; ambiguous: string[] } {
+  const owners = new Map<string, Set<string>>();
+  for (const d of docs) {
+    const key = foreignKey(d.repository, d.path);
+    owners.set(key, (owners.get(key) ?? new Set()).add(d.repository));
+  }
+  const clash = [...owners].filter(([, repos]) => repos.size > 1);
+  const ambiguous = clash.map(([key, repos]) => `team store: skipped ${oneLine(key, 200)}: one name for documents of ${[...repos].map((r) => oneLine(r, 100)).join(' and ')}`);
+  const left = new Set(clash.map(([key]) => key));
+  return { docs: docs.filter((d) => !left.has(foreignKey(d.repository, d.path))), ambiguous };
 }
 
 const MAX_NOTES = 5;
