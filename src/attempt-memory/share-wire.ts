@@ -51,10 +51,22 @@ export function wireRecord(a: AttemptRecord, repository: string) {
   };
 }
 
+/**
+ * The longest field a teammate's row may hold, in characters: about twice what agentos writes
+ * (open.ts LIMITS), so a row of another version fits and a 200 MB "error" is named, not read
+ * (pull selects one character more than this, so an oversized field is seen without transferring it).
+ */
+export const WIRE_MAX = { command: 8000, error: 4000, cause: 1000, context: 4000, tool: 200, session_id: 400, cwd: 2000, work: 1000, branch: 1000, author: 200, repository: 1000 } as const;
+export const WIRE_MAX_TAGS = 32;
+const WIRE_MAX_TAG = 200;
+/** How far ahead of this machine's clock a record may be dated: clocks drift, but a record dated 9999-12-31 would warn, and be what worked instead, forever. */
+const MAX_AHEAD_MS = 24 * 3_600_000;
+
 /** A row read back as a record, or why it cannot be one. */
-export function fromWire(w: WireRow): (AttemptRecord & { origin: string }) | string {
+export function fromWire(w: WireRow, now: Date = new Date()): (AttemptRecord & { origin: string }) | string {
   const time = w.time instanceof Date ? w.time.getTime() : Number.NaN;
   if (!Number.isFinite(time)) return 'its time is not a date';
+  if (time > now.getTime() + MAX_AHEAD_MS) return 'its time is later than today';
   if (typeof w.id !== 'string' || !/^[\w-]{1,64}$/.test(w.id)) return 'its id is not an id';
   // The team store holds no `unknown` (never sent: it warns no one and worked instead for no one).
   if (w.outcome !== 'success' && w.outcome !== 'failure') return 'its outcome is neither success nor failure';
@@ -62,6 +74,10 @@ export function fromWire(w: WireRow): (AttemptRecord & { origin: string }) | str
   if (!text.every((t) => typeof t === 'string')) return 'a required field is not text';
   if (![w.error, w.cause, w.context, w.work, w.branch].every((t) => t === null || typeof t === 'string')) return 'an optional field is not text';
   if (![w.exit_code, w.duration_ms].every((n) => n === null || Number.isSafeInteger(n))) return 'an exit code or duration is not a number';
+  const long = (Object.keys(WIRE_MAX) as Array<keyof typeof WIRE_MAX>).find((k) => typeof w[k] === 'string' && (w[k] as string).length > WIRE_MAX[k]);
+  if (long) return `its ${long} is longer than ${WIRE_MAX[long]} characters`;
+  if (!Array.isArray(w.tags) || w.tags.length > WIRE_MAX_TAGS || !w.tags.every((t) => typeof t === 'string' && t.length <= WIRE_MAX_TAG))
+    return `its tags are not a list of at most ${WIRE_MAX_TAGS} short words`;
   return {
     id: w.id,
     time: new Date(time).toISOString(),
@@ -76,7 +92,7 @@ export function fromWire(w: WireRow): (AttemptRecord & { origin: string }) | str
     context: w.context,
     work: w.work,
     branch: w.branch,
-    tags: Array.isArray(w.tags) ? w.tags.map(String) : [],
+    tags: w.tags,
     cwd: w.cwd,
     overriddenBy: null,
     archived: false,

@@ -20,7 +20,10 @@ import { storeUrl } from '../shared/team-store/url.js';
 import { oneLine } from '../shared/sanitize.js';
 import type { SharedQueue } from './open.js';
 import type { AttemptRecord } from './types.js';
-import { fromWire, wireRecord, type WireRow } from './share-wire.js';
+import { fromWire, WIRE_MAX, WIRE_MAX_TAGS, wireRecord, type WireRow } from './share-wire.js';
+
+/** The text columns of a shared attempt, each read bounded. */
+const TEXT_COLUMNS = Object.keys(WIRE_MAX) as Array<keyof typeof WIRE_MAX>;
 
 export interface ShareReport {
   sent: number;
@@ -133,7 +136,7 @@ async function push(client: TeamStoreClient, queue: SharedQueue, repository: str
         // Only the author's own, as the server knows the author (its login role; row-level security holds it too).
         const gone = await client.query<{ id: string }>(`DELETE FROM attempts WHERE id = ANY($1::text[]) AND author = current_user RETURNING id`, [forgets]);
         const others = await client.query<{ n: string }>(`SELECT count(*) AS n FROM attempts WHERE id = ANY($1::text[])`, [forgets]);
-        await client.query(`INSERT INTO forgotten_attempts (id) SELECT unnest($1::text[]) ON CONFLICT (id) DO NOTHING`, [gone.rows.map((x) => x.id)]);
+        await client.query(`INSERT INTO forgotten_attempts (id) SELECT pg_catalog.unnest($1::text[]) ON CONFLICT (id) DO NOTHING`, [gone.rows.map((x) => x.id)]);
         r.forgotten += gone.rows.length;
         r.keptOthers += Number(others.rows[0].n);
       }
@@ -182,14 +185,17 @@ async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport,
   let cursor: { at: string; id: string } = { at: since, id: '' };
   for (;;) {
     const rows = await client.query<WireRow & { at: string }>(
-      `SELECT id, repository, author, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd, received_at::text AS at
+      // Each text one character past what a record may hold (share-wire.ts WIRE_MAX), the tags only when a short list:
+      // a teammate's 200 MB field is named as too long, not carried over the network on every pull.
+      `SELECT id, ${TEXT_COLUMNS.map((c) => `left(${c}, ${WIRE_MAX[c] + 1}) AS ${c}`).join(', ')}, time, outcome, exit_code, duration_ms,
+              CASE WHEN jsonb_typeof(tags) = 'array' AND jsonb_array_length(tags) <= ${WIRE_MAX_TAGS} THEN tags END AS tags, received_at::text AS at
        FROM attempts WHERE repository = $4 AND (received_at, id) > ($1::timestamptz, $5) AND time > $3::timestamptz ORDER BY received_at, id LIMIT $2`,
       [cursor.at, BATCH, oldest, repository, cursor.id],
     );
     // Another person's rows are input: one that does not have its shape is left on the server and named, the rest come in.
     const good: Array<AttemptRecord & { origin: string }> = [];
     for (const w of rows.rows) {
-      const rec = fromWire(w);
+      const rec = fromWire(w, now());
       const said = (v: unknown) => (typeof v === 'string' ? oneLine(v, 64) : '?');
       if (typeof rec === 'string') r.skipped.push(`${said(w.id)} (${said(w.author)}): ${rec}`);
       else good.push(rec);

@@ -209,6 +209,28 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     expect(r.stderr).not.toMatch(/Invalid time value|not shared with the team/);
   });
 
+  test("Mallory's record dated 9999-12-31 and her 1 MB error are left on the server and named; nobody's run is blocked by them", async () => {
+    // Dave's clone of acme/other has never pulled: its first run reads the team's records.
+    const dave = path.join(tmp, 'other-dave');
+    await mkdir(path.join(dave, '.agentos'), { recursive: true });
+    await mkdir(path.join(dave, 'scripts'), { recursive: true });
+    await writeFile(path.join(dave, '.agentos', 'config.yaml'), 'store:\n  repository: acme/other\nattempts:\n  scope: org\n');
+    await writeFile(path.join(dave, 'scripts', 'lint.sh'), '#!/bin/sh\necho linted\n');
+    await chmod(path.join(dave, 'scripts', 'lint.sh'), 0o755);
+    const forged = (id: string, time: string, error: string) =>
+      asMallory(
+        `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, exit_code, error, tags, cwd) VALUES ($1, 'acme/other', $2::timestamptz, 's', 'Bash', './scripts/lint.sh', 'failure', 1, $3, '[]'::jsonb, '.')`,
+        [id, time, error],
+      );
+    await forged('01HFUTURE0000000000000000A', '9999-12-31T00:00:00Z', 'lint failed');
+    await forged('01HHUGE00000000000000000AA', new Date().toISOString(), 'x'.repeat(1_000_000));
+    const r = await as('dave', dave, ['run', '--on-repeat', 'block', '--', './scripts/lint.sh']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/This resembles a failure/);
+    expect(r.stderr).toContain('01HFUTURE0000000000000000A (mallory): its time is later than today');
+    expect(r.stderr).toContain('01HHUGE00000000000000000AA (mallory): its error is longer than 4000 characters');
+  });
+
   test('an owner takes her repository out with store remove; a name the store does not hold is a usage error', async () => {
     const r = await as('mallory', evil, ['store', 'remove', 'acme/evil', '--json']);
     expect([r.code, r.stderr]).toEqual([0, '']);

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openAttemptMemory } from '../../src/attempt-memory/open.js';
 import { shareBestEffort } from '../../src/attempt-memory/share.js';
+import { fromWire, WIRE_MAX, WIRE_MAX_TAGS, type WireRow } from '../../src/attempt-memory/share-wire.js';
 import type { AttemptRecord } from '../../src/attempt-memory/types.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config/schema.js';
 
@@ -104,6 +105,51 @@ describe("the team's records", () => {
     // Others' records are not counted as this machine's sessions.
     expect(mem.stats().sessions).toBe(1);
     mem.close();
+  });
+});
+
+describe("a teammate's row read back (share-wire.ts fromWire)", () => {
+  const now = new Date('2026-11-27T12:00:00Z');
+  const row = (over: Partial<WireRow>): WireRow => ({
+    id: '01TEAM0000000000000000000A',
+    repository: 'acme/b',
+    author: 'bob',
+    time: new Date('2026-11-27T11:00:00Z'),
+    session_id: 's',
+    tool: 'shell',
+    command: 'npm test',
+    outcome: 'failure',
+    exit_code: 1,
+    duration_ms: null,
+    error: 'boom',
+    cause: 'boom',
+    context: null,
+    work: null,
+    branch: null,
+    tags: ['npm'],
+    cwd: '.',
+    received_at: now,
+    ...over,
+  });
+
+  it("a record of its shape comes in, named as the teammate's", () => {
+    expect(fromWire(row({}), now)).toMatchObject({ command: 'npm test', origin: 'bob (acme/b)', tags: ['npm'] });
+  });
+
+  it.each([
+    // Dated 9999-12-31: it would warn, and be what worked instead, forever (a success cannot override a later failure).
+    [{ time: new Date('9999-12-31T00:00:00Z') }, 'its time is later than today'],
+    [{ error: 'x'.repeat(WIRE_MAX.error + 1) }, `its error is longer than ${WIRE_MAX.error} characters`],
+    [{ command: 'y'.repeat(WIRE_MAX.command + 1) }, `its command is longer than ${WIRE_MAX.command} characters`],
+    [{ tags: null as unknown as string[] }, `its tags are not a list of at most ${WIRE_MAX_TAGS} short words`],
+    [{ tags: Array.from({ length: WIRE_MAX_TAGS + 1 }, (_, i) => `t${i}`) }, `its tags are not a list of at most ${WIRE_MAX_TAGS} short words`],
+    [{ tags: [42] as unknown as string[] }, `its tags are not a list of at most ${WIRE_MAX_TAGS} short words`],
+  ])('%j is refused, and says why', (over, why) => {
+    expect(fromWire(row(over), now)).toBe(why);
+  });
+
+  it("a clock a few hours ahead of this machine's is not a forgery", () => {
+    expect(typeof fromWire(row({ time: new Date('2026-11-27T20:00:00Z') }), now)).toBe('object');
   });
 });
 

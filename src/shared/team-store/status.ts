@@ -22,11 +22,16 @@ export async function storeStatus(client: TeamStoreClient, maskedUrl: string): P
   if (state === 'current') {
     // Each repository's totals are kept by its sync: one row each, whatever the store's size.
     const r = await client.query<{ name: string; docs: number; chunks: number; synced_at: Date | null }>(`SELECT name, docs, chunks, synced_at FROM repositories ORDER BY name`);
-    repositories = r.rows.map((x) => ({ name: x.name, documents: x.docs, chunks: x.chunks, syncedAt: x.synced_at ? x.synced_at.toISOString() : null }));
+    repositories = r.rows.map((x) => ({ name: x.name, documents: x.docs, chunks: x.chunks, syncedAt: isoOrNull(x.synced_at) }));
     const a = await client.query<{ failures: string; successes: string }>(
       `SELECT count(*) FILTER (WHERE outcome = 'failure') AS failures, count(*) FILTER (WHERE outcome = 'success') AS successes FROM attempts`,
     );
     attempts = { failures: Number(a.rows[0].failures), successes: Number(a.rows[0].successes) };
   }
   return { url: maskedUrl, server, vector, schema: { version, expected: SCHEMA_VERSION, state }, repositories, attempts };
+}
+
+/** A row's date as ISO text; null for what is none (a writer's 'infinity' reads back as the number Infinity, a year past 275760 as an invalid date). */
+function isoOrNull(d: unknown): string | null {
+  return d instanceof Date && Number.isFinite(d.getTime()) ? d.toISOString() : null;
 }

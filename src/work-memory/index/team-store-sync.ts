@@ -185,7 +185,10 @@ async function insertColumns(client: TeamStoreClient, into: string, types: strin
     const columns = types.map((_, j) => batch.map((row) => row[j]));
     // vector[] is read through text[]: pgvector parses each element as it parses one value.
     const params = types.map((t, j) => `$${j + 1}::${t === 'vector' ? 'text[]::vector[]' : `${t}[]`}`);
-    await client.query(`INSERT INTO ${into} SELECT * FROM unnest(${params.join(', ')})`, columns);
+    // pg_catalog's unnest by name (ROWS FROM: the many-array unnest cannot be qualified): where anyone may
+    // create in \`public\` (PostgreSQL 14 and older), their unnest(bigint[]) would match exactly and run as
+    // whoever syncs (CVE-2018-1058).
+    await client.query(`INSERT INTO ${into} SELECT * FROM ROWS FROM (${params.map((p) => `pg_catalog.unnest(${p})`).join(', ')})`, columns);
   }
 }
 

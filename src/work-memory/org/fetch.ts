@@ -157,7 +157,7 @@ export async function lexicalCandidates(
   const rows = await client.query<{ document_id: string }>(
     // tf and lengths held non-negative: a forged row cannot rank itself first with a negative denominator.
     `SELECT t.document_id, sum(q.idf * (GREATEST(t.tf, 0) * ($3::float8 + 1)) / (GREATEST(t.tf, 0) + $3::float8 * (1 - $4::float8 + $4::float8 * GREATEST(d.lexical_len, 0) / $5::float8) + 1e-9)) AS s
-     FROM unnest($1::text[], $2::float8[]) AS q(term, idf)
+     FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::float8[])) AS q(term, idf)
      JOIN document_terms t ON t.term = q.term
      JOIN documents d ON d.id = t.document_id
      WHERE d.repository_id = ANY($6::bigint[])
