@@ -181,6 +181,20 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     expect(said).toContain(`team store: skipped acme/evil:${b.path}: metadata has no title`);
   });
 
+  test('a document of 10,001 chunks is skipped by its size, before any of it is read; every status and first match as before', async () => {
+    const docs = await evilDocs();
+    const big = docs[docs.length - 1];
+    // Mallory owns acme/evil: the policies let her add chunks to her own document, each a unit vector.
+    await asMallory(
+      `INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding)
+       SELECT c.document_id, 1000 + g, c.section, c.excerpt, c.embedding FROM (SELECT * FROM chunks WHERE document_id = $1 ORDER BY ordinal LIMIT 1) c, generate_series(1, 10001) g`,
+      [big.id],
+    );
+    const after = await decisions();
+    expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
+    expect(after.flatMap((d) => d.warnings).join('\n')).toMatch(new RegExp(`team store: skipped acme/evil:${big.path.replace(/[.]/g, '\\.')}: 100\\d\\d chunks \\(at most 10000 are read\\)`));
+  });
+
   test('negative term statistics: no score becomes NaN, every status and first match as before', async () => {
     await before4('repository_terms', 'repository_terms_df', `UPDATE repository_terms SET df = -1000 WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/evil')`);
     const after = await decisions();

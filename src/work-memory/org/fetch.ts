@@ -183,13 +183,22 @@ export interface FetchedDoc {
  */
 export async function fetchDocuments(client: TeamStoreClient, ids: string[], dimensions: number): Promise<{ docs: FetchedDoc[]; skipped: string[] }> {
   if (!ids.length) return { docs: [], skipped: [] };
-  const docs = await client.query<{ id: string; repository: string; path: string; types: unknown; metadata: unknown; lexical_len: unknown }>(
-    `SELECT d.id, r.name AS repository, d.path, d.types, d.metadata, d.lexical_len FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE d.id = ANY($1::bigint[]) ORDER BY r.name, d.path`,
+  // How big each is, before any of it is read: a document of a million chunks or terms would hold up every check.
+  const docs = await client.query<{ id: string; repository: string; path: string; types: unknown; metadata: unknown; lexical_len: unknown; chunks: string; terms: string; meta_bytes: number }>(
+    `SELECT d.id, r.name AS repository, left(d.path, ${MAX_DOC.path + 1}) AS path, d.types, CASE WHEN pg_column_size(d.metadata) <= ${MAX_DOC.metadataBytes} THEN d.metadata END AS metadata,
+            pg_column_size(d.metadata) AS meta_bytes, d.lexical_len,
+            (SELECT count(*) FROM chunks c WHERE c.document_id = d.id) AS chunks, (SELECT count(*) FROM document_terms t WHERE t.document_id = d.id) AS terms
+     FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE d.id = ANY($1::bigint[]) ORDER BY r.name, d.path`,
     [ids],
   );
   const byId = new Map<string, FetchedDoc>();
   const bad = new Map<string, string>();
   for (const r of docs.rows) {
+    const size = sizeProblem(r);
+    if (size) {
+      bad.set(r.id, `team store: skipped ${named(r.repository)}:${named(r.path)}: ${size}`);
+      continue;
+    }
     const checked = checkedMetadata(r);
     const lexicalLen = count(r.lexical_len);
     if ('problem' in checked || lexicalLen === null) {
@@ -199,14 +208,20 @@ export async function fetchDocuments(client: TeamStoreClient, ids: string[], dim
     byId.set(r.id, { repository: r.repository, path: r.path, metadata: checked.metadata, lexicalLen, chunks: [], tf: new Map() });
   }
   const chunks = await client.query<{ document_id: string; section: unknown; excerpt: unknown; v: string }>(
-    `SELECT document_id, section, excerpt, embedding::text AS v FROM chunks WHERE document_id = ANY($1::bigint[]) ORDER BY document_id, ordinal`,
+    `SELECT document_id, left(section, ${MAX_DOC.section + 1}) AS section, left(excerpt, ${MAX_DOC.excerpt + 1}) AS excerpt, embedding::text AS v FROM chunks WHERE document_id = ANY($1::bigint[]) ORDER BY document_id, ordinal`,
     [[...byId.keys()]],
   );
   for (const c of chunks.rows) {
     const doc = byId.get(c.document_id);
     if (!doc) continue;
     const vector = parseVector(c.v);
-    const problem = vectorProblem(vector, dimensions) ?? (typeof c.section !== 'string' || typeof c.excerpt !== 'string' ? 'a chunk without its text' : null);
+    const problem =
+      vectorProblem(vector, dimensions) ??
+      (typeof c.section !== 'string' || typeof c.excerpt !== 'string'
+        ? 'a chunk without its text'
+        : c.section.length > MAX_DOC.section || c.excerpt.length > MAX_DOC.excerpt
+          ? 'a chunk whose text is longer than agentos writes'
+          : null);
     if (problem) {
       bad.set(c.document_id, `team store: skipped ${named(doc.repository)}:${named(doc.path)}: ${problem}`);
       byId.delete(c.document_id);
@@ -227,6 +242,20 @@ export async function fetchDocuments(client: TeamStoreClient, ids: string[], dim
     doc.tf.set(t.term, tf);
   }
   return { docs: [...byId.values()], skipped: [...bad.values()] };
+}
+
+/**
+ * The most a fetched document may hold: far above what agentos writes (a 1 MB file is about a thousand
+ * chunks; an excerpt is EXCERPT_CHARS, a section a heading), far below what would hold up a check.
+ */
+const MAX_DOC = { chunks: 10_000, terms: 200_000, path: 4096, section: 2000, excerpt: 4000, metadataBytes: 1_000_000 } as const;
+
+function sizeProblem(r: { path: string; chunks: string; terms: string; meta_bytes: number }): string | null {
+  if (r.path.length > MAX_DOC.path) return `its path is longer than ${MAX_DOC.path} characters`;
+  if (Number(r.chunks) > MAX_DOC.chunks) return `${r.chunks} chunks (at most ${MAX_DOC.chunks} are read)`;
+  if (Number(r.terms) > MAX_DOC.terms) return `${r.terms} terms (at most ${MAX_DOC.terms} are read)`;
+  if (Number(r.meta_bytes) > MAX_DOC.metadataBytes) return `metadata of ${r.meta_bytes} bytes (at most ${MAX_DOC.metadataBytes})`;
+  return null;
 }
 
 /** A name or path another person wrote, as a warning may show it. */
