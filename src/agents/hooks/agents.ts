@@ -79,7 +79,8 @@ export const AGENTS: Record<AgentHooks['name'], AgentHooks> = {
     // the hook is marked failed and its additionalContext dropped, so the model would never see the warning.
     canAsk: false,
     cannotAsk: 'Codex rejects permissionDecision "ask" from a PreToolUse hook and drops the warning with it',
-    note: 'Codex runs new hooks only after you review and trust them (run /hooks in Codex), and project hooks only in trusted projects.',
+    // developers.openai.com/codex/hooks: hooks are on by default now; `[features] hooks` (alias `codex_hooks`) turns them off, and older releases needed it on.
+    note: 'Codex runs new hooks only after you review and trust them (run /hooks in Codex), and project hooks only in trusted projects. An older Codex runs hooks only with `[features] hooks = true` (formerly `codex_hooks`) in ~/.codex/config.toml.',
   },
   // Gemini CLI hooks (google-gemini/gemini-cli docs/hooks/reference.md): timeouts in ms; the shell
   // tool is run_shell_command; BeforeTool shows systemMessage to the person, and since d1dc4902
@@ -98,7 +99,8 @@ export const AGENTS: Record<AgentHooks['name'], AgentHooks> = {
     ],
     format: 'gemini',
     canAsk: true,
-    note: 'Gemini CLI reads project settings only in trusted folders. Its BeforeTool hook shows a repeat warning to you, not to the model: add the MCP server (agentos mcp) so that the model can ask attempt_check itself.',
+    // geminicli.com/docs/hooks: on the Stable channel of some releases hooks must be switched on (`hooksConfig.enabled`; earlier `tools.enableHooks`).
+    note: 'Gemini CLI reads project settings only in trusted folders; on a release where hooks are still experimental, switch them on in ~/.gemini/settings.json ("hooksConfig": {"enabled": true}; older releases "tools": {"enableHooks": true}). Its BeforeTool hook shows a repeat warning to you, not to the model: add the MCP server (agentos mcp) so that the model can ask attempt_check itself.',
   },
   // Cursor hooks (cursor.com/docs/agent/hooks): a flat list per event; the shell gate is
   // beforeShellExecution (permission allow/ask/deny); outcomes from postToolUse on Shell.
