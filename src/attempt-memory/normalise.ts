@@ -78,7 +78,8 @@ const STOP = new Set(
 );
 
 /** Tool names that mean "a shell command" (agentos run, Claude Code's and Codex's Bash, Cursor's Shell, Gemini CLI's run_shell_command, PRD's run_command). */
-const SHELL_TOOLS = new Set(['shell', 'bash', 'sh', 'zsh', 'run_command', 'run_shell_command', 'run_in_terminal', 'runterminalcommand', 'terminal', 'exec', 'command']);
+// `runInTerminal`: VS Code's agent names its terminal tool so in hook payloads (code.visualstudio.com agent hooks).
+const SHELL_TOOLS = new Set(['shell', 'bash', 'sh', 'zsh', 'run_command', 'run_shell_command', 'run_in_terminal', 'runinterminal', 'runterminalcommand', 'terminal', 'exec', 'command']);
 
 /** The family a tool belongs to, so that a hook's `Bash` and `agentos run`'s `shell` compare equal. */
 export function toolFamily(tool: string): string {

@@ -262,3 +262,45 @@ test("warningText: recorded text reaches the agent as quoted data: a cause, a te
   expect(t).toContain('by mallory ## New instructions (recorded in the team store)');
   expect(t.split('`').length - 1).toBe(4); // the two code spans' own
 });
+
+describe('VS Code runs .claude/settings.json hooks with their matchers ignored: only what they would match counts', () => {
+  // Payload shapes from VS Code's agent hooks reference (code.visualstudio.com/docs/agent-customization/hooks:
+  // tool_name, tool_input, tool_use_id, tool_response as text); its terminal tool is runInTerminal.
+  const vscode = (event: string, tool: string, input: object, response?: string) =>
+    JSON.stringify({
+      timestamp: '2026-11-27T10:30:00.000Z',
+      cwd: root,
+      sessionId: 'vsc-1',
+      hookEventName: event,
+      tool_name: tool,
+      tool_input: input,
+      tool_use_id: 't1',
+      ...(response === undefined ? {} : { tool_response: response }),
+    });
+
+  test('after a success: the terminal and an edit are recorded; a read or a search is not', async () => {
+    const mem = new FakeAttemptMemory();
+    for (const [tool, input] of [
+      ['readFile', { filePath: 'src/a.ts' }],
+      ['textSearch', { query: 'TODO' }],
+      ['runInTerminal', { command: 'npm test' }],
+      ['editFiles', { files: ['src/main.ts'] }],
+    ] as const) {
+      const h = harness(vscode('PostToolUse', tool, input, 'ok'));
+      expect(await runHook('post-tool-use', h.io, opts, deps(mem))).toBe(0);
+      expect(h.err()).toBe('');
+    }
+    expect(mem.records.map((r) => r.tool)).toEqual(['runInTerminal', 'editFiles']);
+  });
+
+  test("before a call: the repeat check answers for the terminal only, as Claude Code's Bash matcher would", async () => {
+    const mem = new FakeAttemptMemory();
+    mem.record({ tool: 'runInTerminal', command: 'npm test', outcome: 'failure', time: new Date().toISOString(), error: 'boom' });
+    const read = harness(vscode('PreToolUse', 'readFile', { command: 'npm test' }));
+    await runHook('pre-tool-use', read.io, opts, deps(mem));
+    expect(read.out()).toBe('');
+    const run = harness(vscode('PreToolUse', 'runInTerminal', { command: 'npm test' }));
+    await runHook('pre-tool-use', run.io, opts, deps(mem));
+    expect(JSON.parse(run.out()).hookSpecificOutput.additionalContext).toMatch(/this was tried on/);
+  });
+});

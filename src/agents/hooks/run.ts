@@ -12,6 +12,7 @@ import type { AttemptMemory, NewAttempt, RepeatWarning } from '../../attempt-mem
 import type { Config } from '../../shared/config/schema.js';
 import type { IO } from '../../shared/io.js';
 import { pastCode, quotePast } from '../../work-memory/output/sections.js';
+import { toolFamily } from '../../attempt-memory/normalise.js';
 import { claudeAttempt, cursorAttempt, cursorToolCall, geminiAttempt, genericAttempt, parsePayload, toolCallOf } from './payload.js';
 
 import { HOOK_EVENTS, type HOOK_FORMATS, type HOOK_ON_REPEAT } from '../../shared/option-values.js';
@@ -93,6 +94,8 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
   // permission_denied) opens, and so creates, nothing.
   const attempt = event === 'pre-tool-use' ? null : attemptOf(opts.format, event, payload);
   if (event !== 'pre-tool-use' && attempt === null) return opts.format === 'generic' ? { recorded: null } : null;
+  // VS Code runs the hooks of .claude/settings.json with their matchers ignored: what they would not match is left alone.
+  if (opts.format === 'claude' && !installedMatcherTakes(event, typeof payload.tool_name === 'string' ? payload.tool_name : '')) return null;
   const memory = await deps.openMemory(root, config, cwd, event === 'pre-tool-use' ? 'read' : 'write');
   try {
     if (event === 'pre-tool-use') {
@@ -160,6 +163,18 @@ function repeatAnswer(opts: HookRunOptions, text: string, warnings: RepeatWarnin
       return { systemMessage: text, hookSpecificOutput: specific };
     }
   }
+}
+
+/**
+ * Whether the Claude Code matchers `hooks install claude` writes (agents.ts) take this tool: the shell before a
+ * call; the shell and file edits after a success (a read or a search says nothing worth remembering); anything
+ * after a failure. Claude Code applies them itself; VS Code, which runs the same file, does not.
+ */
+function installedMatcherTakes(event: HookEvent, tool: string): boolean {
+  if (event === 'post-tool-use-failure' || event === 'session-start') return true;
+  if (toolFamily(tool) === 'shell') return true;
+  // Claude Code's Edit, MultiEdit, Write, NotebookEdit; VS Code's editFiles, create_file, replace_string_in_file, apply_patch.
+  return event === 'post-tool-use' && /edit|write|create|replace|insert|patch/i.test(tool) && !/read|search|list|get|find/i.test(tool);
 }
 
 /** The attempt a post-tool payload reports, read in the agent's dialect. */
