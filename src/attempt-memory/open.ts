@@ -61,7 +61,7 @@ export interface AttemptMemoryHandle extends AttemptMemory {
 }
 
 /** The local side of sharing: what waits to be sent, and the records read back from the team. */
-export type SharedQueue = Pick<SqliteAttemptMemory, 'pending' | 'settle' | 'importShared' | 'sharedState' | 'setSharedState' | 'outboxSize'>;
+export type SharedQueue = Pick<SqliteAttemptMemory, 'pending' | 'settle' | 'importShared' | 'sharedIds' | 'sharedState' | 'setSharedState' | 'outboxSize'>;
 
 // better-sqlite3 is CommonJS with a native addon: loaded with require, only when memory is opened.
 const require = createRequire(import.meta.url);

@@ -181,7 +181,6 @@ async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport,
   const last = queue.sharedState('pulled_through');
   const start = await client.query<{ since: string }>(`SELECT (COALESCE($1::timestamptz, '-infinity') - interval '60 seconds')::text AS since`, [last]);
   const since = start.rows[0].since;
-  const forgotten = await client.query<{ id: string }>(`SELECT id FROM forgotten_attempts WHERE forgotten_at > $1::timestamptz`, [since]);
   let cursor: { at: string; id: string } = { at: since, id: '' };
   for (;;) {
     const rows = await client.query<WireRow & { at: string }>(
@@ -206,6 +205,10 @@ async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport,
     const end = rows.rows[rows.rows.length - 1];
     cursor = { at: end.at, id: end.id };
   }
+  // Forgets only of the copies held here: anyone may record forgets of made-up ids, and a million of them
+  // would otherwise be read on every pull.
+  const held = queue.sharedIds();
+  const forgotten = held.length ? await client.query<{ id: string }>(`SELECT id FROM forgotten_attempts WHERE forgotten_at > $1::timestamptz AND id = ANY($2::text[])`, [since, held]) : { rows: [] };
   r.dropped += queue.importShared(
     [],
     forgotten.rows.map((f) => f.id),

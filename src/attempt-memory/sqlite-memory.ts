@@ -356,6 +356,11 @@ export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
       .immediate();
   }
 
+  /** Ids of the teammates' records this machine holds a copy of (what a forget on the server can still drop here). */
+  sharedIds(): string[] {
+    return (this.db.prepare('SELECT id FROM attempts WHERE origin IS NOT NULL').all() as Array<{ id: string }>).map((r) => r.id);
+  }
+
   sharedState(key: string): string | null {
     return (this.db.prepare('SELECT value FROM shared_state WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null;
   }
