@@ -56,9 +56,11 @@ export function wireRecord(a: AttemptRecord, repository: string) {
  * (open.ts LIMITS), so a row of another version fits and a 200 MB "error" is named, not read
  * (pull selects one character more than this, so an oversized field is seen without transferring it).
  */
-export const WIRE_MAX = { command: 8000, error: 4000, cause: 1000, context: 4000, tool: 200, session_id: 400, cwd: 2000, work: 1000, branch: 1000, author: 200, repository: 1000 } as const;
+export const WIRE_MAX = { command: 8000, error: 4000, cause: 1000, context: 4000, tool: 200, session_id: 400, cwd: 8000, work: 2000, branch: 2000, author: 200, repository: 1000 } as const;
 export const WIRE_MAX_TAGS = 32;
 const WIRE_MAX_TAG = 200;
+/** The tags as JSON text, at most: 32 tags of 200 characters with their quotes and commas. */
+export const WIRE_MAX_TAGS_BYTES = WIRE_MAX_TAGS * (WIRE_MAX_TAG * 4 + 3) + 2;
 /** How far ahead of this machine's clock a record may be dated: clocks drift, but a record dated 9999-12-31 would warn, and be what worked instead, forever. */
 const MAX_AHEAD_MS = 24 * 3_600_000;
 

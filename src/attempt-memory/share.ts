@@ -20,7 +20,7 @@ import { storeUrl } from '../shared/team-store/url.js';
 import { oneLine } from '../shared/sanitize.js';
 import type { SharedQueue } from './open.js';
 import type { AttemptRecord } from './types.js';
-import { fromWire, WIRE_MAX, WIRE_MAX_TAGS, wireRecord, type WireRow } from './share-wire.js';
+import { fromWire, WIRE_MAX, WIRE_MAX_TAGS, WIRE_MAX_TAGS_BYTES, wireRecord, type WireRow } from './share-wire.js';
 
 /** The text columns of a shared attempt, each read bounded. */
 const TEXT_COLUMNS = Object.keys(WIRE_MAX) as Array<keyof typeof WIRE_MAX>;
@@ -187,7 +187,7 @@ async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport,
       // Each text one character past what a record may hold (share-wire.ts WIRE_MAX), the tags only when a short list:
       // a teammate's 200 MB field is named as too long, not carried over the network on every pull.
       `SELECT id, ${TEXT_COLUMNS.map((c) => `left(${c}, ${WIRE_MAX[c] + 1}) AS ${c}`).join(', ')}, time, outcome, exit_code, duration_ms,
-              CASE WHEN jsonb_typeof(tags) = 'array' AND jsonb_array_length(tags) <= ${WIRE_MAX_TAGS} THEN tags END AS tags, received_at::text AS at
+              CASE WHEN jsonb_typeof(tags) = 'array' AND jsonb_array_length(tags) <= ${WIRE_MAX_TAGS} AND pg_catalog.octet_length(tags::text) <= ${WIRE_MAX_TAGS_BYTES} THEN tags END AS tags, received_at::text AS at
        FROM attempts WHERE repository = $4 AND (received_at, id) > ($1::timestamptz, $5) AND time > $3::timestamptz ORDER BY received_at, id LIMIT $2`,
       [cursor.at, BATCH, oldest, repository, cursor.id],
     );

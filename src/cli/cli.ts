@@ -107,8 +107,10 @@ function helpArgv(argv: string[]): string[] {
 /** The event of an `agentos [globals] hooks run <event> …` line (`?` when it names none), else null. */
 function hookRunEvent(argv: string[]): string | null {
   const rest = argv.slice(2);
-  const i = rest.findIndex((a, j) => a === 'hooks' && rest[j + 1] === 'run');
-  return i < 0 || rest.slice(0, i).includes('--') ? null : (rest[i + 2] ?? '?').replace(/[^\w-]/g, '').slice(0, 40) || '?';
+  // Past the global options (-C/--cwd take a value), the command must be `hooks run`.
+  let i = 0;
+  while (i < rest.length && rest[i].startsWith('-') && rest[i] !== '--') i += rest[i] === '-C' || rest[i] === '--cwd' ? 2 : 1;
+  return rest[i] === 'hooks' && rest[i + 1] === 'run' ? (rest[i + 2] ?? '?').replace(/[^\w-]/g, '').slice(0, 40) || '?' : null;
 }
 
 /** `--json` anywhere before `--`: errors then also go to stdout as a JSON object. */

@@ -196,12 +196,12 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
     // Titles are whoever filed the work's words (a tracker's issue titles too): quoted data, never instructions.
     r.recentWork.map((d) => {
       const when = [d.status, d.date].filter((x): x is string => !!x).map((x) => quotePast(x, 40));
-      return `- ${d.id ? `#${quotePast(d.id, 64)} ` : ''}"${quotePast(d.title, 200)}"${when.length ? ` (${when.join(', ')})` : ''}`;
+      return `- ${d.id ? `#${quotePast(d.id, 64)} ` : ''}"${quotePast(d.title, 200).replace(/"/g, "'")}"${when.length ? ` (${when.join(', ')})` : ''}`;
     }),
   );
   section(
     '**Standards that apply widely:**',
-    r.standards.map((d) => `- "${quotePast(d.title, 200)}" (${pastCode(d.path, 300)})`),
+    r.standards.map((d) => `- "${quotePast(d.title, 200).replace(/"/g, "'")}" (${pastCode(d.path, 300)})`),
   );
   return out.join('\n');
 }

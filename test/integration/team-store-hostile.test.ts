@@ -192,7 +192,7 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     );
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
-    expect(after.flatMap((d) => d.warnings).join('\n')).toMatch(new RegExp(`team store: skipped acme/evil:${big.path.replace(/[.]/g, '\\.')}: 100\\d\\d chunks \\(at most 10000 are read\\)`));
+    expect(after.flatMap((d) => d.warnings).join('\n')).toContain(`team store: skipped acme/evil:${big.path}: more than 10000 chunks`);
   });
 
   test('negative term statistics: no score becomes NaN, every status and first match as before', async () => {

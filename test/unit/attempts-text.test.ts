@@ -22,7 +22,10 @@ describe('redact', () => {
     expect(redact('docker run -p8080:80 -p 443:443 nginx', '/h')).toBe('docker run -p8080:80 -p 443:443 nginx');
     expect(redact('psql postgres://app:pw12345@db:5432/app', '/h')).toBe(`psql postgres://${REDACTED}@db:5432/app`);
     // A password typed with an unencoded `@`: none of it is left (the authority ends at its last `@`).
-    expect(redact('psql postgres://app:p@ss@w0rd@db:5432/app?x=a@b', '/h')).toBe(`psql postgres://${REDACTED}@db:5432/app?x=a@b`);
+    expect(redact('psql postgres://app:p@ss@w0rd@db:5432/app', '/h')).toBe(`psql postgres://${REDACTED}@db:5432/app`);
+    // No user (`redis://:pw@`), a base64 password with `/` and `=`.
+    expect(redact('redis-cli -u redis://:hunter2@cache:6379', '/h')).toBe(`redis-cli -u redis://${REDACTED}@cache:6379`);
+    expect(redact('psql postgres://app:ab/cd+e==@db/x', '/h')).toBe(`psql postgres://${REDACTED}@db/x`);
     expect(redact('mkdir -p build/out', '/h')).toBe('mkdir -p build/out');
     expect(redact('git log --author=alice', '/h')).toBe('git log --author=alice');
   });

@@ -257,5 +257,7 @@ describe('hooks run never exits 2: an agent reads 2 as "block the tool"', () => 
   test('anything else keeps its usage error', async () => {
     expect((await run(['issue', 'start', '--bogus', 'b.md'])).code).toBe(ExitCode.Usage);
     expect((await run(['hooks', 'install', '--bogus'])).code).toBe(ExitCode.Usage);
+    // The words "hooks run" as a search's query are not a hook line.
+    expect((await run(['search', 'hooks', 'run', '--limit', 'x'])).code).toBe(ExitCode.Usage);
   });
 });

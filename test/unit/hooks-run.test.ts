@@ -285,6 +285,9 @@ describe('VS Code runs .claude/settings.json hooks with their matchers ignored: 
       ['textSearch', { query: 'TODO' }],
       ['runInTerminal', { command: 'npm test' }],
       ['editFiles', { files: ['src/main.ts'] }],
+      // Named like an edit, but not one: an MCP server's tool, a task runner.
+      ['mcp_github_create_issue', { title: 'x' }],
+      ['create_and_run_task', { task: 'build' }],
     ] as const) {
       const h = harness(vscode('PostToolUse', tool, input, 'ok'));
       expect(await runHook('post-tool-use', h.io, opts, deps(mem))).toBe(0);

@@ -152,3 +152,11 @@ test("a repository whose name and path spell another's document key cannot pass 
   // Two documents of one repository under one key are not a clash between repositories (the server's key is unique).
   expect(distinctKeys([alice, other]).ambiguous).toEqual([]);
 });
+
+test("a teammate's repository named `github` cannot replace this repository's own `github:issue/7`", async () => {
+  const { distinctKeys } = await import('../../src/work-memory/org/open.js');
+  const forged = fetched('github', 'issue/7', 'anything', [basis(1)]);
+  const r = distinctKeys([forged], (key) => key === 'github:issue/7');
+  expect(r.docs).toEqual([]);
+  expect(r.ambiguous).toEqual(['team store: skipped github:issue/7: one name for documents of this repository and github']);
+});

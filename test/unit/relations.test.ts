@@ -134,6 +134,7 @@ test("Bugzilla's references name other work: a clone, a regression's cause, See 
   expect(namedRelatedIds(clone)).toEqual(['1645662']);
   expect(namedRelatedIds('Regressed by bug 1400595. See also bug 12 and bug 13; cloned from bug 0099.')).toEqual(['12', '13', '99', '1400595']);
   expect(namedRelatedIds('This is a regression caused by Bug 77.')).toEqual(['77']);
+  expect(namedRelatedIds('See also bugs 12 and bug 13.')).toEqual(['12', '13']);
   // A duplicate of bug N is the same work; "bug 3" outside a relation says nothing.
   expect(namedRelatedIds('Related to bug 4. Duplicate of bug 7. See also bug 7.')).toEqual(['4']);
   expect(namedRelatedIds('Fixing bug 3 in the parser; the bug 5 repro.')).toEqual([]);

@@ -173,9 +173,29 @@ function repeatAnswer(opts: HookRunOptions, text: string, warnings: RepeatWarnin
 function installedMatcherTakes(event: HookEvent, tool: string): boolean {
   if (event === 'post-tool-use-failure' || event === 'session-start') return true;
   if (toolFamily(tool) === 'shell') return true;
-  // Claude Code's Edit, MultiEdit, Write, NotebookEdit; VS Code's editFiles, create_file, replace_string_in_file, apply_patch.
-  return event === 'post-tool-use' && /edit|write|create|replace|insert|patch/i.test(tool) && !/read|search|list|get|find/i.test(tool);
+  return event === 'post-tool-use' && FILE_EDIT_TOOLS.has(tool.trim().toLowerCase());
 }
+
+/**
+ * Tools that write files, by name: Claude Code's (the installed PostToolUse matcher) and VS Code's agent's
+ * (its tool ids). A list, not a pattern: `mcp_github_create_issue` and `create_and_run_task` are not edits.
+ */
+const FILE_EDIT_TOOLS = new Set(
+  [
+    'Edit',
+    'MultiEdit',
+    'Write',
+    'NotebookEdit',
+    'editFiles',
+    'create_file',
+    'createFile',
+    'replace_string_in_file',
+    'multi_replace_string_in_file',
+    'insert_edit_into_file',
+    'apply_patch',
+    'edit_notebook_file',
+  ].map((t) => t.toLowerCase()),
+);
 
 /** The attempt a post-tool payload reports, read in the agent's dialect. */
 function attemptOf(format: HookFormat, event: HookEvent, payload: Record<string, unknown>): NewAttempt | null {
@@ -211,7 +231,7 @@ export function warningText(w: RepeatWarning): string {
           .filter((l) => l.trim())
           .slice(-1)[0]
       : null);
-  const err = line ? `: "${quotePast(line, 240).replace(/`/g, "'")}"` : '';
+  const err = line ? `: "${quotePast(line, 240).replace(/[`"]/g, "'")}"` : '';
   const who = f.origin ? ` by ${quotePast(f.origin, 120)} (recorded in the team store)` : '';
   let s = `agentos: this was tried on ${day}${who} and failed${err} (${pastCode(f.command)}, similarity ${w.score.toFixed(2)}).`;
   if (w.workedInstead) s += ` What worked instead: ${pastCode(w.workedInstead.command)} (${w.workedInstead.time.slice(0, 10)}).`;

@@ -20,8 +20,9 @@ const SUMMARY_CHARS = 300;
  * (without embedding them). 2: an id declared in the header (`* **Issue:** #116`).
  * 3: the issue a document states as its own (`ownIssue`); relation phrases such as "port of", "sub-task of".
  * 4: a `## Status` section (Nygard's template, adr-tools), adr-tools' "Superceded by" with its link's file.
+ * 5: Bugzilla's references as relations ("clone of Bug #12", "regressed by bug 12", "See also bug 12").
  */
-export const METADATA_VERSION = 4;
+export const METADATA_VERSION = 5;
 
 /** Everything we show about a past document, derived from its path and text. */
 export function extractMetadata(relPath: string, text: string, types: CorpusType[], contentHash: string): ExtractedMetadata {

@@ -34,7 +34,7 @@ export function namedRelatedIds(text: string, ownId: string | null = null): stri
 /** Long texts are read this far: references sit in the head and the related sections. */
 const MAX_CHARS = 200_000;
 /** `#12`, or Bugzilla's `bug 12` / `Bug #12`. */
-const ISSUE_REF = /(?:#\s?|\bbug\s+#?\s?)0*(\d{1,7})\b/gi;
+const ISSUE_REF = /(?:#\s?|\bbugs?\s+#?\s?)0*(\d{1,7})\b/gi;
 /** A relation word, then up to a short list of references (`depends on #4 and #5`). */
 const LIST = String.raw`((?:[\s,;&]|and|or|issues?|bugs?|\(|\)|#\s?\d{1,7}\b|(?<=bugs?\s+)\d{1,7}\b){1,40})`;
 const RELATION_PHRASES: RegExp[] = [

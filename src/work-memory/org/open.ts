@@ -85,7 +85,7 @@ async function readView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView
     for (const id of await lexicalCandidates(client, weighted, stats.avgLen, depth, ids)) candidates.add(id);
   }
   const { docs: all, skipped } = await fetchDocuments(client, [...candidates], q.model.dimensions);
-  const { docs: fetched, ambiguous } = distinctKeys(all);
+  const { docs: fetched, ambiguous } = distinctKeys(all, (key) => q.local.doc?.(key) !== undefined);
   if (q.localLexical) {
     // Every term of the fetched documents is weighed (the reverse lexical share sums their IDF).
     const missing = [...new Set(fetched.flatMap((f) => [...f.tf.keys()]))].filter((t) => !orgDf.has(t));
@@ -110,16 +110,20 @@ async function readView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView
 
 /**
  * Documents of two repositories that would be shown under one key (`<repository>:<path>`: a name may hold a
- * colon, `git.example.com:8443/team/web`) are both left out and named: neither may pass for the other.
+ * colon, `git.example.com:8443/team/web`) are both left out and named: neither may pass for the other. So is a
+ * fetched one whose key is one of this repository's own (a repository named `github` with the path `issue/7`
+ * spells the local `github:issue/7`): the local document is never replaced.
  */
-export function distinctKeys(docs: FetchedDoc[]): { docs: FetchedDoc[]; ambiguous: string[] } {
+export function distinctKeys(docs: FetchedDoc[], isLocal: (key: string) => boolean = () => false): { docs: FetchedDoc[]; ambiguous: string[] } {
   const owners = new Map<string, Set<string>>();
   for (const d of docs) {
     const key = foreignKey(d.repository, d.path);
     owners.set(key, (owners.get(key) ?? new Set()).add(d.repository));
   }
-  const clash = [...owners].filter(([, repos]) => repos.size > 1);
-  const ambiguous = clash.map(([key, repos]) => `team store: skipped ${oneLine(key, 200)}: one name for documents of ${[...repos].map((r) => oneLine(r, 100)).join(' and ')}`);
+  const clash = [...owners].filter(([key, repos]) => repos.size > 1 || isLocal(key));
+  const ambiguous = clash.map(
+    ([key, repos]) => `team store: skipped ${oneLine(key, 200)}: one name for documents of ${[...(isLocal(key) ? ['this repository'] : []), ...[...repos].map((r) => oneLine(r, 100))].join(' and ')}`,
+  );
   const left = new Set(clash.map(([key]) => key));
   return { docs: docs.filter((d) => !left.has(foreignKey(d.repository, d.path))), ambiguous };
 }
