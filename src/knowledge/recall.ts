@@ -3,7 +3,7 @@
  * rendered to markdown bounded by `attempts.maxContextSize`, most useful
  * first (the project, what to avoid, what works, recent work, standards).
  */
-import { pastCode, quotePast } from '../work-memory/output/sections.js';
+import { pastCode, pastQuote, quotePast } from '../work-memory/output/sections.js';
 import type { AttemptMemory, AttemptRecord, AttemptStats } from '../attempt-memory/types.js';
 import type { Config } from '../shared/config/schema.js';
 import { indexKnowledge, type WideStandard } from './index-knowledge.js';
@@ -184,7 +184,7 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
     // Recorded text is data, not instructions: one line each, quoted, capped; a teammate's is marked as theirs.
     r.antiPatterns.map(
       (a) =>
-        `- ❌ ${pastCode(a.command)} (${quotePast(a.tool, 40)}, ${a.time.slice(0, 10)}${a.times > 1 ? `, ${a.times}×` : ''}${a.by ? `, recorded by ${quotePast(a.by, 120)} in the team store` : ''})${a.reason ? `: "${quotePast(a.reason, 240)}"` : ''}${a.workedInstead ? ` → worked instead: ${pastCode(a.workedInstead.command)}` : ''}`,
+        `- ❌ ${pastCode(a.command)} (${quotePast(a.tool, 40)}, ${a.time.slice(0, 10)}${a.times > 1 ? `, ${a.times}×` : ''}${a.by ? `, recorded by ${quotePast(a.by, 120)} in the team store` : ''})${a.reason ? `: ${pastQuote(a.reason, 240)}` : ''}${a.workedInstead ? ` → worked instead: ${pastCode(a.workedInstead.command)}` : ''}`,
     ),
   );
   section(
@@ -196,12 +196,12 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
     // Titles are whoever filed the work's words (a tracker's issue titles too): quoted data, never instructions.
     r.recentWork.map((d) => {
       const when = [d.status, d.date].filter((x): x is string => !!x).map((x) => quotePast(x, 40));
-      return `- ${d.id ? `#${quotePast(d.id, 64)} ` : ''}"${quotePast(d.title, 200).replace(/"/g, "'")}"${when.length ? ` (${when.join(', ')})` : ''}`;
+      return `- ${d.id ? `#${quotePast(d.id, 64)} ` : ''}${pastQuote(d.title, 200)}${when.length ? ` (${when.join(', ')})` : ''}`;
     }),
   );
   section(
     '**Standards that apply widely:**',
-    r.standards.map((d) => `- "${quotePast(d.title, 200).replace(/"/g, "'")}" (${pastCode(d.path, 300)})`),
+    r.standards.map((d) => `- ${pastQuote(d.title, 200)} (${pastCode(d.path, 300)})`),
   );
   return out.join('\n');
 }

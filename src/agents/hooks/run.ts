@@ -11,7 +11,7 @@ import type { AttemptMemoryHandle } from '../../attempt-memory/open.js';
 import type { AttemptMemory, NewAttempt, RepeatWarning } from '../../attempt-memory/types.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { IO } from '../../shared/io.js';
-import { pastCode, quotePast } from '../../work-memory/output/sections.js';
+import { pastCode, pastQuote, quotePast } from '../../work-memory/output/sections.js';
 import { toolFamily } from '../../attempt-memory/normalise.js';
 import { claudeAttempt, cursorAttempt, cursorToolCall, geminiAttempt, genericAttempt, parsePayload, toolCallOf } from './payload.js';
 
@@ -166,12 +166,12 @@ function repeatAnswer(opts: HookRunOptions, text: string, warnings: RepeatWarnin
 }
 
 /**
- * Whether the Claude Code matchers `hooks install claude` writes (agents.ts) take this tool: the shell before a
- * call; the shell and file edits after a success (a read or a search says nothing worth remembering); anything
- * after a failure. Claude Code applies them itself; VS Code, which runs the same file, does not.
+ * Whether the Claude Code matchers `hooks install claude` writes (agents.ts) take this tool call: the shell
+ * before a call; the shell and file edits after a success (a read or a search says nothing worth remembering);
+ * anything after a failure (session start has no tool and is answered before this is asked). Claude Code applies them itself; VS Code, which runs the same file, does not.
  */
 function installedMatcherTakes(event: HookEvent, tool: string): boolean {
-  if (event === 'post-tool-use-failure' || event === 'session-start') return true;
+  if (event === 'post-tool-use-failure') return true;
   if (toolFamily(tool) === 'shell') return true;
   return event === 'post-tool-use' && FILE_EDIT_TOOLS.has(tool.trim().toLowerCase());
 }
@@ -231,7 +231,8 @@ export function warningText(w: RepeatWarning): string {
           .filter((l) => l.trim())
           .slice(-1)[0]
       : null);
-  const err = line ? `: "${quotePast(line, 240).replace(/[`"]/g, "'")}"` : '';
+  // Backticks too: in the agent's markdown a pair of them inside the quote would start a code span.
+  const err = line ? `: ${pastQuote(line.replace(/`/g, "'"), 240)}` : '';
   const who = f.origin ? ` by ${quotePast(f.origin, 120)} (recorded in the team store)` : '';
   let s = `agentos: this was tried on ${day}${who} and failed${err} (${pastCode(f.command)}, similarity ${w.score.toFixed(2)}).`;
   if (w.workedInstead) s += ` What worked instead: ${pastCode(w.workedInstead.command)} (${w.workedInstead.time.slice(0, 10)}).`;

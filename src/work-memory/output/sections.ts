@@ -39,13 +39,20 @@ export function quotePast(s: string, max = MAX_QUOTED_CHARS): string {
   return oneLine(s, max).replace(/<!--/g, '&lt;!--').replace(/-->/g, '--&gt;');
 }
 
+/** Recorded text in double quotes that a quote of its own cannot end early (one line, capped). */
+export function pastQuote(s: string, max = MAX_QUOTED_CHARS): string {
+  return `"${quotePast(s, max).replace(/"/g, "'")}"`;
+}
+
 /** A recorded command as an inline code span that its own text cannot close or break out of (one line, capped). */
 export function pastCode(command: string, max = 300): string {
-  return `\`${quotePast(command, max).replace(/`/g, "'")}\``;
+  return `\`${codePath(command, max)}\``;
 }
 
 /** A path inside a code span: a backtick would end the span early. */
-const codePath = (p: string) => quotePast(p, 1000).replace(/`/g, "'");
+function codePath(p: string, max = 1000): string {
+  return quotePast(p, max).replace(/`/g, "'");
+}
 
 /** The past match with every shown field quoted. */
 function quoted<T extends { title: string; summary?: string; statusReason?: string | null; filePath: string }>(m: T): T {
