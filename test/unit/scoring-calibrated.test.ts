@@ -59,6 +59,7 @@ const features = (over: Partial<Features> = {}): Features => ({
   namedRelated: 0,
   sameIssue: 0,
   neighbourGap: 0,
+  filedNear: 0.5,
   ...over,
 });
 

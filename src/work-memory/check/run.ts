@@ -11,6 +11,7 @@ import { matchPaths } from '../scoring/match.js';
 import { briefForCheck } from './brief-limit.js';
 import type { LexicalData } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
+import { briefPlace, type FilingPlace } from '../scoring/filing.js';
 import { retrieveStandards, standardsNamedIn, withSuccessors, type StandardContext } from './standards.js';
 import { extractMetadata } from '../corpus/metadata.js';
 import { orgSummary, type OrgRequest, type OrgSummary, type OrgView } from '../org/open.js';
@@ -24,7 +25,9 @@ export function briefTitle(text: string): string {
  * How every ranking of a text is scored (issue start, context, search, eval: one rule).
  * Without the model, the lexical fallback; without a lexical index, the cosine alone.
  */
-export function scoringFor(config: Config, text: string, o: { lexical: LexicalData | null; chunks?: string[]; model: boolean; ownIssue?: string }): Scoring {
+export function scoringFor(config: Config, text: string, o: { lexical: LexicalData | null; chunks?: string[]; model: boolean; ownIssue?: string; filed?: FilingPlace | null }): Scoring {
+  // A brief that is GitHub's issue #N stands at N in the filing order; any other is newer than every report.
+  const filed = o.filed ?? (o.ownIssue ? briefPlace('github', o.ownIssue) : null);
   return {
     method: o.model ? (o.lexical ? config.scoring.method : 'cosine') : 'lexical',
     lexical: o.lexical,
@@ -33,6 +36,7 @@ export function scoringFor(config: Config, text: string, o: { lexical: LexicalDa
     briefRelations: briefRelations(text, o.ownIssue),
     briefChunks: o.chunks,
     lines: scoringLines(config),
+    ...(filed ? { briefFiled: filed } : {}),
     ...(o.ownIssue ? { exclude: isRecordOf(o.ownIssue) } : {}),
   };
 }

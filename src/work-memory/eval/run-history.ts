@@ -11,6 +11,7 @@ import type { Scoring } from '../scoring/rank.js';
 import { scoringFor } from '../check/run.js';
 import { linkedPairs, type LinkDoc } from './links.js';
 import type { QueryResult } from './metrics.js';
+import { placeOf, placeOfKey } from '../scoring/filing.js';
 
 export interface HistoryEvalRun {
   results: QueryResult[];
@@ -57,7 +58,7 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
     const vectors = d.labels.map((l) => Float32Array.from(index.graph.getPoint(l)));
     const sameWork = (p: string) => p === d.filePath || (d.issueId !== null && index.doc(p)?.issueId === d.issueId);
     // The product's own scoring rule (title, floors at the configured lines, cosine without a lexical index).
-    const scoring: Scoring = { ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true }), exclude: sameWork };
+    const scoring: Scoring = { ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true, filed: placeOf(d.origin) }), exclude: sameWork };
     const s0 = performance.now();
     const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, scoring);
     const targets = links.get(d.filePath);
@@ -82,7 +83,7 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
     for (const p of pairs) {
       const s0 = performance.now();
       const vectors = await embedBrief(p.text, embedder);
-      const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, scoringFor(o.config, p.text, { lexical, model: true }));
+      const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, scoringFor(o.config, p.text, { lexical, model: true, filed: placeOfKey(p.key) }));
       const rank = nearest.findIndex((m) => matchPaths(m).includes(p.of));
       results.push({
         id: p.key,

@@ -19,6 +19,7 @@ import { openIndex, type HnswIndex } from '../index/hnsw-index.js';
 import { openLexical, type LexicalData } from '../lexical/file.js';
 import type { Features } from '../scoring/features.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
+import { briefPlace } from '../scoring/filing.js';
 import { CachingEmbedder } from './cache.js';
 import type { QueryResult } from './metrics.js';
 import type { EvalCase, EvalProject } from './sets.js';
@@ -208,7 +209,8 @@ function emptyResult(id: string, project: string, kind: string, group: string): 
 
 function caseScoring(b: Built, c: EvalCase, chunks: string[], config: Config): Scoring {
   const excluded = new Set(c.exclude.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p));
-  return { ...scoringFor(config, c.text, { lexical: b.lexical, chunks, model: true }), exclude: excluded.size ? (p) => excluded.has(p) : undefined, wholeText: 'all' };
+  const filed = c.reportId !== undefined ? briefPlace('tracker', c.reportId) : null;
+  return { ...scoringFor(config, c.text, { lexical: b.lexical, chunks, model: true, filed }), exclude: excluded.size ? (p) => excluded.has(p) : undefined, wholeText: 'all' };
 }
 
 /** A brief as `eval --save` asks it: its candidates kept whole, so a refit does not start from what the shipped score chose. */

@@ -38,6 +38,8 @@ export interface EvalCase {
   governing: string[];
   /** Doc ids for which "related" is the right band. */
   related: string[];
+  /** The brief is itself a report of the project's tracker, with this id: its place in the filing order (scoring/filing.ts). */
+  reportId?: string;
 }
 
 export interface EvalProject {
@@ -89,6 +91,7 @@ export function loadPairsSet(file: string, subset: number, heldOut: number): Eva
       group: q.id,
       governing: [],
       related: [],
+      reportId: q.id,
     }));
     return { name, docs, cases };
   });

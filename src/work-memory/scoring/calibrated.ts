@@ -135,6 +135,7 @@ const PHRASES: Record<FeatureName, (f: Features, shared: string[]) => string> = 
   namedRelated: () => 'named as related work',
   sameIssue: () => "the brief's own issue",
   neighbourGap: (f) => `closer to the brief than to any other past work (cosine +${f.neighbourGap.toFixed(2)})`,
+  filedNear: (f) => `filed nearer the brief than ${Math.round(f.filedNear * 100)}% of the other reports found`,
 };
 
 /** What must hold for a phrase to be true of the candidate (a push up relative to the fit's mean is not enough). */
@@ -148,6 +149,7 @@ const SUPPORTS: Partial<Record<FeatureName, (f: Features, shared: string[]) => b
   rareCover: (f) => f.rareCover > 0,
   docRareCover: (f) => f.docRareCover > 0,
   neighbourGap: (f) => f.neighbourGap > 0,
+  filedNear: (f) => f.filedNear > 0.5,
   namedRelated: () => false,
   sameIssue: () => false,
 };

@@ -6,6 +6,7 @@
  */
 import { tokenize } from '../lexical/tokenize.js';
 import { PRIOR_REFERENCE, REF_RANK } from './standout.js';
+import { filedNear, type FilingPlace } from './filing.js';
 
 export const FEATURE_NAMES = [
   'cosine', // best (brief chunk, document chunk) MiniLM cosine: absolute semantic evidence
@@ -25,6 +26,7 @@ export const FEATURE_NAMES = [
   'namedRelated', // 1 when either text names the other as related, prerequisite or followed-up work (corpus/relations.ts): a cap, not a weight
   'sameIssue', // 1 when the brief and the document state the same issue as their own (corpus/relations.ts isOwnIssue): a floor, not a weight
   'neighbourGap', // cosineMean less the document's nearest OTHER work's cosine to it, never measured from below NEIGHBOUR_REFERENCE_MIN (neighbours.ts)
+  'filedNear', // how near the brief a tracker's report was filed among the candidates of its tracker, 1 the nearest (filing.ts); unknown: FILED_NEAR_UNKNOWN
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -51,6 +53,8 @@ export const GAP_REFERENCE_MIN = 0.5;
  * a report counts as crowded only when its neighbour is nearer than that.
  */
 export const NEIGHBOUR_REFERENCE_MIN = 0.6;
+/** `filedNear` of a candidate with no place in a tracker's order, or none to compare with: the middle (the scorer reads it as the fit's average). */
+export const FILED_NEAR_UNKNOWN = 0.5;
 
 /** What the feature pass needs of one candidate. */
 export interface CandidateEvidence {
@@ -69,6 +73,8 @@ export interface CandidateEvidence {
   sameIssue?: boolean;
   /** The cosine of the document's nearest other piece of work to it (neighbours.ts); null: none; absent: not read. */
   nearestOther?: number | null;
+  /** A tracker's report: where it stands in its tracker's filing order (filing.ts). */
+  filed?: FilingPlace | null;
 }
 
 /** What the feature pass needs of the brief and the corpus. */
@@ -76,6 +82,8 @@ export interface QueryEvidence {
   briefTitle: string;
   briefTokens: string[];
   corpusDocs: number;
+  /** The brief's own place when it is itself a report (filing.ts); absent: a new brief, filed after everything. */
+  briefFiled?: FilingPlace | null;
   /** IDF of a term in the corpus (0 when unseen). */
   idf(term: string): number;
   /** Share of the corpus's documents holding a term. */
@@ -137,7 +145,7 @@ export function dice(a: Set<string>, b: Set<string>): number {
 }
 
 /** Features of every candidate of one query (relative ones need all of them). */
-export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): Array<{ features: Features; sharedIdentifiers: string[] }> {
+export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): Array<{ features: Features; sharedIdentifiers: string[]; filedKnown: boolean }> {
   const cosines = cands.map((c) => c.cosine).sort((a, b) => b - a);
   const reference = cosines.length > REF_RANK ? cosines[REF_RANK] : PRIOR_REFERENCE_COSINE;
   const briefSet = new Set(q.briefTokens);
@@ -145,6 +153,10 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
   const briefTitle = titleWords(q.briefTitle);
   const briefIds = [...briefSet].filter((t) => looksLikeIdentifier(t) && q.df(t) <= IDENTIFIER_MAX_DF);
   const briefRare = distinctive(termCounts(q.briefTokens), q);
+  const near = filedNear(
+    q.briefFiled ?? null,
+    cands.map((c) => c.filed ?? null),
+  );
   return cands.map((c, i) => {
     // The next candidate of ANOTHER piece of work: an issue and its own design are not competitors.
     let other = cands.length > 1 ? -Infinity : reference;
@@ -173,8 +185,10 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
         namedRelated: c.namedRelated ? 1 : 0,
         sameIssue: c.sameIssue ? 1 : 0,
         neighbourGap: c.cosineMean - Math.max(NEIGHBOUR_REFERENCE_MIN, c.nearestOther ?? 0),
+        filedNear: near[i] ?? FILED_NEAR_UNKNOWN,
       },
       sharedIdentifiers: shared.sort((a, b) => q.idf(b) - q.idf(a)).slice(0, 5),
+      filedKnown: near[i] !== null,
     };
   });
 }

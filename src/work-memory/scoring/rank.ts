@@ -12,6 +12,7 @@ import { calibratedScore, commitSameWorkModel, governsModel, sameWorkModel, trac
 import { dot, meanVector } from '../embeddings/embedder.js';
 import { nearestOtherWork } from './neighbours.js';
 import { isOwnIssue, namesAsRelated, type BriefRelations } from '../corpus/relations.js';
+import { placeOf, type FilingPlace } from './filing.js';
 
 /** How the check scores: the method, the lexical index (null when absent) and the brief. */
 export interface Scoring {
@@ -24,6 +25,8 @@ export interface Scoring {
   briefTitle?: string;
   /** The brief's own issue id and the work it names as related (a sibling is never its copy). */
   briefRelations?: BriefRelations;
+  /** The brief's place in its tracker's filing order when it is itself a report (`agentos ci`, evaluation); absent: a new brief (filing.ts). */
+  briefFiled?: FilingPlace | null;
   /** The lines the calibrated score's semantic floors protect, per corpus type (config thresholds). */
   lines?: Partial<Record<CorpusType, { duplicate: number; related: number }>>;
   /** Documents never to return (leave-one-out evaluation excludes the brief's own work). */
@@ -124,6 +127,7 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
       briefTitle: s.briefTitle ?? '',
       briefTokens: tokens,
       corpusDocs: index.docCount?.(type) ?? index.count(type),
+      briefFiled: s.briefFiled,
       idf: (t) => s.lexical?.bm25.idf(t) ?? 0,
       df: (t) => s.lexical?.bm25.docShare(t) ?? 1,
       idfSum: s.lexical ? (p) => s.lexical!.bm25.idfSum(p) : undefined,
@@ -144,6 +148,7 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
         // Issue numbers name work in this repository only: another repository's #12 is not the #12 a brief cites.
         namedRelated: s.briefRelations && !m.repository ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related }) : false,
         nearestOther: nearest[i],
+        filed: type === 'history' ? placeOf(m.origin ?? doc?.origin, m.repository) : null,
         // A standard governs by its rule, not by its issue: only past work is the brief's own issue.
         sameIssue: type === 'history' && s.briefRelations && !m.repository ? isOwnIssue(s.briefRelations, { ownIssue: doc?.ownIssue, origin: m.origin ?? doc?.origin }) : false,
       };
@@ -152,9 +157,11 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
   // Where a model reads the nearest other work and it was not read (the whole text not read, another
   // repository's document), it is not known: it reads as the fit's average document.
-  evidence.forEach(({ features }, i) => {
-    const weighed = modelFor(i).features.neighbourGap;
-    if (nearest[i] === undefined && weighed) features.neighbourGap = weighed.mean;
+  // So does a report's place in the filing order where there is none to compare it with.
+  evidence.forEach(({ features, filedKnown }, i) => {
+    const weighed = modelFor(i).features;
+    if (nearest[i] === undefined && weighed.neighbourGap) features.neighbourGap = weighed.neighbourGap.mean;
+    if (!filedKnown && weighed.filedNear) features.filedNear = weighed.filedNear.mean;
   });
   const explained = parts.map((_, i) => calibratedScore(modelFor(i), evidence[i].features, lines));
   // Candidates whose whole text was not read (far under the related floor) stood in with their best
