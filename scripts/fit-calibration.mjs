@@ -42,9 +42,9 @@ const ablate = args.includes('--ablate');
 const fIdx = args.indexOf('--features');
 // The features that earned their place on the development sets (docs/scoring.md, ablation); --features to try others.
 const DEFAULT_FEATURES = ['cosineMean', 'lexBrief', 'lexDoc', 'title', 'gap'];
-// Bug reports: the relative evidence (gap, standout), the report's own distinctive terms and where it was
-// filed (filedNear: a bug is reported again while it is current) carry more than whole-text similarity (docs/scoring.md).
-const DEFAULT_TRACKER_FEATURES = ['gap', 'standout', 'lexBrief', 'title', 'docChunks', 'docRareCover', 'neighbourGap', 'filedNear'];
+// Bug reports: the relative evidence (gap, standout) and the report's own distinctive terms carry more than whole-text
+// similarity (docs/scoring.md). filedNear (where a report was filed) is measured, not used: it costs re-filed old work.
+const DEFAULT_TRACKER_FEATURES = ['gap', 'standout', 'lexBrief', 'title', 'docChunks', 'docRareCover', 'neighbourGap'];
 const wanted = fIdx >= 0 ? (args[fIdx + 1] === 'all' ? FEATURE_NAMES.filter((n) => n !== 'namedRelated' && n !== 'sameIssue') : args[fIdx + 1].split(',')) : DEFAULT_FEATURES;
 const tIdx = args.indexOf('--tracker-features');
 const trackerWanted = tIdx >= 0 ? args[tIdx + 1].split(',') : DEFAULT_TRACKER_FEATURES;

@@ -26,7 +26,7 @@ export const FEATURE_NAMES = [
   'namedRelated', // 1 when either text names the other as related, prerequisite or followed-up work (corpus/relations.ts): a cap, not a weight
   'sameIssue', // 1 when the brief and the document state the same issue as their own (corpus/relations.ts isOwnIssue): a floor, not a weight
   'neighbourGap', // cosineMean less the document's nearest OTHER work's cosine to it, never measured from below NEIGHBOUR_REFERENCE_MIN (neighbours.ts)
-  'filedNear', // how near the brief a tracker's report was filed among the candidates of its tracker, 1 the nearest (filing.ts); unknown: FILED_NEAR_UNKNOWN
+  'filedNear', // how near the brief a tracker's report was filed among the candidates of its tracker, 1 the nearest (filing.ts): measured, not weighed (docs/scoring.md)
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -53,7 +53,7 @@ export const GAP_REFERENCE_MIN = 0.5;
  * a report counts as crowded only when its neighbour is nearer than that.
  */
 export const NEIGHBOUR_REFERENCE_MIN = 0.6;
-/** `filedNear` of a candidate with no place in a tracker's order, or none to compare with: the middle (the scorer reads it as the fit's average). */
+/** `filedNear` of a candidate with no place in a tracker's order, or none to compare with: the middle of the rank. */
 export const FILED_NEAR_UNKNOWN = 0.5;
 
 /** What the feature pass needs of one candidate. */
@@ -145,7 +145,7 @@ export function dice(a: Set<string>, b: Set<string>): number {
 }
 
 /** Features of every candidate of one query (relative ones need all of them). */
-export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): Array<{ features: Features; sharedIdentifiers: string[]; filedKnown: boolean }> {
+export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): Array<{ features: Features; sharedIdentifiers: string[] }> {
   const cosines = cands.map((c) => c.cosine).sort((a, b) => b - a);
   const reference = cosines.length > REF_RANK ? cosines[REF_RANK] : PRIOR_REFERENCE_COSINE;
   const briefSet = new Set(q.briefTokens);
@@ -188,7 +188,6 @@ export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): A
         filedNear: near[i] ?? FILED_NEAR_UNKNOWN,
       },
       sharedIdentifiers: shared.sort((a, b) => q.idf(b) - q.idf(a)).slice(0, 5),
-      filedKnown: near[i] !== null,
     };
   });
 }

@@ -157,11 +157,9 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
   // Where a model reads the nearest other work and it was not read (the whole text not read, another
   // repository's document), it is not known: it reads as the fit's average document.
-  // So does a report's place in the filing order where there is none to compare it with.
-  evidence.forEach(({ features, filedKnown }, i) => {
-    const weighed = modelFor(i).features;
-    if (nearest[i] === undefined && weighed.neighbourGap) features.neighbourGap = weighed.neighbourGap.mean;
-    if (!filedKnown && weighed.filedNear) features.filedNear = weighed.filedNear.mean;
+  evidence.forEach(({ features }, i) => {
+    const weighed = modelFor(i).features.neighbourGap;
+    if (nearest[i] === undefined && weighed) features.neighbourGap = weighed.mean;
   });
   const explained = parts.map((_, i) => calibratedScore(modelFor(i), evidence[i].features, lines));
   // Candidates whose whole text was not read (far under the related floor) stood in with their best
