@@ -47,7 +47,7 @@ export function briefPlace(source: 'github' | 'tracker', ref: string): FilingPla
 export function filedNear(brief: FilingPlace | null, places: Array<FilingPlace | null>): Array<number | null> {
   const distance = (p: FilingPlace) => (brief && brief.series === p.series ? Math.abs(brief.number - p.number) : -p.number);
   const bySeries = new Map<string, number[]>();
-  places.forEach((p, i) => {
+  places.forEach((p) => {
     if (!p) return;
     const list = bySeries.get(p.series) ?? [];
     list.push(distance(p));
