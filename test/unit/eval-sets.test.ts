@@ -96,7 +96,10 @@ test('trackers: one project per `project`, so the sweep pool prefixes ids that c
   const pool = pooled(projects);
   expect(pool.docs.map((d) => d.id).sort()).toEqual(['p1/1', 'p2/1']);
   expect(new Set(pool.docs.map((d) => d.relPath)).size).toBe(2);
-  expect(pool.cases).toEqual([expect.objectContaining({ id: 'p1/2', expected: ['p1/1'] })]);
+  expect(pool.cases).toEqual([expect.objectContaining({ id: 'p1/2', expected: ['p1/1'], reportId: 'p1/2' })]);
+  // The brief's place in the filing order is in the same series as the pool's reports (scoring/filing.ts).
+  const { briefPlace } = await import('../../src/work-memory/scoring/filing.js');
+  expect(briefPlace('tracker', pool.cases[0].reportId!)!.series).toBe(briefPlace('tracker', pool.docs.find((d) => d.id === 'p1/1')!.id)!.series);
   // The pool's reports are written as a tracker export (run-set.ts): every id must be one the reader keeps.
   // With `a:1` (the project's name and a colon) every report was skipped, and the trackers' sweep read 0 at every size.
   const { readTrackerExport } = await import('../../src/work-memory/sources/tracker.js');

@@ -41,7 +41,16 @@ export function pooled(projects: EvalProject[]): EvalProject {
     cases: projects.flatMap((p, i) =>
       p.cases
         .filter((c) => c.kind !== 'design_cites_standard')
-        .map((c) => ({ ...c, id: pre(i, c.id), expected: c.expected.map((x) => pre(i, x)), exclude: c.exclude.map((x) => pre(i, x)), governing: [], related: c.related.map((x) => pre(i, x)) })),
+        .map((c) => ({
+          ...c,
+          id: pre(i, c.id),
+          expected: c.expected.map((x) => pre(i, x)),
+          exclude: c.exclude.map((x) => pre(i, x)),
+          governing: [],
+          related: c.related.map((x) => pre(i, x)),
+          // A report's place is read from its id: the pool's prefix is part of its series, as it is of its documents'.
+          ...(c.reportId !== undefined ? { reportId: pre(i, c.reportId) } : {}),
+        })),
     ),
   };
 }
