@@ -97,9 +97,6 @@ test('trackers: one project per `project`, so the sweep pool prefixes ids that c
   expect(pool.docs.map((d) => d.id).sort()).toEqual(['p1/1', 'p2/1']);
   expect(new Set(pool.docs.map((d) => d.relPath)).size).toBe(2);
   expect(pool.cases).toEqual([expect.objectContaining({ id: 'p1/2', expected: ['p1/1'], reportId: 'p1/2' })]);
-  // The brief's place in the filing order is in the same series as the pool's reports (scoring/filing.ts).
-  const { briefPlace } = await import('../../src/work-memory/scoring/filing.js');
-  expect(briefPlace('tracker', pool.cases[0].reportId!)!.series).toBe(briefPlace('tracker', pool.docs.find((d) => d.id === 'p1/1')!.id)!.series);
   // The pool's reports are written as a tracker export (run-set.ts): every id must be one the reader keeps.
   // With `a:1` (the project's name and a colon) every report was skipped, and the trackers' sweep read 0 at every size.
   const { readTrackerExport } = await import('../../src/work-memory/sources/tracker.js');
@@ -107,6 +104,11 @@ test('trackers: one project per `project`, so the sweep pool prefixes ids that c
   const read = readTrackerExport('tracker-export.jsonl', lines);
   expect(read.warnings).toEqual([]);
   expect(read.docs.map((d) => d.metadata.filePath).sort()).toEqual(['tracker:p1/1', 'tracker:p2/1']);
+  // The brief's place in the filing order is in the series of its project's reports as the export reader reads them (scoring/filing.ts).
+  const { briefPlace, placeOf } = await import('../../src/work-memory/scoring/filing.js');
+  const places = read.docs.map((d) => placeOf(d.metadata.origin));
+  expect(places.map((p) => p?.series)).toEqual(expect.arrayContaining([briefPlace('tracker', pool.cases[0].reportId!)!.series]));
+  expect(new Set(places.map((p) => p?.series)).size).toBe(2);
 });
 
 test('the sweep pool is a monorepo: each project in its own folder, in its own layout, so an issue and its design stay one piece of work', async () => {

@@ -135,3 +135,17 @@ describe('the scorer reads each report’s place and the brief’s (rank.ts, che
     expect(m.get('github:issue/40')!.score).toBe(m.get('github:issue/3')!.score);
   });
 });
+
+describe('the brief’s own place (check/run.ts scoringFor)', () => {
+  const place = (text: string, ownIssue?: string) => scoringFor(structuredClone(DEFAULT_CONFIG), text, { lexical: null, model: true, ownIssue }).briefFiled ?? null;
+
+  it('is the issue `agentos ci` was told, or the one the brief states, in GitHub’s series', () => {
+    expect(place('# Crash on start', '12')).toEqual(briefPlace('github', '12'));
+    expect(place('---\nissue: 19\n---\n# Crash on start\n')).toEqual(briefPlace('github', '19'));
+    expect(place('# Issue #7: Crash on start\n')).toEqual(briefPlace('github', '7'));
+  });
+
+  it('is none for a brief that states no issue, or names another as related', () => {
+    expect(place('# Crash on start\n\nFollow-up to #7.\n')).toBeNull();
+  });
+});

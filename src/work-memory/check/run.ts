@@ -26,14 +26,16 @@ export function briefTitle(text: string): string {
  * Without the model, the lexical fallback; without a lexical index, the cosine alone.
  */
 export function scoringFor(config: Config, text: string, o: { lexical: LexicalData | null; chunks?: string[]; model: boolean; ownIssue?: string; filed?: FilingPlace | null }): Scoring {
-  // A brief that is GitHub's issue #N stands at N in the filing order; any other is newer than every report.
-  const filed = o.filed ?? (o.ownIssue ? briefPlace('github', o.ownIssue) : null);
+  const relations = briefRelations(text, o.ownIssue);
+  // A brief that is issue #N (told by `agentos ci`, or stated as the same-issue rule reads it) stands at
+  // N in GitHub's filing order; any other is newer than every report.
+  const filed = o.filed ?? (relations.own ? briefPlace('github', relations.own) : null);
   return {
     method: o.model ? (o.lexical ? config.scoring.method : 'cosine') : 'lexical',
     lexical: o.lexical,
     briefText: text,
     briefTitle: briefTitle(text),
-    briefRelations: briefRelations(text, o.ownIssue),
+    briefRelations: relations,
     briefChunks: o.chunks,
     lines: scoringLines(config),
     ...(filed ? { briefFiled: filed } : {}),

@@ -8,9 +8,14 @@
  *
  * A tracker numbers its reports in the order they are filed (GitHub issues,
  * Bugzilla ids, `PROJ-123`), and that order is all this reads: no clock, and
- * no pace, so a busy tracker and a quiet one read the same. Numbers of
- * different trackers (or repositories) are different series and are never
- * compared.
+ * no pace, so a busy tracker and a quiet one read the same. A series is the
+ * source, the repository and the id's prefix: GitHub's numbers are not a
+ * Jira project's, nor another repository's. Two exports whose ids share a
+ * prefix (two trackers that number plainly) are one series, and a Bugzilla
+ * product prefix (`firefox/`) makes its own, though Bugzilla numbers every
+ * product in one series (relations.ts reads them as one): the shipped model
+ * does not weigh this feature (docs/scoring.md), and a refit that does
+ * should settle both.
  */
 import type { WorkOrigin } from '../corpus/types.js';
 
