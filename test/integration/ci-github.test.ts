@@ -5,7 +5,7 @@
  * markdown|github` byte for byte on the demo's briefs (test/fixtures/ci-output/).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { indexedDemo, runCli } from '../helpers/cli.js';
@@ -82,6 +82,9 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
     );
     expect(body).toMatch(/similarity 0\.9\d+/);
     expect(gh.labels.get(101)).toEqual(['possible-duplicate']);
+    // The label first: the comment says the issue is labelled, which a refused label would make untrue.
+    const order = writes(101).map((c) => (c.path.endsWith('/labels') ? 'label' : 'comment'));
+    expect(order).toEqual(['label', 'comment']);
     expect(gh.calls.every((c) => c.auth === `Bearer ${TOKEN}`)).toBe(true);
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
   }, 60_000);
@@ -139,6 +142,20 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
     expect(gh.labels.get(107)).toEqual(['possible-duplicate']);
   }, 60_000);
 
+  test('a body holding a NUL character is still checked (not a brief file a person wrote: exit 0, not 2)', async () => {
+    const text = await brief('optimize-docker-build-times');
+    const r = await ci('issues', await event('opened', 111, { ...text, body: `${text.body}\u0000` }));
+    expect(r.code).toBe(0);
+    expect(gh.comments.get(111)?.[0].body).toMatch(/#27: Docker Build Optimization/);
+  }, 60_000);
+
+  test("a bot's edit (a dashboard it keeps up to date) is not new work: not checked, nothing posted", async () => {
+    const r = await ci('issues', await event('edited', 112, await brief('optimize-docker-build-times'), { sender: { login: 'renovate[bot]', type: 'Bot' } }));
+    expect(r.code).toBe(0);
+    expect(writes(112)).toEqual([]);
+    expect(r.stderr).toMatch(/#112: edited by a bot: not checked/);
+  }, 60_000);
+
   test('an edit of a closed issue is not new work: not checked, nothing posted', async () => {
     const r = await ci('issues', await event('edited', 108, await brief('optimize-docker-build-times'), {}, { state: 'closed', state_reason: 'completed' }));
     expect(r.code).toBe(0);
@@ -165,7 +182,9 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
       const r = await ci('issues', await event('opened', 104, await brief('optimize-docker-build-times')));
       expect(r.code).toBe(8);
       const lines = r.stderr.trim().split('\n');
-      expect(lines[lines.length - 1]).toMatch(/GitHub refused to comment on #104 \(403 Resource not accessible by integration\).*permissions: issues: write/);
+      // The label is the first write (the comment then says it is there): its refusal is the one named, and nothing is posted.
+      expect(lines[lines.length - 1]).toMatch(/GitHub refused to label #104 "possible-duplicate" \(403 Resource not accessible by integration\).*permissions: issues: write/);
+      expect(gh.comments.get(104)).toBeUndefined();
       expect(r.stdout + r.stderr).not.toContain(TOKEN);
     } finally {
       gh.refuse = false;
@@ -190,6 +209,35 @@ describe('pull_request: each brief file it adds or changes', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^::warning file=briefs\/optimize-docker-build-times\.md,title=agentos%3A possible duplicate::#27: Docker Build Optimization \(similarity 0\.9\d+\)/m);
     expect(await readFile(summary, 'utf8')).toMatch(/^## agentos: briefs\/optimize-docker-build-times\.md\n\n### agentos: this looks like work already done/);
+  }, 60_000);
+});
+
+describe('pull_request: a brief that cannot be read is named and skipped, the others checked', () => {
+  test('an empty brief and a link out of the checkout: one warning each, then the real brief', async () => {
+    await writeFile(path.join(dir, 'briefs', 'empty.md'), '');
+    // A fork could add a link to the checkout's credentials (actions/checkout keeps the token in .git/config).
+    await symlink(path.join(dir, 'README.md'), path.join(dir, 'briefs', 'link.md'));
+    try {
+      gh.prFiles.set(8, [
+        { filename: 'briefs/empty.md', status: 'added' },
+        { filename: 'briefs/link.md', status: 'added' },
+        { filename: 'briefs/optimize-docker-build-times.md', status: 'modified' },
+      ]);
+      const e = await opened();
+      delete e.issue;
+      Object.assign(e, { action: 'synchronize', number: 8, pull_request: { number: 8, title: 'Briefs' } });
+      const file = path.join(scratch, 'pr-8.json');
+      await writeFile(file, JSON.stringify(e));
+      const r = await ci('pull_request', file, ['--briefs', 'briefs/*.md'], { GITHUB_STEP_SUMMARY: path.join(scratch, 'summary-8.md') });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^::warning file=briefs\/empty\.md,title=agentos%3A brief not checked::.*empty/m);
+      expect(r.stdout).toMatch(/^::warning file=briefs\/link\.md,title=agentos%3A brief not checked::.*symbolic link/m);
+      expect(r.stdout).toMatch(/^::warning file=briefs\/optimize-docker-build-times\.md,title=agentos%3A possible duplicate::/m);
+      expect(r.stdout).not.toMatch(/README|demo/i);
+    } finally {
+      await rm(path.join(dir, 'briefs', 'empty.md'), { force: true });
+      await rm(path.join(dir, 'briefs', 'link.md'), { force: true });
+    }
   }, 60_000);
 });
 
@@ -243,7 +291,8 @@ describe("a maintainer's answer is kept like an answer at the prompt", () => {
     const bot = await ci('issues', await event('unlabeled', 105, text, { label: { name: 'possible-duplicate' }, sender: { login: 'github-actions[bot]', type: 'Bot' } }));
     expect(bot.code).toBe(0);
     expect((await answers()).filter((a) => a.by === 'maintainer')).toHaveLength(1);
-    const person = await ci('issues', await event('unlabeled', 105, text, { label: { name: 'possible-duplicate' } }));
+    // As the payload names a label the repository already had in another case (GitHub reuses it: one name per repository, whatever its case).
+    const person = await ci('issues', await event('unlabeled', 105, text, { label: { name: 'Possible-Duplicate' } }));
     expect(person.code).toBe(0);
     expect((await answers()).filter((a) => a.by === 'maintainer').map((a) => a.answer)).toEqual(['abort', 'ignore']);
     // Closed as a duplicate by its own author who is no maintainer: not an answer.

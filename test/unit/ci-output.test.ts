@@ -2,7 +2,7 @@
 import { alertsOf, commentData, renderCommentMarkdown, renderGithub, type CiReport } from '../../src/work-memory/output/ci.js';
 
 const hostile =
-  '<a href="https://evil.example/patch">Official fix</a> <img src=x> see https://evil.example and www.evil.example, octo/other#5 and #999 <details open> @team --> [x](javascript:1) | cell';
+  '<a href="https://evil.example/patch">Official fix</a> <img src=x> see https://evil.example and www.evil.example, octo/other#5 and #999 and GH-12 <details open> @team --> [x](javascript:1) | cell';
 
 function report(title: string, extra: Partial<CiReport> = {}): CiReport {
   return {
@@ -21,6 +21,8 @@ test('a hostile past title and why: no HTML, no live link, mention or reference,
   const body = md.split('\n').slice(2).join('\n');
   expect(body).not.toMatch(/<(a|img|details)\b/);
   expect(body).not.toMatch(/https:\/\/evil|www\.evil|other#5|#999|@team|(?<!\\)\]\(javascript/);
+  // GitHub links GH-12 to issue #12 as it links #12.
+  expect(body).not.toMatch(/\bGH-\d/i);
   expect(body).not.toMatch(/(?<!\\)\|/);
   expect(body).not.toContain('-->');
   // The reference agentos shows on purpose stays live.

@@ -82,16 +82,20 @@ const ZW = '\u200b';
 
 /** Text from past work, safe in a GitHub comment: one line, HTML escaped, no live mention, link, reference or table cell. */
 function safe(s: string, max = 200): string {
-  return oneLine(s, max)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/@(?=[\w-])/g, `@${ZW}`)
-    .replace(/:\/\//g, `:${ZW}//`)
-    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}${ZW}.`)
-    .replace(/#(?=\d)/g, `#${ZW}`)
-    .replace(/[[\]]/g, (c) => `\\${c}`)
-    .replace(/\|/g, '\\|');
+  return (
+    oneLine(s, max)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/@(?=[\w-])/g, `@${ZW}`)
+      .replace(/:\/\//g, `:${ZW}//`)
+      .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}${ZW}.`)
+      .replace(/#(?=\d)/g, `#${ZW}`)
+      // GitHub links `GH-12` to issue #12 as it links `#12`: either would put a mention on that issue.
+      .replace(/\bGH-(?=\d)/gi, (w) => `${w}${ZW}`)
+      .replace(/[[\]]/g, (c) => `\\${c}`)
+      .replace(/\|/g, '\\|')
+  );
 }
 
 /** The matches raised as the same work: the result's own `alert` flags, else (older results) every match over the line on an alert. */
@@ -201,9 +205,9 @@ export function commentData(body: string): CommentData | null {
   }
 }
 
-/** A workflow command's message and properties escaped as the runner reads them (actions/toolkit command.ts). */
-const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+/** A workflow command's message and its properties (`file=…`), escaped as the runner reads them (actions/toolkit command.ts). */
+export const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+export const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /**
  * `--format github`: one annotation per alert (warning) and per related match (notice) on the

@@ -13,18 +13,19 @@
  *
  * The event payload is input: validated, and its text only ever becomes a brief.
  */
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import picomatch from 'picomatch';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { oneLine } from '../../../shared/sanitize.js';
-import { alertsOf, COMMENT_MARKER, commentData, dataLine, githubFileLink, renderCommentMarkdown, type CiReport } from '../../../work-memory/output/ci.js';
+import { alertsOf, COMMENT_MARKER, commentData, dataLine, escapeData, escapeProperty, githubFileLink, renderCommentMarkdown, type CiReport } from '../../../work-memory/output/ci.js';
 import { answerScale, briefKey, recordMaintainerAnswer } from '../../../work-memory/decision/answers.js';
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
 import { normalizeText } from '../../../work-memory/corpus/read.js';
 import { GitHubApi } from './github-api.js';
 import { checkBrief, checkResult, ciOptions, writeResult, type BriefCheck } from '../../brief-check.js';
-import { briefFromText, readBrief } from '../../../work-memory/check/brief.js';
+import { briefFromText, readBrief, type Brief } from '../../../work-memory/check/brief.js';
 import { decideDuplicate } from '../../../work-memory/decision/decide.js';
 import { renderDuplicateAlert } from '../../../work-memory/output/render.js';
 
@@ -82,6 +83,8 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
     if (['opened', 'edited', 'reopened'].includes(action)) {
       // A closed issue is past work (and, read from the tracker, in the index): edits to it are not new work.
       if (issue.state !== 'open') return (say(`#${issue.number} is ${oneLine(issue.state, 20)}: not checked`), ExitCode.Ok);
+      // A bot that keeps an issue up to date (a dependency dashboard, edited many times a day) files no new work by editing it.
+      if (action === 'edited' && (payload.sender as { type?: unknown } | undefined)?.type === 'Bot') return (say(`#${issue.number}: edited by a bot: not checked`), ExitCode.Ok);
       return checkIssue(ctx, api, issue, opts, say);
     }
     if (action === 'closed' || action === 'unlabeled') return maintainerAnswer(ctx, api, issue, payload, action, opts, say);
@@ -97,8 +100,15 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
     const briefs = changed.filter((f) => isBrief(f));
     if (!briefs.length) say(`pull request #${pr.number}: no brief files changed (${opts.briefs.join(', ')})`);
     for (const file of briefs) {
+      // One brief that cannot be read (empty, binary, too large, a link out of the checkout) is named and skipped: the others are still checked.
+      const brief = await prBrief(ctx, file).catch((e: unknown) => {
+        if (!(e instanceof UsageError)) throw e;
+        io.stdout.write(`::warning file=${escapeProperty(file)},title=agentos%3A brief not checked::${escapeData(oneLine(e.message, 300))}\n`);
+        return null;
+      });
+      if (!brief) continue;
       // Annotations on stdout for the runner, the summary to $GITHUB_STEP_SUMMARY.
-      const c = await checkBrief(ctx, await readBrief(file, ctx.root(), io.stdin), { context: [], machine: true });
+      const c = await checkBrief(ctx, brief, { context: [], machine: true });
       await writeResult(io, 'github', checkResult(c, await policyDecision(c)), ciOptions(io, ctx.root(), c.brief.absPath, c.config));
     }
     return ExitCode.Ok;
@@ -139,9 +149,10 @@ async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Iss
     say(`#${issue.number}: no earlier work like it${ours ? ' (the earlier comment now says so)' : ''}`);
     return ExitCode.Ok;
   }
+  // The label first: the comment says the issue is labelled, and a label GitHub refused must not be said to be there.
+  if (label) await api.addLabel(issue.number, opts.label);
   if (ours) await api.updateComment(ours.id, body);
   else await api.createComment(issue.number, body);
-  if (label) await api.addLabel(issue.number, opts.label);
   say(`#${issue.number}: ${alerts.length ? `possible duplicate${label ? ` (label "${opts.label}")` : ''}` : 'related work'}; comment ${ours ? 'edited' : 'added'}`);
   return ExitCode.Ok;
 }
@@ -158,7 +169,9 @@ async function maintainerAnswer(
 ): Promise<number> {
   const sender = payload.sender as { type?: unknown; login?: unknown } | undefined;
   const removed = (payload.label as { name?: unknown } | undefined)?.name;
-  const answer = action === 'closed' ? (issue.stateReason === 'duplicate' ? 'abort' : null) : removed === opts.label ? 'ignore' : null;
+  // Label names are one per repository whatever their case: an existing `Possible-Duplicate` is the label agentos adds.
+  const removedOurs = typeof removed === 'string' && removed.toLowerCase() === opts.label.toLowerCase();
+  const answer = action === 'closed' ? (issue.stateReason === 'duplicate' ? 'abort' : null) : removedOurs ? 'ignore' : null;
   if (!answer || !api) return ExitCode.Ok;
   // A maintainer's answer: not a bot's, and not the issue's own author's unless they are a maintainer
   // (closing someone else's issue or removing a label takes triage rights on GitHub; closing one's own does not).
@@ -183,9 +196,9 @@ async function maintainerAnswer(
   return ExitCode.Ok;
 }
 
-/** An issue as a brief: its title as the heading, then its body (bounded). */
+/** An issue as a brief: its title as the heading, then its body (bounded; NUL characters, which a brief file may not hold, left out). */
 function issueBrief(issue: Issue): string {
-  return `# ${oneLine(issue.title, 300)}\n\n${issue.body.slice(0, MAX_BRIEF_CHARS)}\n`;
+  return `# ${oneLine(issue.title, 300)}\n\n${issue.body.slice(0, MAX_BRIEF_CHARS).replace(/\0/g, '')}\n`;
 }
 
 /** The check of an issue's text, as `issue start --non-interactive --on-duplicate ignore --format json` gives it. */
@@ -202,6 +215,13 @@ function policyDecision(c: BriefCheck) {
     c.err('Not prompting (non-interactive): applying --on-duplicate ignore.');
   }
   return decideDuplicate(c.alerts, { canPrompt: false, policy: 'ignore', asker: null });
+}
+
+/** A brief file a pull request changed, read from the checkout; a symbolic link is refused (it could point at the checkout's own credentials). */
+async function prBrief(ctx: CommandContext, file: string): Promise<Brief> {
+  const st = await lstat(path.resolve(ctx.root(), file)).catch(() => null);
+  if (st?.isSymbolicLink()) throw new UsageError(`${file}: a symbolic link, not a brief file`);
+  return readBrief(file, ctx.root(), ctx.io.stdin);
 }
 
 async function readEvent(file: string): Promise<Record<string, unknown>> {
