@@ -66,6 +66,28 @@ describe('detectLayout', () => {
     expect(f).toMatchObject({ folder: 'docs/audit/done', files: 2, globs: [{ glob: 'docs/audit/done/**/*.md', files: 2 }] });
   });
 
+  test('a folder named as decision records are, wherever it sits, is proposed by its name; one file alone, dependencies and dot folders are not', async () => {
+    const root = await makeProject({
+      'docs/architecture-decisions/adr001-add-adr-log.md': '# ADR001\n',
+      'docs/architecture-decisions/adr002-catalog.md': '# ADR002\n',
+      'doc/adr/0001-record-decisions.md': '# 1\n',
+      'doc/adr/0002-use-postgres.md': '# 2\n',
+      'docs/adr/0001-known.md': '# known\n',
+      'docs/adr/0002-known.md': '# known\n',
+      'src/decisions/README.md': '# code\n',
+      'node_modules/x/adr/0001-a.md': '# a\n',
+      'node_modules/x/adr/0002-b.md': '# b\n',
+      '.github/decisions/0001-a.md': '# a\n',
+      '.github/decisions/0002-b.md': '# b\n',
+    });
+    const found = await detectLayout(root);
+    expect(found.map((f) => [f.folder, f.why, f.globs])).toEqual([
+      ['docs/adr', 'architecture decision records', [{ glob: 'docs/adr/**/*.md', files: 2 }]],
+      ['doc/adr', 'decision records (by the folder name)', [{ glob: 'doc/adr/**/*.md', files: 2 }]],
+      ['docs/architecture-decisions', 'decision records (by the folder name)', [{ glob: 'docs/architecture-decisions/**/*.md', files: 2 }]],
+    ]);
+  });
+
   test('an empty project finds nothing', async () => {
     expect(await detectLayout(await makeProject({ 'src/index.ts': '' }))).toEqual([]);
   });

@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Config } from '../../../shared/config/schema.js';
 import { countGlobMatches } from '../../../work-memory/corpus/glob-counts.js';
 import type { CorpusType } from '../../../work-memory/corpus/types.js';
@@ -46,6 +48,41 @@ export const CANDIDATES: Candidate[] = [
   { folder: 'docs/designs/done', types: ['standard', 'history'], globs: [['docs/designs/done/**/*.md']], why: 'finished designs' },
 ];
 
+/**
+ * A folder named as decision records are named (`doc/adr`, adr-tools' default; Backstage's
+ * `docs/architecture-decisions`; `architecture/decisions`; `docs/decision-records`; `rfcs`),
+ * wherever it sits: the list above holds the usual places, this finds the rest by name.
+ */
+const DECISION_FOLDER = /^(?:adrs?|decisions?|decision[-_]records?|architecture[-_]decisions?|architecture[-_]decision[-_]records?|rfcs?)$/i;
+const BY_NAME = 'decision records (by the folder name)';
+/** Folders never searched for decision records: dependencies, build output, tooling. */
+const NOT_SEARCHED = new Set(['node_modules', 'vendor', 'dist', 'build', 'out', 'target', 'coverage', 'bower_components', '__pycache__']);
+/** How deep and how wide the search goes: init on a large monorepo stays a stat walk of a few thousand folders. */
+const SEARCH_DEPTH = 4;
+const SEARCH_FOLDERS = 5000;
+
+/** Decision-record folders by name, repo-relative with `/`, shallowest first; not inside one another. */
+export async function decisionFolders(root: string): Promise<string[]> {
+  const found: string[] = [];
+  let queue = [''];
+  let visited = 0;
+  for (let depth = 0; depth <= SEARCH_DEPTH && queue.length; depth++) {
+    const next: string[] = [];
+    for (const rel of queue) {
+      if (++visited > SEARCH_FOLDERS) return found;
+      const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
+      for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        if (!e.isDirectory() || e.name.startsWith('.') || NOT_SEARCHED.has(e.name.toLowerCase())) continue;
+        const child = rel ? `${rel}/${e.name}` : e.name;
+        if (DECISION_FOLDER.test(e.name)) found.push(child);
+        else next.push(child);
+      }
+    }
+    queue = next;
+  }
+  return found;
+}
+
 export interface FoundFolder {
   folder: string;
   types: CorpusType[];
@@ -59,15 +96,25 @@ export interface FoundFolder {
  * Which candidate folders exist with markdown in them, and the globs to use.
  * Stat only; `exclude` of the current config applies.
  */
-export async function detectLayout(root: string, exclude: Config['corpus']['exclude'] = [], candidates: Candidate[] = CANDIDATES): Promise<FoundFolder[]> {
+export async function detectLayout(root: string, exclude: Config['corpus']['exclude'] = [], candidates?: Candidate[]): Promise<FoundFolder[]> {
   const found: FoundFolder[] = [];
+  // The usual places first, then any other folder named as decision records are (not one already proposed, nor inside one).
+  const known = CANDIDATES.map((c) => c.folder.toLowerCase());
+  const inKnown = (f: string) => known.some((k) => f.toLowerCase() === k || f.toLowerCase().startsWith(`${k}/`));
+  candidates ??= [
+    ...CANDIDATES,
+    ...(await decisionFolders(root))
+      .filter((f) => !inKnown(f))
+      .map((f): Candidate => ({ folder: f, types: ['standard'], globs: [[`${f.replace(/[[\]{}()*?!+@\\]/g, (ch) => `\\${ch}`)}/**/*.md`]], why: BY_NAME })),
+  ];
   // The same folder spelled twice (docs/lld/done vs docs/LLD/done) must be offered once.
   const seen = new Set<string>();
   for (const c of candidates) {
     for (const set of c.globs) {
       const counts = await countGlobMatches(root, { standards: set, history: [], exclude, maxFileBytes: 0 }, ['standard']);
       const files = counts.reduce((n, g) => n + g.files, 0);
-      if (files === 0) continue;
+      // A folder found by its name alone is proposed with two records or more: one README in `src/decisions/` is code's.
+      if (files === 0 || (c.why === BY_NAME && files < 2)) continue;
       const key = c.folder.toLowerCase();
       if (!seen.has(key)) {
         seen.add(key);
