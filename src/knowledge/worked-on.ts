@@ -124,17 +124,18 @@ export function parseSince(v: string, now = new Date()): string | null {
   return isCalendarDate(v.trim()) ? v.trim() : null;
 }
 
-export function renderWorkedOnText(w: WorkedOn): string {
+export function renderWorkedOnText(w: WorkedOn, text: (s: string) => string = (s) => s): string {
   const lines: string[] = [];
   lines.push(
     `${w.totalItems} completed item${w.totalItems === 1 ? '' : 's'} in ${w.topics.length} topic${w.topics.length === 1 ? '' : 's'}${w.filters.since ? ` since ${w.filters.since}` : ''}${w.filters.topic ? ` matching "${w.filters.topic}"` : ''}`,
   );
   for (const t of w.topics) {
     lines.push('');
-    lines.push(`${t.label} — ${t.count} item${t.count === 1 ? '' : 's'}${t.from ? `, ${t.from === t.to ? t.from : `${t.from} … ${t.to}`}` : ''}`);
+    lines.push(`${text(t.label)} — ${t.count} item${t.count === 1 ? '' : 's'}${t.from ? `, ${t.from === t.to ? t.from : `${t.from} … ${t.to}`}` : ''}`);
     for (const i of t.items) {
-      const mark = i.marked ? ` [${i.status!.toUpperCase()}${i.statusReason ? `: ${i.statusReason}` : ''}]` : '';
-      lines.push(`  ${i.date ?? '          '}  ${i.id ? `#${i.id} ` : ''}${i.title}${mark}`);
+      // The status is one of DocStatus's words; its reason is the document's own text.
+      const mark = i.marked ? ` [${i.status!.toUpperCase()}${i.statusReason ? `: ${text(i.statusReason)}` : ''}]` : '';
+      lines.push(`  ${i.date ?? '          '}  ${i.id ? `#${i.id} ` : ''}${text(i.title)}${mark}`);
     }
   }
   if (w.byMonth.length) {

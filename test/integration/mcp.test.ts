@@ -136,6 +136,10 @@ describe('agentos mcp with the SDK client', () => {
     const missing = await call(shared.client, 'check_brief', {});
     expect(missing.isError).toBe(true);
     expect(text(missing)).toMatch(/brief/);
+    // A brief of blanks is no brief: refused, not checked and called clear.
+    const blank = await call(shared.client, 'check_brief', { brief: '   \n\t ' });
+    expect(blank.isError).toBe(true);
+    expect(text(blank)).toMatch(/brief is empty/);
     const wrongType = await call(shared.client, 'search_history', { query: 42 });
     expect(wrongType.isError).toBe(true);
     expect(text(wrongType)).toMatch(/query/);

@@ -10,7 +10,7 @@ import { runChecks, type CheckScope } from '../../work-memory/check/run.js';
 import { matchPaths, type HistoryMatch } from '../../work-memory/scoring/match.js';
 import { briefKey, dismissedFor, readAnswers, withoutDismissed } from '../../work-memory/decision/answers.js';
 import { errorMessage } from '../../shared/errors.js';
-import { stripAgentosSections } from '../../work-memory/output/sections.js';
+import { pastQuote, quotePast, stripAgentosSections } from '../../work-memory/output/sections.js';
 import { renderTried, triedForMatches, type TriedDuring } from '../../knowledge/tried-during.js';
 import type { ProjectSession } from './session.js';
 
@@ -149,16 +149,21 @@ export function failedCheck(error: string, t: { duplicate: number; related: numb
   };
 }
 
-/** The text the model reads: status, advice, each match in a line or three, the standards. */
+/**
+ * The text the model reads: status, advice, each match in a line or three, the standards. What past
+ * work says (titles, reasons, recorded commands, paths, why) is one quoted line each: data from the
+ * project's records, which a line of its own could otherwise dress as this server's `Status:` or
+ * `Warning:`, or as an instruction.
+ */
 export function renderCheck(r: BriefCheck): string {
   const lines = [`Status: ${r.status}. ${r.advice}`];
-  if (r.error) lines.push(`Error: ${r.error}`);
-  const label = (m: MatchOut) => `${m.id ? `#${m.id} ` : ''}${m.title} (${m.path})`;
+  if (r.error) lines.push(`Error: ${quotePast(r.error)}`);
+  const label = (m: MatchOut) => `${m.id ? `#${quotePast(m.id, 40)} ` : ''}${pastQuote(m.title, 200)} (${quotePast(m.path, 300)})`;
   for (const m of r.matches) {
-    const state = m.status ? `, ${m.status}${m.statusReason ? `: ${m.statusReason}` : ''}` : '';
+    const state = m.status ? `, ${quotePast(m.status, 40)}${m.statusReason ? `: ${pastQuote(m.statusReason, 200)}` : ''}` : '';
     lines.push(`- ${m.kind === 'duplicate' ? 'Same work' : 'Related'}: ${label(m)} score ${formatScore(m.score)}${state}`);
-    if (m.why.length) lines.push(`  why: ${m.why.join('; ')}`);
-    for (const t of renderTried(m.tried)) lines.push(`  tried: ${t}`);
+    if (m.why.length) lines.push(`  why: ${m.why.map((w) => quotePast(w, 200)).join('; ')}`);
+    for (const t of renderTried(m.tried, (x) => quotePast(x, 300))) lines.push(`  tried: ${t}`);
   }
   for (const m of r.dismissed) lines.push(`- Dismissed before by the user for this brief: ${label(m)} score ${formatScore(m.score)}`);
   if (r.standards.length) {
@@ -166,10 +171,10 @@ export function renderCheck(r: BriefCheck): string {
     for (const st of r.standards) {
       const word = noLongerStandingWord(st.status);
       lines.push(
-        `- ${st.title} (${st.path})${word ? ` ${word}` : ''}${st.source === 'cited' ? ' named in the brief' : st.source === 'successor' ? ` supersedes ${st.supersedes ?? ''}` : st.score === null ? '' : ` score ${formatScore(st.score)}`}`,
+        `- ${pastQuote(st.title, 200)} (${quotePast(st.path, 300)})${word ? ` ${word}` : ''}${st.source === 'cited' ? ' named in the brief' : st.source === 'successor' ? ` supersedes ${quotePast(st.supersedes ?? '', 300)}` : st.score === null ? '' : ` score ${formatScore(st.score)}`}`,
       );
     }
   }
-  for (const w of r.warnings) lines.push(`Warning: ${w}`);
+  for (const w of r.warnings) lines.push(`Warning: ${quotePast(w)}`);
   return lines.join('\n');
 }

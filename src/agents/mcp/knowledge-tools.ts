@@ -5,6 +5,7 @@ import { indexKnowledge } from '../../knowledge/index-knowledge.js';
 import { buildRecall, recallJson, renderRecallMarkdown } from '../../knowledge/recall.js';
 import { parseSince, renderWorkedOnText, workedOn, type WorkedOn } from '../../knowledge/worked-on.js';
 import type { ProjectSession } from './session.js';
+import { pastQuote, quotePast } from '../../work-memory/output/sections.js';
 
 export async function recallText(s: ProjectSession) {
   const memory = await s.attempts('read').catch(() => null);
@@ -29,5 +30,6 @@ export async function workedOnSummary(s: ProjectSession, o: { since?: string; to
 }
 
 export function renderWorkedOn(w: WorkedOn & { warnings: string[] }): string {
-  return [renderWorkedOnText(w).trimEnd(), ...w.warnings.map((x) => `Warning: ${x}`)].join('\n');
+  // Titles and topics are the project's records: one quoted line each (check-brief.ts renderCheck).
+  return [renderWorkedOnText(w, (x) => pastQuote(x, 200)).trimEnd(), ...w.warnings.map((x) => `Warning: ${quotePast(x)}`)].join('\n');
 }

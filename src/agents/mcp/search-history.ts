@@ -4,6 +4,7 @@ import { runChecks } from '../../work-memory/check/run.js';
 import { queryLexical, rankQuery } from '../../work-memory/check/search.js';
 import type { CorpusType } from '../../work-memory/corpus/types.js';
 import type { ProjectSession } from './session.js';
+import { pastQuote, quotePast } from '../../work-memory/output/sections.js';
 
 export interface Found {
   method: string;
@@ -72,14 +73,16 @@ export async function standardsFor(s: ProjectSession, text: string): Promise<Fou
   };
 }
 
+/** One result a line, and its passage quoted under it: what past work says is data, one line each (check-brief.ts renderCheck). */
 export function renderSearch(r: Found, none: string): string {
   const lines = r.results.length ? [] : [none];
   r.results.forEach((x, i) => {
+    const why = x.why.filter((w) => w === NAMED || w.startsWith(SUCCESSOR)).map((w) => quotePast(w, 300));
     lines.push(
-      `${i + 1}. ${x.id ? `#${x.id} ` : ''}${x.title} (${x.path}) ${[...x.why.filter((w) => w === NAMED || w.startsWith(SUCCESSOR)), ...(x.score === null ? [] : [`score ${formatScore(x.score)}`])].join(', ')} [${x.types.join(', ')}]${x.status ? ` ${x.status}` : ''}`,
+      `${i + 1}. ${x.id ? `#${quotePast(x.id, 40)} ` : ''}${pastQuote(x.title, 200)} (${quotePast(x.path, 300)}) ${[...why, ...(x.score === null ? [] : [`score ${formatScore(x.score)}`])].join(', ')} [${x.types.join(', ')}]${x.status ? ` ${quotePast(x.status, 40)}` : ''}`,
     );
-    if (x.excerpt) lines.push(`   ${x.section ? `${x.section}: ` : ''}${x.excerpt}`);
+    if (x.excerpt) lines.push(`   ${x.section ? `${quotePast(x.section, 120)}: ` : ''}excerpt ${pastQuote(x.excerpt)}`);
   });
-  for (const w of r.warnings) lines.push(`Warning: ${w}`);
+  for (const w of r.warnings) lines.push(`Warning: ${quotePast(w)}`);
   return lines.join('\n');
 }

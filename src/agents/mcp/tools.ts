@@ -35,11 +35,13 @@ export interface ToolSpec {
   failOpen?(error: string, session: ProjectSession): ToolAnswer;
 }
 
+// Blank is empty: a brief of spaces would otherwise be checked and called clear.
 const text = (what: string, max = MAX_TEXT) =>
   z
     .string()
     .min(1, `${what} is empty`)
-    .max(max, `${what} is longer than ${max.toLocaleString('en-US')} characters`);
+    .max(max, `${what} is longer than ${max.toLocaleString('en-US')} characters`)
+    .refine((s) => s.trim() !== '', `${what} is empty`);
 
 export const TOOLS: ToolSpec[] = [
   {
