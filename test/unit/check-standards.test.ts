@@ -16,11 +16,13 @@ import {
   retrieveStandards,
   snippetOf,
   standardsNamedIn,
+  standingOut,
   withSuccessors,
   type StandardContext,
   type StandardsRule,
 } from '../../src/work-memory/check/standards.js';
 import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/issue-start/index.js';
+import { attached } from '../../src/work-memory/eval/standards-metrics.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/shared/errors.js';
 import type { CheckDeps } from '../../src/work-memory/check/run.js';
@@ -419,5 +421,38 @@ describe('snippetOf: the passage that matched, unless it says nothing', () => {
     expect(snippetOf({ excerpt: 'Part 1 of standard 0.', summary: 'Summary.' })).toBe('Part 1 of standard 0.');
     expect(snippetOf({ excerpt: 'Date: 2024-04-11 Accepted', summary: '' })).toBe('Date: 2024-04-11 Accepted');
     for (const excerpt of ['Decision: PostgreSQL.', 'timeout: 30s retries: 3', 'API: REST']) expect(snippetOf({ excerpt, summary: 'Other.' })).toBe(excerpt);
+  });
+});
+
+describe('standingOut: ADRs and standards far above the others are attached under the line (STANDOUT)', () => {
+  const adr = (score: number, name = `adr-${score}`) => ({ filePath: name, documentType: 'adr', score });
+  const names = (xs: Array<{ filePath: string }>) => xs.map((x) => x.filePath);
+
+  test('the group above a drop of 4x, at most two, each at least 0.3', () => {
+    // A brief proposing node-fetch against Backstage's ADRs: the two about fetching, then the rest.
+    expect(names(standingOut([adr(0.496, 'adr013'), adr(0.476, 'adr014'), adr(0.046), adr(0.004)]))).toEqual(['adr013', 'adr014']);
+    expect(names(standingOut([adr(0.45, 'one'), adr(0.1)]))).toEqual(['one']);
+    // No drop: nothing stands out.
+    expect(standingOut([adr(0.45), adr(0.4), adr(0.2)])).toEqual([]);
+    // Under the floor, however alone.
+    expect(standingOut([adr(0.29), adr(0.001)])).toEqual([]);
+    // Three alike are not a group that stands out.
+    expect(standingOut([adr(0.5), adr(0.45), adr(0.44), adr(0.01)])).toEqual([]);
+  });
+
+  test('designs are not in it (judged as past work); a lone standard stands out from nothing', () => {
+    expect(names(standingOut([{ filePath: 'LLD-1.md', documentType: 'lld', score: 0.9 }, adr(0.35, 'adr'), adr(0.05)]))).toEqual(['adr']);
+    expect(names(standingOut([{ filePath: 's.md', documentType: 'standard', score: 0.31 }]))).toEqual(['s.md']);
+  });
+
+  test('the eval attaches what the product attaches: the line on the best `candidates`, what stands out among all it saved', () => {
+    const c = (path: string, score: number, documentType = 'adr') => ({ path, label: 0 as const, score, features: null, documentType });
+    const r = {
+      standards: {
+        governing: ['adr014.md'],
+        candidates: [c('LLD-1.md', 0.2, 'lld'), c('adr013.md', 0.45), c('adr014.md', 0.44), c('adr007.md', 0.05), c('a.md', 0.04), c('b.md', 0.03), c('x.md', 0.01)],
+      },
+    } as unknown as Parameters<typeof attached>[0];
+    expect(attached(r, { threshold: 0.5, k: 3, candidates: 5 })).toEqual(['adr013.md', 'adr014.md']);
   });
 });

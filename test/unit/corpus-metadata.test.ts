@@ -25,7 +25,7 @@ describe('splitFrontmatter', () => {
 
   test('malformed YAML is reported, never thrown', () => {
     const fm = splitFrontmatter('---\ntitle: [unclosed\n---\nbody');
-    expect(fm.error).toMatch(/^malformed YAML frontmatter \(/);
+    expect(fm.error).toMatch(/^malformed YAML frontmatter \(.*\); using the file name and headings instead$/);
     expect(fm.data).toEqual({});
     expect(fm.body).toBe('body');
   });
@@ -194,14 +194,30 @@ describe('title', () => {
 });
 
 describe('T340 malformed YAML fallback', () => {
-  test('warns and falls back to file name / H1, never throws', () => {
+  test('warns, keeps the plain key: value lines it can read, falls back to the H1 for the rest, never throws', () => {
     const text = '---\ntitle: [unclosed\nissue_id: 5\n---\n# Issue #7: Real title\n\nBody.\n';
     const { metadata, warnings, body } = meta('docs/audit/done/misc/notes.md', text);
+    // `[unclosed` is YAML that failed: not a title. `issue_id: 5` is what the author wrote.
     expect(metadata.title).toBe('Real title');
-    expect(metadata.issueId).toBe('7');
+    expect(metadata.issueId).toBe('5');
     expect(body).not.toContain('[unclosed');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^docs\/audit\/done\/misc\/notes\.md: malformed YAML frontmatter .*; using the file name and headings instead$/);
+    expect(warnings[0]).toMatch(/^docs\/audit\/done\/misc\/notes\.md: malformed YAML frontmatter .*; read its plain key: value lines \(issue_id\)$/);
+  });
+
+  test("a title with a second ': ' (not YAML, and common: Backstage's ADRs) is read from its plain line", () => {
+    const text = "---\nid: adrs-adr009\ntitle: ADR009: Entity References\ndescription: 'ADR log on Entity References'\n---\n\n## Context\n\nText.\n";
+    const { metadata, warnings } = meta('docs/architecture-decisions/adr009-entity-references.md', text);
+    expect(metadata.title).toBe('ADR009: Entity References');
+    expect(warnings[0]).toMatch(/read its plain key: value lines \(id, title, description\)$/);
+  });
+
+  test("Backstage's supersession note names its successor by a link: superseded, the link kept for the successor", () => {
+    const text =
+      "---\ntitle: 'ADR013: [superseded] Proper use of HTTP fetching libraries'\n---\n\n:::note Superseded\n\nThis ADR has been superseded by [ADR014](./adr014-use-fetch.md) and no longer applies.\n\n:::\n\n## Context\n";
+    const { metadata } = meta('docs/architecture-decisions/adr013-use-node-fetch.md', text);
+    expect(metadata.status).toBe('superseded');
+    expect(metadata.statusReason).toBe('Superseded by [ADR014](./adr014-use-fetch.md)');
   });
 
   test('malformed frontmatter and no H1 -> file-name title and folder issue id', () => {

@@ -47,6 +47,26 @@ export interface StandardsRule {
  * The history score is placed for the project's size; the design is judged as
  * past work, where it is past work.
  */
+/**
+ * The ADRs and standards that stand far above the project's other ADRs and standards for a brief:
+ * attached even under the line. The governs score has no evidence relative to the other candidates,
+ * and a brief that proposes node-fetch scores 0.50 and 0.48 on Backstage's two ADRs about fetching,
+ * 0.05 on the next (a user trial, 2026-11-27). The top group (at most `group`) is attached when its
+ * last member scores at least `floor` and `ratio` times the next ADR or standard among the `window`
+ * best candidates. Designs are not in it: they are judged as past work (above).
+ */
+export const STANDOUT = { floor: 0.3, ratio: 4, group: 2, window: 10 };
+
+export function standingOut<T extends { documentType: string; score: number }>(nearest: readonly T[]): T[] {
+  const ranked = nearest.filter((m) => !isDesign(m)).sort((a, b) => b.score - a.score);
+  for (let i = 0; i < Math.min(STANDOUT.group, ranked.length); i++) {
+    // Far above the next: a probability near zero (0.01 at least) is no reference to stand out from by a ratio.
+    const next = Math.max(ranked[i + 1]?.score ?? 0, 0.01);
+    if (ranked[i].score >= STANDOUT.floor && ranked[i].score >= STANDOUT.ratio * next) return ranked.slice(0, i + 1);
+  }
+  return [];
+}
+
 export function retrieveStandards(
   index: VectorIndex,
   briefVectors: Float32Array[],
@@ -55,7 +75,12 @@ export function retrieveStandards(
   relatedWork?: ReadonlySet<string>,
   cited: readonly string[] = [],
 ): StandardContext[] {
-  const nearest = scoring ? rescore(index, briefVectors, rule.candidates, 'standard', scoring) : nearestDocuments(index, briefVectors, rule.candidates, 'standard');
+  // A wider look than `candidates` for what stands out (STANDOUT); the line is applied to the best `candidates` as before.
+  const calibrated = scoring?.method === 'calibrated';
+  const wide = scoring
+    ? rescore(index, briefVectors, calibrated ? Math.max(rule.candidates, STANDOUT.window) : rule.candidates, 'standard', scoring)
+    : nearestDocuments(index, briefVectors, rule.candidates, 'standard');
+  const nearest = wide.slice(0, rule.candidates);
   // A design or issue also indexed as history (ADRs and standards are never gated, whatever globs match them).
   const pastWork = (m: { filePath: string; documentType: string }) => isDesign(m) && (index.doc?.(m.filePath)?.types.includes('history') ?? true);
   const named = new Set(cited);
@@ -70,7 +95,11 @@ export function retrieveStandards(
     })
     .slice(0, MAX_CITED);
   const attached = new Set(own.map((s) => s.filePath));
-  const kept = nearest.filter((m) => !attached.has(m.filePath) && m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath)));
+  const standout = new Set(calibrated ? standingOut(wide).map((m) => m.filePath) : []);
+  const kept = [
+    ...nearest.filter((m) => !attached.has(m.filePath) && m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath))),
+    ...wide.filter((m) => standout.has(m.filePath) && !attached.has(m.filePath) && !(nearest.includes(m) && m.score >= rule.threshold)),
+  ];
   // The best `candidates` by score, then the line, then ADRs/standards before designs: a design above
   // the line is never cut for an ADR below it.
   return [

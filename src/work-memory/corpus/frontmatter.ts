@@ -26,6 +26,25 @@ export function splitFrontmatter(text: string): Frontmatter {
     if (typeof data !== 'object' || Array.isArray(data)) return { data: {}, body, error: 'frontmatter is not a mapping' };
     return { data: data as Record<string, unknown>, body, error: null };
   } catch (e) {
-    return { data: {}, body, error: `malformed YAML frontmatter (${(e as Error).message.split('\n')[0]})` };
+    // `title: ADR009: Entity References` is not YAML (a second `: `), and real projects are full of it: read
+    // the plain `key: value` lines, and say so.
+    const plain = plainLines(m[1]);
+    const how = Object.keys(plain).length ? `read its plain key: value lines (${Object.keys(plain).slice(0, 4).join(', ')})` : 'using the file name and headings instead';
+    return { data: plain, body, error: `malformed YAML frontmatter (${(e as Error).message.split('\n')[0]}); ${how}` };
   }
+}
+
+/**
+ * Top-level `key: value` lines of frontmatter that is not YAML: the value as written, outer quotes removed.
+ * A value that opens YAML's own syntax (`[`, `{`, an anchor, an alias, a block) is what failed: left out.
+ */
+function plainLines(text: string): Record<string, string> {
+  const data: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const m = /^([A-Za-z_][\w-]{0,63}):[ \t]+([^\s[{&*!|>%@`].{0,999})$/.exec(line.trimEnd());
+    if (!m || m[1] in data) continue;
+    const v = m[2].trim();
+    data[m[1]] = /^(["']).*\1$/.test(v) ? v.slice(1, -1) : v;
+  }
+  return data;
 }

@@ -21,15 +21,16 @@ const SUMMARY_CHARS = 300;
  * 3: the issue a document states as its own (`ownIssue`); relation phrases such as "port of", "sub-task of".
  * 4: a `## Status` section (Nygard's template, adr-tools), adr-tools' "Superceded by" with its link's file.
  * 5: Bugzilla's references as relations ("clone of Bug #12", "regressed by bug 12", "See also bug 12").
+ * 6: "superseded by [ADR014](./adr014-use-fetch.md)" as a link; frontmatter that is not YAML read as plain `key: value` lines.
  */
-export const METADATA_VERSION = 5;
+export const METADATA_VERSION = 6;
 
 /** Everything we show about a past document, derived from its path and text. */
 export function extractMetadata(relPath: string, text: string, types: CorpusType[], contentHash: string): ExtractedMetadata {
   const warnings: string[] = [];
   // Callers normally pass normalized text; CRLF here would hide the frontmatter and status lines.
   const fm = splitFrontmatter(normalizeText(text));
-  if (fm.error) warnings.push(`${relPath}: ${fm.error}; using the file name and headings instead`);
+  if (fm.error) warnings.push(`${relPath}: ${fm.error}`);
   // A tool's wrapper header ("# LLD Finalized / Path: … / Status: …") is not the document: the title is the real H1.
   const body = stripWrapperHeader(fm.body).body;
   const h1 = firstH1(body); // at most MAX_TITLE_CHARS: the id patterns below never see a megabyte
@@ -155,6 +156,13 @@ const stripMd = (s: string) =>
     .trim();
 
 /**
+ * "Superseded by ADR-9", "superseded by #12", or by a link to it as Backstage's notes say it ("This ADR has been
+ * superseded by [ADR014](./adr014-use-fetch.md)"): the link is kept, so the successor is its file (standards.ts).
+ * Each part bounded: a long line of brackets is read once.
+ */
+const SUPERSEDED_BY = /\bsuper[sc]eded\s+by\s+(\[[^[\]\n]{1,120}\]\([^()\s]{1,300}\)|[A-Z]+-?\d+|#\d+)/i;
+
+/**
  * Status from frontmatter or a `Status: ...` line near the top (also as a
  * list item or table row). A rejection or supersession is what later users
  * must see, so the reason is kept when the text gives one.
@@ -186,13 +194,13 @@ export function extractStatus(data: Record<string, unknown>, body: string): { st
     if (section) ({ status, rest } = section);
   }
   if (!status) {
-    const sup = /\bsuper[sc]eded\s+by\s+([A-Z]+-?\d+|#\d+)/i.exec(body.slice(0, 3000));
+    const sup = SUPERSEDED_BY.exec(body.slice(0, 3000));
     if (sup) return { status: 'superseded', reason: `Superseded by ${sup[1]}` };
   }
   let reason = status ? cleanReason(rest) : null;
   if (status === 'rejected' && !reason) reason = findRejectionReason(lines);
   if (status === 'superseded' && !reason) {
-    const sup = /\bsuper[sc]eded\s+by\s+([A-Z]+-?\d+|#\d+)/i.exec(body);
+    const sup = SUPERSEDED_BY.exec(body);
     if (sup) reason = `Superseded by ${sup[1]}`;
   }
   return { status, reason };

@@ -10,7 +10,7 @@ import { UsageError } from '../../shared/errors.js';
 import path from 'node:path';
 import { checkHistory, embedBriefChunks } from '../check/history.js';
 import { matchPaths } from '../scoring/match.js';
-import { isDesign, standardsNamedIn } from '../check/standards.js';
+import { isDesign, STANDOUT, standardsNamedIn } from '../check/standards.js';
 import { scoringFor } from '../check/run.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
@@ -27,7 +27,8 @@ import type { EvalCase, EvalProject } from './sets.js';
 /** Candidates kept per brief for offline refits. */
 const CANDIDATES = 30;
 const NEAREST = 10;
-const STANDARD_CANDIDATES = 10;
+/** Standards kept per brief: as many as the Librarian looks at for what stands out (check/standards.ts STANDOUT). */
+const STANDARD_CANDIDATES = STANDOUT.window;
 const SLICE = 64;
 
 export interface Candidate {

@@ -1,4 +1,4 @@
-import { librarianOrder, MAX_CITED } from '../check/standards.js';
+import { librarianOrder, MAX_CITED, standingOut } from '../check/standards.js';
 import type { CaseResult } from './run-set.js';
 
 /** How well the Librarian attaches governing standards (issue 20, part 4). */
@@ -30,11 +30,11 @@ export function attached(c: CaseResult, rule: { threshold: number; k: number; ca
     .slice(0, MAX_CITED);
   const first = new Set(named.map((x) => x.path));
   // Of what retrieval reached (a named one keeps its place among the best `candidates`, as in the product).
-  const cands = [...all]
-    .filter((x) => !x.unreached)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, rule.candidates)
-    .filter((x) => !first.has(x.path) && x.score >= rule.threshold && x.relatedWork !== false);
+  const reached = [...all].filter((x) => !x.unreached).sort((a, b) => b.score - a.score);
+  const top = reached.slice(0, rule.candidates).filter((x) => !first.has(x.path) && x.score >= rule.threshold && x.relatedWork !== false);
+  // And what stands far above the other ADRs and standards among those the eval saved (STANDOUT.window of them).
+  const out = standingOut(reached.map((x) => ({ ...x, documentType: x.documentType ?? 'standard' }))).filter((x) => !first.has(x.path) && !top.some((t) => t.path === x.path));
+  const cands = [...top, ...out];
   return [
     ...named.map((x) => x.path),
     ...librarianOrder(cands.map((x) => ({ ...x, documentType: x.documentType ?? 'standard' })))
