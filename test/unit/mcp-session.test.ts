@@ -43,6 +43,19 @@ test('an edited config is used by the next call; an invalid one is said with eve
   s.close();
 });
 
+test('invalid at start-up: the server starts on the defaults and says so with every answer, until the file is fixed', async () => {
+  await config('thresholds: [not, a, map\n');
+  const s = await ProjectSession.open(root, {}, 'test');
+  expect(s.config.thresholds.duplicate).toBe(0.85);
+  const [problem] = await s.refresh();
+  expect(problem).toMatch(/config\.yaml is invalid .*default config until it is fixed/);
+  expect(await s.refresh()).toEqual([problem]);
+  await config('thresholds:\n  duplicate: 0.9\n  related: 0.5\n');
+  expect(await s.refresh()).toEqual([]);
+  expect(s.config.thresholds.duplicate).toBe(0.9);
+  s.close();
+});
+
 test('no index: the store answers "missing" and nothing is kept for the next call to trip on', async () => {
   const s = await ProjectSession.open(root, {}, 'test');
   expect(s.generation()).toBeNull();

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { AttemptMemoryHandle } from '../../attempt-memory/open.js';
 import type { CheckDeps } from '../../work-memory/check/run.js';
 import { CONFIG_PATH, loadConfig } from '../../shared/config/load.js';
-import type { Config } from '../../shared/config/schema.js';
+import { DEFAULT_CONFIG, type Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../../work-memory/embeddings/embedder.js';
 import { lruEmbedder } from '../../work-memory/embeddings/lru.js';
 import { modelSetup, type ModelSetup } from '../../work-memory/index/model-setup.js';
@@ -47,9 +47,20 @@ export class ProjectSession {
     this.configWarnings = warnings;
   }
 
+  /**
+   * An invalid config at start-up is said with every answer, as one made invalid later is: the server
+   * starts on the defaults (an agent shows a server that never answered `initialize` as failed, and
+   * says nothing of why), and the file is read again once it changes.
+   */
   static async open(root: string, env: NodeJS.ProcessEnv, sessionId: string): Promise<ProjectSession> {
-    const { config, warnings } = await loadConfig(root);
-    return new ProjectSession(root, env, config, warnings, sessionId);
+    try {
+      const { config, warnings } = await loadConfig(root);
+      return new ProjectSession(root, env, config, warnings, sessionId);
+    } catch (e) {
+      const session = new ProjectSession(root, env, structuredClone(DEFAULT_CONFIG), [], sessionId);
+      session.configProblem = `${CONFIG_PATH} is invalid (${errorMessage(e)}); answering with the default config until it is fixed`;
+      return session;
+    }
   }
 
   /** The live generation's name (null: no index yet). Cheap: one small file. */
