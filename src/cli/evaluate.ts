@@ -66,7 +66,8 @@ export async function evaluate(ctx: CommandContext, opts: EvalOptions): Promise<
     const base = { work, config, model: model.identity, loadEmbedder: () => model.load('batch'), onProgress: progress };
     const run = await runSet({ ...base, projects, crossStandards: true });
     const history = run.results.filter(historyCase);
-    const rule = { threshold: config.thresholds.standards, k: config.standards.k, candidates: config.standards.candidates };
+    // What stands out is the calibrated score's rule only (check/standards.ts), as the product applies it.
+    const rule = { threshold: config.thresholds.standards, k: config.standards.k, candidates: config.standards.candidates, standout: config.scoring.method === 'calibrated' };
     const hasStandards = run.results.some((r) => r.standards && r.standards.governing.length > 0);
     const report: EvalReport = {
       source: opts.pairs,

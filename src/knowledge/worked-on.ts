@@ -135,7 +135,7 @@ export function renderWorkedOnText(w: WorkedOn, text: (s: string) => string = (s
     for (const i of t.items) {
       // The status is one of DocStatus's words; its reason is the document's own text.
       const mark = i.marked ? ` [${i.status!.toUpperCase()}${i.statusReason ? `: ${text(i.statusReason)}` : ''}]` : '';
-      lines.push(`  ${i.date ?? '          '}  ${i.id ? `#${i.id} ` : ''}${text(i.title)}${mark}`);
+      lines.push(`  ${i.date ?? '          '}  ${i.id ? `#${i.id.replace(/\s+/g, ' ')} ` : ''}${text(i.title)}${mark}`);
     }
   }
   if (w.byMonth.length) {

@@ -192,18 +192,24 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
   }, 60_000);
 });
 
+/** A pull_request event of GitHub's shape (the recorded payload, its issue taken out) whose files GitHub lists as given. */
+async function prEvent(number: number, action: string, files: Array<{ filename: string; status: string }>): Promise<string> {
+  gh.prFiles.set(number, files);
+  const e = await opened();
+  delete e.issue;
+  Object.assign(e, { action, number, pull_request: { number, title: `Pull request ${number}` } });
+  const file = path.join(scratch, `pr-${number}.json`);
+  await writeFile(file, JSON.stringify(e));
+  return file;
+}
+
 describe('pull_request: each brief file it adds or changes', () => {
   test('annotations on the file and the job summary', async () => {
-    gh.prFiles.set(7, [
+    const file = await prEvent(7, 'opened', [
       { filename: 'briefs/optimize-docker-build-times.md', status: 'added' },
       { filename: 'README.md', status: 'modified' },
       { filename: 'briefs/old.md', status: 'removed' },
     ]);
-    const e = await opened();
-    delete e.issue;
-    Object.assign(e, { action: 'opened', number: 7, pull_request: { number: 7, title: 'Faster Docker builds' } });
-    const file = path.join(scratch, 'pr.json');
-    await writeFile(file, JSON.stringify(e));
     const summary = path.join(scratch, 'summary.md');
     const r = await ci('pull_request', file, ['--briefs', 'briefs/*.md'], { GITHUB_STEP_SUMMARY: summary });
     expect(r.code).toBe(0);
@@ -218,16 +224,11 @@ describe('pull_request: a brief that cannot be read is named and skipped, the ot
     // A fork could add a link to the checkout's credentials (actions/checkout keeps the token in .git/config).
     await symlink(path.join(dir, 'README.md'), path.join(dir, 'briefs', 'link.md'));
     try {
-      gh.prFiles.set(8, [
+      const file = await prEvent(8, 'synchronize', [
         { filename: 'briefs/empty.md', status: 'added' },
         { filename: 'briefs/link.md', status: 'added' },
         { filename: 'briefs/optimize-docker-build-times.md', status: 'modified' },
       ]);
-      const e = await opened();
-      delete e.issue;
-      Object.assign(e, { action: 'synchronize', number: 8, pull_request: { number: 8, title: 'Briefs' } });
-      const file = path.join(scratch, 'pr-8.json');
-      await writeFile(file, JSON.stringify(e));
       const r = await ci('pull_request', file, ['--briefs', 'briefs/*.md'], { GITHUB_STEP_SUMMARY: path.join(scratch, 'summary-8.md') });
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/^::warning file=briefs\/empty\.md,title=agentos%3A brief not checked::.*empty/m);

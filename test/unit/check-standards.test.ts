@@ -426,33 +426,46 @@ describe('snippetOf: the passage that matched, unless it says nothing', () => {
 
 describe('standingOut: ADRs and standards far above the others are attached under the line (STANDOUT)', () => {
   const adr = (score: number, name = `adr-${score}`) => ({ filePath: name, documentType: 'adr', score });
+  const lld = (score: number) => ({ filePath: `LLD-${score}.md`, documentType: 'lld', score });
   const names = (xs: Array<{ filePath: string }>) => xs.map((x) => x.filePath);
+  const MANY = 16;
 
   test('the group above a drop of 4x, at most two, each at least 0.3', () => {
-    // A brief proposing node-fetch against Backstage's ADRs: the two about fetching, then the rest.
-    expect(names(standingOut([adr(0.496, 'adr013'), adr(0.476, 'adr014'), adr(0.046), adr(0.004)]))).toEqual(['adr013', 'adr014']);
-    expect(names(standingOut([adr(0.45, 'one'), adr(0.1)]))).toEqual(['one']);
+    // A brief proposing node-fetch against Backstage's 16 ADRs: the two about fetching, then the rest.
+    expect(names(standingOut([adr(0.496, 'adr013'), adr(0.476, 'adr014'), adr(0.046), adr(0.004)], MANY))).toEqual(['adr013', 'adr014']);
+    expect(names(standingOut([adr(0.45, 'one'), adr(0.1)], MANY))).toEqual(['one']);
     // No drop: nothing stands out.
-    expect(standingOut([adr(0.45), adr(0.4), adr(0.2)])).toEqual([]);
+    expect(standingOut([adr(0.45), adr(0.4), adr(0.2)], MANY)).toEqual([]);
     // Under the floor, however alone.
-    expect(standingOut([adr(0.29), adr(0.001)])).toEqual([]);
+    expect(standingOut([adr(0.29), adr(0.001)], MANY)).toEqual([]);
     // Three alike are not a group that stands out.
-    expect(standingOut([adr(0.5), adr(0.45), adr(0.44), adr(0.01)])).toEqual([]);
+    expect(standingOut([adr(0.5), adr(0.45), adr(0.44), adr(0.01)], MANY)).toEqual([]);
   });
 
-  test('designs are not in it (judged as past work); a lone standard stands out from nothing', () => {
-    expect(names(standingOut([{ filePath: 'LLD-1.md', documentType: 'lld', score: 0.9 }, adr(0.35, 'adr'), adr(0.05)]))).toEqual(['adr']);
-    expect(names(standingOut([{ filePath: 's.md', documentType: 'standard', score: 0.31 }]))).toEqual(['s.md']);
+  test("designs are not in it (judged as past work); with nothing after it, a full view's lowest score stands in for the next", () => {
+    expect(names(standingOut([lld(0.9), adr(0.35, 'adr'), adr(0.05)], MANY))).toEqual(['adr']);
+    // The view (10) full of designs: the next ADR scores no more than the lowest in view, 0.2 here; 0.35 is not 4x that.
+    const full = [adr(0.35, 'adr'), ...[0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.25, 0.2].map(lld)];
+    expect(standingOut(full, MANY)).toEqual([]);
+    // Fewer in view than it holds: every candidate is there, and nothing follows.
+    expect(names(standingOut([lld(0.9), adr(0.35, 'adr')], MANY))).toEqual(['adr']);
   });
 
-  test('the eval attaches what the product attaches: the line on the best `candidates`, what stands out among all it saved', () => {
+  test('a project with fewer than three ADRs and standards has nothing to stand out from', () => {
+    expect(standingOut([adr(0.45), adr(0.01)], 2)).toEqual([]);
+    expect(names(standingOut([adr(0.45, 'a'), adr(0.01)], 3))).toEqual(['a']);
+  });
+
+  test('the eval attaches what the product attaches: the line on the best `candidates`, what stands out among the 10 it saved; not for another method', () => {
     const c = (path: string, score: number, documentType = 'adr') => ({ path, label: 0 as const, score, features: null, documentType });
     const r = {
       standards: {
         governing: ['adr014.md'],
+        standardDocs: MANY,
         candidates: [c('LLD-1.md', 0.2, 'lld'), c('adr013.md', 0.45), c('adr014.md', 0.44), c('adr007.md', 0.05), c('a.md', 0.04), c('b.md', 0.03), c('x.md', 0.01)],
       },
     } as unknown as Parameters<typeof attached>[0];
     expect(attached(r, { threshold: 0.5, k: 3, candidates: 5 })).toEqual(['adr013.md', 'adr014.md']);
+    expect(attached(r, { threshold: 0.5, k: 3, candidates: 5, standout: false })).toEqual([]);
   });
 });

@@ -212,6 +212,19 @@ describe('T340 malformed YAML fallback', () => {
     expect(warnings[0]).toMatch(/read its plain key: value lines \(id, title, description\)$/);
   });
 
+  test("a template's list of statuses, or a link to no record, is not a supersession", () => {
+    const madr = '# ADR-0002: Use X\n\n* Status: [proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)]\n';
+    expect(meta('docs/adr/0002-use-x.md', madr, ['standard']).metadata.status).not.toBe('superseded');
+    const prose = '# ADR-0007: HTTP\n\nOur wrapper (ADR-0002) was superseded by [the platform fetch](https://nodejs.org/api/globals.html).\n';
+    expect(meta('docs/adr/0007-http.md', prose, ['standard']).metadata.status).toBeNull();
+  });
+
+  test('plain key: value lines: a comment is not the value, and null is no value', () => {
+    const { metadata } = meta('docs/adr/0008-x.md', '---\ntitle: ADR008: Use X # TODO rename\nstatus: ~\n---\n\nText.\n', ['standard']);
+    expect(metadata.title).toBe('ADR008: Use X');
+    expect(metadata.status).toBeNull();
+  });
+
   test("Backstage's supersession note names its successor by a link: superseded, the link kept for the successor", () => {
     const text =
       "---\ntitle: 'ADR013: [superseded] Proper use of HTTP fetching libraries'\n---\n\n:::note Superseded\n\nThis ADR has been superseded by [ADR014](./adr014-use-fetch.md) and no longer applies.\n\n:::\n\n## Context\n";

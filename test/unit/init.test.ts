@@ -240,3 +240,14 @@ describe('at a terminal: two checkbox prompts (real @inquirer/prompts on PassThr
     expect(stripVTControlCharacters(r.err)).not.toContain(INIT_PROMPTS.history);
   });
 });
+
+test('a decision folder under a scoped package name (`@org`, escaped in its glob) is walked and counted; four levels at most', async () => {
+  const root = await makeProject({
+    'packages/@org/app/adr/0001-a.md': '# a\n',
+    'packages/@org/app/adr/0002-b.md': '# b\n',
+    'a/b/c/d/adr/0001-a.md': '# deep\n',
+    'a/b/c/d/adr/0002-b.md': '# deep\n',
+  });
+  const found = await detectLayout(root);
+  expect(found.map((f) => [f.folder, f.files])).toEqual([['packages/@org/app/adr', 2]]);
+});

@@ -3,6 +3,7 @@ import { renderRepeatWarning } from '../../attempt-memory/render.js';
 import { shareBestEffort } from '../../attempt-memory/share.js';
 import type { AttemptRecord, NewAttempt, RepeatWarning } from '../../attempt-memory/types.js';
 import type { ProjectSession } from './session.js';
+import { quotePast } from '../../work-memory/output/sections.js';
 
 export interface RepeatCheck {
   command: string;
@@ -26,7 +27,18 @@ export async function attemptCheck(s: ProjectSession, a: { command: string; tool
 export function renderRepeat(r: RepeatCheck): string {
   if (r.skipped) return `Not checked: ${r.skipped}.`;
   if (!r.repeat) return `No similar failure in the last ${r.lookbackDays} days.`;
-  return renderRepeatWarning(r.warnings, r.threshold, r.lookbackDays).trimEnd();
+  return renderRepeatWarning(r.warnings.map(oneLineEach), r.threshold, r.lookbackDays).trimEnd();
+}
+
+/** What a recorded attempt says, one line each for the model (a multi-line command or error could otherwise lay out lines of its own). */
+function oneLineEach(w: RepeatWarning): RepeatWarning {
+  const line = (s: string | null) => (s === null ? null : quotePast(s, 300));
+  const record = <T extends { command: string; context: string | null }>(a: T): T => ({ ...a, command: quotePast(a.command, 300), context: line(a.context) });
+  return {
+    ...w,
+    failure: { ...record(w.failure), cause: line(w.failure.cause), error: line(w.failure.error) },
+    workedInstead: w.workedInstead ? record(w.workedInstead) : null,
+  };
 }
 
 export async function attemptRecord(s: ProjectSession, a: NewAttempt): Promise<{ recorded: AttemptRecord | null; reason: string | null; shared?: string }> {

@@ -56,7 +56,7 @@ export interface BriefCheck {
     section: string;
     score: number | null;
     snippet: string;
-    source: 'manual' | 'cited' | 'retrieved' | 'successor';
+    source: 'manual' | 'cited' | 'retrieved' | 'standout' | 'successor';
     status: string | null;
     supersedes?: string;
   }>;
@@ -171,7 +171,7 @@ export function renderCheck(r: BriefCheck): string {
     for (const st of r.standards) {
       const word = noLongerStandingWord(st.status);
       lines.push(
-        `- ${pastQuote(st.title, 200)} (${quotePast(st.path, 300)})${word ? ` ${word}` : ''}${st.source === 'cited' ? ' named in the brief' : st.source === 'successor' ? ` supersedes ${quotePast(st.supersedes ?? '', 300)}` : st.score === null ? '' : ` score ${formatScore(st.score)}`}`,
+        `- ${pastQuote(st.title, 200)} (${quotePast(st.path, 300)})${word ? ` ${word}` : ''}${st.source === 'cited' ? ' named in the brief' : st.source === 'successor' ? ` supersedes ${quotePast(st.supersedes ?? '', 300)}` : st.score === null ? '' : ` score ${formatScore(st.score)}${st.source === 'standout' ? ', under the line but far above the other standards' : ''}`}`,
       );
     }
   }

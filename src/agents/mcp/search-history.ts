@@ -49,6 +49,7 @@ export async function searchHistory(s: ProjectSession, query: string, o: { type?
 /** Why a standard the text names is there (it may be unscored: retrieval need not reach it). */
 const NAMED = 'named in the text';
 const SUCCESSOR = 'supersedes';
+const STANDS_OUT = 'under the line, far above the other standards';
 
 /** The Librarian's answer for a text: the standards above the standards line, ADRs first (as `issue start` attaches them). */
 export async function standardsFor(s: ProjectSession, text: string): Promise<Found> {
@@ -65,7 +66,7 @@ export async function standardsFor(s: ProjectSession, text: string): Promise<Fou
       status: i.status,
       section: i.section,
       excerpt: i.snippet,
-      why: i.source === 'cited' ? [NAMED] : i.source === 'successor' ? [`${SUCCESSOR} ${i.supersedes ?? ''}`] : [],
+      why: i.source === 'cited' ? [NAMED] : i.source === 'successor' ? [`${SUCCESSOR} ${i.supersedes ?? ''}`] : i.source === 'standout' ? [STANDS_OUT] : [],
     })),
     belowLine: 0,
     line: s.config.thresholds.standards,
@@ -77,7 +78,7 @@ export async function standardsFor(s: ProjectSession, text: string): Promise<Fou
 export function renderSearch(r: Found, none: string): string {
   const lines = r.results.length ? [] : [none];
   r.results.forEach((x, i) => {
-    const why = x.why.filter((w) => w === NAMED || w.startsWith(SUCCESSOR)).map((w) => quotePast(w, 300));
+    const why = x.why.filter((w) => w === NAMED || w === STANDS_OUT || w.startsWith(SUCCESSOR)).map((w) => quotePast(w, 300));
     lines.push(
       `${i + 1}. ${x.id ? `#${quotePast(x.id, 40)} ` : ''}${pastQuote(x.title, 200)} (${quotePast(x.path, 300)}) ${[...why, ...(x.score === null ? [] : [`score ${formatScore(x.score)}`])].join(', ')} [${x.types.join(', ')}]${x.status ? ` ${quotePast(x.status, 40)}` : ''}`,
     );

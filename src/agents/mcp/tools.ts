@@ -41,7 +41,7 @@ const text = (what: string, max = MAX_TEXT) =>
     .string()
     .min(1, `${what} is empty`)
     .max(max, `${what} is longer than ${max.toLocaleString('en-US')} characters`)
-    .refine((s) => s.trim() !== '', `${what} is empty`);
+    .refine((s) => s === '' || s.trim() !== '', `${what} is empty`); // '' is min(1)'s to say, once
 
 export const TOOLS: ToolSpec[] = [
   {

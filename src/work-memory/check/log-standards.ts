@@ -7,7 +7,7 @@ export function logRetrievedStandards(logger: Logger, items: StandardContext[], 
   for (const s of items) {
     logger.info(
       { ...base, event: 'standard_retrieved', filePath: s.filePath, section: s.section, score: s.score, source: s.source, snippet: s.snippet },
-      `${s.source === 'cited' ? 'Named in the brief' : 'Retrieved'}: ${s.filePath} (section: ${s.section}, score: ${s.score === null ? 'none' : formatScore(s.score)})`,
+      `${s.source === 'cited' ? 'Named in the brief' : s.source === 'standout' ? 'Stands out' : 'Retrieved'}: ${s.filePath} (section: ${s.section}, score: ${s.score === null ? 'none' : formatScore(s.score)})`,
     );
   }
 }

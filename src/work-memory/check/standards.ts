@@ -7,6 +7,7 @@ import { BoundedReadError, readRegularFile } from '../../shared/fsutil/bounded-r
 import type { StoredDoc, VectorIndex } from '../index/types.js';
 import { nearestDocuments } from './history.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
+import type { HistoryMatch } from '../scoring/match.js';
 import { namedStandards } from '../corpus/citations.js';
 
 export interface StandardContext {
@@ -21,7 +22,7 @@ export interface StandardContext {
    * manual: `--context FILE`; cited: the brief names it (corpus/citations.ts); retrieved: the rule below
    * found it; successor: it superseded an attached standard (`supersedes`, withSuccessors).
    */
-  source: 'manual' | 'cited' | 'retrieved' | 'successor';
+  source: 'manual' | 'cited' | 'retrieved' | 'standout' | 'successor';
   /** A successor's: the path of the standard it superseded. */
   supersedes?: string;
 }
@@ -30,6 +31,36 @@ export interface StandardsRule {
   candidates: number;
   threshold: number;
   k: number;
+}
+
+/**
+ * The ADRs and standards that stand far above the project's other ADRs and standards for a brief:
+ * attached even under the line (`source: standout`). The governs score has no evidence relative to the
+ * other candidates, and a brief that proposes node-fetch scores 0.50 and 0.48 on Backstage's two ADRs
+ * about fetching, 0.05 on the next (a user trial, 2026-11-27). The top group (at most `group`) is
+ * attached when its last member scores at least `floor` and `ratio` times the next ADR or standard
+ * among the `window` best candidates; with none after it in view, the lowest score in a full view
+ * stands in (the next one scores no more), and 0 when the view holds every candidate. A project with
+ * fewer than `minStandards` ADRs and standards has nothing to stand out from. Designs are not in it:
+ * they are judged as past work (retrieveStandards).
+ */
+export const STANDOUT = { floor: 0.3, ratio: 4, group: 2, window: 10, minStandards: 3 };
+
+export function standingOut<T extends { documentType: string; score: number }>(view: readonly T[], standards: number): T[] {
+  if (standards < STANDOUT.minStandards) return [];
+  const ranked = view.filter((m) => !isDesign(m)).sort((a, b) => b.score - a.score);
+  const beyond = view.length >= STANDOUT.window ? Math.min(...view.map((m) => m.score)) : 0;
+  for (let i = 0; i < Math.min(STANDOUT.group, ranked.length); i++) {
+    // Far above the next: a probability near zero (0.01 at least) is no reference to stand out from by a ratio.
+    const next = Math.max(ranked[i + 1]?.score ?? beyond, 0.01);
+    if (ranked[i].score >= STANDOUT.floor && ranked[i].score >= STANDOUT.ratio * next) return ranked.slice(0, i + 1);
+  }
+  return [];
+}
+
+/** ADRs and standards in the index: what one may stand out from. */
+export function standardCount(index: VectorIndex): number {
+  return (index.documents?.('standard') ?? []).filter((d) => !isDesign(d)).length;
 }
 
 /**
@@ -47,26 +78,6 @@ export interface StandardsRule {
  * The history score is placed for the project's size; the design is judged as
  * past work, where it is past work.
  */
-/**
- * The ADRs and standards that stand far above the project's other ADRs and standards for a brief:
- * attached even under the line. The governs score has no evidence relative to the other candidates,
- * and a brief that proposes node-fetch scores 0.50 and 0.48 on Backstage's two ADRs about fetching,
- * 0.05 on the next (a user trial, 2026-11-27). The top group (at most `group`) is attached when its
- * last member scores at least `floor` and `ratio` times the next ADR or standard among the `window`
- * best candidates. Designs are not in it: they are judged as past work (above).
- */
-export const STANDOUT = { floor: 0.3, ratio: 4, group: 2, window: 10 };
-
-export function standingOut<T extends { documentType: string; score: number }>(nearest: readonly T[]): T[] {
-  const ranked = nearest.filter((m) => !isDesign(m)).sort((a, b) => b.score - a.score);
-  for (let i = 0; i < Math.min(STANDOUT.group, ranked.length); i++) {
-    // Far above the next: a probability near zero (0.01 at least) is no reference to stand out from by a ratio.
-    const next = Math.max(ranked[i + 1]?.score ?? 0, 0.01);
-    if (ranked[i].score >= STANDOUT.floor && ranked[i].score >= STANDOUT.ratio * next) return ranked.slice(0, i + 1);
-  }
-  return [];
-}
-
 export function retrieveStandards(
   index: VectorIndex,
   briefVectors: Float32Array[],
@@ -95,11 +106,9 @@ export function retrieveStandards(
     })
     .slice(0, MAX_CITED);
   const attached = new Set(own.map((s) => s.filePath));
-  const standout = new Set(calibrated ? standingOut(wide).map((m) => m.filePath) : []);
-  const kept = [
-    ...nearest.filter((m) => !attached.has(m.filePath) && m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath))),
-    ...wide.filter((m) => standout.has(m.filePath) && !attached.has(m.filePath) && !(nearest.includes(m) && m.score >= rule.threshold)),
-  ];
+  const standout = new Set(calibrated ? standingOut(wide, standardCount(index)).map((m) => m.filePath) : []);
+  const overLine = (m: HistoryMatch) => nearest.includes(m) && m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath));
+  const kept = wide.filter((m) => !attached.has(m.filePath) && (overLine(m) || standout.has(m.filePath)));
   // The best `candidates` by score, then the line, then ADRs/standards before designs: a design above
   // the line is never cut for an ADR below it.
   return [
@@ -113,7 +122,7 @@ export function retrieveStandards(
         score: m.score,
         snippet: snippetOf(m),
         status: m.status,
-        source: 'retrieved' as const,
+        source: overLine(m) ? ('retrieved' as const) : ('standout' as const),
       })),
   ];
 }

@@ -43,7 +43,9 @@ function plainLines(text: string): Record<string, string> {
   for (const line of text.split('\n')) {
     const m = /^([A-Za-z_][\w-]{0,63}):[ \t]+([^\s[{&*!|>%@`].{0,999})$/.exec(line.trimEnd());
     if (!m || m[1] in data) continue;
-    const v = m[2].trim();
+    // A comment is not the value, and YAML's empty values are no value.
+    const v = m[2].replace(/\s+#.*$/, '').trim();
+    if (v === '' || v === '~' || v === 'null') continue;
     data[m[1]] = /^(["']).*\1$/.test(v) ? v.slice(1, -1) : v;
   }
   return data;

@@ -156,11 +156,20 @@ const stripMd = (s: string) =>
     .trim();
 
 /**
- * "Superseded by ADR-9", "superseded by #12", or by a link to it as Backstage's notes say it ("This ADR has been
- * superseded by [ADR014](./adr014-use-fetch.md)"): the link is kept, so the successor is its file (standards.ts).
- * Each part bounded: a long line of brackets is read once.
+ * "Superseded by ADR-9", "superseded by #12", or by a link to another record as Backstage's notes say it ("This ADR
+ * has been superseded by [ADR014](./adr014-use-fetch.md)"): the link is kept, so the successor is its file
+ * (standards.ts). A link to anything but a markdown file ("superseded by [the platform fetch](https://…)") is not a
+ * record. Each part bounded: a long line of brackets is read once.
  */
-const SUPERSEDED_BY = /\bsuper[sc]eded\s+by\s+(\[[^[\]\n]{1,120}\]\([^()\s]{1,300}\)|[A-Z]+-?\d+|#\d+)/i;
+const SUPERSEDED_BY = /\bsuper[sc]eded\s+by\s+(\[[^[\]\n|]{1,120}\]\([^()\s]{1,300}?\.md(?:#[^()\s]{0,100})?\)|[A-Z]+-?\d+|#\d+)/i;
+
+/** The sentence that says so, not a template's list of the statuses one may choose (MADR: `[proposed | … | superseded by [ADR-0005](…)]`). */
+function supersededBy(text: string): string | null {
+  const m = SUPERSEDED_BY.exec(text);
+  if (!m) return null;
+  const line = text.slice(text.lastIndexOf('\n', m.index) + 1, m.index);
+  return /\[[^\]]*\|/.test(line) ? null : m[1];
+}
 
 /**
  * Status from frontmatter or a `Status: ...` line near the top (also as a
@@ -194,14 +203,14 @@ export function extractStatus(data: Record<string, unknown>, body: string): { st
     if (section) ({ status, rest } = section);
   }
   if (!status) {
-    const sup = SUPERSEDED_BY.exec(body.slice(0, 3000));
-    if (sup) return { status: 'superseded', reason: `Superseded by ${sup[1]}` };
+    const sup = supersededBy(body.slice(0, 3000));
+    if (sup) return { status: 'superseded', reason: `Superseded by ${sup}` };
   }
   let reason = status ? cleanReason(rest) : null;
   if (status === 'rejected' && !reason) reason = findRejectionReason(lines);
   if (status === 'superseded' && !reason) {
-    const sup = SUPERSEDED_BY.exec(body);
-    if (sup) reason = `Superseded by ${sup[1]}`;
+    const sup = supersededBy(body);
+    if (sup) reason = `Superseded by ${sup}`;
   }
   return { status, reason };
 }

@@ -133,7 +133,8 @@ function expandGlobs(realRoot: string, globs: string[], skipped: Map<string, str
   const found: { f: Found; glob: number }[] = [];
   const groups = new Map<string, { index: number; re: RegExp; maxDepth: number }[]>();
   globs.forEach((glob, index) => {
-    const scan = picomatch.scan(glob);
+    // A folder name escaped in the glob (`packages/\\@org/app/adr/**`) is walked from the folder itself.
+    const scan = picomatch.scan(glob, { unescape: true });
     // The bare regular expression: picomatch's matcher function wraps each test in option
     // handling this walk does not use (a tenth of the scan of 1,000 documents).
     const re = picomatch.makeRe(glob, { nocase: true, dot: false });

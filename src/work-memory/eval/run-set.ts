@@ -10,7 +10,7 @@ import { UsageError } from '../../shared/errors.js';
 import path from 'node:path';
 import { checkHistory, embedBriefChunks } from '../check/history.js';
 import { matchPaths } from '../scoring/match.js';
-import { isDesign, STANDOUT, standardsNamedIn } from '../check/standards.js';
+import { isDesign, STANDOUT, standardCount, standardsNamedIn } from '../check/standards.js';
 import { scoringFor } from '../check/run.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
@@ -60,7 +60,8 @@ export interface CaseResult extends QueryResult {
   /** Doc paths "related" is right for. */
   relatedPaths: string[];
   history: Candidate[];
-  standards?: { governing: string[]; candidates: Candidate[]; crossProject?: boolean };
+  /** `standardDocs`: the ADRs and standards the project holds (what one may stand out from; check/standards.ts STANDOUT). */
+  standards?: { governing: string[]; candidates: Candidate[]; crossProject?: boolean; standardDocs?: number };
 }
 
 export interface SetRunOptions {
@@ -125,7 +126,10 @@ export async function runSet(o: SetRunOptions): Promise<SetRun> {
         if (other === b) continue;
         for (const c of other.project.cases.filter((x) => x.kind !== 'design_cites_standard')) {
           const r = await askStandards(b, c, e, o.config, []);
-          results.push({ ...emptyResult(`${c.id}@${b.project.name}`, b.project.name, 'cross_project', c.group), standards: { governing: [], candidates: r, crossProject: true } });
+          results.push({
+            ...emptyResult(`${c.id}@${b.project.name}`, b.project.name, 'cross_project', c.group),
+            standards: { governing: [], candidates: r, crossProject: true, standardDocs: standardCount(b.index) },
+          });
         }
       }
     }
@@ -249,7 +253,7 @@ async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<
     targetScore: rank >= 0 ? nearest[rank].score : null,
     ms,
     history: all.map((m) => ({ path: m.filePath, label: hits(m) ? 1 : 0, score: m.score, features: m.components?.features ?? null })),
-    standards: b.index.docCount('standard') > 0 ? { governing, candidates: await askStandards(b, c, e, config, governing) } : undefined,
+    standards: b.index.docCount('standard') > 0 ? { governing, candidates: await askStandards(b, c, e, config, governing), standardDocs: standardCount(b.index) } : undefined,
   };
 }
 

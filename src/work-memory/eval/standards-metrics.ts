@@ -1,4 +1,12 @@
-import { librarianOrder, MAX_CITED, standingOut } from '../check/standards.js';
+import { librarianOrder, MAX_CITED, STANDOUT, standingOut } from '../check/standards.js';
+
+/** The Librarian's rule as the eval applies it; `standout: false` for a method other than the calibrated score (the product applies STANDOUT only there). */
+export interface StandardsMetricsRule {
+  threshold: number;
+  k: number;
+  candidates: number;
+  standout?: boolean;
+}
 import type { CaseResult } from './run-set.js';
 
 /** How well the Librarian attaches governing standards (issue 20, part 4). */
@@ -21,7 +29,7 @@ export interface StandardsMetrics {
  * What the rule attaches (as src/work-memory/check/standards.ts): of the best `candidates`, those at or
  * above `threshold` (past work only where the history check placed it as related), ADRs/standards first, the best `k`.
  */
-export function attached(c: CaseResult, rule: { threshold: number; k: number; candidates: number }): string[] {
+export function attached(c: CaseResult, rule: StandardsMetricsRule): string[] {
   const all = c.standards?.candidates ?? [];
   // What the brief names first, not counted against k (as retrieveStandards).
   const named = all
@@ -33,7 +41,9 @@ export function attached(c: CaseResult, rule: { threshold: number; k: number; ca
   const reached = [...all].filter((x) => !x.unreached).sort((a, b) => b.score - a.score);
   const top = reached.slice(0, rule.candidates).filter((x) => !first.has(x.path) && x.score >= rule.threshold && x.relatedWork !== false);
   // And what stands far above the other ADRs and standards among those the eval saved (STANDOUT.window of them).
-  const out = standingOut(reached.map((x) => ({ ...x, documentType: x.documentType ?? 'standard' }))).filter((x) => !first.has(x.path) && !top.some((t) => t.path === x.path));
+  // (A save from before the count was kept says nothing of it: taken as enough.)
+  const view = reached.slice(0, STANDOUT.window).map((x) => ({ ...x, documentType: x.documentType ?? 'standard' }));
+  const out = rule.standout === false ? [] : standingOut(view, c.standards?.standardDocs ?? STANDOUT.minStandards).filter((x) => !first.has(x.path) && !top.some((t) => t.path === x.path));
   const cands = [...top, ...out];
   return [
     ...named.map((x) => x.path),
@@ -45,7 +55,7 @@ export function attached(c: CaseResult, rule: { threshold: number; k: number; ca
 
 const share = (n: number, d: number) => (d === 0 ? 0 : n / d);
 
-export function standardsMetrics(results: CaseResult[], rule: { threshold: number; k: number; candidates: number }): StandardsMetrics {
+export function standardsMetrics(results: CaseResult[], rule: StandardsMetricsRule): StandardsMetrics {
   const labelled = results.filter((r) => r.standards && r.standards.governing.length > 0);
   const unrelated = results.filter((r) => r.standards?.crossProject);
   let pairs = 0;

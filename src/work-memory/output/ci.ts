@@ -176,6 +176,7 @@ const standingOf = (s: CiStandard) => {
 /** Why a standard is listed when no score put it there: the issue names it, or it replaced one listed. */
 function whyAttached(s: CiStandard): string {
   if (s.source === 'cited') return ' (named in the issue)';
+  if (s.source === 'standout') return ' (far above the other standards)';
   if (s.source === 'successor' && s.supersedes) return ` (supersedes \`${safe(s.supersedes, 300).replace(/`/g, "'")}\`)`;
   return '';
 }

@@ -135,7 +135,8 @@ export function renderStandards(items: StandardContext[], st: Style, width = 80)
   const lines = ['Relevant standards:'];
   for (const s of items) {
     // Manual context and a standard the brief names are there because someone said so, not for their score.
-    const score = s.source === 'retrieved' && s.score !== null ? formatScore(s.score) : s.source;
+    // One that stands out was attached under the line: its score says so (render it, and the line, as they are).
+    const score = (s.source === 'retrieved' || s.source === 'standout') && s.score !== null ? formatScore(s.score) : s.source;
     // A standard that no longer stands says so here too, as in the brief's section: it is context, not a rule to follow.
     const word = noLongerStandingWord(s.status);
     const status = word ? ` ${word}` : '';

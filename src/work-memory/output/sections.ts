@@ -132,7 +132,9 @@ export function relevantStandardsSection(items: StandardContext[]): string {
           ? 'named in the brief'
           : s.source === 'successor'
             ? `supersedes \`${codePath(s.supersedes ?? '')}\``
-            : `score ${formatScore(s.score ?? 0)}`;
+            : s.source === 'standout'
+              ? `score ${formatScore(s.score ?? 0)}, far above the other standards`
+              : `score ${formatScore(s.score ?? 0)}`;
     const word = noLongerStandingWord(s.status);
     const status = word ? `, **${word}**` : '';
     lines.push(`- \`${codePath(s.filePath)}\` — ${where} (${score}${status})`);

@@ -55,8 +55,8 @@ export const CANDIDATES: Candidate[] = [
  */
 const DECISION_FOLDER = /^(?:adrs?|decisions?|decision[-_]records?|architecture[-_]decisions?|architecture[-_]decision[-_]records?|rfcs?)$/i;
 const BY_NAME = 'decision records (by the folder name)';
-/** Folders never searched for decision records: dependencies, build output, tooling. */
-const NOT_SEARCHED = new Set(['node_modules', 'vendor', 'dist', 'build', 'out', 'target', 'coverage', 'bower_components', '__pycache__']);
+/** Folders never searched for decision records: dependencies, build output, tooling, and code (`src/decisions/` is a module). */
+const NOT_SEARCHED = new Set(['node_modules', 'vendor', 'dist', 'build', 'out', 'target', 'coverage', 'bower_components', '__pycache__', 'src', 'lib', 'internal', 'pkg', 'test', 'tests']);
 /** How deep and how wide the search goes: init on a large monorepo stays a stat walk of a few thousand folders. */
 const SEARCH_DEPTH = 4;
 const SEARCH_FOLDERS = 5000;
@@ -66,7 +66,7 @@ export async function decisionFolders(root: string): Promise<string[]> {
   const found: string[] = [];
   let queue = [''];
   let visited = 0;
-  for (let depth = 0; depth <= SEARCH_DEPTH && queue.length; depth++) {
+  for (let depth = 0; depth < SEARCH_DEPTH && queue.length; depth++) {
     const next: string[] = [];
     for (const rel of queue) {
       if (++visited > SEARCH_FOLDERS) return found;
