@@ -219,6 +219,12 @@ describe('T340 malformed YAML fallback', () => {
     expect(meta('docs/adr/0007-http.md', prose, ['standard']).metadata.status).toBeNull();
   });
 
+  test('plain key: value lines: a quote opened and never closed is no value (the H1 is the title)', () => {
+    const { metadata } = meta('docs/audit/done/41-x/001-issue.md', '---\nissue_id: 41\ntitle: "Quarantine flaky tests\n  labels: [ci\n---\n# Quarantine flaky tests automatically\n', ['history']);
+    expect(metadata.title).toBe('Quarantine flaky tests automatically');
+    expect(metadata.issueId).toBe('41');
+  });
+
   test('plain key: value lines: a comment is not the value, and null is no value', () => {
     const { metadata } = meta('docs/adr/0008-x.md', '---\ntitle: ADR008: Use X # TODO rename\nstatus: ~\n---\n\nText.\n', ['standard']);
     expect(metadata.title).toBe('ADR008: Use X');
