@@ -12,7 +12,7 @@ import { parseConfig } from '../../src/shared/config/parse.js';
 import { yaml } from '../../src/shared/config/yaml.js';
 import { INIT_PROMPTS } from '../../src/cli/commands/init/ask.js';
 import { GITIGNORE, renderConfig } from '../../src/cli/commands/init/config-text.js';
-import { detectLayout } from '../../src/cli/commands/init/detect.js';
+import { corpusFromChoice, detectLayout } from '../../src/cli/commands/init/detect.js';
 import { runInit, type InitOptions } from '../../src/cli/commands/init/index.js';
 import { ExitCode, ExitError } from '../../src/shared/errors.js';
 import { makeIO, makeProject, testContext } from '../helpers/fakes.js';
@@ -250,4 +250,30 @@ test('a decision folder under a scoped package name (`@org`, escaped in its glob
   });
   const found = await detectLayout(root);
   expect(found.map((f) => [f.folder, f.files])).toEqual([['packages/@org/app/adr', 2]]);
+});
+
+test('templates and a decision folder’s index page are proposed as exclude, named and left out of the count; a standards README is kept', async () => {
+  const root = await makeProject({
+    'docs/decisions/0001-use-postgres.md': '# Use PostgreSQL\n',
+    'docs/decisions/0002-dashes.md': '# Dashes in file names\n',
+    'docs/decisions/adr-template.md': '# {short title}\n',
+    'docs/decisions/adr-template-minimal.md': '# {short title}\n',
+    'docs/decisions/index.md': '# Decisions\n',
+    'docs/decisions/0042-use-templates-for-emails.md': '# Templates for e-mails\n',
+    'docs/standards/README.md': '# How we write code\n',
+    'docs/standards/0000-template.md': '# Template\n',
+  });
+  const found = await detectLayout(root);
+  const decisions = found.find((f) => f.folder === 'docs/decisions')!;
+  expect(decisions.files).toBe(3);
+  expect(decisions.exclude).toEqual([
+    { path: 'docs/decisions/adr-template-minimal.md', why: 'a template, not a decision' },
+    { path: 'docs/decisions/adr-template.md', why: 'a template, not a decision' },
+    { path: 'docs/decisions/index.md', why: "the folder's index page" },
+  ]);
+  expect(found.find((f) => f.folder === 'docs/standards')!.exclude).toEqual([{ path: 'docs/standards/0000-template.md', why: 'a template, not a decision' }]);
+  const text = renderConfig(corpusFromChoice(found, ['docs/decisions', 'docs/standards'], []));
+  const parsed = parseConfig(yaml().parse(text));
+  expect(parsed.errors).toEqual([]);
+  expect(parsed.config.corpus.exclude).toEqual(['docs/decisions/adr-template-minimal.md', 'docs/decisions/adr-template.md', 'docs/decisions/index.md', 'docs/standards/0000-template.md']);
 });

@@ -3,9 +3,13 @@ import { DEFAULT_CONFIG } from '../../../shared/config/schema.js';
 export interface InitCorpus {
   standards: { glob: string; files: number }[];
   history: { glob: string; files: number }[];
+  /** Files of those folders that are no decision (a template, an index page). */
+  exclude?: { path: string; why: string }[];
 }
 
 const q = (s: string) => JSON.stringify(s); // a YAML double-quoted scalar is a JSON string
+/** A path as a glob that matches only it (`[`, `*`, `@(` … in a folder name escaped). */
+const globPath = (p: string) => p.replace(/[[\]{}()*?!+@\\]/g, (ch) => `\\${ch}`);
 
 /**
  * The commented `.agentos/config.yaml` that `agentos init` writes. Only the
@@ -30,7 +34,12 @@ export function renderConfig(corpus: InitCorpus, sources: { git: boolean; github
     '  # it for duplicates. Indexed with `agentos index --include-history`.',
     `  history:${corpus.history.length ? '' : ' []'}`,
     ...list(corpus.history, 'none found: add globs such as issues/closed/**/*.md'),
-    '  exclude: []                               # globs never indexed',
+    ...(corpus.exclude?.length
+      ? [
+          '  exclude:                                  # globs never indexed',
+          ...corpus.exclude.map((x) => `    - ${q(globPath(x.path))}${' '.repeat(Math.max(1, 40 - q(globPath(x.path)).length))}# ${x.why}`),
+        ]
+      : ['  exclude: []                               # globs never indexed']),
     `  # max_file_kb: ${d.corpus.maxFileBytes / 1024}                        # larger files are skipped`,
     '',
     '# Completed work that is not in files, indexed with history (docs/sources.md).',

@@ -87,9 +87,41 @@ export interface FoundFolder {
   folder: string;
   types: CorpusType[];
   why: string;
-  /** The proposed globs, each with the files it matches now. */
+  /** The proposed globs, each with the files it matches now (the files `exclude` names left out). */
   globs: { glob: string; files: number }[];
   files: number;
+  /** Files in it that are no decision: a template to copy, the folder's index page (proposed as `corpus.exclude`). */
+  exclude: { path: string; why: string }[];
+}
+
+/** A template to copy, not a decision: `adr-template.md`, `adr-template-minimal.md`, `0000-template.md`, `adr000-template.md`, `template.md`. */
+const TEMPLATE_FILE = /^(?:adr[-_]?)?0*[-_]?template(?:[-_][\w-]*)?\.md$/i;
+/** A decision-record folder's index or README: a list of the records, or how to write one. */
+const INDEX_FILE = /^(?:index|readme)\.md$/i;
+/** Folders of decision records, where an index page lists the decisions (in docs/standards a README may be one). */
+const RECORD_FOLDER = /(?:^|\/)(?:adrs?|decisions?|decision[-_]records?|architecture[-_]decisions?|architecture[-_]decision[-_]records?|rfcs?)$/i;
+
+/** The files of a standards folder that are no decision, as repo-relative paths (a bounded walk: four levels, 2,000 entries). */
+async function notDecisions(root: string, folder: string): Promise<{ path: string; why: string }[]> {
+  const out: { path: string; why: string }[] = [];
+  const records = RECORD_FOLDER.test(folder);
+  let queue = [folder];
+  let seen = 0;
+  for (let depth = 0; depth < SEARCH_DEPTH && queue.length; depth++) {
+    const next: string[] = [];
+    for (const rel of queue) {
+      const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
+      for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        if (++seen > 2000) return out;
+        const child = `${rel}/${e.name}`;
+        if (e.isDirectory() && !e.name.startsWith('.')) next.push(child);
+        else if (e.isFile() && TEMPLATE_FILE.test(e.name)) out.push({ path: child, why: 'a template, not a decision' });
+        else if (e.isFile() && records && INDEX_FILE.test(e.name)) out.push({ path: child, why: "the folder's index page" });
+      }
+    }
+    queue = next;
+  }
+  return out;
 }
 
 /**
@@ -118,7 +150,17 @@ export async function detectLayout(root: string, exclude: Config['corpus']['excl
       const key = c.folder.toLowerCase();
       if (!seen.has(key)) {
         seen.add(key);
-        found.push({ folder: c.folder, types: c.types, why: c.why, globs: counts.filter((g) => g.files > 0).map(({ glob, files }) => ({ glob, files })), files });
+        // Standing decisions only: a template or an index page attached to a brief would stand for a rule it is not.
+        const skip = c.types.length === 1 && c.types[0] === 'standard' ? await notDecisions(root, c.folder) : [];
+        const kept = skip.length ? await countGlobMatches(root, { standards: set, history: [], exclude: [...exclude, ...skip.map((x) => x.path)], maxFileBytes: 0 }, ['standard']) : counts;
+        found.push({
+          folder: c.folder,
+          types: c.types,
+          why: c.why,
+          globs: kept.filter((g) => g.files > 0).map(({ glob, files }) => ({ glob, files })),
+          files: kept.reduce((n, g) => n + g.files, 0),
+          exclude: skip,
+        });
       }
       break;
     }
@@ -127,7 +169,7 @@ export async function detectLayout(root: string, exclude: Config['corpus']['excl
 }
 
 /** The corpus section from the folders chosen for each role. */
-export function corpusFromChoice(found: FoundFolder[], standards: string[], history: string[]): { standards: FoundFolder['globs']; history: FoundFolder['globs'] } {
+export function corpusFromChoice(found: FoundFolder[], standards: string[], history: string[]): { standards: FoundFolder['globs']; history: FoundFolder['globs']; exclude: FoundFolder['exclude'] } {
   const pick = (folders: string[]) => found.filter((f) => folders.includes(f.folder)).flatMap((f) => f.globs);
-  return { standards: pick(standards), history: pick(history) };
+  return { standards: pick(standards), history: pick(history), exclude: found.filter((f) => standards.includes(f.folder)).flatMap((f) => f.exclude) };
 }

@@ -99,5 +99,6 @@ function printFound(out: (s?: string) => void, root: string, found: FoundFolder[
   for (const f of found) {
     out(`  ${f.folder}  ${f.why} -> ${f.types.join(' + ')}`);
     for (const g of f.globs) out(`    ${g.glob.padEnd(width)}  ${g.files} file${g.files === 1 ? '' : 's'}`);
+    for (const x of f.exclude) out(`    left out: ${x.path} (${x.why})`);
   }
 }
