@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../../shared/config/schema.js';
@@ -61,25 +62,37 @@ const NOT_SEARCHED = new Set(['node_modules', 'vendor', 'dist', 'build', 'out', 
 const SEARCH_DEPTH = 4;
 const SEARCH_FOLDERS = 5000;
 
-/** Decision-record folders by name, repo-relative with `/`, shallowest first; not inside one another. */
-export async function decisionFolders(root: string): Promise<string[]> {
-  const found: string[] = [];
-  let queue = [''];
-  let visited = 0;
+/**
+ * A breadth-first walk from `start` (repo-relative; '' for the root), SEARCH_DEPTH levels and at most
+ * SEARCH_FOLDERS folders read, entries in name order. `visit` says of each entry whether to go into it
+ * (a folder); unreadable folders are skipped.
+ */
+async function walk(root: string, start: string, visit: (rel: string, e: Dirent) => boolean): Promise<void> {
+  let queue = [start];
+  let read = 0;
   for (let depth = 0; depth < SEARCH_DEPTH && queue.length; depth++) {
     const next: string[] = [];
     for (const rel of queue) {
-      if (++visited > SEARCH_FOLDERS) return found;
+      if (++read > SEARCH_FOLDERS) return;
       const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
       for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-        if (!e.isDirectory() || e.name.startsWith('.') || NOT_SEARCHED.has(e.name.toLowerCase())) continue;
         const child = rel ? `${rel}/${e.name}` : e.name;
-        if (DECISION_FOLDER.test(e.name)) found.push(child);
-        else next.push(child);
+        if (visit(child, e)) next.push(child);
       }
     }
     queue = next;
   }
+}
+
+/** Decision-record folders by name, repo-relative with `/`, shallowest first; not inside one another. */
+export async function decisionFolders(root: string): Promise<string[]> {
+  const found: string[] = [];
+  await walk(root, '', (rel, e) => {
+    if (!e.isDirectory() || e.name.startsWith('.') || NOT_SEARCHED.has(e.name.toLowerCase())) return false;
+    if (!DECISION_FOLDER.test(e.name)) return true;
+    found.push(rel);
+    return false;
+  });
   return found;
 }
 
@@ -98,29 +111,16 @@ export interface FoundFolder {
 const TEMPLATE_FILE = /^(?:adr[-_]?)?0*[-_]?template(?:[-_][\w-]*)?\.md$/i;
 /** A decision-record folder's index or README: a list of the records, or how to write one. */
 const INDEX_FILE = /^(?:index|readme)\.md$/i;
-/** Folders of decision records, where an index page lists the decisions (in docs/standards a README may be one). */
-const RECORD_FOLDER = /(?:^|\/)(?:adrs?|decisions?|decision[-_]records?|architecture[-_]decisions?|architecture[-_]decision[-_]records?|rfcs?)$/i;
-
-/** The files of a standards folder that are no decision, as repo-relative paths (a bounded walk: four levels, 2,000 entries). */
+/** The files of a standards folder that are no decision, as repo-relative paths. */
 async function notDecisions(root: string, folder: string): Promise<{ path: string; why: string }[]> {
   const out: { path: string; why: string }[] = [];
-  const records = RECORD_FOLDER.test(folder);
-  let queue = [folder];
-  let seen = 0;
-  for (let depth = 0; depth < SEARCH_DEPTH && queue.length; depth++) {
-    const next: string[] = [];
-    for (const rel of queue) {
-      const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
-      for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-        if (++seen > 2000) return out;
-        const child = `${rel}/${e.name}`;
-        if (e.isDirectory() && !e.name.startsWith('.')) next.push(child);
-        else if (e.isFile() && TEMPLATE_FILE.test(e.name)) out.push({ path: child, why: 'a template, not a decision' });
-        else if (e.isFile() && records && INDEX_FILE.test(e.name)) out.push({ path: child, why: "the folder's index page" });
-      }
-    }
-    queue = next;
-  }
+  // In a folder of decision records an index page lists them (in docs/standards a README may be one).
+  const records = DECISION_FOLDER.test(path.posix.basename(folder));
+  await walk(root, folder, (rel, e) => {
+    if (e.isFile() && TEMPLATE_FILE.test(e.name)) out.push({ path: rel, why: 'a template, not a decision' });
+    else if (e.isFile() && records && INDEX_FILE.test(e.name)) out.push({ path: rel, why: "the folder's index page" });
+    return e.isDirectory() && !e.name.startsWith('.');
+  });
   return out;
 }
 
