@@ -45,9 +45,9 @@ const DEFAULT_FEATURES = ['cosineMean', 'lexBrief', 'lexDoc', 'title', 'gap'];
 // Bug reports: the relative evidence (gap, standout) and the report's own distinctive terms carry more than whole-text
 // similarity (docs/scoring.md). filedNear (where a report was filed) is measured, not used: it costs re-filed old work.
 const DEFAULT_TRACKER_FEATURES = ['gap', 'standout', 'lexBrief', 'title', 'docChunks', 'docRareCover', 'neighbourGap'];
-// `all`: the markdown model's candidates; the rules (namedRelated, sameIssue) are not weights, and filedNear is a tracker's.
-const NOT_MARKDOWN = new Set(['namedRelated', 'sameIssue', 'filedNear']);
-const wanted = fIdx >= 0 ? (args[fIdx + 1] === 'all' ? FEATURE_NAMES.filter((n) => !NOT_MARKDOWN.has(n)) : args[fIdx + 1].split(',')) : DEFAULT_FEATURES;
+// Rules, not weights (the named-related cap, the same-issue raise): never fitted. `all` is the markdown model's candidates, and filedNear is a tracker's.
+const RULES = new Set(['namedRelated', 'sameIssue']);
+const wanted = fIdx >= 0 ? (args[fIdx + 1] === 'all' ? FEATURE_NAMES.filter((n) => !RULES.has(n) && n !== 'filedNear') : args[fIdx + 1].split(',')) : DEFAULT_FEATURES;
 const tIdx = args.indexOf('--tracker-features');
 const trackerWanted = tIdx >= 0 ? args[tIdx + 1].split(',') : DEFAULT_TRACKER_FEATURES;
 const govIdx = args.indexOf('--governs-features');
@@ -364,8 +364,7 @@ if (ablate) {
     for (const n of base) console.log(`  ${d}: - ${n.padEnd(12)} ${line(heldOut(other(base.filter((x) => x !== n)), true), d)}`);
     // A feature the save predates is left out of the trial, not the cause of an exit halfway through.
     const saved = (n) => briefsOf(d).every((r) => r.history.every((c) => !c.features || Number.isFinite(c.features[n])));
-    for (const n of FEATURE_NAMES.filter((x) => !base.includes(x) && x !== 'namedRelated' && x !== 'sameIssue' && saved(x)))
-      console.log(`  ${d}: + ${n.padEnd(12)} ${line(heldOut(other([...base, n]), true), d)}`);
+    for (const n of FEATURE_NAMES.filter((x) => !base.includes(x) && !RULES.has(x) && saved(x))) console.log(`  ${d}: + ${n.padEnd(12)} ${line(heldOut(other([...base, n]), true), d)}`);
   }
 }
 

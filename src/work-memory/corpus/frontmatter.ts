@@ -47,8 +47,9 @@ function plainLines(text: string): Record<string, string> {
     const v = m[2].replace(/\s+#.*$/, '').trim();
     if (v === '' || v === '~' || v === 'null') continue;
     // A quote opened and not closed (`title: "Quarantine flaky tests`) is YAML that failed: no value.
-    if (/^["']/.test(v) && !/^(["']).*\1$/.test(v)) continue;
-    data[m[1]] = /^(["']).*\1$/.test(v) ? v.slice(1, -1) : v;
+    const quoted = /^(["']).*\1$/.test(v);
+    if (/^["']/.test(v) && !quoted) continue;
+    data[m[1]] = quoted ? v.slice(1, -1) : v;
   }
   return data;
 }

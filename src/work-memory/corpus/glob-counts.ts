@@ -24,6 +24,11 @@ export async function countGlobMatches(root: string, corpus: Config['corpus'], t
   return out;
 }
 
+/** A path as a glob that matches only it: the characters picomatch reads as syntax (`[`, `*`, `@(`, …) escaped; the scan unescapes the folder it starts from. */
+export function literalGlob(p: string): string {
+  return p.replace(/[[\]{}()*?!+@\\]/g, (ch) => `\\${ch}`);
+}
+
 /** "a, b and 3 more" for a one-line message. */
 export function listGlobs(globs: string[], max = 4): string {
   if (globs.length <= max) return globs.join(', ');

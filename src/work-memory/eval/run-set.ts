@@ -20,6 +20,7 @@ import { openLexical, type LexicalData } from '../lexical/file.js';
 import type { Features } from '../scoring/features.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
 import { briefPlace } from '../scoring/filing.js';
+import { literalGlob } from '../corpus/glob-counts.js';
 import { CachingEmbedder } from './cache.js';
 import type { QueryResult } from './metrics.js';
 import type { EvalCase, EvalProject } from './sets.js';
@@ -82,7 +83,6 @@ export interface SetRun {
   indexed: number;
 }
 
-const GLOB_SPECIAL = /[[\]{}()*?!+@\\]/g;
 /** Where a tracker set's reports are written as an export (sources.trackers). */
 const TRACKER_EXPORT = 'tracker-export.jsonl';
 
@@ -159,13 +159,12 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
     await mkdir(path.join(root, path.dirname(d.relPath)), { recursive: true });
     await writeFile(path.join(root, d.relPath), d.text);
   }
-  const glob = (rel: string) => rel.replace(GLOB_SPECIAL, (c) => `\\${c}`);
   const config: Config = {
     ...o.config,
     corpus: {
       ...o.config.corpus,
-      history: p.docs.filter((d) => !d.record && d.types.includes('history')).map((d) => glob(d.relPath)),
-      standards: p.docs.filter((d) => !d.record && d.types.includes('standard')).map((d) => glob(d.relPath)),
+      history: p.docs.filter((d) => !d.record && d.types.includes('history')).map((d) => literalGlob(d.relPath)),
+      standards: p.docs.filter((d) => !d.record && d.types.includes('standard')).map((d) => literalGlob(d.relPath)),
       exclude: [],
     },
     sources: { ...o.config.sources, git: { ...o.config.sources.git, enabled: false }, github: false, trackers: records.length ? [TRACKER_EXPORT] : [] },

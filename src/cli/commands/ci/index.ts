@@ -124,7 +124,7 @@ async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Iss
   if (report.error || report.status === 'error' || report.status === 'no_history') {
     // Failed open: nothing is said on the issue (an earlier comment stands), and the job log says why.
     const why = report.error ?? 'no past work in the index';
-    ctx.io.stdout.write(`::warning title=agentos%3A check failed::${oneLine(`agentos could not check #${issue.number}: ${why}`, 400).replace(/%/g, '%25')}\n`);
+    ctx.io.stdout.write(`::warning title=agentos%3A check failed::${escapeData(oneLine(`agentos could not check #${issue.number}: ${why}`, 400))}\n`);
     say(`#${issue.number}: not checked (${oneLine(why, 200)}); nothing posted`);
     return ExitCode.Ok;
   }

@@ -1,4 +1,5 @@
 import { DEFAULT_CONFIG } from '../../../shared/config/schema.js';
+import { literalGlob } from '../../../work-memory/corpus/glob-counts.js';
 
 export interface InitCorpus {
   standards: { glob: string; files: number }[];
@@ -8,8 +9,6 @@ export interface InitCorpus {
 }
 
 const q = (s: string) => JSON.stringify(s); // a YAML double-quoted scalar is a JSON string
-/** A path as a glob that matches only it (`[`, `*`, `@(` … in a folder name escaped). */
-const globPath = (p: string) => p.replace(/[[\]{}()*?!+@\\]/g, (ch) => `\\${ch}`);
 
 /**
  * The commented `.agentos/config.yaml` that `agentos init` writes. Only the
@@ -37,7 +36,7 @@ export function renderConfig(corpus: InitCorpus, sources: { git: boolean; github
     ...(corpus.exclude?.length
       ? [
           '  exclude:                                  # globs never indexed',
-          ...corpus.exclude.map((x) => `    - ${q(globPath(x.path))}${' '.repeat(Math.max(1, 40 - q(globPath(x.path)).length))}# ${x.why}`),
+          ...corpus.exclude.map((x) => `    - ${q(literalGlob(x.path))}${' '.repeat(Math.max(1, 40 - q(literalGlob(x.path)).length))}# ${x.why}`),
         ]
       : ['  exclude: []                               # globs never indexed']),
     `  # max_file_kb: ${d.corpus.maxFileBytes / 1024}                        # larger files are skipped`,

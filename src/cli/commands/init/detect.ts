@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../../shared/config/schema.js';
-import { countGlobMatches } from '../../../work-memory/corpus/glob-counts.js';
+import { countGlobMatches, literalGlob } from '../../../work-memory/corpus/glob-counts.js';
 import type { CorpusType } from '../../../work-memory/corpus/types.js';
 
 /**
@@ -135,9 +135,7 @@ export async function detectLayout(root: string, exclude: Config['corpus']['excl
   const inKnown = (f: string) => known.some((k) => f.toLowerCase() === k || f.toLowerCase().startsWith(`${k}/`));
   candidates ??= [
     ...CANDIDATES,
-    ...(await decisionFolders(root))
-      .filter((f) => !inKnown(f))
-      .map((f): Candidate => ({ folder: f, types: ['standard'], globs: [[`${f.replace(/[[\]{}()*?!+@\\]/g, (ch) => `\\${ch}`)}/**/*.md`]], why: BY_NAME })),
+    ...(await decisionFolders(root)).filter((f) => !inKnown(f)).map((f): Candidate => ({ folder: f, types: ['standard'], globs: [[`${literalGlob(f)}/**/*.md`]], why: BY_NAME })),
   ];
   // The same folder spelled twice (docs/lld/done vs docs/LLD/done) must be offered once.
   const seen = new Set<string>();
