@@ -6,6 +6,13 @@
 set -euo pipefail
 
 AGENTOS=(node "${GITHUB_ACTION_PATH:?run from action.yml}/bin/agentos.js")
+
+# pull_request_target runs with the base repository's write token and its cache: refused before
+# anything runs (init and the index refresh would otherwise run first, with that token). docs/ci.md.
+if [ "${GITHUB_EVENT_NAME:-}" = pull_request_target ]; then
+  echo "::error title=agentos::pull_request_target is not supported: use pull_request (fork runs get a read-only token and their own cache; docs/ci.md)"
+  exit 2
+fi
 stamp() { date +%s.%N; }
 took() { awk -v a="$1" -v b="$(stamp)" 'BEGIN { printf "%.1f s", b - a }'; }
 

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { githubFileLink, renderCommentMarkdown, renderGithub, type CiOptions, type CiReport } from '../work-memory/output/ci.js';
+import { writeWorkflowCommand } from '../shared/actions-log.js';
 import type { CommandContext } from './context.js';
 import type { Config } from '../shared/config/schema.js';
 import { ExitCode, ExitError, UsageError } from '../shared/errors.js';
@@ -203,7 +204,7 @@ export async function writeResult(io: CommandContext['io'], format: 'json' | 'ma
   if (format === 'json') return void io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   if (format === 'markdown') return void io.stdout.write(renderCommentMarkdown(result, o));
   const { annotations, summary } = renderGithub(result, o);
-  io.stdout.write(annotations);
+  for (const line of annotations) writeWorkflowCommand(io.stdout, line);
   const file = io.env.GITHUB_STEP_SUMMARY;
   if (file) await appendFile(file, summary + '\n');
   else io.stdout.write(summary);

@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { errorMessage, ExitCode } from '../shared/errors.js';
 import { oneLine } from '../shared/sanitize.js';
 import { debugLine, processIO, type IO } from '../shared/io.js';
+import { guardActionsLog } from '../shared/actions-log.js';
 import { jsonErrorLine, reportError } from './report-error.js';
 import { EXIT_CODES_HELP, examples, packageVersion } from './define.js';
 import type { GlobalOptions } from './globals.js';
@@ -104,13 +105,27 @@ function helpArgv(argv: string[]): string[] {
   return [node, bin, ...before, ...rest.slice(i + 1), '--help'];
 }
 
-/** The event of an `agentos [globals] hooks run <event> …` line (`?` when it names none), else null. */
-function hookRunEvent(argv: string[]): string | null {
+/** The words of an `agentos [globals] <command> …` line from its command on: past the global options (-C/--cwd take a value). */
+function commandWords(argv: string[]): string[] {
   const rest = argv.slice(2);
-  // Past the global options (-C/--cwd take a value), the command must be `hooks run`.
   let i = 0;
   while (i < rest.length && rest[i].startsWith('-') && rest[i] !== '--') i += rest[i] === '-C' || rest[i] === '--cwd' ? 2 : 1;
-  return rest[i] === 'hooks' && rest[i + 1] === 'run' ? (rest[i + 2] ?? '?').replace(/[^\w-]/g, '').slice(0, 40) || '?' : null;
+  return rest.slice(i);
+}
+
+/** The event of an `agentos [globals] hooks run <event> …` line (`?` when it names none), else null. */
+function hookRunEvent(argv: string[]): string | null {
+  const words = commandWords(argv);
+  return words[0] === 'hooks' && words[1] === 'run' ? (words[2] ?? '?').replace(/[^\w-]/g, '').slice(0, 40) || '?' : null;
+}
+
+/**
+ * In a GitHub Actions job the streams are the job log, which runs workflow commands (shared/actions-log.ts).
+ * Not for `mcp` and `hooks`: their stdout is an agent's protocol, not the log.
+ */
+function logIO(argv: string[], io: IO): IO {
+  const word = commandWords(argv)[0];
+  return word === 'mcp' || word === 'hooks' ? io : guardActionsLog(io);
 }
 
 /** `--json` anywhere before `--`: errors then also go to stdout as a JSON object. */
@@ -120,7 +135,8 @@ function wantsJson(argv: string[]): boolean {
 }
 
 /** Run the CLI; returns the exit code instead of exiting, so tests can call it in-process. */
-export async function main(argv: string[], io: IO = processIO(), overrides: ContextOverrides = {}): Promise<number> {
+export async function main(argv: string[], given: IO = processIO(), overrides: ContextOverrides = {}): Promise<number> {
+  const io = logIO(argv, given);
   let code: number = ExitCode.Ok;
   const started = performance.now();
   let ctx: CommandContext | null = null;

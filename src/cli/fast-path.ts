@@ -15,6 +15,7 @@ import type { HookRunOptions } from '../agents/hooks/run.js';
 import type { CheckOptions } from './commands/attempt/index.js';
 import type { RunOptions } from './commands/run/index.js';
 import type { IO } from '../shared/io.js';
+import { guardActionsLog } from '../shared/actions-log.js';
 import { addTags, HOOK_EVENTS } from '../shared/option-values.js';
 import { ATTEMPT_CHECK, flagDefaults, flagTable, HOOKS_RUN, RUN, type FlagSpec } from './hot-specs.js';
 
@@ -105,7 +106,9 @@ export async function runFastRoute(route: FastRoute, io: IO): Promise<number> {
     return runHook(route.event, io, route.opts);
   }
   // The same context the commander route builds (src/cli/context.ts): nothing opened until asked for.
+  // `run` and `attempt check` print recorded text: in a job log it must not become a workflow command (cli.ts logIO).
   const { createContext } = await import('./context.js');
+  io = guardActionsLog(io);
   const ctx = createContext(io, route.globals);
   try {
     if (route.kind === 'run') {

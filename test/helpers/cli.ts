@@ -14,7 +14,7 @@ import path from 'node:path';
 import { BIN, DEMO, MODEL_DIR, REPO } from './paths.js';
 
 // PG*: a developer's libpq settings (PGSSLMODE, PGOPTIONS, …) must not reach the store tests' client.
-const STRIPPED = /^(AGENTOS_|PG[A-Z]|CLAUDE_PROJECT_DIR$|GEMINI_PROJECT_DIR$|CURSOR_PROJECT_DIR$|CI$|FORCE_COLOR$|NO_COLOR$)/;
+const STRIPPED = /^(AGENTOS_|PG[A-Z]|GITHUB_ACTIONS$|CLAUDE_PROJECT_DIR$|GEMINI_PROJECT_DIR$|CURSOR_PROJECT_DIR$|CI$|FORCE_COLOR$|NO_COLOR$)/;
 
 export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

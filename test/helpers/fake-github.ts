@@ -68,6 +68,20 @@ export async function fakeGitHub(repo: string): Promise<FakeGitHub> {
         labels.map((name) => ({ name })),
       );
     }
+    if ((m = /^\/issues\/(\d+)\/labels\/([^/]+)$/.exec(p)) && req.method === 'DELETE') {
+      // docs.github.com/rest/issues/labels "Remove a label from an issue": 200 with the labels left, 404 when it is not on the issue.
+      const n = Number(m[1]);
+      const name = decodeURIComponent(m[2]);
+      const labels = state.labels.get(n) ?? [];
+      if (!labels.some((l) => l.toLowerCase() === name.toLowerCase())) return send(res, 404, { message: 'Label does not exist' });
+      const left = labels.filter((l) => l.toLowerCase() !== name.toLowerCase());
+      state.labels.set(n, left);
+      return send(
+        res,
+        200,
+        left.map((l) => ({ name: l })),
+      );
+    }
     if ((m = /^\/pulls\/(\d+)\/files$/.exec(p)) && req.method === 'GET') {
       const page = Number(url.searchParams.get('page') ?? 1);
       return send(res, 200, (state.prFiles.get(Number(m[1])) ?? []).slice((page - 1) * 100, page * 100));

@@ -124,11 +124,28 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
     expect(gh.labels.get(117)).toBeUndefined();
   }, 60_000);
 
-  test('edited until it no longer matches: the earlier comment says so', async () => {
-    const r = await ci('issues', await event('edited', 101, await brief('unrelated-onboarding-tour')));
+  test('edited until it no longer matches: the earlier comment says so, and the label agentos added comes off', async () => {
+    expect(gh.labels.get(101)).toEqual(['possible-duplicate']);
+    // As GitHub sends it: the issue's labels at the time of the event.
+    const r = await ci('issues', await event('edited', 101, await brief('unrelated-onboarding-tour'), {}, { labels: [{ id: 1, name: 'possible-duplicate', color: 'ededed' }] }));
     expect(r.code).toBe(0);
     expect(gh.comments.get(101)).toHaveLength(1);
     expect(gh.comments.get(101)![0].body).toMatch(/no longer matches earlier work/);
+    expect(
+      writes(101)
+        .filter((c) => c.method === 'DELETE')
+        .map((c) => c.path),
+    ).toEqual([`/repos/${REPO_NAME}/issues/101/labels/possible-duplicate`]);
+    expect(gh.labels.get(101)).toEqual([]);
+    expect(r.stderr).toMatch(/label "possible-duplicate" removed/);
+    // Taken off by agentos, not by a maintainer: the comment no longer says it was labelled, so a later alert labels again.
+    expect(gh.comments.get(101)![0].body).not.toContain('"labelled":true');
+  }, 60_000);
+
+  test('an issue that was never labelled by agentos keeps the labels people put on it', async () => {
+    const r = await ci('issues', await event('edited', 102, await brief('unrelated-onboarding-tour'), {}, { labels: [{ id: 1, name: 'possible-duplicate' }] }));
+    expect(r.code).toBe(0);
+    expect(writes(102).filter((c) => c.method === 'DELETE')).toEqual([]);
   }, 60_000);
 
   test("a comment anyone wrote with agentos' marker is not agentos': it is neither edited nor believed", async () => {
@@ -213,8 +230,8 @@ describe('pull_request: each brief file it adds or changes', () => {
     const summary = path.join(scratch, 'summary.md');
     const r = await ci('pull_request', file, ['--briefs', 'briefs/*.md'], { GITHUB_STEP_SUMMARY: summary });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^::warning file=briefs\/optimize-docker-build-times\.md,title=agentos%3A possible duplicate::#27: Docker Build Optimization \(similarity 0\.9\d+\)/m);
-    expect(await readFile(summary, 'utf8')).toMatch(/^## agentos: briefs\/optimize-docker-build-times\.md\n\n### agentos: this looks like work already done/);
+    expect(r.stdout).toMatch(/^::warning file=briefs\/optimize-docker-build-times\.md,line=1,title=agentos%3A possible duplicate::#27: Docker Build Optimization \(similarity 0\.9\d+\)/m);
+    expect(await readFile(summary, 'utf8')).toMatch(/^## agentos: `briefs\/optimize-docker-build-times\.md`\n\n### agentos: this looks like work already done/);
   }, 60_000);
 });
 
@@ -231,9 +248,9 @@ describe('pull_request: a brief that cannot be read is named and skipped, the ot
       ]);
       const r = await ci('pull_request', file, ['--briefs', 'briefs/*.md'], { GITHUB_STEP_SUMMARY: path.join(scratch, 'summary-8.md') });
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/^::warning file=briefs\/empty\.md,title=agentos%3A brief not checked::.*empty/m);
-      expect(r.stdout).toMatch(/^::warning file=briefs\/link\.md,title=agentos%3A brief not checked::.*symbolic link/m);
-      expect(r.stdout).toMatch(/^::warning file=briefs\/optimize-docker-build-times\.md,title=agentos%3A possible duplicate::/m);
+      expect(r.stdout).toMatch(/^::warning file=briefs\/empty\.md,line=1,title=agentos%3A brief not checked::.*empty/m);
+      expect(r.stdout).toMatch(/^::warning file=briefs\/link\.md,line=1,title=agentos%3A brief not checked::.*symbolic link/m);
+      expect(r.stdout).toMatch(/^::warning file=briefs\/optimize-docker-build-times\.md,line=1,title=agentos%3A possible duplicate::/m);
       expect(r.stdout).not.toMatch(/README|demo/i);
     } finally {
       await rm(path.join(dir, 'briefs', 'empty.md'), { force: true });
@@ -254,7 +271,10 @@ describe('issue start --format markdown | github, byte for byte on the demo brie
       expect(r.code).toBe(0);
       const golden = path.join(REPO, 'test', 'fixtures', 'ci-output', `${name}.${format === 'github' ? 'github.txt' : 'md'}`);
       if (process.env.AGENTOS_WRITE_GOLDEN === '1') await writeFile(golden, r.stdout);
-      expect(r.stdout).toBe(await readFile(golden, 'utf8'));
+      // Byte for byte but the scores' last digits: int8 inference differs in the third decimal between CPUs
+      // (AVX-512 VNNI and AVX2 kernels: 0.7848 on the machine that wrote these, 0.7864 on another).
+      const scores = (s: string) => s.replace(/\b([01]\.\d)\d{3}\b/g, '$1···');
+      expect(scores(r.stdout)).toBe(scores(await readFile(golden, 'utf8')));
     },
     60_000,
   );

@@ -26,3 +26,13 @@ test.each([
   expect(lines[0]).toMatch(message);
   expect(t.stdout()).toBe('');
 });
+
+test("the README's workflow is docs/ci.md's, line for line (one source: the README once lacked its guards)", async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { REPO } = await import('../helpers/paths.js');
+  const workflow = (text: string) => /```yaml\n(name: agentos\n[\s\S]*?)```/.exec(text)?.[1];
+  const docs = workflow(await readFile(path.join(REPO, 'docs', 'ci.md'), 'utf8'));
+  expect(docs).toMatch(/concurrency: agentos-\$\{\{ github\.event\.issue\.number \}\}/);
+  expect(docs).toMatch(/!\(github\.event\.action == 'edited' && github\.event\.issue\.state == 'closed'\)/);
+  expect(workflow(await readFile(path.join(REPO, 'README.md'), 'utf8'))).toBe(docs);
+});

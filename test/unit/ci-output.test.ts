@@ -42,8 +42,9 @@ test('the data line survives any path: no "--" reaches the comment, and the path
 
 test('annotations: one line each, escaped as the runner reads workflow commands; a newline in past text cannot start a command', () => {
   const { annotations } = renderGithub(report('line one\n::error::owned'), { duplicate: 0.85, briefFile: 'docs/a,b:c.md' });
-  expect(annotations.split('\n').filter(Boolean)).toHaveLength(1);
-  expect(annotations).toMatch(/^::warning file=docs\/a%2Cb%3Ac\.md,title=agentos%3A possible duplicate::#27: line one ::error::owned/);
+  expect(annotations).toHaveLength(1);
+  // On the brief's first line: GitHub shows an annotation without one only in the checks view.
+  expect(annotations[0]).toMatch(/^::warning file=docs\/a%2Cb%3Ac\.md,line=1,title=agentos%3A possible duplicate::#27: line one ::error::owned/);
 });
 
 test('the alerts are the ones issue start raised: a match over the line that it did not raise (dismissed, a regression) is related', () => {
@@ -92,4 +93,24 @@ test('the comment never lists a superseded standard as the rule: it says so, nam
   // A status the store or an old result carries that is not one of ours is not shown.
   r.standards.items[0].status = '<b>x</b>';
   expect(renderCommentMarkdown(r, { duplicate: 0.85 })).not.toContain('<b>');
+});
+
+test('markdown in a past title is text: a trailing backslash keeps the link whole, _x_ and *x* are no emphasis, a path is a code span it cannot close', () => {
+  const r = report('C:\\dir\\ _private_ *bold* ~gone~ `tick`');
+  r.matches[0].path = 'docs/a`b <img src=x>.md';
+  const withLink = renderCommentMarkdown(r, { duplicate: 0.85, fileLink: () => 'https://github.com/o/r/blob/s/x.md' });
+  expect(withLink).toContain('**[#27: C:\\\\dir\\\\ \\_private\\_ \\*bold\\* \\~gone\\~ \\`tick\\`](https://github.com/o/r/blob/s/x.md)**');
+  const noLink = renderCommentMarkdown(r, { duplicate: 0.85 });
+  // In a code span nothing is markup: the path as it is, its backtick made a quote.
+  expect(noLink).toContain("(`docs/a'b <img src=x>.md`)");
+});
+
+test('an alert on rejected past work says it was rejected, in the comment and the annotation', () => {
+  const r = report('Use MongoDB for sessions');
+  Object.assign(r.matches[0], { status: 'rejected', statusReason: 'no transactions across collections' });
+  const md = renderCommentMarkdown(r, { duplicate: 0.85 });
+  expect(md).toContain('### agentos: this was proposed before and rejected');
+  expect(md).not.toContain('work already done');
+  expect(md).toMatch(/rejected: no transactions across collections/);
+  expect(renderGithub(r, { duplicate: 0.85, briefFile: 'b.md' }).annotations[0]).toMatch(/title=agentos%3A proposed before and rejected::/);
 });

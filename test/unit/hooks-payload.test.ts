@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { claudeAttempt, commandOf, geminiAttempt, exitCodeFromText, genericAttempt, parsePayload, PayloadError, toolCallOf } from '../../src/agents/hooks/payload.js';
+import { claudeAttempt, commandOf, cursorAttempt, geminiAttempt, exitCodeFromText, genericAttempt, parsePayload, PayloadError, toolCallOf } from '../../src/agents/hooks/payload.js';
 import { REPO } from '../helpers/paths.js';
 
 const fixture = (name: string) => parsePayload(readFileSync(path.join(REPO, 'test', 'fixtures', 'hooks', name), 'utf8'));
@@ -130,11 +130,83 @@ describe('a call that did not run to its end is of unknown outcome, never a succ
     });
     const killed = gemini('Output: building…\nSignal: SIGKILL\nProcess Group PGID: 77');
     expect(killed).toMatchObject({ outcome: 'failure', exitCode: null });
-    expect(killed.error!.match(/Signal: SIGKILL/g)).toHaveLength(1);
+    expect(killed!.error!.match(/Signal: SIGKILL/g)).toHaveLength(1);
     expect(gemini('Output: done\nProcess Group PGID: 78')).toMatchObject({ outcome: 'success', exitCode: 0 });
   });
 
   test('an exit code below zero is read with its sign', () => {
     expect(claudeAttempt({ tool_name: 'Bash', tool_input: { command: 'x' }, error: 'Exit code -1\nkilled' }, 'PostToolUseFailure')).toMatchObject({ exitCode: -1, error: 'killed' });
+  });
+});
+
+/**
+ * Issue 45: the command's own output decides nothing. Each agent's status is read where that agent
+ * writes it (Claude Code: `error`'s opening `Exit code N` line; Gemini CLI: the trailer after
+ * `Output: …`; Cursor: `exitCode`; Codex: nowhere), so an output holding an `Exit code: N` line
+ * that says otherwise is recorded with the real outcome.
+ */
+describe('an exit-code line in the output never contradicts the agent (issue 45)', () => {
+  const shell = { command: 'bash ci.sh' };
+
+  test('Claude Code: a success whose stdout says "Exit code 2"; a failure whose output says "Exit code: 0"', () => {
+    const ok = claudeAttempt(
+      { tool_name: 'Bash', tool_input: { command: 'cat ci-log.txt' }, tool_response: { stdout: 'Exit code 2\nExit code: 2\nFAILED', stderr: '', interrupted: false } },
+      'PostToolUse',
+    );
+    expect(ok).toMatchObject({ outcome: 'success', exitCode: 0 });
+    const failed = claudeAttempt({ tool_name: 'Bash', tool_input: shell, error: 'Exit code 1\nExit code: 0\nsrc/a.ts(3,1): error TS2304: Cannot find name x' }, 'PostToolUseFailure');
+    expect(failed).toMatchObject({ outcome: 'failure', exitCode: 1 });
+  });
+
+  test('Codex (no status in its payload): "Exit code: 2" from a file it printed is not a failure; "Exit code: 0" before a compiler error is not a success', () => {
+    const cat = claudeAttempt({ tool_name: 'Bash', tool_input: { command: 'cat ci-log.txt' }, tool_response: 'step 3\nExit code: 2\n' }, 'PostToolUse');
+    expect(cat).toMatchObject({ outcome: 'unknown', exitCode: null });
+    const ci = claudeAttempt({ tool_name: 'Bash', tool_input: shell, tool_response: 'Exit code: 0\nsrc/a.ts(3,1): error TS2304: Cannot find name x\n' }, 'PostToolUse');
+    expect(ci.outcome).not.toBe('success');
+    expect(ci.exitCode).toBeNull();
+  });
+
+  test('Gemini CLI: the trailer decides, not an "Exit Code: N" line of the output (either way)', () => {
+    const gemini = (output: string, trailer: string) =>
+      geminiAttempt({
+        tool_name: 'run_shell_command',
+        tool_input: shell,
+        tool_response: { llmContent: `<untrusted_context>\nOutput: ${output}${trailer}\nProcess Group PGID: 9\n</untrusted_context>`, returnDisplay: output },
+      });
+    expect(gemini('Exit Code: 0\nerror TS2304', '\nExit Code: 2')).toMatchObject({ outcome: 'failure', exitCode: 2 });
+    expect(gemini('log line\nExit Code: 2', '')).toMatchObject({ outcome: 'success', exitCode: 0 });
+    // Without returnDisplay to match (debug mode, ANSI output), the trailing run of trailer lines.
+    const noDisplay = geminiAttempt({ tool_name: 'run_shell_command', tool_input: shell, tool_response: { llmContent: 'Output: Exit Code: 0\nboom\nExit Code: 3\nProcess Group PGID: 9' } });
+    expect(noDisplay).toMatchObject({ outcome: 'failure', exitCode: 3 });
+  });
+
+  test('Gemini CLI: a command it blocked and never ran is not recorded (shell.ts, "Command injection detected")', () => {
+    const blocked = geminiAttempt({
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'echo $(whoami)' },
+      tool_response: {
+        llmContent:
+          'Command injection detected: command substitution syntax ($(), backticks, <() or >()) found in command arguments. On PowerShell, @() array subexpressions and $() subexpressions are also blocked. This is a security risk and the command was blocked.',
+        returnDisplay: 'Blocked: command substitution detected in shell command.',
+      },
+    });
+    expect(blocked).toBeNull();
+    const notStarted = geminiAttempt({
+      tool_name: 'run_shell_command',
+      tool_input: shell,
+      tool_response: { llmContent: 'Command was cancelled by user before it could start.', returnDisplay: 'Command cancelled by user.' },
+    });
+    expect(notStarted).toBeNull();
+    // A shape it does not know (a summarised output): it may have run; the outcome is not known.
+    expect(geminiAttempt({ tool_name: 'run_shell_command', tool_input: shell, tool_response: { llmContent: 'The build printed 3 warnings.' } })).toMatchObject({ outcome: 'unknown' });
+  });
+
+  test('Cursor: exitCode decides; plain-text output with an "Exit code: 1" line says nothing', () => {
+    const ok = cursorAttempt({ tool_name: 'Shell', tool_input: shell, tool_output: JSON.stringify({ output: 'Exit code: 1\n', exitCode: 0 }) }, 'post-tool-use');
+    expect(ok).toMatchObject({ outcome: 'success', exitCode: 0 });
+    const plain = cursorAttempt({ tool_name: 'Shell', tool_input: shell, tool_output: 'Exit code: 1\n' }, 'post-tool-use');
+    expect(plain).toMatchObject({ outcome: 'unknown', exitCode: null });
+    const failed = cursorAttempt({ tool_name: 'Shell', tool_input: shell, error_message: 'exit 0 was expected\nTS2304', failure_type: 'error' }, 'post-tool-use-failure');
+    expect(failed).toMatchObject({ outcome: 'failure', exitCode: null });
   });
 });

@@ -5,7 +5,11 @@
  *   session_id, cwd, hook_event_name, tool_name, tool_input, tool_response
  *   (PostToolUse), error / is_interrupt (PostToolUseFailure), source (SessionStart).
  * - Gemini CLI: the same names; AfterTool's tool_response is { llmContent,
- *   returnDisplay, error? }, the shell tool writing "Exit Code: N" into llmContent.
+ *   returnDisplay, error? }, the shell tool writing "Exit Code: N" after the output in llmContent.
+ *
+ * An outcome is read only from where the agent itself puts it (Claude Code's opening
+ * "Exit code N" line of `error`, Gemini CLI's trailer after the output, Cursor's `exitCode`),
+ * never from the command's own output: `cat ci-log.txt` may print "Exit code: 2" and have worked.
  * - Cursor: beforeShellExecution { command, cwd }; postToolUse { tool_name "Shell",
  *   tool_input, tool_output (a JSON string) }; postToolUseFailure { error_message, failure_type }.
  * - Generic (docs/hooks.md "Generic format"), for any other agent:
@@ -78,8 +82,9 @@ function toolNameOf(p: Json): string {
 }
 
 /**
- * "Command exited with non-zero status code 127" / "Exit code 2" opening the text → the number. Only an
- * opening line that says so: the output after it is the command's own ("HTTP status 404" is not its exit code).
+ * "Exit code 2" (Claude Code's first line of a Bash failure) or "Command exited with non-zero status code 127"
+ * opening the text → the number. Only for a field the agent writes that way, and only its opening line: the
+ * output after it is the command's own ("HTTP status 404" is not its exit code).
  */
 export function exitCodeFromText(s: string | null): number | null {
   if (!s) return null;
@@ -128,13 +133,13 @@ export function claudeAttempt(p: Json, event: 'PostToolUse' | 'PostToolUseFailur
 
 /**
  * A tool's output as plain text with no exit status (Codex's PostToolUse hands the shell tool's
- * raw output). Not guessed: an "Exit code: N" line decides; else a failure only where a tool says
- * so in its own words (cause.ts), tagged as read from the output; else the outcome is unknown.
+ * raw output: codex-rs ExecCommandToolOutput::post_tool_use_response). Not guessed: no line of the
+ * output is read as the status (Codex never writes one there; an "Exit code: 2" is the command's own
+ * text). A failure only where a known tool says so in its own words (cause.ts), tagged as read from
+ * the output; else the outcome is unknown.
  */
 function outputAttempt(p: Json, tool: string, output: string): NewAttempt {
   const base = { tool, command: commandOf(tool, p.tool_input), context: contextOf(p.tool_input), sessionId: str(p.session_id) ?? undefined };
-  const exitCode = exitCodeLine(output);
-  if (exitCode !== null) return { ...base, outcome: exitCode === 0 ? 'success' : 'failure', exitCode, error: exitCode === 0 ? null : tail(output) };
   const said = failureSaidIn(output, base.command);
   // The line that told is kept in the error even when the output is longer than what a record holds.
   const error = (e: string) => (e.includes(said!.line) ? e : tail(`${said!.line}\n…\n${tail(output, MAX_ERROR_CHARS - said!.line.length - 3)}`));
@@ -157,14 +162,41 @@ function unfinished(p: Json, tool: string, tag: string): NewAttempt {
   };
 }
 
-/** An "Exit code: N" line (Codex, Gemini CLI's "Exit Code: N"): the number, else null. */
-function exitCodeLine(text: string): number | null {
-  const m = /^exit code:\s*(-?\d{1,3})\s*$/im.exec(text);
-  return m ? Number(m[1]) : null;
+/**
+ * What Gemini CLI's shell tool says of a command, read from its llmContent (packages/core/src/tools/shell.ts
+ * on main @ c776c665): `Output: <the command's output>`, then one line each for `Error:`, `Exit Code: N` (only
+ * when N is not 0), `Signal:`, `Background PIDs:`, `Process Group PGID:`. The status is in that trailer,
+ * after the output: the output itself may hold any "Exit Code: N" line. returnDisplay is the output
+ * (when there is one and debug mode is off), so where llmContent opens with `Output: <returnDisplay>` the
+ * trailer is exactly the rest; otherwise it is the trailing run of such lines.
+ */
+function geminiShell(content: string, display: string | null): { ran: 'yes' | 'no' | 'unknown'; exitCode: number | null; signal: string | null; body: string } {
+  // 0.62 and later wrap it (textUtils.ts wrapUntrusted).
+  const body = content.replace(/^\s*<untrusted_context>\n?/, '').replace(/\n?<\/untrusted_context>\s*$/, '');
+  if (!body.startsWith('Output: ')) {
+    // Shapes of a command that never ran: blocked ("Command injection detected", policy), not started, outside the workspace.
+    const notRun = /^(Command injection detected|Command was cancelled by user before it could start|Sandbox expansion required)/.test(body) || body === 'Path not in workspace.';
+    return { ran: notRun ? 'no' : 'unknown', exitCode: null, signal: null, body };
+  }
+  const lines = body.split('\n');
+  let trailer: string[];
+  const opening = [display !== null && display !== '' ? `Output: ${display}` : null, 'Output: (empty)'].find((o) => o !== null && (body === o || body.startsWith(`${o}\n`)));
+  if (opening) trailer = body.slice(opening.length + 1).split('\n');
+  else {
+    let i = lines.length;
+    while (i > 1 && /^(Error|Exit Code|Signal|Background PIDs|Process Group PGID): /.test(lines[i - 1])) i--;
+    trailer = lines.slice(i);
+  }
+  const code = trailer.map((l) => /^Exit Code: (-?\d{1,3})$/.exec(l)).find(Boolean);
+  const signal = trailer.map((l) => /^Signal: (?!\(none\))(\S+)/.exec(l)).find(Boolean);
+  return { ran: 'yes', exitCode: code ? Number(code[1]) : null, signal: signal ? signal[0] : null, body };
 }
 
-/** A Gemini CLI AfterTool payload → the attempt (the shell tool says its exit code and error in llmContent). */
-export function geminiAttempt(p: Json): NewAttempt {
+/**
+ * A Gemini CLI AfterTool payload → the attempt; null for a shell command the tool refused to run (it fires
+ * AfterTool for those too: "Command injection detected", coreToolHookTriggers.ts).
+ */
+export function geminiAttempt(p: Json): NewAttempt | null {
   const tool = toolNameOf(p);
   const response = isObject(p.tool_response) ? p.tool_response : {};
   const content =
@@ -174,26 +206,30 @@ export function geminiAttempt(p: Json): NewAttempt {
         ? response.llmContent.map((x) => (isObject(x) ? (str(x.text) ?? '') : String(x))).join('\n')
         : '';
   const failed = isObject(response.error) ? (str(response.error.message) ?? 'tool failed') : str(response.error);
-  const exitCode = exitCodeLine(content);
-  // shell.ts (README): a command cancelled by the person, or moved to the background, has not ended; a
-  // command cut off by the inactivity timeout or killed by a signal has failed (no exit code either way).
-  const body = content.replace(/^\s*<untrusted_context>\s*/, '');
-  if (exitCode === null && failed === null) {
-    if (/^Command was cancelled by user/.test(body)) return unfinished(p, tool, INTERRUPTED_TAG);
-    if (/^Command moved to background/.test(body) || (isObject(p.tool_input) && p.tool_input.is_background === true)) return unfinished(p, tool, BACKGROUND_TAG);
+  const display = str(response.returnDisplay);
+  const base = { tool, command: commandOf(tool, p.tool_input), context: contextOf(p.tool_input), sessionId: str(p.session_id) ?? undefined };
+  if (toolFamily(tool) !== 'shell') {
+    // Other tools say a failure in `error` only.
+    return { ...base, outcome: failed ? 'failure' : 'success', exitCode: null, error: failed ? tail(failed) : null };
   }
-  const cutOff = /^Command was automatically cancelled/.test(body) ? body.split('\n')[0] : (/^Signal: (?!\(none\))(\S+)/m.exec(content)?.[0] ?? null);
-  const failure = failed !== null || cutOff !== null || (exitCode !== null && exitCode !== 0);
+  const shell = geminiShell(content, display);
+  if (shell.ran === 'no' && failed === null) return null;
+  if (failed === null && shell.exitCode === null) {
+    // shell.ts: a command cancelled by the person, or moved to the background, has not ended.
+    if (/^Command was cancelled by user/.test(shell.body)) return unfinished(p, tool, INTERRUPTED_TAG);
+    if (/^Command (moved to|is running in) background/.test(shell.body) || (isObject(p.tool_input) && p.tool_input.is_background === true)) return unfinished(p, tool, BACKGROUND_TAG);
+  }
+  // A command cut off by the inactivity timeout or killed by a signal has failed (no exit code either way).
+  const cutOff = /^Command was automatically cancelled/.test(shell.body) ? shell.body.split('\n')[0] : shell.signal;
+  if (shell.ran === 'unknown' && failed === null && cutOff === null) return { ...base, outcome: 'unknown', exitCode: null, error: null };
+  const failure = failed !== null || cutOff !== null || (shell.exitCode !== null && shell.exitCode !== 0);
   // returnDisplay is the command's own output (llmContent wraps it in "Output: …", "Process Group PGID: …" and, in 0.62, <untrusted_context>).
-  const output = str(response.returnDisplay) ?? content;
+  const output = display ?? content;
   return {
-    tool,
-    command: commandOf(tool, p.tool_input),
+    ...base,
     outcome: failure ? 'failure' : 'success',
-    exitCode: exitCode ?? (!failure && toolFamily(tool) === 'shell' ? 0 : null),
+    exitCode: shell.exitCode ?? (!failure ? 0 : null),
     error: failure ? tail(failed ?? ([output, cutOff && !output.includes(cutOff) ? cutOff : null].filter(Boolean).join('\n') || 'tool failed')) : null,
-    context: contextOf(p.tool_input),
-    sessionId: str(p.session_id) ?? undefined,
   };
 }
 
@@ -216,8 +252,9 @@ export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-f
   if (event === 'post-tool-use-failure') {
     if (p.failure_type === 'permission_denied') return null;
     if (p.is_interrupt === true) return unfinished(p, tool, INTERRUPTED_TAG);
+    // error_message is the command's own output (no exit-code line of Cursor's): no status is read from it.
     const error = str(p.error_message) ?? str(p.failure_type) ?? 'tool call failed';
-    return { tool, command, outcome: 'failure', exitCode: exitCodeFromText(error), error: tail(error), sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined };
+    return { tool, command, outcome: 'failure', exitCode: null, error: tail(error), sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined };
   }
   let output: unknown = p.tool_output;
   if (typeof output === 'string') {
@@ -228,14 +265,17 @@ export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-f
     }
   }
   const o = isObject(output) ? output : {};
-  const exitCode = num(o.exitCode) ?? num(o.exit_code) ?? (typeof output === 'string' ? exitCodeLine(output) : null);
+  // Cursor's exitCode field; plain-text output says nothing of the status ("Exit code: 1" in it is the command's).
+  const exitCode = num(o.exitCode) ?? num(o.exit_code);
   const failure = exitCode !== null && exitCode !== 0;
-  const error = failure ? (str(o.stderr) ?? str(o.stdout) ?? str(o.output) ?? (typeof output === 'string' ? output : 'non-zero exit')) : null;
+  const error = failure ? (str(o.stderr) ?? str(o.stdout) ?? str(o.output) ?? 'non-zero exit') : null;
+  // postToolUse fires after the tool ran; a shell command's status is its exit code, and with none it is not known.
+  const unknown = exitCode === null && toolFamily(tool) === 'shell';
   return {
     tool,
     command,
-    outcome: failure ? 'failure' : 'success',
-    exitCode: exitCode ?? (failure ? null : toolFamily(tool) === 'shell' ? 0 : null),
+    outcome: unknown ? 'unknown' : failure ? 'failure' : 'success',
+    exitCode,
     error: error ? tail(error) : null,
     sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined,
   };

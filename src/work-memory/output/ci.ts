@@ -5,11 +5,13 @@
  * read from the `--json` result, so the three never disagree.
  *
  * Past text is input (closed issues are written by anyone): every title, reason and
- * excerpt is one line, capped, its HTML escaped, and its @mentions, URLs and #N / owner/repo#N
- * references made inert, so a past issue cannot ping people, link, reference other issues,
- * lay out the comment or open agentos' own marker.
+ * excerpt is one line, capped, its HTML and markdown escaped, and its @mentions, URLs and #N /
+ * owner/repo#N references made inert, so a past issue cannot ping people, link, reference other
+ * issues, lay out the comment or open agentos' own marker. A path is a code span its text cannot
+ * close. Annotations are built by shared/actions-log.ts, which escapes them for the runner.
  */
 import { oneLine } from '../../shared/sanitize.js';
+import { annotation } from '../../shared/actions-log.js';
 import { formatScore } from '../check/classify.js';
 import { quotePast } from './sections.js';
 import { noLongerStandingWord } from '../corpus/types.js';
@@ -80,10 +82,12 @@ const DATA_CLOSE = ' -->';
 
 const ZW = '\u200b';
 
-/** Text from past work, safe in a GitHub comment: one line, HTML escaped, no live mention, link, reference or table cell. */
-function safe(s: string, max = 200): string {
+/** Text from past work, safe in a GitHub comment: one line, HTML and markdown escaped, no live mention, link, reference or table cell. */
+export function safe(s: string, max = 200): string {
   return (
     oneLine(s, max)
+      // Markdown first (its backslashes are ours): `\` at the end of a link's text would eat the `]`, `_x_` is emphasis.
+      .replace(/[\\`*_~]/g, (c) => `\\${c}`)
       .replace(/&/g, '&amp;')
       .replace(/</g, '&lt;')
       .replace(/>/g, '&gt;')
@@ -104,6 +108,9 @@ export function alertsOf(r: CiReport, duplicate: number): CiMatch[] {
   return r.matches.some((m) => m.alert !== undefined) ? r.matches.filter((m) => m.alert === true) : r.matches.filter((m) => m.score >= duplicate);
 }
 
+/** A path or command as an inline code span: one line, and no backtick of its own to close the span (inside it nothing is markup). */
+const codeSpan = (s: string, max = 300) => `\`${oneLine(s, max).replace(/`/g, "'")}\``;
+
 /** Ids are made of [\w.-] only (originRef's rule): the reference agentos shows on purpose stays a reference. */
 const id = (s: string) => s.replace(/[^\w.-]/g, '').slice(0, 40);
 
@@ -121,7 +128,7 @@ function linkOf(m: CiMatch, o: CiOptions): string | null {
 
 function matchLine(m: CiMatch, o: CiOptions): string {
   const link = linkOf(m, o);
-  const name = link ? `[${label(m)}](${link})` : `${label(m)} (\`${safe(m.path, 300).replace(/`/g, "'")}\`)`;
+  const name = link ? `[${label(m)}](${link})` : `${label(m)} (${codeSpan(m.path)})`;
   const status = m.status && m.status !== 'done' ? `, ${safe(m.status, 30)}${m.statusReason ? `: ${safe(m.statusReason, 120)}` : ''}` : '';
   const from = m.repository ? `, from ${safe(m.repository, 80)}` : '';
   const why = m.components?.why?.length ? ` — ${m.components.why.map((w) => safe(w, 160)).join('; ')}` : '';
@@ -141,7 +148,8 @@ export function renderCommentMarkdown(r: CiReport, o: CiOptions & { labelled?: b
   if (r.error) {
     lines.push(`**agentos could not check this against past work** (${safe(r.error, 300)}).`);
   } else if (alerts.length) {
-    lines.push(`### agentos: this looks like work already done`, '');
+    // A re-proposal of what was decided against is not "done": it says what it is.
+    lines.push(alerts.every((m) => m.status === 'rejected') ? '### agentos: this was proposed before and rejected' : '### agentos: this looks like work already done', '');
     lines.push(...alerts.map((m) => matchLine(m, o)));
     if (related.length) lines.push('', '**Related work**', '', ...related.map((m) => matchLine(m, o)));
   } else if (related.length) {
@@ -154,7 +162,7 @@ export function renderCommentMarkdown(r: CiReport, o: CiOptions & { labelled?: b
     lines.push('', '**Standards that govern this work**', '');
     for (const s of standards) {
       const link = o.fileLink?.(s.filePath);
-      const name = link && /^https?:\/\/[^\s<>()]+$/.test(link) ? `[${safe(s.title)}](${link})` : `${safe(s.title)} (\`${safe(s.filePath, 300).replace(/`/g, "'")}\`)`;
+      const name = link && /^https?:\/\/[^\s<>()]+$/.test(link) ? `[${safe(s.title)}](${link})` : `${safe(s.title)} (${codeSpan(s.filePath)})`;
       lines.push(`- ${standingOf(s)}${name}${s.section ? ` — ${safe(s.section, 120)}` : ''}${whyAttached(s)}`);
     }
   }
@@ -177,7 +185,7 @@ const standingOf = (s: CiStandard) => {
 function whyAttached(s: CiStandard): string {
   if (s.source === 'cited') return ' (named in the issue)';
   if (s.source === 'standout') return ' (far above the other standards)';
-  if (s.source === 'successor' && s.supersedes) return ` (supersedes \`${safe(s.supersedes, 300).replace(/`/g, "'")}\`)`;
+  if (s.source === 'successor' && s.supersedes) return ` (supersedes ${codeSpan(s.supersedes)})`;
   return '';
 }
 
@@ -206,31 +214,29 @@ export function commentData(body: string): CommentData | null {
   }
 }
 
-/** A workflow command's message and its properties (`file=…`), escaped as the runner reads them (actions/toolkit command.ts). */
-export const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-export const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-
 /**
  * `--format github`: one annotation per alert (warning) and per related match (notice) on the
- * brief's file, then the job-summary markdown (the comment's body, without its hidden lines).
+ * brief's first line (GitHub shows an annotation with no line in the checks view only, not on the
+ * pull request's files), then the job-summary markdown (the comment's body, without its hidden lines).
  */
-export function renderGithub(r: CiReport, o: CiOptions): { annotations: string; summary: string } {
-  const file = o.briefFile ? `file=${escapeProperty(o.briefFile)},` : '';
+export function renderGithub(r: CiReport, o: CiOptions): { annotations: string[]; summary: string } {
+  const at = { file: o.briefFile, line: o.briefFile ? 1 : undefined };
   const lines: string[] = [];
-  if (r.error) lines.push(`::warning ${file}title=${escapeProperty('agentos: check failed')}::${escapeData(`agentos could not check this brief: ${quotePast(r.error, 300)}`)}`);
+  if (r.error) lines.push(annotation('warning', { ...at, title: 'agentos: check failed' }, `agentos could not check this brief: ${quotePast(r.error, 300)}`));
   const alerts = alertsOf(r, o.duplicate);
   for (const m of r.matches) {
-    const kind = alerts.includes(m) ? 'warning' : 'notice';
-    const title = alerts.includes(m) ? 'agentos: possible duplicate' : 'agentos: related work';
+    const alert = alerts.includes(m);
+    const title = !alert ? 'agentos: related work' : m.status === 'rejected' ? 'agentos: proposed before and rejected' : 'agentos: possible duplicate';
     const link = linkOf(m, o);
     const why = m.components?.why?.length ? `; ${m.components.why.map((w) => quotePast(w, 160)).join('; ')}` : '';
-    lines.push(`::${kind} ${file}title=${escapeProperty(title)}::${escapeData(`${label(m, (t) => oneLine(t, 200))} (similarity ${formatScore(m.score)})${why}${link ? ` ${link}` : ''}`)}`);
+    lines.push(annotation(alert ? 'warning' : 'notice', { ...at, title }, `${label(m, (t) => oneLine(t, 200))} (similarity ${formatScore(m.score)})${why}${link ? ` ${link}` : ''}`));
   }
   const summary = renderCommentMarkdown(r, o)
     .split('\n')
     .filter((l) => !l.startsWith(COMMENT_MARKER) && !l.startsWith(DATA_OPEN))
     .join('\n');
-  return { annotations: lines.length ? lines.join('\n') + '\n' : '', summary: `## agentos: ${o.briefFile ? quotePast(o.briefFile, 300) : 'brief'}\n\n${summary}` };
+  // The file name is the pull request's: a code span, where no HTML, mention or link is read.
+  return { annotations: lines, summary: `## agentos: ${o.briefFile ? codeSpan(o.briefFile) : 'brief'}\n\n${summary}` };
 }
 
 /** Links to this repository's files in a GitHub Actions run (server, repository, commit from its environment); none elsewhere. */

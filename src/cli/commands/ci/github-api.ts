@@ -27,7 +27,7 @@ export class GitHubApi {
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
-  private async call(method: string, path: string, what: string, permission: string, body?: unknown): Promise<unknown> {
+  private async call(method: string, path: string, what: string, permission: string, body?: unknown, absentIsDone = false): Promise<unknown> {
     let res: Response;
     try {
       res = await this.fetchImpl(`${this.base.replace(/\/+$/, '')}${path}`, {
@@ -46,6 +46,7 @@ export class GitHubApi {
       throw new ExitError(`GitHub could not be reached to ${what} (${oneLine((e as Error).message, 200)})`, ExitCode.TrackerRefused);
     }
     const text = await res.text();
+    if (res.status === 404 && absentIsDone) return null;
     if (!res.ok) {
       let message = '';
       try {
@@ -92,6 +93,11 @@ export class GitHubApi {
 
   async addLabel(issue: number, label: string): Promise<void> {
     await this.call('POST', `/repos/${this.repo}/issues/${issue}/labels`, `label #${issue} "${label}"`, 'issues: write', { labels: [label] });
+  }
+
+  /** Takes the label off (GitHub answers 404 when it is not on the issue: already done). */
+  async removeLabel(issue: number, label: string): Promise<void> {
+    await this.call('DELETE', `/repos/${this.repo}/issues/${issue}/labels/${encodeURIComponent(label)}`, `remove the label "${label}" from #${issue}`, 'issues: write', undefined, true);
   }
 
   /** Paths a pull request adds or changes (removed files have nothing to check). */

@@ -19,7 +19,8 @@ import picomatch from 'picomatch';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { oneLine } from '../../../shared/sanitize.js';
-import { alertsOf, COMMENT_MARKER, commentData, dataLine, escapeData, escapeProperty, githubFileLink, renderCommentMarkdown, type CiReport } from '../../../work-memory/output/ci.js';
+import { alertsOf, COMMENT_MARKER, commentData, dataLine, githubFileLink, renderCommentMarkdown, type CiReport } from '../../../work-memory/output/ci.js';
+import { annotation, writeWorkflowCommand } from '../../../shared/actions-log.js';
 import { answerScale, briefKey, recordMaintainerAnswer } from '../../../work-memory/decision/answers.js';
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
 import { normalizeText } from '../../../work-memory/corpus/read.js';
@@ -56,7 +57,12 @@ interface Issue {
   author: string | null;
   /** The author's association with the repository (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, …). */
   association: string | null;
+  /** The labels on it when the event fired. */
+  labels: string[];
 }
+
+/** Label names are one per repository whatever their case (GitHub reuses `Possible-Duplicate` for `possible-duplicate`). */
+const hasLabel = (issue: Issue, label: string) => issue.labels.some((l) => l.toLowerCase() === label.toLowerCase());
 
 /** Whose comments agentos trusts as its own: the job token comments as github-actions[bot]. */
 export const DEFAULT_BOT_LOGIN = 'github-actions[bot]';
@@ -103,7 +109,7 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
       // One brief that cannot be read (empty, binary, too large, a link out of the checkout) is named and skipped: the others are still checked.
       const brief = await prBrief(ctx, file).catch((e: unknown) => {
         if (!(e instanceof UsageError)) throw e;
-        io.stdout.write(`::warning file=${escapeProperty(file)},title=agentos%3A brief not checked::${escapeData(oneLine(e.message, 300))}\n`);
+        writeWorkflowCommand(io.stdout, annotation('warning', { file, line: 1, title: 'agentos: brief not checked' }, oneLine(e.message, 300)));
         return null;
       });
       if (!brief) continue;
@@ -124,7 +130,7 @@ async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Iss
   if (report.error || report.status === 'error' || report.status === 'no_history') {
     // Failed open: nothing is said on the issue (an earlier comment stands), and the job log says why.
     const why = report.error ?? 'no past work in the index';
-    ctx.io.stdout.write(`::warning title=agentos%3A check failed::${escapeData(oneLine(`agentos could not check #${issue.number}: ${why}`, 400))}\n`);
+    writeWorkflowCommand(ctx.io.stdout, annotation('warning', { title: 'agentos: check failed' }, oneLine(`agentos could not check #${issue.number}: ${why}`, 400)));
     say(`#${issue.number}: not checked (${oneLine(why, 200)}); nothing posted`);
     return ExitCode.Ok;
   }
@@ -134,19 +140,24 @@ async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Iss
   const before = ours ? commentData(ours.body) : null;
   // Labelled once, on the first alert: a label a maintainer removed since (their answer) is not put back by an edit.
   const label = alerts.length > 0 && !before?.labelled;
-  const labelled = Boolean(before?.labelled) || label;
+  // Edited until clear: the label agentos added comes off with the comment's change (one a person put on is theirs).
+  const unlabel = !worth && Boolean(before?.labelled) && hasLabel(issue, opts.label);
+  const labelled = (Boolean(before?.labelled) || label) && !unlabel;
   const body = worth
     ? renderCommentMarkdown(report, { duplicate: config.thresholds.duplicate, fileLink: githubFileLink(ctx.io.env), labelled })
     : `${COMMENT_MARKER}\n${dataLine({ brief: report.brief.key ?? report.brief.sha256, alerts: [], ...(labelled ? { labelled } : {}) })}\nagentos: after the last edit this issue no longer matches earlier work.\n`;
   if (!api) {
     ctx.io.stdout.write(worth ? body : '');
-    say(`dry run: ${worth ? `would comment on #${issue.number}${label ? ` and label it "${opts.label}"` : ''}` : 'nothing to post (clear)'}`);
+    say(
+      `dry run: ${worth ? `would comment on #${issue.number}${label ? ` and label it "${opts.label}"` : ''}` : `nothing to post (clear)${unlabel ? `; would remove the label "${opts.label}"` : ''}`}`,
+    );
     return ExitCode.Ok;
   }
   if (!worth) {
     // An earlier version of this issue matched: that comment no longer holds.
     if (ours) await api.updateComment(ours.id, body);
-    say(`#${issue.number}: no earlier work like it${ours ? ' (the earlier comment now says so)' : ''}`);
+    if (unlabel) await api.removeLabel(issue.number, opts.label);
+    say(`#${issue.number}: no earlier work like it${ours ? ' (the earlier comment now says so)' : ''}${unlabel ? `; label "${opts.label}" removed` : ''}`);
     return ExitCode.Ok;
   }
   // The label first: the comment says the issue is labelled, and a label GitHub refused must not be said to be there.
@@ -176,8 +187,10 @@ async function maintainerAnswer(
   // A maintainer's answer: not a bot's, and not the issue's own author's unless they are a maintainer
   // (closing someone else's issue or removing a label takes triage rights on GitHub; closing one's own does not).
   const byAuthor = typeof sender?.login === 'string' && sender.login === issue.author;
-  if (sender?.type === 'Bot' || (byAuthor && !MAINTAINER_ASSOCIATIONS.has(issue.association ?? ''))) {
-    say(`#${issue.number}: ${action} by ${sender?.type === 'Bot' ? 'a bot' : 'its author'}: not a maintainer's answer`);
+  // agentos itself (its label taken off when an edit made the issue clear) answers nothing, whatever token it acts with.
+  const bySelf = typeof sender?.login === 'string' && sender.login === (opts.botLogin ?? DEFAULT_BOT_LOGIN);
+  if (sender?.type === 'Bot' || bySelf || (byAuthor && !MAINTAINER_ASSOCIATIONS.has(issue.association ?? ''))) {
+    say(`#${issue.number}: ${action} by ${sender?.type === 'Bot' || bySelf ? 'a bot' : 'its author'}: not a maintainer's answer`);
     return ExitCode.Ok;
   }
   const ours = await api.findComment(issue.number, COMMENT_MARKER);
@@ -249,6 +262,7 @@ function issueOf(payload: Record<string, unknown>, file: string): Issue {
     isPullRequest: i.pull_request !== undefined && i.pull_request !== null,
     author: typeof user?.login === 'string' ? user.login : null,
     association: typeof i.author_association === 'string' ? i.author_association : null,
+    labels: Array.isArray(i.labels) ? i.labels.map((l) => (l as { name?: unknown } | null)?.name).filter((n): n is string => typeof n === 'string') : [],
   };
 }
 
