@@ -7,11 +7,16 @@
 // figures it reports) and writes it as TypeScript data.
 //
 //   npm run build && node bench/git-dev-eval.mjs [--bundle ../shared/eval/git-dev/release-it.bundle] [--fit FILE]
+//   node bench/git-dev-eval.mjs --bundle <a clone or git dir of tj/commander.js> --briefs bench/git-dev/commander-briefs.jsonl --save c.json
+//
+// Briefs with `sibling_of` ask for work adjacent to a merged change, never done: they should not alert.
+// `--save FILE` keeps every candidate's features for bench/git-dev-fit.mjs (fit on one repository, measure on another).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FLOORS, modelDecision, report as reportModel, round, samplesOf, train } from './lib/commit-fit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, dflt) => {
@@ -19,11 +24,18 @@ const arg = (name, dflt) => {
   return i >= 0 ? process.argv[i + 1] : dflt;
 };
 const bundle = path.resolve(arg('--bundle', path.join(repo, '..', 'shared', 'eval', 'git-dev', 'release-it.bundle')));
-const briefs = readFileSync(arg('--briefs', path.join(repo, 'bench', 'git-dev', 'briefs.jsonl')), 'utf8')
-  .split('\n')
+// Several files, comma-separated: done and never-done briefs, and sibling briefs (`sibling_of`: work adjacent to merged work, never done).
+const briefFiles = arg('--briefs', [path.join(repo, 'bench', 'git-dev', 'briefs.jsonl'), path.join(repo, 'bench', 'git-dev', 'release-it-siblings.jsonl')].join(','));
+const briefs = briefFiles
+  .split(',')
+  .flatMap((f) => readFileSync(f, 'utf8').split('\n'))
   .filter(Boolean)
   .map((l) => JSON.parse(l));
+// --save FILE: the candidates and their features, for a fit across repositories (bench/git-dev-fit.mjs).
+const saveOut = arg('--save', null);
 const fitOut = arg('--fit', null);
+// The repository's name in reports and saved runs (a fetched repository's folder is named like `owner+name`).
+const name = arg('--name', path.basename(bundle) === 'repo' ? path.basename(path.dirname(bundle)) : path.basename(bundle));
 const argv = process.argv.slice(2);
 const k = Number(arg('-k', '10'));
 const bin = path.join(repo, 'bin', 'agentos.js');
@@ -52,20 +64,26 @@ for (const b of briefs) {
   const out = JSON.parse(r.stdout);
   const nearest = out.nearest ?? [];
   const rank = b.expect ? nearest.findIndex((m) => (m.ref ?? '').startsWith(b.expect)) : -1;
-  results.push({ id: b.id, expect: b.expect, status: out.status, rank, top: nearest[0] ? `${(nearest[0].ref ?? '').slice(0, 7)} ${nearest[0].title}` : null, nearest });
+  results.push({ id: b.id, expect: b.expect, sibling: b.sibling_of ?? null, status: out.status, rank, top: nearest[0] ? `${(nearest[0].ref ?? '').slice(0, 7)} ${nearest[0].title}` : null, nearest });
 }
+if (saveOut) writeFileSync(saveOut, JSON.stringify({ bundle: name, indexed: indexed.sources?.documents ?? 0, results }));
 
 function report(label, rows, decide) {
   const done = rows.filter((x) => x.expect);
-  const never = rows.filter((x) => !x.expect);
+  const never = rows.filter((x) => !x.expect && !x.sibling);
+  const siblings = rows.filter((x) => x.sibling);
   const d = done.map(decide);
   const n = never.map(decide);
+  const sib = siblings.map(decide);
   const cnt = (a, s) => a.filter((x) => x === s).length;
+  // The target: the merged work first, and shown (an alert or related work).
+  const found = done.filter((x, i) => x.rank === 0 && d[i] !== 'clear').length;
   console.log(`\n${label}`);
   console.log(
-    `  done work (${done.length}): first ${done.filter((x) => x.rank === 0).length}, in top 3 ${done.filter((x) => x.rank >= 0 && x.rank < 3).length}; alert ${cnt(d, 'duplicate_alert')}, related ${cnt(d, 'related_context')}, clear ${cnt(d, 'clear')}`,
+    `  done work (${done.length}): first and shown ${found}; first ${done.filter((x) => x.rank === 0).length}, in top 3 ${done.filter((x) => x.rank >= 0 && x.rank < 3).length}; alert ${cnt(d, 'duplicate_alert')}, related ${cnt(d, 'related_context')}, clear ${cnt(d, 'clear')}`,
   );
   console.log(`  never done (${never.length}): alert ${cnt(n, 'duplicate_alert')}, related ${cnt(n, 'related_context')}, clear ${cnt(n, 'clear')}`);
+  if (siblings.length) console.log(`  sibling work (${siblings.length}): alert ${cnt(sib, 'duplicate_alert')}, related ${cnt(sib, 'related_context')}, clear ${cnt(sib, 'clear')}`);
 }
 report('as shipped (calibration in src/work-memory/scoring)', results, (x) => x.status);
 for (const x of results) console.log(`  ${x.id.padEnd(9)} ${x.status.padEnd(16)} rank ${x.rank}  top ${(x.nearest[0]?.score ?? 0).toFixed(3)}  ${x.top ?? ''}`);
@@ -96,67 +114,14 @@ rmSync(dir, { recursive: true, force: true });
 
 if (fitOut) fit(results, fitOut);
 
-// ---- the commit-sized model: logistic regression over the calibrated score's features ----
+// ---- the commit-sized model, one repository: leave one brief out (bench/lib/commit-fit.mjs) ----
 function fit(rows, out) {
-  const NAMES = ['cosineMean', 'lexBrief', 'lexDoc', 'title', 'gap'];
-  const samples = rows.flatMap((x) =>
-    x.nearest
-      .filter((m) => m.components?.features && m.source === 'git')
-      .map((m) => ({ brief: x.id, y: x.expect && (m.ref ?? '').startsWith(x.expect) ? 1 : 0, f: m.components.features, cosine: m.components.features.cosine })),
-  );
-  const train = (data) => {
-    const mean = {};
-    const scale = {};
-    for (const n of NAMES) {
-      const v = data.map((s) => s.f[n]);
-      mean[n] = v.reduce((a, b) => a + b, 0) / v.length;
-      scale[n] = Math.sqrt(v.reduce((a, b) => a + (b - mean[n]) ** 2, 0) / v.length) || 1;
-    }
-    const X = data.map((s) => NAMES.map((n) => (s.f[n] - mean[n]) / scale[n]));
-    const w = NAMES.map(() => 0);
-    let b = 0;
-    const lambda = 1;
-    // Positives are rare among the candidates: weight them so the fit does not learn "never".
-    const pos = data.filter((s) => s.y).length;
-    const wPos = Math.max(1, (data.length - pos) / Math.max(1, pos)) / 4;
-    for (let it = 0; it < 4000; it++) {
-      const gw = w.map(() => 0);
-      let gb = 0;
-      let total = 0;
-      data.forEach((s, i) => {
-        const z = b + w.reduce((a, wj, j) => a + wj * X[i][j], 0);
-        const p = 1 / (1 + Math.exp(-z));
-        const sw = s.y ? wPos : 1;
-        total += sw;
-        for (let j = 0; j < w.length; j++) gw[j] += sw * (p - s.y) * X[i][j];
-        gb += sw * (p - s.y);
-      });
-      for (let j = 0; j < w.length; j++) w[j] -= 0.5 * (gw[j] / total + (lambda * w[j]) / total);
-      b -= 0.5 * (gb / total);
-    }
-    return { intercept: b, features: Object.fromEntries(NAMES.map((n, j) => [n, { weight: w[j], mean: mean[n], scale: scale[n] }])) };
-  };
-  const prob = (m, f) => 1 / (1 + Math.exp(-(m.intercept + NAMES.reduce((a, n) => a + (m.features[n].weight * (f[n] - m.features[n].mean)) / m.features[n].scale, 0))));
-  const FLOORS = { related: 0.348, duplicate: 0.491 };
-  const decide = (m, x) => {
-    const ps = x.nearest
-      .filter((c) => c.components?.features)
-      .map((c) => {
-        const f = c.components.features;
-        let p = prob(m, f);
-        if (f.cosine < FLOORS.related) p = Math.min(p, 0.4999);
-        else if (f.cosine < FLOORS.duplicate) p = Math.min(p, 0.8499);
-        return p;
-      });
-    const top = Math.max(0, ...ps);
-    return top >= 0.85 ? 'duplicate_alert' : top >= 0.5 ? 'related_context' : 'clear';
-  };
+  const samples = samplesOf(rows);
   // Out of sample: each brief decided by a model fitted without its candidates.
-  const cv = rows.map((x) => decide(train(samples.filter((s) => s.brief !== x.id)), x));
-  report('commit model, leave-one-brief-out (out of sample for each brief)', rows, (x) => cv[rows.indexOf(x)]);
+  const cv = new Map(rows.map((x) => [x, modelDecision(train(samples.filter((s) => s.brief !== x.id)))(x)]));
+  reportModel('commit model, leave-one-brief-out (out of sample for each brief)', rows, (x) => cv.get(x));
   const model = train(samples);
-  report('commit model fitted on all briefs (in sample)', rows, (x) => decide(model, x));
-  const round = (v) => Number(v.toFixed(6));
+  reportModel('commit model fitted on all briefs (in sample)', rows, modelDecision(model));
   const data = {
     intercept: round(model.intercept),
     features: Object.fromEntries(Object.entries(model.features).map(([n, p]) => [n, { weight: round(p.weight), mean: round(p.mean), scale: round(p.scale) }])),
@@ -164,7 +129,7 @@ function fit(rows, out) {
   };
   writeFileSync(
     out,
-    `// Generated by bench/git-dev-eval.mjs --fit on ${new Date().toISOString().slice(0, 10)} from ${path.basename(bundle)} and bench/git-dev/briefs.jsonl (${samples.length} candidates of ${rows.length} briefs): do not edit by hand, refit.\n` +
+    `// Generated by bench/git-dev-eval.mjs --fit on ${new Date().toISOString().slice(0, 10)} from ${name} (${samples.length} candidates of ${rows.length} briefs): do not edit by hand, refit.\n` +
       `import type { LogisticModel } from './calibration-types.js';\n\n` +
       `/** The same-work model for commit-sized documents (work read from git): short texts whose vocabulary a brief covers easily. */\n` +
       `export const COMMIT_SAME_WORK: LogisticModel = ${JSON.stringify(data, null, 2)};\n`,

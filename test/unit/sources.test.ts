@@ -72,6 +72,14 @@ describe('which commits are work', () => {
     expect(notWork(commit(subject), rules)).toBeNull();
   });
 
+  test("a merge is judged by its pull request's title in the body, and a bot's branch is a bot's (issue 46)", () => {
+    // A person merged it: the merge's author is no bot, its subject no bump.
+    expect(notWork(commit('Merge pull request #5012 from cli/dependabot/go_modules/golang.org/x/net-0.23.0\n\nBump golang.org/x/net from 0.22.0 to 0.23.0', 'Mona Maintainer'), rules)).toBe('bot');
+    expect(notWork(commit('Merge pull request #88 from a/deps\n\nUpdate dependencies'), rules)).toBe('dependencies');
+    expect(notWork(commit('Merge pull request #89 from a/rel\n\nRelease 2.4.0'), rules)).toBe('release');
+    expect(notWork(commit('Merge pull request #90 from a/flag\n\nAdd a --remote flag'), rules)).toBeNull();
+  });
+
   test('a bot is not work; configured subjects and authors are left out too', () => {
     expect(notWork(commit('Fix typo', 'dependabot[bot]', '4+dependabot[bot]@users.noreply.github.com'), rules)).toBe('bot');
     const mine = compileRules({ excludeSubjects: ['^docs:'], excludeAuthors: ['ci@corp'] });

@@ -62,5 +62,8 @@ export interface WorkOrigin {
   fileCount: number;
   /** When it was merged, committed or closed (ISO 8601). */
   date: string | null;
+  /** Who did the work (for a merge: the merged branch's author, or the pull request's). */
   author: string | null;
+  /** Who merged it, when someone else did (absent otherwise, and in older indexes). */
+  mergedBy?: string | null;
 }

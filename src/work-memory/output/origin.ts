@@ -8,8 +8,21 @@ import type { WorkOrigin } from '../corpus/types.js';
 /** The origin fields of a match in `--json` (a file's match says `source: "file"`). */
 export function originJson(o: WorkOrigin | undefined) {
   // The same keys for every match: a file's say what it is not.
-  if (!o) return { source: 'file' as const, ref: null, kind: null, pullRequest: null, closes: [] as string[], url: null, files: [] as string[], fileCount: 0, date: null, author: null };
-  return { source: o.source, ref: o.ref, kind: o.kind, pullRequest: o.pullRequest, closes: o.closes, url: o.url, files: o.files, fileCount: o.fileCount, date: o.date, author: o.author };
+  if (!o)
+    return { source: 'file' as const, ref: null, kind: null, pullRequest: null, closes: [] as string[], url: null, files: [] as string[], fileCount: 0, date: null, author: null, mergedBy: null };
+  return {
+    source: o.source,
+    ref: o.ref,
+    kind: o.kind,
+    pullRequest: o.pullRequest,
+    closes: o.closes,
+    url: o.url,
+    files: o.files,
+    fileCount: o.fileCount,
+    date: o.date,
+    author: o.author,
+    mergedBy: o.mergedBy ?? null,
+  };
 }
 
 /** An id as shown: only the characters ids are made of, so it is safe in a terminal and in markdown wherever it comes from. */
@@ -25,7 +38,9 @@ export function originRef(o: WorkOrigin): string {
 /** "merged 2026-07-15 by Chris Gash, closes #1300". */
 export function originDone(o: WorkOrigin): string {
   const verb = o.kind === 'issue' ? 'closed' : o.pullRequest ? 'merged' : 'committed';
-  const parts = [`${verb}${o.date ? ` ${o.date.slice(0, 10)}` : ''}${o.author ? ` by ${o.author}` : ''}`];
+  // The work's author; who merged it said apart ("merged 2026-07-15, by Ada (merged by Mona)").
+  const by = o.author ? `${o.mergedBy ? ',' : ''} by ${o.author}${o.mergedBy ? ` (merged by ${o.mergedBy})` : ''}` : '';
+  const parts = [`${verb}${o.date ? ` ${o.date.slice(0, 10)}` : ''}${by}`];
   if (o.closes.length) parts.push(`closes ${o.closes.map((n) => `#${id(n)}`).join(', ')}`);
   return parts.join(', ');
 }

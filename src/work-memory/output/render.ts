@@ -59,6 +59,7 @@ function safeMatch(m: HistoryMatch): HistoryMatch {
       ...o,
       ref: terminalSafe(o.ref),
       author: o.author && terminalSafe(o.author),
+      mergedBy: o.mergedBy && terminalSafe(o.mergedBy),
       url: o.url && terminalSafe(o.url),
       files: o.files.map(terminalSafe),
       closes: o.closes.map(terminalSafe),

@@ -1,3 +1,4 @@
+import { CHANGE_WORDS_SECTION } from '../sources/types.js';
 import type { CorpusType } from '../corpus/types.js';
 import type { VectorIndex } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
@@ -184,7 +185,8 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
           cappedBy: e.cappedBy,
           raisedBy: e.raisedBy,
           sharedIdentifiers,
-          why: whyInWords(e, features, sharedIdentifiers, modelFor(i)),
+          // Which part of a commit matched: its message, or what its diff adds (docs lines, names: git-source.ts).
+          why: [...(m.section === CHANGE_WORDS_SECTION ? [CHANGE_WORDS_WHY] : []), ...whyInWords(e, features, sharedIdentifiers, modelFor(i))].slice(0, 3),
         },
       },
       s,
@@ -192,6 +194,9 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   });
   return ranked(scored);
 }
+
+/** Said first when a commit's best passage is what its diff adds, not its message. */
+const CHANGE_WORDS_WHY = 'matched what the change adds to its docs and code';
 
 /** A model that weighs where a document's nearest other work lies (scoring/neighbours.ts). */
 const readsNeighbours = (model: LogisticModel) => 'neighbourGap' in model.features;

@@ -12,6 +12,7 @@ import type { Config } from '../../shared/config/schema.js';
 import { readGitSource, type GitSourceResult } from './git-source.js';
 import { readTrackerExport, TrackerFileError } from './tracker.js';
 import type { DuplicatePair, SourceDoc, SourcesState } from './types.js';
+import type { WorkOrigin } from '../corpus/types.js';
 import { fetchGithub, GITHUB_ISSUES_FILE, GITHUB_PULLS_FILE } from './github-fetch.js';
 
 export interface CollectedSources {
@@ -108,9 +109,21 @@ function join(gitDocs: SourceDoc[], trackerDocs: SourceDoc[]): SourceDoc[] {
         summary: t.metadata.summary || g.metadata.summary,
         contentHash: sha256(text),
         ...relatedOf(text, closes[0] ?? pr),
-        origin: { ...g.metadata.origin, closes, url: t.metadata.origin.url ?? g.metadata.origin.url, author: t.metadata.origin.author ?? g.metadata.origin.author },
+        // The pull request's author (gh) is the work's; git's merger stays as who merged it.
+        origin: {
+          ...g.metadata.origin,
+          closes,
+          url: t.metadata.origin.url ?? g.metadata.origin.url,
+          author: t.metadata.origin.author ?? g.metadata.origin.author,
+          ...mergedBy(g.metadata.origin, t.metadata.origin.author),
+        },
       },
     };
   });
   return [...git, ...trackerDocs.filter((d) => !merged.has(d.metadata.filePath))];
+}
+
+/** Who merged a pull request, as git's merge commit says (a squash commit says nothing of it): kept beside gh's author when that is someone else. */
+function mergedBy(git: WorkOrigin, prAuthor: string | null): { mergedBy?: string | null } {
+  return git.mergedBy && git.mergedBy !== prAuthor ? { mergedBy: git.mergedBy } : {};
 }

@@ -53,9 +53,7 @@ export function git(cwd: string, args: string[], opts: { allowFail?: boolean } =
  * files are the pull request's (`--diff-merges=first-parent`).
  */
 export async function* readLog(cwd: string, range: string, opts: { maxCount?: number; paths?: string[] } = {}): AsyncGenerator<GitCommit> {
-  // git before 2.31 has no --diff-merges; there -m with --first-parent diffs a merge against its first parent only.
-  const mergeDiff = (await gitVersion(cwd)) >= 2.31 ? '--diff-merges=first-parent' : '-m';
-  const args = ['log', '-z', '--first-parent', mergeDiff, '--name-status', '--no-renames', '--no-color', '--encoding=UTF-8', `--format=${FORMAT}`];
+  const args = ['log', '-z', '--first-parent', await mergeDiffFlag(cwd), '--name-status', '--no-renames', '--no-color', '--encoding=UTF-8', `--format=${FORMAT}`];
   if (opts.maxCount) args.push(`--max-count=${opts.maxCount}`);
   args.push(range, '--', ...(opts.paths ?? []));
   const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -78,6 +76,31 @@ export async function* readLog(cwd: string, range: string, opts: { maxCount?: nu
   }
   const code = await closed;
   if (code !== 0) throw new GitError(`git log ${range}: ${firstLine(errText) || `exit ${code}`}`);
+}
+
+/**
+ * The author of each commit in `shas` (one `git log --no-walk --stdin`): for a merge, its second
+ * parent's author is who wrote the work it merged; the merge's own author is who merged it.
+ */
+export function authorsOf(cwd: string, shas: string[]): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    const out = new Map<string, string>();
+    if (!shas.length) return resolve(out);
+    const child = spawn('git', gitArgs(['log', '--no-walk=unsorted', '--stdin', '--format=%H%x00%aN']), { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
+    child.stderr.resume();
+    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
+    child.on('close', () => {
+      for (const line of text.split('\n')) {
+        const [sha, author] = line.split('\0');
+        if (sha && author) out.set(sha, author);
+      }
+      resolve(out);
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(shas.filter((s) => /^[0-9a-f]{40,64}$/.test(s)).join('\n') + '\n');
+  });
 }
 
 /** The token state machine of `readLog`'s output (exported for the unit tests). */
@@ -133,6 +156,11 @@ export class LogParser {
     this.header = [];
     this.current = { sha, parents: parents ? parents.split(' ') : [], author, email, date, message: message ?? '', files: [] };
   }
+}
+
+/** How a first-parent log diffs a merge against its first parent: git before 2.31 has no --diff-merges, and there -m does it. */
+export async function mergeDiffFlag(cwd: string): Promise<string> {
+  return (await gitVersion(cwd)) >= 2.31 ? '--diff-merges=first-parent' : '-m';
 }
 
 let versionSeen: Promise<number> | null = null;

@@ -5,19 +5,28 @@
  * only the new commits are read; a rewritten history is read again in full.
  */
 import { relatedOf } from '../corpus/relations.js';
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import { sha256 } from '../corpus/read.js';
 import type { DocStatus } from '../corpus/types.js';
-import { git, readLog, type GitCommit } from './git-log.js';
+import { authorsOf, git, readLog, type GitCommit } from './git-log.js';
+import { readChangeWords, type ChangeWords } from './change-words.js';
 import { compileRules, describeWork, notWork, revertOf, type GitRules, type NotWork } from './git-work.js';
 import { commitUrl, pullRequestUrl, webRepo, type WebRepo } from './remote.js';
-import type { SourceDoc, SourcesState } from './types.js';
+import { CHANGE_WORDS_SECTION, type SourceDoc, type SourcesState } from './types.js';
 
 /** Paths kept per document (the text names fewer; `fileCount` says how many in all). */
 export const MAX_ORIGIN_FILES = 50;
 const FILES_IN_TEXT = 12;
 /** A squash commit may carry every commit message of its branch: the opening part describes the work. */
 const MAX_BODY_CHARS = 1500;
+/** A subject is a line: one of 100 KB (seen on a real repository) made 117 chunks. */
+const MAX_TITLE_CHARS = 300;
+/**
+ * How much of a commit is read into its text; a change re-reads the history in full. 2: the
+ * lines its diff adds to docs and the names it adds (change-words.ts), subject and body capped.
+ */
+export const GIT_READING_VERSION = 2;
 
 export interface GitSourceOptions {
   root: string;
@@ -30,8 +39,11 @@ export interface GitSourceOptions {
 export interface GitSourceResult {
   docs: SourceDoc[];
   state: NonNullable<SourcesState['git']>;
-  /** How the history was read: unchanged, the new commits only, or in full (and why). */
-  read: { mode: 'unchanged' | 'incremental' | 'full'; commits: number; reason: string | null };
+  /**
+   * How the history was read: unchanged, the new commits only, or in full (and why); `shallow`, on
+   * a shallow clone, the date before which the history is not there (null on a whole one).
+   */
+  read: { mode: 'unchanged' | 'incremental' | 'full'; commits: number; reason: string | null; shallow?: string | null };
 }
 
 /** Whether `root` is inside a git work tree with at least one commit. */
@@ -43,28 +55,84 @@ export async function hasGitHistory(root: string): Promise<boolean> {
   }
 }
 
-const CANDIDATES = ['refs/remotes/origin/HEAD', 'refs/heads/main', 'refs/heads/master', 'refs/heads/trunk'];
+const ORIGIN_HEAD = 'refs/remotes/origin/HEAD';
+/** The names a default branch goes by, in the order a tie is broken. */
+const LOCAL_DEFAULTS = ['main', 'master', 'trunk', 'develop', 'development'];
 
 /**
  * The ref whose history is the project's completed work, and the commit it points at now
- * ('' without commits): the configured branch, else the remote's default branch, else
- * main/master/trunk, else HEAD. One `git for-each-ref` in the usual case: it runs before
- * every check.
+ * ('' without commits): the configured branch, else the remote's default branch, else the
+ * repository's own default among its local branches (init.defaultBranch, main, master, trunk,
+ * develop), else HEAD. With several of those, the one whose history HEAD shares most recently:
+ * a feature branch off `develop` is not measured against a stale `master`, and a feature
+ * branch's own commits (work in progress) are never read as done. One `git for-each-ref` in
+ * the usual case: it runs before every check.
  */
 export async function resolveRef(root: string, branch: string | null): Promise<{ ref: string; head: string }> {
   if (branch) return { ref: branch, head: await headOf(root, branch) };
-  const listed = await git(root, ['for-each-ref', '--format=%(refname)%00%(symref)%00%(objectname)', ...CANDIDATES], { allowFail: true });
+  const names = LOCAL_DEFAULTS.map((n) => `refs/heads/${n}`);
+  const listed = await git(root, ['for-each-ref', '--format=%(refname)%00%(symref)%00%(objectname)', ORIGIN_HEAD, ...names], { allowFail: true });
   const found = new Map<string, { symref: string; sha: string }>();
   for (const line of listed.code === 0 ? listed.stdout.split('\n') : []) {
     const [name, symref, sha] = line.split('\0');
     if (name && sha) found.set(name, { symref, sha });
   }
-  for (const name of CANDIDATES) {
-    const f = found.get(name);
-    // origin/HEAD names the remote's default branch: that branch is the ref recorded.
-    if (f) return { ref: name === CANDIDATES[0] && f.symref ? f.symref : name, head: f.sha };
+  // origin/HEAD names the remote's default branch: that branch is the ref recorded.
+  const origin = found.get(ORIGIN_HEAD);
+  if (origin) return { ref: origin.symref || ORIGIN_HEAD, head: origin.sha };
+  // No remote to say: the repository's own setting names it first, when it is a branch here.
+  const configured = await git(root, ['config', '--get', 'init.defaultBranch'], { allowFail: true });
+  if (configured.code === 0 && /^[\w./-]{1,100}$/.test(configured.stdout) && !LOCAL_DEFAULTS.includes(configured.stdout)) {
+    const own = `refs/heads/${configured.stdout}`;
+    const sha = await headOf(root, own);
+    if (sha) {
+      names.unshift(own);
+      found.set(own, { symref: '', sha });
+    }
   }
+  const local = names.filter((n) => found.has(n));
+  if (local.length === 1) return { ref: local[0], head: found.get(local[0])!.sha };
+  if (local.length > 1)
+    return sharedMostRecently(
+      root,
+      local.map((ref) => ({ ref, head: found.get(ref)!.sha })),
+    );
   return { ref: 'HEAD', head: await headOf(root, 'HEAD') };
+}
+
+/**
+ * Of several default-looking branches, the one HEAD's history shares most recently: its merge base
+ * with HEAD has the most history behind it (a count, not a date: commits made in one second tie).
+ */
+async function sharedMostRecently(root: string, branches: Array<{ ref: string; head: string }>): Promise<{ ref: string; head: string }> {
+  let best = branches[0];
+  let bestDepth = -1;
+  for (const b of branches) {
+    const base = await git(root, ['merge-base', 'HEAD', b.head], { allowFail: true });
+    if (base.code !== 0 || !base.stdout) continue;
+    const depth = Number((await git(root, ['rev-list', '--count', base.stdout.split('\n')[0]], { allowFail: true })).stdout) || 0;
+    if (depth > bestDepth) [best, bestDepth] = [b, depth];
+  }
+  return best;
+}
+
+/**
+ * The commits where a shallow clone's history stops (their parents are not there), or [] for
+ * a whole history. A boundary commit diffs against nothing: git lists every file of the tree.
+ */
+async function shallowBoundary(root: string): Promise<string[]> {
+  const r = await git(root, ['rev-parse', '--is-shallow-repository', '--git-path', 'shallow'], { allowFail: true });
+  const [shallow, file] = r.stdout.split('\n');
+  if (r.code !== 0 || shallow !== 'true' || !file) return [];
+  try {
+    const text = readFileSync(path.resolve(root, file), 'utf8');
+    return text
+      .split('\n')
+      .filter((l) => /^[0-9a-f]{40,64}$/.test(l))
+      .sort();
+  } catch {
+    return [];
+  }
 }
 
 /** The commit `ref` points at now ('' when none). */
@@ -77,20 +145,37 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   const { ref, head } = await resolveRef(o.root, o.branch);
   const rulesKey = JSON.stringify([o.rules.excludeSubjects, o.rules.excludeAuthors]);
   // The recorded head is our own file's, but it becomes a revision range: only a sha is taken.
-  // Documents chosen by other exclusion rules are not these rules' documents: read again.
+  // Documents chosen by other exclusion rules, or read for less of their text, are not these: read again.
   const sameRules = o.previous?.state.rules === rulesKey;
-  const prev = o.previous && sameRules && /^[0-9a-f]{40,64}$/.test(o.previous.state.head) ? o.previous : null;
+  const sameReading = (o.previous?.state.reading ?? 0) === GIT_READING_VERSION;
+  // A clone deepened (or made shallow) since: the history below the old boundary is new, and the boundary commits' file lists change.
+  const boundary = await shallowBoundary(o.root);
+  const shallowKey = boundary.length ? sha256(boundary.join('\n')).slice(0, 16) : undefined;
+  const sameDepth = o.previous?.state.shallow === shallowKey;
+  const prev = o.previous && sameRules && sameReading && sameDepth && /^[0-9a-f]{40,64}$/.test(o.previous.state.head) ? o.previous : null;
+  const shallowNote = boundary.length ? await shallowSince(o.root, boundary) : null;
   if (prev && prev.state.ref === ref && prev.state.head === head) {
-    return { docs: prev.docs, state: prev.state, read: { mode: 'unchanged', commits: 0, reason: null } };
+    return { docs: prev.docs, state: prev.state, read: { mode: 'unchanged', commits: 0, reason: null, shallow: shallowNote } };
   }
   const skipped: Record<string, number> = {};
-  if (!head) return { docs: [], state: { ref, head, documents: 0, skipped, rules: rulesKey }, read: { mode: 'full', commits: 0, reason: 'no commits' } };
+  if (!head)
+    return { docs: [], state: { ref, head, documents: 0, skipped, rules: rulesKey, reading: GIT_READING_VERSION, shallow: shallowKey }, read: { mode: 'full', commits: 0, reason: 'no commits' } };
   const remote = await git(o.root, ['remote', 'get-url', 'origin'], { allowFail: true });
   const repo = remote.code === 0 ? webRepo(remote.stdout) : null;
   const rules = compileRules(o.rules);
 
   let incremental = false;
-  let reason: string | null = prev ? null : o.previous && !sameRules ? 'the exclusion rules changed' : 'first read';
+  let reason: string | null = prev
+    ? null
+    : o.previous && !sameRules
+      ? 'the exclusion rules changed'
+      : o.previous && !sameReading
+        ? 'commits are now read for what they add to docs and the names they add'
+        : o.previous && !sameDepth
+          ? o.previous.state.shallow && !shallowKey
+            ? 'the clone was deepened to its whole history'
+            : 'the clone was deepened or made shallow'
+          : 'first read';
   if (prev && prev.state.ref === ref && prev.state.head) {
     const ancestor = await git(o.root, ['merge-base', '--is-ancestor', prev.state.head, head], { allowFail: true });
     incremental = ancestor.code === 0;
@@ -100,11 +185,13 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   }
 
   const verdicts: Verdicts = new Map();
-  const fresh: SourceDoc[] = [];
+  const work: GitCommit[] = [];
   let commits = 0;
   // A project in a folder of a larger repository remembers the work that touched its folder.
   const prefix = (await git(o.root, ['rev-parse', '--show-prefix'])).stdout;
-  for await (const c of readLog(o.root, incremental ? `${prev!.state.head}..${head}` : head, { paths: prefix ? [`:(top,literal)${prefix}`] : [] })) {
+  const range = incremental ? `${prev!.state.head}..${head}` : head;
+  const paths = prefix ? [`:(top,literal)${prefix}`] : [];
+  for await (const c of readLog(o.root, range, { paths })) {
     commits++;
     recordRevert(verdicts, c);
     const why: NotWork | null = notWork(c, rules);
@@ -112,13 +199,30 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
       skipped[why] = (skipped[why] ?? 0) + 1;
       continue;
     }
-    fresh.push(toDoc(c, repo));
+    work.push(c);
   }
+  // A shallow clone's boundary commit "adds" its whole tree: no file list, no words of its own.
+  const cut = new Set(boundary);
+  for (const c of work) if (cut.has(c.sha)) c.files = [];
+  // What each piece of work says about itself in its diff: a second streamed pass over the same range.
+  const shas = new Set(work.filter((c) => !cut.has(c.sha)).map((c) => c.sha));
+  const words = shas.size ? await readChangeWords(o.root, range, (sha) => shas.has(sha), paths) : new Map<string, ChangeWords>();
+  // A merge's author merged it; its branch's author wrote it (the second parent's author).
+  const merges = work.filter((c) => c.parents.length > 1);
+  const branchAuthors = await authorsOf(
+    o.root,
+    merges.map((c) => c.parents[1]),
+  );
+  const fresh = work.map((c) => toDoc(c, repo, words.get(c.sha) ?? null, c.parents.length > 1 ? (branchAuthors.get(c.parents[1]) ?? null) : null));
   if (incremental) for (const [k, v] of Object.entries(prev!.state.skipped)) skipped[k] = (skipped[k] ?? 0) + v;
   // Newest first, as git gives them; a revert marks the work it undid.
   const docs = incremental ? [...fresh, ...prev!.docs] : fresh;
   if (verdicts.size) markReverted(docs, verdicts);
-  return { docs, state: { ref, head, documents: docs.length, skipped, rules: rulesKey }, read: { mode: incremental ? 'incremental' : 'full', commits, reason } };
+  return {
+    docs,
+    state: { ref, head, documents: docs.length, skipped, rules: rulesKey, reading: GIT_READING_VERSION, shallow: shallowKey },
+    read: { mode: incremental ? 'incremental' : 'full', commits, reason, shallow: shallowNote },
+  };
 }
 
 /**
@@ -162,12 +266,14 @@ function markReverted(docs: SourceDoc[], verdicts: Verdicts): void {
   }
 }
 
-function toDoc(c: GitCommit, repo: WebRepo | null): SourceDoc {
+function toDoc(c: GitCommit, repo: WebRepo | null, words: ChangeWords | null, branchAuthor: string | null): SourceDoc {
   const w = describeWork(c);
   const paths = c.files.map((f) => f.path);
+  const title = w.title.length > MAX_TITLE_CHARS ? `${w.title.slice(0, MAX_TITLE_CHARS).replace(/\s+\S*$/, '')} …` : w.title;
   const body = w.body.length > MAX_BODY_CHARS ? `${w.body.slice(0, MAX_BODY_CHARS).replace(/\s+\S*$/, '')} …` : w.body;
   const shown = paths.slice(0, FILES_IN_TEXT).join(', ') + (paths.length > FILES_IN_TEXT ? `, and ${paths.length - FILES_IN_TEXT} more` : '');
-  const text = [`# ${w.title}`, body, paths.length ? `Files: ${shown}` : ''].filter(Boolean).join('\n\n') + '\n';
+  const said = words ? [`## ${CHANGE_WORDS_SECTION}`, words.docs, words.names.length ? `Names: ${words.names.join(', ')}` : ''] : [];
+  const text = [`# ${title}`, body, paths.length ? `Files: ${shown}` : '', ...said].filter(Boolean).join('\n\n') + '\n';
   const summary = (body || w.title).replace(/\s+/g, ' ').slice(0, 300);
   return {
     text,
@@ -192,10 +298,19 @@ function toDoc(c: GitCommit, repo: WebRepo | null): SourceDoc {
         files: paths.slice(0, MAX_ORIGIN_FILES),
         fileCount: paths.length,
         date: c.date || null,
-        author: c.author || null,
+        author: branchAuthor || c.author || null,
+        // Who merged it, when that was someone else (GitHub's merge button: the maintainer).
+        ...(branchAuthor && c.author && branchAuthor !== c.author ? { mergedBy: c.author } : {}),
       },
     },
   };
+}
+
+/** "history before 2026-03-01 is not in this shallow clone": the oldest boundary commit's date. */
+async function shallowSince(root: string, boundary: string[]): Promise<string> {
+  const dates = await git(root, ['show', '-s', '--format=%cI', ...boundary.slice(0, 50)], { allowFail: true });
+  const oldest = dates.stdout.split('\n').filter(Boolean).sort()[0];
+  return oldest ? `a shallow clone: history before ${oldest.slice(0, 10)} is not there (git fetch --unshallow reads the rest)` : 'a shallow clone: older history is not there';
 }
 
 /**

@@ -49,15 +49,20 @@ export function compileRules(r: GitRules): { subjects: RegExp[]; authors: RegExp
   return { subjects: r.excludeSubjects.map((s) => new RegExp(s, 'i')), authors: r.excludeAuthors.map((s) => new RegExp(s, 'i')) };
 }
 
-/** Why `c` is not work, or null. */
+// A pull request merged from a dependency bot's branch ("Merge pull request #12 from o/dependabot/npm_and_yarn/x").
+const BOT_BRANCH = /^Merge pull request #\d+ from \S*\b(?:dependabot|renovate|greenkeeper|snyk-fix|imgbot)[/-]/i;
+
+/** Why `c` is not work, or null. A merge is judged by its pull request's title (the body's first line) as well as its subject. */
 export function notWork(c: GitCommit, rules: ReturnType<typeof compileRules>): NotWork | null {
   const subject = subjectOf(c.message);
   if (!subject) return 'empty';
-  if (rules.subjects.some((re) => re.test(subject))) return 'configured';
+  const title = describeWork(c).title;
+  const either = (re: RegExp) => re.test(subject) || re.test(title);
+  if (rules.subjects.some(either)) return 'configured';
   if (rules.authors.some((re) => re.test(c.author) || re.test(c.email))) return 'configured';
-  if (BOT.test(c.author) || BOT.test(c.email)) return 'bot';
-  if (RELEASE.test(subject)) return 'release';
-  if (DEPENDENCIES.test(subject)) return 'dependencies';
+  if (BOT.test(c.author) || BOT.test(c.email) || BOT_BRANCH.test(subject)) return 'bot';
+  if (either(RELEASE)) return 'release';
+  if (either(DEPENDENCIES)) return 'dependencies';
   if (MERGE_OF_BRANCH.test(subject) && !GITLAB_MR.test(c.message)) return 'merge-of-branch';
   if (revertOf(c)) return 'revert';
   return null;

@@ -11,7 +11,8 @@ export interface SourceDoc {
 /** What the sources looked at, kept in the manifest so a freshness check needs no history read. */
 export interface SourcesState {
   /** `rules`: the exclusion rules the documents were chosen by (a change reads the history again). */
-  git?: { ref: string; head: string; documents: number; skipped: Record<string, number>; rules?: string };
+  /** `reading`: how much of each commit was read into its text (git-source.ts GIT_READING_VERSION; absent: 1); `shallow`: a shallow clone's boundary, as a key (absent: a whole history). */
+  git?: { ref: string; head: string; documents: number; skipped: Record<string, number>; rules?: string; reading?: number; shallow?: string };
   trackers?: Array<{ path: string; size: number; mtimeMs: number; documents: number }>;
 }
 
@@ -23,6 +24,9 @@ export interface DuplicatePair {
   /** Key of the work it duplicates. */
   of: string;
 }
+
+/** The section of a commit's text that holds what its diff adds (docs lines and names, change-words.ts): a chunk of its own. */
+export const CHANGE_WORDS_SECTION = 'What the change adds';
 
 export const isSourceKey = (key: string) => /^(?:git|github|tracker):/.test(key);
 
@@ -49,6 +53,7 @@ export function checkedOrigin(v: unknown): WorkOrigin | undefined {
     strs(o.files) &&
     Number.isSafeInteger(o.fileCount) &&
     nullable(o.date) &&
-    nullable(o.author);
+    nullable(o.author) &&
+    (o.mergedBy === undefined || nullable(o.mergedBy));
   return ok ? (o as unknown as WorkOrigin) : undefined;
 }

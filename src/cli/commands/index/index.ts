@@ -159,7 +159,7 @@ function gitLine(g: NonNullable<NonNullable<BuildReport['sources']>['git']>): st
       : g.mode === 'incremental'
         ? `${plural(g.commits, 'new commit')} read`
         : `${plural(g.commits, 'commit')} read${g.reason && g.reason !== 'first read' ? `: ${g.reason}` : ''}`;
-  return `${plural(g.documents, 'piece')} of work on ${terminalSafe(ref)} (${read})${out ? `\n  not work       ${out}` : ''}`;
+  return `${plural(g.documents, 'piece')} of work on ${terminalSafe(ref)} (${read})${g.shallow ? `\n  shallow clone  ${g.shallow.replace(/^a shallow clone: /, '')}` : ''}${out ? `\n  not work       ${out}` : ''}`;
 }
 
 async function printSummary(io: IO, r: BuildReport, seconds: number, includeHistory: boolean): Promise<void> {

@@ -1,0 +1,353 @@
+/**
+ * What a change says about itself, beyond its subject line (issue 46): the lines it adds to
+ * user-facing docs (README, docs/, CHANGELOG and release notes, man pages) and the names of
+ * what it adds (command-line flags, declared functions and types, the messages and test names
+ * in its strings). A user describes merged work in the words its docs use ("stage the publish
+ * for later approval"), rarely in its subject's (`Add --stage flag`).
+ *
+ * Read with git's own plumbing, streamed: one `git log -p -U0` over the same first-parent
+ * range as the history, only added lines kept, bounded per commit, lockfiles and generated
+ * files left out by pathspec.
+ */
+import { spawn } from 'node:child_process';
+import { GitError, mergeDiffFlag } from './git-log.js';
+
+/** What one change says, bounded. */
+export interface ChangeWords {
+  /** Lines it added to user-facing docs, cleaned of markup, joined. */
+  docs: string;
+  /** Flags, declared names (split into words) and messages it added. */
+  names: string[];
+}
+
+/** Bounds per commit: what fits one retrieval chunk beside its title. */
+export const MAX_DOC_CHARS = 600;
+export const MAX_NAMES = 24;
+const MAX_NAME_CHARS = 80;
+/** A line longer than this is data (a minified file, a base64 blob), not words. */
+const MAX_LINE_CHARS = 400;
+
+/** Files whose added lines are no one's words: lockfiles, minified and generated output, snapshots. */
+export const NOT_WORDS_PATHSPEC = [
+  ':(exclude,glob)**/package-lock.json',
+  ':(exclude,glob)**/npm-shrinkwrap.json',
+  ':(exclude,glob)**/yarn.lock',
+  ':(exclude,glob)**/pnpm-lock.yaml',
+  ':(exclude,glob)**/bun.lock*',
+  ':(exclude,glob)**/go.sum',
+  ':(exclude,glob)**/Cargo.lock',
+  ':(exclude,glob)**/poetry.lock',
+  ':(exclude,glob)**/composer.lock',
+  ':(exclude,glob)**/Gemfile.lock',
+  ':(exclude,glob)**/*.min.*',
+  ':(exclude,glob)**/*.map',
+  ':(exclude,glob)**/*.snap',
+  ':(exclude,glob)**/*.svg',
+];
+
+// README, CHANGELOG, release notes, changesets, anything under a docs folder, man pages, and markdown-like files.
+const DOC_FILE = /(?:^|\/)(?:readme|changelog|changes|history|news|release[-_ ]?notes)[^/]*$|(?:^|\/)(?:docs?|documentation|man|\.changeset)\/|\.(?:md|mdx|markdown|rst|adoc|txt|[1-9])$/i;
+const FLAG = /(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*/gi;
+// A declaration (`function alias(`, `def alias`, `class Alias`), a prototype method (`Command.prototype.alias = `),
+// a method of a class (`  alias(name) {`, `async parseArgs(argv) {`) or a Go method (`func (c *Cmd) Alias(`).
+const DECLARED =
+  /\b(?:function|def|func|fn|class|interface|type|enum|struct|trait|const|let|var|val)\s+\*?([A-Za-z_$][\w$]{2,60})|\.prototype\.([A-Za-z_$][\w$]{2,60})\s*=|^\s*(?:(?:public|private|protected|static|async|override|get|set)\s+)*([A-Za-z_$][\w$]{2,60})\s*\([^()]*\)\s*(?::\s*[\w<>[\], |.]+)?\s*\{\s*$|\bfunc\s+\([^)]*\)\s+([A-Za-z_]\w{2,60})\s*\(/g;
+/** Names that say nothing of what a change does. */
+const NAMELESS = new Set([
+  'constructor',
+  'function',
+  'return',
+  'default',
+  'value',
+  'values',
+  'result',
+  'options',
+  'error',
+  'index',
+  'main',
+  'test',
+  'tests',
+  'init',
+  'setup',
+  'helper',
+  'data',
+  'args',
+  'name',
+  'type',
+  'this',
+  'self',
+  'then',
+  'else',
+  'while',
+  'switch',
+  'catch',
+  'if',
+  'for',
+  'get',
+  'set',
+  'new',
+  'key',
+  'val',
+  'obj',
+  'arr',
+  'str',
+  'num',
+  'res',
+  'req',
+  'err',
+  'ctx',
+  'opts',
+  'cfg',
+  'tmp',
+  'foo',
+  'bar',
+  'baz',
+  'url',
+  'uri',
+  'path',
+  'file',
+  'dir',
+]);
+const QUOTED = /(["'`])((?:(?!\1)[^\\\n]){8,160})\1/g;
+const WORDS = /\p{L}[\p{L}'-]*/gu;
+
+/** `fooBarBaz`, `foo_bar`, `foo-bar` → `foo bar baz` (what a brief would write). */
+export function splitIdentifier(id: string): string {
+  return id
+    .replace(/[$_-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
+}
+
+/** An added docs line as words: no markup, links as their text, no URLs, images or HTML. */
+export function cleanDocLine(line: string): string {
+  const t = line.trim();
+  if (!t || t.startsWith('```') || t.startsWith('~~~') || /^[-=|:\s*#>]+$/.test(t) || /^<!--|^!\[/.test(t)) return '';
+  return t
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]{1,200}>/g, ' ')
+    .replace(/\bhttps?:\/\/\S+/g, ' ')
+    .replace(/^(?:#{1,6}|[-*+]|>|\d+[.)])\s+/, '')
+    .replace(/[`*_|]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The names an added code line introduces: flags as written, declarations as words, messages and test names. */
+export function namesIn(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(FLAG)) out.push(m[0].toLowerCase());
+  for (const m of line.matchAll(DECLARED)) {
+    const id = m[1] ?? m[2] ?? m[3] ?? m[4];
+    const words = splitIdentifier(id);
+    if (words.length >= 3 && !NAMELESS.has(words)) out.push(words);
+  }
+  for (const m of line.matchAll(QUOTED)) {
+    const s = m[2].trim();
+    if (isMessage(s)) out.push(s.slice(0, MAX_NAME_CHARS));
+  }
+  return out;
+}
+
+/**
+ * A message or a test's name: words with spaces, mostly letters; not a path, URL, format,
+ * selector, flag spec (`-f, --foo`) or code (`cmd._aliases[0]`).
+ */
+function isMessage(s: string): boolean {
+  if (!/\s/.test(s) || /^[-+]/.test(s) || /[/\\]\S*[/\\]|:\/\/|[{}<>=;()[\]]|[A-Za-z_]\.[A-Za-z_]|^[.#]?[\w-]+(?:\s+[.#][\w-]+)+$/.test(s)) return false;
+  const letters = s.replace(/[^\p{L}\s]/gu, '').length;
+  return letters >= s.length * 0.75 && (s.match(WORDS)?.length ?? 0) >= 2;
+}
+
+/** Where a name was found, best first: what a change declares and tests say what it does; examples and fixtures say less. */
+const enum Rank {
+  Declared = 0,
+  TestName = 1,
+  Flag = 2,
+  Message = 3,
+  Sample = 4,
+}
+/** Candidates kept per commit before the best MAX_NAMES are chosen. */
+const MAX_CANDIDATES = 400;
+const TEST_FILE = /(?:^|\/)(?:tests?|spec|__tests__)\/|[._-](?:test|spec)\.[\w]+$|_test\.go$/i;
+const SAMPLE_FILE = /(?:^|\/)(?:examples?|samples?|fixtures?|demo|testdata)\//i;
+const TEST_CALL = /\b(?:it|test|describe|context|specify)(?:\.\w+)?\s*\(\s*(["'`])/;
+// A line of code shown in docs: calls with arguments, braces, statements, shell prompts (`.env()` named in prose is not code).
+const CODE_LIKE = /[{};]|=>|\w\([^)\s][^)]*\)|^\s*(?:\$|>>>|\.\w|const |let |var |import |from |npm |npx |git |yarn )/;
+
+/** Collects one commit's words within the bounds. */
+class Collector {
+  private docs: string[] = [];
+  private docChars = 0;
+  private names = new Map<string, Rank>();
+  /** Docs lines it removed: a line both removed and added was moved or re-wrapped, not written. */
+  private removed = new Set<string>();
+  /** It changed something besides docs: a docs-only change documents work done elsewhere. */
+  private code = false;
+  /** Inside a fenced block of the docs file being read (a code sample, not prose). */
+  private fenced = false;
+  private fencePath = '';
+
+  remove(path: string, line: string): void {
+    if (line.length <= MAX_LINE_CHARS && DOC_FILE.test(path) && this.removed.size < 4096) this.removed.add(cleanDocLine(line));
+  }
+
+  private name(n: string, rank: Rank): void {
+    const had = this.names.get(n);
+    if (had === undefined ? this.names.size < MAX_CANDIDATES : rank < had) this.names.set(n, rank);
+  }
+
+  add(path: string, line: string): void {
+    if (line.length > MAX_LINE_CHARS) return;
+    if (DOC_FILE.test(path)) {
+      if (path !== this.fencePath) [this.fenced, this.fencePath] = [false, path];
+      if (/^\s*(?:```|~~~)/.test(line)) {
+        this.fenced = !this.fenced;
+        return;
+      }
+      // Collected past the bound (moved lines are taken out at the end), within reason.
+      if (!this.fenced && this.docChars < MAX_DOC_CHARS * 4) {
+        const clean = cleanDocLine(line);
+        if (!CODE_LIKE.test(clean) && clean.length >= 12 && (clean.match(WORDS)?.length ?? 0) >= 3 && !this.docs.includes(clean)) {
+          this.docs.push(clean);
+          this.docChars += clean.length + 1;
+        }
+      }
+      // A flag a doc line documents is a name as well (`--stage  Stage the publish …`).
+      for (const m of line.matchAll(FLAG)) this.name(m[0].toLowerCase(), Rank.Flag);
+      return;
+    }
+    this.code = true;
+    const sample = SAMPLE_FILE.test(path);
+    const test = TEST_FILE.test(path) && TEST_CALL.test(line);
+    for (const n of namesIn(line)) {
+      const rank = sample ? Rank.Sample : n.startsWith('--') ? Rank.Flag : /^[a-z ]+$/.test(n) && !/\s.*\s.*\s/.test(n) && !test ? Rank.Declared : test ? Rank.TestName : Rank.Message;
+      this.name(n, rank);
+    }
+  }
+
+  full(): boolean {
+    return this.code && this.docChars >= MAX_DOC_CHARS * 4 && this.names.size >= MAX_CANDIDATES;
+  }
+
+  result(): ChangeWords | null {
+    const written = this.code ? this.docs.filter((l) => !this.removed.has(l)) : [];
+    // The best-ranked names, in the order the change gave them within a rank.
+    const names = [...this.names]
+      .map(([n, rank], i) => ({ n, rank, i }))
+      .sort((a, b) => a.rank - b.rank || a.i - b.i)
+      .slice(0, MAX_NAMES)
+      .map((x) => x.n);
+    if (!written.length && !names.length) return null;
+    let docs = written.join(' ');
+    if (docs.length > MAX_DOC_CHARS) docs = `${docs.slice(0, MAX_DOC_CHARS).replace(/\s+\S*$/, '')} …`;
+    return { docs, names };
+  }
+}
+
+/** Parses `git log -p -U0 --format=%x1e%H` line by line (exported for the unit tests). */
+export class PatchWords {
+  readonly words = new Map<string, ChangeWords>();
+  private sha: string | null = null;
+  private collector: Collector | null = null;
+  private path = '';
+  private oldPath = '';
+
+  constructor(private readonly wanted: (sha: string) => boolean) {}
+
+  line(l: string): void {
+    if (l.startsWith('\x1e')) {
+      this.flush();
+      const sha = l.slice(1).trim();
+      this.sha = /^[0-9a-f]{40,64}$/.test(sha) && this.wanted(sha) ? sha : null;
+      this.collector = this.sha ? new Collector() : null;
+      return;
+    }
+    if (!this.collector) return;
+    if (l.startsWith('+++ ')) {
+      const p = l.slice(4);
+      this.path = p === '/dev/null' ? '' : unquote(p).replace(/^b\//, '');
+      return;
+    }
+    if (l.startsWith('--- ')) {
+      const p = l.slice(4);
+      this.oldPath = p === '/dev/null' ? '' : unquote(p).replace(/^a\//, '');
+      return;
+    }
+    if (l.startsWith('diff --git ')) {
+      this.path = '';
+      this.oldPath = '';
+      return;
+    }
+    if (l.startsWith('+') && this.path && !this.collector.full()) this.collector.add(this.path, l.slice(1));
+    else if (l.startsWith('-') && !l.startsWith('--- ') && this.oldPath) this.collector.remove(this.oldPath, l.slice(1));
+  }
+
+  flush(): void {
+    const w = this.collector?.result();
+    if (this.sha && w) this.words.set(this.sha, w);
+    this.collector = null;
+    this.sha = null;
+  }
+}
+
+/** A path git quoted (`"b/a\tb"`): its C escapes read back, roughly (a name to classify, not to open). */
+function unquote(p: string): string {
+  if (!p.startsWith('"') || !p.endsWith('"')) return p;
+  return p
+    .slice(1, -1)
+    .replace(/\\(["\\])/g, '$1')
+    .replace(/\\t/g, '\t')
+    .replace(/\\n/g, '\n');
+}
+
+/**
+ * The words of each wanted commit of `range`'s first-parent history (a merge: its pull request's
+ * whole change, as `--diff-merges=first-parent` gives it). `paths` limits it as the history is limited.
+ */
+export async function readChangeWords(cwd: string, range: string, wanted: (sha: string) => boolean, paths: string[] = []): Promise<Map<string, ChangeWords>> {
+  const args = [
+    '--no-pager',
+    '-c',
+    'core.quotePath=false',
+    'log',
+    '--first-parent',
+    await mergeDiffFlag(cwd),
+    '-p',
+    '-U0',
+    '--no-color',
+    '--no-ext-diff',
+    '--no-renames',
+    '--no-textconv',
+    '--format=%x1e%H',
+    range,
+    '--',
+    ...(paths.length ? paths : ['.']),
+    ...NOT_WORDS_PATHSPEC,
+  ];
+  const child = spawn('git', args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let errText = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (errText = (errText + d).slice(0, 4096)));
+  const closed = new Promise<number>((resolve, reject) => {
+    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+  closed.catch(() => undefined);
+  const parser = new PatchWords(wanted);
+  const decoder = new TextDecoder('utf-8');
+  let carry = '';
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    const lines = (carry + decoder.decode(chunk, { stream: true })).split('\n');
+    carry = lines.pop()!;
+    for (const l of lines) parser.line(l);
+  }
+  const last = carry + decoder.decode();
+  if (last) parser.line(last);
+  parser.flush();
+  const code = await closed;
+  if (code !== 0) throw new GitError(`git log -p ${range}: ${errText.trim().split('\n')[0]?.slice(0, 300) || `exit ${code}`}`);
+  return parser.words;
+}
