@@ -144,3 +144,21 @@ test("no remote, a develop branch and a feature branch checked out: the history 
   expect(r.nearest.map((m) => m.title)).not.toContain('WIP: export the report as PDF');
   expect(r.status).not.toBe('duplicate_alert');
 }, 240_000);
+
+test('a revert whose title was edited is found by what it undoes: the reverted work shows as reverted', async () => {
+  const { dir, g, commit } = await repo('reverts');
+  await commit({ 'README.md': '# reverts\n', 'src/api.js': 'export const api = 1;\n' }, 'Initial commit');
+  const proxy = await commit(
+    { 'src/proxy.js': 'export function proxyAgent(url) {\n  return new HttpsProxyAgent(url);\n}\n' },
+    'Route API requests through the HTTPS_PROXY environment variable (#6552)',
+  );
+  await commit({ 'src/api.js': 'export const api = 2;\n' }, 'Raise the API version (#6560)');
+  // `git revert` with the message rewritten by its author, as GitHub's edited revert titles are.
+  g(['revert', '--no-commit', proxy]);
+  g(['commit', '-q', '-m', 'Drop proxy support: it broke GitHub Enterprise Server (#6608)']);
+  expect((await cli(dir, ['init', '--yes'])).code).toBe(0);
+  expect((await cli(dir, ['index', '--include-history'])).code).toBe(0);
+  const r = await check(dir, 'Send API calls through a corporate proxy', 'Behind our corporate proxy every API call times out. Read HTTPS_PROXY and route requests through it.');
+  const m = r.nearest.find((x) => x.ref === proxy) as { status: string; statusReason: string } | undefined;
+  expect(m).toMatchObject({ status: 'superseded', statusReason: expect.stringMatching(/^Reverted in [0-9a-f]{7} /) });
+}, 240_000);

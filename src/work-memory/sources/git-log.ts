@@ -103,6 +103,40 @@ export function authorsOf(cwd: string, shas: string[]): Promise<Map<string, stri
   });
 }
 
+/**
+ * The patch id of each first-parent commit of `range` (`git log -p | git patch-id --stable`): the
+ * same change has the same id wherever it sits. `reverse`: the id of each commit's inverse, so a
+ * commit whose inverse id is an earlier commit's id undoes it, whatever its title says. Without
+ * context lines and prefixes, so intervening edits around a hunk and `-R`'s swapped `b/`/`a/`
+ * prefixes do not change the id. Whitespace-only changes have the same id both ways.
+ */
+export function patchIds(cwd: string, range: string, opts: { reverse?: boolean; maxCount?: number; paths?: string[] } = {}): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    const args = ['log', '--first-parent', '--diff-merges=first-parent', '-p', '-U0', '--no-prefix', '--no-color', '--no-renames', '--no-ext-diff', '--no-textconv'];
+    if (opts.reverse) args.push('-R');
+    if (opts.maxCount) args.push(`--max-count=${opts.maxCount}`);
+    args.push(range, '--', ...(opts.paths ?? []));
+    const log = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+    const ids = spawn('git', gitArgs(['patch-id', '--stable']), { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+    log.stdout.pipe(ids.stdin);
+    ids.stdin.on('error', () => undefined);
+    const out = new Map<string, string>();
+    let carry = '';
+    ids.stdout.setEncoding('utf8').on('data', (d: string) => {
+      const lines = (carry + d).split('\n');
+      carry = lines.pop()!;
+      for (const l of lines) {
+        const [id, sha] = l.split(' ');
+        if (id && sha && !/^0+$/.test(id)) out.set(sha, id);
+      }
+    });
+    const fail = (e: Error) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`));
+    log.on('error', fail);
+    ids.on('error', fail);
+    ids.on('close', () => resolve(out));
+  });
+}
+
 /** The token state machine of `readLog`'s output (exported for the unit tests). */
 export class LogParser {
   private carry = '';

@@ -9,7 +9,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { sha256 } from '../corpus/read.js';
 import type { DocStatus } from '../corpus/types.js';
-import { authorsOf, git, readLog, type GitCommit } from './git-log.js';
+import { authorsOf, git, patchIds, readLog, type GitCommit } from './git-log.js';
 import { readChangeWords, type ChangeWords } from './change-words.js';
 import { compileRules, describeWork, notWork, revertOf, type GitRules, type NotWork } from './git-work.js';
 import { commitUrl, pullRequestUrl, webRepo, type WebRepo } from './remote.js';
@@ -191,10 +191,13 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   const prefix = (await git(o.root, ['rev-parse', '--show-prefix'])).stdout;
   const range = incremental ? `${prev!.state.head}..${head}` : head;
   const paths = prefix ? [`:(top,literal)${prefix}`] : [];
+  // Reverts by what they do: a commit whose change is the inverse of an earlier one's undoes it, whatever its title.
+  const undoes = await inverseReverts(o.root, range, head, incremental, paths);
   for await (const c of readLog(o.root, range, { paths })) {
     commits++;
-    recordRevert(verdicts, c);
     const why: NotWork | null = notWork(c, rules);
+    // A branch merged into another (`Merge branch 'main' into x`) can diff as anything: it undoes nothing by its diff.
+    recordRevert(verdicts, c, why === 'merge-of-branch' ? null : (undoes.get(c.sha) ?? null));
     if (why) {
       skipped[why] = (skipped[why] ?? 0) + 1;
       continue;
@@ -232,14 +235,42 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
  */
 type Verdicts = Map<string, { sha: string; date: string } | null>;
 
-function recordRevert(verdicts: Verdicts, c: GitCommit): void {
+function recordRevert(verdicts: Verdicts, c: GitCommit, undoes: string | null): void {
   const r = revertOf(c);
-  if (!r) return;
+  if (!r && !undoes) return;
   // A revert that a newer commit undid undoes nothing now.
   const cancelled = verdicts.get(`sha:${c.sha}`) ?? [...verdicts].find(([k, v]) => v && k.length < 44 && k.startsWith('sha:') && c.sha.startsWith(k.slice(4)))?.[1];
   if (cancelled) return;
+  if (undoes && !verdicts.has(`sha:${undoes}`)) verdicts.set(`sha:${undoes}`, { sha: c.sha, date: c.date });
+  if (!r) return;
   if (r.sha && !verdicts.has(`sha:${r.sha}`)) verdicts.set(`sha:${r.sha}`, { sha: c.sha, date: c.date });
   if (r.title && !verdicts.has(`title:${r.title}`)) verdicts.set(`title:${r.title}`, r.reapplies ? null : { sha: c.sha, date: c.date });
+}
+
+/** How far back, in first-parent commits, an update looks for the change a new commit undoes. */
+const REVERT_LOOKBACK = 2000;
+
+/**
+ * The commits of `range` that undo an earlier first-parent commit, by patch id (git-log.ts patchIds):
+ * reverting sha -> reverted sha, the nearest older commit whose change is its exact inverse. A change
+ * that is its own inverse (whitespace only) undoes nothing.
+ */
+async function inverseReverts(root: string, range: string, head: string, incremental: boolean, paths: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const inverse = await patchIds(root, range, { reverse: true, paths });
+  if (!inverse.size) return out;
+  const forward = await patchIds(root, head, { paths, ...(incremental ? { maxCount: inverse.size + REVERT_LOOKBACK } : {}) });
+  // Newest first, as git gives them: a larger position is older.
+  const position = new Map([...forward.keys()].map((sha, i) => [sha, i]));
+  const byId = new Map<string, string[]>();
+  for (const [sha, id] of forward) byId.set(id, [...(byId.get(id) ?? []), sha]);
+  for (const [sha, inv] of inverse) {
+    if (forward.get(sha) === inv) continue;
+    const at = position.get(sha) ?? -1;
+    const target = byId.get(inv)?.find((t) => (position.get(t) ?? -1) > at);
+    if (target) out.set(sha, target);
+  }
+  return out;
 }
 
 function markReverted(docs: SourceDoc[], verdicts: Verdicts): void {
