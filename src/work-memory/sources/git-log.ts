@@ -104,37 +104,55 @@ export function authorsOf(cwd: string, shas: string[]): Promise<Map<string, stri
 }
 
 /**
- * The patch id of each first-parent commit of `range` (`git log -p | git patch-id --stable`): the
- * same change has the same id wherever it sits. `reverse`: the id of each commit's inverse, so a
- * commit whose inverse id is an earlier commit's id undoes it, whatever its title says. Without
- * context lines and prefixes, so intervening edits around a hunk and `-R`'s swapped `b/`/`a/`
- * prefixes do not change the id. Whitespace-only changes have the same id both ways.
+ * What each first-parent commit of `range` did to its files, by blob (`git log --raw`: no diff is
+ * computed, so a history of thousands of commits reads in a fraction of a second), newest first:
+ * the sorted `path old-blob new-blob` of every file it changed. A commit whose signature with old
+ * and new swapped is an earlier commit's signature put those files back as they were: it undid it.
  */
-export function patchIds(cwd: string, range: string, opts: { reverse?: boolean; maxCount?: number; paths?: string[] } = {}): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    const args = ['log', '--first-parent', '--diff-merges=first-parent', '-p', '-U0', '--no-prefix', '--no-color', '--no-renames', '--no-ext-diff', '--no-textconv'];
-    if (opts.reverse) args.push('-R');
-    if (opts.maxCount) args.push(`--max-count=${opts.maxCount}`);
-    args.push(range, '--', ...(opts.paths ?? []));
-    const log = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
-    const ids = spawn('git', gitArgs(['patch-id', '--stable']), { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
-    log.stdout.pipe(ids.stdin);
-    ids.stdin.on('error', () => undefined);
-    const out = new Map<string, string>();
-    let carry = '';
-    ids.stdout.setEncoding('utf8').on('data', (d: string) => {
-      const lines = (carry + d).split('\n');
-      carry = lines.pop()!;
-      for (const l of lines) {
-        const [id, sha] = l.split(' ');
-        if (id && sha && !/^0+$/.test(id)) out.set(sha, id);
-      }
-    });
-    const fail = (e: Error) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`));
-    log.on('error', fail);
-    ids.on('error', fail);
-    ids.on('close', () => resolve(out));
+export async function blobSignatures(cwd: string, range: string, opts: { maxCount?: number; paths?: string[] } = {}): Promise<Array<{ sha: string; forward: string; inverse: string }>> {
+  const args = ['log', '--first-parent', await mergeDiffFlag(cwd), '--raw', '--no-abbrev', '--no-renames', '--no-color', '--format=%x1e%H'];
+  if (opts.maxCount) args.push(`--max-count=${opts.maxCount}`);
+  args.push(range, '--', ...(opts.paths ?? []));
+  const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+  const closed = new Promise<void>((resolve, reject) => {
+    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
+    child.on('close', () => resolve());
   });
+  closed.catch(() => undefined);
+  const out: Array<{ sha: string; forward: string; inverse: string }> = [];
+  let sha = '';
+  let files: Array<[string, string, string]> = [];
+  const flush = () => {
+    if (sha && files.length) {
+      const sig = (swap: boolean) => files.map(([path, a, b]) => `${path}\0${swap ? b : a}\0${swap ? a : b}`).sort().join('\n');
+      out.push({ sha, forward: sig(false), inverse: sig(true) });
+    }
+    files = [];
+  };
+  let carry = '';
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    const lines = (carry + chunk.toString('utf8')).split('\n');
+    carry = lines.pop()!;
+    for (const l of lines) {
+      if (l.startsWith('\x1e')) {
+        flush();
+        sha = l.slice(1).trim();
+      } else if (l.startsWith(':')) {
+        // ":100644 100644 <old> <new> M\tpath"
+        const tab = l.indexOf('\t');
+        const meta = l.slice(1, tab).split(' ');
+        if (tab > 0 && meta.length >= 5) files.push([l.slice(tab + 1), meta[2], meta[3]]);
+      }
+    }
+  }
+  if (carry.startsWith(':')) {
+    const tab = carry.indexOf('\t');
+    const meta = carry.slice(1, tab).split(' ');
+    if (tab > 0 && meta.length >= 5) files.push([carry.slice(tab + 1), meta[2], meta[3]]);
+  }
+  flush();
+  await closed;
+  return out;
 }
 
 /** The token state machine of `readLog`'s output (exported for the unit tests). */

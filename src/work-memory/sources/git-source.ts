@@ -9,7 +9,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { sha256 } from '../corpus/read.js';
 import type { DocStatus } from '../corpus/types.js';
-import { authorsOf, git, patchIds, readLog, type GitCommit } from './git-log.js';
+import { authorsOf, blobSignatures, git, readLog, type GitCommit } from './git-log.js';
 import { readChangeWords, type ChangeWords } from './change-words.js';
 import { compileRules, describeWork, notWork, revertOf, type GitRules, type NotWork } from './git-work.js';
 import { commitUrl, pullRequestUrl, webRepo, type WebRepo } from './remote.js';
@@ -191,7 +191,7 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   const prefix = (await git(o.root, ['rev-parse', '--show-prefix'])).stdout;
   const range = incremental ? `${prev!.state.head}..${head}` : head;
   const paths = prefix ? [`:(top,literal)${prefix}`] : [];
-  // Reverts by what they do: a commit whose change is the inverse of an earlier one's undoes it, whatever its title.
+  // Reverts by what they do: a commit that puts an earlier one's files back as they were undoes it, whatever its title.
   const undoes = await inverseReverts(o.root, range, head, incremental, paths);
   for await (const c of readLog(o.root, range, { paths })) {
     commits++;
@@ -248,28 +248,28 @@ function recordRevert(verdicts: Verdicts, c: GitCommit, undoes: string | null): 
 }
 
 /** How far back, in first-parent commits, an update looks for the change a new commit undoes. */
-const REVERT_LOOKBACK = 2000;
+const REVERT_LOOKBACK = 5000;
 
 /**
- * The commits of `range` that undo an earlier first-parent commit, by patch id (git-log.ts patchIds):
- * reverting sha -> reverted sha, the nearest older commit whose change is its exact inverse. A change
- * that is its own inverse (whitespace only) undoes nothing.
+ * The commits of `range` that undo an earlier first-parent commit, by what they did to their files
+ * (git-log.ts blobSignatures): reverting sha -> reverted sha, the nearest older commit whose files it
+ * put back exactly as they were before it. A change that is its own inverse undoes nothing. A revert
+ * after the same files changed again in between is not seen this way (its blobs differ); its title
+ * still says so when git wrote it.
  */
 async function inverseReverts(root: string, range: string, head: string, incremental: boolean, paths: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const inverse = await patchIds(root, range, { reverse: true, paths });
-  if (!inverse.size) return out;
-  const forward = await patchIds(root, head, { paths, ...(incremental ? { maxCount: inverse.size + REVERT_LOOKBACK } : {}) });
-  // Newest first, as git gives them: a larger position is older.
-  const position = new Map([...forward.keys()].map((sha, i) => [sha, i]));
-  const byId = new Map<string, string[]>();
-  for (const [sha, id] of forward) byId.set(id, [...(byId.get(id) ?? []), sha]);
-  for (const [sha, inv] of inverse) {
-    if (forward.get(sha) === inv) continue;
-    const at = position.get(sha) ?? -1;
-    const target = byId.get(inv)?.find((t) => (position.get(t) ?? -1) > at);
-    if (target) out.set(sha, target);
-  }
+  // An update: its new commits, against as far back as the lookback; a full read: the whole history (raw logs are cheap).
+  const inRange = incremental ? new Set((await blobSignatures(root, range, { paths })).map((c) => c.sha)) : null;
+  if (inRange && !inRange.size) return out;
+  const history = await blobSignatures(root, head, { paths, ...(inRange ? { maxCount: inRange.size + REVERT_LOOKBACK } : {}) });
+  const older = new Map<string, number[]>();
+  history.forEach((c, i) => older.set(c.forward, [...(older.get(c.forward) ?? []), i]));
+  history.forEach((c, i) => {
+    if ((inRange && !inRange.has(c.sha)) || c.inverse === c.forward) return;
+    const target = older.get(c.inverse)?.find((j) => j > i);
+    if (target !== undefined) out.set(c.sha, history[target].sha);
+  });
   return out;
 }
 
