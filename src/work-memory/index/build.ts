@@ -13,6 +13,8 @@ import { acquireLock } from './lock.js';
 import { INDEX_FORMAT_VERSION, type Manifest } from './types.js';
 import { pruneGenerations, setAsideCurrent, writeGeneration } from './write.js';
 import { lexicalFiles } from '../lexical/for-build.js';
+import { LEXICAL_FILE } from '../lexical/file.js';
+import path from 'node:path';
 import { planUpdate } from './update-plan.js';
 import { embedAll } from './embed-schedule.js';
 import { updateGraph, type Prepared } from './graph-update.js';
@@ -268,7 +270,10 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     ...(sources ? { sources: sources.state } : {}),
   };
   const vectorsSource = nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { graph };
-  const extra = await lexicalFiles(root, docs, readTexts, config.corpus.maxFileBytes);
+  // The generation before this one: its term counts are reused for documents whose content did not change.
+  const lexicalSha = existing?.manifest.integrity.extra?.[LEXICAL_FILE]?.sha256;
+  const previousLexical = existing && previousName && lexicalSha ? { file: path.join(indexPaths(root).generation(previousName).dir, LEXICAL_FILE), sha256: lexicalSha, docs: existing.meta.docs } : null;
+  const extra = await lexicalFiles(root, docs, readTexts, config.corpus.maxFileBytes, previousLexical);
   if (sources) extra[sourcesFile] = sourcesBuffer(sources);
   const name = await writeGeneration(root, manifest, meta, vectorsSource, extra);
   await pruneGenerations(root, { keep: previousName ? [name, previousName] : [name] });

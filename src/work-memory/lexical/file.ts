@@ -30,10 +30,48 @@ export function lexicalTokens(text: string, templates: TemplateSet | null): stri
 }
 
 /** Build the lexical side of a generation from every document's text (title + body). */
-export function buildLexical(docs: Array<{ path: string; text: string }>): { data: LexicalData; buffer: Buffer } {
-  const templates = detectTemplates(docs.map((d) => d.text));
+/**
+ * What an update takes from the generation before it: its boilerplate, and each document's term
+ * counts keyed by path with the content hash they were counted from (lexical reuse, for-build.ts).
+ */
+export interface LexicalReuse {
+  templates: TemplateSet;
+  docs: Map<string, { hash: string; len: number; tf: Map<string, number> }>;
+}
+
+/**
+ * The boilerplate is found again only when the corpus has moved this far from where it was found (a
+ * share of its documents then, at least a few): below it, an update adds or changes a handful of
+ * documents and the lines shared by many stay what they were.
+ */
+const TEMPLATE_DRIFT = 0.05;
+const TEMPLATE_DRIFT_MIN = 8;
+
+/** Whether an update keeps the boilerplate found before: the documents added, changed or removed since are few enough. */
+export function keepsTemplates(reuse: LexicalReuse | null, docs: Array<{ path: string; hash?: string }>): boolean {
+  if (!reuse) return false;
+  const paths = new Set(docs.map((d) => d.path));
+  const changed = docs.filter((d) => d.hash === undefined || reuse.docs.get(d.path)?.hash !== d.hash).length + [...reuse.docs.keys()].filter((p) => !paths.has(p)).length;
+  return changed <= Math.max(TEMPLATE_DRIFT_MIN, TEMPLATE_DRIFT * reuse.templates.docs);
+}
+
+/**
+ * The lexical index of `docs`. With `reuse`, a document whose content hash is the one its counts were
+ * made from keeps them, and the boilerplate is kept while the corpus has drifted less than
+ * TEMPLATE_DRIFT from where it was found: an update then costs its new documents, not the corpus.
+ * `text` may be null for a document whose counts are reused (then it is never needed).
+ */
+export function buildLexical(docs: Array<{ path: string; text: string | null; hash?: string }>, reuse: LexicalReuse | null = null): { data: LexicalData; buffer: Buffer } {
+  const keep = keepsTemplates(reuse, docs);
+  const textOf = (d: (typeof docs)[number]) => {
+    if (d.text === null) throw new Error(`lexical index: no text for ${d.path}`);
+    return d.text;
+  };
+  const templates = keep ? reuse!.templates : detectTemplates(docs.map(textOf));
   const lexDocs: LexicalDoc[] = docs.map((d) => {
-    const tokens = lexicalTokens(d.text, templates);
+    const had = keep && d.hash !== undefined ? reuse!.docs.get(d.path) : undefined;
+    if (had && had.hash === d.hash) return { path: d.path, len: had.len, tf: had.tf };
+    const tokens = lexicalTokens(textOf(d), templates);
     return { path: d.path, len: tokens.length, tf: termCounts(tokens) };
   });
   const termIndex = new Map<string, number>();
@@ -65,6 +103,28 @@ function parse(buf: Buffer, file: string): LexicalJson {
     throw new Error(`${file}: lexical index format ${String(json.version)} is not ${LEXICAL_VERSION}; run \`agentos index --full\``);
   }
   return json;
+}
+
+/** A generation's lexical index as an update reuses it: its boilerplate, and the counts of each document with the hash given for it. */
+export function readLexicalReuse(file: string, sha256: string, hashes: Map<string, string>): LexicalReuse | null {
+  try {
+    const buf = readFileSync(file);
+    if (createHash('sha256').update(buf).digest('hex') !== sha256) return null;
+    const json = parse(buf, file);
+    const docs: LexicalReuse['docs'] = new Map();
+    for (const [p, len, flat] of json.docs) {
+      const hash = hashes.get(p);
+      if (hash === undefined) continue;
+      const tf = new Map<string, number>();
+      for (let i = 0; i < flat.length; i += 2) tf.set(json.terms[flat[i]], flat[i + 1]);
+      docs.set(p, { hash, len, tf });
+    }
+    const t = json.templates;
+    return { docs, templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples } };
+  } catch {
+    // Unreadable or of another version: counted again from the texts.
+    return null;
+  }
 }
 
 /** Load a generation's lexical index; `sha256` (from the manifest) is checked when given. */

@@ -27,7 +27,7 @@ const MAX_NAME_CHARS = 80;
 /** A line longer than this is data (a minified file, a base64 blob), not words. */
 const MAX_LINE_CHARS = 400;
 
-/** Files whose added lines are no one's words: lockfiles, minified and generated output, snapshots. */
+/** Files whose added lines are no one's words: lockfiles, minified and generated output, snapshots, build output, vendored code. */
 export const NOT_WORDS_PATHSPEC = [
   ':(exclude,glob)**/package-lock.json',
   ':(exclude,glob)**/npm-shrinkwrap.json',
@@ -43,6 +43,11 @@ export const NOT_WORDS_PATHSPEC = [
   ':(exclude,glob)**/*.map',
   ':(exclude,glob)**/*.snap',
   ':(exclude,glob)**/*.svg',
+  // Build output and vendored code committed beside the source: another program's words, and most of a diff's bytes.
+  ':(exclude,glob)**/dist/**',
+  ':(exclude,glob)**/vendor/**',
+  ':(exclude,glob)**/node_modules/**',
+  ':(exclude,glob)**/coverage/**',
 ];
 
 // README, CHANGELOG, release notes, changesets, anything under a docs folder, man pages, and markdown-like files.

@@ -1,0 +1,46 @@
+/** An update's lexical index (issue 46): unchanged documents keep their counts, new ones are counted, the boilerplate stays until the corpus drifts. */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { buildLexical, keepsTemplates, readLexicalReuse } from '../../src/work-memory/lexical/file.js';
+
+const TEMPLATE = '## Checklist\n\n- [ ] I have read the contributing guide and searched for duplicates before filing\n';
+const docs = Array.from({ length: 40 }, (_, i) => ({ path: `docs/${String(i).padStart(2, '0')}.md`, text: `# Issue ${i}\n\nThe widget number ${i} breaks when resized to ${i * 7} pixels.\n\n${TEMPLATE}`, hash: `h${i}` }));
+
+async function saved(d: typeof docs) {
+  const built = buildLexical(d);
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'agentos-lex-')), 'lexical.json');
+  await writeFile(file, built.buffer);
+  return { file, sha: createHash('sha256').update(built.buffer).digest('hex') };
+}
+
+test('one new document: the others keep their counts without their texts, the boilerplate is the one found before, the result is a full build', async () => {
+  const { file, sha } = await saved(docs);
+  const reuse = readLexicalReuse(file, sha, new Map(docs.map((d) => [d.path, d.hash])))!;
+  expect(reuse.templates.hashes.size).toBeGreaterThan(0);
+  const added = { path: 'docs/99.md', text: `# Issue 99\n\nThe gadget flickers on resize.\n\n${TEMPLATE}`, hash: 'h99' };
+  const next = [...docs, added];
+  expect(keepsTemplates(reuse, next)).toBe(true);
+  // No text for the documents whose counts are reused: a read of one would throw.
+  const incremental = buildLexical([...docs.map((d) => ({ ...d, text: null })), added], reuse);
+  const full = buildLexical(next);
+  // The same counts and boilerplate as a full build (only the count it was found at differs: 40, not 41).
+  const json = (b: Buffer) => JSON.parse(b.toString('utf8')) as { terms: string[]; docs: unknown[]; templates: { hashes: number[]; docs: number } };
+  expect(json(incremental.buffer).terms).toEqual(json(full.buffer).terms);
+  expect(json(incremental.buffer).docs).toEqual(json(full.buffer).docs);
+  expect(json(incremental.buffer).templates.hashes).toEqual(json(full.buffer).templates.hashes);
+  expect(json(incremental.buffer).templates.docs).toBe(40);
+  // A changed document is counted again from its text.
+  const changed = next.map((d, i) => (i === 3 ? { ...d, text: d.text.replace('widget', 'sprocket'), hash: 'h3b' } : { ...d, text: i === 3 ? d.text : null }));
+  const withChange = buildLexical(changed.map((d) => (d.path === added.path ? added : d)), reuse);
+  expect(withChange.data.bm25.search(['sprocket'], 5).map((h) => h.path)).toEqual(['docs/03.md']);
+});
+
+test('a corpus that drifted past the bound finds its boilerplate again, and a hash that does not match is not reused', async () => {
+  const { file, sha } = await saved(docs);
+  const reuse = readLexicalReuse(file, sha, new Map(docs.map((d) => [d.path, d.hash])))!;
+  const many = [...docs, ...Array.from({ length: 20 }, (_, i) => ({ path: `docs/new-${i}.md`, text: `# New ${i}\n\nSomething else entirely ${i}.\n`, hash: `n${i}` }))];
+  expect(keepsTemplates(reuse, many)).toBe(false);
+  expect(readLexicalReuse(file, 'f'.repeat(64), new Map())).toBeNull();
+});
