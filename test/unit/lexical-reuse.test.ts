@@ -6,7 +6,11 @@ import path from 'node:path';
 import { buildLexical, keepsTemplates, readLexicalReuse } from '../../src/work-memory/lexical/file.js';
 
 const TEMPLATE = '## Checklist\n\n- [ ] I have read the contributing guide and searched for duplicates before filing\n';
-const docs = Array.from({ length: 40 }, (_, i) => ({ path: `docs/${String(i).padStart(2, '0')}.md`, text: `# Issue ${i}\n\nThe widget number ${i} breaks when resized to ${i * 7} pixels.\n\n${TEMPLATE}`, hash: `h${i}` }));
+const docs = Array.from({ length: 40 }, (_, i) => ({
+  path: `docs/${String(i).padStart(2, '0')}.md`,
+  text: `# Issue ${i}\n\nThe widget number ${i} breaks when resized to ${i * 7} pixels.\n\n${TEMPLATE}`,
+  hash: `h${i}`,
+}));
 
 async function saved(d: typeof docs) {
   const built = buildLexical(d);
@@ -33,7 +37,10 @@ test('one new document: the others keep their counts without their texts, the bo
   expect(json(incremental.buffer).templates.docs).toBe(40);
   // A changed document is counted again from its text.
   const changed = next.map((d, i) => (i === 3 ? { ...d, text: d.text.replace('widget', 'sprocket'), hash: 'h3b' } : { ...d, text: i === 3 ? d.text : null }));
-  const withChange = buildLexical(changed.map((d) => (d.path === added.path ? added : d)), reuse);
+  const withChange = buildLexical(
+    changed.map((d) => (d.path === added.path ? added : d)),
+    reuse,
+  );
   expect(withChange.data.bm25.search(['sprocket'], 5).map((h) => h.path)).toEqual(['docs/03.md']);
 });
 

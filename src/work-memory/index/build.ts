@@ -272,7 +272,8 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const vectorsSource = nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { graph };
   // The generation before this one: its term counts are reused for documents whose content did not change.
   const lexicalSha = existing?.manifest.integrity.extra?.[LEXICAL_FILE]?.sha256;
-  const previousLexical = existing && previousName && lexicalSha ? { file: path.join(indexPaths(root).generation(previousName).dir, LEXICAL_FILE), sha256: lexicalSha, docs: existing.meta.docs } : null;
+  const previousLexical =
+    existing && previousName && lexicalSha ? { file: path.join(indexPaths(root).generation(previousName).dir, LEXICAL_FILE), sha256: lexicalSha, docs: existing.meta.docs } : null;
   const extra = await lexicalFiles(root, docs, readTexts, config.corpus.maxFileBytes, previousLexical);
   if (sources) extra[sourcesFile] = sourcesBuffer(sources);
   const name = await writeGeneration(root, manifest, meta, vectorsSource, extra);

@@ -124,7 +124,11 @@ export async function blobSignatures(cwd: string, range: string, opts: { maxCoun
   let files: Array<[string, string, string]> = [];
   const flush = () => {
     if (sha && files.length) {
-      const sig = (swap: boolean) => files.map(([path, a, b]) => `${path}\0${swap ? b : a}\0${swap ? a : b}`).sort().join('\n');
+      const sig = (swap: boolean) =>
+        files
+          .map(([path, a, b]) => `${path}\0${swap ? b : a}\0${swap ? a : b}`)
+          .sort()
+          .join('\n');
       out.push({ sha, forward: sig(false), inverse: sig(true) });
     }
     files = [];
