@@ -162,3 +162,17 @@ test('a revert whose title was edited is found by what it undoes: the reverted w
   const m = r.nearest.find((x) => x.ref === proxy) as { status: string; statusReason: string } | undefined;
   expect(m).toMatchObject({ status: 'superseded', statusReason: expect.stringMatching(/^Reverted in [0-9a-f]{7} /) });
 }, 240_000);
+
+test('a 100 KB subject is a line, not a document: its text is capped and it makes a chunk or two', async () => {
+  const { dir, g, commit } = await repo('long-subject');
+  await commit({ 'README.md': '# long\n' }, 'Initial commit');
+  await writeFile(path.join(dir, 'msg.txt'), `${'Handle the very long subject line '.repeat(3100)}\n`);
+  await writeFile(path.join(dir, 'a.js'), 'export const a = 1;\n');
+  g(['add', 'a.js']);
+  g(['commit', '-q', '-F', 'msg.txt']);
+  expect((await cli(dir, ['init', '--yes'])).code).toBe(0);
+  const index = await cli(dir, ['index', '--include-history', '--json']);
+  expect(index.code).toBe(0);
+  // Two pieces of work: the initial commit (one chunk) and the long one (its capped title, and what it adds).
+  expect(JSON.parse(index.stdout).chunks).toBeLessThanOrEqual(4);
+}, 240_000);

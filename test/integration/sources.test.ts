@@ -55,9 +55,11 @@ beforeAll(async () => {
 afterAll(() => rm(path.dirname(dir), { recursive: true, force: true }));
 
 test('a repository with no docs folders: init proposes git, index reads its work, the check finds the merged pull request', async () => {
-  const init = await cli(['init', '--yes']);
+  // gh signed out whether or not it is installed here: init says what is then not read.
+  const init = await cli(['init', '--yes'], { GH_CONFIG_DIR: path.join(dir, '..', 'no-gh'), GH_TOKEN: undefined, GITHUB_TOKEN: undefined });
   expect(init.code).toBe(0);
   expect(init.stdout).toMatch(/Git history in .*: 7 commits on main/);
+  expect(init.stdout).toMatch(/GitHub CLI not signed in .*pull request descriptions and closed issues are not read/);
   expect(await readFile(path.join(dir, '.agentos', 'config.yaml'), 'utf8')).toMatch(/^ {2}git: true/m);
 
   const index = await cli(['index', '--include-history', '--json']);

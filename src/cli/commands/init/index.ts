@@ -43,8 +43,11 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
   // Most teams' finished work lives in git: its first-parent history is proposed whenever there is one.
   const gitHistory = await detectGitHistory(root);
   // With a GitHub remote and a signed-in GitHub CLI, its closed issues and merged pull requests too.
-  const github = gitHistory !== null && (await githubRemote(root)) && (await ghReady(root));
+  const onGithub = gitHistory !== null && (await githubRemote(root));
+  const github = onGithub && (await ghReady(root));
   if (github && !opts.json) out('GitHub CLI signed in: `agentos index` will fetch closed issues and merged pull requests with gh -> history');
+  // Said when it is off too: pull requests' descriptions and the issues they close are much of what merged work says.
+  else if (onGithub && !opts.json) out('GitHub CLI not signed in (`gh auth status`): pull request descriptions and closed issues are not read; git history only');
   if (!opts.json) printFound(out, root, found, gitHistory);
 
   // Ask only a person at a terminal; --yes (or no terminal, or CI) takes the proposal.
