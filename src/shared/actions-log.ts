@@ -18,6 +18,7 @@
  * `#\u200b#[` can still read as `##[`. For the same reason ignorable code points and
  * control characters are taken out of the text first.
  */
+import { StringDecoder } from 'node:string_decoder';
 import type { IO } from './io.js';
 
 /** Set by the runner in every job (docs.github.com "Default environment variables"). */
@@ -61,14 +62,26 @@ export function neutralise(text: string, state: LineState = fresh()): string {
 }
 
 const RAW = Symbol('agentos.actionsLog.raw');
+const TARGET = Symbol('agentos.actionsLog.target');
 type Stream = IO['stdout'];
-type Guarded = Stream & { [RAW]?: (line: string) => void };
+type Guarded = Stream & { [RAW]?: (line: string) => void; [TARGET]?: Stream };
+
+/**
+ * The stream under the guard: for another program's own output that agentos passes through
+ * (`agentos run -- CMD`). It would reach the log as it is without agentos, and its workflow
+ * commands are its own (`::add-mask::` from @actions/core must still mask its secret).
+ */
+export function unguarded(stream: Stream): Stream {
+  return (stream as Guarded)[TARGET] ?? stream;
+}
 
 /** A stream whose writes pass through `neutralise`; everything else (isTTY, columns, on, end) is the stream's own. */
 function guard(stream: Stream): Stream {
   const state = fresh();
+  // A character cut between two Buffer writes is decoded whole.
+  const decoder = new StringDecoder('utf8');
   const write = (chunk: unknown, ...rest: unknown[]) => {
-    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? decoder.write(chunk) : String(chunk);
     return (stream.write as (c: string, ...r: unknown[]) => boolean)(neutralise(text, state), ...rest);
   };
   const raw = (line: string) => {
@@ -80,6 +93,7 @@ function guard(stream: Stream): Stream {
     get(target, prop) {
       if (prop === 'write') return write;
       if (prop === RAW) return raw;
+      if (prop === TARGET) return target;
       const v = Reflect.get(target, prop, target) as unknown;
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },

@@ -142,6 +142,15 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
     expect(gh.comments.get(101)![0].body).not.toContain('"labelled":true');
   }, 60_000);
 
+  test('edited from an alert to related work only: the comment lists the related work and the label comes off', async () => {
+    expect((await ci('issues', await event('opened', 113, await brief('optimize-docker-build-times')))).code).toBe(0);
+    expect(gh.labels.get(113)).toEqual(['possible-duplicate']);
+    const r = await ci('issues', await event('edited', 113, await brief('session-refresh'), {}, { labels: [{ id: 1, name: 'possible-duplicate' }] }));
+    expect(r.code).toBe(0);
+    expect(gh.comments.get(113)![0].body).toMatch(/### agentos: related past work/);
+    expect(gh.labels.get(113)).toEqual([]);
+  }, 60_000);
+
   test('an issue that was never labelled by agentos keeps the labels people put on it', async () => {
     const r = await ci('issues', await event('edited', 102, await brief('unrelated-onboarding-tour'), {}, { labels: [{ id: 1, name: 'possible-duplicate' }] }));
     expect(r.code).toBe(0);

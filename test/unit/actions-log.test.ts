@@ -5,7 +5,7 @@
  * own annotations still are.
  */
 import { PassThrough } from 'node:stream';
-import { annotation, guardActionsLog, neutralise, writeWorkflowCommand } from '../../src/shared/actions-log.js';
+import { annotation, guardActionsLog, neutralise, unguarded, writeWorkflowCommand } from '../../src/shared/actions-log.js';
 import type { IO } from '../../src/shared/io.js';
 import { commandsEitherWay, HOSTILE_COMMANDS, runnerCommands } from '../helpers/actions-runner.js';
 
@@ -87,4 +87,16 @@ describe('the guarded streams', () => {
     const { io } = guarded();
     expect(() => writeWorkflowCommand(io.stdout, '::warning::a\n::add-mask::b')).toThrow(/one line/);
   });
+});
+
+test("another program's own output passes through as it is (agentos run -- CMD): its add-mask must still mask its secret", () => {
+  const { io, out } = guarded();
+  unguarded(io.stdout).write('::add-mask::s3cr3t\n');
+  io.stdout.write('::add-mask::from-a-title\n');
+  expect(runnerCommands(out.stdout).map((c) => [c.command, c.data])).toEqual([['add-mask', 's3cr3t']]);
+  // A character cut between two writes of bytes is decoded whole.
+  const euro = Buffer.from('€');
+  io.stdout.write(euro.subarray(0, 1));
+  io.stdout.write(euro.subarray(1));
+  expect(out.stdout.endsWith('€')).toBe(true);
 });

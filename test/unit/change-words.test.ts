@@ -127,3 +127,22 @@ test("a docs file's code samples are not its prose; the names a change declares 
   expect(w.names.slice(0, 3)).toEqual(['env', 'environment variable name', 'when env variable defined and no cli then option from env']);
   expect(w.names.indexOf('drink cup size for the order')).toBeGreaterThan(w.names.indexOf('--port'));
 });
+
+test("file names only in a file's header: a removed SQL comment is no header, a name with a space loses git's tab", () => {
+  const w = words([
+    `\x1e${SHA}`,
+    'diff --git a/Getting Started.md b/Getting Started.md',
+    '--- a/Getting Started.md\t',
+    '+++ b/Getting Started.md\t',
+    '@@ -1,0 +1,1 @@',
+    '+Run the tool once to create its configuration file.',
+    'diff --git a/db/schema.sql b/db/schema.sql',
+    '--- a/db/schema.sql',
+    '+++ b/db/schema.sql',
+    '@@ -3,1 +3,1 @@',
+    '--- the old note about the sessions table',
+    "+CREATE INDEX sessions_expiry ON sessions (expires_at); -- 'expire old sessions first'",
+  ]).get(SHA)!;
+  expect(w.docs).toBe('Run the tool once to create its configuration file.');
+  expect(w.names).toContain('expire old sessions first');
+});

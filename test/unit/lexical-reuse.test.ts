@@ -51,3 +51,20 @@ test('a corpus that drifted past the bound finds its boilerplate again, and a ha
   expect(keepsTemplates(reuse, many)).toBe(false);
   expect(readLexicalReuse(file, 'f'.repeat(64), new Map())).toBeNull();
 });
+
+test('drift adds up over updates: many small ones find the boilerplate again as one large one would', async () => {
+  let current = docs.map((d) => ({ ...d }));
+  let built = buildLexical(current);
+  let kept = 0;
+  for (let round = 0; round < 6; round++) {
+    const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'agentos-lex-')), 'lexical.json');
+    await writeFile(file, built.buffer);
+    const reuse = readLexicalReuse(file, createHash('sha256').update(built.buffer).digest('hex'), new Map(current.map((d) => [d.path, d.hash])))!;
+    // Each update adds 3 documents: under the bound of 8 alone, past it after three updates.
+    current = [...current, ...Array.from({ length: 3 }, (_, i) => ({ path: `docs/r${round}-${i}.md`, text: `# R ${round} ${i}\n\nMore text ${round} ${i}.\n`, hash: `r${round}${i}` }))];
+    if (keepsTemplates(reuse, current)) kept++;
+    built = buildLexical(current, keepsTemplates(reuse, current) ? reuse : null);
+  }
+  expect(kept).toBeLessThan(6);
+  expect(kept).toBeGreaterThan(0);
+});

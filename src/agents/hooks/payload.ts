@@ -187,8 +187,9 @@ function geminiShell(content: string, display: string | null): { ran: 'yes' | 'n
     while (i > 1 && /^(Error|Exit Code|Signal|Background PIDs|Process Group PGID): /.test(lines[i - 1])) i--;
     trailer = lines.slice(i);
   }
-  const code = trailer.map((l) => /^Exit Code: (-?\d{1,3})$/.exec(l)).find(Boolean);
-  const signal = trailer.map((l) => /^Signal: (?!\(none\))(\S+)/.exec(l)).find(Boolean);
+  // The last: shell.ts writes its own after the output, and a trailing run may begin with the output's own last line.
+  const code = trailer.map((l) => /^Exit Code: (-?\d{1,3})$/.exec(l)).findLast(Boolean);
+  const signal = trailer.map((l) => /^Signal: (?!\(none\))(\S+)/.exec(l)).findLast(Boolean);
   return { ran: 'yes', exitCode: code ? Number(code[1]) : null, signal: signal ? signal[0] : null, body };
 }
 

@@ -16,7 +16,8 @@ interface LexicalJson {
   terms: string[];
   /** [path, content length, flat (term index, count) pairs] */
   docs: Array<[string, number, number[]]>;
-  templates: { shingle: number; minDocs: number; docs: number; hashes: number[]; examples: Array<{ text: string; docs: number }> };
+  /** `changed`: documents added, changed or removed since the boilerplate was found (absent: 0). */
+  templates: { shingle: number; minDocs: number; docs: number; hashes: number[]; examples: Array<{ text: string; docs: number }>; changed?: number };
 }
 
 export interface LexicalData {
@@ -36,6 +37,8 @@ export function lexicalTokens(text: string, templates: TemplateSet | null): stri
  */
 export interface LexicalReuse {
   templates: TemplateSet;
+  /** Documents added, changed or removed since the boilerplate was found, over every update since. */
+  changed: number;
   docs: Map<string, { hash: string; len: number; tf: Map<string, number> }>;
 }
 
@@ -47,12 +50,16 @@ export interface LexicalReuse {
 const TEMPLATE_DRIFT = 0.05;
 const TEMPLATE_DRIFT_MIN = 8;
 
-/** Whether an update keeps the boilerplate found before: the documents added, changed or removed since are few enough. */
-export function keepsTemplates(reuse: LexicalReuse | null, docs: Array<{ path: string; hash?: string }>): boolean {
-  if (!reuse) return false;
+/** Documents added, changed or removed since the boilerplate was found: the updates before this one's and this one's. */
+function drift(reuse: LexicalReuse, docs: Array<{ path: string; hash?: string }>): number {
   const paths = new Set(docs.map((d) => d.path));
-  const changed = docs.filter((d) => d.hash === undefined || reuse.docs.get(d.path)?.hash !== d.hash).length + [...reuse.docs.keys()].filter((p) => !paths.has(p)).length;
-  return changed <= Math.max(TEMPLATE_DRIFT_MIN, TEMPLATE_DRIFT * reuse.templates.docs);
+  const now = docs.filter((d) => d.hash === undefined || reuse.docs.get(d.path)?.hash !== d.hash).length + [...reuse.docs.keys()].filter((p) => !paths.has(p)).length;
+  return reuse.changed + now;
+}
+
+/** Whether an update keeps the boilerplate found before: the documents added, changed or removed since it was found are few enough. */
+export function keepsTemplates(reuse: LexicalReuse | null, docs: Array<{ path: string; hash?: string }>): boolean {
+  return reuse !== null && drift(reuse, docs) <= Math.max(TEMPLATE_DRIFT_MIN, TEMPLATE_DRIFT * reuse.templates.docs);
 }
 
 /**
@@ -92,7 +99,7 @@ export function buildLexical(docs: Array<{ path: string; text: string | null; ha
       }
       return [d.path, d.len, flat];
     }),
-    templates: { shingle: templates.shingle, minDocs: templates.minDocs, docs: templates.docs, hashes: [...templates.hashes], examples: templates.examples },
+    templates: { shingle: templates.shingle, minDocs: templates.minDocs, docs: templates.docs, hashes: [...templates.hashes], examples: templates.examples, changed: keep ? drift(reuse!, docs) : 0 },
   };
   return { data: { bm25: new Bm25Index(lexDocs), templates }, buffer: Buffer.from(JSON.stringify(json)) };
 }
@@ -120,7 +127,7 @@ export function readLexicalReuse(file: string, sha256: string, hashes: Map<strin
       docs.set(p, { hash, len, tf });
     }
     const t = json.templates;
-    return { docs, templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples } };
+    return { docs, changed: t.changed ?? 0, templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples } };
   } catch {
     // Unreadable or of another version: counted again from the texts.
     return null;

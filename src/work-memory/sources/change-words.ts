@@ -26,6 +26,8 @@ export const MAX_NAMES = 24;
 const MAX_NAME_CHARS = 80;
 /** A line longer than this is data (a minified file, a base64 blob), not words. */
 const MAX_LINE_CHARS = 400;
+/** Beyond this the rest of a diff line is not even held in memory. */
+const MAX_CARRY = 64 * 1024;
 
 /** Files whose added lines are no one's words: lockfiles, minified and generated output, snapshots, build output, vendored code. */
 export const NOT_WORDS_PATHSPEC = [
@@ -260,6 +262,7 @@ export class PatchWords {
   private collector: Collector | null = null;
   private path = '';
   private oldPath = '';
+  private header = false;
 
   constructor(private readonly wanted: (sha: string) => boolean) {}
 
@@ -272,19 +275,20 @@ export class PatchWords {
       return;
     }
     if (!this.collector) return;
-    if (l.startsWith('+++ ')) {
-      const p = l.slice(4);
-      this.path = p === '/dev/null' ? '' : unquote(p).replace(/^b\//, '');
-      return;
-    }
-    if (l.startsWith('--- ')) {
-      const p = l.slice(4);
-      this.oldPath = p === '/dev/null' ? '' : unquote(p).replace(/^a\//, '');
-      return;
-    }
     if (l.startsWith('diff --git ')) {
-      this.path = '';
-      this.oldPath = '';
+      [this.path, this.oldPath, this.header] = ['', '', true];
+      return;
+    }
+    // File names only in a file's header (before its first hunk): a removed `-- comment` reads `--- comment`.
+    if (this.header) {
+      // git ends a name holding a space with a tab (for patch(1)).
+      const name = (p: string, prefix: string) => {
+        const n = p === '/dev/null' ? '' : unquote(p.replace(/\t$/, ''));
+        return n.startsWith(prefix) ? n.slice(prefix.length) : n;
+      };
+      if (l.startsWith('+++ ')) this.path = name(l.slice(4), 'b/');
+      else if (l.startsWith('--- ')) this.oldPath = name(l.slice(4), 'a/');
+      else if (l.startsWith('@@')) this.header = false;
       return;
     }
     if (l.startsWith('+') && this.path && !this.collector.full()) this.collector.add(this.path, l.slice(1));
@@ -327,6 +331,9 @@ export async function readChangeWords(cwd: string, range: string, wanted: (sha: 
     '--no-ext-diff',
     '--no-renames',
     '--no-textconv',
+    // The prefixes the parser expects, whatever diff.noprefix or diff.srcPrefix the user set.
+    '--src-prefix=a/',
+    '--dst-prefix=b/',
     '--format=%x1e%H',
     range,
     '--',
@@ -344,10 +351,19 @@ export async function readChangeWords(cwd: string, range: string, wanted: (sha: 
   const parser = new PatchWords(wanted);
   const decoder = new TextDecoder('utf-8');
   let carry = '';
+  // A line past this (a one-line 50 MB file) is no one's words: skipped to its end, never held or re-split.
+  let skipping = false;
   for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    const lines = (carry + decoder.decode(chunk, { stream: true })).split('\n');
+    let text = decoder.decode(chunk, { stream: true });
+    if (skipping) {
+      const nl = text.indexOf('\n');
+      if (nl < 0) continue;
+      [text, skipping] = [text.slice(nl + 1), false];
+    }
+    const lines = (carry + text).split('\n');
     carry = lines.pop()!;
     for (const l of lines) parser.line(l);
+    if (carry.length > MAX_CARRY) [carry, skipping] = ['', true];
   }
   const last = carry + decoder.decode();
   if (last) parser.line(last);

@@ -4,6 +4,7 @@
  * a history of any length is parsed record by record and never held as one string.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { UsageError } from '../../shared/errors.js';
 
 export interface GitCommit {
@@ -124,18 +125,24 @@ export async function blobSignatures(cwd: string, range: string, opts: { maxCoun
   let files: Array<[string, string, string]> = [];
   const flush = () => {
     if (sha && files.length) {
+      // A digest, not the list: a merge of thousands of files must not be held per commit for the whole history.
       const sig = (swap: boolean) =>
-        files
-          .map(([path, a, b]) => `${path}\0${swap ? b : a}\0${swap ? a : b}`)
-          .sort()
-          .join('\n');
+        createHash('sha1')
+          .update(
+            files
+              .map(([path, a, b]) => `${path}\0${swap ? b : a}\0${swap ? a : b}`)
+              .sort()
+              .join('\n'),
+          )
+          .digest('base64');
       out.push({ sha, forward: sig(false), inverse: sig(true) });
     }
     files = [];
   };
   let carry = '';
+  const decoder = new TextDecoder('utf-8');
   for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    const lines = (carry + chunk.toString('utf8')).split('\n');
+    const lines = (carry + decoder.decode(chunk, { stream: true })).split('\n');
     carry = lines.pop()!;
     for (const l of lines) {
       if (l.startsWith('\x1e')) {

@@ -102,18 +102,18 @@ export async function resolveRef(root: string, branch: string | null): Promise<{
 
 /**
  * Of several default-looking branches, the one HEAD's history shares most recently: its merge base
- * with HEAD has the most history behind it (a count, not a date: commits made in one second tie).
+ * with HEAD descends from the others' (ancestry, not dates: commits made in one second tie; no
+ * history walk, as this runs before every check).
  */
 async function sharedMostRecently(root: string, branches: Array<{ ref: string; head: string }>): Promise<{ ref: string; head: string }> {
-  let best = branches[0];
-  let bestDepth = -1;
+  let best: { ref: string; head: string; base: string } | null = null;
   for (const b of branches) {
-    const base = await git(root, ['merge-base', 'HEAD', b.head], { allowFail: true });
-    if (base.code !== 0 || !base.stdout) continue;
-    const depth = Number((await git(root, ['rev-list', '--count', base.stdout.split('\n')[0]], { allowFail: true })).stdout) || 0;
-    if (depth > bestDepth) [best, bestDepth] = [b, depth];
+    const r = await git(root, ['merge-base', 'HEAD', b.head], { allowFail: true });
+    const base = r.code === 0 ? r.stdout.split('\n')[0] : '';
+    if (!base) continue;
+    if (!best || (base !== best.base && (await git(root, ['merge-base', '--is-ancestor', best.base, base], { allowFail: true })).code === 0)) best = { ...b, base };
   }
-  return best;
+  return best ? { ref: best.ref, head: best.head } : branches[0];
 }
 
 /**

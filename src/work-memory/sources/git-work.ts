@@ -50,7 +50,7 @@ export function compileRules(r: GitRules): { subjects: RegExp[]; authors: RegExp
 }
 
 // A pull request merged from a dependency bot's branch ("Merge pull request #12 from o/dependabot/npm_and_yarn/x").
-const BOT_BRANCH = /^Merge pull request #\d+ from \S*\b(?:dependabot|renovate|greenkeeper|snyk-fix|imgbot)[/-]/i;
+const BOT_BRANCH = /^Merge pull request #\d+ from \S*\b(?:(?:dependabot|renovate|greenkeeper|imgbot)\/|snyk-fix-)/i;
 
 /** Why `c` is not work, or null. A merge is judged by its pull request's title (the body's first line) as well as its subject. */
 export function notWork(c: GitCommit, rules: ReturnType<typeof compileRules>): NotWork | null {

@@ -140,8 +140,8 @@ async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Iss
   const before = ours ? commentData(ours.body) : null;
   // Labelled once, on the first alert: a label a maintainer removed since (their answer) is not put back by an edit.
   const label = alerts.length > 0 && !before?.labelled;
-  // Edited until clear: the label agentos added comes off with the comment's change (one a person put on is theirs).
-  const unlabel = !worth && Boolean(before?.labelled) && hasLabel(issue, opts.label);
+  // Edited until it alerts no more (clear, or related work only): the label agentos added comes off (one a person put on is theirs).
+  const unlabel = alerts.length === 0 && Boolean(before?.labelled) && hasLabel(issue, opts.label);
   const labelled = (Boolean(before?.labelled) || label) && !unlabel;
   const body = worth
     ? renderCommentMarkdown(report, { duplicate: config.thresholds.duplicate, fileLink: githubFileLink(ctx.io.env), labelled })
@@ -164,7 +164,10 @@ async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Iss
   if (label) await api.addLabel(issue.number, opts.label);
   if (ours) await api.updateComment(ours.id, body);
   else await api.createComment(issue.number, body);
-  say(`#${issue.number}: ${alerts.length ? `possible duplicate${label ? ` (label "${opts.label}")` : ''}` : 'related work'}; comment ${ours ? 'edited' : 'added'}`);
+  if (unlabel) await api.removeLabel(issue.number, opts.label);
+  say(
+    `#${issue.number}: ${alerts.length ? `possible duplicate${label ? ` (label "${opts.label}")` : ''}` : 'related work'}; comment ${ours ? 'edited' : 'added'}${unlabel ? `; label "${opts.label}" removed` : ''}`,
+  );
   return ExitCode.Ok;
 }
 

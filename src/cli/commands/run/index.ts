@@ -9,6 +9,7 @@
  * runs the command anyway (fail open). Only the user (N at the prompt) or
  * `--on-repeat block` stops it.
  */
+import { unguarded } from '../../../shared/actions-log.js';
 import type { CommandContext } from '../../context.js';
 import type { AttemptMemoryHandle } from '../../../attempt-memory/open.js';
 import { runChild, type ChildResult } from '../../../attempt-memory/child.js';
@@ -86,7 +87,9 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
   }
 
   // Under a coding agent stdout is a pipe: tee it too, since tsc, pytest and go test print their errors there.
-  const result = await runChild(argv, { cwd: io.cwd, env: io.env, stderr: io.stderr, stdout: io.stdout.isTTY ? undefined : io.stdout, interactive: Boolean(io.stdin.isTTY) });
+  // The command's own output passes through as it is, past the job log's guard (shared/actions-log.ts): its commands are its own.
+  const out = unguarded(io.stdout);
+  const result = await runChild(argv, { cwd: io.cwd, env: io.env, stderr: unguarded(io.stderr), stdout: out.isTTY ? undefined : out, interactive: Boolean(io.stdin.isTTY) });
   if (result.spawnError) io.stderr.write(`agentos: ${result.spawnError}\n`);
 
   if (memory) {
