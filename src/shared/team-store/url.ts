@@ -25,6 +25,8 @@ export function storeConfigured(env: NodeJS.ProcessEnv, config: Config): boolean
 export function maskUrl(url: string): string {
   try {
     const u = new URL(url);
+    // `alice:pw@db/x` (no scheme) parses as scheme `alice:` with `pw@db/x` as its path: nothing of it is shown.
+    if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') return 'not a postgres:// URL (not shown)';
     if (u.password) u.password = '****';
     for (const key of [...u.searchParams.keys()]) if (/pass/i.test(key)) u.searchParams.set(key, '****');
     return u.toString();
@@ -59,12 +61,16 @@ export interface SslPlan {
   fallback: string | null;
 }
 
+/** libpq's default when neither the URL nor PGSSLMODE names a mode. */
+export const DEFAULT_SSL_MODE: SslMode = 'prefer';
+
 /**
- * node-postgres reads `sslmode=require` as verify-full and accepts any value; libpq's
- * table is the one users know. The mode comes from the URL, else PGSSLMODE. An unknown
- * value is a usage error naming it. `prefer` tries TLS without verifying and falls back
- * to plain text; `allow` the other way round; `require` encrypts without verifying (with
- * sslrootcert, it verifies the CA as libpq does); `verify-ca`/`verify-full` verify.
+ * node-postgres reads `sslmode=require` as verify-full, accepts any value and, with none,
+ * connects in plain text; libpq's table is the one users know. The mode comes from the URL,
+ * else PGSSLMODE, else libpq's default `prefer`. An unknown or empty value is a usage error
+ * naming it. `prefer` tries TLS without verifying and falls back to plain text; `allow` the
+ * other way round; `require` encrypts without verifying (with sslrootcert, it verifies the CA
+ * as libpq does); `verify-ca`/`verify-full` verify. A Unix socket never speaks TLS: plain.
  */
 export function sslPlan(url: string, env: NodeJS.ProcessEnv = {}): SslPlan {
   let u: URL;
@@ -73,9 +79,13 @@ export function sslPlan(url: string, env: NodeJS.ProcessEnv = {}): SslPlan {
   } catch {
     return { mode: null, first: url, fallback: null };
   }
-  const raw = u.searchParams.get('sslmode') ?? env.PGSSLMODE?.trim() ?? null;
-  if (raw === null || raw === '') return { mode: null, first: url, fallback: null };
+  const given = u.searchParams.has('sslmode') ? u.searchParams.get('sslmode')! : (env.PGSSLMODE ?? null);
+  if (given !== null && given.trim() === '') throw new UsageError(`the store URL's sslmode is empty: give one of libpq's (${SSL_MODES.join(', ')}), or leave it out for ${DEFAULT_SSL_MODE}`);
+  const raw = given?.trim() ?? DEFAULT_SSL_MODE;
   if (!(SSL_MODES as readonly string[]).includes(raw)) throw new UsageError(`the store URL's sslmode "${raw.slice(0, 40)}" is not one of libpq's: ${SSL_MODES.join(', ')}`);
+  const host = u.hostname || u.searchParams.get('host') || env.PGHOST || '';
+  // libpq over a Unix socket: no TLS, whatever the mode (as libpq, which ignores sslmode there).
+  if (host.startsWith('/')) return { mode: raw as SslMode, first: url, fallback: null };
   const mode = raw as SslMode;
   const withMode = (m: SslMode) => {
     const v = new URL(u.toString());
@@ -100,5 +110,7 @@ export function plainTextWarning(url: string, env: NodeJS.ProcessEnv = {}): stri
   if (u.searchParams.get('sslmode') || env.PGSSLMODE) return null;
   const host = (u.hostname || u.searchParams.get('host') || env.PGHOST || 'localhost').replace(/^\[|\]$/g, '');
   const local = host === 'localhost' || host.startsWith('/') || /^127\./.test(host) || host === '::1';
-  return local ? null : `the store URL has no sslmode: the connection to ${host} is not encrypted (add ?sslmode=verify-full, or require)`;
+  return local
+    ? null
+    : `the store URL has no sslmode: the connection to ${host} tries TLS without verifying the server and falls back to plain text (libpq's prefer); add ?sslmode=verify-full, or require`;
 }
