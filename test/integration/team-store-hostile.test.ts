@@ -28,6 +28,18 @@ const sql = <T>(text: string, params: unknown[] = []): Promise<T[]> => sqlAt<T>(
 /** As a person: their own login role. */
 const as = async (who: string, dir: string, args: string[]): Promise<CliResult> => runCli(['-C', dir, ...args], { cwd: dir, env: { AGENTOS_DATABASE_URL: await personUrl(pg, who) } });
 const asMallory = async <T>(text: string, params: unknown[] = []): Promise<T[]> => sqlAt<T>(await personUrl(pg, 'mallory'), text, params);
+/** As Mallory after `SET ROLE agentos_writer`: the group she is a member of, as current_user. */
+async function asMalloryAsGroup<T>(text: string): Promise<T[]> {
+  const { Client } = (await import('pg')).default;
+  const c = new Client({ connectionString: await personUrl(pg, 'mallory'), options: '-c search_path=agentos,public' });
+  await c.connect();
+  try {
+    await c.query('SET ROLE agentos_writer');
+    return (await c.query(text)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
 /** A row that got in before version 4's CHECKs: written with the constraint lifted, which is then put back (NOT VALID, as the migration adds it). */
 async function before4(table: string, constraint: string, text: string, params: unknown[] = []): Promise<void> {
   const [def] = await sql<{ d: string }>(`SELECT pg_get_constraintdef(oid) AS d FROM pg_constraint WHERE conname = $1`, [constraint]);
@@ -141,6 +153,19 @@ describe("the server refuses what one person may not do to another's work", () =
     expect(await sql(`SELECT id FROM attempts WHERE id = $1`, [row.id])).toEqual([{ id: row.id }]);
   });
 
+  test('a writer is who she logged in as (issue 47): SET ROLE to the group forges no author or owner; the server says when it received a record; a negative duration is refused', async () => {
+    const insert = (id: string, extra: string, values: string) =>
+      `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, tags, cwd${extra}) VALUES ('${id}', 'acme/evil', now(), 's', 'shell', 'y', 'failure', '[]', '.'${values})`;
+    // received_at given as 'infinity' made every later pull page past it: the server's clock decides.
+    await asMalloryAsGroup(insert('01SETROLE0000000000000000A', ', received_at', ", 'infinity'"));
+    expect(await sql(`SELECT author, isfinite(received_at) AS finite FROM attempts WHERE id = '01SETROLE0000000000000000A'`)).toEqual([{ author: 'mallory', finite: true }]);
+    await expect(asMalloryAsGroup(insert('01SETROLE0000000000000000B', ', author', ", 'agentos_writer'"))).rejects.toMatchObject({ code: '42501' });
+    expect(await asMalloryAsGroup(`INSERT INTO repositories (name) VALUES ('acme/group') RETURNING owners`)).toEqual([{ owners: ['mallory'] }]);
+    await expect(asMallory(insert('01NEGATIVE000000000000000A', ', duration_ms', ', -5'))).rejects.toMatchObject({ code: '23514' });
+    await sql(`DELETE FROM attempts WHERE id = '01SETROLE0000000000000000A'`);
+    await sql(`DELETE FROM repositories WHERE name = 'acme/group'`);
+  });
+
   test('rows no agentos writes are refused by CHECKs: a scaled vector, a document without a title, negative counts, an endless time', async () => {
     const [doc] = await sql<{ id: string }>(`SELECT d.id::text AS id FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/evil' ORDER BY d.path LIMIT 1`);
     const [chunk] = await sql<{ id: string; v: string }>(`SELECT id::text AS id, embedding::text AS v FROM chunks WHERE document_id = $1 LIMIT 1`, [doc.id]);
@@ -199,6 +224,21 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     await before4('repository_terms', 'repository_terms_df', `UPDATE repository_terms SET df = -1000 WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/evil')`);
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
+  });
+
+  test("a writer locking the store's tables (allowed by her table-wide rights) makes a check answer locally and say why, not wait out its deadline", async () => {
+    const { Client } = (await import('pg')).default;
+    const locker = new Client({ connectionString: await personUrl(pg, 'mallory'), options: '-c search_path=agentos,public' });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE agentos.repositories IN ACCESS EXCLUSIVE MODE');
+      const { json } = await check(briefs[0]);
+      expect(json.warnings.join('\n')).toMatch(/is busy: a lock on its tables was held too long/);
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      await locker.end();
+    }
   });
 
   test('negative document totals: the repository is left out and named', async () => {

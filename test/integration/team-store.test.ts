@@ -32,10 +32,10 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
   test('init creates the schema once; a second init changes nothing; status shows it with the password masked', async () => {
     const first = await store(['init']);
     expect([first.code, first.stderr]).toEqual([0, '']);
-    expect(first.stdout).toMatch(/^Store schema created: version 4 \(pgvector \d+\.\d+\.\d+\)\.\n$/);
+    expect(first.stdout).toMatch(/^Store schema created: version 5 \(pgvector \d+\.\d+\.\d+\)\.\n$/);
     const again = await store(['init', '--json']);
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ from: 4, to: 4 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ from: 5, to: 5 });
     // The store's own schema: another application's `documents` in public is never touched.
     const tables = await sql<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'agentos' ORDER BY 1`);
     expect(tables.map((r) => r.t)).toEqual(['agentos_schema', 'attempts', 'chunks', 'document_terms', 'documents', 'forgotten_attempts', 'repositories', 'repository_terms']);
@@ -45,12 +45,12 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     const status = await store(['status', '--json']);
     expect(status.code).toBe(0);
     const s = JSON.parse(status.stdout);
-    expect(s).toMatchObject({ schema: { version: 4, expected: 4, state: 'current' }, repositories: [] });
+    expect(s).toMatchObject({ schema: { version: 5, expected: 5, state: 'current' }, repositories: [] });
     expect(s.server).toMatch(/^16\./);
     expect(s.url).toBe(`postgres://postgres:****@127.0.0.1:${pg.port}/postgres`);
     const text = await store(['status']);
     for (const out of [status.stdout, status.stderr, text.stdout, text.stderr]) expect(out).not.toContain(PG_PASSWORD);
-    expect(text.stdout).toContain('Schema:  version 4');
+    expect(text.stdout).toContain('Schema:  version 5');
   });
 
   test('eight processes running init at once on a fresh database: all succeed, one schema', async () => {
@@ -78,7 +78,7 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     const r = await store(['init', '--json'], url);
     expect(r.code).toBe(0);
     // Published before owners existed: the one repository is the migrating role's until an administrator says whose it is.
-    expect(JSON.parse(r.stdout)).toMatchObject({ from: 1, to: 4, adopted: 1 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ from: 1, to: 5, adopted: 1 });
     expect(r.stderr).toContain('note: 1 repositories published before version 4 are owned by the role that ran this');
     expect(await sql(`SELECT owners FROM repositories`, url)).toEqual([{ owners: ['postgres'] }]);
     expect(await sql(`SELECT path, lexical_len FROM documents ORDER BY path`, url)).toEqual([
@@ -446,7 +446,7 @@ describe('a server without pgvector', () => {
       );
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ scope: 'repo', status: expect.stringMatching(/duplicate_alert|related_context|clear/) });
-      expect(r.stderr).toMatch(/the team store could not answer \(the store's schema is version 0, this agentos reads 4: run `agentos store init`\); answered from this repository's local index only/);
+      expect(r.stderr).toMatch(/the team store could not answer \(the store's schema is version 0, this agentos reads 5: run `agentos store init`\); answered from this repository's local index only/);
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }

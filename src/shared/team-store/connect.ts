@@ -18,16 +18,23 @@ export type TeamStoreClient = PgClient;
  * statement (a sync of a large repository, or one waiting for another sync of the same
  * repository, needs longer than a status query).
  */
-export async function connectTeamStore(url: string, timeoutMs: number, workMs = timeoutMs): Promise<TeamStoreClient> {
+export async function connectTeamStore(url: string, timeoutMs: number, workMs = timeoutMs, lockMs?: number): Promise<TeamStoreClient> {
   const plan = sslPlan(url, process.env);
   try {
-    return await connectOnce(plan.first, timeoutMs, workMs);
+    return await connectOnce(plan.first, timeoutMs, workMs, lockMs);
   } catch (e) {
     // prefer / allow: the server does not (or only) speak TLS: libpq tries the other way once.
-    if (plan.fallback && isTlsRefusal(e)) return connectOnce(plan.fallback, timeoutMs, workMs);
+    if (plan.fallback && isTlsRefusal(e)) return connectOnce(plan.fallback, timeoutMs, workMs, lockMs);
     throw e;
   }
 }
+
+/**
+ * How long a read under a deadline waits for a lock: a writer may `LOCK TABLE … IN ACCESS EXCLUSIVE
+ * MODE` (table-wide UPDATE and DELETE allow it), and a check must then say so and answer locally at
+ * once, not after its whole deadline.
+ */
+export const READ_LOCK_MS = 1000;
 
 /** The server said no to TLS (prefer) or no to plain text (allow). */
 function isTlsRefusal(e: unknown): boolean {
@@ -36,7 +43,7 @@ function isTlsRefusal(e: unknown): boolean {
   return /does not support SSL/i.test(m) || ((raw as { code?: string }).code === '28000' && /no encryption|SSL off|no pg_hba\.conf entry/i.test(m));
 }
 
-async function connectOnce(url: string, timeoutMs: number, workMs: number): Promise<TeamStoreClient> {
+async function connectOnce(url: string, timeoutMs: number, workMs: number, lockMs?: number): Promise<TeamStoreClient> {
   const { Client } = require('pg') as typeof import('pg');
   let client: PgClient;
   try {
@@ -47,7 +54,7 @@ async function connectOnce(url: string, timeoutMs: number, workMs: number): Prom
       statement_timeout: workMs,
       query_timeout: workMs + 1000,
       application_name: 'agentos',
-      options: `-c search_path=${SEARCH_PATH.replace(/\s+/g, '')}`,
+      options: `-c search_path=${SEARCH_PATH.replace(/\s+/g, '')}${lockMs ? ` -c lock_timeout=${Math.round(lockMs)}` : ''}`,
     });
   } catch (e) {
     // The driver parses the URL here (and reads any sslrootcert file): the URL is the user's to fix.
@@ -81,7 +88,7 @@ export function storeError(e: unknown, url: string, timeoutMs: number): TeamStor
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new TeamStoreUnavailableError(`cannot reach the store at ${where} (unknown host)`);
   if (code === '28P01' || code === '28000') return new TeamStoreUnavailableError(`the store at ${where} refused the credentials (${code === '28P01' ? 'wrong password' : 'not allowed to connect'})`);
   if (code === '3D000') return new TeamStoreUnavailableError(`the store at ${where} has no such database`);
-  if (code === '55P03') return new TeamStoreUnavailableError(`the store at ${where} is busy: another sync of this repository held it too long`);
+  if (code === '55P03') return new TeamStoreUnavailableError(`the store at ${where} is busy: a lock on its tables was held too long (another sync, or a session holding a table lock)`);
   if (code === '57014' || /timeout|timed out/i.test(message)) return new TeamStoreUnavailableError(`no answer from the store at ${where} within ${(timeoutMs / 1000).toFixed(1)} s`);
   // The driver's message can quote the connection string in some errors: never pass a password on.
   return new TeamStoreUnavailableError(`the store at ${where} failed: ${message.replace(/postgres(ql)?:\/\/\S+/g, '<url>')}`);
@@ -103,7 +110,7 @@ export async function withTeamStoreDeadline<T>(url: string, deadlineMs: number, 
   expired.catch(() => undefined); // raced below; never an unhandled rejection
   let client: TeamStoreClient | null = null;
   try {
-    const connecting = connectTeamStore(url, deadlineMs);
+    const connecting = connectTeamStore(url, deadlineMs, deadlineMs, Math.min(READ_LOCK_MS, deadlineMs / 2));
     // A connection that arrives after the deadline is closed at once (a long-lived MCP server must not collect them).
     expired.catch(() => connecting.then((late) => late.end()).catch(() => undefined));
     client = await Promise.race([connecting, expired]);

@@ -126,6 +126,32 @@ export const MIGRATIONS: string[][] = [
     `GRANT INSERT, UPDATE, DELETE ON agentos.repositories, agentos.documents, agentos.chunks, agentos.document_terms, agentos.repository_terms, agentos.attempts, agentos.forgotten_attempts TO agentos_writer`,
     `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA agentos TO agentos_writer`,
   ],
+  [
+    // Version 5, a writer acts as themselves (issue 47). Who someone is, is the login they connected as
+    // (session_user): `SET ROLE agentos_writer` made current_user the group, and records, forgets and
+    // repositories were then the group's, which every writer can claim.
+    `CREATE OR REPLACE FUNCTION agentos.may_write(repo bigint) RETURNS boolean LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS
+       $$ SELECT pg_catalog.pg_has_role(session_user, 'agentos_admin', 'MEMBER') OR EXISTS (SELECT 1 FROM agentos.repositories r WHERE r.id = repo AND session_user::text = ANY (r.owners)) $$`,
+    `CREATE OR REPLACE FUNCTION agentos.keep_owners() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS
+       $$ BEGIN
+         IF (NEW.owners IS DISTINCT FROM OLD.owners OR NEW.name IS DISTINCT FROM OLD.name) AND NOT pg_catalog.pg_has_role(session_user, 'agentos_admin', 'MEMBER') THEN
+           RAISE EXCEPTION 'only an administrator (agentos_admin) changes the owners or the name of %', OLD.name USING ERRCODE = '42501';
+         END IF;
+         RETURN NEW;
+       END $$`,
+    `ALTER TABLE agentos.repositories ALTER COLUMN owners SET DEFAULT ARRAY[session_user::text]`,
+    `ALTER TABLE agentos.attempts ALTER COLUMN author SET DEFAULT session_user`,
+    `ALTER TABLE agentos.forgotten_attempts ALTER COLUMN author SET DEFAULT session_user`,
+    `ALTER POLICY repositories_publish ON agentos.repositories WITH CHECK (owners = ARRAY[session_user::text] OR pg_has_role(session_user, 'agentos_admin', 'MEMBER'))`,
+    `ALTER POLICY attempts_own ON agentos.attempts WITH CHECK (author = session_user)`,
+    `ALTER POLICY attempts_forget ON agentos.attempts USING (author = session_user OR pg_has_role(session_user, 'agentos_admin', 'MEMBER'))`,
+    `ALTER POLICY forgotten_own ON agentos.forgotten_attempts WITH CHECK (author = session_user AND NOT EXISTS (SELECT 1 FROM agentos.attempts a WHERE a.id = forgotten_attempts.id AND a.author <> session_user))`,
+    // When the server received a record is the server's to say: a client's 'infinity' made every later pull page past it.
+    `CREATE FUNCTION agentos.received_now() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS
+       $$ BEGIN NEW.received_at := pg_catalog.clock_timestamp(); RETURN NEW; END $$`,
+    `CREATE TRIGGER attempts_received_now BEFORE INSERT OR UPDATE ON agentos.attempts FOR EACH ROW EXECUTE FUNCTION agentos.received_now()`,
+    `ALTER TABLE agentos.attempts ADD CONSTRAINT attempts_duration CHECK (duration_ms IS NULL OR duration_ms >= 0) NOT VALID`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -147,10 +173,37 @@ export interface MigrationResult {
   adopted: number;
 }
 
+/** How long `store init` waits for another migration (or anyone holding its lock) before it says who holds it. */
+export const MIGRATION_WAIT_MS = 30_000;
+
+/**
+ * The migration lock, waited for at most MIGRATION_WAIT_MS: an advisory lock anyone can take (a reader
+ * holding it made `store init` wait until its statement timeout), so a wait that ends names the holder.
+ */
+async function migrationLock(client: TeamStoreClient, waitMs = MIGRATION_WAIT_MS): Promise<void> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [MIGRATION_LOCK]);
+    if (got.rows[0]?.ok) return;
+    if (Date.now() >= until) {
+      const holder = await client.query<{ pid: number; usename: string | null }>(
+        `SELECT l.pid, a.usename FROM pg_catalog.pg_locks l LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
+          WHERE l.locktype = 'advisory' AND l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = $1::bigint LIMIT 1`,
+        [MIGRATION_LOCK],
+      );
+      const h = holder.rows[0];
+      throw new TeamStoreUnavailableError(
+        `another session${h ? ` (pid ${h.pid}${h.usename ? `, user ${h.usename}` : ''})` : ''} has held the store's migration lock for ${Math.round(waitMs / 1000)} s; run \`agentos store init\` again when it is done`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 export async function migrate(client: TeamStoreClient): Promise<MigrationResult> {
   await client.query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
+    await migrationLock(client);
     try {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${STORE_SCHEMA}`);
     } catch (e) {
