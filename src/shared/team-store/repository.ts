@@ -10,9 +10,9 @@ import { UsageError } from '../errors.js';
  * documents.
  */
 export function repositoryName(root: string, config: Config): string {
-  if (config.store.repository) return config.store.repository;
+  if (config.store.repository) return normaliseRepositoryName(config.store.repository);
   const remote = originUrl(root);
-  if (remote) return remote;
+  if (remote) return normaliseRepositoryName(remote);
   throw new UsageError('the team store needs a name for this repository: it has no git remote "origin"; set store.repository in .agentos/config.yaml');
 }
 
@@ -34,3 +34,20 @@ function originUrl(root: string): string | null {
   }
   return name.replace(/\.git$/, '').replace(/\/+$/, '');
 }
+
+// Invisible and control characters: zero-width spaces and joiners, bidirectional controls, soft hyphens, BOMs.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+
+/**
+ * A repository's name as the store keeps it (issue 47): Unicode NFKC, no invisible or control
+ * characters, the host lower-case. `github.com/acme/b\u200b` and `GitHub.com/acme/b` are then
+ * `github.com/acme/b`: a look-alike cannot stand beside the name it imitates.
+ */
+export function normaliseRepositoryName(name: string): string {
+  const n = name.normalize('NFKC').replace(INVISIBLE, '').trim();
+  const slash = n.indexOf('/');
+  return slash < 0 ? n.toLowerCase() : n.slice(0, slash).toLowerCase() + n.slice(slash);
+}
+
+/** Whether a name read from the store is one the store keeps (rows from before version 5, or written by hand, may not be). */
+export const isNormalRepositoryName = (name: string): boolean => name !== '' && normaliseRepositoryName(name) === name;

@@ -151,6 +151,14 @@ export const MIGRATIONS: string[][] = [
        $$ BEGIN NEW.received_at := pg_catalog.clock_timestamp(); RETURN NEW; END $$`,
     `CREATE TRIGGER attempts_received_now BEFORE INSERT OR UPDATE ON agentos.attempts FOR EACH ROW EXECUTE FUNCTION agentos.received_now()`,
     `ALTER TABLE agentos.attempts ADD CONSTRAINT attempts_duration CHECK (duration_ms IS NULL OR duration_ms >= 0) NOT VALID`,
+    // A name in the form the client keeps (repository.ts normaliseRepositoryName): NFKC, no control or invisible
+    // characters, the host lower-case; a look-alike (\u200b, another case) cannot stand beside the name it imitates.
+    // normalize() needs a UTF8 server; elsewhere the other rules hold and the client checks the form.
+    `DO $$ BEGIN
+       EXECUTE 'ALTER TABLE agentos.repositories ADD CONSTRAINT repositories_name_form CHECK (name <> '''' AND name !~ ''[[:cntrl:]\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]''
+         AND pg_catalog.split_part(name, ''/'', 1) = pg_catalog.lower(pg_catalog.split_part(name, ''/'', 1))'
+         || CASE WHEN pg_catalog.current_setting('server_encoding') = 'UTF8' THEN ' AND name = pg_catalog.normalize(name, ''NFKC'')' ELSE '' END || ') NOT VALID';
+     END $$`,
   ],
 ];
 

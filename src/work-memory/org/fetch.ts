@@ -6,6 +6,7 @@
  * (the scoring) happens on the client, exactly as for the local index.
  * Every value is a query parameter.
  */
+import { isNormalRepositoryName } from '../../shared/team-store/repository.js';
 import { checkedMetadata, count, vectorProblem } from './checked.js';
 import { oneLine } from '../../shared/sanitize.js';
 import type { TeamStoreClient } from '../../shared/team-store/connect.js';
@@ -49,6 +50,11 @@ export async function orgRepositories(client: TeamStoreClient, self: string | nu
   const otherModel: string[] = [];
   const broken: string[] = [];
   for (const r of rows.rows) {
+    // A look-alike name (a zero-width space, another case of the host, a compatibility form) stands beside the one it imitates.
+    if (!isNormalRepositoryName(r.name)) {
+      broken.push(`team store: skipped repository ${named(r.name)}: its name holds invisible characters or is not in the form the store keeps (a look-alike of another name)`);
+      continue;
+    }
     // Totals the scores depend on (corpus size, mean length): a negative or absurd one would skew every score.
     const totals = [r.docs, r.history_docs, r.standard_docs, r.lexical_len].map(count);
     if (totals.some((x) => x === null)) {
