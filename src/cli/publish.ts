@@ -9,6 +9,9 @@ import { repositoryName } from '../shared/team-store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../shared/team-store/schema.js';
 import { syncToTeamStore, type SyncReport } from '../work-memory/index/team-store-sync.js';
 import { withTeamStore } from './team-store.js';
+import { parseConfig } from '../shared/config/parse.js';
+import { yaml } from '../shared/config/yaml.js';
+import { CONFIG_PATH, MAX_CONFIG_BYTES } from '../shared/config/load.js';
 
 export async function syncTeamStore(ctx: CommandContext): Promise<SyncReport> {
   const root = ctx.root();
@@ -58,13 +61,31 @@ export async function notPublishing(ctx: CommandContext, o: { explicit: boolean;
   const root = ctx.root();
   const { git } = await import('../work-memory/sources/git-log.js');
   const { hasGitHistory, resolveRef } = await import('../work-memory/sources/git-source.js');
-  if (!(await hasGitHistory(root))) return null;
+  // An empty clone (or a folder out of git) replaced the team's copy with nothing: no history, no publish.
+  if (!(await hasGitHistory(root))) return `this repository has no git history: nothing it indexes can replace the team's copy${anyBranchHint(o)}`;
+  // The project's decision is the committed config's: a publish: true edited in and not committed is one person's.
+  if (!(await committedPublish(root, git))) return `store.publish: true is not in the committed .agentos/config.yaml (HEAD): commit it to publish from this repository${anyBranchHint(o)}`;
   const current = await git(root, ['symbolic-ref', '-q', '--short', 'HEAD'], { allowFail: true });
   const { ref } = await resolveRef(root, config.sources.git.branch);
-  if (ref === 'HEAD') return null;
+  // No default branch to be on (no origin/HEAD, no main/master/trunk/develop): not the branch checked out, whatever it is.
+  if (ref === 'HEAD')
+    return `no default branch is known here (no origin/HEAD, no main, master, trunk or develop): set sources.git.branch, or run \`git remote set-head origin --auto\`${anyBranchHint(o)}`;
   const main = ref.replace(/^refs\/(heads|remotes\/[^/]+)\//, '');
   const branch = current.code === 0 ? current.stdout.trim() : null;
   // A configured `origin/main` names the branch `main` too.
   if (branch !== null && (branch === main || main.endsWith(`/${branch}`))) return null;
   return `${branch ? `on branch ${branch}` : 'on a detached HEAD'}, not the default branch ${main}: the team's copy is left as it is${o.explicit ? ' (--any-branch replaces it from here)' : ' (`agentos store sync --any-branch` replaces it from here)'}`;
+}
+
+const anyBranchHint = (o: { explicit: boolean }) => (o.explicit ? ' (--any-branch publishes from here anyway)' : ' (`agentos store sync --any-branch` publishes from here anyway)');
+
+/** Whether the config committed at HEAD says `store.publish: true`. */
+async function committedPublish(root: string, git: typeof import('../work-memory/sources/git-log.js').git): Promise<boolean> {
+  const r = await git(root, ['show', `HEAD:./${CONFIG_PATH}`], { allowFail: true });
+  if (r.code !== 0 || r.stdout.length > MAX_CONFIG_BYTES) return false;
+  try {
+    return parseConfig(yaml().parse(r.stdout) as unknown).config.store.publish === true;
+  } catch {
+    return false;
+  }
 }

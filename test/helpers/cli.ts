@@ -75,3 +75,35 @@ export async function indexedDemo(dest: string): Promise<void> {
   const r = await runCli(['-C', dest, 'index', '--include-history', '-q']);
   if (r.code !== 0) throw new Error(`indexing the demo failed (${r.code}): ${r.stderr}`);
 }
+
+/**
+ * A project's config, committed: publishing reads `store.publish` from the config committed at HEAD
+ * (issue 47), on a real default branch. A folder that is not yet a repository with history becomes one
+ * on branch main (the indexed demo's stand-in `.git` holds only HEAD); the config is committed on the
+ * branch checked out.
+ */
+export async function commitConfig(dir: string, yamlText: string): Promise<void> {
+  const { execFileSync } = await import('node:child_process');
+  const { rm, stat } = await import('node:fs/promises');
+  const git = (args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' },
+    });
+  let hasHistory = true;
+  try {
+    git(['rev-parse', '--verify', '-q', 'HEAD']);
+  } catch {
+    hasHistory = false;
+  }
+  if (!hasHistory) {
+    // Only the stand-in (no objects): replaced by a real repository. A real one without commits is kept.
+    if (!(await stat(path.join(dir, '.git', 'objects')).catch(() => null))) await rm(path.join(dir, '.git'), { recursive: true, force: true });
+    git(['init', '-q', '-b', 'main']);
+  }
+  await mkdir(path.join(dir, '.agentos'), { recursive: true });
+  await writeFile(path.join(dir, '.agentos', 'config.yaml'), yamlText);
+  git(['add', '-f', '.agentos/config.yaml']);
+  git(['commit', '-q', '--allow-empty', '-m', 'agentos config']);
+}

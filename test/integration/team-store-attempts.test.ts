@@ -9,7 +9,7 @@ import { jest } from '@jest/globals';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
+import { indexedDemo, runCli, type CliResult, commitConfig } from '../helpers/cli.js';
 import { personUrl, sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 jest.setTimeout(300_000);
@@ -28,7 +28,7 @@ const as = async (author: string, dir: string, args: string[], input?: string): 
 
 async function project(dir: string, repository: string): Promise<void> {
   await mkdir(path.join(dir, '.agentos'), { recursive: true });
-  await writeFile(path.join(dir, '.agentos', 'config.yaml'), `store:\n  repository: ${repository}\n  publish: true\nattempts:\n  scope: org\n`);
+  await commitConfig(dir, `store:\n  repository: ${repository}\n  publish: true\nattempts:\n  scope: org\n`);
 }
 
 beforeAll(async () => {
@@ -158,7 +158,7 @@ describe('shared attempts on a real PostgreSQL', () => {
     await Promise.all(dirs.map((d) => indexedDemo(d)));
     await Promise.all(
       dirs.map(async (d, i) => {
-        await writeFile(path.join(d, '.agentos', 'config.yaml'), `store:\n  repository: acme/repo${i}\n  publish: true\n`);
+        await commitConfig(d, `store:\n  repository: acme/repo${i}\n  publish: true\n`);
         await writeFile(path.join(d, 'docs', 'adrs', `0100-repo-${i}.md`), `# ADR-0100: Decision of repository ${i}\n\nStatus: accepted\n\nOnly repository ${i} decided this.\n`);
       }),
     );

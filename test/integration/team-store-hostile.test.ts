@@ -11,7 +11,7 @@ import { jest } from '@jest/globals';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
+import { indexedDemo, runCli, type CliResult, commitConfig } from '../helpers/cli.js';
 import { personUrl, sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 jest.setTimeout(300_000);
@@ -79,7 +79,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-hostile-'));
   demo = path.join(tmp, 'demo');
   await indexedDemo(demo);
-  await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: acme/demo\n  publish: true\nattempts:\n  scope: org\n');
+  await commitConfig(demo, 'store:\n  repository: acme/demo\n  publish: true\nattempts:\n  scope: org\n');
   evil = path.join(tmp, 'evil');
   const issue = (n: number, title: string, body: string) => [`docs/audit/done/${n}-x/001-issue.md`, `# Issue #${n}: ${title}\n\n${body}\n`];
   for (const [rel, text] of [
@@ -90,10 +90,10 @@ beforeAll(async () => {
     await writeFile(path.join(evil, rel), text);
   }
   await mkdir(path.join(evil, '.agentos'), { recursive: true });
-  await writeFile(path.join(evil, '.agentos', 'config.yaml'), 'store:\n  repository: acme/evil\n  publish: true\ncorpus:\n  history: ["docs/audit/done/**/*.md"]\n');
+  await commitConfig(evil, 'store:\n  repository: acme/evil\n  publish: true\ncorpus:\n  history: ["docs/audit/done/**/*.md"]\n');
   other = path.join(tmp, 'other');
   await mkdir(path.join(other, '.agentos'), { recursive: true });
-  await writeFile(path.join(other, '.agentos', 'config.yaml'), 'store:\n  repository: acme/other\n  publish: true\nattempts:\n  scope: org\n');
+  await commitConfig(other, 'store:\n  repository: acme/other\n  publish: true\nattempts:\n  scope: org\n');
   // The database owner sets the store up once; everybody else is a login role in a group.
   expect((await runCli(['store', 'init'], { env: { AGENTOS_DATABASE_URL: pg.url } })).code).toBe(0);
   expect((await as('alice', demo, ['store', 'sync'])).code).toBe(0);
@@ -117,7 +117,7 @@ describe("the server refuses what one person may not do to another's work", () =
     // An empty project that claims Alice's name: its sync would have removed every document.
     const fake = path.join(tmp, 'fake');
     await mkdir(path.join(fake, '.agentos'), { recursive: true });
-    await writeFile(path.join(fake, '.agentos', 'config.yaml'), 'store:\n  repository: acme/demo\n  publish: true\n');
+    await commitConfig(fake, 'store:\n  repository: acme/demo\n  publish: true\n');
     expect((await as('mallory', fake, ['index', '--include-history', '-q'])).code).toBe(0);
     const sync = await as('mallory', fake, ['store', 'sync']);
     expect(sync.code).toBe(7);

@@ -10,7 +10,7 @@ import { jest } from '@jest/globals';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { cliEnv, indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
+import { cliEnv, indexedDemo, runCli, type CliResult, commitConfig } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
 import { sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
@@ -55,12 +55,12 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-org-'));
   demo = path.join(tmp, 'demo');
   await indexedDemo(demo);
-  await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: acme/demo\n  publish: true\n');
+  await commitConfig(demo, 'store:\n  repository: acme/demo\n  publish: true\n');
   // Another project of the organisation with no past work of its own: all it knows comes from the store.
   other = path.join(tmp, 'other');
   await mkdir(path.join(other, '.agentos'), { recursive: true });
   await mkdir(path.join(other, 'docs'), { recursive: true });
-  await writeFile(path.join(other, '.agentos', 'config.yaml'), 'store:\n  repository: acme/other\n  publish: true\n');
+  await commitConfig(other, 'store:\n  repository: acme/other\n  publish: true\n');
   expect((await runCli(['store', 'init'], { env: { AGENTOS_DATABASE_URL: pg.url } })).code).toBe(0);
   expect((await run(demo, ['store', 'sync'])).code).toBe(0);
   const idx = await run(other, ['index', '--include-history', '-q']);
@@ -147,7 +147,7 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     // The same past work in a second repository: both are found, each where it is.
     const copy = path.join(tmp, 'copy');
     await indexedDemo(copy);
-    await writeFile(path.join(copy, '.agentos', 'config.yaml'), 'store:\n  repository: acme/copy\n  publish: true\n');
+    await commitConfig(copy, 'store:\n  repository: acme/copy\n  publish: true\n');
     expect((await run(copy, ['store', 'sync'])).code).toBe(0);
     const brief = briefs.find((b) => b.endsWith('fix-logging-bug.md'))!;
     const local = (await start(demo, brief)).json;
@@ -196,7 +196,7 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     try {
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE agentos.chunks IN ACCESS EXCLUSIVE MODE');
-      await writeFile(path.join(other, '.agentos', 'config.yaml'), 'store:\n  repository: acme/other\n  publish: true\n  timeout_ms: 1500\n');
+      await commitConfig(other, 'store:\n  repository: acme/other\n  publish: true\n  timeout_ms: 1500\n');
       const started = Date.now();
       const { r, json } = await start(other, briefs[0], ['--scope', 'org']);
       expect(Date.now() - started).toBeLessThan(60_000);
@@ -206,7 +206,7 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     } finally {
       await locker.query('ROLLBACK');
       await locker.end();
-      await writeFile(path.join(other, '.agentos', 'config.yaml'), 'store:\n  repository: acme/other\n  publish: true\n');
+      await commitConfig(other, 'store:\n  repository: acme/other\n  publish: true\n');
     }
   });
 

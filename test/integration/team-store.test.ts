@@ -9,7 +9,7 @@ import { jest } from '@jest/globals';
 import { chmod, cp, mkdtemp, readdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { indexedDemo, runCli, type CliResult } from '../helpers/cli.js';
+import { indexedDemo, runCli, type CliResult, commitConfig } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
 import { PG_PASSWORD, pgbin, sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { MIGRATIONS } from '../../src/shared/team-store/schema.js';
@@ -128,7 +128,7 @@ describe('agentos store sync: the live index into the team store', () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-store-sync-'));
     demo = path.join(tmp, 'demo');
     await indexedDemo(demo);
-    await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: demo\n  publish: true\n');
+    await commitConfig(demo, 'store:\n  repository: demo\n  publish: true\n');
     expect((await store(['init'])).code).toBe(0);
   });
   afterAll(async () => rm(tmp, { recursive: true, force: true }));
@@ -193,7 +193,7 @@ describe('agentos store sync: the live index into the team store', () => {
     const repo = path.join(tmp, 'branchy');
     await indexedDemo(repo);
     await rm(path.join(repo, '.git'), { recursive: true, force: true });
-    await writeFile(path.join(repo, '.agentos', 'config.yaml'), 'store:\n  repository: acme/branchy\n  publish: true\n');
+    await commitConfig(repo, 'store:\n  repository: acme/branchy\n  publish: true\n');
     const git = (args: string[]) => execFileSync('git', ['-c', 'user.email=a@b.c', '-c', 'user.name=A', ...args], { cwd: repo, stdio: 'ignore' });
     git(['init', '-q', '-b', 'main']);
     git(['add', '-A']);
@@ -215,6 +215,31 @@ describe('agentos store sync: the live index into the team store', () => {
     expect(await count()).toBe(before);
     expect((await run(['store', 'sync', '--any-branch'])).code).toBe(0);
     expect(Number(await count())).toBeLessThan(Number(before));
+  });
+
+  test("no history, an uncommitted publish: true, no default branch: nothing replaces the team's copy (issue 47)", async () => {
+    const repo = path.join(tmp, 'unpublished');
+    await indexedDemo(repo);
+    await rm(path.join(repo, '.git'), { recursive: true, force: true });
+    const git = (args: string[]) => execFileSync('git', ['-c', 'user.email=a@b.c', '-c', 'user.name=A', ...args], { cwd: repo, stdio: 'ignore' });
+    git(['init', '-q', '-b', 'main']);
+    await writeFile(path.join(repo, '.agentos', 'config.yaml'), 'store:\n  repository: acme/unpublished\n  publish: true\n');
+    const run = (args: string[]) => runCli(['-C', repo, ...args], { env: { AGENTOS_DATABASE_URL: pg.url } });
+    // An empty clone: it once published nothing over the team's copy.
+    let r = await run(['store', 'sync']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('this repository has no git history')]);
+    // History, but the publish: true is one person's edit, not committed.
+    git(['add', 'README.md']);
+    git(['commit', '-q', '-m', 'readme']);
+    r = await run(['store', 'sync']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('store.publish: true is not in the committed .agentos/config.yaml (HEAD)')]);
+    // Committed, on a branch no default goes by, with no origin/HEAD to say which is the default.
+    git(['add', '-f', '.agentos/config.yaml']);
+    git(['commit', '-q', '-m', 'config']);
+    git(['branch', '-m', 'main', 'wip']);
+    r = await run(['store', 'sync']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('no default branch is known here')]);
+    expect(await sql(`SELECT 1 FROM repositories WHERE name = 'acme/unpublished'`)).toEqual([]);
   });
 
   test('a hostile title is stored as text; every table is still there', async () => {
@@ -281,7 +306,7 @@ describe("the repository's name", () => {
       await rm(path.join(repo, '.git'), { recursive: true, force: true });
       const git = (args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
       git(['init', '-q']);
-      await writeFile(path.join(repo, '.agentos', 'config.yaml'), 'store:\n  publish: true\n');
+      await commitConfig(repo, 'store:\n  publish: true\n');
       const none = await runCli(['-C', repo, 'store', 'sync'], { env: { AGENTOS_DATABASE_URL: pg.url } });
       expect(none.code).toBe(2);
       expect(none.stderr).toMatch(/no git remote "origin"; set store.repository/);
@@ -324,7 +349,7 @@ describe('faults in the middle of a sync leave nothing half-written', () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-store-fault-'));
     demo = path.join(tmp, 'demo');
     await indexedDemo(demo);
-    await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: faulty\n  publish: true\n');
+    await commitConfig(demo, 'store:\n  repository: faulty\n  publish: true\n');
     preload = path.join(tmp, 'fault.cjs');
     await writeFile(preload, FAULT_PRELOAD);
     expect((await store(['init'])).code).toBe(0);
@@ -382,7 +407,7 @@ describe('many at once', () => {
       for (let i = 1; i <= 8; i++) {
         const root = path.join(tmp, `r${i}`);
         await indexedDemo(root);
-        await writeFile(path.join(root, '.agentos', 'config.yaml'), `store:\n  repository: team/r${i}\n  publish: true\n`);
+        await commitConfig(root, `store:\n  repository: team/r${i}\n  publish: true\n`);
         roots.push(root);
       }
       // r1 twice: the second waits for the first (its row is locked) and then finds nothing to send.
@@ -437,7 +462,7 @@ describe('a server without pgvector', () => {
     try {
       const demo = path.join(tmp, 'demo');
       await indexedDemo(demo);
-      await writeFile(path.join(demo, '.agentos', 'config.yaml'), 'store:\n  repository: demo\n  publish: true\n');
+      await commitConfig(demo, 'store:\n  repository: demo\n  publish: true\n');
       const r = await runCli(
         ['-C', demo, 'issue', 'start', path.join(demo, 'briefs', 'fix-logging-bug.md'), '--json', '--non-interactive', '--no-refresh', '--scope', 'org', '-o', path.join(tmp, 'out.md')],
         {
