@@ -235,7 +235,8 @@ export function warningText(w: RepeatWarning): string {
   const err = line ? `: ${pastQuote(line.replace(/`/g, "'"), 240)}` : '';
   const who = f.origin ? ` by ${quotePast(f.origin, 120)} (recorded in the team store)` : '';
   let s = `agentos: this was tried on ${day}${who} and failed${err} (${pastCode(f.command)}, similarity ${w.score.toFixed(2)}).`;
-  if (w.workedInstead) s += ` What worked instead: ${pastCode(w.workedInstead.command)} (${w.workedInstead.time.slice(0, 10)}).`;
+  const okBy = w.workedInstead?.origin ? ` by ${quotePast(w.workedInstead.origin, 120)} (recorded in the team store)` : '';
+  if (w.workedInstead) s += ` What worked instead: ${pastCode(w.workedInstead.command)} (${w.workedInstead.time.slice(0, 10)}${okBy}).`;
   return s + ' Consider another approach; run it anyway only if something changed.';
 }
 
