@@ -63,7 +63,10 @@ export function renderRepeatWarning(raw: RepeatWarning[], threshold: number, loo
     if (f.origin) lines.push(`      by: ${f.origin} (the team store)`);
     const ok = w.workedInstead;
     // A teammate's success says whose it is, as a teammate's failure does: "worked" is their word, not this machine's.
-    if (ok) lines.push(`      ${p.green('✓')} worked instead: \`${ok.command}\`, ${day(ok.time)}${ok.context && ok.context !== f.context ? ` (${ok.context})` : ''}${ok.origin ? `, by ${ok.origin} (the team store)` : ''}`);
+    if (ok)
+      lines.push(
+        `      ${p.green('✓')} worked instead: \`${ok.command}\`, ${day(ok.time)}${ok.context && ok.context !== f.context ? ` (${ok.context})` : ''}${ok.origin ? `, by ${ok.origin} (the team store)` : ''}`,
+      );
   }
   if (shown.length > 3) lines.push(p.dim(`  … and ${shown.length - 3} more (agentos attempt check --json)`));
   return lines.join('\n') + '\n';
