@@ -139,18 +139,18 @@ describe('vectorCandidates: widening, then an exact scan when pgvector runs out 
   });
 });
 
-test("a repository whose name and path spell another's document key cannot pass for it: both are left out and named", async () => {
+test("a repository whose name and path spell another's document key cannot take its match (issue 47): the first colon ends the name", async () => {
   const { distinctKeys } = await import('../../src/work-memory/org/open.js');
   // A self-hosted remote keeps its port in the name (`git.example.com:8443/team/web`), so a name may hold a colon.
   const alice = fetched('git.example.com:8443/team/web', 'docs/adr/0001.md', 'use postgres', [basis(1)]);
   const mallory = fetched('git.example.com', '8443/team/web:docs/adr/0001.md', 'use mongo', [basis(2)]);
   const other = fetched('git.example.com:8443/team/api', 'docs/adr/0001.md', 'use redis', [basis(3)]);
-  expect(foreignKey(alice.repository, alice.path)).toBe(foreignKey(mallory.repository, mallory.path));
+  expect(foreignKey(alice.repository, alice.path)).toBe('git.example.com%3A8443/team/web:docs/adr/0001.md');
+  expect(foreignKey(alice.repository, alice.path)).not.toBe(foreignKey(mallory.repository, mallory.path));
+  // Before, both were left out ("one name for documents of …"): Alice's match was gone. Now each stands as itself.
   const r = distinctKeys([mallory, alice, other]);
-  expect(r.docs).toEqual([other]);
-  expect(r.ambiguous).toEqual(['team store: skipped git.example.com:8443/team/web:docs/adr/0001.md: one name for documents of git.example.com and git.example.com:8443/team/web']);
-  // Two documents of one repository under one key are not a clash between repositories (the server's key is unique).
-  expect(distinctKeys([alice, other]).ambiguous).toEqual([]);
+  expect(r.docs).toEqual([mallory, alice, other]);
+  expect(r.ambiguous).toEqual([]);
 });
 
 test("a teammate's repository named `github` cannot replace this repository's own `github:issue/7`", async () => {

@@ -142,7 +142,12 @@ export function orgLexical(local: LexicalData, fetched: FetchedDoc[], stats: Cor
   return { bm25, templates: local.templates };
 }
 
-/** How another repository's document is keyed and shown. */
+/**
+ * How another repository's document is keyed and shown: `<repository>:<path>`, with any colon of the
+ * repository's name written `%3A` (a self-hosted remote keeps its port: `git.example.com%3A8443/team/web`),
+ * so that the first colon always ends the name and no name and path can spell another's key (issue 47:
+ * `git.example.com` + `8443/team/web:docs/…` took `git.example.com:8443/team/web`'s match away).
+ */
 export function foreignKey(repository: string, path: string): string {
-  return `${repository}:${path}`;
+  return `${repository.replace(/%/g, '%25').replace(/:/g, '%3A')}:${path}`;
 }
