@@ -121,10 +121,18 @@ describe("the server refuses what one person may not do to another's work", () =
     expect((await as('mallory', fake, ['index', '--include-history', '-q'])).code).toBe(0);
     const sync = await as('mallory', fake, ['store', 'sync']);
     expect(sync.code).toBe(7);
-    expect(sync.stderr).toContain('acme/demo in the team store belongs to the person who published it first');
+    expect(sync.stderr).toContain('acme/demo in the team store is owned by alice: only its owners or an administrator (agentos_admin) can replace or remove it');
     const remove = await as('mallory', fake, ['store', 'remove', 'acme/demo']);
     expect(remove.code).toBe(7);
-    expect(remove.stderr).toContain('acme/demo in the team store belongs to the person who published it first');
+    expect(remove.stderr).toContain('acme/demo in the team store is owned by alice');
+    // A reader publishing a name nobody holds is told she may only read (it was told the name was someone's).
+    const fresh = path.join(tmp, 'fresh');
+    await mkdir(path.join(fresh, '.agentos'), { recursive: true });
+    await commitConfig(fresh, 'store:\n  repository: acme/fresh\n  publish: true\n');
+    const rita = { AGENTOS_DATABASE_URL: await personUrl(pg, 'rita', 'agentos_reader') };
+    expect((await runCli(['-C', fresh, 'index', '--include-history', '-q'], { cwd: fresh, env: rita })).code).toBe(0);
+    const reader = await runCli(['-C', fresh, 'store', 'sync'], { cwd: fresh, env: rita });
+    expect([reader.code, reader.stderr]).toEqual([7, expect.stringContaining('acme/fresh: this login may only read the team store (agentos_reader)')]);
     // Around the client too: row-level security, not a WHERE clause.
     expect(await asMallory(`DELETE FROM documents WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/demo') RETURNING id`)).toEqual([]);
     expect(await asMallory(`DELETE FROM repositories WHERE name = 'acme/demo' RETURNING id`)).toEqual([]);

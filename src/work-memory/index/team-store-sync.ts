@@ -8,6 +8,7 @@
  * server going away mid-sync rolls the transaction back, so nothing half-written is
  * ever visible. Every value is a query parameter.
  */
+import { oneLine } from '../../shared/sanitize.js';
 import { createHash } from 'node:crypto';
 import { TeamStoreUnavailableError } from '../../shared/errors.js';
 import type { TeamStoreClient } from '../../shared/team-store/connect.js';
@@ -50,8 +51,8 @@ export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex,
         [repository],
       )
       .catch((e: unknown) => {
-        // Row-level security: the repository was published by someone else (or this role may only read).
-        if ((e as { code?: string }).code === '42501') throw new TeamStoreUnavailableError(notYours(repository));
+        // Row-level security: the repository was published by someone else (or this role may only read): said after the rollback.
+        if ((e as { code?: string }).code === '42501') throw new Refused();
         throw e;
       });
     const repoId = repo.rows[0].id;
@@ -128,9 +129,12 @@ export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex,
     return report;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
+    if (e instanceof Refused) throw new TeamStoreUnavailableError(await notYours(client, repository));
     throw e;
   }
 }
+
+class Refused extends Error {}
 
 interface RepoRow {
   id: string;
@@ -192,7 +196,23 @@ async function insertColumns(client: TeamStoreClient, into: string, types: strin
   }
 }
 
-/** A refusal of the store's row-level security, said as what it means. */
-export function notYours(repository: string): string {
-  return `${repository} in the team store belongs to the person who published it first: only its owners or an administrator can replace it (docs/team-store.md), and a reader cannot publish`;
+/**
+ * A refusal of the store's row-level security, said as what it is (issue 47): whose the repository is
+ * (its owners are readable by everyone), or that this login may only read. Asked outside any
+ * transaction; what cannot be asked is not guessed.
+ */
+export async function notYours(client: TeamStoreClient, repository: string): Promise<string> {
+  const owners = await client
+    .query<{ owners: unknown }>('SELECT owners FROM repositories WHERE name = $1', [repository])
+    .then((r) => r.rows[0]?.owners)
+    .catch(() => undefined);
+  const name = oneLine(repository, 200);
+  if (Array.isArray(owners) && owners.length)
+    return `${name} in the team store is owned by ${owners.map((o) => oneLine(String(o), 60)).join(', ')}: only its owners or an administrator (agentos_admin) can replace or remove it (docs/team-store.md)`;
+  const writer = await client
+    .query<{ w: boolean }>(`SELECT pg_catalog.pg_has_role(session_user, 'agentos_writer', 'MEMBER') AS w`)
+    .then((r) => r.rows[0]?.w)
+    .catch(() => undefined);
+  if (writer === false) return `${name}: this login may only read the team store (agentos_reader); a writer publishes (docs/team-store.md)`;
+  return `${name}: the team store refused this login's change to it (docs/team-store.md)`;
 }

@@ -68,10 +68,11 @@ export async function runStoreRemove(ctx: CommandContext, name: string, opts: { 
     const exists = await client.query<{ docs: number }>('SELECT docs FROM repositories WHERE name = $1', [name]);
     if (!exists.rows.length) return { removed: false as const, documents: 0, missing: true };
     const gone = await client.query('DELETE FROM repositories WHERE name = $1 RETURNING id', [name]);
-    return { removed: (gone.rowCount ?? 0) > 0, documents: exists.rows[0].docs, missing: false };
+    const removed = (gone.rowCount ?? 0) > 0;
+    return { removed, documents: exists.rows[0].docs, missing: false, refusal: removed ? null : await notYours(client, name) };
   });
   if (result.missing) throw new UsageError(`store remove: the team store has no repository named ${terminalSafe(name)}`);
-  if (!result.removed) throw new TeamStoreUnavailableError(notYours(name));
+  if (!result.removed) throw new TeamStoreUnavailableError(result.refusal ?? `${terminalSafe(name)}: not removed`);
   if (opts.json) ctx.io.stdout.write(JSON.stringify({ repository: name, removed: true, documents: result.documents }, null, 2) + '\n');
   else ctx.io.stdout.write(`Removed ${terminalSafe(name)} from the team store (${result.documents} documents).\n`);
   return ExitCode.Ok;
