@@ -26,7 +26,7 @@ import { safeForTerminal, terminalSafe } from '../../src/shared/sanitize.js';
 import { checkRecordPath, CHECK_RECORD_KIND, isOwnCheckRecord, isSameFile } from '../../src/work-memory/output/safe-target.js';
 import { quotePast, relatedPastWorkSection, stripAgentosSections } from '../../src/work-memory/output/sections.js';
 import { main } from '../../src/cli/cli.js';
-import { headingText, trimEndSet } from '../../src/shared/text/linear.js';
+import { cutAtWord, headingText, trimEndSet } from '../../src/shared/text/linear.js';
 import type { HistoryMatch } from '../../src/work-memory/check/history.js';
 import { FakeEmbedder, makeIO, makeProject } from '../helpers/fakes.js';
 
@@ -97,6 +97,13 @@ describe('super-linear patterns in metadata, chunking and excerpts', () => {
     expect(headingText('C#')).toBe('C#');
     expect(headingText('##')).toBe('##');
     expect(cleanTitle('Issue #12: Hostile input')).toBe('Hostile input');
+  });
+
+  test('cutAtWord: before the last whole word that fits, the cut marked; a run of 100,000 spaces in one pass', () => {
+    expect(cutAtWord('stage the publish for later', 14)).toBe('stage the …');
+    expect(cutAtWord('short', 14)).toBe('short');
+    expect(cutAtWord('nospacesatall', 5)).toBe('nospa …');
+    expect(cutAtWord(`a${' '.repeat(100_000)}b`, 50_000)).toBe('a …');
   });
 
   test('frontmatter: an alias bomb is reported, a huge block is not parsed', () => {

@@ -25,3 +25,18 @@ export function headingText(rest: string): string {
   if (i > 0 && i < t.length && isSpace(t[i - 1])) return t.slice(0, i).trim();
   return t;
 }
+
+/**
+ * `s` within `max` characters: cut before the last whole word that fits, the cut marked ` …`
+ * (`s.slice(0, max).replace(/\s+\S*$/, '') + ' …'` in one pass; that pattern is O(k²) on a run
+ * of k spaces). A text with no space in its first `max` characters is cut there.
+ */
+export function cutAtWord(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const cut = s.slice(0, max);
+  let i = cut.length;
+  while (i > 0 && !isSpace(cut[i - 1])) i--;
+  if (i === 0) return `${cut} …`;
+  while (i > 0 && isSpace(cut[i - 1])) i--;
+  return `${cut.slice(0, i)} …`;
+}

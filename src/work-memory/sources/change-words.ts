@@ -9,8 +9,8 @@
  * range as the history, only added lines kept, bounded per commit, lockfiles and generated
  * files left out by pathspec.
  */
-import { spawn } from 'node:child_process';
-import { GitError, mergeDiffFlag } from './git-log.js';
+import { gitLines, mergeDiffFlag } from './git-log.js';
+import { cutAtWord } from '../../shared/text/linear.js';
 
 /** What one change says, bounded. */
 export interface ChangeWords {
@@ -249,9 +249,7 @@ class Collector {
       .slice(0, MAX_NAMES)
       .map((x) => x.n);
     if (!written.length && !names.length) return null;
-    let docs = written.join(' ');
-    if (docs.length > MAX_DOC_CHARS) docs = `${docs.slice(0, MAX_DOC_CHARS).replace(/\s+\S*$/, '')} …`;
-    return { docs, names };
+    return { docs: cutAtWord(written.join(' '), MAX_DOC_CHARS), names };
   }
 }
 
@@ -319,9 +317,6 @@ function unquote(p: string): string {
  */
 export async function readChangeWords(cwd: string, range: string, wanted: (sha: string) => boolean, paths: string[] = []): Promise<Map<string, ChangeWords>> {
   const args = [
-    '--no-pager',
-    '-c',
-    'core.quotePath=false',
     'log',
     '--first-parent',
     await mergeDiffFlag(cwd),
@@ -340,35 +335,9 @@ export async function readChangeWords(cwd: string, range: string, wanted: (sha: 
     ...(paths.length ? paths : ['.']),
     ...NOT_WORDS_PATHSPEC,
   ];
-  const child = spawn('git', args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let errText = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (errText = (errText + d).slice(0, 4096)));
-  const closed = new Promise<number>((resolve, reject) => {
-    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
-    child.on('close', (code) => resolve(code ?? 1));
-  });
-  closed.catch(() => undefined);
   const parser = new PatchWords(wanted);
-  const decoder = new TextDecoder('utf-8');
-  let carry = '';
-  // A line past this (a one-line 50 MB file) is no one's words: skipped to its end, never held or re-split.
-  let skipping = false;
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    let text = decoder.decode(chunk, { stream: true });
-    if (skipping) {
-      const nl = text.indexOf('\n');
-      if (nl < 0) continue;
-      [text, skipping] = [text.slice(nl + 1), false];
-    }
-    const lines = (carry + text).split('\n');
-    carry = lines.pop()!;
-    for (const l of lines) parser.line(l);
-    if (carry.length > MAX_CARRY) [carry, skipping] = ['', true];
-  }
-  const last = carry + decoder.decode();
-  if (last) parser.line(last);
+  // A line past MAX_CARRY (a one-line 50 MB file) is no one's words: skipped to its end, never held.
+  for await (const l of gitLines(cwd, args, { maxLine: MAX_CARRY, what: `log -p ${range}` })) parser.line(l);
   parser.flush();
-  const code = await closed;
-  if (code !== 0) throw new GitError(`git log -p ${range}: ${errText.trim().split('\n')[0]?.slice(0, 300) || `exit ${code}`}`);
   return parser.words;
 }

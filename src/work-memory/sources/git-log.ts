@@ -105,6 +105,47 @@ export function authorsOf(cwd: string, shas: string[]): Promise<Map<string, stri
 }
 
 /**
+ * The lines of a git command's output, streamed and decoded as a stream. A line longer than
+ * `maxLine` (a one-line 50 MB file in a patch) is skipped to its end, never held or re-split.
+ * A failed command throws GitError naming it (`what`) with git's first stderr line, unless
+ * `allowFail` (then what it printed is all there is).
+ */
+export async function* gitLines(cwd: string, args: string[], opts: { maxLine?: number; allowFail?: boolean; what?: string } = {}): AsyncGenerator<string> {
+  const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let errText = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (errText = (errText + d).slice(0, 4096)));
+  const closed = new Promise<number>((resolve, reject) => {
+    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+  closed.catch(() => undefined); // awaited below; a spawn error must not surface first as an unhandled rejection
+  const maxLine = opts.maxLine ?? Infinity;
+  const decoder = new TextDecoder('utf-8');
+  let carry = '';
+  let skipping = false;
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      let text = decoder.decode(chunk, { stream: true });
+      if (skipping) {
+        const nl = text.indexOf('\n');
+        if (nl < 0) continue;
+        [text, skipping] = [text.slice(nl + 1), false];
+      }
+      const lines = (carry + text).split('\n');
+      carry = lines.pop()!;
+      yield* lines;
+      if (carry.length > maxLine) [carry, skipping] = ['', true];
+    }
+    const last = skipping ? '' : carry + decoder.decode();
+    if (last) yield last;
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+  const code = await closed;
+  if (code !== 0 && !opts.allowFail) throw new GitError(`git ${opts.what ?? args[0]}: ${firstLine(errText) || `exit ${code}`}`);
+}
+
+/**
  * What each first-parent commit of `range` did to its files, by blob (`git log --raw`: no diff is
  * computed, so a history of thousands of commits reads in a fraction of a second), newest first:
  * the sorted `path old-blob new-blob` of every file it changed. A commit whose signature with old
@@ -114,12 +155,6 @@ export async function blobSignatures(cwd: string, range: string, opts: { maxCoun
   const args = ['log', '--first-parent', await mergeDiffFlag(cwd), '--raw', '--no-abbrev', '--no-renames', '--no-color', '--format=%x1e%H'];
   if (opts.maxCount) args.push(`--max-count=${opts.maxCount}`);
   args.push(range, '--', ...(opts.paths ?? []));
-  const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
-  const closed = new Promise<void>((resolve, reject) => {
-    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
-    child.on('close', () => resolve());
-  });
-  closed.catch(() => undefined);
   const out: Array<{ sha: string; forward: string; inverse: string }> = [];
   let sha = '';
   let files: Array<[string, string, string]> = [];
@@ -139,30 +174,19 @@ export async function blobSignatures(cwd: string, range: string, opts: { maxCoun
     }
     files = [];
   };
-  let carry = '';
-  const decoder = new TextDecoder('utf-8');
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    const lines = (carry + decoder.decode(chunk, { stream: true })).split('\n');
-    carry = lines.pop()!;
-    for (const l of lines) {
-      if (l.startsWith('\x1e')) {
-        flush();
-        sha = l.slice(1).trim();
-      } else if (l.startsWith(':')) {
-        // ":100644 100644 <old> <new> M\tpath"
-        const tab = l.indexOf('\t');
-        const meta = l.slice(1, tab).split(' ');
-        if (tab > 0 && meta.length >= 5) files.push([l.slice(tab + 1), meta[2], meta[3]]);
-      }
+  // A git that fails here finds fewer reverts: the titles still say theirs.
+  for await (const l of gitLines(cwd, args, { allowFail: true })) {
+    if (l.startsWith('\x1e')) {
+      flush();
+      sha = l.slice(1).trim();
+    } else if (l.startsWith(':')) {
+      // ":100644 100644 <old> <new> M\tpath"
+      const tab = l.indexOf('\t');
+      const meta = l.slice(1, tab).split(' ');
+      if (tab > 0 && meta.length >= 5) files.push([l.slice(tab + 1), meta[2], meta[3]]);
     }
   }
-  if (carry.startsWith(':')) {
-    const tab = carry.indexOf('\t');
-    const meta = carry.slice(1, tab).split(' ');
-    if (tab > 0 && meta.length >= 5) files.push([carry.slice(tab + 1), meta[2], meta[3]]);
-  }
   flush();
-  await closed;
   return out;
 }
 

@@ -6,6 +6,7 @@
  */
 import { relatedOf } from '../corpus/relations.js';
 import { readFileSync, realpathSync } from 'node:fs';
+import { cutAtWord } from '../../shared/text/linear.js';
 import path from 'node:path';
 import { sha256 } from '../corpus/read.js';
 import type { DocStatus } from '../corpus/types.js';
@@ -192,7 +193,7 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   const range = incremental ? `${prev!.state.head}..${head}` : head;
   const paths = prefix ? [`:(top,literal)${prefix}`] : [];
   // Reverts by what they do: a commit that puts an earlier one's files back as they were undoes it, whatever its title.
-  const undoes = await inverseReverts(o.root, range, head, incremental, paths);
+  const undoes = await inverseReverts(o.root, range, incremental ? prev!.state.head : null, paths);
   for await (const c of readLog(o.root, range, { paths })) {
     commits++;
     const why: NotWork | null = notWork(c, rules);
@@ -257,16 +258,22 @@ const REVERT_LOOKBACK = 5000;
  * after the same files changed again in between is not seen this way (its blobs differ); its title
  * still says so when git wrote it.
  */
-async function inverseReverts(root: string, range: string, head: string, incremental: boolean, paths: string[]): Promise<Map<string, string>> {
+async function inverseReverts(root: string, range: string, before: string | null, paths: string[]): Promise<Map<string, string>> {
+  // A full read walks the whole history (raw logs are cheap); an update, its new commits and then, from where the
+  // last read stopped, as far back as the lookback: two walks that do not overlap.
+  const recent = await blobSignatures(root, range, { paths });
+  if (!recent.length) return new Map();
+  const older = before ? await blobSignatures(root, before, { paths, maxCount: REVERT_LOOKBACK }) : [];
+  return matchInverses([...recent, ...older], recent.length);
+}
+
+/** Of `history` (newest first), each of its first `count` commits that is the inverse of an older one: reverting sha -> reverted sha. */
+function matchInverses(history: Awaited<ReturnType<typeof blobSignatures>>, count: number): Map<string, string> {
   const out = new Map<string, string>();
-  // An update: its new commits, against as far back as the lookback; a full read: the whole history (raw logs are cheap).
-  const inRange = incremental ? new Set((await blobSignatures(root, range, { paths })).map((c) => c.sha)) : null;
-  if (inRange && !inRange.size) return out;
-  const history = await blobSignatures(root, head, { paths, ...(inRange ? { maxCount: inRange.size + REVERT_LOOKBACK } : {}) });
   const older = new Map<string, number[]>();
   history.forEach((c, i) => older.set(c.forward, [...(older.get(c.forward) ?? []), i]));
-  history.forEach((c, i) => {
-    if ((inRange && !inRange.has(c.sha)) || c.inverse === c.forward) return;
+  history.slice(0, count).forEach((c, i) => {
+    if (c.inverse === c.forward) return;
     const target = older.get(c.inverse)?.find((j) => j > i);
     if (target !== undefined) out.set(c.sha, history[target].sha);
   });
@@ -300,8 +307,8 @@ function markReverted(docs: SourceDoc[], verdicts: Verdicts): void {
 function toDoc(c: GitCommit, repo: WebRepo | null, words: ChangeWords | null, branchAuthor: string | null): SourceDoc {
   const w = describeWork(c);
   const paths = c.files.map((f) => f.path);
-  const title = w.title.length > MAX_TITLE_CHARS ? `${w.title.slice(0, MAX_TITLE_CHARS).replace(/\s+\S*$/, '')} …` : w.title;
-  const body = w.body.length > MAX_BODY_CHARS ? `${w.body.slice(0, MAX_BODY_CHARS).replace(/\s+\S*$/, '')} …` : w.body;
+  const title = cutAtWord(w.title, MAX_TITLE_CHARS);
+  const body = cutAtWord(w.body, MAX_BODY_CHARS);
   const shown = paths.slice(0, FILES_IN_TEXT).join(', ') + (paths.length > FILES_IN_TEXT ? `, and ${paths.length - FILES_IN_TEXT} more` : '');
   const said = words ? [`## ${CHANGE_WORDS_SECTION}`, words.docs, words.names.length ? `Names: ${words.names.join(', ')}` : ''] : [];
   const text = [`# ${title}`, body, paths.length ? `Files: ${shown}` : '', ...said].filter(Boolean).join('\n\n') + '\n';
