@@ -115,27 +115,27 @@ function parse(buf: Buffer, file: string): LexicalJson {
 /** A generation's lexical index as an update reuses it: its boilerplate, and the counts of each document with the hash given for it. */
 export function readLexicalReuse(file: string, sha256: string, hashes: Map<string, string>): LexicalReuse | null {
   try {
-    const buf = readFileSync(file);
-    if (createHash('sha256').update(buf).digest('hex') !== sha256) return null;
-    const json = parse(buf, file);
-    const docs: LexicalReuse['docs'] = new Map();
-    for (const [p, len, flat] of json.docs) {
-      const hash = hashes.get(p);
-      if (hash === undefined) continue;
-      const tf = new Map<string, number>();
-      for (let i = 0; i < flat.length; i += 2) tf.set(json.terms[flat[i]], flat[i + 1]);
-      docs.set(p, { hash, len, tf });
+    const { docs, templates, changed } = decode(file, sha256);
+    const reuse: LexicalReuse['docs'] = new Map();
+    for (const d of docs) {
+      const hash = hashes.get(d.path);
+      if (hash !== undefined) reuse.set(d.path, { hash, len: d.len, tf: d.tf });
     }
-    const t = json.templates;
-    return { docs, changed: t.changed ?? 0, templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples } };
+    return { docs: reuse, changed, templates };
   } catch {
-    // Unreadable or of another version: counted again from the texts.
+    // Unreadable, corrupt or of another version: counted again from the texts.
     return null;
   }
 }
 
 /** Load a generation's lexical index; `sha256` (from the manifest) is checked when given. */
 export function readLexical(file: string, sha256?: string): LexicalData {
+  const { docs, templates } = decode(file, sha256);
+  return { bm25: new Bm25Index(docs), templates };
+}
+
+/** A lexical file as its documents' counts and its boilerplate, checked against `sha256` when given. */
+function decode(file: string, sha256?: string): { docs: LexicalDoc[]; templates: TemplateSet; changed: number } {
   const buf = readFileSync(file);
   if (sha256 && createHash('sha256').update(buf).digest('hex') !== sha256) {
     throw new Error(`lexical index ${file} is truncated or corrupt; run \`agentos index --full\``);
@@ -147,7 +147,7 @@ export function readLexical(file: string, sha256?: string): LexicalData {
     return { path: p, len, tf };
   });
   const t = json.templates;
-  return { bm25: new Bm25Index(docs), templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples } };
+  return { docs, templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples }, changed: t.changed ?? 0 };
 }
 
 /** Load the live generation's lexical index (throws when there is none). */
