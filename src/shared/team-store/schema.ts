@@ -22,6 +22,24 @@ export function repositoryTotalsSql(where: string): string {
     WHERE r.id = s.id`;
 }
 
+/** Who is asking, as the policies read it: the role in effect (version 4), or the login the session connected as (version 5 on). */
+type Who = 'current_user' | 'session_user';
+
+/** Whether `who` may write a repository: an administrator, or one of its owners. A fixed search_path: no caller's function answers for it. */
+const mayWriteSql = (who: Who) =>
+  `CREATE OR REPLACE FUNCTION agentos.may_write(repo bigint) RETURNS boolean LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS
+     $$ SELECT pg_catalog.pg_has_role(${who}, 'agentos_admin', 'MEMBER') OR EXISTS (SELECT 1 FROM agentos.repositories r WHERE r.id = repo AND ${who}::text = ANY (r.owners)) $$`;
+
+/** The trigger that lets only an administrator change a repository's owners or name. */
+const keepOwnersSql = (who: Who) =>
+  `CREATE OR REPLACE FUNCTION agentos.keep_owners() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS
+     $$ BEGIN
+       IF (NEW.owners IS DISTINCT FROM OLD.owners OR NEW.name IS DISTINCT FROM OLD.name) AND NOT pg_catalog.pg_has_role(${who}, 'agentos_admin', 'MEMBER') THEN
+         RAISE EXCEPTION 'only an administrator (agentos_admin) changes the owners or the name of %', OLD.name USING ERRCODE = '42501';
+       END IF;
+       RETURN NEW;
+     END $$`;
+
 /** Each version's statements, applied in order. The vector size is the model's (all-MiniLM-L6-v2: 384). */
 export const MIGRATIONS: string[][] = [
   [
@@ -81,18 +99,11 @@ export const MIGRATIONS: string[][] = [
     `ALTER TABLE agentos.attempts ALTER COLUMN author SET DEFAULT current_user`,
     `ALTER TABLE agentos.forgotten_attempts ALTER COLUMN author SET DEFAULT current_user`,
     // A fixed search_path: a caller's own `pg_has_role` or `=` in a schema of theirs must never answer for these.
-    `CREATE FUNCTION agentos.may_write(repo bigint) RETURNS boolean LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS
-       $$ SELECT pg_catalog.pg_has_role(current_user, 'agentos_admin', 'MEMBER') OR EXISTS (SELECT 1 FROM agentos.repositories r WHERE r.id = repo AND current_user::text = ANY (r.owners)) $$`,
+    mayWriteSql('current_user'),
     `CREATE FUNCTION agentos.may_write_document(doc bigint) RETURNS boolean LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS
        $$ SELECT agentos.may_write((SELECT d.repository_id FROM agentos.documents d WHERE d.id = doc)) $$`,
     // Who owns a repository, and its name, change only by an administrator: an owner may not hand it away or rename it.
-    `CREATE FUNCTION agentos.keep_owners() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS
-       $$ BEGIN
-         IF (NEW.owners IS DISTINCT FROM OLD.owners OR NEW.name IS DISTINCT FROM OLD.name) AND NOT pg_catalog.pg_has_role(current_user, 'agentos_admin', 'MEMBER') THEN
-           RAISE EXCEPTION 'only an administrator (agentos_admin) changes the owners or the name of %', OLD.name USING ERRCODE = '42501';
-         END IF;
-         RETURN NEW;
-       END $$`,
+    keepOwnersSql('current_user'),
     `CREATE TRIGGER repositories_keep_owners BEFORE UPDATE ON agentos.repositories FOR EACH ROW EXECUTE FUNCTION agentos.keep_owners()`,
     ...['repositories', 'documents', 'chunks', 'document_terms', 'repository_terms', 'attempts', 'forgotten_attempts'].flatMap((t) => [
       `ALTER TABLE agentos.${t} ENABLE ROW LEVEL SECURITY`,
@@ -130,15 +141,8 @@ export const MIGRATIONS: string[][] = [
     // Version 5, a writer acts as themselves (issue 47). Who someone is, is the login they connected as
     // (session_user): `SET ROLE agentos_writer` made current_user the group, and records, forgets and
     // repositories were then the group's, which every writer can claim.
-    `CREATE OR REPLACE FUNCTION agentos.may_write(repo bigint) RETURNS boolean LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS
-       $$ SELECT pg_catalog.pg_has_role(session_user, 'agentos_admin', 'MEMBER') OR EXISTS (SELECT 1 FROM agentos.repositories r WHERE r.id = repo AND session_user::text = ANY (r.owners)) $$`,
-    `CREATE OR REPLACE FUNCTION agentos.keep_owners() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS
-       $$ BEGIN
-         IF (NEW.owners IS DISTINCT FROM OLD.owners OR NEW.name IS DISTINCT FROM OLD.name) AND NOT pg_catalog.pg_has_role(session_user, 'agentos_admin', 'MEMBER') THEN
-           RAISE EXCEPTION 'only an administrator (agentos_admin) changes the owners or the name of %', OLD.name USING ERRCODE = '42501';
-         END IF;
-         RETURN NEW;
-       END $$`,
+    mayWriteSql('session_user'),
+    keepOwnersSql('session_user'),
     `ALTER TABLE agentos.repositories ALTER COLUMN owners SET DEFAULT ARRAY[session_user::text]`,
     `ALTER TABLE agentos.attempts ALTER COLUMN author SET DEFAULT session_user`,
     `ALTER TABLE agentos.forgotten_attempts ALTER COLUMN author SET DEFAULT session_user`,

@@ -8,12 +8,12 @@
  * excerpt is one line, capped, its HTML and markdown escaped, and its @mentions, URLs and #N /
  * owner/repo#N references made inert, so a past issue cannot ping people, link, reference other
  * issues, lay out the comment or open agentos' own marker. A path is a code span its text cannot
- * close. Annotations are built by shared/actions-log.ts, which escapes them for the runner.
+ * close (sections.ts pastCode, as in the brief's sections). Annotations are built by shared/actions-log.ts, which escapes them for the runner.
  */
 import { oneLine } from '../../shared/sanitize.js';
 import { annotation } from '../../shared/actions-log.js';
 import { formatScore } from '../check/classify.js';
-import { quotePast } from './sections.js';
+import { pastCode, quotePast } from './sections.js';
 import { noLongerStandingWord } from '../corpus/types.js';
 
 /** What the renderers read of one match of the `--json` result. */
@@ -83,7 +83,7 @@ const DATA_CLOSE = ' -->';
 const ZW = '\u200b';
 
 /** Text from past work, safe in a GitHub comment: one line, HTML and markdown escaped, no live mention, link, reference or table cell. */
-export function safe(s: string, max = 200): string {
+function safe(s: string, max = 200): string {
   return (
     oneLine(s, max)
       // Markdown first (its backslashes are ours): `\` at the end of a link's text would eat the `]`, `_x_` is emphasis.
@@ -108,9 +108,6 @@ export function alertsOf(r: CiReport, duplicate: number): CiMatch[] {
   return r.matches.some((m) => m.alert !== undefined) ? r.matches.filter((m) => m.alert === true) : r.matches.filter((m) => m.score >= duplicate);
 }
 
-/** A path or command as an inline code span: one line, and no backtick of its own to close the span (inside it nothing is markup). */
-const codeSpan = (s: string, max = 300) => `\`${oneLine(s, max).replace(/`/g, "'")}\``;
-
 /** Ids are made of [\w.-] only (originRef's rule): the reference agentos shows on purpose stays a reference. */
 const id = (s: string) => s.replace(/[^\w.-]/g, '').slice(0, 40);
 
@@ -128,7 +125,7 @@ function linkOf(m: CiMatch, o: CiOptions): string | null {
 
 function matchLine(m: CiMatch, o: CiOptions): string {
   const link = linkOf(m, o);
-  const name = link ? `[${label(m)}](${link})` : `${label(m)} (${codeSpan(m.path)})`;
+  const name = link ? `[${label(m)}](${link})` : `${label(m)} (${pastCode(m.path)})`;
   const status = m.status && m.status !== 'done' ? `, ${safe(m.status, 30)}${m.statusReason ? `: ${safe(m.statusReason, 120)}` : ''}` : '';
   const from = m.repository ? `, from ${safe(m.repository, 80)}` : '';
   const why = m.components?.why?.length ? ` — ${m.components.why.map((w) => safe(w, 160)).join('; ')}` : '';
@@ -162,7 +159,7 @@ export function renderCommentMarkdown(r: CiReport, o: CiOptions & { labelled?: b
     lines.push('', '**Standards that govern this work**', '');
     for (const s of standards) {
       const link = o.fileLink?.(s.filePath);
-      const name = link && /^https?:\/\/[^\s<>()]+$/.test(link) ? `[${safe(s.title)}](${link})` : `${safe(s.title)} (${codeSpan(s.filePath)})`;
+      const name = link && /^https?:\/\/[^\s<>()]+$/.test(link) ? `[${safe(s.title)}](${link})` : `${safe(s.title)} (${pastCode(s.filePath)})`;
       lines.push(`- ${standingOf(s)}${name}${s.section ? ` — ${safe(s.section, 120)}` : ''}${whyAttached(s)}`);
     }
   }
@@ -185,7 +182,7 @@ const standingOf = (s: CiStandard) => {
 function whyAttached(s: CiStandard): string {
   if (s.source === 'cited') return ' (named in the issue)';
   if (s.source === 'standout') return ' (far above the other standards)';
-  if (s.source === 'successor' && s.supersedes) return ` (supersedes ${codeSpan(s.supersedes)})`;
+  if (s.source === 'successor' && s.supersedes) return ` (supersedes ${pastCode(s.supersedes)})`;
   return '';
 }
 
@@ -236,7 +233,7 @@ export function renderGithub(r: CiReport, o: CiOptions): { annotations: string[]
     .filter((l) => !l.startsWith(COMMENT_MARKER) && !l.startsWith(DATA_OPEN))
     .join('\n');
   // The file name is the pull request's: a code span, where no HTML, mention or link is read.
-  return { annotations: lines, summary: `## agentos: ${o.briefFile ? codeSpan(o.briefFile) : 'brief'}\n\n${summary}` };
+  return { annotations: lines, summary: `## agentos: ${o.briefFile ? pastCode(o.briefFile) : 'brief'}\n\n${summary}` };
 }
 
 /** Links to this repository's files in a GitHub Actions run (server, repository, commit from its environment); none elsewhere. */
