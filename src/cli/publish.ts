@@ -9,9 +9,7 @@ import { repositoryName } from '../shared/team-store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../shared/team-store/schema.js';
 import { syncToTeamStore, type SyncReport } from '../work-memory/index/team-store-sync.js';
 import { withTeamStore } from './team-store.js';
-import { parseConfig } from '../shared/config/parse.js';
-import { yaml } from '../shared/config/yaml.js';
-import { CONFIG_PATH, MAX_CONFIG_BYTES } from '../shared/config/load.js';
+import { CONFIG_PATH, MAX_CONFIG_BYTES, parseConfigText } from '../shared/config/load.js';
 
 export async function syncTeamStore(ctx: CommandContext): Promise<SyncReport> {
   const root = ctx.root();
@@ -84,7 +82,8 @@ async function committedPublish(root: string, git: typeof import('../work-memory
   const r = await git(root, ['show', `HEAD:./${CONFIG_PATH}`], { allowFail: true });
   if (r.code !== 0 || r.stdout.length > MAX_CONFIG_BYTES) return false;
   try {
-    return parseConfig(yaml().parse(r.stdout) as unknown).config.store.publish === true;
+    // Read as the config file is read (depth, aliases, keys): it is the same file, at HEAD.
+    return parseConfigText(r.stdout).config.store.publish === true;
   } catch {
     return false;
   }

@@ -46,6 +46,17 @@ export async function loadConfig(root: string): Promise<ParsedConfig> {
   }
   const cached = cachedParse(root, text);
   if (cached) return cached;
+  const parsed = parseConfigText(text);
+  if (survivesJson(parsed)) writeCache(path.join(root, CONFIG_CACHE), { key: currentKey(), text, parsed });
+  return parsed;
+}
+
+/**
+ * A config's text read and validated as the project's config file is (depth and alias bounds
+ * included): a text that is not one throws UsageError naming the file. For another copy of it
+ * too (the one committed at HEAD, cli/publish.ts).
+ */
+export function parseConfigText(text: string): ParsedConfig {
   const deep = yamlTooDeep(text);
   if (deep) throw new UsageError(`${CONFIG_PATH}: invalid YAML: ${deep}`);
   // linePos is only filled in with prettyErrors; a LineCounter gives the line without the noise.
@@ -69,7 +80,6 @@ export async function loadConfig(root: string): Promise<ParsedConfig> {
     // One line per problem, each naming the file and the key.
     throw new UsageError(parsed.errors.join('\n'));
   }
-  if (survivesJson(parsed)) writeCache(path.join(root, CONFIG_CACHE), { key: currentKey(), text, parsed });
   return parsed;
 }
 
