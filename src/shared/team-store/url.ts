@@ -83,9 +83,8 @@ export function sslPlan(url: string, env: NodeJS.ProcessEnv = {}): SslPlan {
   if (given !== null && given.trim() === '') throw new UsageError(`the store URL's sslmode is empty: give one of libpq's (${SSL_MODES.join(', ')}), or leave it out for ${DEFAULT_SSL_MODE}`);
   const raw = given?.trim() ?? DEFAULT_SSL_MODE;
   if (!(SSL_MODES as readonly string[]).includes(raw)) throw new UsageError(`the store URL's sslmode "${raw.slice(0, 40)}" is not one of libpq's: ${SSL_MODES.join(', ')}`);
-  const host = u.hostname || u.searchParams.get('host') || env.PGHOST || '';
   // libpq over a Unix socket: no TLS, whatever the mode (as libpq, which ignores sslmode there).
-  if (host.startsWith('/')) return { mode: raw as SslMode, first: url, fallback: null };
+  if (hostOf(u, env).startsWith('/')) return { mode: raw as SslMode, first: url, fallback: null };
   const mode = raw as SslMode;
   const withMode = (m: SslMode) => {
     const v = new URL(u.toString());
@@ -108,9 +107,14 @@ export function plainTextWarning(url: string, env: NodeJS.ProcessEnv = {}): stri
     return null;
   }
   if (u.searchParams.get('sslmode') || env.PGSSLMODE) return null;
-  const host = (u.hostname || u.searchParams.get('host') || env.PGHOST || 'localhost').replace(/^\[|\]$/g, '');
+  const host = hostOf(u, env);
   const local = host === 'localhost' || host.startsWith('/') || /^127\./.test(host) || host === '::1';
   return local
     ? null
     : `the store URL has no sslmode: the connection to ${host} tries TLS without verifying the server and falls back to plain text (libpq's prefer); add ?sslmode=verify-full, or require`;
+}
+
+/** The host a URL connects to as libpq finds it: the URL's, its `host=` (a socket folder), PGHOST, else localhost; an IPv6 one without brackets. */
+function hostOf(u: URL, env: NodeJS.ProcessEnv): string {
+  return (u.hostname || u.searchParams.get('host') || env.PGHOST || 'localhost').replace(/^\[|\]$/g, '');
 }

@@ -62,7 +62,8 @@ interface Issue {
 }
 
 /** Label names are one per repository whatever their case (GitHub reuses `Possible-Duplicate` for `possible-duplicate`). */
-const hasLabel = (issue: Issue, label: string) => issue.labels.some((l) => l.toLowerCase() === label.toLowerCase());
+const sameLabel = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const hasLabel = (issue: Issue, label: string) => issue.labels.some((l) => sameLabel(l, label));
 
 /** Whose comments agentos trusts as its own: the job token comments as github-actions[bot]. */
 export const DEFAULT_BOT_LOGIN = 'github-actions[bot]';
@@ -183,8 +184,7 @@ async function maintainerAnswer(
 ): Promise<number> {
   const sender = payload.sender as { type?: unknown; login?: unknown } | undefined;
   const removed = (payload.label as { name?: unknown } | undefined)?.name;
-  // Label names are one per repository whatever their case: an existing `Possible-Duplicate` is the label agentos adds.
-  const removedOurs = typeof removed === 'string' && removed.toLowerCase() === opts.label.toLowerCase();
+  const removedOurs = typeof removed === 'string' && sameLabel(removed, opts.label);
   const answer = action === 'closed' ? (issue.stateReason === 'duplicate' ? 'abort' : null) : removedOurs ? 'ignore' : null;
   if (!answer || !api) return ExitCode.Ok;
   // A maintainer's answer: not a bot's, and not the issue's own author's unless they are a maintainer
