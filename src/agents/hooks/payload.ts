@@ -139,7 +139,7 @@ export function claudeAttempt(p: Json, event: 'PostToolUse' | 'PostToolUseFailur
  * the output; else the outcome is unknown.
  */
 function outputAttempt(p: Json, tool: string, output: string): NewAttempt {
-  const base = { tool, command: commandOf(tool, p.tool_input), context: contextOf(p.tool_input), sessionId: str(p.session_id) ?? undefined };
+  const base = callOf(p, tool);
   const said = failureSaidIn(output, base.command);
   // The line that told is kept in the error even when the output is longer than what a record holds.
   const error = (e: string) => (e.includes(said!.line) ? e : tail(`${said!.line}\n…\n${tail(output, MAX_ERROR_CHARS - said!.line.length - 3)}`));
@@ -208,7 +208,7 @@ export function geminiAttempt(p: Json): NewAttempt | null {
         : '';
   const failed = isObject(response.error) ? (str(response.error.message) ?? 'tool failed') : str(response.error);
   const display = str(response.returnDisplay);
-  const base = { tool, command: commandOf(tool, p.tool_input), context: contextOf(p.tool_input), sessionId: str(p.session_id) ?? undefined };
+  const base = callOf(p, tool);
   if (toolFamily(tool) !== 'shell') {
     // Other tools say a failure in `error` only.
     return { ...base, outcome: failed ? 'failure' : 'success', exitCode: null, error: failed ? tail(failed) : null };
@@ -280,6 +280,11 @@ export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-f
     error: error ? tail(error) : null,
     sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined,
   };
+}
+
+/** What every attempt of a tool call says besides its outcome: the tool, its command line, what it was for, the session. */
+function callOf(p: Json, tool: string): Pick<NewAttempt, 'tool' | 'command' | 'context' | 'sessionId'> {
+  return { tool, command: commandOf(tool, p.tool_input), context: contextOf(p.tool_input), sessionId: str(p.session_id) ?? undefined };
 }
 
 /** Bash's `description` says what the command was for: the attempt's context. */
