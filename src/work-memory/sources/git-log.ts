@@ -57,6 +57,17 @@ export async function* readLog(cwd: string, range: string, opts: { maxCount?: nu
   const args = ['log', '-z', '--first-parent', await mergeDiffFlag(cwd), '--name-status', '--no-renames', '--no-color', '--encoding=UTF-8', `--format=${FORMAT}`];
   if (opts.maxCount) args.push(`--max-count=${opts.maxCount}`);
   args.push(range, '--', ...(opts.paths ?? []));
+  const parser = new LogParser();
+  for await (const text of gitText(cwd, args, { what: `log ${range}` })) for (const c of parser.push(text)) yield c;
+  for (const c of parser.end()) yield c;
+}
+
+/**
+ * A git command's output as decoded text, streamed (a character cut between two reads decoded
+ * whole); the process is ended if the reader stops early. A failed command throws GitError naming
+ * it (`what`) with git's first stderr line, unless `allowFail` (then what it printed is all there is).
+ */
+async function* gitText(cwd: string, args: string[], opts: { allowFail?: boolean; what?: string } = {}): AsyncGenerator<string> {
   const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let errText = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (errText = (errText + d).slice(0, 4096)));
@@ -65,18 +76,16 @@ export async function* readLog(cwd: string, range: string, opts: { maxCount?: nu
     child.on('close', (code) => resolve(code ?? 1));
   });
   closed.catch(() => undefined); // awaited below; a spawn error must not surface first as an unhandled rejection
-  const parser = new LogParser();
   const decoder = new TextDecoder('utf-8');
   try {
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      for (const c of parser.push(decoder.decode(chunk, { stream: true }))) yield c;
-    }
-    for (const c of parser.end(decoder.decode())) yield c;
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) yield decoder.decode(chunk, { stream: true });
+    const rest = decoder.decode();
+    if (rest) yield rest;
   } finally {
     if (child.exitCode === null) child.kill();
   }
   const code = await closed;
-  if (code !== 0) throw new GitError(`git log ${range}: ${firstLine(errText) || `exit ${code}`}`);
+  if (code !== 0 && !opts.allowFail) throw new GitError(`git ${opts.what ?? args[0]}: ${firstLine(errText) || `exit ${code}`}`);
 }
 
 /**
@@ -105,44 +114,25 @@ export function authorsOf(cwd: string, shas: string[]): Promise<Map<string, stri
 }
 
 /**
- * The lines of a git command's output, streamed and decoded as a stream. A line longer than
- * `maxLine` (a one-line 50 MB file in a patch) is skipped to its end, never held or re-split.
- * A failed command throws GitError naming it (`what`) with git's first stderr line, unless
- * `allowFail` (then what it printed is all there is).
+ * The lines of a git command's output (gitText). A line longer than `maxLine` (a one-line 50 MB
+ * file in a patch) is skipped to its end, never held or re-split.
  */
 export async function* gitLines(cwd: string, args: string[], opts: { maxLine?: number; allowFail?: boolean; what?: string } = {}): AsyncGenerator<string> {
-  const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let errText = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (errText = (errText + d).slice(0, 4096)));
-  const closed = new Promise<number>((resolve, reject) => {
-    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
-    child.on('close', (code) => resolve(code ?? 1));
-  });
-  closed.catch(() => undefined); // awaited below; a spawn error must not surface first as an unhandled rejection
   const maxLine = opts.maxLine ?? Infinity;
-  const decoder = new TextDecoder('utf-8');
   let carry = '';
   let skipping = false;
-  try {
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      let text = decoder.decode(chunk, { stream: true });
-      if (skipping) {
-        const nl = text.indexOf('\n');
-        if (nl < 0) continue;
-        [text, skipping] = [text.slice(nl + 1), false];
-      }
-      const lines = (carry + text).split('\n');
-      carry = lines.pop()!;
-      yield* lines;
-      if (carry.length > maxLine) [carry, skipping] = ['', true];
+  for await (let text of gitText(cwd, args, opts)) {
+    if (skipping) {
+      const nl = text.indexOf('\n');
+      if (nl < 0) continue;
+      [text, skipping] = [text.slice(nl + 1), false];
     }
-    const last = skipping ? '' : carry + decoder.decode();
-    if (last) yield last;
-  } finally {
-    if (child.exitCode === null) child.kill();
+    const lines = (carry + text).split('\n');
+    carry = lines.pop()!;
+    yield* lines;
+    if (carry.length > maxLine) [carry, skipping] = ['', true];
   }
-  const code = await closed;
-  if (code !== 0 && !opts.allowFail) throw new GitError(`git ${opts.what ?? args[0]}: ${firstLine(errText) || `exit ${code}`}`);
+  if (carry && !skipping) yield carry;
 }
 
 /**
