@@ -2,7 +2,6 @@
  * Publishing this repository's live index to the team store: `agentos store sync`, and
  * `agentos index` after a build (one command never imports another; both import this).
  */
-import path from 'node:path';
 import type { CommandContext } from './context.js';
 import { IndexUnavailableError, TeamStoreUnavailableError } from '../shared/errors.js';
 import { repositoryName } from '../shared/team-store/repository.js';
@@ -17,13 +16,11 @@ export async function syncTeamStore(ctx: CommandContext): Promise<SyncReport> {
   const repository = repositoryName(root, config);
   // Vectors and term counts from one generation (a concurrent index may swap CURRENT between two reads).
   const { readCurrent, openGeneration } = await import('../work-memory/index/hnsw-index.js');
-  const { indexPaths } = await import('../work-memory/index/layout.js');
-  const { LEXICAL_FILE, readLexical } = await import('../work-memory/lexical/file.js');
+  const { LEXICAL_FILE, readGenerationLexical } = await import('../work-memory/lexical/file.js');
   const generation = readCurrent(root);
   if (!generation) throw new IndexUnavailableError('no index to sync; run `agentos index --include-history`', 'missing');
   const local = await openGeneration(root, generation, (await ctx.model()).identity);
-  const sha = local.manifest.integrity.extra?.[LEXICAL_FILE]?.sha256;
-  const lexical = sha ? readLexical(path.join(indexPaths(root).generation(generation).dir, LEXICAL_FILE), sha) : null;
+  const lexical = local.manifest.integrity.extra?.[LEXICAL_FILE] ? readGenerationLexical(root, generation) : null;
   return withTeamStore(
     ctx,
     async (client) => {

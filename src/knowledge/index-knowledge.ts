@@ -9,6 +9,7 @@
  * the stored vectors through hnswlib only when the cache is stale. A session
  * start with a fresh cache reads two small files.
  */
+import { mergeMeta, readDelta } from '../work-memory/index/delta.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { splitFrontmatter } from '../work-memory/corpus/frontmatter.js';
@@ -90,7 +91,8 @@ export async function indexKnowledge(root: string): Promise<{ knowledge: IndexKn
 async function computeKnowledge(root: string, generation: string): Promise<IndexKnowledge> {
   const g = indexPaths(root).generation(generation);
   const manifest = readManifest(g.manifest);
-  const meta = JSON.parse(readFileSync(g.meta, 'utf8')) as IndexMeta;
+  // The base's documents and the work appended since (delta.ts).
+  const meta = mergeMeta(JSON.parse(readFileSync(g.meta, 'utf8')) as IndexMeta, readDelta(g.dir, manifest));
   const historyDocs = meta.docs.filter((d) => d.types.includes('history') && d.labels.length > 0);
   const standardDocs = meta.docs.filter((d) => d.types.includes('standard') && d.labels.length > 0);
   const known = (d: StoredDoc): KnownDoc => {

@@ -258,7 +258,7 @@ describe('SIGKILL in the write phase (placed exactly by a preload)', () => {
     expect(left).toHaveLength(1);
     expect(left[0]).toMatch(/^\.tmp-gen-/);
     // The half-made generation is complete on disk, but nobody points at it.
-    expect((await ls(path.join(indexPaths(root).dir, left[0]))).sort()).toEqual(['lexical.json', 'manifest.json', 'meta.json', 'vectors.hnsw']);
+    expect((await ls(path.join(indexPaths(root).dir, left[0]))).sort()).toEqual(['lexical.json', 'manifest.json', 'meta.json', 'templates.json', 'vectors.hnsw']);
     expect(await snapshot(root)).toEqual(before);
 
     await expectRecovery(root, before);

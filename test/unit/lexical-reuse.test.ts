@@ -4,6 +4,10 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { buildLexical, keepsTemplates, readLexicalReuse } from '../../src/work-memory/lexical/file.js';
+import type { Manifest } from '../../src/work-memory/index/types.js';
+
+/** The part of a generation's manifest a lexical read checks: the file's size and hash. */
+const manifestOf = (buf: Buffer, sha256 = createHash('sha256').update(buf).digest('hex')) => ({ integrity: { extra: { 'lexical.json': { bytes: buf.length, sha256 } } } }) as unknown as Manifest;
 
 const TEMPLATE = '## Checklist\n\n- [ ] I have read the contributing guide and searched for duplicates before filing\n';
 const docs = Array.from({ length: 40 }, (_, i) => ({
@@ -14,14 +18,14 @@ const docs = Array.from({ length: 40 }, (_, i) => ({
 
 async function saved(d: typeof docs) {
   const built = buildLexical(d);
-  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'agentos-lex-')), 'lexical.json');
-  await writeFile(file, built.buffer);
-  return { file, sha: createHash('sha256').update(built.buffer).digest('hex') };
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-lex-'));
+  await writeFile(path.join(dir, 'lexical.json'), built.buffer);
+  return { dir, manifest: manifestOf(built.buffer), buffer: built.buffer };
 }
 
 test('one new document: the others keep their counts without their texts, the boilerplate is the one found before, the result is a full build', async () => {
-  const { file, sha } = await saved(docs);
-  const reuse = readLexicalReuse(file, sha, new Map(docs.map((d) => [d.path, d.hash])))!;
+  const { dir, manifest } = await saved(docs);
+  const reuse = readLexicalReuse(dir, manifest, new Map(docs.map((d) => [d.path, d.hash])))!;
   expect(reuse.templates.hashes.size).toBeGreaterThan(0);
   const added = { path: 'docs/99.md', text: `# Issue 99\n\nThe gadget flickers on resize.\n\n${TEMPLATE}`, hash: 'h99' };
   const next = [...docs, added];
@@ -45,11 +49,11 @@ test('one new document: the others keep their counts without their texts, the bo
 });
 
 test('a corpus that drifted past the bound finds its boilerplate again, and a hash that does not match is not reused', async () => {
-  const { file, sha } = await saved(docs);
-  const reuse = readLexicalReuse(file, sha, new Map(docs.map((d) => [d.path, d.hash])))!;
+  const { dir, manifest, buffer } = await saved(docs);
+  const reuse = readLexicalReuse(dir, manifest, new Map(docs.map((d) => [d.path, d.hash])))!;
   const many = [...docs, ...Array.from({ length: 20 }, (_, i) => ({ path: `docs/new-${i}.md`, text: `# New ${i}\n\nSomething else entirely ${i}.\n`, hash: `n${i}` }))];
   expect(keepsTemplates(reuse, many)).toBe(false);
-  expect(readLexicalReuse(file, 'f'.repeat(64), new Map())).toBeNull();
+  expect(readLexicalReuse(dir, manifestOf(buffer, 'f'.repeat(64)), new Map())).toBeNull();
 });
 
 test('drift adds up over updates: many small ones find the boilerplate again as one large one would', async () => {
@@ -57,9 +61,9 @@ test('drift adds up over updates: many small ones find the boilerplate again as 
   let built = buildLexical(current);
   let kept = 0;
   for (let round = 0; round < 6; round++) {
-    const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'agentos-lex-')), 'lexical.json');
-    await writeFile(file, built.buffer);
-    const reuse = readLexicalReuse(file, createHash('sha256').update(built.buffer).digest('hex'), new Map(current.map((d) => [d.path, d.hash])))!;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-lex-'));
+    await writeFile(path.join(dir, 'lexical.json'), built.buffer);
+    const reuse = readLexicalReuse(dir, manifestOf(built.buffer), new Map(current.map((d) => [d.path, d.hash])))!;
     // Each update adds 3 documents: under the bound of 8 alone, past it after three updates.
     current = [...current, ...Array.from({ length: 3 }, (_, i) => ({ path: `docs/r${round}-${i}.md`, text: `# R ${round} ${i}\n\nMore text ${round} ${i}.\n`, hash: `r${round}${i}` }))];
     if (keepsTemplates(reuse, current)) kept++;

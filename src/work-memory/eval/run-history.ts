@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { checkHistory, embedBrief } from '../check/history.js';
 import { matchPaths } from '../scoring/match.js';
-import { readLiveSources, sourcesFile } from '../index/source-plan.js';
+import { readLiveSources } from '../index/source-plan.js';
 import { openIndex, readCurrent } from '../index/hnsw-index.js';
 import type { Config } from '../../shared/config/schema.js';
 import { readTextFile } from '../corpus/read.js';
@@ -42,7 +42,7 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
   const texts = new Map<string, string>();
   // Work read from git or a tracker has no file: its text is kept in the generation.
   const generation = readCurrent(o.root);
-  const sources = generation ? await readLiveSources(o.root, generation, index.manifest.integrity.extra?.[sourcesFile]) : { texts: new Map<string, string>(), duplicates: [] };
+  const sources = generation ? await readLiveSources(o.root, generation, index.manifest) : { texts: new Map<string, string>(), duplicates: [] };
   for (const d of history) {
     const kept = d.origin ? sources.texts.get(d.filePath) : undefined;
     const read = kept !== undefined ? null : await readTextFile(path.join(o.root, d.filePath), o.config.corpus.maxFileBytes);
@@ -55,7 +55,7 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
   const results: QueryResult[] = [];
   const t1 = performance.now();
   for (const d of history) {
-    const vectors = d.labels.map((l) => Float32Array.from(index.graph.getPoint(l)));
+    const vectors = d.labels.map((l) => Float32Array.from(index.vector(l)));
     const sameWork = (p: string) => p === d.filePath || (d.issueId !== null && index.doc(p)?.issueId === d.issueId);
     // The product's own scoring rule (title, floors at the configured lines, cosine without a lexical index).
     const scoring: Scoring = { ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true, filed: placeOf(d.origin) }), exclude: sameWork };

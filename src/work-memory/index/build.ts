@@ -1,9 +1,9 @@
-import { chunkMarkdown, CHUNKING_VERSION } from '../chunks/chunk.js';
-import type { Config } from '../../shared/config/schema.js';
+import { CHUNKING_VERSION } from '../chunks/chunk.js';
+import { chunkDoc } from './chunk-doc.js';
+import { tryAppend } from './append.js';
 import { extractMetadata, METADATA_VERSION } from '../corpus/metadata.js';
 import { readTextFile } from '../corpus/read.js';
 import { scanCorpus } from '../corpus/scan.js';
-import type { SkippedFile } from '../corpus/types.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { IndexUnavailableError } from '../../shared/errors.js';
 import { DamagedPointerError, openGeneration, readCurrent, type HnswIndex } from './hnsw-index.js';
@@ -14,7 +14,6 @@ import { INDEX_FORMAT_VERSION, type Manifest } from './types.js';
 import { pruneGenerations, setAsideCurrent, writeGeneration } from './write.js';
 import { lexicalFiles } from '../lexical/for-build.js';
 import { LEXICAL_FILE } from '../lexical/file.js';
-import path from 'node:path';
 import { planUpdate } from './update-plan.js';
 import { embedAll } from './embed-schedule.js';
 import { updateGraph, type Prepared } from './graph-update.js';
@@ -23,59 +22,10 @@ import { planSources, readPreviousSources, sourcesBuffer, sourcesFile } from './
 import { collectSources, sourcesConfigured, type CollectedSources } from '../sources/collect.js';
 import { isSourceKey } from '../sources/types.js';
 
-export interface ModelIdentity {
-  modelId: string;
-  modelFingerprint: string;
-  dimensions: number;
-  maxTokens: number;
-}
+export type { BuildOptions, BuildProgress, BuildReport, ModelIdentity } from './build-types.js';
+import type { BuildOptions, BuildReport, ModelIdentity } from './build-types.js';
 
-export type BuildProgress = { phase: 'scan'; files: number } | { phase: 'model' } | { phase: 'embed'; done: number; total: number; tokens?: number; totalTokens?: number } | { phase: 'write' };
-
-export interface BuildOptions {
-  root: string;
-  config: Config;
-  includeHistory: boolean;
-  full: boolean;
-  /** What the embedder will be, known without loading it (a no-op run never loads the model). */
-  model: ModelIdentity;
-  loadEmbedder: () => Promise<Embedder>;
-  lockWaitMs: number;
-  onProgress?: (p: BuildProgress) => void;
-  /** Fetch tracker exports from the network (`sources.github`): an explicit `agentos index` only. */
-  fetchSources?: boolean;
-  /** Refuse (IndexUnavailableError) instead of rebuilding in full: a refresh before a check must stay quick. */
-  incrementalOnly?: boolean;
-}
-
-export interface BuildReport {
-  scanned: number;
-  added: string[];
-  changed: string[];
-  unchanged: number;
-  removed: string[];
-  skipped: SkippedFile[];
-  warnings: string[];
-  chunks: number;
-  chunksEmbedded: number;
-  tokensEmbedded: number;
-  fullRebuildReason: string | null;
-  /** Unchanged files whose metadata was read again (the index was read by older rules; refresh-metadata.ts). */
-  metadataRefreshed?: number;
-  /** No usable index existed before (none, or one holding no documents). */
-  firstBuild: boolean;
-  wrote: boolean;
-  generation: string | null;
-  /** What git and the tracker exports gave (null when no source besides files is configured or history is off). */
-  sources: {
-    documents: number;
-    git: (NonNullable<CollectedSources['git']> & { ref: string; documents: number; notWork: Record<string, number> }) | null;
-    trackers: Array<{ path: string; documents: number }>;
-  } | null;
-}
-
-/** Chunks indexed per document (about 250 KB of prose; docs/commands.md "Limits"). */
-export const MAX_DOC_CHUNKS = 256;
+export { MAX_DOC_CHUNKS } from './chunk-doc.js';
 
 /**
  * Bring the index in line with the corpus: embed what changed, drop what is gone, swap
@@ -85,8 +35,11 @@ export const MAX_DOC_CHUNKS = 256;
  */
 export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
   const lock = await acquireLock(indexPaths(opts.root).lock, { waitMs: opts.lockWaitMs });
+  // Loaded once: an update that starts as an append and is then written whole asks twice.
+  let loading: Promise<Embedder> | null = null;
+  const once = { ...opts, loadEmbedder: () => (loading ??= opts.loadEmbedder()) };
   try {
-    return await buildLocked(opts);
+    return await buildLocked(once);
   } finally {
     await lock.release();
   }
@@ -95,6 +48,11 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
 async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const { root, config } = opts;
   const { name: previousName, damaged } = await readCurrentOrSetAside(root);
+  // Only new commits' work to add: appended beside the base, which is never read (append.ts).
+  if (previousName && !opts.full) {
+    const appended = await tryAppend(opts, previousName, (m) => incompatibility(m, opts.model));
+    if (appended) return appended;
+  }
   let existing: HnswIndex | null = null;
   let fullRebuildReason: string | null = opts.full ? '--full was given' : null;
   if (!opts.full && previousName) {
@@ -269,11 +227,13 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     corpusConfigHash: configHash,
     ...(sources ? { sources: sources.state } : {}),
   };
-  const vectorsSource = nothingToDo && existing && previousName ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { graph };
+  // Linked only when the graph is the base's as it was: appended work (delta.ts) joins it now.
+  const vectorsSource = nothingToDo && existing && previousName && !existing.manifest.delta ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { graph };
   // The generation before this one: its term counts are reused for documents whose content did not change.
-  const lexicalSha = existing?.manifest.integrity.extra?.[LEXICAL_FILE]?.sha256;
   const previousLexical =
-    existing && previousName && lexicalSha ? { file: path.join(indexPaths(root).generation(previousName).dir, LEXICAL_FILE), sha256: lexicalSha, docs: existing.meta.docs } : null;
+    existing && previousName && existing.manifest.integrity.extra?.[LEXICAL_FILE]
+      ? { dir: indexPaths(root).generation(previousName).dir, manifest: existing.manifest, docs: existing.meta.docs }
+      : null;
   const extra = await lexicalFiles(root, docs, readTexts, config.corpus.maxFileBytes, previousLexical);
   if (sources) extra[sourcesFile] = sourcesBuffer(sources);
   const name = await writeGeneration(root, manifest, meta, vectorsSource, extra);
@@ -282,17 +242,6 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   report.generation = name;
   report.chunks = chunks.length;
   return report;
-}
-
-/** Chunks of one document, at most MAX_DOC_CHUNKS (a warning names a document cut short). */
-function chunkDoc(e: Embedder, name: string, body: string, title: string, warnings: string[]) {
-  const chunks = chunkMarkdown(body, title, { maxTokens: e.maxTokens - 2, minTokens: 24, countTokens: (t) => e.countTokens(t) });
-  if (chunks.length > MAX_DOC_CHUNKS) {
-    // Bounded work per file (10,000 headings made 2,000 chunks): the opening part is indexed, and the user told.
-    warnings.push(`${name}: ${chunks.length} chunks; indexed the first ${MAX_DOC_CHUNKS}`);
-    chunks.length = MAX_DOC_CHUNKS;
-  }
-  return chunks;
 }
 
 /**

@@ -50,6 +50,12 @@ export async function updateGraph(o: {
   let deletedCount = existing?.manifest.deletedCount ?? 0;
   if (existing) {
     graph = existing.graph;
+    // Work appended since the base was written (delta.ts) joins the base graph: this generation is written whole.
+    const appended = existing.appendedLabels();
+    if (appended.length) {
+      if (graph.getCurrentCount() + appended.length > graph.getMaxElements()) graph.resizeIndex(graph.getCurrentCount() + appended.length + newCount);
+      for (const l of appended) graph.addPoint(existing.vector(l), l);
+    }
     for (const d of o.dropped) for (const l of d.labels) graph.markDelete(l);
     deletedCount += o.dropped.reduce((n, d) => n + d.labels.length, 0);
     if (deletedCount > MAX_DELETED_SHARE * (liveOld + newCount + deletedCount)) {

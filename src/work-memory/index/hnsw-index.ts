@@ -7,6 +7,8 @@ import { indexPaths } from './layout.js';
 import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type SearchHit, type StoredDoc, type VectorIndex } from './types.js';
 import { loadHnswlib, type HnswGraph } from './hnswlib.js';
 import { normalise } from '../embeddings/embedder.js';
+import { APPEND_FORMAT_VERSION, DELTA_VECTORS, mergeMeta, readChecked, readDelta } from './delta.js';
+import path from 'node:path';
 
 /** Search breadth: recall@3 against an exact scan is measured by `npm run bench`. */
 export const EF_SEARCH = 96;
@@ -30,7 +32,10 @@ export class HnswIndex implements VectorIndex {
   constructor(
     readonly manifest: Manifest,
     readonly meta: IndexMeta,
+    /** The base's graph: every label below the delta's first. */
     readonly graph: HnswGraph,
+    /** The appended work's graph (delta.ts), labels from `manifest.delta.firstLabel` on; null for a whole generation. */
+    readonly deltaGraph: HnswGraph | null = null,
   ) {
     for (const [label, docIdx, section, excerpt] of meta.chunks) {
       const doc = meta.docs[docIdx];
@@ -79,10 +84,26 @@ export class HnswIndex implements VectorIndex {
    */
   private points = new Map<number, Float32Array>();
 
+  /** The graph that holds a label: the delta's for appended work, else the base's. */
+  private graphOf(label: number): HnswGraph {
+    return this.deltaGraph && label >= (this.manifest.delta?.firstLabel ?? Infinity) ? this.deltaGraph : this.graph;
+  }
+
+  /** A chunk's vector as stored (a fresh array: the caller may keep or change it). */
+  vector(label: number): number[] {
+    return this.graphOf(label).getPoint(label);
+  }
+
+  /** The labels of the appended work's chunks (empty for a whole generation). */
+  appendedLabels(): number[] {
+    const first = this.manifest.delta?.firstLabel;
+    return first === undefined ? [] : this.meta.chunks.filter((c) => c[0] >= first).map((c) => c[0]);
+  }
+
   private point(label: number): Float32Array {
     let p = this.points.get(label);
     if (!p) {
-      p = Float32Array.from(this.graph.getPoint(label));
+      p = Float32Array.from(this.vector(label));
       this.points.set(label, p);
       if (this.points.size > MAX_KEPT_POINTS) this.points.delete(this.points.keys().next().value as number);
     }
@@ -132,16 +153,21 @@ export class HnswIndex implements VectorIndex {
     const n = this.count(type);
     if (n === 0 || k <= 0) return [];
     const want = Math.min(k, n);
-    this.graph.setEf(Math.max(EF_SEARCH, want));
     const bit = type ? TYPE_BIT[type] : 0;
     const filter = bit && n < this.counts.all ? (label: number) => ((this.byLabel.get(label)?.bits ?? 0) & bit) !== 0 : undefined;
-    const res = this.graph.searchKnn(Array.from(vector), want, filter);
+    const query = Array.from(vector);
     const hits: SearchHit[] = [];
-    res.neighbors.forEach((label, i) => {
-      const c = this.byLabel.get(label);
-      if (c) hits.push({ label, score: 1 - res.distances[i], doc: c.doc, section: c.section, excerpt: c.excerpt });
-    });
-    return hits.sort((a, b) => b.score - a.score);
+    // Base and delta each give their nearest; the best `want` of both are the index's.
+    for (const graph of this.deltaGraph ? [this.graph, this.deltaGraph] : [this.graph]) {
+      if (graph.getCurrentCount() === 0) continue;
+      graph.setEf(Math.max(EF_SEARCH, want));
+      const res = graph.searchKnn(query, Math.min(want, graph.getCurrentCount()), filter);
+      res.neighbors.forEach((label, i) => {
+        const c = this.byLabel.get(label);
+        if (c) hits.push({ label, score: 1 - res.distances[i], doc: c.doc, section: c.section, excerpt: c.excerpt });
+      });
+    }
+    return hits.sort((a, b) => b.score - a.score).slice(0, want);
   }
 }
 
@@ -211,7 +237,8 @@ export function readManifest(file: string): Manifest {
   } catch (e) {
     throw new IndexUnavailableError(`index manifest ${file} is unreadable or corrupt (${(e as Error).message.split('\n')[0]}); ${REBUILD_HINT}`);
   }
-  if (m.formatVersion !== INDEX_FORMAT_VERSION) {
+  // A generation with appended work (delta.ts) is the same format with one more part.
+  if (m.formatVersion !== INDEX_FORMAT_VERSION && !(m.formatVersion === APPEND_FORMAT_VERSION && m.delta)) {
     throw new IndexUnavailableError(`index format ${m.formatVersion} is not the format this agentos reads (${INDEX_FORMAT_VERSION}); ${REBUILD_HINT}`);
   }
   return m;
@@ -274,5 +301,12 @@ export async function openGeneration(root: string, name: string, expected?: Expe
   const hnsw = await loadHnswlib();
   const graph = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
   graph.readIndexSync(g.vectors, true);
-  return new HnswIndex(manifest, meta, graph);
+  const delta = readDelta(g.dir, manifest);
+  let deltaGraph: HnswGraph | null = null;
+  if (delta && delta.chunks.length) {
+    readChecked(g.dir, DELTA_VECTORS, manifest); // its size and hash, before hnswlib reads it
+    deltaGraph = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
+    deltaGraph.readIndexSync(path.join(g.dir, DELTA_VECTORS), true);
+  }
+  return new HnswIndex(manifest, mergeMeta(meta, delta), graph, deltaGraph);
 }

@@ -11,7 +11,8 @@ import type { CollectedSources, PreviousSources } from '../sources/collect.js';
 import { isSourceKey, type DuplicatePair, type SourceDoc } from '../sources/types.js';
 import type { HnswIndex } from './hnsw-index.js';
 import { indexPaths } from './layout.js';
-import type { StoredDoc } from './types.js';
+import type { Manifest, StoredDoc } from './types.js';
+import { readDelta } from './delta.js';
 
 export const sourcesFile = 'sources.json';
 const SOURCES_VERSION = 1;
@@ -62,14 +63,21 @@ export function planSources(existing: HnswIndex | null, sources: CollectedSource
   return plan;
 }
 
-/** A generation's `sources.json`, checked against the manifest's hash; null when absent, damaged or of another version. */
-async function readSourcesJson(root: string, generation: string, integrity: { sha256: string } | undefined): Promise<SourcesJson | null> {
+/**
+ * A generation's `sources.json`, checked against the manifest's hash, with the texts of work appended
+ * since (delta.ts); null when absent, damaged or of another version.
+ */
+async function readSourcesJson(root: string, generation: string, manifest: Manifest): Promise<SourcesJson | null> {
+  const integrity = manifest.integrity.extra?.[sourcesFile];
   if (!integrity) return null;
   try {
-    const buf = await readFile(path.join(indexPaths(root).generation(generation).dir, sourcesFile));
+    const dir = indexPaths(root).generation(generation).dir;
+    const buf = await readFile(path.join(dir, sourcesFile));
     if (createHash('sha256').update(buf).digest('hex') !== integrity.sha256) return null;
     const json = JSON.parse(buf.toString('utf8')) as SourcesJson;
-    return json.version === SOURCES_VERSION ? json : null;
+    if (json.version !== SOURCES_VERSION) return null;
+    const delta = readDelta(dir, manifest);
+    return delta ? { ...json, texts: { ...json.texts, ...delta.texts } } : json;
   } catch {
     return null;
   }
@@ -78,7 +86,7 @@ async function readSourcesJson(root: string, generation: string, integrity: { sh
 /** The previous generation's source documents (metadata and text) and state, or null when it has none (read the sources again in full). */
 export async function readPreviousSources(existing: HnswIndex, generation: string, root: string): Promise<PreviousSources | null> {
   const state = existing.manifest.sources;
-  const json = state ? await readSourcesJson(root, generation, existing.manifest.integrity.extra?.[sourcesFile]) : null;
+  const json = state ? await readSourcesJson(root, generation, existing.manifest) : null;
   if (!state || !json) return null;
   const docs: SourceDoc[] = [];
   for (const d of existing.meta.docs) {
@@ -91,8 +99,8 @@ export async function readPreviousSources(existing: HnswIndex, generation: strin
 }
 
 /** The live generation's source texts and labelled pairs (empty when it holds none, or they cannot be read). */
-export async function readLiveSources(root: string, generation: string, integrity?: { sha256: string }): Promise<{ texts: Map<string, string>; duplicates: DuplicatePair[] }> {
-  const json = await readSourcesJson(root, generation, integrity);
+export async function readLiveSources(root: string, generation: string, manifest: Manifest): Promise<{ texts: Map<string, string>; duplicates: DuplicatePair[] }> {
+  const json = await readSourcesJson(root, generation, manifest);
   return { texts: new Map(Object.entries(json?.texts ?? {})), duplicates: Array.isArray(json?.duplicates) ? json.duplicates : [] };
 }
 

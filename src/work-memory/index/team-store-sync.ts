@@ -101,7 +101,7 @@ export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex,
       const termRows: unknown[][] = [];
       for (const o of batch) {
         const docId = ids.get(o.doc.filePath)!;
-        (chunksByDoc.get(o.i) ?? []).forEach((c, ordinal) => chunkRows.push([docId, ordinal, c.section, c.excerpt, vectorText(local.graph.getPoint(c.label))]));
+        (chunksByDoc.get(o.i) ?? []).forEach((c, ordinal) => chunkRows.push([docId, ordinal, c.section, c.excerpt, vectorText(local.vector(c.label))]));
         if (o.lex) for (const [term, n] of o.lex.tf) termRows.push([docId, term, n]);
       }
       await insertColumns(client, 'chunks (document_id, ordinal, section, excerpt, embedding)', ['bigint', 'integer', 'text', 'text', 'vector'], chunkRows);

@@ -35,6 +35,11 @@ export interface Manifest {
   corpusConfigHash?: string;
   /** What git and the tracker exports held when the index was built (src/work-memory/sources): a freshness check compares it without reading history. */
   sources?: SourcesState;
+  /**
+   * Work appended since the base files were written whole (delta.ts): its documents and chunks,
+   * and the first label of its vectors. Absent: the generation is whole (formatVersion 1).
+   */
+  delta?: { docs: number; chunks: number; firstLabel: number };
   /** Sizes (and a hash of meta) so truncation or tampering is caught before hnswlib reads. */
   integrity: {
     vectorsBytes: number;

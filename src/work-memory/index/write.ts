@@ -57,12 +57,42 @@ export async function writeGeneration(
   };
   await writeFile(path.join(tmp, 'manifest.json'), JSON.stringify(full, null, 1));
   for (const f of ['vectors.hnsw', 'meta.json', ...Object.keys(extra), 'manifest.json']) await fsyncPath(path.join(tmp, f));
+  await swapIn(root, tmp, name);
+  return name;
+}
+
+/** The complete temp folder `tmp` renamed into place as generation `name`, then CURRENT pointed at it (both by rename). */
+async function swapIn(root: string, tmp: string, name: string): Promise<void> {
+  const paths = indexPaths(root);
   await rename(tmp, paths.generation(name).dir);
   const currentTmp = `${paths.current}.tmp-${process.pid}`;
   await writeFile(currentTmp, name + '\n');
   await fsyncPath(currentTmp);
   await rename(currentTmp, paths.current);
   await fsyncPath(paths.dir, true).catch(() => undefined);
+}
+
+/**
+ * A generation that appends to `previous` (delta.ts): every file of `previous` but its manifest
+ * is linked unchanged (its bytes, sizes and hashes are the manifest's already), `files` are
+ * written beside them and listed in the manifest's integrity, and the swap is writeGeneration's.
+ */
+export async function appendGeneration(root: string, previous: string, manifest: Manifest, files: Record<string, Buffer>): Promise<string> {
+  const paths = indexPaths(root);
+  const name = `gen-${Date.now().toString(36)}-${process.pid}`;
+  const tmp = path.join(paths.dir, `.tmp-${name}`);
+  await mkdir(tmp);
+  const from = paths.generation(previous).dir;
+  for (const f of await readdir(from)) if (f !== 'manifest.json' && !(f in files)) await link(path.join(from, f), path.join(tmp, f));
+  const extra = { ...(manifest.integrity.extra ?? {}) };
+  for (const [file, buf] of Object.entries(files)) {
+    await writeFile(path.join(tmp, file), buf);
+    await fsyncPath(path.join(tmp, file));
+    extra[file] = { bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
+  }
+  await writeFile(path.join(tmp, 'manifest.json'), JSON.stringify({ ...manifest, integrity: { ...manifest.integrity, extra } }, null, 1));
+  await fsyncPath(path.join(tmp, 'manifest.json'));
+  await swapIn(root, tmp, name);
   return name;
 }
 

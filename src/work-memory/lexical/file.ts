@@ -4,12 +4,16 @@ import { Bm25Index, type LexicalDoc } from './bm25.js';
 import { detectTemplates, stripTemplates, type TemplateSet } from './templates.js';
 import { termCounts, tokenize } from './tokenize.js';
 import { indexPaths } from '../index/layout.js';
-import { readCurrent } from '../index/hnsw-index.js';
+import { readCurrent, readManifest } from '../index/hnsw-index.js';
+import { readChecked, readDelta } from '../index/delta.js';
+import type { Manifest } from '../index/types.js';
 import path from 'node:path';
 
 /** Stored beside vectors.hnsw in each index generation. */
 export const LEXICAL_FILE = 'lexical.json';
 export const LEXICAL_VERSION = 1;
+/** The boilerplate alone, beside lexical.json: what an update that appends (index/append.ts) counts new work with. */
+export const TEMPLATES_FILE = 'templates.json';
 
 interface LexicalJson {
   version: number;
@@ -104,6 +108,29 @@ export function buildLexical(docs: Array<{ path: string; text: string | null; ha
   return { data: { bm25: new Bm25Index(lexDocs), templates }, buffer: Buffer.from(JSON.stringify(json)) };
 }
 
+/** templates.json's bytes for a lexical build's boilerplate. */
+export function templatesBuffer(t: TemplateSet): Buffer {
+  return Buffer.from(JSON.stringify({ version: LEXICAL_VERSION, shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: [...t.hashes], examples: t.examples }));
+}
+
+/** A generation's boilerplate from templates.json (checked against the manifest), or null when it has none or it cannot be used. */
+export function readTemplates(dir: string, manifest: Manifest): TemplateSet | null {
+  try {
+    const t = JSON.parse(readChecked(dir, TEMPLATES_FILE, manifest).toString('utf8')) as {
+      version: number;
+      shingle: number;
+      minDocs: number;
+      docs: number;
+      hashes: number[];
+      examples: TemplateSet['examples'];
+    };
+    if (t.version !== LEXICAL_VERSION || !Array.isArray(t.hashes)) return null;
+    return { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples };
+  } catch {
+    return null;
+  }
+}
+
 function parse(buf: Buffer, file: string): LexicalJson {
   const json = JSON.parse(buf.toString('utf8')) as LexicalJson;
   if (json.version !== LEXICAL_VERSION || !Array.isArray(json.terms) || !Array.isArray(json.docs)) {
@@ -112,20 +139,41 @@ function parse(buf: Buffer, file: string): LexicalJson {
   return json;
 }
 
-/** A generation's lexical index as an update reuses it: its boilerplate, and the counts of each document with the hash given for it. */
-export function readLexicalReuse(file: string, sha256: string, hashes: Map<string, string>): LexicalReuse | null {
+/**
+ * A generation's lexical index as an update reuses it: its boilerplate, and the counts of each
+ * document with the hash given for it. Work appended since its base (delta.ts) is counted as
+ * drift: the boilerplate was found before it came.
+ */
+export function readLexicalReuse(dir: string, manifest: Manifest, hashes: Map<string, string>): LexicalReuse | null {
   try {
-    const { docs, templates, changed } = decode(file, sha256);
+    const { docs, templates, changed } = decodeGeneration(dir, manifest);
     const reuse: LexicalReuse['docs'] = new Map();
     for (const d of docs) {
       const hash = hashes.get(d.path);
       if (hash !== undefined) reuse.set(d.path, { hash, len: d.len, tf: d.tf });
     }
-    return { docs: reuse, changed, templates };
+    return { docs: reuse, changed: changed + (manifest.delta?.docs ?? 0), templates };
   } catch {
     // Unreadable, corrupt or of another version: counted again from the texts.
     return null;
   }
+}
+
+/** A generation's lexical side: its base file's documents, then those appended since (delta.ts). */
+export function decodeGeneration(dir: string, manifest: Manifest): { docs: LexicalDoc[]; templates: TemplateSet; changed: number } {
+  const sha = manifest.integrity.extra?.[LEXICAL_FILE]?.sha256;
+  if (!sha) throw new Error(`index generation ${dir} has no lexical index; run \`agentos index\``);
+  const base = decode(path.join(dir, LEXICAL_FILE), sha);
+  const delta = readDelta(dir, manifest);
+  if (!delta) return base;
+  return { ...base, docs: [...base.docs, ...delta.lexical.map(([p, len, pairs]): LexicalDoc => ({ path: p, len, tf: new Map(pairs) }))] };
+}
+
+/** Load a generation's lexical index, appended work included. */
+export function readGenerationLexical(root: string, generation: string): LexicalData {
+  const dir = indexPaths(root).generation(generation).dir;
+  const { docs, templates } = decodeGeneration(dir, readManifest(path.join(dir, 'manifest.json')));
+  return { bm25: new Bm25Index(docs), templates };
 }
 
 /** Load a generation's lexical index; `sha256` (from the manifest) is checked when given. */
@@ -154,11 +202,7 @@ function decode(file: string, sha256?: string): { docs: LexicalDoc[]; templates:
 export function openLexical(root: string): LexicalData {
   const name = readCurrent(root);
   if (!name) throw new Error(`no index in ${indexPaths(root).dir}; run \`agentos index --include-history\``);
-  const dir = indexPaths(root).generation(name).dir;
-  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { integrity?: { extra?: Record<string, { sha256: string }> } };
-  const sha = manifest.integrity?.extra?.[LEXICAL_FILE]?.sha256;
-  if (!sha) throw new Error(`index generation ${name} has no lexical index; run \`agentos index\``);
-  return readLexical(path.join(dir, LEXICAL_FILE), sha);
+  return readGenerationLexical(root, name);
 }
 
 /** For `agentos status`: what the live index treats as boilerplate (null when no index or no lexical file). */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readTextFile } from '../corpus/read.js';
-import type { StoredDoc } from '../index/types.js';
-import { buildLexical, keepsTemplates, LEXICAL_FILE, readLexicalReuse } from './file.js';
+import type { Manifest, StoredDoc } from '../index/types.js';
+import { buildLexical, keepsTemplates, LEXICAL_FILE, readLexicalReuse, templatesBuffer, TEMPLATES_FILE } from './file.js';
 
 /**
  * The lexical files of a new index generation. A first build counts every document's text; an
@@ -13,9 +13,9 @@ export async function lexicalFiles(
   docs: StoredDoc[],
   known: Map<string, string>,
   maxBytes: number,
-  previous: { file: string; sha256: string; docs: StoredDoc[] } | null = null,
+  previous: { dir: string; manifest: Manifest; docs: StoredDoc[] } | null = null,
 ): Promise<Record<string, Buffer>> {
-  const reuse = previous ? readLexicalReuse(previous.file, previous.sha256, new Map(previous.docs.map((d) => [d.filePath, d.contentHash]))) : null;
+  const reuse = previous ? readLexicalReuse(previous.dir, previous.manifest, new Map(previous.docs.map((d) => [d.filePath, d.contentHash]))) : null;
   const keep = keepsTemplates(
     reuse,
     docs.map((d) => ({ path: d.filePath, hash: d.contentHash })),
@@ -30,5 +30,6 @@ export async function lexicalFiles(
     }
     texts.push({ path: d.filePath, text, hash: d.contentHash });
   }
-  return { [LEXICAL_FILE]: buildLexical(texts, keep ? reuse : null).buffer };
+  const built = buildLexical(texts, keep ? reuse : null);
+  return { [LEXICAL_FILE]: built.buffer, [TEMPLATES_FILE]: templatesBuffer(built.data.templates) };
 }

@@ -35,6 +35,12 @@ export interface GitSourceOptions {
   branch: string | null;
   rules: GitRules;
   previous: { state: NonNullable<SourcesState['git']>; docs: SourceDoc[] } | null;
+  /**
+   * Only new work on top of `previous` is wanted (an update that appends, index/append.ts; its
+   * `docs` are not read): the result holds the new commits' documents alone, or is null when the
+   * history must be read otherwise (rewritten, other rules, a revert among the new commits).
+   */
+  appendOnly?: boolean;
 }
 
 export interface GitSourceResult {
@@ -142,7 +148,9 @@ async function headOf(root: string, ref: string): Promise<string> {
   return r.code === 0 ? r.stdout : '';
 }
 
-export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResult> {
+export async function readGitSource(o: GitSourceOptions & { appendOnly?: false }): Promise<GitSourceResult>;
+export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResult | null>;
+export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResult | null> {
   const { ref, head } = await resolveRef(o.root, o.branch);
   const rulesKey = JSON.stringify([o.rules.excludeSubjects, o.rules.excludeAuthors]);
   // The recorded head is our own file's, but it becomes a revision range: only a sha is taken.
@@ -185,6 +193,7 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
     reason = `the branch changed (${prev.state.ref} -> ${ref})`;
   }
 
+  if (o.appendOnly && !incremental) return null;
   const verdicts: Verdicts = new Map();
   const work: GitCommit[] = [];
   let commits = 0;
@@ -219,6 +228,12 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   );
   const fresh = work.map((c) => toDoc(c, repo, words.get(c.sha) ?? null, c.parents.length > 1 ? (branchAuthors.get(c.parents[1]) ?? null) : null));
   if (incremental) for (const [k, v] of Object.entries(prev!.state.skipped)) skipped[k] = (skipped[k] ?? 0) + v;
+  // Appending: the new work alone, unless a revert among it changes work already indexed.
+  if (o.appendOnly) {
+    if (verdicts.size) return null;
+    const state = { ref, head, documents: prev!.state.documents + fresh.length, skipped, rules: rulesKey, reading: GIT_READING_VERSION, shallow: shallowKey };
+    return { docs: fresh, state, read: { mode: 'incremental', commits, reason, shallow: shallowNote } };
+  }
   // Newest first, as git gives them; a revert marks the work it undid.
   const docs = incremental ? [...fresh, ...prev!.docs] : fresh;
   if (verdicts.size) markReverted(docs, verdicts);

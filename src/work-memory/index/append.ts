@@ -1,0 +1,174 @@
+/**
+ * An update that only adds work (issue 46): new commits on the branch the index read, nothing
+ * else changed. Decided from the manifest, a stat scan of the files and the new commits alone —
+ * the base's metadata, vectors, lexical counts and source texts are never read — and written as a
+ * delta beside the linked base (delta.ts), so a new commit costs the same at any history size.
+ * Anything else (a file changed, a revert among the new commits, the branch rewritten, trackers
+ * configured, the delta grown past its share) returns null: build.ts writes the generation whole.
+ */
+import path from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { scanCorpus } from '../corpus/scan.js';
+import type { Embedder } from '../embeddings/embedder.js';
+import { lexicalTokens, readTemplates, LEXICAL_FILE } from '../lexical/file.js';
+import { termCounts } from '../lexical/tokenize.js';
+import { readGitSource } from '../sources/git-source.js';
+import type { BuildOptions, BuildReport } from './build-types.js';
+import { chunkDoc } from './chunk-doc.js';
+import { corpusConfigHash } from './corpus-config.js';
+import { APPEND_FORMAT_VERSION, DELTA_FILE, DELTA_VECTORS, deltaFits, emptyDelta, readDelta, type DeltaJson } from './delta.js';
+import { embedAll } from './embed-schedule.js';
+import { excerptOf } from './graph-update.js';
+import { readManifest } from './hnsw-index.js';
+import { HNSW_EF_CONSTRUCTION, HNSW_M, loadHnswlib } from './hnswlib.js';
+import { indexPaths } from './layout.js';
+import { metadataOutdated } from './refresh-metadata.js';
+import type { Manifest, StoredChunk } from './types.js';
+import { statDiff } from './update-plan.js';
+import { appendGeneration, pruneGenerations } from './write.js';
+
+/** Whether this configuration's sources can be appended to: git alone (a tracker export is read whole on each update). */
+const appendable = (o: BuildOptions) => !o.full && o.includeHistory && o.config.sources.git.enabled && o.config.sources.trackers.length === 0 && !o.config.sources.github;
+
+/**
+ * The update as an append to generation `previous`, or null when it is not one. `incompatible`
+ * says why the manifest cannot be updated in place at all (build.ts incompatibility).
+ */
+export async function tryAppend(o: BuildOptions, previous: string, incompatible: (m: Manifest) => string | null): Promise<BuildReport | null> {
+  if (!appendable(o)) return null;
+  const { root, config } = o;
+  const dir = indexPaths(root).generation(previous).dir;
+  let manifest: Manifest;
+  try {
+    manifest = readManifest(path.join(dir, 'manifest.json'));
+  } catch {
+    return null;
+  }
+  const gitState = manifest.sources?.git;
+  if (!gitState || manifest.sources?.trackers?.length || incompatible(manifest) || metadataOutdated(manifest) || !manifest.includeHistory) return null;
+  if (manifest.corpusConfigHash !== corpusConfigHash(config, true) || !manifest.integrity.extra?.[LEXICAL_FILE]) return null;
+  const templates = readTemplates(dir, manifest);
+  if (!templates) return null;
+
+  // The files exactly as the manifest has them (a touched file is a change here: the whole update reads its hash).
+  const scan = await scanCorpus(root, config.corpus, true);
+  const diff = statDiff(manifest, scan.files);
+  if (diff.changed.length || diff.added.length || diff.removed.length) return null;
+
+  const git = await readGitSource({ root, branch: config.sources.git.branch, rules: config.sources.git, previous: { state: gitState, docs: [] }, appendOnly: true });
+  if (!git) return null;
+  const total = Object.keys(manifest.files).length + git.state.documents;
+  o.onProgress?.({ phase: 'scan', files: scan.files.length + git.state.documents });
+  const report: BuildReport = {
+    scanned: scan.files.length + git.state.documents,
+    added: [],
+    changed: [],
+    unchanged: total - git.docs.length,
+    removed: [],
+    skipped: [...scan.skipped],
+    warnings: [],
+    chunks: manifest.chunkCount,
+    chunksEmbedded: 0,
+    tokensEmbedded: 0,
+    fullRebuildReason: null,
+    firstBuild: false,
+    wrote: false,
+    generation: previous,
+    sources: { documents: git.state.documents, git: { ...git.read, ref: git.state.ref, documents: git.state.documents, notWork: git.state.skipped }, trackers: [] },
+  };
+  if (git.read.mode === 'unchanged') {
+    await pruneGenerations(root, { tempOnly: true });
+    return report;
+  }
+
+  const delta = manifest.delta ? readDeltaOrNull(dir, manifest) : emptyDelta();
+  if (!delta) return null;
+  let embedder: Embedder | null = null;
+  const prepared = [];
+  for (const d of git.docs) {
+    if (!embedder) {
+      o.onProgress?.({ phase: 'model' });
+      embedder = await o.loadEmbedder();
+    }
+    const chunks = chunkDoc(embedder, d.metadata.filePath, d.text, d.metadata.title, report.warnings);
+    if (chunks.length) prepared.push({ doc: d, chunks });
+    else report.skipped.push({ relPath: d.metadata.filePath, reason: 'no text to index' });
+  }
+  const newChunks = prepared.reduce((n, p) => n + p.chunks.length, 0);
+  const baseChunks = manifest.chunkCount - (manifest.delta?.chunks ?? 0);
+  // Grown past its share of the base: this update writes the generation whole, the delta folded in.
+  if (!deltaFits(delta.chunks.length + newChunks, baseChunks)) return null;
+
+  const texts = prepared.flatMap((p) => p.chunks.map((c) => c.embedText));
+  const before = embedder?.stats?.tokens ?? 0;
+  const vectors = embedder ? await embedAll(embedder, texts, (p) => o.onProgress?.({ phase: 'embed', ...p })) : [];
+  report.chunksEmbedded = texts.length;
+  report.tokensEmbedded = (embedder?.stats?.tokens ?? 0) - before;
+  o.onProgress?.({ phase: 'write' });
+
+  // The delta's graph: the one before it with the new points added (labels go on from the manifest's next).
+  const hnsw = await loadHnswlib();
+  const graph = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
+  if (delta.chunks.length) graph.readIndexSync(path.join(dir, DELTA_VECTORS), true);
+  else graph.initIndex(Math.max(16, newChunks), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
+  if (graph.getCurrentCount() + newChunks > graph.getMaxElements()) graph.resizeIndex(Math.ceil((graph.getCurrentCount() + newChunks) * 1.5));
+  const firstLabel = manifest.delta?.firstLabel ?? manifest.nextLabel;
+  let label = manifest.nextLabel;
+  let v = 0;
+  let history = 0;
+  for (const p of prepared) {
+    const docIndex = delta.docs.length;
+    const labels: number[] = [];
+    for (const c of p.chunks) {
+      graph.addPoint(Array.from(vectors[v++]), label);
+      delta.chunks.push([label, docIndex, c.section, excerptOf(c.text)] as StoredChunk);
+      labels.push(label++);
+    }
+    delta.docs.push({ ...p.doc.metadata, labels });
+    const tokens = lexicalTokens(p.doc.text, templates);
+    delta.lexical.push([p.doc.metadata.filePath, tokens.length, [...termCounts(tokens)]]);
+    delta.texts[p.doc.metadata.filePath] = p.doc.text;
+    if (p.doc.metadata.types.includes('history')) history++;
+    report.added.push(p.doc.metadata.filePath);
+  }
+  const files: Record<string, Buffer> = {};
+  if (delta.docs.length) {
+    files[DELTA_FILE] = Buffer.from(JSON.stringify(delta));
+    files[DELTA_VECTORS] = graphBytes(graph, indexPaths(root).dir);
+  }
+  const next: Manifest = {
+    ...manifest,
+    formatVersion: delta.docs.length ? APPEND_FORMAT_VERSION : manifest.formatVersion,
+    createdAt: new Date().toISOString(),
+    chunkCount: manifest.chunkCount + newChunks,
+    nextLabel: label,
+    coverage: { standard: manifest.coverage?.standard ?? 0, history: (manifest.coverage?.history ?? 0) + history },
+    sources: { ...manifest.sources, git: git.state },
+    ...(delta.docs.length ? { delta: { docs: delta.docs.length, chunks: delta.chunks.length, firstLabel } } : {}),
+  };
+  const name = await appendGeneration(root, previous, next, files);
+  await pruneGenerations(root, { keep: [name, previous] });
+  report.wrote = true;
+  report.generation = name;
+  report.chunks = next.chunkCount;
+  return report;
+}
+
+function readDeltaOrNull(dir: string, manifest: Manifest): DeltaJson | null {
+  try {
+    return readDelta(dir, manifest);
+  } catch {
+    return null; // damaged: the whole update reads the generation and says so
+  }
+}
+
+/** hnswlib writes only to a path: through a temp file beside the generations (pruned if a crash leaves it), read back; the delta's graph is small. */
+function graphBytes(graph: { writeIndexSync(file: string): void }, indexDir: string): Buffer {
+  const file = path.join(indexDir, `.tmp-delta-${process.pid}-${Date.now().toString(36)}.hnsw`);
+  try {
+    graph.writeIndexSync(file);
+    return readFileSync(file);
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
