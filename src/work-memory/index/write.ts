@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { headSha } from './hnsw-index.js';
 import type { HnswGraph } from './hnswlib.js';
@@ -83,7 +83,7 @@ export async function appendGeneration(root: string, previous: string, manifest:
   const tmp = path.join(paths.dir, `.tmp-${name}`);
   await mkdir(tmp);
   const from = paths.generation(previous).dir;
-  for (const f of await readdir(from)) if (f !== 'manifest.json' && !(f in files)) await link(path.join(from, f), path.join(tmp, f));
+  for (const f of await readdir(from)) if (f !== 'manifest.json' && !(f in files)) await linkOrCopy(path.join(from, f), path.join(tmp, f));
   const extra = { ...(manifest.integrity.extra ?? {}) };
   for (const [file, buf] of Object.entries(files)) {
     await writeFile(path.join(tmp, file), buf);
@@ -94,6 +94,16 @@ export async function appendGeneration(root: string, previous: string, manifest:
   await fsyncPath(path.join(tmp, 'manifest.json'));
   await swapIn(root, tmp, name);
   return name;
+}
+
+/** A file of the previous generation in the new one: linked (no bytes written), copied where the filesystem cannot link. */
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch {
+    await copyFile(from, to);
+    await fsyncPath(to);
+  }
 }
 
 /** Move a damaged CURRENT (a folder, a symlink to a device) out of the way; pruning deletes it. Call while holding the lock. */
