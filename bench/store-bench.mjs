@@ -77,7 +77,7 @@ const base = await openIndex(root, identity);
 const baseLex = lexFile.openLexical(root);
 const tfOf = new Map(baseLex.bm25.docs.map((d) => [d.path, d.tf]));
 const baseDocs = base.meta.docs.filter((d) => d.labels.length && d.types.includes('history'));
-const baseVec = (label) => Float32Array.from(base.graph.getPoint(label));
+const baseVec = (label) => Float32Array.from(base.vector(label));
 log(`store bench: ${baseDocs.length} base documents from ${basesFrom}; organisation ${R} repositories x ${DPR} documents x ${CPD} chunks = ${R * DPR * CPD} chunks`);
 
 function gaussian() {

@@ -9,15 +9,12 @@
  * the stored vectors through hnswlib only when the cache is stale. A session
  * start with a fresh cache reads two small files.
  */
-import { mergeMeta, readDelta } from '../work-memory/index/delta.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { splitFrontmatter } from '../work-memory/corpus/frontmatter.js';
 import type { DocStatus, DocumentType } from '../work-memory/corpus/types.js';
-import { readCurrent, readManifest } from '../work-memory/index/hnsw-index.js';
-import { loadHnswlib } from '../work-memory/index/hnswlib.js';
-import { indexPaths } from '../work-memory/index/layout.js';
-import type { IndexMeta, StoredDoc } from '../work-memory/index/types.js';
+import { openGeneration, readCurrent } from '../work-memory/index/hnsw-index.js';
+import type { StoredDoc } from '../work-memory/index/types.js';
 import { clusterVectors, normalize } from './cluster.js';
 import { dot } from '../work-memory/embeddings/embedder.js';
 import { writeCache } from '../shared/fsutil/cache-file.js';
@@ -89,10 +86,9 @@ export async function indexKnowledge(root: string): Promise<{ knowledge: IndexKn
 }
 
 async function computeKnowledge(root: string, generation: string): Promise<IndexKnowledge> {
-  const g = indexPaths(root).generation(generation);
-  const manifest = readManifest(g.manifest);
-  // The base's documents and the work appended since (delta.ts).
-  const meta = mergeMeta(JSON.parse(readFileSync(g.meta, 'utf8')) as IndexMeta, readDelta(g.dir, manifest));
+  // The generation as every reader opens it (checked; the base and the work appended since, delta.ts).
+  const index = await openGeneration(root, generation);
+  const { manifest, meta } = index;
   const historyDocs = meta.docs.filter((d) => d.types.includes('history') && d.labels.length > 0);
   const standardDocs = meta.docs.filter((d) => d.types.includes('standard') && d.labels.length > 0);
   const known = (d: StoredDoc): KnownDoc => {
@@ -109,13 +105,10 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
   let threshold: number | null = null;
   let standards: WideStandard[] = [];
   if (sortedDocs.length > 0) {
-    const hnsw = await loadHnswlib();
-    const graph = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
-    graph.readIndexSync(g.vectors, true);
     const centroid = (d: StoredDoc) => {
       const v = new Float64Array(manifest.dimensions);
       for (const label of d.labels) {
-        const p = graph.getPoint(label);
+        const p = index.vector(label);
         for (let i = 0; i < v.length; i++) v[i] += p[i];
       }
       return normalize(v);

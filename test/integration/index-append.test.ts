@@ -116,6 +116,14 @@ test('new commits are appended beside the linked base, and the index answers exa
   for (const [title, body] of BRIEFS) expect(await nearest(dir, title, body)).toEqual(await nearest(whole, title, body));
   const found = await nearest(dir, 'Sign release artifacts with a GPG key', 'Every artifact we upload should carry a detached signature made with the maintainers key.');
   expect(found.nearest[0].ref).toBe(sign);
+  // Every other reader sees the appended work too: what was worked on, and the status counts.
+  const worked = await cli(dir, ['worked-on', '--json']);
+  expect(worked.code).toBe(0);
+  expect(worked.stdout).toContain('Sign release artifacts with a GPG key');
+  expect(worked.stdout).toBe((await cli(whole, ['worked-on', '--json'])).stdout.replaceAll(whole, dir));
+  const status = await cli(dir, ['status', '--json']);
+  expect(status.code).toBe(0);
+  expect(JSON.parse(status.stdout)).toMatchObject({ index: { chunks: (await live(whole)).manifest.chunkCount, documents: { history: 11 } } });
   expect((await nearest(dir, 'Release notes as markdown', 'Write the release notes in markdown.')).nearest.map((m) => m.ref)).toContain(notes);
 
   // A changed file is not an append: the generation is written whole, the delta folded into its base.
@@ -148,10 +156,67 @@ test('a delta past its share of the base is folded in: the generation is written
   const { dir, git } = await project('fold');
   expect(await cli(dir, ['init', '--yes'])).toMatchObject({ code: 0 });
   await index(dir);
-  // 70 new commits at once: more than the delta may hold beside a base of 9 (MIN_DELTA_DOCS is 64).
+  // 70 new commits at once: more than the delta may hold beside a base of 9 (MIN_DELTA_CHUNKS is 64).
   for (let i = 0; i < 70; i++) git(['commit', '-q', '--allow-empty', '-m', `Tune the step ${i} of the release for the mirror number ${i * 13}`]);
   const report = await index(dir);
   expect(report.added.length).toBe(70);
+  expect((await live(dir)).manifest.delta).toBeUndefined();
+  expect((await nearest(dir, 'Tune step 42 of the release for mirror 546', 'The release step for the mirror needs tuning.')).nearest.length).toBeGreaterThan(0);
+});
+
+test('a rewritten branch after appends drops the work no longer in it; a damaged delta is rebuilt, never carried on', async () => {
+  const { dir, commit, git } = await project('rewrite');
+  expect(await cli(dir, ['init', '--yes'])).toMatchObject({ code: 0 });
+  await index(dir);
+  const keep = await commit('src/keep.js', 'export const keep = 1;\n', 'Keep the release log for a year');
+  const gone = await commit('src/gone.js', 'export const gone = 1;\n', 'Upload the coverage report to the dashboard');
+  await index(dir);
+  expect((await live(dir)).manifest.delta?.docs).toBe(2);
+  // The last commit rewritten away: a whole update, its document (in the delta) removed, the other kept.
+  git(['reset', '-q', '--hard', keep]);
+  await commit('src/other.js', 'export const other = 1;\n', 'Print the registry that answered');
+  const report = await index(dir);
+  expect(report.sources.git.mode).toBe('full');
+  const m = await live(dir);
+  expect(m.manifest.delta).toBeUndefined();
+  const r = await cli(dir, ['search', 'Upload the coverage report to the dashboard', '--json']);
+  const refs = (JSON.parse(r.stdout) as { results: Array<{ ref?: string }> }).results.map((h) => h.ref);
+  expect(refs).not.toContain(gone);
+  expect((await nearest(dir, 'Keep the release log for a year', 'Release logs should be kept for a year.')).nearest[0].ref).toBe(keep);
+
+  // A delta whose vectors were damaged on disk (same size, other bytes) is not appended to: the next update rebuilds.
+  await commit('src/a.js', 'export const a = 1;\n', 'Mirror the release to a second registry');
+  await index(dir);
+  const damaged = await live(dir);
+  expect(damaged.manifest.delta?.docs).toBe(1);
+  const file = path.join(damaged.dir, 'delta.hnsw');
+  const bytes = await readFile(file);
+  await writeFile(file, Buffer.alloc(bytes.length, 7));
+  await commit('src/b.js', 'export const b = 1;\n', 'Announce the release in the team chat');
+  const rebuilt = await cli(dir, ['index', '--include-history', '--json']);
+  expect(rebuilt.code).toBe(0);
+  expect(JSON.parse(rebuilt.stdout).fullRebuildReason).toMatch(/delta\.hnsw is truncated or corrupt/);
+  expect((await live(dir)).manifest.delta).toBeUndefined();
+});
+
+test('a configured branch that no longer resolves is a whole update: its work is dropped and the reason said', async () => {
+  const { dir, git } = await project('branch-gone');
+  git(['checkout', '-q', '-b', 'release']);
+  git(['commit', '-q', '--allow-empty', '-m', 'Freeze the release branch']);
+  expect(await cli(dir, ['init', '--yes'])).toMatchObject({ code: 0 });
+  const configFile = path.join(dir, '.agentos', 'config.yaml');
+  const config = await readFile(configFile, 'utf8');
+  expect(config).toMatch(/^ {2}git: true\b/m);
+  await writeFile(configFile, config.replace(/^ {2}git: true\b/m, '  git: { branch: release }'));
+  const first = await index(dir);
+  expect(first.sources.git).toMatchObject({ mode: 'full' });
+  git(['checkout', '-q', 'main']);
+  git(['branch', '-q', '-D', 'release']);
+  const r = await cli(dir, ['index', '--include-history', '--json']);
+  expect(r.code).toBe(0);
+  const out = JSON.parse(r.stdout) as { warnings: string[]; removed: string[] };
+  expect(out.warnings.join('\n')).toMatch(/no commit on release/);
+  expect(out.removed.length).toBeGreaterThan(5);
   expect((await live(dir)).manifest.delta).toBeUndefined();
 });
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DELTA_FILE, deltaFits, emptyDelta, MIN_DELTA_DOCS, mergeMeta, readDelta } from '../../src/work-memory/index/delta.js';
+import { DELTA_FILE, deltaFits, emptyDelta, MIN_DELTA_CHUNKS, mergeMeta, readDelta } from '../../src/work-memory/index/delta.js';
 import { readManifest } from '../../src/work-memory/index/hnsw-index.js';
 import { IndexUnavailableError } from '../../src/shared/errors.js';
 import type { IndexMeta, Manifest, StoredDoc } from '../../src/work-memory/index/types.js';
@@ -27,9 +27,9 @@ test("the delta's documents follow the base's, its chunks point at them", () => 
   expect(mergeMeta(base, null)).toBe(base);
 });
 
-test('a delta may grow to 5% of its base, and never below MIN_DELTA_DOCS', () => {
-  expect(deltaFits(MIN_DELTA_DOCS, 10)).toBe(true);
-  expect(deltaFits(MIN_DELTA_DOCS + 1, 10)).toBe(false);
+test('a delta may grow to 5% of its base, and never below MIN_DELTA_CHUNKS', () => {
+  expect(deltaFits(MIN_DELTA_CHUNKS, 10)).toBe(true);
+  expect(deltaFits(MIN_DELTA_CHUNKS + 1, 10)).toBe(false);
   expect(deltaFits(400, 8000)).toBe(true);
   expect(deltaFits(401, 8000)).toBe(false);
 });

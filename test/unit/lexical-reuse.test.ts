@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { buildLexical, keepsTemplates, readLexicalReuse } from '../../src/work-memory/lexical/file.js';
+import { buildLexical, keepsTemplates, readLexicalReuse, templatesBuffer, templatesHold } from '../../src/work-memory/lexical/file.js';
 import type { Manifest } from '../../src/work-memory/index/types.js';
 
 /** The part of a generation's manifest a lexical read checks: the file's size and hash. */
@@ -71,4 +71,14 @@ test('drift adds up over updates: many small ones find the boilerplate again as 
   }
   expect(kept).toBeLessThan(6);
   expect(kept).toBeGreaterThan(0);
+});
+
+test('an update that appends keeps the boilerplate by the same bound as keepsTemplates (templates.json carries the drift)', () => {
+  const built = buildLexical(docs);
+  // 40 documents: the bound is max(8, 5% of 40) = 8 documents changed since the boilerplate was found.
+  expect(templatesHold(built.data.templates, 8)).toBe(true);
+  expect(templatesHold(built.data.templates, 9)).toBe(false);
+  const saved = JSON.parse(templatesBuffer(built.data.templates, 3).toString('utf8')) as { changed: number; hashes: number[] };
+  expect(saved.changed).toBe(3);
+  expect(saved.hashes).toEqual([...built.data.templates.hashes]);
 });

@@ -10,13 +10,14 @@ import path from 'node:path';
 import { readFileSync, rmSync } from 'node:fs';
 import { scanCorpus } from '../corpus/scan.js';
 import type { Embedder } from '../embeddings/embedder.js';
-import { lexicalTokens, readTemplates, LEXICAL_FILE } from '../lexical/file.js';
+import { lexicalTokens, readTemplates, templatesHold, LEXICAL_FILE } from '../lexical/file.js';
+import { readTextFile } from '../corpus/read.js';
 import { termCounts } from '../lexical/tokenize.js';
 import { readGitSource } from '../sources/git-source.js';
 import type { BuildOptions, BuildReport } from './build-types.js';
 import { chunkDoc } from './chunk-doc.js';
 import { corpusConfigHash } from './corpus-config.js';
-import { APPEND_FORMAT_VERSION, DELTA_FILE, DELTA_VECTORS, deltaFits, emptyDelta, readDelta, type DeltaJson } from './delta.js';
+import { APPEND_FORMAT_VERSION, DELTA_FILE, DELTA_VECTORS, deltaFits, emptyDelta, readChecked, readDelta, type DeltaJson } from './delta.js';
 import { embedAll } from './embed-schedule.js';
 import { excerptOf } from './graph-update.js';
 import { readManifest } from './hnsw-index.js';
@@ -46,14 +47,25 @@ export async function tryAppend(o: BuildOptions, previous: string, incompatible:
   }
   const gitState = manifest.sources?.git;
   if (!gitState || manifest.sources?.trackers?.length || incompatible(manifest) || metadataOutdated(manifest) || !manifest.includeHistory) return null;
-  if (manifest.corpusConfigHash !== corpusConfigHash(config, true) || !manifest.integrity.extra?.[LEXICAL_FILE]) return null;
-  const templates = readTemplates(dir, manifest);
-  if (!templates) return null;
+  if (manifest.corpusConfigHash !== corpusConfigHash(config, true) || !manifest.integrity.extra?.[LEXICAL_FILE] || !manifest.coverage) return null;
+  // The model as recorded, field by field (incompatibility() lets an empty index change model: it has nothing to keep).
+  if (manifest.modelId !== o.model.modelId || manifest.dimensions !== o.model.dimensions || manifest.maxTokens !== o.model.maxTokens) return null;
+  const found = readTemplates(dir, manifest);
+  if (!found) return null;
+  const { templates } = found;
 
   // The files exactly as the manifest has them (a touched file is a change here: the whole update reads its hash).
   const scan = await scanCorpus(root, config.corpus, true);
   const diff = statDiff(manifest, scan.files);
   if (diff.changed.length || diff.added.length || diff.removed.length) return null;
+  // A file skipped before is looked at again, as a whole update does: one that reads now is a change.
+  const stillSkipped: BuildReport['skipped'] = [];
+  for (const f of diff.skippedSame) {
+    const why = manifest.skipped?.[f.relPath]?.reason ?? 'skipped';
+    const read = await readTextFile(f.absPath, config.corpus.maxFileBytes);
+    if (read.ok && why !== 'no text to index') return null;
+    stillSkipped.push({ relPath: f.relPath, reason: read.ok ? why : read.reason });
+  }
 
   const git = await readGitSource({ root, branch: config.sources.git.branch, rules: config.sources.git, previous: { state: gitState, docs: [] }, appendOnly: true });
   if (!git) return null;
@@ -65,7 +77,7 @@ export async function tryAppend(o: BuildOptions, previous: string, incompatible:
     changed: [],
     unchanged: total - git.docs.length,
     removed: [],
-    skipped: [...scan.skipped],
+    skipped: [...scan.skipped, ...stillSkipped],
     warnings: [],
     chunks: manifest.chunkCount,
     chunksEmbedded: 0,
@@ -83,12 +95,16 @@ export async function tryAppend(o: BuildOptions, previous: string, incompatible:
 
   const delta = manifest.delta ? readDeltaOrNull(dir, manifest) : emptyDelta();
   if (!delta) return null;
+  // The boilerplate found before holds for this many more documents, as it would for a whole update (lexical/file.ts).
+  if (!templatesHold(templates, found.changed + delta.docs.length + git.docs.length)) return null;
   let embedder: Embedder | null = null;
   const prepared = [];
   for (const d of git.docs) {
     if (!embedder) {
       o.onProgress?.({ phase: 'model' });
       embedder = await o.loadEmbedder();
+      // Other weights under the same name: the whole update says so and rebuilds.
+      if (manifest.modelFingerprint !== 'unknown' && embedder.modelFingerprint !== 'unknown' && embedder.modelFingerprint !== manifest.modelFingerprint) return null;
     }
     const chunks = chunkDoc(embedder, d.metadata.filePath, d.text, d.metadata.title, report.warnings);
     if (chunks.length) prepared.push({ doc: d, chunks });
@@ -109,8 +125,15 @@ export async function tryAppend(o: BuildOptions, previous: string, incompatible:
   // The delta's graph: the one before it with the new points added (labels go on from the manifest's next).
   const hnsw = await loadHnswlib();
   const graph = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
-  if (delta.chunks.length) graph.readIndexSync(path.join(dir, DELTA_VECTORS), true);
-  else graph.initIndex(Math.max(16, newChunks), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
+  if (delta.chunks.length) {
+    // Checked before hnswlib reads it: a damaged delta is not carried on under a fresh hash.
+    try {
+      readChecked(dir, DELTA_VECTORS, manifest);
+    } catch {
+      return null;
+    }
+    graph.readIndexSync(path.join(dir, DELTA_VECTORS), true);
+  } else graph.initIndex(Math.max(16, newChunks), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
   if (graph.getCurrentCount() + newChunks > graph.getMaxElements()) graph.resizeIndex(Math.ceil((graph.getCurrentCount() + newChunks) * 1.5));
   const firstLabel = manifest.delta?.firstLabel ?? manifest.nextLabel;
   let label = manifest.nextLabel;
@@ -142,7 +165,7 @@ export async function tryAppend(o: BuildOptions, previous: string, incompatible:
     createdAt: new Date().toISOString(),
     chunkCount: manifest.chunkCount + newChunks,
     nextLabel: label,
-    coverage: { standard: manifest.coverage?.standard ?? 0, history: (manifest.coverage?.history ?? 0) + history },
+    coverage: { standard: manifest.coverage.standard, history: manifest.coverage.history + history },
     sources: { ...manifest.sources, git: git.state },
     ...(delta.docs.length ? { delta: { docs: delta.docs.length, chunks: delta.chunks.length, firstLabel } } : {}),
   };

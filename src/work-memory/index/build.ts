@@ -49,9 +49,15 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
   const { root, config } = opts;
   const { name: previousName, damaged } = await readCurrentOrSetAside(root);
   // Only new commits' work to add: appended beside the base, which is never read (append.ts).
+  let appendFailed: string | null = null;
   if (previousName && !opts.full) {
-    const appended = await tryAppend(opts, previousName, (m) => incompatibility(m, opts.model));
-    if (appended) return appended;
+    try {
+      const appended = await tryAppend(opts, previousName, (m) => incompatibility(m, opts.model));
+      if (appended) return appended;
+    } catch (e) {
+      // An append that fails (a base file that cannot be linked or copied, say) leaves nothing live: the whole update follows, and says so.
+      appendFailed = (e as Error).message.split('\n')[0];
+    }
   }
   let existing: HnswIndex | null = null;
   let fullRebuildReason: string | null = opts.full ? '--full was given' : null;
@@ -84,7 +90,7 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     unchanged: 0,
     removed: [],
     skipped: [...scan.skipped],
-    warnings: [...(sources?.warnings ?? [])],
+    warnings: [...(appendFailed ? [`index: appending the new work failed (${appendFailed}); the index was written whole`] : []), ...(sources?.warnings ?? [])],
     chunks: 0,
     chunksEmbedded: 0,
     tokensEmbedded: 0,

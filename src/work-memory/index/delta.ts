@@ -20,9 +20,9 @@ export const DELTA_VECTORS = 'delta.hnsw';
 /** A generation holding a delta: an agentos that reads only whole generations refuses it rather than missing its documents. */
 export const APPEND_FORMAT_VERSION = 2;
 const DELTA_VERSION = 1;
-/** The delta is folded into a new base when it holds more than this share of the base's documents (and more than MIN_DELTA_DOCS). */
+/** The delta is folded into a new base when it holds more than this share of the base's chunks (and more than MIN_DELTA_CHUNKS). */
 export const MAX_DELTA_SHARE = 0.05;
-export const MIN_DELTA_DOCS = 64;
+export const MIN_DELTA_CHUNKS = 64;
 
 export interface DeltaJson {
   version: number;
@@ -38,8 +38,8 @@ export interface DeltaJson {
 
 export const emptyDelta = (): DeltaJson => ({ version: DELTA_VERSION, docs: [], chunks: [], lexical: [], texts: {} });
 
-/** Whether a delta of `deltaDocs` documents beside a base of `baseDocs` is still small enough to append to. */
-export const deltaFits = (deltaDocs: number, baseDocs: number): boolean => deltaDocs <= Math.max(MIN_DELTA_DOCS, MAX_DELTA_SHARE * baseDocs);
+/** Whether a delta of `deltaChunks` chunks beside a base of `baseChunks` is still small enough to append to. */
+export const deltaFits = (deltaChunks: number, baseChunks: number): boolean => deltaChunks <= Math.max(MIN_DELTA_CHUNKS, MAX_DELTA_SHARE * baseChunks);
 
 /** The bytes of one of a generation's extra files, checked against the manifest (bounded by it). */
 export function readChecked(dir: string, name: string, manifest: Manifest): Buffer {

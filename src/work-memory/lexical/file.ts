@@ -63,7 +63,7 @@ function drift(reuse: LexicalReuse, docs: Array<{ path: string; hash?: string }>
 
 /** Whether an update keeps the boilerplate found before: the documents added, changed or removed since it was found are few enough. */
 export function keepsTemplates(reuse: LexicalReuse | null, docs: Array<{ path: string; hash?: string }>): boolean {
-  return reuse !== null && drift(reuse, docs) <= Math.max(TEMPLATE_DRIFT_MIN, TEMPLATE_DRIFT * reuse.templates.docs);
+  return reuse !== null && templatesHold(reuse.templates, drift(reuse, docs));
 }
 
 /**
@@ -72,7 +72,7 @@ export function keepsTemplates(reuse: LexicalReuse | null, docs: Array<{ path: s
  * TEMPLATE_DRIFT from where it was found: an update then costs its new documents, not the corpus.
  * `text` may be null for a document whose counts are reused (then it is never needed).
  */
-export function buildLexical(docs: Array<{ path: string; text: string | null; hash?: string }>, reuse: LexicalReuse | null = null): { data: LexicalData; buffer: Buffer } {
+export function buildLexical(docs: Array<{ path: string; text: string | null; hash?: string }>, reuse: LexicalReuse | null = null): { data: LexicalData; buffer: Buffer; changed: number } {
   const keep = keepsTemplates(reuse, docs);
   const textOf = (d: (typeof docs)[number]) => {
     if (d.text === null) throw new Error(`lexical index: no text for ${d.path}`);
@@ -105,16 +105,19 @@ export function buildLexical(docs: Array<{ path: string; text: string | null; ha
     }),
     templates: { shingle: templates.shingle, minDocs: templates.minDocs, docs: templates.docs, hashes: [...templates.hashes], examples: templates.examples, changed: keep ? drift(reuse!, docs) : 0 },
   };
-  return { data: { bm25: new Bm25Index(lexDocs), templates }, buffer: Buffer.from(JSON.stringify(json)) };
+  return { data: { bm25: new Bm25Index(lexDocs), templates }, buffer: Buffer.from(JSON.stringify(json)), changed: json.templates.changed ?? 0 };
 }
 
-/** templates.json's bytes for a lexical build's boilerplate. */
-export function templatesBuffer(t: TemplateSet): Buffer {
-  return Buffer.from(JSON.stringify({ version: LEXICAL_VERSION, shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: [...t.hashes], examples: t.examples }));
+/** templates.json's bytes for a lexical build's boilerplate, with the documents that have changed since it was found. */
+export function templatesBuffer(t: TemplateSet, changed: number): Buffer {
+  return Buffer.from(JSON.stringify({ version: LEXICAL_VERSION, shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: [...t.hashes], examples: t.examples, changed }));
 }
 
-/** A generation's boilerplate from templates.json (checked against the manifest), or null when it has none or it cannot be used. */
-export function readTemplates(dir: string, manifest: Manifest): TemplateSet | null {
+/**
+ * A generation's boilerplate from templates.json (checked against the manifest) and its drift (documents
+ * added, changed or removed since it was found); null when it has none or it cannot be used.
+ */
+export function readTemplates(dir: string, manifest: Manifest): { templates: TemplateSet; changed: number } | null {
   try {
     const t = JSON.parse(readChecked(dir, TEMPLATES_FILE, manifest).toString('utf8')) as {
       version: number;
@@ -123,12 +126,18 @@ export function readTemplates(dir: string, manifest: Manifest): TemplateSet | nu
       docs: number;
       hashes: number[];
       examples: TemplateSet['examples'];
+      changed?: number;
     };
-    if (t.version !== LEXICAL_VERSION || !Array.isArray(t.hashes)) return null;
-    return { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples };
+    if (t.version !== LEXICAL_VERSION || !Array.isArray(t.hashes) || typeof t.changed !== 'number') return null;
+    return { templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples }, changed: t.changed };
   } catch {
     return null;
   }
+}
+
+/** Whether the boilerplate found before still holds after `changed` documents were added, changed or removed since (keepsTemplates' bound). */
+export function templatesHold(t: TemplateSet, changed: number): boolean {
+  return changed <= Math.max(TEMPLATE_DRIFT_MIN, TEMPLATE_DRIFT * t.docs);
 }
 
 function parse(buf: Buffer, file: string): LexicalJson {

@@ -31,5 +31,5 @@ export async function lexicalFiles(
     texts.push({ path: d.filePath, text, hash: d.contentHash });
   }
   const built = buildLexical(texts, keep ? reuse : null);
-  return { [LEXICAL_FILE]: built.buffer, [TEMPLATES_FILE]: templatesBuffer(built.data.templates) };
+  return { [LEXICAL_FILE]: built.buffer, [TEMPLATES_FILE]: templatesBuffer(built.data.templates, built.changed) };
 }

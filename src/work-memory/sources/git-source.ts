@@ -167,6 +167,8 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
     return { docs: prev.docs, state: prev.state, read: { mode: 'unchanged', commits: 0, reason: null, shallow: shallowNote } };
   }
   const skipped: Record<string, number> = {};
+  // A branch that no longer resolves is not new work: the whole update says so and drops its documents.
+  if (o.appendOnly && !head) return null;
   if (!head)
     return { docs: [], state: { ref, head, documents: 0, skipped, rules: rulesKey, reading: GIT_READING_VERSION, shallow: shallowKey }, read: { mode: 'full', commits: 0, reason: 'no commits' } };
   const remote = await git(o.root, ['remote', 'get-url', 'origin'], { allowFail: true });
