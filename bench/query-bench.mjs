@@ -170,7 +170,7 @@ if (basesFrom) {
   B = baseOrder.length;
   bases = new Float32Array(B * D);
   baseOrder.forEach((label, j) => {
-    bases.set((baseStore.vector ? baseStore.vector(label) : baseStore.graph.getPoint(label)), j * D);
+    bases.set(baseStore.vector ? baseStore.vector(label) : baseStore.graph.getPoint(label), j * D);
     normalizeInto(bases, j * D);
   });
   process.stderr.write(`query bench: ${B} real embeddings as bases (from ${basesFrom})\n`);
