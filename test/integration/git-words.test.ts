@@ -5,7 +5,7 @@
 // is the work's author; a shallow clone says so and a deepened one is read again; with no remote
 // the default branch is the repository's own, never a feature branch's work in progress.
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
@@ -175,4 +175,34 @@ test('a 100 KB subject is a line, not a document: its text is capped and it make
   expect(index.code).toBe(0);
   // Two pieces of work: the initial commit (one chunk) and the long one (its capped title, and what it adds).
   expect(JSON.parse(index.stdout).chunks).toBeLessThanOrEqual(4);
+}, 240_000);
+
+test('a blob missing from the clone (a partial clone offline, a damaged object): that commit has no words, the others keep theirs, and index says so', async () => {
+  const { dir, g, commit } = await repo('missing-blob');
+  await commit({ 'README.md': '# tool\n' }, 'Initial commit');
+  const early = await commit(
+    { 'README.md': '# tool\n\n`--stage` Stage the publish for later approval by a second maintainer.\n', 'src/cli.js': "flags.option('--stage');\n" },
+    'Add --stage flag (#802)',
+  );
+  const lost = await commit({ 'data/session.json': '{"turns": 1}\n' }, 'Record a sample chat session');
+  await commit({ 'README.md': '# tool\n\n`--remote` Git remote to push tags and commits to.\n', 'src/cli.js': "flags.option('--remote');\n" }, 'Add --remote flag (#810)');
+  // The sample's blob goes from the object store: `git log -p` dies on that commit.
+  const blob = g(['rev-parse', `${lost}:data/session.json`]);
+  await rm(path.join(dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+  expect((await cli(dir, ['init', '--yes'])).code).toBe(0);
+  const index = await cli(dir, ['index', '--include-history', '--json']);
+  expect(index.code).toBe(0);
+  const json = JSON.parse(index.stdout) as { warnings: string[]; added: string[] };
+  expect(json.added).toHaveLength(4);
+  expect(json.warnings.join('\n')).toMatch(new RegExp(`git could not read the diff of 1 commit \\(fatal: unable to read ${blob}\\)`));
+  // Commits before and after the unreadable one were read for their words.
+  const stage = await check(dir, 'Hold a publish until another maintainer approves it', 'Releases should wait until a second maintainer approves the staged publish.');
+  expect(stage.nearest[0].ref).toBe(early);
+  // As stored: the words of the commits on both sides of it, none for it.
+  const generation = (await readFile(path.join(dir, '.agentos', 'index', 'CURRENT'), 'utf8')).trim();
+  const texts = (JSON.parse(await readFile(path.join(dir, '.agentos', 'index', generation, 'sources.json'), 'utf8')) as { texts: Record<string, string> }).texts;
+  const latest = g(['rev-parse', 'HEAD']);
+  expect(texts[`git:${latest}`]).toContain('Git remote to push tags and commits to');
+  expect(texts[`git:${early}`]).toContain('Stage the publish for later approval');
+  expect(texts[`git:${lost}`]).not.toContain('What the change adds');
 }, 240_000);

@@ -14,6 +14,7 @@ import { lexicalTokens, readTemplates, templatesHold, LEXICAL_FILE } from '../le
 import { readTextFile } from '../corpus/read.js';
 import { termCounts } from '../lexical/tokenize.js';
 import { readGitSource } from '../sources/git-source.js';
+import { unreadableWarning } from '../sources/collect.js';
 import type { BuildOptions, BuildReport } from './build-types.js';
 import { chunkDoc } from './chunk-doc.js';
 import { corpusConfigHash } from './corpus-config.js';
@@ -78,7 +79,7 @@ export async function tryAppend(o: BuildOptions, previous: string, incompatible:
     unchanged: total - git.docs.length,
     removed: [],
     skipped: [...scan.skipped, ...stillSkipped],
-    warnings: [],
+    warnings: git.read.unreadable ? [unreadableWarning(git.read.unreadable)] : [],
     chunks: manifest.chunkCount,
     chunksEmbedded: 0,
     tokensEmbedded: 0,

@@ -9,7 +9,7 @@
  * range as the history, only added lines kept, bounded per commit, lockfiles and generated
  * files left out by pathspec.
  */
-import { gitLines, mergeDiffFlag } from './git-log.js';
+import { GitError, gitLines, mergeDiffFlag } from './git-log.js';
 import { cutAtWord } from '../../shared/text/linear.js';
 
 /** What one change says, bounded. */
@@ -293,6 +293,13 @@ export class PatchWords {
     else if (l.startsWith('-') && !l.startsWith('--- ') && this.oldPath) this.collector.remove(this.oldPath, l.slice(1));
   }
 
+  /** The commit being read when the patch stopped (git died on it): dropped unread, its sha returned. */
+  abandon(): string | null {
+    const sha = this.sha;
+    [this.collector, this.sha] = [null, null];
+    return sha;
+  }
+
   flush(): void {
     const w = this.collector?.result();
     if (this.sha && w) this.words.set(this.sha, w);
@@ -311,12 +318,24 @@ function unquote(p: string): string {
     .replace(/\\n/g, '\n');
 }
 
+/** Commits whose diff git could not read (a blob missing from a partial or damaged clone), skipped and read past, at most. */
+const MAX_UNREADABLE = 20;
+
+/** What a read of the change words gives: the words, and the commits whose diff could not be read (with git's reason). */
+export interface ChangeWordsRead {
+  words: Map<string, ChangeWords>;
+  unreadable: { shas: string[]; reason: string } | null;
+}
+
 /**
  * The words of each wanted commit of `range`'s first-parent history (a merge: its pull request's
  * whole change, as `--diff-merges=first-parent` gives it). `paths` limits it as the history is limited.
+ * A commit whose diff git cannot read (a blob a partial clone never fetched, a damaged object) is
+ * left without words and the read goes on from its parent: its words are extra evidence, and the
+ * history is indexed by subjects and files all the same.
  */
-export async function readChangeWords(cwd: string, range: string, wanted: (sha: string) => boolean, paths: string[] = []): Promise<Map<string, ChangeWords>> {
-  const args = [
+export async function readChangeWords(cwd: string, range: string, wanted: (sha: string) => boolean, paths: string[] = []): Promise<ChangeWordsRead> {
+  const flags = [
     'log',
     '--first-parent',
     await mergeDiffFlag(cwd),
@@ -330,14 +349,34 @@ export async function readChangeWords(cwd: string, range: string, wanted: (sha: 
     '--src-prefix=a/',
     '--dst-prefix=b/',
     '--format=%x1e%H',
-    range,
-    '--',
-    ...(paths.length ? paths : ['.']),
-    ...NOT_WORDS_PATHSPEC,
   ];
+  const pathspec = ['--', ...(paths.length ? paths : ['.']), ...NOT_WORDS_PATHSPEC];
   const parser = new PatchWords(wanted);
-  // A line past MAX_CARRY (a one-line 50 MB file) is no one's words: skipped to its end, never held.
-  for await (const l of gitLines(cwd, args, { maxLine: MAX_CARRY, what: `log -p ${range}` })) parser.line(l);
-  parser.flush();
-  return parser.words;
+  const lower = range.includes('..') ? range.slice(0, range.indexOf('..')) : null;
+  const unreadable: string[] = [];
+  let reason = '';
+  let from = range;
+  for (;;) {
+    try {
+      // A line past MAX_CARRY (a one-line 50 MB file) is no one's words: skipped to its end, never held.
+      for await (const l of gitLines(cwd, [...flags, from, ...pathspec], { maxLine: MAX_CARRY, what: `log -p ${range}` })) parser.line(l);
+      parser.flush();
+      break;
+    } catch (e) {
+      if (!(e instanceof GitError)) throw e;
+      const failed = parser.abandon();
+      reason ||= e.message.replace(/^(?:sources\.git: )?git log -p \S+: /, '');
+      if (!failed || unreadable.length >= MAX_UNREADABLE) break;
+      unreadable.push(failed);
+      // On from its first parent (the history is first-parent): a root commit has none, and the read ends there.
+      if (!(await hasParent(cwd, failed))) break;
+      from = lower ? `${lower}..${failed}^` : `${failed}^`;
+    }
+  }
+  return { words: parser.words, unreadable: reason ? { shas: unreadable, reason } : null };
+}
+
+async function hasParent(cwd: string, sha: string): Promise<boolean> {
+  for await (const l of gitLines(cwd, ['rev-list', '--max-count=1', '--parents', '--no-walk', sha], { allowFail: true })) return l.trim().split(' ').length > 1;
+  return false;
 }

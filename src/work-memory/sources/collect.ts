@@ -48,6 +48,8 @@ export async function collectSources(root: string, config: Config, previous: Pre
     gitDocs = g.docs;
     out.state.git = g.state;
     if (!g.state.head) out.warnings.push(`sources.git: no commit on ${g.state.ref} in ${root} (not a git repository, or nothing committed yet)`);
+    const u = g.read.unreadable;
+    if (u) out.warnings.push(unreadableWarning(u));
     out.git = g.read;
   }
   const trackerDocs: SourceDoc[] = [];
@@ -126,4 +128,9 @@ function join(gitDocs: SourceDoc[], trackerDocs: SourceDoc[]): SourceDoc[] {
 /** Who merged a pull request, as git's merge commit says (a squash commit says nothing of it): kept beside gh's author when that is someone else. */
 function mergedBy(git: WorkOrigin, prAuthor: string | null): { mergedBy?: string | null } {
   return git.mergedBy && git.mergedBy !== prAuthor ? { mergedBy: git.mergedBy } : {};
+}
+
+/** What a history whose diffs could not all be read says (the commits are indexed by subject and files). */
+export function unreadableWarning(u: { commits: number; reason: string }): string {
+  return `sources.git: git could not read the diff of ${u.commits || 'some'} commit${u.commits === 1 ? '' : 's'} (${u.reason}); indexed by subject and files without what the change adds`;
 }

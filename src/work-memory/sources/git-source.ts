@@ -50,7 +50,14 @@ export interface GitSourceResult {
    * How the history was read: unchanged, the new commits only, or in full (and why); `shallow`, on
    * a shallow clone, the date before which the history is not there (null on a whole one).
    */
-  read: { mode: 'unchanged' | 'incremental' | 'full'; commits: number; reason: string | null; shallow?: string | null };
+  read: {
+    mode: 'unchanged' | 'incremental' | 'full';
+    commits: number;
+    reason: string | null;
+    shallow?: string | null;
+    /** Commits whose diff git could not read (change-words.ts): indexed without their words; git's reason. */
+    unreadable?: { commits: number; reason: string } | null;
+  };
 }
 
 /** Whether `root` is inside a git work tree with at least one commit. */
@@ -221,7 +228,9 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   for (const c of work) if (cut.has(c.sha)) c.files = [];
   // What each piece of work says about itself in its diff: a second streamed pass over the same range.
   const shas = new Set(work.filter((c) => !cut.has(c.sha)).map((c) => c.sha));
-  const words = shas.size ? await readChangeWords(o.root, range, (sha) => shas.has(sha), paths) : new Map<string, ChangeWords>();
+  const said = shas.size ? await readChangeWords(o.root, range, (sha) => shas.has(sha), paths) : null;
+  const words = said?.words ?? new Map<string, ChangeWords>();
+  const unreadable = said?.unreadable ? { commits: said.unreadable.shas.length, reason: said.unreadable.reason } : null;
   // A merge's author merged it; its branch's author wrote it (the second parent's author).
   const merges = work.filter((c) => c.parents.length > 1);
   const branchAuthors = await authorsOf(
@@ -234,7 +243,7 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   if (o.appendOnly) {
     if (verdicts.size) return null;
     const state = { ref, head, documents: prev!.state.documents + fresh.length, skipped, rules: rulesKey, reading: GIT_READING_VERSION, shallow: shallowKey };
-    return { docs: fresh, state, read: { mode: 'incremental', commits, reason, shallow: shallowNote } };
+    return { docs: fresh, state, read: { mode: 'incremental', commits, reason, shallow: shallowNote, unreadable } };
   }
   // Newest first, as git gives them; a revert marks the work it undid.
   const docs = incremental ? [...fresh, ...prev!.docs] : fresh;
@@ -242,7 +251,7 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   return {
     docs,
     state: { ref, head, documents: docs.length, skipped, rules: rulesKey, reading: GIT_READING_VERSION, shallow: shallowKey },
-    read: { mode: incremental ? 'incremental' : 'full', commits, reason, shallow: shallowNote },
+    read: { mode: incremental ? 'incremental' : 'full', commits, reason, shallow: shallowNote, unreadable },
   };
 }
 
