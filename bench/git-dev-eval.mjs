@@ -42,8 +42,15 @@ const bin = path.join(repo, 'bin', 'agentos.js');
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'agentos-git-dev-'));
 const project = path.join(dir, 'project');
-execFileSync('git', ['clone', '-q', bundle, project], { stdio: 'ignore' });
-execFileSync('git', ['checkout', '-q', '-B', 'main'], { cwd: project, stdio: 'ignore' });
+try {
+  execFileSync('git', ['clone', '-q', bundle, project], { stdio: 'ignore' });
+  execFileSync('git', ['checkout', '-q', '-B', 'main'], { cwd: project, stdio: 'ignore' });
+} catch {
+  // A fetched mirror may lack its largest blobs: its history without a work tree (agentos reads git, not files, here).
+  rmSync(project, { recursive: true, force: true });
+  execFileSync('git', ['clone', '-q', '-n', bundle, project], { stdio: 'ignore' });
+  execFileSync('git', ['reset', '-q'], { cwd: project, stdio: 'ignore' });
+}
 const run = (args, input) => spawnSync(process.execPath, [bin, ...args], { cwd: project, input, encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1' }, maxBuffer: 64 << 20 });
 let r = run(['init', '--yes']);
 if (r.status !== 0) throw new Error(`init: ${r.stderr}`);
