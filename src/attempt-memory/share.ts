@@ -134,7 +134,7 @@ async function push(client: TeamStoreClient, queue: SharedQueue, repository: str
       }
       if (forgets.length) {
         // Only the author's own, as the server knows the author (its login role; row-level security holds it too).
-        const gone = await client.query<{ id: string }>(`DELETE FROM attempts WHERE id = ANY($1::text[]) AND author = current_user RETURNING id`, [forgets]);
+        const gone = await client.query<{ id: string }>(`SELECT agentos.forget_attempts($1::text[]) AS id`, [forgets]);
         const others = await client.query<{ n: string }>(`SELECT count(*) AS n FROM attempts WHERE id = ANY($1::text[])`, [forgets]);
         await client.query(`INSERT INTO forgotten_attempts (id) SELECT pg_catalog.unnest($1::text[]) ON CONFLICT (id) DO NOTHING`, [gone.rows.map((x) => x.id)]);
         r.forgotten += gone.rows.length;

@@ -50,6 +50,7 @@ async function before4(table: string, constraint: string, text: string, params: 
 
 interface StartJson {
   status: string;
+  scope?: string;
   matches: Array<{ path: string; repository: string | null; score: number }>;
   warnings: string[];
 }
@@ -133,10 +134,14 @@ describe("the server refuses what one person may not do to another's work", () =
     expect((await runCli(['-C', fresh, 'index', '--include-history', '-q'], { cwd: fresh, env: rita })).code).toBe(0);
     const reader = await runCli(['-C', fresh, 'store', 'sync'], { cwd: fresh, env: rita });
     expect([reader.code, reader.stderr]).toEqual([7, expect.stringContaining('acme/fresh: this login may only read the team store (agentos_reader)')]);
-    // Around the client too: row-level security, not a WHERE clause.
-    expect(await asMallory(`DELETE FROM documents WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/demo') RETURNING id`)).toEqual([]);
-    expect(await asMallory(`DELETE FROM repositories WHERE name = 'acme/demo' RETURNING id`)).toEqual([]);
-    await expect(asMallory(`UPDATE repositories SET owners = ARRAY['mallory'] WHERE name = 'acme/demo' RETURNING id`)).resolves.toEqual([]);
+    // Around the client too: a writer holds no DELETE and no UPDATE of owners (schema version 6), and the
+    // store's own functions ask who is calling, as row-level security does.
+    await expect(asMallory(`DELETE FROM documents WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/demo') RETURNING id`)).rejects.toMatchObject({ code: '42501' });
+    await expect(asMallory(`DELETE FROM repositories WHERE name = 'acme/demo' RETURNING id`)).rejects.toMatchObject({ code: '42501' });
+    await expect(asMallory(`UPDATE repositories SET owners = ARRAY['mallory'] WHERE name = 'acme/demo' RETURNING id`)).rejects.toMatchObject({ code: '42501' });
+    await expect(asMallory(`SELECT agentos.remove_documents((SELECT id FROM repositories WHERE name = 'acme/demo'), NULL)`)).rejects.toMatchObject({ code: '42501' });
+    await expect(asMallory(`SELECT agentos.refresh_statistics((SELECT id FROM repositories WHERE name = 'acme/demo'))`)).rejects.toMatchObject({ code: '42501' });
+    expect(await asMallory(`SELECT agentos.remove_repository('acme/demo') AS id`)).toEqual([{ id: null }]);
     const after = await sql<{ n: string }>(`SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo'`);
     expect(after).toEqual(before);
     // Even of her own repository she cannot hand ownership around or rename it: only an administrator can.
@@ -156,7 +161,8 @@ describe("the server refuses what one person may not do to another's work", () =
         `INSERT INTO attempts (id, repository, author, time, session_id, tool, command, outcome, tags, cwd) VALUES ('01FORGED00000000000000000A', 'acme/demo', 'alice', now(), 's', 'shell', 'make release', 'success', '[]', '.')`,
       ),
     ).rejects.toMatchObject({ code: '42501' });
-    expect(await asMallory(`DELETE FROM attempts WHERE id = $1 RETURNING id`, [row.id])).toEqual([]);
+    await expect(asMallory(`DELETE FROM attempts WHERE id = $1 RETURNING id`, [row.id])).rejects.toMatchObject({ code: '42501' });
+    expect(await asMallory(`SELECT agentos.forget_attempts(ARRAY[$1]) AS id`, [row.id])).toEqual([]);
     await expect(asMallory(`INSERT INTO forgotten_attempts (id) VALUES ($1)`, [row.id])).rejects.toMatchObject({ code: '42501' });
     expect(await sql(`SELECT id FROM attempts WHERE id = $1`, [row.id])).toEqual([{ id: row.id }]);
   });
@@ -174,7 +180,7 @@ describe("the server refuses what one person may not do to another's work", () =
     await sql(`DELETE FROM repositories WHERE name = 'acme/group'`);
   });
 
-  test('rows no agentos writes are refused by CHECKs: a scaled vector, a document without a title, negative counts, an endless time', async () => {
+  test('rows no agentos writes are refused: a scaled vector and an endless time by CHECKs; a changed document, forged statistics and counts by privilege', async () => {
     const [doc] = await sql<{ id: string }>(`SELECT d.id::text AS id FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/evil' ORDER BY d.path LIMIT 1`);
     const [chunk] = await sql<{ id: string; v: string }>(`SELECT id::text AS id, embedding::text AS v FROM chunks WHERE document_id = $1 LIMIT 1`, [doc.id]);
     const scaled = `[${chunk.v
@@ -184,15 +190,34 @@ describe("the server refuses what one person may not do to another's work", () =
       .join(',')}]`;
     for (const [text, params] of [
       [`INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) VALUES ($1, 99, 's', 'e', $2::vector)`, [doc.id, scaled]],
-      [`UPDATE documents SET metadata = metadata - 'title' WHERE id = $1`, [doc.id]],
-      [`UPDATE repository_terms SET df = -1000 WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/evil')`, []],
-      [`UPDATE repositories SET docs = -5 WHERE name = 'acme/evil'`, []],
       [
         `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, tags, cwd) VALUES ('01ENDLESS0000000000000000A', 'acme/evil', 'infinity', 's', 'shell', 'x', 'failure', '[]', '.')`,
         [],
       ],
     ] as Array<[string, unknown[]]>)
       await expect(asMallory(text, params)).rejects.toMatchObject({ code: '23514' });
+    // The statistics the score reads are the server's (issue 47): 2^31-1 documents, frequencies or lengths are not hers to say.
+    const evil = `(SELECT id FROM repositories WHERE name = 'acme/evil')`;
+    for (const text of [
+      `UPDATE documents SET metadata = metadata - 'title' WHERE id = ${doc.id}`,
+      `UPDATE repository_terms SET df = -1000 WHERE repository_id = ${evil}`,
+      `INSERT INTO repository_terms (term, repository_id, df) VALUES ('redis', ${evil}, 2147483647)`,
+      `UPDATE repositories SET docs = 2147483647, history_docs = 2147483647 WHERE name = 'acme/evil'`,
+      `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata, lexical_len) VALUES (${evil}, 'x.md', 'h', 'd', '{history}', '{"title": "x"}', 2147483647)`,
+      `UPDATE documents SET lexical_len = 1 WHERE id = ${doc.id}`,
+    ])
+      await expect(asMallory(text)).rejects.toMatchObject({ code: '42501' });
+    // What she may write (term counts of her own documents) the server recounts: the totals are the rows'.
+    await asMallory(`INSERT INTO document_terms (document_id, term, tf) VALUES (${doc.id}, 'zzforged', 7)`);
+    await asMallory(`SELECT agentos.refresh_statistics(${evil})`);
+    const [counted] = await sql<{ ok: boolean }>(
+      `SELECT (SELECT df FROM repository_terms WHERE term = 'zzforged' AND repository_id = ${evil}) = 1
+          AND (SELECT lexical_len FROM documents WHERE id = ${doc.id}) = (SELECT sum(tf) FROM document_terms WHERE document_id = ${doc.id})
+          AND (SELECT docs FROM repositories WHERE name = 'acme/evil') = (SELECT count(*) FROM documents WHERE repository_id = ${evil}) AS ok`,
+    );
+    expect(counted).toEqual({ ok: true });
+    await sql(`DELETE FROM document_terms WHERE document_id = ${doc.id} AND term = 'zzforged'`);
+    await sql(`SELECT agentos.refresh_statistics(${evil})`);
   });
 });
 
@@ -234,9 +259,27 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
   });
 
-  test("a writer locking the store's tables (allowed by her table-wide rights) makes a check answer locally and say why, not wait out its deadline", async () => {
+  test("a writer cannot lock the store's tables against readers (no table-wide UPDATE or DELETE); a lock held by its owner makes a check answer locally and say why", async () => {
     const { Client } = (await import('pg')).default;
-    const locker = new Client({ connectionString: await personUrl(pg, 'mallory'), options: '-c search_path=agentos,public' });
+    const mallory = new Client({ connectionString: await personUrl(pg, 'mallory'), options: '-c search_path=agentos,public' });
+    await mallory.connect();
+    try {
+      for (const t of ['repositories', 'documents', 'chunks', 'document_terms', 'repository_terms', 'attempts']) {
+        await mallory.query('BEGIN');
+        await expect(mallory.query(`LOCK TABLE agentos.${t} IN ACCESS EXCLUSIVE MODE`)).rejects.toMatchObject({ code: '42501' });
+        await mallory.query('ROLLBACK');
+      }
+      // What INSERT allows (ROW EXCLUSIVE) does not stop a reader: the check answers from the store.
+      await mallory.query('BEGIN');
+      await mallory.query('LOCK TABLE agentos.chunks IN ROW EXCLUSIVE MODE');
+      const { json: open } = await check(briefs[0]);
+      expect(open.warnings.join('\n')).not.toMatch(/is busy/);
+      expect(open.scope).toBe('org');
+    } finally {
+      await mallory.query('ROLLBACK').catch(() => undefined);
+      await mallory.end();
+    }
+    const locker = new Client({ connectionString: pg.url, options: '-c search_path=agentos,public' });
     await locker.connect();
     try {
       await locker.query('BEGIN');

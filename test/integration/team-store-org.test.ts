@@ -4,6 +4,7 @@
 // sees: same statuses, same documents in the same order, the same scores. Then the
 // ways the store can fail a check: down, slow, the connection dropped mid-query, an
 // old schema: each time the check answers from the local index and says so.
+import { SCHEMA_VERSION } from '../../src/shared/team-store/schema.js';
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
 import { jest } from '@jest/globals';
@@ -252,9 +253,9 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     try {
       const { r, json } = await start(other, briefs[0], ['--scope', 'org']);
       expect(json.scope).toBe('repo');
-      expect(r.stderr).toMatch(/the store's schema is version 1, this agentos reads 5: run `agentos store init`/);
+      expect(r.stderr).toContain(`the store's schema is version 1, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``);
     } finally {
-      await sql(`UPDATE agentos_schema SET version = 4`);
+      await sql(`UPDATE agentos_schema SET version = ${SCHEMA_VERSION}`);
     }
   });
 });

@@ -40,6 +40,79 @@ const keepOwnersSql = (who: Who) =>
        RETURN NEW;
      END $$`;
 
+/** The tables a writer adds rows to (and, through the functions below, removes its own from). */
+const WRITTEN = ['repositories', 'documents', 'chunks', 'document_terms', 'repository_terms', 'attempts', 'forgotten_attempts'];
+
+/**
+ * Version 6, least privilege (issue 47). A writer holds no table-wide UPDATE or DELETE (either let
+ * `LOCK TABLE … ACCESS EXCLUSIVE` stop every reader): rows are added with INSERT, on the columns a
+ * client may say, and removed or recounted only through the functions here, which run as the store's
+ * owner and check who is asking (session_user, as the policies do). The statistics the score reads —
+ * a repository's totals, its terms' document frequencies, a document's lexical length — are the
+ * server's: computed from the rows by refresh_statistics, never a column a writer sets.
+ */
+const VERSION_6: string[] = [
+  `REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON ${WRITTEN.map((t) => `agentos.${t}`).join(', ')} FROM agentos_writer`,
+  `REVOKE INSERT ON ${WRITTEN.map((t) => `agentos.${t}`).join(', ')} FROM agentos_writer`,
+  // What a client says: a repository's name (and, when it syncs, its model); a document without its length; chunks, terms, attempts, forgets.
+  `GRANT INSERT (name) ON agentos.repositories TO agentos_writer`,
+  `GRANT UPDATE (name, model_id, model_fingerprint, dimensions, max_tokens, chunking_version, synced_at) ON agentos.repositories TO agentos_writer`,
+  `GRANT INSERT (repository_id, path, content_hash, sync_digest, types, metadata) ON agentos.documents TO agentos_writer`,
+  `GRANT INSERT ON agentos.chunks, agentos.document_terms, agentos.attempts, agentos.forgotten_attempts TO agentos_writer`,
+  `ALTER TABLE agentos.documents ALTER COLUMN lexical_len SET DEFAULT 0`,
+  // The statistics of one repository, recounted from its rows: called by a sync of it, as its owner or an administrator.
+  `CREATE FUNCTION agentos.refresh_statistics(repo bigint) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
+     $$ BEGIN
+       IF NOT agentos.may_write(repo) THEN RAISE EXCEPTION 'only an owner of repository % or an administrator recounts it', repo USING ERRCODE = '42501'; END IF;
+       UPDATE agentos.documents d SET lexical_len = s.len FROM (SELECT d2.id, COALESCE(sum(t.tf), 0)::int AS len FROM agentos.documents d2 LEFT JOIN agentos.document_terms t ON t.document_id = d2.id
+           WHERE d2.repository_id = repo GROUP BY d2.id) s WHERE d.id = s.id AND d.lexical_len IS DISTINCT FROM s.len;
+       DELETE FROM agentos.repository_terms WHERE repository_id = repo;
+       INSERT INTO agentos.repository_terms (term, repository_id, df)
+         SELECT t.term, repo, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id WHERE d.repository_id = repo GROUP BY t.term;
+       UPDATE agentos.repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len,
+           chunks = (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d ON d.id = c.document_id WHERE d.repository_id = repo)
+         FROM (SELECT count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
+                      count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len
+               FROM agentos.documents d WHERE d.repository_id = repo) s
+         WHERE r.id = repo AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len) IS DISTINCT FROM (s.docs, s.history_docs, s.standard_docs, s.lexical_len);
+     END $$`,
+  // A repository's documents removed (all of them when ids is null), with their chunks and terms: its owners' and administrators' only.
+  `CREATE FUNCTION agentos.remove_documents(repo bigint, ids bigint[]) RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
+     $$ DECLARE n integer;
+     BEGIN
+       IF NOT agentos.may_write(repo) THEN RAISE EXCEPTION 'only an owner of repository % or an administrator removes its documents', repo USING ERRCODE = '42501'; END IF;
+       DELETE FROM agentos.documents WHERE repository_id = repo AND (ids IS NULL OR id = ANY (ids));
+       GET DIAGNOSTICS n = ROW_COUNT;
+       RETURN n;
+     END $$`,
+  // A repository removed by name: null when there is none or the caller may not (the client then says whose it is).
+  `CREATE FUNCTION agentos.remove_repository(repo_name text) RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
+     $$ DECLARE gone bigint;
+     BEGIN
+       DELETE FROM agentos.repositories r WHERE r.name = repo_name AND agentos.may_write(r.id) RETURNING r.id INTO gone;
+       RETURN gone;
+     END $$`,
+  // A person's own shared attempts taken back (another's stay, whoever asks): the ids removed.
+  `CREATE FUNCTION agentos.forget_attempts(ids text[]) RETURNS SETOF text LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
+     $$ DELETE FROM agentos.attempts a WHERE a.id = ANY (ids) AND a.author = session_user RETURNING a.id $$`,
+  ...['refresh_statistics(bigint)', 'remove_documents(bigint, bigint[])', 'remove_repository(text)', 'forget_attempts(text[])'].flatMap((f) => [
+    `REVOKE ALL ON FUNCTION agentos.${f} FROM PUBLIC`,
+    `GRANT EXECUTE ON FUNCTION agentos.${f} TO agentos_writer`,
+  ]),
+  // Every repository's statistics as the server counts them, once: values a writer set before this version go. Only rows
+  // whose values differ are written (a row from before a NOT VALID check, untouched, is not judged by it).
+  `UPDATE agentos.documents d SET lexical_len = s.len FROM (SELECT d2.id, COALESCE(sum(t.tf), 0)::int AS len FROM agentos.documents d2 LEFT JOIN agentos.document_terms t ON t.document_id = d2.id GROUP BY d2.id) s
+     WHERE d.id = s.id AND d.lexical_len IS DISTINCT FROM s.len`,
+  `DELETE FROM agentos.repository_terms`,
+  `INSERT INTO agentos.repository_terms (term, repository_id, df) SELECT t.term, d.repository_id, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id GROUP BY t.term, d.repository_id`,
+  `UPDATE agentos.repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len, chunks = s.chunks
+     FROM (SELECT r2.id, count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
+                  count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len,
+                  (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = r2.id)::int AS chunks
+           FROM agentos.repositories r2 LEFT JOIN agentos.documents d ON d.repository_id = r2.id GROUP BY r2.id) s
+     WHERE r.id = s.id AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s.docs, s.history_docs, s.standard_docs, s.lexical_len, s.chunks)`,
+];
+
 /** Each version's statements, applied in order. The vector size is the model's (all-MiniLM-L6-v2: 384). */
 export const MIGRATIONS: string[][] = [
   [
@@ -164,6 +237,7 @@ export const MIGRATIONS: string[][] = [
          || CASE WHEN pg_catalog.current_setting('server_encoding') = 'UTF8' THEN ' AND name = pg_catalog.normalize(name, ''NFKC'')' ELSE '' END || ') NOT VALID';
      END $$`,
   ],
+  VERSION_6,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

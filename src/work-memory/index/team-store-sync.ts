@@ -12,7 +12,6 @@ import { oneLine } from '../../shared/sanitize.js';
 import { createHash } from 'node:crypto';
 import { TeamStoreUnavailableError } from '../../shared/errors.js';
 import type { TeamStoreClient } from '../../shared/team-store/connect.js';
-import { repositoryTotalsSql } from '../../shared/team-store/schema.js';
 import { vectorText } from '../../shared/team-store/vector.js';
 import type { LexicalData } from '../lexical/file.js';
 import type { LexicalDoc } from '../lexical/bm25.js';
@@ -57,13 +56,14 @@ export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex,
       });
     const repoId = repo.rows[0].id;
     report.replacedAll = identityChange(repo.rows[0], manifest);
-    if (report.replacedAll) await client.query('DELETE FROM documents WHERE repository_id = $1', [repoId]);
+    // Rows leave only through the store's own functions (schema version 6: writers hold no DELETE).
+    if (report.replacedAll) await client.query('SELECT agentos.remove_documents($1, NULL)', [repoId]);
     const remote = new Map(
       (await client.query<{ id: string; path: string; sync_digest: string }>('SELECT id, path, sync_digest FROM documents WHERE repository_id = $1', [repoId])).rows.map((r) => [r.path, r]),
     );
     const localPaths = new Set(meta.docs.map((d) => d.filePath));
     const gone = [...remote.values()].filter((r) => !localPaths.has(r.path));
-    if (gone.length) await client.query('DELETE FROM documents WHERE id = ANY($1::bigint[])', [gone.map((r) => r.id)]);
+    if (gone.length) await client.query('SELECT agentos.remove_documents($1, $2::bigint[])', [repoId, gone.map((r) => r.id)]);
     report.removed = gone.map((r) => r.path).sort();
     const chunksByDoc = new Map<number, Array<{ label: number; section: string; excerpt: string }>>();
     for (const [label, docIndex, section, excerpt] of meta.chunks) {
@@ -88,14 +88,14 @@ export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex,
       (there ? report.changed : report.added).push(doc.filePath);
       outgoing.push({ i, doc, hash, digest, metadata, lex });
     }
-    if (replaced.length) await client.query('DELETE FROM documents WHERE id = ANY($1::bigint[])', [replaced]);
+    if (replaced.length) await client.query('SELECT agentos.remove_documents($1, $2::bigint[])', [repoId, replaced]);
     // Documents in batches, then their chunks and terms in multi-row INSERTs across documents:
     // a round trip per few hundred rows, not three per document.
     for (let start = 0; start < outgoing.length; start += DOCS_PER_BATCH) {
       const batch = outgoing.slice(start, start + DOCS_PER_BATCH);
       const ids = await insertReturningIds(
         client,
-        batch.map((o) => [repoId, o.doc.filePath, o.hash, o.digest, o.doc.types, JSON.stringify(o.metadata), o.lex?.len ?? 0]),
+        batch.map((o) => [repoId, o.doc.filePath, o.hash, o.digest, o.doc.types, JSON.stringify(o.metadata)]),
       );
       const chunkRows: unknown[][] = [];
       const termRows: unknown[][] = [];
@@ -109,13 +109,8 @@ export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex,
       report.chunks += chunkRows.length;
     }
     if (report.replacedAll || report.added.length || report.changed.length || report.removed.length) {
-      // The repository's BM25 statistics for the org-scope check: rewritten whole, its rows only.
-      await client.query('DELETE FROM repository_terms WHERE repository_id = $1', [repoId]);
-      await client.query(
-        'INSERT INTO repository_terms (term, repository_id, df) SELECT t.term, $1, count(*) FROM document_terms t JOIN documents d ON d.id = t.document_id WHERE d.repository_id = $1 GROUP BY t.term',
-        [repoId],
-      );
-      await client.query(repositoryTotalsSql('r2.id = $1'), [repoId]);
+      // The repository's BM25 statistics for the org-scope check (totals, document frequencies, lengths): the server counts them from the rows.
+      await client.query('SELECT agentos.refresh_statistics($1)', [repoId]);
     }
     await client.query('UPDATE repositories SET model_id = $2, model_fingerprint = $3, dimensions = $4, max_tokens = $5, chunking_version = $6, synced_at = now() WHERE id = $1', [
       repoId,
@@ -164,7 +159,7 @@ function syncDigest(hash: string, metadata: object, tf: Map<string, number> | un
   return h.digest('hex');
 }
 
-/** Documents per INSERT (7 parameters each). */
+/** Documents per INSERT (6 parameters each). */
 const DOCS_PER_BATCH = 200;
 
 /** A batch of documents inserted in one statement; their new ids by path (unique within the repository). */
@@ -172,7 +167,7 @@ async function insertReturningIds(client: TeamStoreClient, rows: unknown[][]): P
   const values: unknown[] = [];
   const tuples = rows.map((row) => `(${row.map((v) => (values.push(v), `$${values.length}`)).join(', ')})`);
   const r = await client.query<{ id: string; path: string }>(
-    `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata, lexical_len) VALUES ${tuples.join(', ')} RETURNING id, path`,
+    `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) VALUES ${tuples.join(', ')} RETURNING id, path`,
     values,
   );
   return new Map(r.rows.map((x) => [x.path, x.id]));

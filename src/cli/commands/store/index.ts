@@ -67,8 +67,9 @@ export async function runStoreRemove(ctx: CommandContext, name: string, opts: { 
     if (version !== SCHEMA_VERSION) throw new TeamStoreUnavailableError(`the store's schema is version ${version}, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``);
     const exists = await client.query<{ docs: number }>('SELECT docs FROM repositories WHERE name = $1', [name]);
     if (!exists.rows.length) return { removed: false as const, documents: 0, missing: true };
-    const gone = await client.query('DELETE FROM repositories WHERE name = $1 RETURNING id', [name]);
-    const removed = (gone.rowCount ?? 0) > 0;
+    // Through the store's function (writers hold no DELETE): null when it is not the caller's to remove.
+    const gone = await client.query<{ id: string | null }>('SELECT agentos.remove_repository($1) AS id', [name]);
+    const removed = gone.rows[0]?.id != null;
     return { removed, documents: exists.rows[0].docs, missing: false, refusal: removed ? null : await notYours(client, name) };
   });
   if (result.missing) throw new UsageError(`store remove: the team store has no repository named ${terminalSafe(name)}`);
