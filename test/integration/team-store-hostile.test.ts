@@ -221,6 +221,62 @@ describe("the server refuses what one person may not do to another's work", () =
   });
 });
 
+describe('one repository cannot outweigh another (issue 47)', () => {
+  test("30 copies of a teammate's document in Mallory's repository: the duplicate still alerts, the original is still shown", async () => {
+    const alerted = baseline.map((d, i) => ({ ...d, i })).filter((d) => d.status === 'duplicate_alert' && d.first?.startsWith('acme/demo:'));
+    expect(alerted.length).toBeGreaterThan(0);
+    const evil = `(SELECT id FROM repositories WHERE name = 'acme/evil')`;
+    // The original's score and its two relative features before the copies: each copy used to stand beside it as other work.
+    type Scored = { path: string; score: number; components?: { features?: { gap: number; standout: number } } };
+    const originalOf = async (i: number, first: string) => {
+      const { r } = await check(briefs[i]);
+      const m = (JSON.parse(r.stdout) as { matches: Scored[] }).matches.find((x) => `acme/demo:${x.path}` === first)!;
+      return { score: m.score, gap: m.components!.features!.gap, standout: m.components!.features!.standout };
+    };
+    const before = await Promise.all(alerted.map(({ i, first }) => originalOf(i, first!)));
+    expect(before.every((b) => b.gap > 0 && b.standout > 0)).toBe(true);
+    for (const { first } of alerted) {
+      // A match's path is its key in the org view: the repository, then the path it holds there.
+      const originalPath = first!.slice('acme/demo:acme/demo:'.length);
+      const [orig] = await sql<{ id: string }>(`SELECT d.id::text AS id FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo' AND d.path = $1`, [originalPath]);
+      expect(orig).toBeDefined();
+      // What a writer may do: insert rows into her own repository (copied from what she can read), and have them counted.
+      await asMallory(
+        `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata)
+         SELECT ${evil}, 'copies/' || g || '/' || d.path, d.content_hash, d.sync_digest, d.types, d.metadata FROM documents d, generate_series(1, 30) g WHERE d.id = ${orig.id}`,
+      );
+      await asMallory(
+        `INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding)
+         SELECT n.id, c.ordinal, c.section, c.excerpt, c.embedding FROM documents n JOIN chunks c ON c.document_id = ${orig.id}
+         WHERE n.repository_id = ${evil} AND n.path LIKE 'copies/%/' || (SELECT path FROM documents WHERE id = ${orig.id})`,
+      );
+      await asMallory(
+        `INSERT INTO document_terms (document_id, term, tf)
+         SELECT n.id, t.term, t.tf FROM documents n JOIN document_terms t ON t.document_id = ${orig.id}
+         WHERE n.repository_id = ${evil} AND n.path LIKE 'copies/%/' || (SELECT path FROM documents WHERE id = ${orig.id})`,
+      );
+    }
+    await asMallory(`SELECT agentos.refresh_statistics(${evil})`);
+    try {
+      for (const [n, { i, first }] of alerted.entries()) {
+        const { json } = await check(briefs[i]);
+        expect(json.status).toBe('duplicate_alert');
+        expect(json.matches.map((m) => `${m.repository}:${m.path}`)).toContain(first);
+        // Counted once: the copies are neither the original's competitors (gap) nor its reference again and again
+        // (standout); before issue 47 both fell to 0. (They still fill the candidate pool, pushing real competitors
+        // out: the original stands out no less for it.)
+        const after = await originalOf(i, first!);
+        expect(after.gap).toBeGreaterThanOrEqual(before[n].gap - 1e-9);
+        expect(after.standout).toBeGreaterThanOrEqual(before[n].standout - 1e-9);
+        expect(after.score).toBeGreaterThanOrEqual(before[n].score - 1e-6);
+      }
+    } finally {
+      await sql(`DELETE FROM documents WHERE path LIKE 'copies/%' AND repository_id = ${evil}`);
+      await sql(`SELECT agentos.refresh_statistics(${evil})`);
+    }
+  });
+});
+
 describe("rows from before the CHECKs cannot change anybody else's check", () => {
   test('a vector scaled by 50 and a document without a title: skipped and named; every status and first match as before', async () => {
     const [a, b] = await evilDocs();

@@ -76,6 +76,8 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
       url,
     );
     await sql(`INSERT INTO document_terms VALUES (1, 'redis', 3), (1, 'queue', 2), (2, 'redis', 1)`, url);
+    // Both have a chunk (a document with none is never found, and counts for nothing in the statistics).
+    await sql(`INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) SELECT id, 0, 's', 'e', ('[1' || repeat(',0', 383) || ']')::vector FROM documents`, url);
     const r = await store(['init', '--json'], url);
     expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
     // Published before owners existed: the one repository is the migrating role's until an administrator says whose it is.

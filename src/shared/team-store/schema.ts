@@ -66,15 +66,17 @@ const VERSION_6: string[] = [
        IF NOT agentos.may_write(repo) THEN RAISE EXCEPTION 'only an owner of repository % or an administrator recounts it', repo USING ERRCODE = '42501'; END IF;
        UPDATE agentos.documents d SET lexical_len = s.len FROM (SELECT d2.id, COALESCE(sum(t.tf), 0)::int AS len FROM agentos.documents d2 LEFT JOIN agentos.document_terms t ON t.document_id = d2.id
            WHERE d2.repository_id = repo GROUP BY d2.id) s WHERE d.id = s.id AND d.lexical_len IS DISTINCT FROM s.len;
+       -- A document with no chunk is never found (and one a reader skips is read for nothing): only documents with chunks count.
        DELETE FROM agentos.repository_terms WHERE repository_id = repo;
        INSERT INTO agentos.repository_terms (term, repository_id, df)
-         SELECT t.term, repo, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id WHERE d.repository_id = repo GROUP BY t.term;
-       UPDATE agentos.repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len,
-           chunks = (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d ON d.id = c.document_id WHERE d.repository_id = repo)
+         SELECT t.term, repo, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id
+         WHERE d.repository_id = repo AND EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id) GROUP BY t.term;
+       UPDATE agentos.repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len, chunks = s.chunks
          FROM (SELECT count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
-                      count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len
-               FROM agentos.documents d WHERE d.repository_id = repo) s
-         WHERE r.id = repo AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len) IS DISTINCT FROM (s.docs, s.history_docs, s.standard_docs, s.lexical_len);
+                      count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len,
+                      (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = repo)::int AS chunks
+               FROM agentos.documents d WHERE d.repository_id = repo AND EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id)) s
+         WHERE r.id = repo AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s.docs, s.history_docs, s.standard_docs, s.lexical_len, s.chunks);
      END $$`,
   // A repository's documents removed (all of them when ids is null), with their chunks and terms: its owners' and administrators' only.
   `CREATE FUNCTION agentos.remove_documents(repo bigint, ids bigint[]) RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
@@ -104,12 +106,13 @@ const VERSION_6: string[] = [
   `UPDATE agentos.documents d SET lexical_len = s.len FROM (SELECT d2.id, COALESCE(sum(t.tf), 0)::int AS len FROM agentos.documents d2 LEFT JOIN agentos.document_terms t ON t.document_id = d2.id GROUP BY d2.id) s
      WHERE d.id = s.id AND d.lexical_len IS DISTINCT FROM s.len`,
   `DELETE FROM agentos.repository_terms`,
-  `INSERT INTO agentos.repository_terms (term, repository_id, df) SELECT t.term, d.repository_id, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id GROUP BY t.term, d.repository_id`,
+  `INSERT INTO agentos.repository_terms (term, repository_id, df) SELECT t.term, d.repository_id, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id
+     WHERE EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id) GROUP BY t.term, d.repository_id`,
   `UPDATE agentos.repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len, chunks = s.chunks
      FROM (SELECT r2.id, count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
                   count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len,
                   (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = r2.id)::int AS chunks
-           FROM agentos.repositories r2 LEFT JOIN agentos.documents d ON d.repository_id = r2.id GROUP BY r2.id) s
+           FROM agentos.repositories r2 LEFT JOIN agentos.documents d ON d.repository_id = r2.id AND EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id) GROUP BY r2.id) s
      WHERE r.id = s.id AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s.docs, s.history_docs, s.standard_docs, s.lexical_len, s.chunks)`,
 ];
 

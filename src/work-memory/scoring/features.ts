@@ -61,6 +61,8 @@ export interface CandidateEvidence {
   path?: string;
   /** The piece of work it belongs to (an issue and its design share one); null: its own. */
   work?: string | null;
+  /** Another repository's copy of an earlier candidate (copies.ts): not counted again in the brief's reference. */
+  copy?: boolean;
   cosine: number;
   cosineMean: number;
   lexBrief: number;
@@ -146,7 +148,10 @@ export function dice(a: Set<string>, b: Set<string>): number {
 
 /** Features of every candidate of one query (relative ones need all of them). */
 export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): Array<{ features: Features; sharedIdentifiers: string[] }> {
-  const cosines = cands.map((c) => c.cosine).sort((a, b) => b - a);
+  const cosines = cands
+    .filter((c) => !c.copy)
+    .map((c) => c.cosine)
+    .sort((a, b) => b - a);
   const reference = cosines.length > REF_RANK ? cosines[REF_RANK] : PRIOR_REFERENCE_COSINE;
   const briefSet = new Set(q.briefTokens);
   const briefStems = new Set([...briefSet].map(stem));

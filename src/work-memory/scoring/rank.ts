@@ -8,6 +8,7 @@ import { stripTemplates } from '../lexical/templates.js';
 import { nearestDocuments, toMatch, workKey, type HistoryMatch } from './match.js';
 import { fuse, referenceOf, type ScoringMethod } from './standout.js';
 import { computeFeatures } from './features.js';
+import { copyLeaders, titleKey } from './copies.js';
 import type { LogisticModel } from './calibration-types.js';
 import { calibratedScore, commitSameWorkModel, governsModel, sameWorkModel, trackerSameWorkModel, whyInWords } from './calibrated.js';
 import { dot, meanVector } from '../embeddings/embedder.js';
@@ -116,6 +117,16 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   // The whole text is read back only where it can matter: a candidate under the related floor
   // cannot reach "related" whatever its other features, and its own cosine stands in.
   const docMeans = parts.map(({ m }, i) => (whole.has(i) ? (index.docMean?.(m.filePath) ?? null) : null));
+  // Another repository's copy of a candidate is the same work: neither its competitor nor the brief's reference twice (copies.ts).
+  // A copy may rank below where whole texts are read: another repository's candidate under a title another candidate has is read for this alone.
+  const titled = new Map<string, number>();
+  for (const { m } of parts) titled.set(titleKey(m.title), (titled.get(titleKey(m.title)) ?? 0) + 1);
+  const leaders = copyLeaders(
+    parts.map(({ m }) => m),
+    parts.map(({ m }, i) => docMeans[i] ?? (m.repository && (titled.get(titleKey(m.title)) ?? 0) > 1 ? (index.docMean?.(m.filePath) ?? null) : null)),
+  );
+  const copied = new Set(leaders.filter((l) => l >= 0));
+  const workOf = (i: number) => (leaders[i] >= 0 ? `copy:${parts[leaders[i]].m.filePath}` : copied.has(i) ? `copy:${parts[i].m.filePath}` : workKey(parts[i].m));
   // A graph search per candidate, only where its model reads it (bug reports; eval: every past work).
   // Another repository's (org scope) is not searched: its repository's other work is not at hand.
   const wanted = (i: number) => type === 'history' && (s.wholeText === 'all' || readsNeighbours(modelFor(i)));
@@ -139,7 +150,8 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
       const docMean = docMeans[i];
       return {
         path: m.filePath,
-        work: workKey(m),
+        work: workOf(i),
+        copy: leaders[i] >= 0,
         cosine: m.score,
         cosineMean: docMean ? dot(mean, docMean) : m.score,
         lexBrief: base.lexical,

@@ -1,0 +1,43 @@
+/**
+ * Copies among a brief's candidates (issue 47): another repository's document with the same title
+ * and, as a whole, the same text as a candidate (its mean vector within COPY_COSINE) is the same
+ * work, counted once. Thirty copies of a teammate's issue published in another repository turned
+ * its duplicate alert into "clear": each copy stood beside the original as competing work (the
+ * gap) and filled the brief's reference (the standout). This repository's own documents are never
+ * grouped with each other here: their scores stay as they were.
+ */
+import { dot } from '../embeddings/embedder.js';
+
+/** Mean vectors at least this close are one text (a re-embedding of the same words differs by less). */
+export const COPY_COSINE = 0.97;
+
+interface Candidate {
+  filePath: string;
+  title: string;
+  repository?: string;
+}
+
+/** A title as copies compare it: case and spacing aside. */
+export const titleKey = (t: string) => t.trim().replace(/\s+/g, ' ').toLowerCase();
+const sameTitle = (a: string, b: string) => titleKey(a) === titleKey(b);
+
+/**
+ * For each candidate, the index of the first candidate it copies (in the given order), or -1. A pair
+ * counts when at least one of the two is another repository's and both means are known.
+ */
+export function copyLeaders(cands: Candidate[], means: Array<Float32Array | null>): number[] {
+  const leader = cands.map(() => -1);
+  for (let j = 1; j < cands.length; j++) {
+    const mj = means[j];
+    if (!mj) continue;
+    for (let i = 0; i < j; i++) {
+      const mi = means[i];
+      if (leader[i] !== -1 || !mi || !(cands[i].repository || cands[j].repository)) continue;
+      if (sameTitle(cands[i].title, cands[j].title) && dot(mi, mj) >= COPY_COSINE) {
+        leader[j] = i;
+        break;
+      }
+    }
+  }
+  return leader;
+}
