@@ -123,13 +123,16 @@ export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
    * last week might work now". INDEXED BY: without statistics the planner preferred (outcome, time),
    * a scan of every failure on each recorded success.
    */
-  private overrideFailures(successId: string, a: { tool: string; command: string; time: string }, onlyTagged?: string): void {
+  private overrideFailures(successId: string, a: { tool: string; command: string; time: string }, onlyTagged?: string, byOrigin?: string): void {
     const tagged = onlyTagged ? ` AND EXISTS (SELECT 1 FROM json_each(attempts.tags) WHERE value = ?)` : '';
+    // A teammate's success overrides that teammate's own failures only (issue 47): a forged later success
+    // in the team store must not silence the warning of another person's real failure.
+    const own = byOrigin !== undefined ? ' AND origin = ?' : '';
     this.db
       .prepare(
-        `UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?${tagged}`,
+        `UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?${tagged}${own}`,
       )
-      .run(successId, toolFamily(a.tool), sameCommandKey(a.command), a.time, ...(onlyTagged ? [onlyTagged] : []));
+      .run(successId, toolFamily(a.tool), sameCommandKey(a.command), a.time, ...(onlyTagged ? [onlyTagged] : []), ...(byOrigin !== undefined ? [byOrigin] : []));
   }
 
   /** Mark failures as overridden by a later success (a warning the user proceeded past, which then worked). */
@@ -347,8 +350,8 @@ export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
         for (const a of records) {
           const n = insert.run(...rowValues(a.id, a, a.origin)).changes;
           added += n;
-          // A teammate's success of the same command overrides the failures before it, as one's own does.
-          if (n && a.outcome === 'success') this.overrideFailures(a.id, a);
+          // A teammate's success of the same command overrides that teammate's failures before it (not anyone else's).
+          if (n && a.outcome === 'success') this.overrideFailures(a.id, a, undefined, a.origin);
         }
         for (const id of forgotten) removed += drop.run(id).changes;
         return { added, removed };

@@ -17,14 +17,16 @@ export interface AntiPattern {
   reason: string | null;
   time: string;
   times: number;
-  workedInstead: { command: string; time: string } | null;
+  /** `by`: the teammate whose record it is (team store); null for this machine's own. */
+  workedInstead: { command: string; time: string; by: string | null } | null;
   /** Who recorded it, when it came from the team store (`alice (acme/web)`); null for this machine's own. */
   by: string | null;
 }
 
 export interface SuccessPattern {
   tag: string;
-  commands: Array<{ command: string; successes: number; failures: number; confidence: number; last: string }>;
+  /** `by`: the teammates (team store) whose records say it worked, when any did; this machine's own are not named. */
+  commands: Array<{ command: string; successes: number; failures: number; confidence: number; last: string; by: string[] }>;
 }
 
 export interface Recall {
@@ -118,7 +120,7 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
           : null),
       time: f.time,
       times: 1,
-      workedInstead: instead ? { command: instead.command, time: instead.time } : null,
+      workedInstead: instead ? { command: instead.command, time: instead.time, by: instead.origin ?? null } : null,
       by: f.origin ?? null,
     });
   }
@@ -129,11 +131,12 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
 export function successPatternsOf(successes: AttemptRecord[], failures: AttemptRecord[]): SuccessPattern[] {
   const failCount = new Map<string, number>();
   for (const f of failures) failCount.set(key(f.tool, f.command), (failCount.get(key(f.tool, f.command)) ?? 0) + 1);
-  const perCommand = new Map<string, { rec: AttemptRecord; successes: number; last: string; tags: Map<string, number> }>();
+  const perCommand = new Map<string, { rec: AttemptRecord; successes: number; last: string; tags: Map<string, number>; by: Set<string> }>();
   for (const s of successes) {
     const k = key(s.tool, s.command);
-    const e = perCommand.get(k) ?? { rec: s, successes: 0, last: s.time, tags: new Map() };
+    const e = perCommand.get(k) ?? { rec: s, successes: 0, last: s.time, tags: new Map(), by: new Set<string>() };
     e.successes++;
+    if (s.origin) e.by.add(s.origin);
     if (s.time > e.last) e.last = s.time;
     for (const t of s.tags) e.tags.set(t, (e.tags.get(t) ?? 0) + 1);
     perCommand.set(k, e);
@@ -144,7 +147,7 @@ export function successPatternsOf(successes: AttemptRecord[], failures: AttemptR
     const tag = [...e.tags.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]?.[0] ?? 'untagged';
     const failuresOf = failCount.get(k) ?? 0;
     const list = groups.get(tag) ?? [];
-    list.push({ command: e.rec.command, successes: e.successes, failures: failuresOf, confidence: e.successes / (e.successes + failuresOf), last: e.last });
+    list.push({ command: e.rec.command, successes: e.successes, failures: failuresOf, confidence: e.successes / (e.successes + failuresOf), last: e.last, by: [...e.by].sort(compareText) });
     groups.set(tag, list);
   }
   const out = [...groups.entries()].map(([tag, commands]) => ({
@@ -184,12 +187,25 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
     // Recorded text is data, not instructions: one line each, quoted, capped; a teammate's is marked as theirs.
     r.antiPatterns.map(
       (a) =>
-        `- ❌ ${pastCode(a.command)} (${quotePast(a.tool, 40)}, ${a.time.slice(0, 10)}${a.times > 1 ? `, ${a.times}×` : ''}${a.by ? `, recorded by ${quotePast(a.by, 120)} in the team store` : ''})${a.reason ? `: ${pastQuote(a.reason, 240)}` : ''}${a.workedInstead ? ` → worked instead: ${pastCode(a.workedInstead.command)}` : ''}`,
+        `- ❌ ${pastCode(a.command)} (${quotePast(a.tool, 40)}, ${a.time.slice(0, 10)}${a.times > 1 ? `, ${a.times}×` : ''}${a.by ? `, recorded by ${quotePast(a.by, 120)} in the team store` : ''})${a.reason ? `: ${pastQuote(a.reason, 240)}` : ''}${a.workedInstead ? ` → worked instead: ${pastCode(a.workedInstead.command)}${a.workedInstead.by ? ` (recorded by ${quotePast(a.workedInstead.by, 120)} in the team store)` : ''}` : ''}`,
     ),
   );
   section(
     '**Known to work:**',
-    r.successPatterns.flatMap((g) => g.commands.slice(0, 3).map((c) => `- ✅ [${quotePast(g.tag, 40)}] ${pastCode(c.command)} (${c.successes}/${c.successes + c.failures} succeeded)`)),
+    // Who said it worked, when a teammate did: a success from the team store is another person's claim.
+    r.successPatterns.flatMap((g) =>
+      g.commands.slice(0, 3).map(
+        (c) =>
+          `- ✅ [${quotePast(g.tag, 40)}] ${pastCode(c.command)} (${c.successes}/${c.successes + c.failures} succeeded${
+            c.by.length
+              ? `; recorded by ${c.by
+                  .slice(0, 2)
+                  .map((b) => quotePast(b, 60))
+                  .join(', ')}${c.by.length > 2 ? ` and ${c.by.length - 2} more` : ''} in the team store`
+              : ''
+          })`,
+      ),
+    ),
   );
   section(
     '**Recent completed work:**',

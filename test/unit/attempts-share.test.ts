@@ -88,7 +88,7 @@ describe('the outbox', () => {
 });
 
 describe("the team's records", () => {
-  it("are warned about like one's own, name who tried, and a teammate's success of the same command overrides the failures before it", () => {
+  it("are warned about like one's own, name who tried, and a teammate's success overrides that teammate's failures, never another's (issue 47)", () => {
     const { mem } = open('org');
     const mine = mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', time: new Date(Date.now() - 60_000).toISOString() });
     expect(mem.queue!.importShared([teammate({})], [])).toEqual({ added: 1, removed: 0 });
@@ -97,8 +97,13 @@ describe("the team's records", () => {
     const warned = mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node' });
     expect(warned.map((w) => w.failure.origin ?? 'mine')).toEqual(expect.arrayContaining(['bob@acme.test (acme/b)', 'mine']));
     mem.queue!.importShared([teammate({ id: '01TEAM0000000000000000000B', outcome: 'success', time: new Date().toISOString() })], []);
+    // Bob's success answers Bob's failure; a success in the team store (anyone may write one) does not silence mine.
+    expect(mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node' }).map((w) => w.failure.origin ?? 'mine')).toEqual(['mine']);
+    expect(mem.list({ outcome: 'failure' }).find((a) => a.id === mine.id)?.overriddenBy).toBeNull();
+    expect(mem.list({ outcome: 'failure' }).find((a) => a.id === '01TEAM0000000000000000000A')?.overriddenBy).toBe('01TEAM0000000000000000000B');
+    // My own success of it does.
+    mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'success', time: new Date().toISOString() });
     expect(mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node' })).toEqual([]);
-    expect(mem.list({ outcome: 'failure' }).find((a) => a.id === mine.id)?.overriddenBy).toBe('01TEAM0000000000000000000B');
     // A forgotten record leaves this machine only as a copy: one's own are never dropped by a pull.
     expect(mem.queue!.importShared([], ['01TEAM0000000000000000000A', mine.id])).toEqual({ added: 0, removed: 1 });
     expect(mem.list().map((a) => a.id)).toContain(mine.id);
