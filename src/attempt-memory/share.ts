@@ -41,10 +41,14 @@ export interface ShareReport {
   queued: number;
   /** The team's rows that were not records (named: id, author, why): left on the server, not imported. */
   skipped: string[];
+  /** The pull stopped at MAX_PULL_ROWS: the rest come with the next one. */
+  truncated?: boolean;
 }
 
 /** Records per round trip. */
 const BATCH = 500;
+/** Rows one pull reads at most (a flood of a teammate's records would otherwise hold up the command that pulls); the next pull goes on from there. */
+export const MAX_PULL_ROWS = 5_000;
 /** After a failure to reach the store, automatic sends wait this long (an explicit `store sync` does not). */
 const BACKOFF_MS = 60_000;
 /** Automatic pulls (`run`, hooks) at most this often. */
@@ -181,7 +185,12 @@ async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport,
   const last = queue.sharedState('pulled_through');
   const start = await client.query<{ since: string }>(`SELECT (COALESCE($1::timestamptz, '-infinity') - interval '60 seconds')::text AS since`, [last]);
   const since = start.rows[0].since;
-  let cursor: { at: string; id: string } = { at: since, id: '' };
+  // A pull that stopped at its bound goes on exactly where it stopped (reaching back a minute again would
+  // read the same rows forever when they all arrived within it); the minute is reached back once it completes.
+  const resume = resumeCursor(queue.sharedState('pull_resume'));
+  let cursor: { at: string; id: string } = resume ?? { at: since, id: '' };
+  let read = 0;
+  let stopped = false;
   for (;;) {
     const rows = await client.query<WireRow & { at: string }>(
       // Each text one character past what a record may hold (share-wire.ts WIRE_MAX), the tags only when a short list:
@@ -204,6 +213,13 @@ async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport,
     if (rows.rows.length < BATCH) break;
     const end = rows.rows[rows.rows.length - 1];
     cursor = { at: end.at, id: end.id };
+    read += rows.rows.length;
+    // Bounded: the rest on the next pull, from here.
+    if (read >= MAX_PULL_ROWS) {
+      stopped = true;
+      r.truncated = true;
+      break;
+    }
   }
   // Forgets only of the copies held here: anyone may record forgets of made-up ids, and a million of them
   // would otherwise be read on every pull.
@@ -213,10 +229,23 @@ async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport,
     [],
     forgotten.rows.map((f) => f.id),
   ).removed;
-  // The server's clock, not ours: the next pull starts from what it had received by now.
-  const through = await client.query<{ t: string }>(`SELECT now()::text AS t`);
-  queue.setSharedState('pulled_through', through.rows[0].t);
+  if (stopped) queue.setSharedState('pull_resume', JSON.stringify(cursor));
+  else {
+    // The server's clock, not ours: the next pull starts from what it had received by now.
+    queue.setSharedState('pulled_through', (await client.query<{ t: string }>(`SELECT now()::text AS t`)).rows[0].t);
+    queue.setSharedState('pull_resume', '');
+  }
   queue.setSharedState('pulled_at', now().toISOString());
+}
+
+/** Where a bounded pull stopped (our own state file's; anything else: none). */
+function resumeCursor(text: string | null): { at: string; id: string } | null {
+  try {
+    const c = JSON.parse(text || 'null') as { at?: unknown; id?: unknown } | null;
+    return c && typeof c.at === 'string' && typeof c.id === 'string' ? { at: c.at, id: c.id } : null;
+  } catch {
+    return null;
+  }
 }
 
 function backoffFile(root: string): string {

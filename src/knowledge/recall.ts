@@ -41,6 +41,8 @@ export interface Recall {
 }
 
 const RECENT_WORK = 5;
+/** Lines of the Avoid list one teammate's records may take. */
+export const MAX_PER_TEAMMATE = 3;
 const WIDE_STANDARDS = 3;
 const FAILURE_WINDOW = 200;
 const SUCCESS_WINDOW = 500;
@@ -88,6 +90,7 @@ const key = (tool: string, command: string) => `${tool}\u0000${command.trim().re
 /** Recent failures not overridden since, one per command, newest first, with what later worked for the same context or tags. */
 export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptRecord[]): AntiPattern[] {
   const byCommand = new Map<string, AntiPattern>();
+  const perTeammate = new Map<string, number>();
   const succeeded = new Map<string, string>();
   // Keys computed once, oldest first (a stable sort: ties keep the list's order), so
   // "the first success after this failure" is a scan, not a filter and sort per failure.
@@ -104,6 +107,12 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
     if (prev) {
       prev.times++;
       continue;
+    }
+    // One teammate's records fill at most a few lines: 20,000 of one person's failures must not be the whole list.
+    if (f.origin) {
+      const n = perTeammate.get(f.origin) ?? 0;
+      if (n >= MAX_PER_TEAMMATE) continue;
+      perTeammate.set(f.origin, n + 1);
     }
     const instead = later.find(({ s, k: sk }) => s.time > f.time && sk !== k && ((f.context && s.context === f.context) || s.tags.some((t) => f.tags.includes(t) && t !== f.tool.toLowerCase())))?.s;
     byCommand.set(k, {

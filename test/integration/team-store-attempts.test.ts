@@ -205,4 +205,36 @@ describe('shared attempts on a real PostgreSQL', () => {
     expect(JSON.parse(bobForget.stdout).shared).toEqual({ state: 'sent', forgotten: 0, keptOthers: 1 });
     expect(await sql(`SELECT 1 FROM attempts WHERE id = $1`, [carols.id])).toHaveLength(1);
   });
+
+  test('a record an administrator deletes by hand leaves a tombstone: teammates drop their copies at the next pull (issue 47)', async () => {
+    const [daves] = await sql<{ id: string }>(`SELECT id FROM attempts WHERE author = 'dave@acme.test' LIMIT 1`);
+    expect((await as('bob@acme.test', b, ['hooks', 'run', 'session-start'], '{}')).code).toBe(0);
+    const bobIds = async () => (JSON.parse((await as('bob@acme.test', b, ['attempt', 'list', '--json'])).stdout) as { attempts: Array<{ id: string }> }).attempts.map((x) => x.id);
+    expect(await bobIds()).toContain(daves.id);
+    await sql(`DELETE FROM attempts WHERE id = $1`, [daves.id]);
+    expect(await sql(`SELECT author FROM forgotten_attempts WHERE id = $1`, [daves.id])).toEqual([{ author: 'dave@acme.test' }]);
+    expect((await as('bob@acme.test', b, ['hooks', 'run', 'session-start'], '{}')).code).toBe(0);
+    expect(await bobIds()).not.toContain(daves.id);
+  });
+
+  test("a flood of a teammate's records is pulled in bounded parts: one sync reads at most MAX_PULL_ROWS, the next goes on", async () => {
+    const { MAX_PULL_ROWS } = await import('../../src/attempt-memory/share.js');
+    const flood = MAX_PULL_ROWS + 700;
+    // Mallory, a writer, shares thousands of records into the repository Alice pulls.
+    await sqlAt(
+      await personUrl(pg, 'mallory@acme.test'),
+      `INSERT INTO agentos.attempts (id, repository, time, session_id, tool, command, outcome, tags, cwd)
+       SELECT '01FQQQ' || lpad(g::text, 20, '0'), 'acme/a', now() - interval '1 hour', 's', 'shell', 'make flood-' || g, 'failure', '[]', '.' FROM generate_series(1, ${flood}) g`,
+    );
+    // Alice's clone (it has an index: store sync publishes, then shares).
+    const first = await as('alice@acme.test', a, ['store', 'sync', '--json']);
+    expect(first.code).toBe(0);
+    const one = JSON.parse(first.stdout).attempts as { pulled: number; truncated?: boolean };
+    expect(one.truncated).toBe(true);
+    expect(one.pulled).toBeLessThanOrEqual(MAX_PULL_ROWS);
+    const second = JSON.parse((await as('alice@acme.test', a, ['store', 'sync', '--json'])).stdout).attempts as { pulled: number; truncated?: boolean };
+    expect(second.truncated).toBeFalsy();
+    expect(one.pulled + second.pulled).toBe(flood);
+    await sql(`DELETE FROM attempts WHERE id LIKE '01FQQQ%'`);
+  });
 });

@@ -1,6 +1,6 @@
 import { autoThreshold, clusterVectors, normalize } from '../../src/knowledge/cluster.js';
 import { detectTechStack, summarizeTechStack, type FileSource } from '../../src/knowledge/tech-stack.js';
-import { antiPatternsOf, renderRecallMarkdown, successPatternsOf, type Recall } from '../../src/knowledge/recall.js';
+import { antiPatternsOf, MAX_PER_TEAMMATE, renderRecallMarkdown, successPatternsOf, type Recall } from '../../src/knowledge/recall.js';
 import { parseSince, renderWorkedOnText, workedOn } from '../../src/knowledge/worked-on.js';
 import { escapeHtml, renderWorkedOnHtml, scriptJson } from '../../src/knowledge/html.js';
 import type { IndexKnowledge, KnownDoc } from '../../src/knowledge/index-knowledge.js';
@@ -187,6 +187,35 @@ describe('recall synthesis', () => {
       notes: [],
     };
   };
+
+  test("one teammate's flood of failures takes at most MAX_PER_TEAMMATE lines of the Avoid list; one's own are not capped", () => {
+    const at = (i: number) => new Date(Date.UTC(2026, 10, 18, 10, i)).toISOString();
+    const flood = Array.from({ length: 50 }, (_, i) => ({
+      id: `m${i}`,
+      tool: 'Bash',
+      command: `make target-${i}`,
+      outcome: 'failure',
+      time: at(i),
+      tags: [],
+      origin: 'mallory (acme/evil)',
+      overriddenBy: null,
+      archived: false,
+    }));
+    const mine = Array.from({ length: 5 }, (_, i) => ({
+      id: `o${i}`,
+      tool: 'Bash',
+      command: `npm run step-${i}`,
+      outcome: 'failure',
+      time: at(i),
+      tags: [],
+      origin: undefined,
+      overriddenBy: null,
+      archived: false,
+    }));
+    const ap = antiPatternsOf([...flood, ...mine] as unknown as Parameters<typeof antiPatternsOf>[0], []);
+    expect(ap.filter((a) => a.by === 'mallory (acme/evil)')).toHaveLength(MAX_PER_TEAMMATE);
+    expect(ap.filter((a) => a.by === null)).toHaveLength(5);
+  });
 
   test("a teammate's success is shown as theirs: in Known to work and as what worked instead (issue 47)", () => {
     const r = recall();

@@ -97,6 +97,14 @@ const VERSION_6: string[] = [
   // A person's own shared attempts taken back (another's stay, whoever asks): the ids removed.
   `CREATE FUNCTION agentos.forget_attempts(ids text[]) RETURNS SETOF text LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
      $$ DELETE FROM agentos.attempts a WHERE a.id = ANY (ids) AND a.author = session_user RETURNING a.id $$`,
+  // Every deletion of a shared attempt leaves a tombstone (an administrator's by hand too): a teammate's copy goes at the next pull.
+  `CREATE FUNCTION agentos.tombstone_attempt() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
+     $$ BEGIN
+       INSERT INTO agentos.forgotten_attempts (id, author) VALUES (OLD.id, OLD.author) ON CONFLICT (id) DO NOTHING;
+       RETURN OLD;
+     END $$`,
+  `REVOKE ALL ON FUNCTION agentos.tombstone_attempt() FROM PUBLIC`,
+  `CREATE TRIGGER attempts_tombstone AFTER DELETE ON agentos.attempts FOR EACH ROW EXECUTE FUNCTION agentos.tombstone_attempt()`,
   ...['refresh_statistics(bigint)', 'remove_documents(bigint, bigint[])', 'remove_repository(text)', 'forget_attempts(text[])'].flatMap((f) => [
     `REVOKE ALL ON FUNCTION agentos.${f} FROM PUBLIC`,
     `GRANT EXECUTE ON FUNCTION agentos.${f} TO agentos_writer`,

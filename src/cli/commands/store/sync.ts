@@ -3,7 +3,7 @@ import type { CommandContext } from '../../context.js';
 import { ExitCode, TeamStoreUnavailableError, UsageError, errorMessage } from '../../../shared/errors.js';
 import { describeSync, notPublishing, syncTeamStore } from '../../publish.js';
 import { sharingAttempts } from '../../../attempt-memory/open.js';
-import { shareAttempts, type ShareReport } from '../../../attempt-memory/share.js';
+import { MAX_PULL_ROWS, shareAttempts, type ShareReport } from '../../../attempt-memory/share.js';
 
 /** Push this repository's live index into the team store (what `index` does after a build when a store is configured). */
 export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean; anyBranch?: boolean }): Promise<number> {
@@ -24,7 +24,7 @@ export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean; 
     ctx.io.stdout.write(describeSync(report) + '\n');
     if (attempts)
       ctx.io.stdout.write(
-        `Shared attempts: ${attempts.sent} sent, ${attempts.pulled} received from the team, ${attempts.forgotten} forgotten${attempts.queued ? `, ${attempts.queued} still queued` : ''}.\n`,
+        `Shared attempts: ${attempts.sent} sent, ${attempts.pulled} received from the team, ${attempts.forgotten} forgotten${attempts.queued ? `, ${attempts.queued} still queued` : ''}${attempts.truncated ? ` (more from the team on the next sync: one reads at most ${MAX_PULL_ROWS})` : ''}.\n`,
       );
   }
   if (attemptsFailed) {
