@@ -142,7 +142,7 @@ function repository(r) {
   const manifest = { ...base.manifest, files, chunkCount: chunks.length, nextLabel: points.length };
   return {
     name: `acme/repo-${String(r).padStart(3, '0')}`,
-    local: { manifest, meta: { docs, chunks }, graph: { getPoint: (l) => points[l] } },
+    local: { manifest, meta: { docs, chunks }, graph: { getPoint: (l) => points[l] }, vector: (l) => points[l] },
     lexical: { bm25: { docs: lexDocs } },
     points,
     lexDocs,
