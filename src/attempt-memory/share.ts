@@ -188,7 +188,10 @@ async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport,
   // A pull that stopped at its bound goes on exactly where it stopped (reaching back a minute again would
   // read the same rows forever when they all arrived within it); the minute is reached back once it completes.
   const resume = resumeCursor(queue.sharedState('pull_resume'));
-  let cursor: { at: string; id: string } = resume ?? { at: since, id: '' };
+  // The server's clock when this series of pulls began: where the next complete pull reaches back from
+  // (a row received before it whose transaction committed late is read then; ids dedupe).
+  const began = resume?.through ?? (await client.query<{ t: string }>(`SELECT now()::text AS t`)).rows[0].t;
+  let cursor: { at: string; id: string } = resume ? { at: resume.at, id: resume.id } : { at: since, id: '' };
   let read = 0;
   let stopped = false;
   for (;;) {
@@ -229,20 +232,20 @@ async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport,
     [],
     forgotten.rows.map((f) => f.id),
   ).removed;
-  if (stopped) queue.setSharedState('pull_resume', JSON.stringify(cursor));
+  if (stopped) queue.setSharedState('pull_resume', JSON.stringify({ ...cursor, through: began }));
   else {
-    // The server's clock, not ours: the next pull starts from what it had received by now.
-    queue.setSharedState('pulled_through', (await client.query<{ t: string }>(`SELECT now()::text AS t`)).rows[0].t);
+    // The server's clock, not ours.
+    queue.setSharedState('pulled_through', began);
     queue.setSharedState('pull_resume', '');
   }
   queue.setSharedState('pulled_at', now().toISOString());
 }
 
 /** Where a bounded pull stopped (our own state file's; anything else: none). */
-function resumeCursor(text: string | null): { at: string; id: string } | null {
+function resumeCursor(text: string | null): { at: string; id: string; through: string } | null {
   try {
-    const c = JSON.parse(text || 'null') as { at?: unknown; id?: unknown } | null;
-    return c && typeof c.at === 'string' && typeof c.id === 'string' ? { at: c.at, id: c.id } : null;
+    const c = JSON.parse(text || 'null') as { at?: unknown; id?: unknown; through?: unknown } | null;
+    return c && typeof c.at === 'string' && typeof c.id === 'string' && typeof c.through === 'string' ? { at: c.at, id: c.id, through: c.through } : null;
   } catch {
     return null;
   }

@@ -95,14 +95,17 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
   // Keys computed once, oldest first (a stable sort: ties keep the list's order), so
   // "the first success after this failure" is a scan, not a filter and sort per failure.
   const later = successes.map((s) => ({ s, k: key(s.tool, s.command) })).sort((a, b) => compareText(a.s.time, b.s.time));
+  // Who it succeeded for: one's own success answers every failure of the command; a teammate's only that teammate's (issue 47).
+  const whose = (k: string, origin: string | null | undefined) => `${k}\u0000${origin ?? ''}`;
   for (const { s, k } of later) {
-    if (!succeeded.has(k) || s.time > succeeded.get(k)!) succeeded.set(k, s.time);
+    const w = whose(k, s.origin);
+    if (!succeeded.has(w) || s.time > succeeded.get(w)!) succeeded.set(w, s.time);
   }
   for (const f of [...failures].sort((a, b) => compareText(b.time, a.time))) {
     if (f.overriddenBy || f.archived) continue;
     const k = key(f.tool, f.command);
-    // The same command succeeded later: no longer an anti-pattern.
-    if ((succeeded.get(k) ?? '') > f.time) continue;
+    // The same command succeeded later, for this machine or for whoever hit the failure: no longer an anti-pattern.
+    if ((succeeded.get(whose(k, null)) ?? '') > f.time || (f.origin && (succeeded.get(whose(k, f.origin)) ?? '') > f.time)) continue;
     const prev = byCommand.get(k);
     if (prev) {
       prev.times++;

@@ -170,8 +170,10 @@ describe("the server refuses what one person may not do to another's work", () =
   test('a writer is who she logged in as (issue 47): SET ROLE to the group forges no author or owner; the server says when it received a record; a negative duration is refused', async () => {
     const insert = (id: string, extra: string, values: string) =>
       `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, tags, cwd${extra}) VALUES ('${id}', 'acme/evil', now(), 's', 'shell', 'y', 'failure', '[]', '.'${values})`;
-    // received_at given as 'infinity' made every later pull page past it: the server's clock decides.
-    await asMalloryAsGroup(insert('01SETROLE0000000000000000A', ', received_at', ", 'infinity'"));
+    // received_at given as 'infinity' made every later pull page past it: it is no column a client may write (version 6),
+    // and the server's clock decides (a trigger).
+    await expect(asMalloryAsGroup(insert('01SETROLE0000000000000000C', ', received_at', ", 'infinity'"))).rejects.toMatchObject({ code: '42501' });
+    await asMalloryAsGroup(insert('01SETROLE0000000000000000A', '', ''));
     expect(await sql(`SELECT author, isfinite(received_at) AS finite FROM attempts WHERE id = '01SETROLE0000000000000000A'`)).toEqual([{ author: 'mallory', finite: true }]);
     await expect(asMalloryAsGroup(insert('01SETROLE0000000000000000B', ', author', ", 'agentos_writer'"))).rejects.toMatchObject({ code: '42501' });
     expect(await asMalloryAsGroup(`INSERT INTO repositories (name) VALUES ('acme/group') RETURNING owners`)).toEqual([{ owners: ['mallory'] }]);
@@ -218,6 +220,19 @@ describe("the server refuses what one person may not do to another's work", () =
     expect(counted).toEqual({ ok: true });
     await sql(`DELETE FROM document_terms WHERE document_id = ${doc.id} AND term = 'zzforged'`);
     await sql(`SELECT agentos.refresh_statistics(${evil})`);
+  });
+});
+
+describe('an administrator keeps what docs/team-store.md gives her (version 6 took table-wide rights from writers only)', () => {
+  test('she adds an owner and removes a record by hand; the removal leaves a tombstone', async () => {
+    const ada = await personUrl(pg, 'ada', 'agentos_admin');
+    expect(await sqlAt(ada, `UPDATE agentos.repositories SET owners = owners || 'carol'::text WHERE name = 'acme/evil' RETURNING owners`)).toEqual([{ owners: ['mallory', 'carol'] }]);
+    await sqlAt(ada, `UPDATE agentos.repositories SET owners = ARRAY['mallory'] WHERE name = 'acme/evil'`);
+    await asMallory(
+      `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, tags, cwd) VALUES ('01ADMINREMQVES000000000000', 'acme/evil', now(), 's', 'shell', 'z', 'failure', '[]', '.')`,
+    );
+    expect(await sqlAt(ada, `DELETE FROM agentos.attempts WHERE id = '01ADMINREMQVES000000000000' RETURNING id`)).toHaveLength(1);
+    expect(await sql(`SELECT author FROM forgotten_attempts WHERE id = '01ADMINREMQVES000000000000'`)).toEqual([{ author: 'mallory' }]);
   });
 });
 
@@ -304,6 +319,10 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
        SELECT c.document_id, 1000 + g, c.section, c.excerpt, c.embedding FROM (SELECT * FROM chunks WHERE document_id = $1 ORDER BY ordinal LIMIT 1) c, generate_series(1, 10001) g`,
       [big.id],
     );
+    // Rows added and not yet counted: the repository is left out until its statistics are the server's again.
+    expect((await sql<{ counted: boolean }>(`SELECT counted FROM repositories WHERE name = 'acme/evil'`))[0].counted).toBe(false);
+    expect((await decisions()).map(({ status, first }) => ({ status, first }))).toEqual(baseline);
+    await asMallory(`SELECT agentos.refresh_statistics((SELECT id FROM repositories WHERE name = 'acme/evil'))`);
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
     expect(after.flatMap((d) => d.warnings).join('\n')).toContain(`team store: skipped acme/evil:${big.path}: more than 10000 chunks`);
@@ -327,7 +346,7 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
       }
       // What INSERT allows (ROW EXCLUSIVE) does not stop a reader: the check answers from the store.
       await mallory.query('BEGIN');
-      await mallory.query('LOCK TABLE agentos.chunks IN ROW EXCLUSIVE MODE');
+      await mallory.query('LOCK TABLE agentos.document_terms IN ROW EXCLUSIVE MODE');
       const { json: open } = await check(briefs[0]);
       expect(open.warnings.join('\n')).not.toMatch(/is busy/);
       expect(open.scope).toBe('org');

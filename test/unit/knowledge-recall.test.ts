@@ -217,6 +217,15 @@ describe('recall synthesis', () => {
     expect(ap.filter((a) => a.by === null)).toHaveLength(5);
   });
 
+  test("a teammate's later success does not take my failure off the Avoid list; my own does", () => {
+    const rec = (id: string, outcome: string, time: string, origin?: string) => ({ id, tool: 'Bash', command: 'npm ci', outcome, time, tags: [], origin, overriddenBy: null, archived: false });
+    const failures = [rec('f1', 'failure', '2026-11-18T10:00:00Z')];
+    const forged = [rec('s1', 'success', '2026-11-18T11:00:00Z', 'mallory (acme/evil)')];
+    type Recs = Parameters<typeof antiPatternsOf>[0];
+    expect(antiPatternsOf(failures as unknown as Recs, forged as unknown as Recs).map((a) => a.command)).toEqual(['npm ci']);
+    expect(antiPatternsOf(failures as unknown as Recs, [rec('s2', 'success', '2026-11-18T11:00:00Z')] as unknown as Recs)).toEqual([]);
+  });
+
   test("a teammate's success is shown as theirs: in Known to work and as what worked instead (issue 47)", () => {
     const r = recall();
     const mallory = 'mallory@acme.test (acme/evil)';

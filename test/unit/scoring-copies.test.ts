@@ -22,7 +22,21 @@ test("another repository's document with the same title and text copies the firs
   expect(copyLeaders(cands, [a, nearA, a, a, other, a])).toEqual([-1, 0, 0, -1, -1, -1]);
   // Without the whole text read, nothing is a copy.
   expect(copyLeaders(cands, [a, null, a, a, null, null])).toEqual([-1, -1, 0, -1, -1, -1]);
-  expect(COPY_COSINE).toBeGreaterThan(0.9);
+});
+
+test("this repository's own document leads its group, whatever the order: a copy under a name that sorts first is still the copy", () => {
+  const a = unit(1, 0, 0);
+  const cands = [
+    { filePath: '0/aaa:docs/a.md', title: 'Cache the registry lookups', repository: '0/aaa' },
+    { filePath: 'docs/a.md', title: 'Cache the registry lookups' },
+    { filePath: 'acme/b:docs/a.md', title: 'Cache the registry lookups', repository: 'acme/b' },
+  ];
+  expect(copyLeaders(cands, [a, a, a])).toEqual([1, -1, 1]);
+  // Only others' documents: the first in the order given leads.
+  expect(copyLeaders([cands[0], cands[2]], [a, a])).toEqual([-1, 0]);
+  // Just under the line, not a copy.
+  const under = unit(1, Math.tan(Math.acos(COPY_COSINE)) * 1.01, 0);
+  expect(copyLeaders([cands[1], cands[2]], [a, under])).toEqual([-1, -1]);
 });
 
 test("copies are not the brief's reference twice, nor the original's competitor", () => {

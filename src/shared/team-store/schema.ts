@@ -58,8 +58,31 @@ const VERSION_6: string[] = [
   `GRANT INSERT (name) ON agentos.repositories TO agentos_writer`,
   `GRANT UPDATE (name, model_id, model_fingerprint, dimensions, max_tokens, chunking_version, synced_at) ON agentos.repositories TO agentos_writer`,
   `GRANT INSERT (repository_id, path, content_hash, sync_digest, types, metadata) ON agentos.documents TO agentos_writer`,
-  `GRANT INSERT ON agentos.chunks, agentos.document_terms, agentos.attempts, agentos.forgotten_attempts TO agentos_writer`,
+  // No serial id, author or receipt time from a client (a planted chunk id ahead of the sequence would fail everyone's later syncs).
+  `GRANT INSERT (document_id, ordinal, section, excerpt, embedding) ON agentos.chunks TO agentos_writer`,
+  `GRANT INSERT ON agentos.document_terms TO agentos_writer`,
+  `GRANT INSERT (id, repository, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd) ON agentos.attempts TO agentos_writer`,
+  `GRANT INSERT (id) ON agentos.forgotten_attempts TO agentos_writer`,
+  // An administrator (docs/team-store.md) adds owners and removes anyone's rows by hand: a trusted role, and its own grants.
+  `GRANT UPDATE (owners) ON agentos.repositories TO agentos_admin`,
+  `GRANT DELETE ON agentos.repositories, agentos.documents, agentos.attempts TO agentos_admin`,
   `ALTER TABLE agentos.documents ALTER COLUMN lexical_len SET DEFAULT 0`,
+  // Rows added or removed and not yet counted (refresh_statistics): a reader leaves the repository out until they are.
+  `ALTER TABLE agentos.repositories ADD COLUMN counted boolean NOT NULL DEFAULT true`,
+  `CREATE FUNCTION agentos.mark_uncounted() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
+     $$ BEGIN
+       IF TG_TABLE_NAME = 'documents' THEN
+         UPDATE agentos.repositories r SET counted = false WHERE r.counted AND r.id IN (SELECT repository_id FROM changed_rows);
+       ELSE
+         UPDATE agentos.repositories r SET counted = false WHERE r.counted AND r.id IN (SELECT d.repository_id FROM agentos.documents d WHERE d.id IN (SELECT document_id FROM changed_rows));
+       END IF;
+       RETURN NULL;
+     END $$`,
+  `REVOKE ALL ON FUNCTION agentos.mark_uncounted() FROM PUBLIC`,
+  ...['documents', 'chunks', 'document_terms'].flatMap((t) => [
+    `CREATE TRIGGER ${t}_added AFTER INSERT ON agentos.${t} REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION agentos.mark_uncounted()`,
+    `CREATE TRIGGER ${t}_removed AFTER DELETE ON agentos.${t} REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION agentos.mark_uncounted()`,
+  ]),
   // The statistics of one repository, recounted from its rows: called by a sync of it, as its owner or an administrator.
   `CREATE FUNCTION agentos.refresh_statistics(repo bigint) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
      $$ BEGIN
@@ -77,6 +100,7 @@ const VERSION_6: string[] = [
                       (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = repo)::int AS chunks
                FROM agentos.documents d WHERE d.repository_id = repo AND EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id)) s
          WHERE r.id = repo AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s.docs, s.history_docs, s.standard_docs, s.lexical_len, s.chunks);
+       UPDATE agentos.repositories SET counted = true WHERE id = repo AND NOT counted;
      END $$`,
   // A repository's documents removed (all of them when ids is null), with their chunks and terms: its owners' and administrators' only.
   `CREATE FUNCTION agentos.remove_documents(repo bigint, ids bigint[]) RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS

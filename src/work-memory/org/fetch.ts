@@ -43,7 +43,7 @@ export async function orgRepositories(client: TeamStoreClient, self: string | nu
     standard_docs: number;
     lexical_len: string;
   }>(
-    `SELECT id, name, model_id, model_fingerprint, dimensions, docs, history_docs, standard_docs, lexical_len FROM repositories WHERE name IS DISTINCT FROM $1 AND model_id IS NOT NULL AND docs <> 0 ORDER BY name`,
+    `SELECT id, name, model_id, model_fingerprint, dimensions, docs, history_docs, standard_docs, lexical_len FROM repositories WHERE name IS DISTINCT FROM $1 AND model_id IS NOT NULL AND docs <> 0 AND counted ORDER BY name`,
     [self],
   );
   const usable: OrgRepository[] = [];

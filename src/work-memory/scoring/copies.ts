@@ -22,15 +22,20 @@ export const titleKey = (t: string) => t.trim().replace(/\s+/g, ' ').toLowerCase
 const sameTitle = (a: string, b: string) => titleKey(a) === titleKey(b);
 
 /**
- * For each candidate, the index of the first candidate it copies (in the given order), or -1. A pair
- * counts when at least one of the two is another repository's and both means are known.
+ * For each candidate, the index of the candidate it copies (its group's leader), or -1. A pair counts
+ * when at least one of the two is another repository's and both means are known. This repository's
+ * own document leads its group whatever the order (a copy under a name that sorts first is still the
+ * copy); among others' documents, the first in the given order leads.
  */
 export function copyLeaders(cands: Candidate[], means: Array<Float32Array | null>): number[] {
   const leader = cands.map(() => -1);
-  for (let j = 1; j < cands.length; j++) {
+  const order = cands.map((_, i) => i).sort((a, b) => Number(!!cands[a].repository) - Number(!!cands[b].repository) || a - b);
+  for (let oj = 1; oj < order.length; oj++) {
+    const j = order[oj];
     const mj = means[j];
     if (!mj) continue;
-    for (let i = 0; i < j; i++) {
+    for (let oi = 0; oi < oj; oi++) {
+      const i = order[oi];
       const mi = means[i];
       if (leader[i] !== -1 || !mi || !(cands[i].repository || cands[j].repository)) continue;
       if (sameTitle(cands[i].title, cands[j].title) && dot(mi, mj) >= COPY_COSINE) {

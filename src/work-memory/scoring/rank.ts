@@ -125,8 +125,10 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
     parts.map(({ m }) => m),
     parts.map(({ m }, i) => docMeans[i] ?? (m.repository && (titled.get(titleKey(m.title)) ?? 0) > 1 ? (index.docMean?.(m.filePath) ?? null) : null)),
   );
+  // A copy joins its leader's work (the leader keeps its own: an issue and its design stay one work).
   const copied = new Set(leaders.filter((l) => l >= 0));
-  const workOf = (i: number) => (leaders[i] >= 0 ? `copy:${parts[leaders[i]].m.filePath}` : copied.has(i) ? `copy:${parts[i].m.filePath}` : workKey(parts[i].m));
+  const groupKey = (l: number) => workKey(parts[l].m) ?? `copy:${parts[l].m.filePath}`;
+  const workOf = (i: number) => (leaders[i] >= 0 ? groupKey(leaders[i]) : copied.has(i) ? groupKey(i) : workKey(parts[i].m));
   // A graph search per candidate, only where its model reads it (bug reports; eval: every past work).
   // Another repository's (org scope) is not searched: its repository's other work is not at hand.
   const wanted = (i: number) => type === 'history' && (s.wholeText === 'all' || readsNeighbours(modelFor(i)));
