@@ -71,6 +71,9 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     for (const statement of MIGRATIONS[0]) await sql(statement, url);
     await sql(`INSERT INTO agentos_schema (version) VALUES (1)`, url);
     await sql(`INSERT INTO repositories (name, model_id) VALUES ('acme/a', 'm')`, url);
+    // A name from before version 5's name rule (its host not lower-case), with a document that has no chunk: counted
+    // by version 3, not by version 6 (a document with no chunk counts for nothing). The upgrade recounts it, never fails on it.
+    await sql(`INSERT INTO repositories (name, model_id) VALUES ('GitHub.com/acme/legacy', 'm')`, url);
     await sql(
       `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) VALUES (1, 'a.md', 'h', 'd', '{history}', '{}'), (1, 'b.md', 'h', 'd', '{standard}', '{}')`,
       url,
@@ -78,13 +81,15 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     await sql(`INSERT INTO document_terms VALUES (1, 'redis', 3), (1, 'queue', 2), (2, 'redis', 1)`, url);
     // Both have a chunk (a document with none is never found, and counts for nothing in the statistics).
     await sql(`INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) SELECT id, 0, 's', 'e', ('[1' || repeat(',0', 383) || ']')::vector FROM documents`, url);
+    await sql(`INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) VALUES (2, 'c.md', 'h', 'd', '{history}', '{"title": "c"}')`, url);
     const r = await store(['init', '--json'], url);
     expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
     // Published before owners existed: the one repository is the migrating role's until an administrator says whose it is.
-    expect(JSON.parse(r.stdout)).toMatchObject({ from: 1, to: SCHEMA_VERSION, adopted: 1 });
-    expect(r.stderr).toContain('note: 1 repositories published before version 4 are owned by the role that ran this');
-    expect(await sql(`SELECT owners FROM repositories`, url)).toEqual([{ owners: ['postgres'] }]);
-    expect(await sql(`SELECT path, lexical_len FROM documents ORDER BY path`, url)).toEqual([
+    expect(JSON.parse(r.stdout)).toMatchObject({ from: 1, to: SCHEMA_VERSION, adopted: 2 });
+    expect(r.stderr).toContain('note: 2 repositories published before version 4 are owned by the role that ran this');
+    expect(await sql(`SELECT owners FROM repositories ORDER BY id`, url)).toEqual([{ owners: ['postgres'] }, { owners: ['postgres'] }]);
+    expect(await sql(`SELECT docs FROM repositories WHERE name = 'GitHub.com/acme/legacy'`, url)).toEqual([{ docs: 0 }]);
+    expect(await sql(`SELECT path, lexical_len FROM documents WHERE repository_id = 1 ORDER BY path`, url)).toEqual([
       { path: 'a.md', lexical_len: 5 },
       { path: 'b.md', lexical_len: 1 },
     ]);
@@ -92,7 +97,14 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
       { term: 'queue', df: 1 },
       { term: 'redis', df: 2 },
     ]);
-    expect(await sql(`SELECT docs, history_docs, standard_docs, lexical_len::int AS lexical_len FROM repositories`, url)).toEqual([{ docs: 2, history_docs: 1, standard_docs: 1, lexical_len: 6 }]);
+    expect(await sql(`SELECT docs, history_docs, standard_docs, lexical_len::int AS lexical_len FROM repositories WHERE name = 'acme/a'`, url)).toEqual([
+      { docs: 2, history_docs: 1, standard_docs: 1, lexical_len: 6 },
+    ]);
+    // The checks are back as they were: NOT VALID, judging new rows.
+    expect(await sql(`SELECT conname, convalidated FROM pg_constraint WHERE conname IN ('repositories_name_form', 'documents_shape') ORDER BY conname`, url)).toEqual([
+      { conname: 'documents_shape', convalidated: false },
+      { conname: 'repositories_name_form', convalidated: false },
+    ]);
   });
 
   test('a wrong password: one line, exit 7, no password in the output', async () => {

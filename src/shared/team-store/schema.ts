@@ -133,19 +133,31 @@ const VERSION_6: string[] = [
     `REVOKE ALL ON FUNCTION agentos.${f} FROM PUBLIC`,
     `GRANT EXECUTE ON FUNCTION agentos.${f} TO agentos_writer`,
   ]),
-  // Every repository's statistics as the server counts them, once: values a writer set before this version go. Only rows
-  // whose values differ are written (a row from before a NOT VALID check, untouched, is not judged by it).
-  `UPDATE agentos.documents d SET lexical_len = s.len FROM (SELECT d2.id, COALESCE(sum(t.tf), 0)::int AS len FROM agentos.documents d2 LEFT JOIN agentos.document_terms t ON t.document_id = d2.id GROUP BY d2.id) s
-     WHERE d.id = s.id AND d.lexical_len IS DISTINCT FROM s.len`,
-  `DELETE FROM agentos.repository_terms`,
-  `INSERT INTO agentos.repository_terms (term, repository_id, df) SELECT t.term, d.repository_id, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id
-     WHERE EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id) GROUP BY t.term, d.repository_id`,
-  `UPDATE agentos.repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len, chunks = s.chunks
-     FROM (SELECT r2.id, count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
-                  count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len,
-                  (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = r2.id)::int AS chunks
-           FROM agentos.repositories r2 LEFT JOIN agentos.documents d ON d.repository_id = r2.id AND EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id) GROUP BY r2.id) s
-     WHERE r.id = s.id AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s.docs, s.history_docs, s.standard_docs, s.lexical_len, s.chunks)`,
+  // Every repository's statistics as the server counts them, once: values a writer set before this version go. The
+  // NOT VALID checks are lifted around the recount and put back as they were (NOT VALID): a row from before a check
+  // (a pre-version-4 document without a title, a pre-version-5 name) is recounted, not judged, and never fails the upgrade.
+  `DO $$
+   DECLARE k record; back text[] := '{}'; s text;
+   BEGIN
+     FOR k IN SELECT con.conrelid::regclass::text AS t, con.conname AS n, pg_catalog.pg_get_constraintdef(con.oid) AS d
+              FROM pg_catalog.pg_constraint con WHERE con.contype = 'c' AND con.conrelid IN ('agentos.documents'::regclass, 'agentos.repositories'::regclass) LOOP
+       EXECUTE pg_catalog.format('ALTER TABLE %s DROP CONSTRAINT %I', k.t, k.n);
+       back := back || pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s NOT VALID', k.t, k.n, pg_catalog.regexp_replace(k.d, ' NOT VALID$', ''));
+     END LOOP;
+     UPDATE agentos.documents d SET lexical_len = s2.len
+       FROM (SELECT d2.id, LEAST(COALESCE(sum(t.tf), 0), 2147483647)::int AS len FROM agentos.documents d2 LEFT JOIN agentos.document_terms t ON t.document_id = d2.id GROUP BY d2.id) s2
+       WHERE d.id = s2.id AND d.lexical_len IS DISTINCT FROM s2.len;
+     DELETE FROM agentos.repository_terms;
+     INSERT INTO agentos.repository_terms (term, repository_id, df) SELECT t.term, d.repository_id, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id
+       WHERE EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id) GROUP BY t.term, d.repository_id;
+     UPDATE agentos.repositories r SET docs = s2.docs, history_docs = s2.history_docs, standard_docs = s2.standard_docs, lexical_len = s2.lexical_len, chunks = s2.chunks
+       FROM (SELECT r2.id, count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
+                    count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len,
+                    (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = r2.id)::int AS chunks
+             FROM agentos.repositories r2 LEFT JOIN agentos.documents d ON d.repository_id = r2.id AND EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id) GROUP BY r2.id) s2
+       WHERE r.id = s2.id AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s2.docs, s2.history_docs, s2.standard_docs, s2.lexical_len, s2.chunks);
+     FOREACH s IN ARRAY back LOOP EXECUTE s; END LOOP;
+   END $$`,
 ];
 
 /** Each version's statements, applied in order. The vector size is the model's (all-MiniLM-L6-v2: 384). */
