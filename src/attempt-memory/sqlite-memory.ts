@@ -168,6 +168,7 @@ export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
       args.push(...q.work);
     }
     if (q.tag) and('EXISTS (SELECT 1 FROM json_each(attempts.tags) WHERE value = ?)', q.tag.toLowerCase());
+    if (q.whose) where.push(q.whose === 'own' ? 'origin IS NULL' : 'origin IS NOT NULL');
     if (!q.includeArchived) and(`NOT (outcome = 'failure' AND time < ?)`, this.archiveCutoff());
     const sql = `SELECT * FROM attempts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY time DESC, id DESC ${q.limit ? 'LIMIT ?' : ''}`;
     if (q.limit) args.push(q.limit);

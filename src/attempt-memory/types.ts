@@ -81,6 +81,8 @@ export interface AttemptQuery {
   /** Attempts made for any of these pieces of work (normalised ids). */
   work?: string[];
   includeArchived?: boolean;
+  /** Whose: this machine's own records (`own`), or the team's copies (`team`); default both. */
+  whose?: 'own' | 'team';
   /** Newest first; default no limit. */
   limit?: number;
 }

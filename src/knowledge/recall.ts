@@ -4,7 +4,7 @@
  * first (the project, what to avoid, what works, recent work, standards).
  */
 import { pastCode, pastQuote, quotePast } from '../work-memory/output/sections.js';
-import type { AttemptMemory, AttemptRecord, AttemptStats } from '../attempt-memory/types.js';
+import type { AttemptMemory, AttemptQuery, AttemptRecord, AttemptStats } from '../attempt-memory/types.js';
 import type { Config } from '../shared/config/schema.js';
 import { indexKnowledge, type WideStandard } from './index-knowledge.js';
 import { workedOn, type WorkedOnItem } from './worked-on.js';
@@ -56,10 +56,13 @@ export async function buildRecall(root: string, config: Config, memory: AttemptM
   if (memory) {
     const lookback = lookbackDays(config);
     const since = new Date(now.getTime() - lookback * 86_400_000);
-    const failures = memory.list({ outcome: 'failure', since, limit: FAILURE_WINDOW });
-    const successes = memory.list({ outcome: 'success', limit: SUCCESS_WINDOW });
+    // This machine's own records and the team's copies in windows of their own: a flood of one teammate's records
+    // (any writer can share thousands) never pushes one's own out before MAX_PER_TEAMMATE applies.
+    const both = (q: AttemptQuery) => [...memory.list({ ...q, whose: 'own' }), ...memory.list({ ...q, whose: 'team' })];
+    const failures = both({ outcome: 'failure', since, limit: FAILURE_WINDOW });
+    const successes = both({ outcome: 'success', limit: SUCCESS_WINDOW });
     antiPatterns = antiPatternsOf(failures, successes);
-    successPatterns = successPatternsOf(successes, memory.list({ outcome: 'failure', limit: SUCCESS_WINDOW }));
+    successPatterns = successPatternsOf(successes, both({ outcome: 'failure', limit: SUCCESS_WINDOW }));
     stats = memory.stats();
   } else notes.push('attempt memory unavailable: no failures or successes shown');
   let recentWork: WorkedOnItem[] = [];

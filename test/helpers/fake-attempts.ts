@@ -46,7 +46,8 @@ export class FakeAttemptMemory implements AttemptMemory {
         (!q.tag || x.tags.includes(q.tag)) &&
         (!q.sessionId || x.sessionId === q.sessionId) &&
         (!q.work || (x.work !== null && q.work.includes(x.work))) &&
-        (q.includeArchived || !x.archived),
+        (q.includeArchived || !x.archived) &&
+        (!q.whose || (q.whose === 'own') === !x.origin),
     );
     r = [...r].sort((a, b) => b.time.localeCompare(a.time));
     return q.limit ? r.slice(0, q.limit) : r;

@@ -10,6 +10,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openAttemptMemory } from '../../src/attempt-memory/open.js';
+import { buildRecall, MAX_PER_TEAMMATE } from '../../src/knowledge/recall.js';
 import { shareBestEffort } from '../../src/attempt-memory/share.js';
 import { fromWire, WIRE_MAX, WIRE_MAX_TAGS, type WireRow } from '../../src/attempt-memory/share-wire.js';
 import type { AttemptRecord } from '../../src/attempt-memory/types.js';
@@ -109,6 +110,21 @@ describe("the team's records", () => {
     expect(mem.list().map((a) => a.id)).toContain(mine.id);
     // Others' records are not counted as this machine's sessions.
     expect(mem.stats().sessions).toBe(1);
+    mem.close();
+  });
+});
+
+describe("a flood of one teammate's records (issue 47)", () => {
+  it("never pushes this machine's own failure out of recall's Avoid list, and takes at most MAX_PER_TEAMMATE lines of it", async () => {
+    const { mem, root, config } = open('org');
+    mem.record({ tool: 'shell', command: 'make deploy-staging', outcome: 'failure', error: 'token refused', time: new Date(Date.now() - 3_600_000).toISOString() });
+    const flood = Array.from({ length: 400 }, (_, i) =>
+      teammate({ id: `01FQQQ${String(i).padStart(20, '0')}`, command: `make flood-${i}`, origin: 'mallory@acme.test (acme/a)', time: new Date(Date.now() - 60_000 + i).toISOString() }),
+    );
+    expect(mem.queue!.importShared(flood, []).added).toBe(400);
+    const r = await buildRecall(root, config, mem);
+    expect(r.antiPatterns.map((a) => a.command)).toContain('make deploy-staging');
+    expect(r.antiPatterns.filter((a) => a.by === 'mallory@acme.test (acme/a)')).toHaveLength(MAX_PER_TEAMMATE);
     mem.close();
   });
 });
