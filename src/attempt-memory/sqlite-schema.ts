@@ -13,7 +13,7 @@ import type BetterSqlite3 from 'better-sqlite3';
  * 5: `origin` and `sent_at`: records shared with the team store.
  * 6: outcome `unknown` (an agent that does not say whether a command failed, issue 31).
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** The attempts table under a name: SQLite changes a CHECK only by copying into a new table (rebuildAttempts). */
 const attemptsTable = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
@@ -80,6 +80,11 @@ export function migrate(db: BetterSqlite3.Database): void {
       if (columns.size > 0) for (const c of ['cause', 'work', 'branch', 'origin', 'sent_at']) if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
       if (columns.size > 0) rebuildAttempts(db);
       db.exec(SCHEMA);
+      // Version 7 (issue 47): a teammate's success answers that teammate's failures only. Failures a
+      // different person's shared success marked overridden before warn again.
+      if (columns.size > 0)
+        db.exec(`UPDATE attempts SET overridden_by = NULL WHERE outcome = 'failure' AND overridden_by IS NOT NULL
+          AND EXISTS (SELECT 1 FROM attempts s WHERE s.id = attempts.overridden_by AND s.origin IS NOT NULL AND s.origin IS NOT attempts.origin)`);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }).immediate();
   }

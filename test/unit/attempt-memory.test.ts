@@ -221,6 +221,26 @@ describe('outcome unknown (an agent that does not say how a command went)', () =
     db.close();
   });
 
+  it("upgrades a version-6 store: failures a different teammate's shared success had silenced warn again (issue 47)", async () => {
+    const { createRequire } = await import('node:module');
+    const Database = createRequire(import.meta.url)('better-sqlite3');
+    const { mem, root } = open();
+    const mine = mem.record({ tool: 'shell', command: 'make deploy', outcome: 'failure', error: 'token refused', time: daysAgo(2) });
+    mem.close();
+    const file = path.join(root, '.agentos', 'memory', 'attempts.db');
+    const v6 = new Database(file);
+    // As version 6 left it: Mallory's shared success had overridden my failure.
+    v6.prepare(
+      `INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, tags, cwd, origin) VALUES ('01MALLORY00000000000000000', ?, 's', 'shell', 'shell', 'make deploy', 'make deploy', 'success', '[]', '.', 'mallory (acme/a)')`,
+    ).run(daysAgo(1));
+    v6.prepare(`UPDATE attempts SET overridden_by = '01MALLORY00000000000000000' WHERE id = ?`).run(mine.id);
+    v6.pragma('user_version = 6');
+    v6.close();
+    const again = open({ root }).mem;
+    expect(again.checkRepeat({ tool: 'shell', command: 'make deploy' }).map((w) => w.failure.id)).toEqual([mine.id]);
+    again.close();
+  });
+
   it('clears a failure read from output (Codex never records a success), and nothing else', () => {
     const { mem } = open();
     mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'failure', error: 'npm error Missing script: "lint"', tags: ['outcome-from-output'], time: daysAgo(3) });
