@@ -43,6 +43,8 @@ export interface ShareReport {
   skipped: string[];
   /** The pull stopped at MAX_PULL_ROWS: the rest come with the next one. */
   truncated?: boolean;
+  /** The repository is published and this login is not one of its members: nothing was sent (kept queued); its owners. */
+  notMember?: string[];
 }
 
 /** Records per round trip. */
@@ -107,6 +109,15 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
 }
 
 async function push(client: TeamStoreClient, queue: SharedQueue, repository: string, r: ShareReport): Promise<void> {
+  // A published repository's attempts are its members' (schema version 6): a login that is not one keeps its
+  // records queued here (nothing lost) until an administrator adds it, and is told whose the repository is.
+  const member = await client.query<{ ok: boolean; owners: string[] | null }>(`SELECT agentos.may_share($1) AS ok, (SELECT owners FROM repositories WHERE name = $1) AS owners`, [
+    repository,
+  ]);
+  if (!member.rows[0]?.ok) {
+    r.notMember = (member.rows[0]?.owners ?? []).map((o) => oneLine(String(o), 64));
+    return;
+  }
   for (;;) {
     const batch = queue.pending(BATCH);
     if (!batch.length) return;
@@ -330,6 +341,7 @@ export async function shareBestEffort(
     const said = [
       r?.rejected ? `${r.rejected} attempt record${r.rejected === 1 ? ' was' : 's were'} refused by the team store (kept on this machine only)` : null,
       r?.skipped.length ? `${r.skipped.length} of the team's attempt records were not imported: ${r.skipped.slice(0, 3).join('; ')}` : null,
+      r?.notMember ? notMemberWarning(repositoryName(root, config), r.notMember) : null,
     ].filter((x): x is string => x !== null);
     return said.length ? said.join('; ') : null;
   } catch (e) {
@@ -341,4 +353,9 @@ export async function shareBestEffort(
     }
     return shareWarning(e, queued);
   }
+}
+
+/** What a login that is not a member of a published repository is told (its records stay queued on this machine). */
+export function notMemberWarning(repository: string, owners: string[]): string {
+  return `attempt records are kept on this machine: ${oneLine(repository, 200)} in the team store is ${owners.length ? `owned by ${owners.join(', ')}` : 'published'}, and this login is not one of its members; an administrator adds you (docs/team-store.md), then they are sent`;
 }

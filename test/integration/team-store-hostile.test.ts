@@ -416,8 +416,11 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
         `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, exit_code, error, tags, cwd) VALUES ($1, 'acme/other', $2::timestamptz, 's', 'Bash', './scripts/lint.sh', 'failure', 1, $3, '[]'::jsonb, '.')`,
         [id, time, error],
       );
+    // A published repository's records are its members' (version 6): Mallory as a member of acme/other, writing rows no agentos writes.
+    await sql(`UPDATE agentos.repositories SET members = members || 'mallory'::text WHERE name = 'acme/other'`);
     await forged('01HFUTURE0000000000000000A', '9999-12-31T00:00:00Z', 'lint failed');
     await forged('01HHUGE00000000000000000AA', new Date().toISOString(), 'x'.repeat(1_000_000));
+    await sql(`UPDATE agentos.repositories SET members = '{}' WHERE name = 'acme/other'`);
     const r = await as('dave', dave, ['run', '--on-repeat', 'block', '--', './scripts/lint.sh']);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(/This resembles a failure/);

@@ -63,8 +63,16 @@ const VERSION_6: string[] = [
   `GRANT INSERT ON agentos.document_terms TO agentos_writer`,
   `GRANT INSERT (id, repository, time, session_id, tool, command, outcome, exit_code, duration_ms, error, cause, context, work, branch, tags, cwd) ON agentos.attempts TO agentos_writer`,
   `GRANT INSERT (id) ON agentos.forgotten_attempts TO agentos_writer`,
-  // An administrator (docs/team-store.md) adds owners and removes anyone's rows by hand: a trusted role, and its own grants.
-  `GRANT UPDATE (owners) ON agentos.repositories TO agentos_admin`,
+  // A published repository's attempts are its members' (owners, and those an administrator adds): any writer
+  // shared into any repository's name before (issue 47). A name nobody published is anyone's to share under.
+  `ALTER TABLE agentos.repositories ADD COLUMN members text[] NOT NULL DEFAULT '{}'`,
+  `CREATE FUNCTION agentos.may_share(repo_name text) RETURNS boolean LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS
+     $$ SELECT pg_catalog.pg_has_role(session_user, 'agentos_admin', 'MEMBER')
+          OR NOT EXISTS (SELECT 1 FROM agentos.repositories r WHERE r.name = repo_name)
+          OR EXISTS (SELECT 1 FROM agentos.repositories r WHERE r.name = repo_name AND (session_user::text = ANY (r.owners) OR session_user::text = ANY (r.members))) $$`,
+  `ALTER POLICY attempts_own ON agentos.attempts WITH CHECK (author = session_user AND agentos.may_share(repository))`,
+  // An administrator (docs/team-store.md) adds owners and members and removes anyone's rows by hand: a trusted role, and its own grants.
+  `GRANT UPDATE (owners, members) ON agentos.repositories TO agentos_admin`,
   `GRANT DELETE ON agentos.repositories, agentos.documents, agentos.attempts TO agentos_admin`,
   `ALTER TABLE agentos.documents ALTER COLUMN lexical_len SET DEFAULT 0`,
   // Rows added or removed and not yet counted (refresh_statistics): a reader leaves the repository out until they are.

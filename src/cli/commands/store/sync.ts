@@ -3,7 +3,8 @@ import type { CommandContext } from '../../context.js';
 import { ExitCode, TeamStoreUnavailableError, UsageError, errorMessage } from '../../../shared/errors.js';
 import { describeSync, notPublishing, syncTeamStore } from '../../publish.js';
 import { sharingAttempts } from '../../../attempt-memory/open.js';
-import { MAX_PULL_ROWS, shareAttempts, type ShareReport } from '../../../attempt-memory/share.js';
+import { MAX_PULL_ROWS, notMemberWarning, shareAttempts, type ShareReport } from '../../../attempt-memory/share.js';
+import { repositoryName } from '../../../shared/team-store/repository.js';
 
 /** Push this repository's live index into the team store (what `index` does after a build when a store is configured). */
 export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean; anyBranch?: boolean }): Promise<number> {
@@ -27,6 +28,7 @@ export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean; 
         `Shared attempts: ${attempts.sent} sent, ${attempts.pulled} received from the team, ${attempts.forgotten} forgotten${attempts.queued ? `, ${attempts.queued} still queued` : ''}${attempts.truncated ? ` (more from the team on the next sync: one reads at most ${MAX_PULL_ROWS})` : ''}.\n`,
       );
   }
+  if (attempts?.notMember) ctx.io.stderr.write(`warning: ${notMemberWarning(repositoryName(ctx.root(), (await ctx.config()).config), attempts.notMember)}\n`);
   if (attemptsFailed) {
     if (!(attemptsFailed instanceof TeamStoreUnavailableError)) throw attemptsFailed;
     ctx.io.stderr.write(`agentos: the documents were synced; the shared attempts were not (${errorMessage(attemptsFailed)}): they stay queued\n`);
