@@ -111,9 +111,7 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
 async function push(client: TeamStoreClient, queue: SharedQueue, repository: string, r: ShareReport): Promise<void> {
   // A published repository's attempts are its members' (schema version 6): a login that is not one keeps its
   // records queued here (nothing lost) until an administrator adds it, and is told whose the repository is.
-  const member = await client.query<{ ok: boolean; owners: string[] | null }>(`SELECT agentos.may_share($1) AS ok, (SELECT owners FROM repositories WHERE name = $1) AS owners`, [
-    repository,
-  ]);
+  const member = await client.query<{ ok: boolean; owners: string[] | null }>(`SELECT agentos.may_share($1) AS ok, (SELECT owners FROM repositories WHERE name = $1) AS owners`, [repository]);
   if (!member.rows[0]?.ok) {
     r.notMember = (member.rows[0]?.owners ?? []).map((o) => oneLine(String(o), 64));
     return;
