@@ -1,5 +1,5 @@
 /** Copies among a brief's candidates (scoring/copies.ts): another repository's same text under the same title is one work. */
-import { copyLeaders, COPY_COSINE } from '../../src/work-memory/scoring/copies.js';
+import { copyLeaders, COPY_COSINE, COPY_COSINE_ANY_TITLE } from '../../src/work-memory/scoring/copies.js';
 import { computeFeatures, type QueryEvidence } from '../../src/work-memory/scoring/features.js';
 
 const unit = (...v: number[]) => {
@@ -19,7 +19,8 @@ test("another repository's document with the same title and text copies the firs
     { filePath: 'x.md', title: 'Cache the registry lookups', repository: 'acme/evil' },
     { filePath: 'y.md', title: 'Something else', repository: 'acme/evil' },
   ];
-  expect(copyLeaders(cands, [a, nearA, a, a, other, a])).toEqual([-1, 0, 0, -1, -1, -1]);
+  // y.md: another title, but the very same text (mean cosine 1): a copy all the same.
+  expect(copyLeaders(cands, [a, nearA, a, a, other, a])).toEqual([-1, 0, 0, -1, -1, 0]);
   // Without the whole text read, nothing is a copy.
   expect(copyLeaders(cands, [a, null, a, a, null, null])).toEqual([-1, -1, 0, -1, -1, -1]);
 });
@@ -34,6 +35,11 @@ test("this repository's own document leads its group, whatever the order: a copy
   expect(copyLeaders(cands, [a, a, a])).toEqual([1, -1, 1]);
   // Only others' documents: the first in the order given leads.
   expect(copyLeaders([cands[0], cands[2]], [a, a])).toEqual([-1, 0]);
+  // The same text under a title changed by a character: still a copy (mean cosine ≥ COPY_COSINE_ANY_TITLE).
+  expect(copyLeaders([cands[1], { ...cands[2], title: 'Cache the registry lookupz' }], [a, a])).toEqual([-1, 0]);
+  // A different title and a text only near it: not a copy.
+  const near = unit(1, Math.tan(Math.acos(COPY_COSINE_ANY_TITLE)) * 1.5, 0);
+  expect(copyLeaders([cands[1], { ...cands[2], title: 'Something else' }], [a, near])).toEqual([-1, -1]);
   // Just under the line, not a copy.
   const under = unit(1, Math.tan(Math.acos(COPY_COSINE)) * 1.01, 0);
   expect(copyLeaders([cands[1], cands[2]], [a, under])).toEqual([-1, -1]);

@@ -1,6 +1,7 @@
 /**
  * Copies among a brief's candidates (issue 47): another repository's document with the same title
- * and, as a whole, the same text as a candidate (its mean vector within COPY_COSINE) is the same
+ * and, as a whole, the same text as a candidate (its mean vector within COPY_COSINE; within
+ * COPY_COSINE_ANY_TITLE, whatever its title) is the same
  * work, counted once. Thirty copies of a teammate's issue published in another repository turned
  * its duplicate alert into "clear": each copy stood beside the original as competing work (the
  * gap) and filled the brief's reference (the standout). This repository's own documents are never
@@ -10,6 +11,8 @@ import { dot } from '../embeddings/embedder.js';
 
 /** Mean vectors at least this close are one text (a re-embedding of the same words differs by less). */
 export const COPY_COSINE = 0.97;
+/** This close, the text is the same whatever the title says: a copy with a character of its title changed is still a copy. */
+export const COPY_COSINE_ANY_TITLE = 0.99;
 
 interface Candidate {
   filePath: string;
@@ -38,7 +41,8 @@ export function copyLeaders(cands: Candidate[], means: Array<Float32Array | null
       const i = order[oi];
       const mi = means[i];
       if (leader[i] !== -1 || !mi || !(cands[i].repository || cands[j].repository)) continue;
-      if (sameTitle(cands[i].title, cands[j].title) && dot(mi, mj) >= COPY_COSINE) {
+      const cos = dot(mi, mj);
+      if (cos >= COPY_COSINE_ANY_TITLE || (cos >= COPY_COSINE && sameTitle(cands[i].title, cands[j].title))) {
         leader[j] = i;
         break;
       }
