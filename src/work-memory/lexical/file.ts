@@ -20,9 +20,21 @@ interface LexicalJson {
   terms: string[];
   /** [path, content length, flat (term index, count) pairs] */
   docs: Array<[string, number, number[]]>;
-  /** `changed`: documents added, changed or removed since the boilerplate was found (absent: 0). */
-  templates: { shingle: number; minDocs: number; docs: number; hashes: number[]; examples: Array<{ text: string; docs: number }>; changed?: number };
+  templates: TemplatesJson;
 }
+
+/** The boilerplate as lexical.json and templates.json store it. `changed`: documents added, changed or removed since it was found (absent: 0). */
+interface TemplatesJson {
+  shingle: number;
+  minDocs: number;
+  docs: number;
+  hashes: number[];
+  examples: TemplateSet['examples'];
+  changed?: number;
+}
+
+const templatesToJson = (t: TemplateSet, changed: number): TemplatesJson => ({ shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: [...t.hashes], examples: t.examples, changed });
+const templatesFromJson = (t: TemplatesJson): TemplateSet => ({ shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples });
 
 export interface LexicalData {
   bm25: Bm25Index;
@@ -34,7 +46,6 @@ export function lexicalTokens(text: string, templates: TemplateSet | null): stri
   return tokenize(stripTemplates(text, templates).text);
 }
 
-/** Build the lexical side of a generation from every document's text (title + body). */
 /**
  * What an update takes from the generation before it: its boilerplate, and each document's term
  * counts keyed by path with the content hash they were counted from (lexical reuse, for-build.ts).
@@ -103,14 +114,14 @@ export function buildLexical(docs: Array<{ path: string; text: string | null; ha
       }
       return [d.path, d.len, flat];
     }),
-    templates: { shingle: templates.shingle, minDocs: templates.minDocs, docs: templates.docs, hashes: [...templates.hashes], examples: templates.examples, changed: keep ? drift(reuse!, docs) : 0 },
+    templates: templatesToJson(templates, keep ? drift(reuse!, docs) : 0),
   };
   return { data: { bm25: new Bm25Index(lexDocs), templates }, buffer: Buffer.from(JSON.stringify(json)), changed: json.templates.changed ?? 0 };
 }
 
 /** templates.json's bytes for a lexical build's boilerplate, with the documents that have changed since it was found. */
 export function templatesBuffer(t: TemplateSet, changed: number): Buffer {
-  return Buffer.from(JSON.stringify({ version: LEXICAL_VERSION, shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: [...t.hashes], examples: t.examples, changed }));
+  return Buffer.from(JSON.stringify({ version: LEXICAL_VERSION, ...templatesToJson(t, changed) }));
 }
 
 /**
@@ -119,17 +130,9 @@ export function templatesBuffer(t: TemplateSet, changed: number): Buffer {
  */
 export function readTemplates(dir: string, manifest: Manifest): { templates: TemplateSet; changed: number } | null {
   try {
-    const t = JSON.parse(readChecked(dir, TEMPLATES_FILE, manifest).toString('utf8')) as {
-      version: number;
-      shingle: number;
-      minDocs: number;
-      docs: number;
-      hashes: number[];
-      examples: TemplateSet['examples'];
-      changed?: number;
-    };
+    const t = JSON.parse(readChecked(dir, TEMPLATES_FILE, manifest).toString('utf8')) as TemplatesJson & { version: number };
     if (t.version !== LEXICAL_VERSION || !Array.isArray(t.hashes) || typeof t.changed !== 'number') return null;
-    return { templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples }, changed: t.changed };
+    return { templates: templatesFromJson(t), changed: t.changed };
   } catch {
     return null;
   }
@@ -204,7 +207,7 @@ function decode(file: string, sha256?: string): { docs: LexicalDoc[]; templates:
     return { path: p, len, tf };
   });
   const t = json.templates;
-  return { docs, templates: { shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples }, changed: t.changed ?? 0 };
+  return { docs, templates: templatesFromJson(t), changed: t.changed ?? 0 };
 }
 
 /** Load the live generation's lexical index (throws when there is none). */

@@ -119,11 +119,12 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   const docMeans = parts.map(({ m }, i) => (whole.has(i) ? (index.docMean?.(m.filePath) ?? null) : null));
   // Another repository's copy of a candidate is the same work: neither its competitor nor the brief's reference twice (copies.ts).
   // A copy may rank below where whole texts are read: another repository's candidate under a title another candidate has is read for this alone.
+  const titles = parts.map(({ m }) => titleKey(m.title));
   const titled = new Map<string, number>();
-  for (const { m } of parts) titled.set(titleKey(m.title), (titled.get(titleKey(m.title)) ?? 0) + 1);
+  for (const t of titles) titled.set(t, (titled.get(t) ?? 0) + 1);
   const leaders = copyLeaders(
     parts.map(({ m }) => m),
-    parts.map(({ m }, i) => docMeans[i] ?? (m.repository && (titled.get(titleKey(m.title)) ?? 0) > 1 ? (index.docMean?.(m.filePath) ?? null) : null)),
+    parts.map(({ m }, i) => docMeans[i] ?? (m.repository && (titled.get(titles[i]) ?? 0) > 1 ? (index.docMean?.(m.filePath) ?? null) : null)),
   );
   // A copy joins its leader's work (the leader keeps its own: an issue and its design stay one work).
   const copied = new Set(leaders.filter((l) => l >= 0));

@@ -9,7 +9,7 @@
  * range as the history, only added lines kept, bounded per commit, lockfiles and generated
  * files left out by pathspec.
  */
-import { GitError, gitLines, mergeDiffFlag } from './git-log.js';
+import { git, GitError, gitLines, mergeDiffFlag } from './git-log.js';
 import { cutAtWord } from '../../shared/text/linear.js';
 
 /** What one change says, bounded. */
@@ -377,6 +377,5 @@ export async function readChangeWords(cwd: string, range: string, wanted: (sha: 
 }
 
 async function hasParent(cwd: string, sha: string): Promise<boolean> {
-  for await (const l of gitLines(cwd, ['rev-list', '--max-count=1', '--parents', '--no-walk', sha], { allowFail: true })) return l.trim().split(' ').length > 1;
-  return false;
+  return (await git(cwd, ['rev-parse', '--verify', '-q', `${sha}^`], { allowFail: true })).code === 0;
 }
