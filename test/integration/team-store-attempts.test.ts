@@ -168,6 +168,43 @@ describe('shared attempts on a real PostgreSQL', () => {
     await sql(`UPDATE agentos.repositories SET members = ARRAY['bob@acme.test', 'dave@acme.test'] WHERE name = 'acme/a'`);
   });
 
+  test("a member's later success of a teammate's failed command does not silence it: the failure still warns, the success is shown as hers (issue 47)", async () => {
+    await sql(`UPDATE agentos.repositories SET members = members || 'mallory@acme.test'::text WHERE name = 'acme/a'`);
+    try {
+      const failed = await as('alice@acme.test', a, [
+        'attempt',
+        'record',
+        '--outcome',
+        'failure',
+        '--exit-code',
+        '2',
+        '--error',
+        'error: docs bucket is read-only',
+        '--context',
+        'publish the docs',
+        '--command',
+        'make publish-docs',
+      ]);
+      expect([failed.code, failed.stderr]).toEqual([0, '']);
+      const m = path.join(tmp, 'm');
+      const ok = await as('mallory@acme.test', m, ['attempt', 'record', '--outcome', 'success', '--context', 'publish the docs', '--command', 'make publish-docs']);
+      expect([ok.code, ok.stderr]).toEqual([0, '']);
+      // Dave's clone pulls the team's records: Alice's failure is not overridden by Mallory's success, which is shown as hers.
+      const d = path.join(tmp, 'd');
+      await project(d, 'acme/a');
+      const check = await as('dave@acme.test', d, ['attempt', 'check', '--', 'make', 'publish-docs']);
+      expect(check.code).toBe(0);
+      expect(check.stdout).toMatch(/This resembles a failure/);
+      expect(check.stdout).toContain('by: alice@acme.test (acme/a) (the team store)');
+      expect(check.stdout).toMatch(/worked instead: `make publish-docs`, [\d-]+, by mallory@acme\.test \(acme\/a\) \(the team store\)/);
+      const list = await as('dave@acme.test', d, ['attempt', 'list']);
+      expect(list.stdout).toContain('make publish-docs');
+      expect(list.stdout).not.toMatch(/overridden/);
+    } finally {
+      await sql(`UPDATE agentos.repositories SET members = array_remove(members, 'mallory@acme.test') WHERE name = 'acme/a'`);
+    }
+  });
+
   test('eight processes recording at once: every record on the server once', async () => {
     const runs = await Promise.all(
       Array.from({ length: 8 }, (_, i) => as('dave@acme.test', b, ['attempt', 'record', '--outcome', 'failure', '--error', `e${i}`, '--command', `npm test --shard=${i}`])),

@@ -221,6 +221,79 @@ describe("the server refuses what one person may not do to another's work", () =
     await sql(`DELETE FROM document_terms WHERE document_id = ${doc.id} AND term = 'zzforged'`);
     await sql(`SELECT agentos.refresh_statistics(${evil})`);
   });
+
+  test("the direct edits issue 47 found refused stay refused: TRUNCATE, ALTER, DROP POLICY, CREATE, SET ROLE to a teammate, a NaN or 383-wide vector, a reader's INSERT", async () => {
+    const count = async () => (await sql<{ n: string }>(`SELECT (SELECT count(*) FROM documents) + (SELECT count(*) FROM chunks) + (SELECT count(*) FROM attempts) AS n`))[0].n;
+    const before = await count();
+    for (const text of [
+      `TRUNCATE agentos.documents CASCADE`,
+      `TRUNCATE agentos.attempts`,
+      `ALTER TABLE agentos.documents DISABLE ROW LEVEL SECURITY`,
+      `ALTER TABLE agentos.chunks DROP CONSTRAINT chunks_unit_vector`,
+      `DROP POLICY attempts_own ON agentos.attempts`,
+      `CREATE TABLE agentos.mallory_was_here (x int)`,
+      `CREATE FUNCTION agentos.repositories_of(text) RETURNS int LANGUAGE sql AS 'SELECT 1'`,
+      `SET ROLE alice`,
+    ])
+      await expect(asMallory(text)).rejects.toMatchObject({ code: '42501' });
+    const [chunk] = await sql<{ d: string; v: string }>(
+      `SELECT c.document_id::text AS d, c.embedding::text AS v FROM chunks c JOIN documents d ON d.id = c.document_id JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/evil' LIMIT 1`,
+    );
+    const values = chunk.v.slice(1, -1).split(',');
+    const nan = `[NaN,${values.slice(1).join(',')}]`;
+    const narrow = `[${values.slice(1).join(',')}]`;
+    for (const v of [nan, narrow])
+      await expect(asMallory(`INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) VALUES ($1, 98, 's', 'e', $2::vector)`, [chunk.d, v])).rejects.toThrow(/NaN|dimensions/);
+    const rita = await personUrl(pg, 'rita', 'agentos_reader');
+    await expect(
+      sqlAt(
+        rita,
+        `INSERT INTO agentos.attempts (id, repository, time, session_id, tool, command, outcome, tags, cwd) VALUES ('01READER00000000000000000A', 'acme/demo', now(), 's', 'shell', 'x', 'failure', '[]', '.')`,
+      ),
+    ).rejects.toMatchObject({ code: '42501' });
+    await expect(sqlAt(rita, `UPDATE agentos.repositories SET synced_at = now()`)).rejects.toMatchObject({ code: '42501' });
+    expect(await count()).toBe(before);
+  });
+
+  test("20,000 documents with no chunks that hold the demo's words count for nothing: every status and first match as before", async () => {
+    const evilId = `(SELECT id FROM repositories WHERE name = 'acme/evil')`;
+    const words = ['redis', 'cache', 'session', 'timeout', 'login', 'docker', 'layer', 'build'];
+    await asMallory(
+      `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) SELECT ${evilId}, 'flood/' || g || '.md', 'h' || g, 'd' || g, '{history}', '{"title": "flood"}' FROM generate_series(1, 20000) g`,
+    );
+    await asMallory(
+      `INSERT INTO document_terms (document_id, term, tf) SELECT d.id, w, 3 FROM documents d CROSS JOIN unnest($1::text[]) w WHERE d.repository_id = ${evilId} AND d.path LIKE 'flood/%'`,
+      [words],
+    );
+    await asMallory(`SELECT agentos.refresh_statistics(${evilId})`);
+    try {
+      // The server counts documents with chunks only: the flood is no part of the repository's totals or frequencies.
+      const [stats] = await sql<{ docs: number; df: number | null }>(
+        `SELECT docs, (SELECT df FROM repository_terms WHERE term = 'redis' AND repository_id = ${evilId}) AS df FROM repositories WHERE name = 'acme/evil'`,
+      );
+      expect(stats.docs).toBeLessThan(10);
+      expect(stats.df ?? 0).toBeLessThan(10);
+      expect((await decisions()).map(({ status, first }) => ({ status, first }))).toEqual(baseline);
+    } finally {
+      await sql(`DELETE FROM documents WHERE repository_id = ${evilId} AND path LIKE 'flood/%'`);
+      await sql(`SELECT agentos.refresh_statistics(${evilId})`);
+    }
+  });
+});
+
+describe('a store URL in any form prints no password (issue 47)', () => {
+  test.each([
+    ['no scheme', 'alice:s3cretpw@db.example/x'],
+    ['an empty sslmode', 'postgres://alice:s3cretpw@127.0.0.1:1/x?sslmode='],
+    ['an unknown sslmode', 'postgres://alice:s3cretpw@127.0.0.1:1/x?sslmode=always'],
+    ['a server that is not there', 'postgres://alice:s3cretpw@127.0.0.1:1/x'],
+  ])('%s: a one-line usage or store error, no password', async (_name, url) => {
+    for (const args of [['status'], ['store', 'status'], ['store', 'sync']]) {
+      const r = await runCli(['-C', other, ...args], { cwd: other, env: { AGENTOS_DATABASE_URL: url } });
+      expect(`${r.stdout}${r.stderr}`).not.toContain('s3cretpw');
+      if (args[0] === 'store' && !url.endsWith('127.0.0.1:1/x')) expect(r.code).toBe(2);
+    }
+  });
 });
 
 describe('an administrator keeps what docs/team-store.md gives her (version 6 took table-wide rights from writers only)', () => {

@@ -146,3 +146,33 @@ test("file names only in a file's header: a removed SQL comment is no header, a 
   expect(w.docs).toBe('Run the tool once to create its configuration file.');
   expect(w.names).toContain('expire old sessions first');
 });
+
+test('a name on a removed line as well was moved or its line edited: not something the change introduces', () => {
+  const lines = [
+    `\x1e${SHA}`,
+    'diff --git a/src/old-bindings.ts b/src/old-bindings.ts',
+    '--- a/src/old-bindings.ts',
+    '+++ b/src/old-bindings.ts',
+    '@@ -3,1 +2,0 @@',
+    "-  [Command.SUSPEND_APP]: 'Suspend the CLI and move it to the background.',",
+    ...patch(SHA, { 'src/key/bindings.ts': ["  [Command.SUSPEND]: 'Suspend the CLI and move it to the background.',", "  [Command.COPY]: 'Copy the last answer to the clipboard.',"] }).slice(2),
+  ];
+  const w = words(lines).get(SHA)!;
+  expect(w.names).toEqual(['Copy the last answer to the clipboard.']);
+});
+
+test("a test file's mocks and a function's locals come after what the change declares, tests and says", () => {
+  const locals = Array.from({ length: 30 }, (_, i) => `  const mockedSuspendHandler${i} = vi.fn();`);
+  const w = words(
+    patch(SHA, {
+      'src/ui/use-suspend.test.ts': [...locals, "  it('restores the terminal when the process resumes', () => {", "  const suspendedScreenState = 'alternate screen';"],
+      'src/ui/use-suspend.ts': ['export function useSuspendHandler(props) {', '  const pendingRedrawCount = 0;', "  warn('Suspending is not supported on Windows');"],
+    }),
+  ).get(SHA)!;
+  expect(w.names.slice(0, 3)).toEqual(['use suspend handler', 'restores the terminal when the process resumes', 'Suspending is not supported on Windows']);
+  // The locals fill what is left, in the change's order: the test file's mocks, until the bound.
+  expect(w.names[3]).toBe('mocked suspend handler0');
+  expect(w.names).toHaveLength(MAX_NAMES);
+  expect(w.names).not.toContain('pending redraw count');
+  expect(w.names).not.toContain('alternate screen');
+});

@@ -143,21 +143,31 @@ export function cleanDocLine(line: string): string {
     .trim();
 }
 
-/** The names an added code line introduces: flags as written, declarations as words, messages and test names. */
-export function namesIn(line: string): string[] {
-  const out: string[] = [];
-  for (const m of line.matchAll(FLAG)) out.push(m[0].toLowerCase());
+/** What kind of name a line gives: a flag, a declaration, a local variable (`  const mock = …`), a message or test name. */
+export type NameKind = 'flag' | 'declared' | 'local' | 'message';
+
+/** The names a code line introduces, with their kind: flags as written, declarations as words, messages and test names. */
+export function namedIn(line: string): Array<{ name: string; kind: NameKind }> {
+  const out: Array<{ name: string; kind: NameKind }> = [];
+  for (const m of line.matchAll(FLAG)) out.push({ name: m[0].toLowerCase(), kind: 'flag' });
+  // An indented variable is a function's local (a mock, a fixture, a loop's total): it names no part of what the change offers.
+  const indented = /^\s/.test(line);
   for (const m of line.matchAll(DECLARED)) {
     const id = m[1] ?? m[2] ?? m[3] ?? m[4];
     const words = splitIdentifier(id);
-    if (words.length >= 3 && !NAMELESS.has(words)) out.push(words);
+    if (words.length < 3 || NAMELESS.has(words)) continue;
+    const variable = m[1] !== undefined && /^(?:const|let|var|val)\s/.test(m[0]);
+    out.push({ name: words, kind: variable && indented ? 'local' : 'declared' });
   }
   for (const m of line.matchAll(QUOTED)) {
     const s = m[2].trim();
-    if (isMessage(s)) out.push(s.slice(0, MAX_NAME_CHARS));
+    if (isMessage(s)) out.push({ name: s.slice(0, MAX_NAME_CHARS), kind: 'message' });
   }
   return out;
 }
+
+/** The names alone (what the tests read). */
+export const namesIn = (line: string): string[] => namedIn(line).map((n) => n.name);
 
 /**
  * A message or a test's name: words with spaces, mostly letters; not a path, URL, format,
@@ -169,16 +179,20 @@ function isMessage(s: string): boolean {
   return letters >= s.length * 0.75 && (s.match(WORDS)?.length ?? 0) >= 2;
 }
 
-/** Where a name was found, best first: what a change declares and tests say what it does; examples and fixtures say less. */
+/** Where a name was found, best first: what a change declares and tests say what it does; locals, examples and fixtures say less. */
 const enum Rank {
   Declared = 0,
   TestName = 1,
   Flag = 2,
   Message = 3,
-  Sample = 4,
+  /** A function's local variable, or anything a test file declares (its mocks and fixtures). */
+  Local = 4,
+  Sample = 5,
 }
 /** Candidates kept per commit before the best MAX_NAMES are chosen. */
 const MAX_CANDIDATES = 400;
+/** Removed docs lines and names remembered per commit (a large deletion past this leaves the rest as new). */
+const MAX_REMOVED = 4096;
 const TEST_FILE = /(?:^|\/)(?:tests?|spec|__tests__)\/|[._-](?:test|spec)\.[\w]+$|_test\.go$/i;
 const SAMPLE_FILE = /(?:^|\/)(?:examples?|samples?|fixtures?|demo|testdata)\//i;
 const TEST_CALL = /\b(?:it|test|describe|context|specify)(?:\.\w+)?\s*\(\s*(["'`])/;
@@ -192,6 +206,8 @@ class Collector {
   private names = new Map<string, Rank>();
   /** Docs lines it removed: a line both removed and added was moved or re-wrapped, not written. */
   private removed = new Set<string>();
+  /** Names on code lines it removed: a name both removed and added was moved or its line edited, not introduced. */
+  private removedNames = new Set<string>();
   /** It changed something besides docs: a docs-only change documents work done elsewhere. */
   private code = false;
   /** Inside a fenced block of the docs file being read (a code sample, not prose). */
@@ -199,7 +215,10 @@ class Collector {
   private fencePath = '';
 
   remove(path: string, line: string): void {
-    if (line.length <= MAX_LINE_CHARS && DOC_FILE.test(path) && this.removed.size < 4096) this.removed.add(cleanDocLine(line));
+    if (line.length > MAX_LINE_CHARS) return;
+    if (DOC_FILE.test(path)) {
+      if (this.removed.size < MAX_REMOVED) this.removed.add(cleanDocLine(line));
+    } else if (this.removedNames.size < MAX_REMOVED) for (const n of namesIn(line)) this.removedNames.add(n);
   }
 
   private name(n: string, rank: Rank): void {
@@ -229,9 +248,20 @@ class Collector {
     }
     this.code = true;
     const sample = SAMPLE_FILE.test(path);
-    const test = TEST_FILE.test(path) && TEST_CALL.test(line);
-    for (const n of namesIn(line)) {
-      const rank = sample ? Rank.Sample : n.startsWith('--') ? Rank.Flag : /^[a-z ]+$/.test(n) && !/\s.*\s.*\s/.test(n) && !test ? Rank.Declared : test ? Rank.TestName : Rank.Message;
+    const testFile = TEST_FILE.test(path);
+    const test = testFile && TEST_CALL.test(line);
+    for (const { name: n, kind } of namedIn(line)) {
+      const rank = sample
+        ? Rank.Sample
+        : kind === 'flag'
+          ? Rank.Flag
+          : test
+            ? Rank.TestName
+            : kind === 'local' || testFile
+              ? Rank.Local
+              : kind === 'declared' || (/^[a-z ]+$/.test(n) && !/\s.*\s.*\s/.test(n))
+                ? Rank.Declared
+                : Rank.Message;
       this.name(n, rank);
     }
   }
@@ -244,6 +274,7 @@ class Collector {
     const written = this.code ? this.docs.filter((l) => !this.removed.has(l)) : [];
     // The best-ranked names, in the order the change gave them within a rank.
     const names = [...this.names]
+      .filter(([n]) => !this.removedNames.has(n))
       .map(([n, rank], i) => ({ n, rank, i }))
       .sort((a, b) => a.rank - b.rank || a.i - b.i)
       .slice(0, MAX_NAMES)

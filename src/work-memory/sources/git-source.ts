@@ -26,8 +26,9 @@ const MAX_TITLE_CHARS = 300;
 /**
  * How much of a commit is read into its text; a change re-reads the history in full. 2: the
  * lines its diff adds to docs and the names it adds (change-words.ts), subject and body capped.
+ * 3: a name also on a removed line is not one it adds; locals and test fixtures rank last.
  */
-export const GIT_READING_VERSION = 2;
+export const GIT_READING_VERSION = 3;
 
 export interface GitSourceOptions {
   root: string;

@@ -84,6 +84,16 @@ export async function runAttemptCheck(ctx: CommandContext, words: string[], opts
   const threshold = project.config.attempts.repeatThreshold;
   let warnings;
   try {
+    // The team's recent attempts first (attempts.scope: org; at most every few minutes), as `run` reads them: a teammate's failure warns here too.
+    if (project.config.attempts.scope === 'org') {
+      const writable = await ctx.attempts('write');
+      try {
+        const warning = await shareBestEffort(ctx.root(), project.config, writable.queue, io.env, 'refresh');
+        if (warning) io.stderr.write(`agentos: warning: ${warning}\n`);
+      } finally {
+        writable.close();
+      }
+    }
     const memory = await ctx.attempts('read');
     try {
       warnings = memory.checkRepeat({ tool: opts.tool, command, context: opts.context ?? null, tags: opts.tags });
