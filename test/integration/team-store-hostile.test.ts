@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { indexedDemo, runCli, type CliResult, commitConfig } from '../helpers/cli.js';
 import { personUrl, sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { MIGRATION_LOCK, migrationLock } from '../../src/shared/team-store/schema.js';
 
 jest.setTimeout(300_000);
 
@@ -277,6 +278,31 @@ describe("the server refuses what one person may not do to another's work", () =
     } finally {
       await sql(`DELETE FROM documents WHERE repository_id = ${evilId} AND path LIKE 'flood/%'`);
       await sql(`SELECT agentos.refresh_statistics(${evilId})`);
+    }
+  });
+});
+
+describe("the store's migration lock (issue 47)", () => {
+  test('a reader holding it delays no `store init` of a store already up to date; an upgrade that waits for it names her', async () => {
+    const { Client } = (await import('pg')).default;
+    const rita = new Client({ connectionString: await personUrl(pg, 'rita', 'agentos_reader') });
+    await rita.connect();
+    try {
+      await rita.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK]);
+      // Before, this waited for the lock and failed (exit 7) once MIGRATION_WAIT_MS had passed.
+      const init = await runCli(['store', 'init'], { env: { AGENTOS_DATABASE_URL: pg.url } });
+      expect([init.code, init.stderr]).toEqual([0, '']);
+      const owner = new Client({ connectionString: pg.url });
+      await owner.connect();
+      try {
+        await owner.query('BEGIN');
+        await expect(migrationLock(owner, 300)).rejects.toThrow(/another session \(pid \d+, user rita\) has held the store's migration lock/);
+        await owner.query('ROLLBACK');
+      } finally {
+        await owner.end();
+      }
+    } finally {
+      await rita.end();
     }
   });
 });

@@ -10,7 +10,7 @@ import { SEARCH_PATH, STORE_SCHEMA } from './names.js';
 import { TeamStoreUnavailableError, errorMessage } from '../errors.js';
 
 /** The advisory lock every migration holds (an arbitrary constant: "agentos" in ASCII), as a string: it is above 2^53. */
-const MIGRATION_LOCK = '27416758083415923';
+export const MIGRATION_LOCK = '27416758083415923';
 
 /** A repository's document counts and total lexical length, recomputed from its documents (`where` picks the repositories). */
 export function repositoryTotalsSql(where: string): string {
@@ -321,7 +321,7 @@ export const MIGRATION_WAIT_MS = 30_000;
  * The migration lock, waited for at most MIGRATION_WAIT_MS: an advisory lock anyone can take (a reader
  * holding it made `store init` wait until its statement timeout), so a wait that ends names the holder.
  */
-async function migrationLock(client: TeamStoreClient, waitMs = MIGRATION_WAIT_MS): Promise<void> {
+export async function migrationLock(client: TeamStoreClient, waitMs = MIGRATION_WAIT_MS): Promise<void> {
   const until = Date.now() + waitMs;
   for (;;) {
     const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [MIGRATION_LOCK]);
@@ -342,6 +342,13 @@ async function migrationLock(client: TeamStoreClient, waitMs = MIGRATION_WAIT_MS
 }
 
 export async function migrate(client: TeamStoreClient): Promise<MigrationResult> {
+  // A store already at this version takes no lock: anyone may hold an advisory lock (a reader holding
+  // this one made every `store init` wait), so only an upgrade waits for it.
+  const current = await schemaVersion(client).catch(() => null);
+  if (current === SCHEMA_VERSION) {
+    const vector = await client.query<{ extversion: string }>(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`);
+    if (vector.rows[0]) return { from: current, to: current, vector: vector.rows[0].extversion, adopted: 0 };
+  }
   await client.query('BEGIN');
   try {
     await migrationLock(client);
