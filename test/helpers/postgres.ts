@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,8 +48,18 @@ function freePort(): Promise<number> {
   });
 }
 
-/** `pgbin`: another installation's bin folder (a copy without pgvector, to test a server that lacks it). */
-export async function startPostgres(opts: { pgbin?: string } = {}): Promise<TestPostgres> {
+/** A server certificate and key (PEM files) to start the server with TLS on; `only`: refuse connections without TLS (hostssl). */
+export interface TestTls {
+  cert: string;
+  key: string;
+  only?: boolean;
+}
+
+/**
+ * `pgbin`: another installation's bin folder (a copy without pgvector, to test a server that lacks it,
+ * or Debian's, built with OpenSSL, for TLS: pgserver's build has none). `tls`: TLS on.
+ */
+export async function startPostgres(opts: { pgbin?: string; tls?: TestTls } = {}): Promise<TestPostgres> {
   const bin = opts.pgbin ?? pgbin();
   const base = mkdtempSync(path.join(os.tmpdir(), 'agentos-pg-'));
   const data = path.join(base, 'data');
@@ -72,8 +82,24 @@ export async function startPostgres(opts: { pgbin?: string } = {}): Promise<Test
   run('initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-locale']);
   mkdirSync(sock);
   if (asRoot) execFileSync('chown', ['nobody', sock]);
+  let tlsOptions = '';
+  if (opts.tls) {
+    // The server reads its key only when no one else may (0600, its own).
+    for (const [from, to] of [
+      [opts.tls.cert, 'server.crt'],
+      [opts.tls.key, 'server.key'],
+    ]) {
+      writeFileSync(path.join(data, to), readFileSync(from), { mode: 0o600 });
+      if (asRoot) execFileSync('chown', ['nobody', path.join(data, to)]);
+    }
+    tlsOptions = ' -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key';
+    if (opts.tls.only) {
+      const hba = path.join(data, 'pg_hba.conf');
+      writeFileSync(hba, readFileSync(hba, 'utf8').replace(/^host(\s)/gm, 'hostssl$1'));
+    }
+  }
   const port = await freePort();
-  const start = () => run('pg_ctl', ['-D', data, '-l', path.join(base, 'server.log'), '-w', '-t', '30', '-o', `-h 127.0.0.1 -p ${port} -k ${sock} -c fsync=off`, 'start']);
+  const start = () => run('pg_ctl', ['-D', data, '-l', path.join(base, 'server.log'), '-w', '-t', '30', '-o', `-h 127.0.0.1 -p ${port} -k ${sock} -c fsync=off${tlsOptions}`, 'start']);
   start();
   const url = `postgres://postgres:${PG_PASSWORD}@127.0.0.1:${port}/postgres`;
   return {

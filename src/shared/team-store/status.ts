@@ -5,6 +5,8 @@ import { SCHEMA_VERSION, schemaVersion } from './schema.js';
 export interface TeamStoreStatus {
   url: string;
   server: string;
+  /** This session's encryption, as the server reports it (pg_stat_ssl): a TLS protocol, or null in plain text; and the sslmode asked for. */
+  connection: { tls: string | null; sslmode: string | null };
   vector: string | null;
   schema: { version: number; expected: number; state: 'current' | 'missing' | 'older' | 'newer' };
   repositories: Array<{ name: string; documents: number; chunks: number; syncedAt: string | null }>;
@@ -12,8 +14,10 @@ export interface TeamStoreStatus {
   attempts: { failures: number; successes: number };
 }
 
-export async function storeStatus(client: TeamStoreClient, maskedUrl: string): Promise<TeamStoreStatus> {
+export async function storeStatus(client: TeamStoreClient, maskedUrl: string, sslmode: string | null = null): Promise<TeamStoreStatus> {
   const server = (await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
+  const ssl = (await client.query<{ ssl: boolean; version: string | null }>(`SELECT ssl, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()`)).rows[0];
+  const connection = { tls: ssl?.ssl ? (ssl.version ?? 'TLS') : null, sslmode };
   const vector = (await client.query<{ extversion: string }>(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`)).rows[0]?.extversion ?? null;
   const version = await schemaVersion(client);
   const state = version === 0 ? 'missing' : version < SCHEMA_VERSION ? 'older' : version > SCHEMA_VERSION ? 'newer' : 'current';
@@ -28,7 +32,7 @@ export async function storeStatus(client: TeamStoreClient, maskedUrl: string): P
     );
     attempts = { failures: Number(a.rows[0].failures), successes: Number(a.rows[0].successes) };
   }
-  return { url: maskedUrl, server, vector, schema: { version, expected: SCHEMA_VERSION, state }, repositories, attempts };
+  return { url: maskedUrl, server, connection, vector, schema: { version, expected: SCHEMA_VERSION, state }, repositories, attempts };
 }
 
 /** A row's date as ISO text; null for what is none (a writer's 'infinity' reads back as the number Infinity, a year past 275760 as an invalid date). */

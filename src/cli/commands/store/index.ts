@@ -9,7 +9,7 @@ import { withTeamStore } from '../../team-store.js';
 import { terminalSafe } from '../../../shared/sanitize.js';
 import { migrate } from '../../../shared/team-store/schema.js';
 import { storeStatus } from '../../../shared/team-store/status.js';
-import { maskUrl } from '../../../shared/team-store/url.js';
+import { maskUrl, sslPlan } from '../../../shared/team-store/url.js';
 
 /** Create or migrate the schema: idempotent, versioned, safe when two processes run it at once. */
 export async function runStoreInit(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
@@ -29,7 +29,7 @@ export async function runStoreInit(ctx: CommandContext, opts: { json?: boolean }
 }
 
 export async function runStoreStatus(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
-  const s = await withTeamStore(ctx, (client, url) => storeStatus(client, maskUrl(url)));
+  const s = await withTeamStore(ctx, (client, url) => storeStatus(client, maskUrl(url), sslPlan(url, ctx.io.env).mode));
   if (opts.json) {
     ctx.io.stdout.write(JSON.stringify(s, null, 2) + '\n');
     return ExitCode.Ok;
@@ -37,6 +37,11 @@ export async function runStoreStatus(ctx: CommandContext, opts: { json?: boolean
   const out = (line: string) => ctx.io.stdout.write(line + '\n');
   out(`Store:   ${s.url}`);
   out(`Server:  PostgreSQL ${s.server}, pgvector ${s.vector ?? 'not installed'}`);
+  // Whether the password and the team's text cross the network encrypted, and whether the server was verified (libpq's modes).
+  const verified = s.connection.sslmode === 'verify-full' || s.connection.sslmode === 'verify-ca';
+  out(
+    `Connection: ${s.connection.tls ? `${s.connection.tls}, ${verified ? 'server verified' : 'server not verified'}` : 'plain text'}${s.connection.sslmode ? ` (sslmode ${s.connection.sslmode})` : ''}`,
+  );
   const schema = {
     current: `version ${s.schema.version}`,
     missing: 'not created (run `agentos store init`)',
