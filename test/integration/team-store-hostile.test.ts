@@ -282,6 +282,43 @@ describe("the server refuses what one person may not do to another's work", () =
   });
 });
 
+describe('names cannot collide (issue 47)', () => {
+  test("a repository `git.example.com` whose path continues another's name (`8443/acme/k:docs/…`) drops no match of `git.example.com:8443/acme/k`", async () => {
+    const issue = '# Issue #600: Rotate the release signing keys every quarter\n\nThe signing keys of the release pipeline never expire; rotate them every quarter and revoke the old ones.\n';
+    const k = path.join(tmp, 'k');
+    await mkdir(path.join(k, 'docs', 'audit', 'done', '600-keys'), { recursive: true });
+    await writeFile(path.join(k, 'docs', 'audit', 'done', '600-keys', '001-issue.md'), issue);
+    await mkdir(path.join(k, '.agentos'), { recursive: true });
+    await commitConfig(k, 'store:\n  repository: git.example.com:8443/acme/k\n  publish: true\ncorpus:\n  history: ["docs/audit/done/**/*.md"]\n');
+    expect((await as('alice', k, ['index', '--include-history', '-q'])).code).toBe(0);
+    expect((await as('alice', k, ['store', 'sync'])).code).toBe(0);
+    // Mallory's repository is the host alone; her document's path carries the rest of Alice's name and her path.
+    const host = path.join(tmp, 'host');
+    const planted = path.join(host, '8443', 'acme', 'k:docs', 'audit', 'done', '600-keys', '001-issue.md');
+    await mkdir(path.dirname(planted), { recursive: true });
+    await writeFile(planted, issue.replace('Rotate the release signing keys every quarter', 'Rotate the release signing keys every quarter (copy)'));
+    await mkdir(path.join(host, '.agentos'), { recursive: true });
+    await commitConfig(host, 'store:\n  repository: git.example.com\n  publish: true\ncorpus:\n  history: ["8443/**/*.md"]\n');
+    expect((await as('mallory', host, ['index', '--include-history', '-q'])).code).toBe(0);
+    expect((await as('mallory', host, ['store', 'sync'])).code).toBe(0);
+    try {
+      const [paths] = await sql<{ n: string }>(`SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'git.example.com' AND d.path LIKE '8443/acme/k:%'`);
+      expect(paths.n).toBe('1');
+      const brief = path.join(tmp, 'keys-brief.md');
+      await writeFile(brief, '# Rotate the signing keys of the release pipeline\n\nOur release signing keys never expire. Rotate them every quarter and revoke the old keys.\n');
+      const { json } = await check(brief);
+      // Both stand, each under its own repository (a match's path names its repository, its `:` escaped).
+      const alices = json.matches.filter((m) => m.repository === 'git.example.com:8443/acme/k');
+      expect(alices.map((m) => m.path)).toEqual(['git.example.com%3A8443/acme/k:docs/audit/done/600-keys/001-issue.md']);
+      expect(json.matches.filter((m) => m.repository === 'git.example.com').map((m) => m.path)).toEqual(['git.example.com:8443/acme/k:docs/audit/done/600-keys/001-issue.md']);
+      expect(json.warnings.join('\n')).not.toMatch(/one name for documents/);
+    } finally {
+      expect((await as('mallory', host, ['store', 'remove', 'git.example.com'])).code).toBe(0);
+      expect((await as('alice', k, ['store', 'remove', 'git.example.com:8443/acme/k'])).code).toBe(0);
+    }
+  });
+});
+
 describe("the store's migration lock (issue 47)", () => {
   test('a reader holding it delays no `store init` of a store already up to date; an upgrade that waits for it names her', async () => {
     const { Client } = (await import('pg')).default;
