@@ -112,3 +112,20 @@ test('a brief counts only when every line of its latest answer is on today’s s
   // Files only: kept at the top score.
   expect(answerResults([line('docs/a.md', 0.86, 'ignore'), line('docs/b.md', 0.91, 'ignore')], today).map((r) => r.top)).toEqual([0.91]);
 });
+
+test("the project's line is part of a tracker report's scale, and of nothing else's (issue 48)", async () => {
+  const { sameScale, answerScale, lineOfMethod } = await import('../../src/work-memory/decision/answers.js');
+  const config = { scoring: { method: 'calibrated' } };
+  const shipped = answerScale(config);
+  const own = answerScale(config, 'ab12cd34');
+  expect(own).toBe(`${shipped}/project-line@ab12cd34`);
+  expect(lineOfMethod('embedding:Xenova/all-MiniLM-L6-v2@int8+hnsw+project-line@ab12cd34')).toBe('ab12cd34');
+  expect(lineOfMethod('embedding:Xenova/all-MiniLM-L6-v2@int8+hnsw')).toBeNull();
+  // A report scored by the shipped model is on another scale than one the project's line scored, and two lines differ.
+  expect(sameScale(shipped, own, 'tracker:issues.json#12')).toBe(false);
+  expect(sameScale(own, own, 'github:issue/12')).toBe(true);
+  expect(sameScale(answerScale(config, 'ffffffff'), own, 'tracker:issues.json#12')).toBe(false);
+  // A markdown design is scored the same way with or without the line.
+  expect(sameScale(shipped, own, 'docs/lld/done/LLD-001.md')).toBe(true);
+  expect(sameScale(own, shipped, 'docs/lld/done/LLD-001.md')).toBe(true);
+});

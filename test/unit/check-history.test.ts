@@ -227,6 +227,23 @@ describe('classification on the top score (runChecks over an exact store)', () =
   });
 });
 
+describe("the project's own line (issue 48)", () => {
+  const line = { id: '0a1b2c3d', model: { intercept: -3, features: {}, floors: { related: 0.3, duplicate: 0.46 } } } as unknown as import('../../src/work-memory/scoring/project-line.js').ProjectLine;
+
+  test('in use: every answer names it in its method', async () => {
+    const o = await runChecks(BRIEF, config(), { ...fakeDeps(indexWithScores([0.9])), projectLine: () => ({ line, problem: null }) }, both);
+    expect(o.history.method).toBe('fake:test+project-line@0a1b2c3d');
+    expect(o.warnings).toEqual([]);
+  });
+
+  test('a file that is no line: named in a warning, and the method is the shipped one', async () => {
+    const problem = '.agentos/calibration.json: its model does not match its id (edited by hand?); the shipped model answers (run `agentos calibrate --write` again)';
+    const o = await runChecks(BRIEF, config(), { ...fakeDeps(indexWithScores([0.9])), projectLine: () => ({ line: null, problem }) }, both);
+    expect(o.history.method).toBe('fake:test');
+    expect(o.warnings).toContain(problem);
+  });
+});
+
 describe('fail open (runChecks never throws)', () => {
   test('T110 a model load that never finishes times out as status "error"', async () => {
     const cfg = config();

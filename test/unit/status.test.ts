@@ -153,8 +153,9 @@ describe('runStatus', () => {
     const t = makeIO(root, { env: env(root) });
     expect(await runStatus(testContext(t.io), { json: true })).toBe(0);
     const j = JSON.parse(t.stdout());
-    expect(Object.keys(j)).toEqual(['root', 'config', 'globs', 'model', 'index', 'sources', 'lock', 'log', 'templates']);
+    expect(Object.keys(j)).toEqual(['root', 'config', 'globs', 'model', 'index', 'sources', 'lock', 'log', 'templates', 'line']);
     expect(j.index.documents).toEqual({ standard: 2, history: 1 });
+    expect(j.line).toEqual({ kind: 'shipped', project: null, problem: null, calibration: expect.stringMatching(/^[0-9a-f]{8}$/) });
     expect(t.stderr()).toBe('');
   });
 

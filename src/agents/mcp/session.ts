@@ -5,6 +5,7 @@
  * small reads, whether the index or the config changed on disk, and reloads only
  * then (an `agentos index` run in another terminal is seen by the next call).
  */
+import { readProjectLine } from '../../work-memory/scoring/project-line.js';
 import { orgOpener } from '../../work-memory/check/deps.js';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -116,6 +117,8 @@ export class ProjectSession {
       openLexical: async () => this.openLexical(),
       // scope "org" asks the team store as `issue start --scope org` does (docs/mcp.md).
       openOrg: orgOpener(this.env, this.config, this.root, this.model.identity),
+      // Read at each check (a missing file costs one stat): a `calibrate --write` applies without restarting the server.
+      projectLine: () => readProjectLine(this.root),
     };
   }
 

@@ -11,6 +11,7 @@ import { SCHEMA_VERSION, schemaVersion } from '../../shared/team-store/schema.js
 import { plainTextWarning, storeConfigured, storeUrl, target } from '../../shared/team-store/url.js';
 import type { ModelMatch } from '../org/fetch.js';
 import { openOrgView, type OrgRequest } from '../org/open.js';
+import { readProjectLine } from '../scoring/project-line.js';
 
 /** The real memory behind the checks: the MiniLM embedder and the HNSW index of the project. */
 export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: string, worker: StartedWorker | null = null): CheckDeps {
@@ -22,6 +23,7 @@ export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: s
     openIndex: () => openIndex(root, model.identity),
     openLexical: async () => openLexical(root),
     openOrg: orgOpener(env, config, root, model.identity),
+    projectLine: () => readProjectLine(root),
   };
 }
 

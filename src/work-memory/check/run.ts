@@ -1,4 +1,6 @@
 import { briefRelations } from '../corpus/relations.js';
+import type { LogisticModel } from '../scoring/calibration-types.js';
+import type { ProjectLine } from '../scoring/project-line.js';
 import { emptyLocalIndex } from './no-local-index.js';
 import type { Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../embeddings/embedder.js';
@@ -25,7 +27,11 @@ export function briefTitle(text: string): string {
  * How every ranking of a text is scored (issue start, context, search, eval: one rule).
  * Without the model, the lexical fallback; without a lexical index, the cosine alone.
  */
-export function scoringFor(config: Config, text: string, o: { lexical: LexicalData | null; chunks?: string[]; model: boolean; ownIssue?: string; filed?: FilingPlace | null }): Scoring {
+export function scoringFor(
+  config: Config,
+  text: string,
+  o: { lexical: LexicalData | null; chunks?: string[]; model: boolean; ownIssue?: string; filed?: FilingPlace | null; trackerModel?: LogisticModel },
+): Scoring {
   const relations = briefRelations(text, o.ownIssue);
   // A brief that is issue #N (told by `agentos ci`, or stated as the same-issue rule reads it) stands at
   // N in GitHub's filing order; any other is newer than every report.
@@ -40,6 +46,7 @@ export function scoringFor(config: Config, text: string, o: { lexical: LexicalDa
     lines: scoringLines(config),
     ...(filed ? { briefFiled: filed } : {}),
     ...(o.ownIssue ? { exclude: isRecordOf(o.ownIssue) } : {}),
+    ...(o.trackerModel ? { trackerModel: o.trackerModel } : {}),
   };
 }
 
@@ -77,6 +84,8 @@ export interface CheckDeps {
   openLexical?: () => Promise<LexicalData>;
   /** The other repositories of the team store joined to the local index (`--scope org`); absent when no store is configured. */
   openOrg?: (q: Omit<OrgRequest, 'self' | 'model'>) => Promise<OrgView & { where: string }>;
+  /** The project's own line for a tracker's reports (`agentos calibrate --write`), and why a file there could not be used. */
+  projectLine?: () => { line: ProjectLine | null; problem: string | null };
 }
 
 /** Which past work a check compares with: this repository's, or every repository's in the team store. */
@@ -187,7 +196,10 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         });
         // No model: the keyword fallback answers when there is a lexical index (and says so).
         if (!loaded.embedder && !lexical) throw loaded.error;
-        const method = loaded.embedder ? deps.method : 'lexical';
+        const own = deps.projectLine?.() ?? { line: null, problem: null };
+        if (own.problem) warnings.push(own.problem);
+        // Which line decided a tracker's report is part of the method every answer reports.
+        const method = loaded.embedder ? `${deps.method}${own.line ? `+project-line@${own.line.id}` : ''}` : 'lexical';
         if (!loaded.embedder)
           warnings.push(
             `the model could not be loaded (${errorMessage(loaded.error)}); answering from the lexical index (method: lexical), which never reports a duplicate unless the brief is a near-verbatim copy`,
@@ -198,7 +210,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         const { texts, vectors } = loaded.embedder ? await embedBriefChunks(limited.text, loaded.embedder, warnings) : { texts: [], vectors: [] };
         timings.embedMs = t() - t1;
         // Hybrid needs the lexical index; without one the score is the cosine (and a warning said why).
-        const scoring = scoringFor(config, limited.text, { lexical, chunks: texts, model: Boolean(loaded.embedder), ownIssue: opts.ownIssue });
+        const scoring = scoringFor(config, limited.text, { lexical, chunks: texts, model: Boolean(loaded.embedder), ownIssue: opts.ownIssue, trackerModel: own.line?.model });
         const t2 = t();
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
         if (opts.history) {

@@ -145,10 +145,19 @@ export function maintainerFigures(answers: Answer[]): { confirmed: number; remov
   };
 }
 
-/** The scale a score was given on: the method, and for the calibrated score its calibration version. */
-export function answerScale(config: { scoring: { method: string } }): string {
-  return config.scoring.method === 'calibrated' ? `calibrated@${calibrationVersion()}` : config.scoring.method;
+/**
+ * The scale a score was given on: the method, and for the calibrated score its calibration version,
+ * and the project's own line when one scored the tracker's reports (`/project-line@<id>`).
+ */
+export function answerScale(config: { scoring: { method: string } }, projectLine: string | null = null): string {
+  if (config.scoring.method !== 'calibrated') return config.scoring.method;
+  return `calibrated@${calibrationVersion()}${projectLine ? `/project-line@${projectLine}` : ''}`;
 }
+
+/** The project line a check's method names (`…+project-line@<id>`), or null. */
+export const lineOfMethod = (method: string): string | null => /\+project-line@(\w+)/.exec(method)?.[1] ?? null;
+
+const REPORT = /(?:^|:)(?:tracker:|github:issue\/)/;
 
 /**
  * Whether an answer was given on this scale; answers kept before the method was renamed say `hybrid@<version>`.
@@ -157,6 +166,14 @@ export function answerScale(config: { scoring: { method: string } }): string {
  */
 export function sameScale(kept: string | undefined, scale: string, filePath?: string): boolean {
   if (kept === undefined) return false;
+  // The project's line scores a tracker's reports only: for them it is part of the scale, for anything else it is not.
+  const [keptBase, keptLine = ''] = kept.split('/project-line@');
+  const [base, line = ''] = scale.split('/project-line@');
+  if (keptLine !== line && (filePath === undefined || REPORT.test(filePath))) return false;
+  return sameBaseScale(keptBase, base, filePath);
+}
+
+function sameBaseScale(kept: string, scale: string, filePath?: string): boolean {
   const k = kept.replace(/^hybrid@/, 'calibrated@');
   if (kept === scale || k === scale) return true;
   const then = /^calibrated@(\w+)$/.exec(k)?.[1];

@@ -1,3 +1,5 @@
+import type { Features } from '../scoring/features.js';
+
 /** What one query of an evaluation produced. */
 export interface QueryResult {
   id: string;
@@ -14,6 +16,8 @@ export interface QueryResult {
   kind?: string;
   /** Every candidate scored (calibrated): its parts, for refitting the fusion offline (`eval --save`). */
   candidates?: Array<{ path: string; cosine: number; lexical: number }>;
+  /** Every history candidate with its features and label (1: the expected work), for a refit (`calibrate`, `eval --save`). */
+  history?: Array<{ path: string; label: 0 | 1; score: number; features: Features | null }>;
 }
 
 export interface BandRow {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { checkHistory, embedBrief } from '../check/history.js';
-import { matchPaths } from '../scoring/match.js';
+import { matchPaths, type HistoryMatch } from '../scoring/match.js';
 import { readLiveSources } from '../index/source-plan.js';
 import { openIndex, readCurrent } from '../index/hnsw-index.js';
 import type { Config } from '../../shared/config/schema.js';
@@ -20,6 +20,13 @@ export interface HistoryEvalRun {
 }
 
 const NEAREST = 10;
+/** Candidates kept per brief for a refit (as eval/run-set.ts keeps). */
+const CANDIDATES = 30;
+
+/** The candidates as a refit reads them: path, label, score and features. */
+function candidatesOf(all: HistoryMatch[], hit: (m: HistoryMatch) => boolean): NonNullable<QueryResult['history']> {
+  return all.map((m) => ({ path: m.filePath, label: hit(m) ? 1 : 0, score: m.score, features: m.components?.features ?? null }));
+}
 
 /**
  * Leave-one-out on the project's own history: every past document is asked
@@ -58,9 +65,11 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
     const vectors = d.labels.map((l) => Float32Array.from(index.vector(l)));
     const sameWork = (p: string) => p === d.filePath || (d.issueId !== null && index.doc(p)?.issueId === d.issueId);
     // The product's own scoring rule (title, floors at the configured lines, cosine without a lexical index).
-    const scoring: Scoring = { ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true, filed: placeOf(d.origin) }), exclude: sameWork };
+    // Every candidate kept (keepAll), its features read whole: the rows a refit of the project's line reads (eval/refit.ts).
+    const scoring: Scoring = { ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true, filed: placeOf(d.origin) }), exclude: sameWork, keepAll: true, wholeText: 'all' };
     const s0 = performance.now();
-    const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, scoring);
+    const { nearest: all } = checkHistory(index, vectors, CANDIDATES, o.config.thresholds, scoring);
+    const nearest = all.slice(0, NEAREST);
     const targets = links.get(d.filePath);
     const rank = targets ? nearest.findIndex((m) => matchPaths(m).some((p) => targets.has(p))) : -1;
     const top = nearest[0];
@@ -73,6 +82,7 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
       targetRank: rank >= 0 ? rank + 1 : null,
       targetScore: rank >= 0 ? nearest[rank].score : null,
       ms: performance.now() - s0,
+      history: candidatesOf(all, (m) => Boolean(targets && matchPaths(m).some((p) => targets.has(p)))),
     });
   }
   // Reports a tracker closed as duplicates of indexed work: asked as briefs (embedded, the model loads), their original the target.
@@ -83,7 +93,9 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
     for (const p of pairs) {
       const s0 = performance.now();
       const vectors = await embedBrief(p.text, embedder);
-      const { nearest } = checkHistory(index, vectors, NEAREST, o.config.thresholds, scoringFor(o.config, p.text, { lexical, model: true, filed: placeOfKey(p.key) }));
+      const scoring: Scoring = { ...scoringFor(o.config, p.text, { lexical, model: true, filed: placeOfKey(p.key) }), keepAll: true, wholeText: 'all' };
+      const { nearest: all } = checkHistory(index, vectors, CANDIDATES, o.config.thresholds, scoring);
+      const nearest = all.slice(0, NEAREST);
       const rank = nearest.findIndex((m) => matchPaths(m).includes(p.of));
       results.push({
         id: p.key,
@@ -93,6 +105,7 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
         targetRank: rank >= 0 ? rank + 1 : null,
         targetScore: rank >= 0 ? nearest[rank].score : null,
         ms: performance.now() - s0,
+        history: candidatesOf(all, (m) => matchPaths(m).includes(p.of)),
       });
     }
   }

@@ -45,6 +45,8 @@ export interface Scoring {
    * whatever the shipped score made of them.
    */
   keepAll?: boolean;
+  /** The project's own line for a tracker's reports (`agentos calibrate --write`, project-line.ts); absent: the shipped model. */
+  trackerModel?: LogisticModel;
 }
 
 /** Documents scored per query before the best k are kept: both retrievers' top lists are merged. */
@@ -103,7 +105,7 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
     const origin = parts[i].m.origin;
     if (type !== 'history' || !origin) return model;
     if (origin.source === 'git') return commitSameWorkModel();
-    return origin.kind === 'issue' ? trackerSameWorkModel() : model;
+    return origin.kind === 'issue' ? (s.trackerModel ?? trackerSameWorkModel()) : model;
   };
   // Each candidate is read whole down to its own model's related floor: a refit of the trackers' model
   // moves no markdown score (calibrate keeps a model's labels across versions only while that holds).

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import type { CommandContext } from '../../context.js';
@@ -7,6 +7,9 @@ import { proposeThresholds, tradeOff, type BandRow, type QueryResult } from '../
 import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { evaluate, historyCase } from '../../evaluate.js';
 import { answerScale, maintainerFigures, readAnswers, sameScale, type Answer } from '../../../work-memory/decision/answers.js';
+import { FOLDS, refitReport, type LabelledBrief, type RefitReport } from '../../../work-memory/eval/refit.js';
+import { calibrationVersion, trackerSameWorkModel } from '../../../work-memory/scoring/calibrated.js';
+import { figuresOf, makeProjectLine, PROJECT_LINE_FILE, readProjectLine } from '../../../work-memory/scoring/project-line.js';
 
 export interface CalibrateOptions {
   pairs?: string;
@@ -63,34 +66,49 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
   const { io, globals } = ctx;
   let results: QueryResult[];
   let maintainers: ReturnType<typeof maintainerFigures> | null = null;
+  // The project's own history (asked now, or saved by `agentos eval --save` without --pairs): only it places the project's line.
+  let ownHistory = !opts.pairs && !opts.results;
   if (opts.results) {
     const file = path.resolve(io.cwd, opts.results);
-    let parsed: { results?: QueryResult[] };
+    let parsed: { results?: QueryResult[]; report?: { source?: unknown } };
     try {
-      parsed = JSON.parse(await readFile(file, 'utf8')) as { results?: QueryResult[] };
+      parsed = JSON.parse(await readFile(file, 'utf8')) as { results?: QueryResult[]; report?: { source?: unknown } };
     } catch (e) {
       throw new UsageError(`${opts.results}: cannot read eval results (${(e as Error).message.split('\n')[0]})`);
     }
     if (!Array.isArray(parsed.results)) throw new UsageError(`${opts.results}: not the output of \`agentos eval --save\``);
     results = parsed.results;
+    ownHistory = parsed.report?.source === 'history';
   } else {
     results = (await evaluate(ctx, { pairs: opts.pairs, limit: 0, subset: opts.subset })).results;
     if (!opts.pairs) {
       // The project's own labels: what people answered at the duplicate prompt.
       const root = ctx.root();
       const all = await readAnswers(root);
-      const answered = answerResults(all, answerScale((await ctx.config()).config));
+      const answered = answerResults(all, answerScale((await ctx.config()).config, readProjectLine(root).line?.id ?? null));
       if (answered.length && !globals.quiet) io.stderr.write(`${answered.length} answers given at the duplicate prompt or on the tracker count as labels\n`);
       results = [...results, ...answered];
       maintainers = maintainerFigures(all);
     }
   }
   const asked = results.filter(historyCase);
+  const config = (await ctx.config()).config;
+  // The project's own line: the trackers' model refitted on these labels, measured out of sample beside the shipped one.
+  const lines = { duplicate: config.thresholds.duplicate, related: config.thresholds.related };
+  const refits = [...labelledBriefs(asked)].map(([project, briefs]) => ({ project, ...refitReport(briefs, trackerSameWorkModel(), lines) }));
   const rows = tradeOff(asked);
   const proposal = proposeThresholds(rows, opts.targetPrecision, opts.targetNoise);
   const labels = { same: asked.filter((r) => r.target !== null).length, notSame: asked.filter((r) => r.target === null).length };
   let wrote: string | null = null;
-  if (opts.write) {
+  let wroteLine: string | null = null;
+  // Only the project's own history places its line (a development set is someone else's tracker).
+  const own = ownHistory ? refits.find((r) => r.earned && r.model) : undefined;
+  if (opts.write && own?.model && own.shipped && own.refit) {
+    const line = makeProjectLine(own.model, { against: calibrationVersion(), labels: own.labels, shipped: own.shipped, project: own.refit });
+    wroteLine = path.join(ctx.root(), PROJECT_LINE_FILE);
+    await mkdir(path.dirname(wroteLine), { recursive: true });
+    await writeFileAtomic(wroteLine, JSON.stringify(line, null, 2) + '\n');
+  } else if (opts.write) {
     // A project's own lines move only on enough of its own labels: a handful of answers would set them by chance.
     if (labels.same < MIN_LABELS.same || labels.notSame < MIN_LABELS.notSame) {
       throw new UsageError(
@@ -100,8 +118,18 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
     if (proposal.duplicate === null || proposal.related === null) throw new UsageError('calibrate: no thresholds meet the targets; nothing written (loosen --target-precision or --target-noise)');
     wrote = await writeThresholds(ctx.root(), proposal.duplicate, proposal.related);
   }
+  const projectLine = refits.map((r) => ({
+    project: r.project,
+    labels: r.labels,
+    shipped: r.shipped && figuresOf(r.shipped),
+    refit: r.refit && figuresOf(r.refit),
+    earned: r.earned,
+    verdict: r.verdict,
+  }));
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ targets: { precision: opts.targetPrecision, noise: opts.targetNoise }, labels, maintainers, proposal, wrote, table: rows }, null, 2) + '\n');
+    io.stdout.write(
+      JSON.stringify({ targets: { precision: opts.targetPrecision, noise: opts.targetNoise }, labels, maintainers, proposal, wrote, table: rows, projectLine, wroteLine }, null, 2) + '\n',
+    );
     return ExitCode.Ok;
   }
   io.stdout.write(`Labels: ${labels.same} briefs with the same work, ${labels.notSame} with nothing the same.\n`);
@@ -118,8 +146,46 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
     `Proposed: duplicate ${proposal.duplicate ?? 'none meets the precision target'}, related ${proposal.related ?? 'none meets the noise target'} ` +
       `(targets: alert precision >= ${opts.targetPrecision} at 10% duplicates, noise <= ${opts.targetNoise}).\n`,
   );
-  io.stdout.write(wrote ? `Wrote thresholds to ${wrote}.\n` : 'Not written (use --write to save them to .agentos/config.yaml).\n');
+  if (refits.length) io.stdout.write('\n' + renderRefits(refits) + '\n');
+  if (wroteLine) io.stdout.write(`Wrote the project's line to ${wroteLine}; the thresholds stay as they are (the line was placed at them).\n`);
+  else io.stdout.write(wrote ? `Wrote thresholds to ${wrote}.\n` : 'Not written (use --write to save them to .agentos/config.yaml).\n');
   return ExitCode.Ok;
+}
+
+/** A tracker's report (the trackers' model scores it): an export's record or a GitHub issue, in this repository or another's. */
+const isReport = (p: string) => /(?:^|:)(?:tracker:|github:issue\/)/.test(p);
+
+/** The labelled briefs a refit reads, per project: candidates that are reports, with their features; briefs whose original is a report or that have nothing to find. */
+export function labelledBriefs(results: Array<QueryResult & { project?: string }>): Map<string, LabelledBrief[]> {
+  const out = new Map<string, LabelledBrief[]>();
+  for (const r of results) {
+    if (!r.history || (r.target !== null && !isReport(r.target))) continue;
+    const candidates = r.history.filter((c) => c.features && isReport(c.path)).map((c) => ({ path: c.path, label: c.label, features: c.features! }));
+    const project = r.project ?? 'this project';
+    const list = out.get(project) ?? [];
+    list.push({ id: r.id, cluster: r.target ?? r.id, target: r.target, candidates });
+    out.set(project, list);
+  }
+  return out;
+}
+
+function renderRefits(refits: Array<RefitReport & { project: string }>): string {
+  const lines = [
+    `The project's own line: the trackers' model refitted on each project's labels, measured out of sample (${FOLDS}-fold by duplicate cluster) beside the shipped model on the same folds.`,
+  ];
+  for (const r of refits) {
+    lines.push(`  ${r.project}: ${r.labels.duplicates} labelled duplicates, ${r.labels.others} reports with nothing to find`);
+    if (r.shipped && r.refit) {
+      lines.push('              AUC   first  alert recall  precision@10%  false alerts');
+      for (const [name, m] of [
+        ['shipped', r.shipped],
+        ['project', r.refit],
+      ] as const)
+        lines.push(`    ${name.padEnd(8)} ${m.auc.toFixed(3)}  ${pct(m.top1)}       ${pct(m.alert.recall)}        ${pct(m.alert.precisionAtBase)}       ${pct(m.alert.falseAlerts)}`);
+    }
+    lines.push(`    ${r.verdict}`);
+  }
+  return lines.join('\n');
 }
 
 function renderTable(rows: BandRow[], p: { duplicate: number | null; related: number | null }): string {

@@ -13,6 +13,7 @@
  *
  * The event payload is input: validated, and its text only ever becomes a brief.
  */
+import { readProjectLine } from '../../../work-memory/scoring/project-line.js';
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -202,12 +203,18 @@ async function maintainerAnswer(
   if (!data?.alerts.length) {
     // A duplicate agentos did not alert on: what recall is measured against.
     if (answer === 'abort') {
-      await recordMaintainerAnswer(ctx.root(), { brief: briefKey(stripAgentosSections(normalizeText(issueBrief(issue)))), alerts: [] }, 'missed', answerScale(config), issue.number);
+      await recordMaintainerAnswer(
+        ctx.root(),
+        { brief: briefKey(stripAgentosSections(normalizeText(issueBrief(issue)))), alerts: [] },
+        'missed',
+        answerScale(config, readProjectLine(ctx.root()).line?.id ?? null),
+        issue.number,
+      );
       say(`#${issue.number}: closed as a duplicate agentos had not alerted on; kept as a miss for \`agentos calibrate\``);
     }
     return ExitCode.Ok;
   }
-  const n = await recordMaintainerAnswer(ctx.root(), data, answer, answerScale(config), issue.number);
+  const n = await recordMaintainerAnswer(ctx.root(), data, answer, answerScale(config, readProjectLine(ctx.root()).line?.id ?? null), issue.number);
   say(`#${issue.number}: ${answer === 'abort' ? 'closed as a duplicate' : `label "${opts.label}" removed`}: ${n} answer${n === 1 ? '' : 's'} kept for \`agentos calibrate\``);
   return ExitCode.Ok;
 }

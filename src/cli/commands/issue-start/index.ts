@@ -11,7 +11,7 @@ import { cleanTitle, extractMetadata } from '../../../work-memory/corpus/metadat
 import { firstH1 } from '../../../work-memory/corpus/heading.js';
 import { decideDuplicate, type Decision, type DuplicateAction } from '../../../work-memory/decision/decide.js';
 import { inquirerAsker, PromptCancelled } from '../../../work-memory/decision/prompt.js';
-import { answerScale, answersFile, recordAnswers } from '../../../work-memory/decision/answers.js';
+import { answerScale, lineOfMethod, answersFile, recordAnswers } from '../../../work-memory/decision/answers.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { currentBranch, noteStartedWork, workId } from '../../../attempt-memory/work.js';
 import { canPrompt } from '../../../shared/io.js';
@@ -74,7 +74,7 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   if (decision.by === 'user' && decision.action !== 'proceed') {
     // A person's answer is remembered (Ignore) and kept as a label for `agentos calibrate`.
     const action = decision.action;
-    await recordAnswers(root, briefSha256, alerts, action, decision.linked, answerScale(config)).catch((e: unknown) =>
+    await recordAnswers(root, briefSha256, alerts, action, decision.linked, answerScale(config, lineOfMethod(outcome.history.method))).catch((e: unknown) =>
       err(st.yellow(`warning: could not record the answer in ${answersFile(root)} (${(e as Error).message})`)),
     );
   }

@@ -1,3 +1,5 @@
+import { readProjectLine, type ProjectLine } from '../../../work-memory/scoring/project-line.js';
+import { calibrationVersion } from '../../../work-memory/scoring/calibrated.js';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readTemplateSummary } from '../../../work-memory/lexical/file.js';
 import { hostname } from 'node:os';
@@ -46,6 +48,8 @@ export interface StatusReport {
    */
   /** Boilerplate the lexical index found shared by many documents (issue 11), null without a lexical index. */
   templates: ReturnType<typeof readTemplateSummary>;
+  /** Which line scores a tracker's reports: the shipped model, or the project's own (`agentos calibrate --write`) and its figures. */
+  line: { kind: 'shipped' | 'project'; project: ProjectLine | null; problem: string | null; calibration: string };
 }
 
 /** Everything `agentos status` shows. Reads only: stat scans, the manifest, the lock and log files. */
@@ -90,6 +94,7 @@ export async function gatherStatus(root: string, config: Config, env: NodeJS.Pro
     lock: { holder: readLockHolder(indexPaths(root).lock), file: indexPaths(root).lock },
     log: logSize(path.join(root, '.agentos', 'logs')),
     templates: readTemplateSummary(root),
+    line: lineStatus(root),
   };
 }
 
@@ -122,4 +127,9 @@ function processAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+function lineStatus(root: string): StatusReport['line'] {
+  const { line, problem } = readProjectLine(root);
+  return { kind: line ? 'project' : 'shipped', project: line, problem, calibration: calibrationVersion() };
 }

@@ -77,7 +77,23 @@ export function renderStatus(r: StatusReport): string {
       : `Templates: ${t.shingles} boilerplate shingle${t.shingles === 1 ? '' : 's'} shared by >= ${t.minDocs} of ${t.docs} documents (left out of lexical scoring)`,
   );
   for (const e of t?.examples.slice(0, 5) ?? []) lines.push(`  ${e.docs} docs: "${terminalSafe(e.text.length > 70 ? e.text.slice(0, 69) + '…' : e.text)}"`);
+  lines.push(...lineLines(r.line));
   return lines.join('\n') + '\n';
+}
+
+/** Which line scores a tracker's reports, and the figures that earned the project's own. */
+function lineLines(l: StatusReport['line']): string[] {
+  if (l.problem) return [`Line: the shipped model (calibration ${l.calibration}); ${l.problem}`];
+  const p = l.project;
+  if (!p) return [`Line: the shipped model (calibration ${l.calibration}); \`agentos calibrate\` can refit it here`];
+  const f = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return [
+    `Line: the project's own for tracker reports (project-line@${p.id})`,
+    `  fitted ${p.fittedAt.slice(0, 10)} on ${p.labels.duplicates} duplicates and ${p.labels.others} others`,
+    `  out of sample, project (shipped): AUC ${p.figures.project.auc.toFixed(3)} (${p.figures.shipped.auc.toFixed(3)})`,
+    `  original first ${f(p.figures.project.top1)} (${f(p.figures.shipped.top1)}), false alerts ${f(p.figures.project.falseAlerts)} (${f(p.figures.shipped.falseAlerts)})`,
+    ...(p.against !== l.calibration ? [`  measured against calibration ${p.against}; this agentos ships ${l.calibration}: run \`agentos calibrate\` again`] : []),
+  ];
 }
 
 function age(s: number): string {
