@@ -6,7 +6,8 @@ let cached: string | null = null;
 
 /**
  * This installation's root folder (package.json, bin/, dist/), found by walking
- * up from this module to the package.json named "agentos". The same answer from
+ * up from this module to the package.json named "agentos-cli" (the npm package; its
+ * command is `agentos`; "agentos" before the npm name was taken). The same answer from
  * dist/shared/package-root.js, from the bundles one level below dist/ (dist/main/,
  * dist/fast/) and from src/ (tests), which a fixed number of `..` cannot give.
  * bundle-safe: walks up from wherever it runs.
@@ -26,7 +27,8 @@ export function packageRoot(): string {
 
 function isAgentos(manifest: string): boolean {
   try {
-    return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'agentos';
+    const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name;
+    return name === 'agentos-cli' || name === 'agentos';
   } catch {
     return false;
   }

@@ -57,10 +57,10 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-test('npm install <tarball> succeeds in a fresh project, no special environment', () => {
+test('npm install <tarball> succeeds in a fresh project, no special environment (README, Install)', () => {
   expect(install.stderr).not.toMatch(/npm error/);
   expect(install.status).toBe(0);
-  expect(existsSync(path.join(scratch, 'node_modules', 'agentos', 'dist', 'cli', 'cli.js'))).toBe(true);
+  expect(existsSync(path.join(scratch, 'node_modules', 'agentos-cli', 'dist', 'cli', 'cli.js'))).toBe(true);
   // Carried for nothing before: Transformers.js and what it brings.
   for (const gone of ['@huggingface/transformers', 'onnxruntime-web', 'sharp']) expect(existsSync(path.join(scratch, 'node_modules', gone))).toBe(false);
 });
@@ -68,9 +68,9 @@ test('npm install <tarball> succeeds in a fresh project, no special environment'
 test("--version is the installed package's (read from the bundle in dist/main/, not a copy)", () => {
   const r = agentos(['--version']);
   expect(r.status).toBe(0);
-  const pkg = JSON.parse(readFileSync(path.join(scratch, 'node_modules', 'agentos', 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(path.join(scratch, 'node_modules', 'agentos-cli', 'package.json'), 'utf8')) as { version: string };
   expect(r.stdout.trim()).toBe(pkg.version);
-  expect(existsSync(path.join(scratch, 'node_modules', 'agentos', 'dist', 'main', 'index.cjs'))).toBe(true);
+  expect(existsSync(path.join(scratch, 'node_modules', 'agentos-cli', 'dist', 'main', 'index.cjs'))).toBe(true);
 });
 
 test('npx agentos --help works', () => {
@@ -142,4 +142,16 @@ test('agentos model fetch from a stand-in hub, then a real index (installing the
   const json = JSON.parse(start.stdout) as { status: string; standards: { method: string; error: string | null } };
   expect(json.status).toBe('no_history'); // standards only were indexed
   expect(json.standards).toMatchObject({ method: expect.stringMatching(/^embedding:Xenova\/all-MiniLM-L6-v2@/), error: null });
+});
+
+test('from a clone, as the README says: `npm install -g .` puts `agentos` on PATH (a prefix in a scratch folder)', () => {
+  const prefix = path.join(tmp, 'global');
+  const r = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '.'], { cwd: REPO, env: userEnv(), encoding: 'utf8' });
+  expect([r.status, r.stderr]).toEqual([0, expect.not.stringMatching(/npm error/)]);
+  const bin = path.join(prefix, 'bin', 'agentos');
+  expect(existsSync(bin)).toBe(true);
+  const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { name: string; version: string };
+  expect(pkg.name).toBe('agentos-cli');
+  const v = spawnSync(bin, ['--version'], { cwd: tmp, env: { ...userEnv(), PATH: `${path.join(prefix, 'bin')}:${process.env.PATH}` }, encoding: 'utf8' });
+  expect([v.status, v.stdout.trim()]).toEqual([0, pkg.version]);
 });
