@@ -25,3 +25,35 @@ export function synopsis(program: Command): string {
   for (const c of program.commands) walk(c, [c.name()]);
   return [SYNOPSIS_START, '', '| command | what it does |', '|---|---|', ...rows, '', SYNOPSIS_END].join('\n');
 }
+
+export const USAGE_START = '<!-- usage: generated from the command definitions (scripts/readme-synopsis.mjs) -->';
+export const USAGE_END = '<!-- /usage -->';
+const WIDTH = 80;
+
+/**
+ * docs/commands.md's usage lines, made from the same definitions: every command with its arguments
+ * and every flag, wrapped at 80 columns (a test compares them with the file).
+ */
+export function usageLines(program: Command): string {
+  const lines: string[] = [];
+  const walk = (c: Command, names: string[]) => {
+    const name = names.join(' ');
+    if (c.commands.length === 0 && name !== 'help') {
+      const args = c.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`));
+      const head = `agentos ${name}${args.length ? ` ${args.join(' ')}` : ''}`;
+      const flags = c.options.filter((o) => !o.hidden).map((o) => `[${o.flags.replace(/^-\w, /, '')}]`);
+      let line = head;
+      const indent = ' '.repeat(Math.min(head.length + 1, 24));
+      for (const f of flags) {
+        if (line.length + 1 + f.length > WIDTH) {
+          lines.push(line);
+          line = indent + f;
+        } else line += ` ${f}`;
+      }
+      lines.push(line);
+    }
+    for (const sub of c.commands) walk(sub, [...names, sub.name()]);
+  };
+  for (const c of program.commands) walk(c, [c.name()]);
+  return [USAGE_START, '', '```', ...lines, '```', '', USAGE_END].join('\n');
+}

@@ -61,6 +61,24 @@ test("docs/development.md's layout section names every folder of src/ (two level
   }
 });
 
+test('docs/commands.md names every command and flag: its usage lines are the command definitions (issue 49)', async () => {
+  const { buildProgram } = await import('../../src/cli/cli.js');
+  const { usageLines, USAGE_START, USAGE_END } = await import('../../src/cli/synopsis.js');
+  const doc = readFileSync(path.join(REPO, 'docs', 'commands.md'), 'utf8');
+  const block = doc.slice(doc.indexOf(USAGE_START), doc.indexOf(USAGE_END) + USAGE_END.length);
+  const generated = usageLines(buildProgram(makeIO(REPO).io, () => undefined));
+  // A changed command: `npm run build && node scripts/readme-synopsis.mjs --write`.
+  expect(block).toBe(generated);
+  for (const must of ['agentos store sync', 'agentos mcp', 'agentos hooks install', 'agentos ci github', 'agentos worked-on', '[--scope <scope>]', '[--format <format>]'])
+    expect(block).toContain(must);
+  expect(
+    generated
+      .split('\n')
+      .filter((l) => !l.startsWith('<!--'))
+      .every((l) => l.length <= 80),
+  ).toBe(true);
+});
+
 test('the README is a front page: its synopsis is the command definitions, and it stays under 200 lines', async () => {
   const { buildProgram } = await import('../../src/cli/cli.js');
   const { synopsis, SYNOPSIS_START, SYNOPSIS_END } = await import('../../src/cli/synopsis.js');
