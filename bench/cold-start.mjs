@@ -44,18 +44,27 @@ export const COLD_FIELDS = ['wall', 'boot', 'cliImport', 'setupOutput', 'check',
 export async function coldStart({ label, root, brief, runs = 5, warmup = 1, chunks = null }) {
   const args = agentos(['-C', root, 'issue', 'start', brief, '--non-interactive', '--json']);
   const all = [];
+  // A bare `node -e 0` before each run (issue 50): the ratio to it, in the same run, is the target, not a wall time.
+  const bare = [];
   let status = null;
   for (let i = 0; i < warmup + runs; i++) {
+    const b = await runProcess(['-e', '0'], { cwd: root });
     const res = await runProcess(args, { cwd: root, timed: true });
     const out = parseJsonOut(res, `issue start (${label})`);
     if (out.error) throw new Error(`issue start (${label}) failed open: ${out.error}`);
     status = out.status;
     all.push(phases(res, out));
+    if (i >= warmup) bare.push({ wall: b.wallMs, cpuMs: b.cpuMs });
   }
   const first = warmup > 0 ? all[0] : null;
   const measured = all.slice(warmup);
-  log(`cold issue start ${label}: median wall ${summarize(measured.map((r) => r.wall)).median.toFixed(0)} ms (${status})`);
-  return { label, root, brief: path.relative(root, brief), runs, warmup, status, chunks, first, samples: measured, summary: summarizeFields(measured, COLD_FIELDS) };
+  const summary = summarizeFields(measured, COLD_FIELDS);
+  const bareSummary = summarizeFields(bare, ['wall', 'cpuMs']);
+  const ratio = { wall: summary.wall.median / bareSummary.wall.median, cpu: summary.cpuMs && bareSummary.cpuMs ? summary.cpuMs.median / bareSummary.cpuMs.median : null };
+  log(
+    `cold issue start ${label}: median wall ${summary.wall.median.toFixed(0)} ms (${status}); bare node ${bareSummary.wall.median.toFixed(0)} ms: x${ratio.wall.toFixed(2)} wall, x${ratio.cpu?.toFixed(2) ?? '-'} CPU`,
+  );
+  return { label, root, brief: path.relative(root, brief), runs, warmup, status, chunks, first, samples: measured, summary, bare: bareSummary, ratio };
 }
 
 /** Import-only cost of the modules a cold start loads, each in a fresh process. */

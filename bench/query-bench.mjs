@@ -231,7 +231,7 @@ async function writeCliIndex(root, index, n) {
     files,
   };
   const t = performance.now();
-  const generation = await writeGeneration(root, manifest, { docs, chunks }, { index });
+  const generation = await writeGeneration(root, manifest, { docs, chunks }, { graph: index });
   return { root, generation, docs: docs.length, chunks: chunks.length, writeMs: performance.now() - t };
 }
 

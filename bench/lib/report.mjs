@@ -9,6 +9,8 @@ export function evaluateTargets(r) {
   const cold = r.coldStart ?? {};
   le('cold-demo', 'cold issue start, demo corpus (median wall)', cold.demo?.summary.wall?.median, 500, 'ms');
   le('cold-1k', 'cold issue start, 1,000-doc index (median wall)', cold.corpus1k?.summary.wall?.median, 600, 'ms');
+  // Issue 50: against a bare `node -e 0` started just before each run (same run, same load), not a wall time.
+  le('cold-demo-vs-node', 'cold issue start, demo / bare node start (median wall, interleaved)', cold.demo?.ratio?.wall, 5, 'x');
   const inc = r.incremental?.corpus1k;
   le('noop-1k', 'no-op re-index, 1,000 docs (median wall)', inc?.noop?.summary.wall?.median, 500, 'ms');
   le('one-changed-1k', 'one changed file, 1,000 docs (median wall)', inc?.oneChanged?.summary.wall?.median, 1000, 'ms');
@@ -88,6 +90,9 @@ export function renderReport(r, { markdown = false } = {}) {
     const names = { demo: 'demo corpus', corpus1k: '1,000 docs', chunks100k: '100k chunks' };
     const headers = ['phase', ...coldKeys.map((k) => `${names[k]} (${cold[k].summary.wall.n} runs)`)];
     const rows = COLD_ROWS.map(([f, name]) => [name, ...coldKeys.map((k) => cell(cold[k].summary[f], f === 'query' || f === 'embed' ? 0 : 0))]);
+    rows.push(['bare `node -e 0` before each run (wall)', ...coldKeys.map((k) => (cold[k].bare ? cell(cold[k].bare.wall) : '-'))]);
+    rows.push(['bare `node -e 0` (CPU user+sys)', ...coldKeys.map((k) => (cold[k].bare?.cpuMs ? cell(cold[k].bare.cpuMs) : '-'))]);
+    rows.push(['issue start / bare node (median wall; CPU)', ...coldKeys.map((k) => (cold[k].ratio ? `x${cold[k].ratio.wall.toFixed(2)}; x${cold[k].ratio.cpu?.toFixed(2) ?? '-'}` : '-'))]);
     rows.push(['warm-up run on a fresh copy (wall, not counted)', ...coldKeys.map((k) => fmt(cold[k].first?.wall))]);
     rows.push(['index size (chunks)', ...coldKeys.map((k) => (cold[k].chunks ? String(cold[k].chunks) : '-'))]);
     rows.push(['check status', ...coldKeys.map((k) => cold[k].status ?? '-')]);

@@ -202,6 +202,32 @@ test('a vocab.txt that is not the pinned one: the library builds the vocabulary 
   }
 });
 
+test('the slim tokenizer.json kept in the cache (issue 50): the same ids as the library; a vocab.txt changed since is never trusted', async () => {
+  const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'agentos-tokcache-'));
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'agentos-tok-'));
+  try {
+    const src = path.join(MODEL_DIR, MODEL_ID);
+    for (const f of ['tokenizer.json', 'tokenizer_config.json', 'vocab.txt']) await writeFile(path.join(folder, f), await readFile(path.join(src, f)));
+    const library = await loadTokenizer(src, { fastVocab: false });
+    const first = await loadTokenizer(folder, { cacheDir });
+    expect((await readdir(cacheDir)).filter((f) => f.startsWith('tokenizer-slim-'))).toHaveLength(1);
+    const second = await loadTokenizer(folder, { cacheDir }); // from the cache: tokenizer.json is not parsed
+    expect([first.vocabFrom, second.vocabFrom]).toEqual(['vocab.txt', 'vocab.txt']);
+    const texts = [...ref.items.map((it) => it.text), 'Café naïve 東京都 🚀 [UNK] [MASK] zzqqxxj supercalifragilistic'];
+    for (const t of texts) expect(second.tokenizer.encode(t, { add_special_tokens: true }).ids).toEqual(library.tokenizer.encode(t, { add_special_tokens: true }).ids);
+    // Two tokens swapped after the cache was written: the files are read and hashed again, and the library's way answers.
+    const lines = (await readFile(path.join(src, 'vocab.txt'), 'utf8')).split('\n');
+    [lines[2000], lines[2001]] = [lines[2001], lines[2000]];
+    await writeFile(path.join(folder, 'vocab.txt'), lines.join('\n'));
+    const changed = await loadTokenizer(folder, { cacheDir });
+    expect(changed.vocabFrom).toBe('tokenizer.json');
+    expect(changed.tokenizer.encode(texts[0]).ids).toEqual(library.tokenizer.encode(texts[0]).ids);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+    await rm(cacheDir, { recursive: true, force: true });
+  }
+});
+
 describe('the optimised-graph cache', () => {
   let cacheDir: string;
   beforeAll(async () => {
@@ -216,14 +242,14 @@ describe('the optimised-graph cache', () => {
   test('first load writes the cache, the next load reads it; both match the reference and the uncached model', async () => {
     const uncached = await embedder.embed(texts());
     const writing = await load();
-    const files = await readdir(cacheDir);
+    const files = (await readdir(cacheDir)).filter((f) => !f.startsWith('tokenizer-slim-'));
     expect(files).toHaveLength(1);
     // One folder per entry: the graph, and its weights as an external file ONNX Runtime maps.
     expect(files[0]).toMatch(new RegExp(`^minilm-${writing.modelFingerprint}-ort[^/]+-g\\d+$`));
     expect((await readdir(path.join(cacheDir, files[0]))).sort()).toEqual(['model.data', 'model.onnx']);
     expect((await stat(path.join(cacheDir, files[0], 'model.data'))).size).toBeGreaterThan(10_000_000);
     const reading = await load();
-    expect(await readdir(cacheDir)).toEqual(files); // reused, not rewritten beside
+    expect((await readdir(cacheDir)).filter((f) => !f.startsWith('tokenizer-slim-'))).toEqual(files); // reused, not rewritten beside
     try {
       expect(reading.modelFingerprint).toBe(embedder.modelFingerprint);
       const [a, b] = [await writing.embed(texts()), await reading.embed(texts())];
@@ -244,7 +270,7 @@ describe('the optimised-graph cache', () => {
     ['a corrupt graph', 'model.onnx', 'not an onnx graph'],
     ['truncated weights', 'model.data', 'short'],
   ])('%s in the cache is replaced, not fatal', async (_what, name, content) => {
-    const [entry] = await readdir(cacheDir);
+    const [entry] = (await readdir(cacheDir)).filter((f) => !f.startsWith('tokenizer-slim-'));
     await writeFile(path.join(cacheDir, entry, name), content);
     const e = await load();
     try {
@@ -252,7 +278,7 @@ describe('the optimised-graph cache', () => {
       expect(cosine(v, Float32Array.from(ref.items[0].embedding))).toBeGreaterThan(0.99);
       expect((await stat(path.join(cacheDir, entry, 'model.onnx'))).size).toBeGreaterThan(10_000);
       expect((await stat(path.join(cacheDir, entry, 'model.data'))).size).toBeGreaterThan(10_000_000);
-      expect(await readdir(cacheDir)).toEqual([entry]); // no temporary folder left behind
+      expect((await readdir(cacheDir)).filter((f) => !f.startsWith('tokenizer-slim-'))).toEqual([entry]); // no temporary folder left behind
     } finally {
       await e.dispose();
     }

@@ -85,7 +85,7 @@ export class MiniLMEmbedder implements Embedder {
     const spec: SessionSpec = { onnxFile, fingerprint, cacheDir: opts.cacheDir ?? null, memoryArena: opts.memoryArena ?? false };
     try {
       // The session and the tokenizer load side by side (truly so when the session loads in the worker).
-      const [runner, { tokenizer }] = await Promise.all([openRunner(spec, opts.worker ?? null), loadTokenizer(folder)]);
+      const [runner, { tokenizer }] = await Promise.all([openRunner(spec, opts.worker ?? null), loadTokenizer(folder, { cacheDir: opts.cacheDir ?? null })]);
       return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, runner, opts.dtype);
     } catch (e) {
       if (isMissingRuntime(e)) throw new ModelUnavailableError(RUNTIME_MISSING);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { writeFileAtomic } from '../../shared/fsutil/atomic-write.js';
 import path from 'node:path';
 import { MODEL_FILES } from './model-files.js';
 
@@ -40,8 +41,20 @@ interface TokenizerJson {
  * way. A slow test checks the pinned pair line by line, and that both ways give
  * the same ids on the reference texts, the demo corpus and the docs.
  */
-export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean } = {}): Promise<LoadedTokenizer> {
+export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean; cacheDir?: string | null } = {}): Promise<LoadedTokenizer> {
   const vocabFile = path.join(folder, 'vocab.txt');
+  // The pinned pair read before: its tokenizer.json without the 30,522-entry vocabulary (issue 50: parsing
+  // and hashing the 700 KB file was ~12 ms of a cold check, and most of the garbage collected before the query).
+  const cached = opts.fastVocab !== false && opts.cacheDir ? await readSlim(opts.cacheDir, folder) : null;
+  if (cached) {
+    const [{ Tokenizer }, config, vocabText] = await Promise.all([
+      import('@huggingface/tokenizers'),
+      readFile(path.join(folder, 'tokenizer_config.json'), 'utf8').then((t) => JSON.parse(t) as Record<string, unknown>),
+      readFile(vocabFile, 'utf8'),
+    ]);
+    const built = withVocab(new Tokenizer(cached, config) as unknown as Tokenizer & { model?: Partial<WordPieceModel> }, vocabFromLines(vocabText));
+    if (built) return built;
+  }
   const [{ Tokenizer }, jsonText, config, vocabText] = await Promise.all([
     import('@huggingface/tokenizers'),
     readFile(path.join(folder, 'tokenizer.json'), 'utf8'),
@@ -59,15 +72,52 @@ export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean 
   // Only the tokens the constructor looks up itself: the unknown token and the added ones.
   const stub: Record<string, number> = {};
   for (const t of [model.unk_token ?? '[UNK]', ...(json.added_tokens ?? []).map((a) => a.content)]) if (t in full) stub[t] = full[t];
-  const tokenizer = new Tokenizer({ ...json, model: { ...model, vocab: stub } }, config) as unknown as Tokenizer & { model?: Partial<WordPieceModel> };
+  const slim = { ...json, model: { ...model, vocab: stub } };
+  // Kept as it is before the library sees it (its constructor may keep or change what it is given).
+  const slimText = JSON.stringify(slim);
+  const built = withVocab(new Tokenizer(slim, config) as unknown as Tokenizer & { model?: Partial<WordPieceModel> }, vocab);
+  if (!built) return libraryWay(); // another version's internals
+  if (opts.cacheDir) await writeSlim(opts.cacheDir, folder, slimText).catch(() => undefined); // a cache: never a reason to fail
+  return built;
+}
+
+/** The tokenizer given the vocabulary read from vocab.txt, or null when its internals are another version's. */
+function withVocab(tokenizer: Tokenizer & { model?: Partial<WordPieceModel> }, vocab: { map: Map<string, number>; list: string[] }): LoadedTokenizer | null {
   const wp = tokenizer.model;
-  if (!wp || !(wp.tokens_to_ids instanceof Map) || !Array.isArray(wp.vocab) || typeof wp.unk_token !== 'string') {
-    return libraryWay(); // another version's internals
-  }
+  if (!wp || !(wp.tokens_to_ids instanceof Map) || !Array.isArray(wp.vocab) || typeof wp.unk_token !== 'string') return null;
   wp.tokens_to_ids = vocab.map;
   wp.vocab = vocab.list;
   wp.unk_token_id = vocab.map.get(wp.unk_token);
   return { tokenizer, vocabFrom: 'vocab.txt' };
+}
+
+/**
+ * The slim tokenizer.json kept for a model folder, valid while both files are the ones that were
+ * hashed (same size, modification time and inode): written only after they were found pinned.
+ */
+const SLIM_VERSION = 1;
+function slimFile(cacheDir: string, folder: string): string {
+  return path.join(cacheDir, `tokenizer-slim-${createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 16)}.json`);
+}
+
+async function filesKey(folder: string): Promise<string> {
+  const parts = await Promise.all(['tokenizer.json', 'vocab.txt'].map((f) => stat(path.join(folder, f)).then((st) => `${f}:${st.size}:${st.mtimeMs}:${st.ino}`)));
+  return `${SLIM_VERSION}|${parts.join('|')}`;
+}
+
+async function readSlim(cacheDir: string, folder: string): Promise<TokenizerJson | null> {
+  try {
+    const [text, key] = await Promise.all([readFile(slimFile(cacheDir, folder), 'utf8'), filesKey(folder)]);
+    const kept = JSON.parse(text) as { key?: string; json?: TokenizerJson };
+    return kept.key === key && kept.json?.model?.type === 'WordPiece' ? kept.json : null;
+  } catch {
+    return null; // none yet, or unreadable: the files are read whole
+  }
+}
+
+async function writeSlim(cacheDir: string, folder: string, jsonText: string): Promise<void> {
+  await mkdir(cacheDir, { recursive: true });
+  await writeFileAtomic(slimFile(cacheDir, folder), `{"key":${JSON.stringify(await filesKey(folder))},"json":${jsonText}}`);
 }
 
 /**
