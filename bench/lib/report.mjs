@@ -37,6 +37,8 @@ export function evaluateTargets(r) {
     const s = cold[key]?.summary.peakRssMb;
     if (s) le(`rss-${key}`, `peak RSS of issue start (${name}, max over runs)`, s.max, 300, 'MB');
   }
+  const mcpDemo = (r.mcp?.results ?? []).find((m) => m.label === 'demo');
+  if (mcpDemo?.newBrief) le('mcp-new-demo', `MCP check_brief, warm server, a brief never seen (demo, p50 over ${mcpDemo.newBrief.n} fresh briefs)`, mcpDemo.newBrief.median, 30, 'ms');
   for (const m of r.mcp?.results ?? []) {
     le(
       `mcp-warm-${m.label === 'demo' ? 'demo' : '1k'}`,
