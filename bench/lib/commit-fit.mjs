@@ -6,7 +6,8 @@ import { writeFileSync } from 'node:fs';
 // brief out) and bench/git-dev-fit.mjs (several repositories, leave one repository out).
 
 export const DEFAULT_FEATURES = ['cosineMean', 'lexBrief', 'lexDoc', 'title', 'gap'];
-export const FLOORS = { related: 0.348, duplicate: 0.491 };
+// rareDuplicate (issue 46): an alert needs a fifth of the brief's most distinctive terms (IDF-weighted) in the work.
+export const FLOORS = { related: 0.348, duplicate: 0.491, rareDuplicate: 0.2 };
 
 /** The labelled candidates of a run's results: 1 for the done brief's own commit, 0 for every other. */
 export function samplesOf(rows, tag = '') {
@@ -62,7 +63,7 @@ export function decide(m, x) {
     const f = c.components.features;
     let p = prob(m, f);
     if (f.cosine < FLOORS.related) p = Math.min(p, 0.4999);
-    else if (f.cosine < FLOORS.duplicate) p = Math.min(p, 0.8499);
+    else if (f.cosine < FLOORS.duplicate || (f.rareCover ?? 1) < FLOORS.rareDuplicate) p = Math.min(p, 0.8499);
     if (p > top) [top, best] = [p, c];
   }
   return { status: top >= 0.85 ? 'duplicate_alert' : top >= 0.5 ? 'related_context' : 'clear', first: best, top };

@@ -1,5 +1,5 @@
 /** The calibrated same-work score (issue 20): features, the model and its floors, explanations. */
-import { calibratedScore, logit, sigmoid, whyInWords, type LogisticModel } from '../../src/work-memory/scoring/calibrated.js';
+import { calibratedScore, commitSameWorkModel, logit, sigmoid, whyInWords, type LogisticModel } from '../../src/work-memory/scoring/calibrated.js';
 import { CALIBRATION } from '../../src/work-memory/scoring/calibration-data.js';
 import {
   computeFeatures,
@@ -166,6 +166,18 @@ describe('calibrated score', () => {
     expect(e.score).toBeGreaterThanOrEqual(0.5);
     expect(e.cappedBy).toBe('duplicate-floor');
     expect(calibratedScore(withLex, features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.25 }), lines).cappedBy).toBeNull();
+  });
+
+  test("a sibling lacks the brief's own words: below the rare-terms floor no alert, related still possible (issue 46)", () => {
+    const withRare = { ...model, floors: { ...model.floors, rareDuplicate: 0.2 } };
+    const e = calibratedScore(withRare, features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.9, rareCover: 0.12 }), lines);
+    expect(e.probability).toBeGreaterThan(0.85);
+    expect(e.score).toBeLessThan(0.85);
+    expect(e.score).toBeGreaterThanOrEqual(0.5);
+    expect(e.cappedBy).toBe('duplicate-floor');
+    expect(calibratedScore(withRare, features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.9, rareCover: 0.25 }), lines).cappedBy).toBeNull();
+    // The commit model (issue 46) holds this floor; the markdown and trackers' models do not.
+    expect(commitSameWorkModel().floors.rareDuplicate).toBe(0.2);
   });
 
   test('work one text names as related is a sibling: held under the alert line, related kept', () => {

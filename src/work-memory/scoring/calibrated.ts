@@ -87,7 +87,7 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
       score = lines.duplicate - BELOW;
       cappedBy = 'duplicate-floor';
     } else score = Math.max(score, raisedTo);
-  } else if ((f.cosine < model.floors.duplicate || f.lexBrief < (model.floors.lexicalDuplicate ?? 0)) && score >= lines.duplicate - BELOW) {
+  } else if ((f.cosine < model.floors.duplicate || f.lexBrief < (model.floors.lexicalDuplicate ?? 0) || f.rareCover < (model.floors.rareDuplicate ?? 0)) && score >= lines.duplicate - BELOW) {
     score = lines.duplicate - BELOW;
     cappedBy = 'duplicate-floor';
   }

@@ -8,9 +8,11 @@ export interface LogisticModel {
   /**
    * Best-passage cosine below which the score is held under the related (or duplicate) line;
    * `lexicalDuplicate`: the share of the brief's weighted terms below which it is held under the
-   * duplicate line (a topic in common is not the same work).
+   * duplicate line (a topic in common is not the same work); `rareDuplicate`: the share of the
+   * brief's most distinctive terms (IDF-weighted, `rareCover`) the work must hold to alert (a
+   * sibling of merged work, "the same for GitLab", lacks the brief's own words: issue 46).
    */
-  floors: { related: number; duplicate: number; lexicalDuplicate?: number };
+  floors: { related: number; duplicate: number; lexicalDuplicate?: number; rareDuplicate?: number };
 }
 
 /** The fitted numbers scripts/fit-calibration.mjs writes to calibration-data.ts. */
