@@ -35,6 +35,8 @@ const { FEATURE_NAMES } = await import(path.join(dist, 'scoring', 'features.js')
 const { auc } = await import(path.join(dist, 'eval', 'metrics.js'));
 const { calibratedScore, logit, sigmoid } = await import(path.join(dist, 'scoring', 'calibrated.js'));
 const { isDesign } = await import(path.join(dist, 'check', 'standards.js'));
+// The product's own solver (the project's line refits with it too).
+const { solve } = await import(path.join(dist, 'eval', 'refit.js'));
 
 const args = process.argv.slice(2);
 const write = args.includes('--write');
@@ -104,22 +106,6 @@ function standardiser(rows, names) {
     scale[n] = sd;
   }
   return { mean, scale };
-}
-
-function solve(A, b) {
-  const n = b.length;
-  const M = A.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
-    [M[c], M[p]] = [M[p], M[c]];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const k = M[r][c] / M[c][c];
-      for (let j = c; j <= n; j++) M[r][j] -= k * M[c][j];
-    }
-  }
-  return M.map((row, i) => row[n] / row[i]);
 }
 
 function fit(rows, names) {

@@ -129,8 +129,8 @@ export function fitLogistic(samples: Array<{ y: 0 | 1; f: Features }>, names: Fe
   return { intercept: w[0], features, floors };
 }
 
-/** Gaussian elimination with partial pivoting (a small dense system). */
-function solve(A: number[][], b: number[]): number[] {
+/** Gaussian elimination with partial pivoting (a small dense system); scripts/fit-calibration.mjs solves with it too. */
+export function solve(A: number[][], b: number[]): number[] {
   const n = b.length;
   const M = A.map((row, i) => [...row, b[i]]);
   for (let c = 0; c < n; c++) {
