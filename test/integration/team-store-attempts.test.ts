@@ -299,4 +299,23 @@ describe('shared attempts on a real PostgreSQL', () => {
     expect(one.pulled + second.pulled).toBe(flood);
     await sql(`DELETE FROM attempts WHERE id LIKE '01FQQQ%'`);
   });
+
+  test("the pull's cursor is ISO text whatever DateStyle the server gives a role (a day-first style read back month-first skipped records)", async () => {
+    await sql(`ALTER ROLE "alice@acme.test" SET datestyle = 'SQL, DMY'`);
+    try {
+      const r = await as('alice@acme.test', a, ['store', 'sync', '--json']);
+      expect(r.code).toBe(0);
+      const Database = (await import('better-sqlite3')).default;
+      const db = new Database(path.join(a, '.agentos', 'memory', 'attempts.db'), { readonly: true });
+      try {
+        const rows = db.prepare(`SELECT key, value FROM shared_state WHERE key = 'pulled_through'`).all() as Array<{ key: string; value: string }>;
+        expect(rows.length).toBeGreaterThan(0);
+        for (const row of rows) expect(row.value).toMatch(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}/);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await sql(`ALTER ROLE "alice@acme.test" RESET datestyle`);
+    }
+  });
 });

@@ -54,7 +54,9 @@ async function connectOnce(url: string, timeoutMs: number, workMs: number, lockM
       statement_timeout: workMs,
       query_timeout: workMs + 1000,
       application_name: 'agentos',
-      options: `-c search_path=${SEARCH_PATH.replace(/\s+/g, '')}${lockMs ? ` -c lock_timeout=${Math.round(lockMs)}` : ''}`,
+      // DateStyle ISO: times are kept as the server's text between sessions (the pull cursor), and a role's or
+      // database's own style ('SQL, DMY') would read 11/03 back as 3 November in a session set another way.
+      options: `-c search_path=${SEARCH_PATH.replace(/\s+/g, '')} -c datestyle=ISO,YMD${lockMs ? ` -c lock_timeout=${Math.round(lockMs)}` : ''}`,
     });
   } catch (e) {
     // The driver parses the URL here (and reads any sslrootcert file): the URL is the user's to fix.
