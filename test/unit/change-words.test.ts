@@ -176,3 +176,17 @@ test("a test file's mocks and a function's locals come after what the change dec
   expect(w.names).not.toContain('pending redraw count');
   expect(w.names).not.toContain('alternate screen');
 });
+
+test('a name removed before it is added again in the same commit takes no place among the candidates (a moved file fills none)', () => {
+  const moved = Array.from({ length: 500 }, (_, i) => `export function movedHelperNumber${i}(x) {}`);
+  const lines = [
+    `\x1e${SHA}`,
+    'diff --git a/src/old.ts b/src/old.ts',
+    '--- a/src/old.ts',
+    '+++ /dev/null',
+    '@@ -1,500 +0,0 @@',
+    ...moved.map((l) => `-${l}`),
+    ...patch(SHA, { 'src/new.ts': [...moved, 'export function brandNewFeature(x) {}'] }).slice(2),
+  ];
+  expect(words(lines).get(SHA)!.names).toEqual(['brand new feature']);
+});

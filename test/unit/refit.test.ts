@@ -88,3 +88,21 @@ test('the fit finds the direction of a separating feature; the decision ranks by
   };
   expect(decideBrief(m, b, LINES)).toMatchObject({ topPath: 'yes', targetRank: 1 });
 });
+
+test('a report and its original asked in turn are one cluster (A finds B, B finds A): no fold trains on one and measures the other', async () => {
+  const { labelledBriefs } = await import('../../src/cli/commands/calibrate/index.js');
+  const f = zero();
+  const cand = (path: string, label: 0 | 1) => ({ path, label, score: 0.5, features: f });
+  const q = (id: string, target: string | null, history: ReturnType<typeof cand>[]) => ({ id, target, top: 0.5, topPath: null, targetRank: null, targetScore: null, ms: 0, history });
+  const briefs = labelledBriefs([
+    q('tracker:t#1', 'tracker:t#2', [cand('tracker:t#2', 1), cand('tracker:t#9', 0)]),
+    q('tracker:t#2', 'tracker:t#1', [cand('tracker:t#1', 1), cand('tracker:t#9', 0)]),
+    // A third report of the same bug, whose labelled original is the second.
+    q('tracker:t#3', 'tracker:t#2', [cand('tracker:t#2', 1)]),
+    q('tracker:t#9', null, [cand('tracker:t#1', 0)]),
+  ]).get('this project')!;
+  const cluster = Object.fromEntries(briefs.map((b) => [b.id, b.cluster]));
+  expect(cluster['tracker:t#1']).toBe(cluster['tracker:t#2']);
+  expect(cluster['tracker:t#3']).toBe(cluster['tracker:t#1']);
+  expect(cluster['tracker:t#9']).not.toBe(cluster['tracker:t#1']);
+});

@@ -54,3 +54,9 @@ test('a shown URL never holds its password', () => {
   // No scheme: `alice:` would parse as one, with the password in its path.
   for (const url of ['alice:pw@db/x', 'alice:s3cret@db.example:5432/agentos', 'mysql://ann:s3cret@db/x']) expect(maskUrl(url)).not.toMatch(/s3cret|pw@|alice/);
 });
+
+test("a URL's own `options` is refused: the driver would let it replace the session's search_path and DateStyle (issue 47)", () => {
+  expect(() => sslPlan('postgres://alice:pw@db.example/agentos?options=-c%20search_path%3Devil')).toThrow(
+    "the store URL's options parameter is not supported: agentos sets the session's own (search_path, DateStyle, lock_timeout)",
+  );
+});

@@ -79,6 +79,8 @@ export function sslPlan(url: string, env: NodeJS.ProcessEnv = {}): SslPlan {
   } catch {
     return { mode: null, first: url, fallback: null };
   }
+  // The driver lets a URL's `options` replace the session settings agentos relies on (search_path, DateStyle).
+  if (u.searchParams.has('options')) throw new UsageError("the store URL's options parameter is not supported: agentos sets the session's own (search_path, DateStyle, lock_timeout)");
   const given = u.searchParams.has('sslmode') ? u.searchParams.get('sslmode')! : (env.PGSSLMODE ?? null);
   if (given !== null && given.trim() === '') throw new UsageError(`the store URL's sslmode is empty: give one of libpq's (${SSL_MODES.join(', ')}), or leave it out for ${DEFAULT_SSL_MODE}`);
   const raw = given?.trim() ?? DEFAULT_SSL_MODE;

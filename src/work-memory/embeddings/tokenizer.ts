@@ -55,6 +55,8 @@ export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean;
     const built = withVocab(new Tokenizer(cached, config) as unknown as Tokenizer & { model?: Partial<WordPieceModel> }, vocabFromLines(vocabText));
     if (built) return built;
   }
+  // The files' identity before they are read: the cache is keyed by it only when it is unchanged after the hashes.
+  const before = opts.cacheDir ? await filesKey(folder).catch(() => null) : null;
   const [{ Tokenizer }, jsonText, config, vocabText] = await Promise.all([
     import('@huggingface/tokenizers'),
     readFile(path.join(folder, 'tokenizer.json'), 'utf8'),
@@ -77,7 +79,8 @@ export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean;
   const slimText = JSON.stringify(slim);
   const built = withVocab(new Tokenizer(slim, config) as unknown as Tokenizer & { model?: Partial<WordPieceModel> }, vocab);
   if (!built) return libraryWay(); // another version's internals
-  if (opts.cacheDir) await writeSlim(opts.cacheDir, folder, slimText).catch(() => undefined); // a cache: never a reason to fail
+  // A cache: never a reason to fail. Written only for the very files that were hashed (none replaced meanwhile).
+  if (opts.cacheDir && before) await writeSlim(opts.cacheDir, folder, slimText, before).catch(() => undefined);
   return built;
 }
 
@@ -115,9 +118,10 @@ async function readSlim(cacheDir: string, folder: string): Promise<TokenizerJson
   }
 }
 
-async function writeSlim(cacheDir: string, folder: string, jsonText: string): Promise<void> {
+async function writeSlim(cacheDir: string, folder: string, jsonText: string, before: string): Promise<void> {
+  if ((await filesKey(folder)) !== before) return;
   await mkdir(cacheDir, { recursive: true });
-  await writeFileAtomic(slimFile(cacheDir, folder), `{"key":${JSON.stringify(await filesKey(folder))},"json":${jsonText}}`);
+  await writeFileAtomic(slimFile(cacheDir, folder), `{"key":${JSON.stringify(before)},"json":${jsonText}}`);
 }
 
 /**

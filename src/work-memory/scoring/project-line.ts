@@ -7,9 +7,10 @@
  * the shipped model answers.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LogisticModel } from './calibration-types.js';
+import { CALIBRATION } from './calibration-data.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import type { EvalMetrics } from '../eval/metrics.js';
 
@@ -55,33 +56,56 @@ export function makeProjectLine(model: LogisticModel, o: { against: string; labe
   };
 }
 
-/** The project's line, or null when there is none; `problem` names the file and what is wrong with it when it cannot be used. */
-export function readProjectLine(root: string): { line: ProjectLine | null; problem: string | null } {
+/**
+ * The project's line, or null when there is none; `problem` names the file and what is wrong with it when it
+ * cannot be used. The file is input (a clone brings whatever was committed): read only when it is a regular
+ * file of at most MAX_BYTES, every field checked, nothing of its text repeated but what is checked to be safe.
+ * A line measured against another shipped calibration is set aside: its figures compared another model.
+ */
+export function readProjectLine(root: string, calibration: string = CALIBRATION.version): { line: ProjectLine | null; problem: string | null } {
   const file = path.join(root, PROJECT_LINE_FILE);
-  if (!existsSync(file)) return { line: null, problem: null };
+  const unusable = (why: string) => ({ line: null, problem: `${PROJECT_LINE_FILE}: ${why}; the shipped model answers (\`agentos calibrate --write\` measures a new line)` });
+  let st;
   try {
-    const text = readFileSync(file, 'utf8');
-    if (text.length > MAX_BYTES) return { line: null, problem: `${PROJECT_LINE_FILE}: larger than ${MAX_BYTES} bytes; the shipped model answers` };
-    const why = problemOf(JSON.parse(text));
-    if (why) return { line: null, problem: `${PROJECT_LINE_FILE}: ${why}; the shipped model answers (run \`agentos calibrate --write\` again)` };
-    return { line: JSON.parse(text) as ProjectLine, problem: null };
-  } catch (e) {
-    return { line: null, problem: `${PROJECT_LINE_FILE}: not readable JSON (${(e as Error).message.slice(0, 120)}); the shipped model answers` };
+    st = lstatSync(file);
+  } catch {
+    return { line: null, problem: null };
   }
+  if (!st.isFile()) return unusable('not a regular file');
+  if (st.size > MAX_BYTES) return unusable(`larger than ${MAX_BYTES} bytes`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return unusable('not readable JSON');
+  }
+  const why = problemOf(parsed);
+  if (why) return unusable(why);
+  const line = parsed as ProjectLine;
+  if (line.against !== calibration) return unusable(`measured against calibration ${line.against}, and this agentos ships ${calibration}`);
+  return { line, problem: null };
 }
 
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const share = (x: unknown): boolean => finite(x) && x >= 0 && x <= 1;
+const count = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) >= 0;
 
-/** What makes a parsed file no project line, or null. */
+/** What makes a parsed file no project line, or null. Never repeats the file's own text. */
 function problemOf(v: unknown): string | null {
   if (!v || typeof v !== 'object') return 'not an object';
   const o = v as Partial<ProjectLine>;
-  if (o.version !== 1) return `version ${String(o.version)} is not one this agentos reads`;
-  if (typeof o.id !== 'string' || typeof o.fittedAt !== 'string' || typeof o.against !== 'string') return 'its id, date or calibration is missing';
+  if (o.version !== 1) return 'its version is not one this agentos reads';
+  if (typeof o.id !== 'string' || !/^[0-9a-f]{8}$/.test(o.id)) return 'its id is not one';
+  if (typeof o.fittedAt !== 'string' || !/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(o.fittedAt)) return 'its date is not one';
+  if (typeof o.against !== 'string' || !/^[0-9a-f]{8}$/.test(o.against)) return 'the calibration it was measured against is not named';
+  if (!o.labels || !count(o.labels.duplicates) || !count(o.labels.others)) return 'its label counts are not counts';
+  const figures = o.figures as Partial<ProjectLine['figures']> | undefined;
+  for (const f of [figures?.shipped, figures?.project])
+    if (!f || !(['auc', 'top1', 'recall', 'precisionAtBase', 'falseAlerts'] as const).every((k) => share(f[k]))) return 'its figures are not shares';
   const m = o.model;
   if (!m || typeof m !== 'object' || !finite(m.intercept) || !m.features || typeof m.features !== 'object') return 'it holds no model';
   for (const [name, p] of Object.entries(m.features)) {
-    if (!(FEATURE_NAMES as readonly string[]).includes(name)) return `its model weighs "${name.slice(0, 40)}", which is no feature`;
+    if (!(FEATURE_NAMES as readonly string[]).includes(name)) return 'its model weighs something that is no feature';
     const q = p as { weight?: unknown; mean?: unknown; scale?: unknown };
     if (!finite(q.weight) || !finite(q.mean) || !finite(q.scale) || q.scale <= 0) return `the numbers of "${name as FeatureName}" are not finite (or its scale is not positive)`;
   }

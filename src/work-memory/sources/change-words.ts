@@ -222,6 +222,8 @@ class Collector {
   }
 
   private name(n: string, rank: Rank): void {
+    // Removed earlier in this commit (a hunk's removed lines come before its added ones): moved, and no candidate.
+    if (this.removedNames.has(n)) return;
     const had = this.names.get(n);
     if (had === undefined ? this.names.size < MAX_CANDIDATES : rank < had) this.names.set(n, rank);
   }

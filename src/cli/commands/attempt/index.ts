@@ -3,7 +3,8 @@
  * tools that are not hooks). `check` exits 0 either way: it informs, `run` decides.
  */
 import type { CommandContext } from '../../context.js';
-import { shareBestEffort } from '../../../attempt-memory/share.js';
+import { HOOK_STORE_DEADLINE_MS, shareBestEffort } from '../../../attempt-memory/share.js';
+import type { Config } from '../../../shared/config/schema.js';
 import { isOutcome, OUTCOMES, type NewAttempt, type Outcome } from '../../../attempt-memory/types.js';
 import { renderAttemptLine, renderRepeatWarning } from '../../../attempt-memory/render.js';
 import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
@@ -84,16 +85,7 @@ export async function runAttemptCheck(ctx: CommandContext, words: string[], opts
   const threshold = project.config.attempts.repeatThreshold;
   let warnings;
   try {
-    // The team's recent attempts first (attempts.scope: org; at most every few minutes), as `run` reads them: a teammate's failure warns here too.
-    if (project.config.attempts.scope === 'org') {
-      const writable = await ctx.attempts('write');
-      try {
-        const warning = await shareBestEffort(ctx.root(), project.config, writable.queue, io.env, 'refresh');
-        if (warning) io.stderr.write(`agentos: warning: ${warning}\n`);
-      } finally {
-        writable.close();
-      }
-    }
+    await refreshFromTeam(ctx, project.config);
     const memory = await ctx.attempts('read');
     try {
       warnings = memory.checkRepeat({ tool: opts.tool, command, context: opts.context ?? null, tags: opts.tags });
@@ -114,6 +106,26 @@ export async function runAttemptCheck(ctx: CommandContext, words: string[], opts
     io.stdout.write(`No similar failure in the last ${project.config.attempts.failureLookbackDays} days.\n`);
   }
   return ExitCode.Ok;
+}
+
+/**
+ * The team's recent attempts first (attempts.scope: org; at most every few minutes, within the hooks'
+ * deadline), as `run` reads them: a teammate's failure warns here too. Informs only: a refresh that
+ * cannot happen (the memory busy or read-only, the store away) is said, and the local check goes on.
+ */
+async function refreshFromTeam(ctx: CommandContext, config: Config): Promise<void> {
+  if (!config.attempts.enabled || config.attempts.scope !== 'org') return;
+  try {
+    const writable = await ctx.attempts('write');
+    try {
+      const warning = await shareBestEffort(ctx.root(), config, writable.queue, ctx.io.env, 'refresh', () => new Date(), HOOK_STORE_DEADLINE_MS);
+      if (warning) ctx.io.stderr.write(`agentos: warning: ${warning}\n`);
+    } finally {
+      writable.close();
+    }
+  } catch (e) {
+    ctx.io.stderr.write(`agentos: warning: the team's attempts were not refreshed (${errorMessage(e)}); checked against this machine's records\n`);
+  }
 }
 
 export interface ListOptions {

@@ -1,4 +1,5 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import type { CommandContext } from '../../context.js';
@@ -101,6 +102,7 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
   const labels = { same: asked.filter((r) => r.target !== null).length, notSame: asked.filter((r) => r.target === null).length };
   let wrote: string | null = null;
   let wroteLine: string | null = null;
+  let retiredLine: string | null = null;
   // Only the project's own history places its line (a development set is someone else's tracker).
   const own = ownHistory ? refits.find((r) => r.earned && r.model) : undefined;
   if (opts.write && own?.model && own.shipped && own.refit) {
@@ -108,7 +110,12 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
     wroteLine = path.join(ctx.root(), PROJECT_LINE_FILE);
     await mkdir(path.dirname(wroteLine), { recursive: true });
     await writeFileAtomic(wroteLine, JSON.stringify(line, null, 2) + '\n');
-  } else if (opts.write) {
+  } else if (opts.write && ownHistory && refits.some((r) => r.refit) && existsSync(path.join(ctx.root(), PROJECT_LINE_FILE))) {
+    // A line that no longer beats the shipped model goes: the shipped model answers again.
+    await rm(path.join(ctx.root(), PROJECT_LINE_FILE), { force: true });
+    retiredLine = path.join(ctx.root(), PROJECT_LINE_FILE);
+  }
+  if (opts.write && !wroteLine) {
     // A project's own lines move only on enough of its own labels: a handful of answers would set them by chance.
     if (labels.same < MIN_LABELS.same || labels.notSame < MIN_LABELS.notSame) {
       throw new UsageError(
@@ -128,7 +135,7 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
   }));
   if (opts.json) {
     io.stdout.write(
-      JSON.stringify({ targets: { precision: opts.targetPrecision, noise: opts.targetNoise }, labels, maintainers, proposal, wrote, table: rows, projectLine, wroteLine }, null, 2) + '\n',
+      JSON.stringify({ targets: { precision: opts.targetPrecision, noise: opts.targetNoise }, labels, maintainers, proposal, wrote, table: rows, projectLine, wroteLine, retiredLine }, null, 2) + '\n',
     );
     return ExitCode.Ok;
   }
@@ -147,6 +154,7 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
       `(targets: alert precision >= ${opts.targetPrecision} at 10% duplicates, noise <= ${opts.targetNoise}).\n`,
   );
   if (refits.length) io.stdout.write('\n' + renderRefits(refits) + '\n');
+  if (retiredLine) io.stdout.write(`Removed the project's line (${retiredLine}): it no longer beats the shipped model; the shipped model answers.\n`);
   if (wroteLine) io.stdout.write(`Wrote the project's line to ${wroteLine}; the thresholds stay as they are (the line was placed at them).\n`);
   else io.stdout.write(wrote ? `Wrote thresholds to ${wrote}.\n` : 'Not written (use --write to save them to .agentos/config.yaml).\n');
   return ExitCode.Ok;
@@ -155,15 +163,37 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
 /** A tracker's report (the trackers' model scores it): an export's record or a GitHub issue, in this repository or another's. */
 const isReport = (p: string) => /(?:^|:)(?:tracker:|github:issue\/)/.test(p);
 
-/** The labelled briefs a refit reads, per project: candidates that are reports, with their features; briefs whose original is a report or that have nothing to find. */
+/**
+ * The labelled briefs a refit reads, per project: candidates that are reports, with their features; briefs whose
+ * original is a report or that have nothing to find. A brief's cluster is its duplicate cluster, joined through
+ * every link (union-find over the brief and its labelled candidates): asked in turn, report A finds B and B finds
+ * A, and neither may train a fold the other is measured on.
+ */
 export function labelledBriefs(results: Array<QueryResult & { project?: string }>): Map<string, LabelledBrief[]> {
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    let root = x;
+    while (parent.has(root) && parent.get(root) !== root) root = parent.get(root)!;
+    parent.set(x, root);
+    return root;
+  };
+  const union = (a: string, b: string) => {
+    const [ra, rb] = [find(a), find(b)];
+    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
+  };
+  const kept = results.filter((r) => r.history && (r.target === null || isReport(r.target)));
+  for (const r of kept) {
+    const key = `${r.project ?? ''}\u0000`;
+    union(key + r.id, key + r.id);
+    if (r.target) union(key + r.id, key + r.target);
+    for (const c of r.history!) if (c.label === 1) union(key + r.id, key + c.path);
+  }
   const out = new Map<string, LabelledBrief[]>();
-  for (const r of results) {
-    if (!r.history || (r.target !== null && !isReport(r.target))) continue;
-    const candidates = r.history.filter((c) => c.features && isReport(c.path)).map((c) => ({ path: c.path, label: c.label, features: c.features! }));
+  for (const r of kept) {
+    const candidates = r.history!.filter((c) => c.features && isReport(c.path)).map((c) => ({ path: c.path, label: c.label, features: c.features! }));
     const project = r.project ?? 'this project';
     const list = out.get(project) ?? [];
-    list.push({ id: r.id, cluster: r.target ?? r.id, target: r.target, candidates });
+    list.push({ id: r.id, cluster: find(`${r.project ?? ''}\u0000${r.id}`), target: r.target, candidates });
     out.set(project, list);
   }
   return out;
