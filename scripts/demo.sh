@@ -9,7 +9,7 @@ demo=fixtures/demo-repo
 echo
 echo "\$ agentos index --include-history   (in $demo)"
 # On purpose: #41's frontmatter has an unclosed quote, to show one bad file named and read anyway.
-echo "(one demo file, #41, has a broken frontmatter quote on purpose: a first index names it in a warning and reads it anyway)"
+echo "(#41's frontmatter is broken on purpose: indexing warns, then reads it anyway)"
 node bin/agentos.js -C "$demo" index --include-history
 for brief in optimize-docker-build-times propose-multi-stage-builds fix-logging-bug unrelated-onboarding-tour; do
   echo
