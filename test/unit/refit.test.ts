@@ -106,3 +106,31 @@ test('a report and its original asked in turn are one cluster (A finds B, B find
   expect(cluster['tracker:t#3']).toBe(cluster['tracker:t#1']);
   expect(cluster['tracker:t#9']).not.toBe(cluster['tracker:t#1']);
 });
+
+test('a project with no tracker (its candidates are files, not reports) has no line to measure: no brief is labelled', async () => {
+  const { labelledBriefs } = await import('../../src/cli/commands/calibrate/index.js');
+  const f = zero();
+  const briefs = labelledBriefs([
+    {
+      id: 'docs/audit/done/1/001-issue.md',
+      target: 'docs/audit/done/2/001-issue.md',
+      top: 0.9,
+      topPath: null,
+      targetRank: 1,
+      targetScore: 0.9,
+      ms: 0,
+      history: [{ path: 'docs/audit/done/2/001-issue.md', label: 1, score: 0.9, features: f }],
+    },
+    {
+      id: 'docs/audit/done/3/001-issue.md',
+      target: null,
+      top: 0.2,
+      topPath: null,
+      targetRank: null,
+      targetScore: null,
+      ms: 0,
+      history: [{ path: 'docs/audit/done/2/001-issue.md', label: 0, score: 0.2, features: f }],
+    },
+  ]);
+  expect(briefs.size).toBe(0);
+});

@@ -181,7 +181,8 @@ export function labelledBriefs(results: Array<QueryResult & { project?: string }
     const [ra, rb] = [find(a), find(b)];
     if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
   };
-  const kept = results.filter((r) => r.history && (r.target === null || isReport(r.target)));
+  // Only briefs a tracker's report could answer: a project with no tracker has no line of its own to measure.
+  const kept = results.filter((r) => r.history && (r.target === null || isReport(r.target)) && r.history.some((c) => c.features && isReport(c.path)));
   for (const r of kept) {
     const key = `${r.project ?? ''}\u0000`;
     union(key + r.id, key + r.id);
