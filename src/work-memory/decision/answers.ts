@@ -15,7 +15,8 @@ import { ensureMemoryDir } from '../../shared/fsutil/memory-dir.js';
 import type { HistoryMatch } from '../check/history.js';
 import { matchPaths } from '../scoring/match.js';
 import type { DuplicateAction } from './decide.js';
-import { calibrationVersion, sameModelAs } from '../scoring/calibrated.js';
+import { calibrationVersion, isTrackerReport, sameModelAs } from '../scoring/calibrated.js';
+import { readProjectLine } from '../scoring/project-line.js';
 
 export interface Answer {
   at: string;
@@ -154,10 +155,13 @@ export function answerScale(config: { scoring: { method: string } }, projectLine
   return `calibrated@${calibrationVersion()}${projectLine ? `/project-line@${projectLine}` : ''}`;
 }
 
+/** The scale a score given now in this project is on: the project's own line, when one is in use there, is part of it. */
+export function projectScale(config: { scoring: { method: string } }, root: string): string {
+  return answerScale(config, readProjectLine(root).line?.id ?? null);
+}
+
 /** The project line a check's method names (`…+project-line@<id>`), or null. */
 export const lineOfMethod = (method: string): string | null => /\+project-line@(\w+)/.exec(method)?.[1] ?? null;
-
-const REPORT = /(?:^|:)(?:tracker:|github:issue\/)/;
 
 /**
  * Whether an answer was given on this scale; answers kept before the method was renamed say `hybrid@<version>`.
@@ -169,7 +173,7 @@ export function sameScale(kept: string | undefined, scale: string, filePath?: st
   // The project's line scores a tracker's reports only: for them it is part of the scale, for anything else it is not.
   const [keptBase, keptLine = ''] = kept.split('/project-line@');
   const [base, line = ''] = scale.split('/project-line@');
-  if (keptLine !== line && (filePath === undefined || REPORT.test(filePath))) return false;
+  if (keptLine !== line && (filePath === undefined || isTrackerReport(filePath))) return false;
   return sameBaseScale(keptBase, base, filePath);
 }
 

@@ -102,6 +102,9 @@ export const commitSameWorkModel = (): LogisticModel => COMMIT_SAME_WORK;
 export const governsModel = (): LogisticModel => CALIBRATION.governs;
 export const calibrationVersion = (): string => CALIBRATION.version;
 
+/** A tracker's report (the trackers' model scores it): an export's record or a GitHub issue, in this repository or another's (`<repository>:` before it). */
+export const isTrackerReport = (filePath: string): boolean => /(?:^|:)(?:tracker:|github:issue\/)/.test(filePath);
+
 /**
  * Whether the model that scores `filePath` is the same in calibration `version` as today (calibration-data.ts
  * `lineage`): a tracker's report (`tracker:…`, `github:issue/…`) is scored by the trackers' model, a commit
@@ -113,7 +116,7 @@ export function sameModelAs(version: string, filePath: string): boolean {
   // A commit's model is not part of a calibration version: its answers count on the same version only.
   if (!then || !now || /(?:^|:)git:/.test(filePath)) return version === CALIBRATION.version;
   // Another repository's (org scope) keeps its own path after `<repository>:`.
-  const model = /(?:^|:)(?:tracker:|github:issue\/)/.test(filePath) ? 'trackerSameWork' : 'sameWork';
+  const model = isTrackerReport(filePath) ? 'trackerSameWork' : 'sameWork';
   return then[model] !== undefined && then[model] === now[model];
 }
 

@@ -7,10 +7,10 @@ import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { proposeThresholds, tradeOff, type BandRow, type QueryResult } from '../../../work-memory/eval/metrics.js';
 import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { evaluate, historyCase } from '../../evaluate.js';
-import { answerScale, maintainerFigures, readAnswers, sameScale, type Answer } from '../../../work-memory/decision/answers.js';
+import { maintainerFigures, projectScale, readAnswers, sameScale, type Answer } from '../../../work-memory/decision/answers.js';
 import { FOLDS, refitReport, type LabelledBrief, type RefitReport } from '../../../work-memory/eval/refit.js';
-import { calibrationVersion, trackerSameWorkModel } from '../../../work-memory/scoring/calibrated.js';
-import { figuresOf, makeProjectLine, PROJECT_LINE_FILE, readProjectLine } from '../../../work-memory/scoring/project-line.js';
+import { calibrationVersion, isTrackerReport, trackerSameWorkModel } from '../../../work-memory/scoring/calibrated.js';
+import { figuresOf, makeProjectLine, PROJECT_LINE_FILE } from '../../../work-memory/scoring/project-line.js';
 
 export interface CalibrateOptions {
   pairs?: string;
@@ -86,7 +86,7 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
       // The project's own labels: what people answered at the duplicate prompt.
       const root = ctx.root();
       const all = await readAnswers(root);
-      const answered = answerResults(all, answerScale((await ctx.config()).config, readProjectLine(root).line?.id ?? null));
+      const answered = answerResults(all, projectScale((await ctx.config()).config, root));
       if (answered.length && !globals.quiet) io.stderr.write(`${answered.length} answers given at the duplicate prompt or on the tracker count as labels\n`);
       results = [...results, ...answered];
       maintainers = maintainerFigures(all);
@@ -160,9 +160,6 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
   return ExitCode.Ok;
 }
 
-/** A tracker's report (the trackers' model scores it): an export's record or a GitHub issue, in this repository or another's. */
-const isReport = (p: string) => /(?:^|:)(?:tracker:|github:issue\/)/.test(p);
-
 /**
  * The labelled briefs a refit reads, per project: candidates that are reports, with their features; briefs whose
  * original is a report or that have nothing to find. A brief's cluster is its duplicate cluster, joined through
@@ -182,7 +179,7 @@ export function labelledBriefs(results: Array<QueryResult & { project?: string }
     if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
   };
   // Only briefs a tracker's report could answer: a project with no tracker has no line of its own to measure.
-  const kept = results.filter((r) => r.history && (r.target === null || isReport(r.target)) && r.history.some((c) => c.features && isReport(c.path)));
+  const kept = results.filter((r) => r.history && (r.target === null || isTrackerReport(r.target)) && r.history.some((c) => c.features && isTrackerReport(c.path)));
   for (const r of kept) {
     const key = `${r.project ?? ''}\u0000`;
     union(key + r.id, key + r.id);
@@ -191,7 +188,7 @@ export function labelledBriefs(results: Array<QueryResult & { project?: string }
   }
   const out = new Map<string, LabelledBrief[]>();
   for (const r of kept) {
-    const candidates = r.history!.filter((c) => c.features && isReport(c.path)).map((c) => ({ path: c.path, label: c.label, features: c.features! }));
+    const candidates = r.history!.filter((c) => c.features && isTrackerReport(c.path)).map((c) => ({ path: c.path, label: c.label, features: c.features! }));
     const project = r.project ?? 'this project';
     const list = out.get(project) ?? [];
     list.push({ id: r.id, cluster: find(`${r.project ?? ''}\u0000${r.id}`), target: r.target, candidates });

@@ -13,7 +13,6 @@
  *
  * The event payload is input: validated, and its text only ever becomes a brief.
  */
-import { readProjectLine } from '../../../work-memory/scoring/project-line.js';
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -22,7 +21,7 @@ import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { oneLine } from '../../../shared/sanitize.js';
 import { alertsOf, COMMENT_MARKER, commentData, dataLine, githubFileLink, renderCommentMarkdown, type CiReport } from '../../../work-memory/output/ci.js';
 import { annotation, writeWorkflowCommand } from '../../../shared/actions-log.js';
-import { answerScale, briefKey, recordMaintainerAnswer } from '../../../work-memory/decision/answers.js';
+import { briefKey, projectScale, recordMaintainerAnswer } from '../../../work-memory/decision/answers.js';
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
 import { normalizeText } from '../../../work-memory/corpus/read.js';
 import { GitHubApi } from './github-api.js';
@@ -203,18 +202,12 @@ async function maintainerAnswer(
   if (!data?.alerts.length) {
     // A duplicate agentos did not alert on: what recall is measured against.
     if (answer === 'abort') {
-      await recordMaintainerAnswer(
-        ctx.root(),
-        { brief: briefKey(stripAgentosSections(normalizeText(issueBrief(issue)))), alerts: [] },
-        'missed',
-        answerScale(config, readProjectLine(ctx.root()).line?.id ?? null),
-        issue.number,
-      );
+      await recordMaintainerAnswer(ctx.root(), { brief: briefKey(stripAgentosSections(normalizeText(issueBrief(issue)))), alerts: [] }, 'missed', projectScale(config, ctx.root()), issue.number);
       say(`#${issue.number}: closed as a duplicate agentos had not alerted on; kept as a miss for \`agentos calibrate\``);
     }
     return ExitCode.Ok;
   }
-  const n = await recordMaintainerAnswer(ctx.root(), data, answer, answerScale(config, readProjectLine(ctx.root()).line?.id ?? null), issue.number);
+  const n = await recordMaintainerAnswer(ctx.root(), data, answer, projectScale(config, ctx.root()), issue.number);
   say(`#${issue.number}: ${answer === 'abort' ? 'closed as a duplicate' : `label "${opts.label}" removed`}: ${n} answer${n === 1 ? '' : 's'} kept for \`agentos calibrate\``);
   return ExitCode.Ok;
 }
