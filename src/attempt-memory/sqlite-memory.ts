@@ -16,7 +16,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { BACKGROUND_TAG, INTERRUPTED_TAG, OUTCOME_FROM_OUTPUT_TAG, type AttemptMemory, type AttemptQuery, type AttemptRecord, type AttemptStats, type RepeatWarning } from './types.js';
 import { ulid } from './ids.js';
 import { migrate } from './sqlite-schema.js';
-import { DAY, overrideFailures, ROW_COLUMNS, ROW_PARAMS, rowValues, toRecord, type PreparedAttempt, type Row } from './sqlite-rows.js';
+import { DAY, isArchived, overrideFailures, ROW_COLUMNS, ROW_PARAMS, rowValues, toRecord, type PreparedAttempt, type Row } from './sqlite-rows.js';
 import { repeatWarnings, type RepeatQuery } from './sqlite-repeat.js';
 import * as shared from './sqlite-shared.js';
 import { forget, type ForgetQuery } from './sqlite-forget.js';
@@ -199,7 +199,7 @@ export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
   }
 
   private isArchived(outcome: string, time: string): boolean {
-    return outcome === 'failure' && time < this.archiveCutoff();
+    return isArchived(outcome, time, this.archiveCutoff());
   }
 
   private toRecord(r: Row): AttemptRecord {

@@ -46,6 +46,9 @@ export function rowValues(id: string, a: PreparedAttempt, origin: string | null)
   return [id, time, sessionId, tool, toolFamily(tool), command, sameCommandKey(command), outcome, exitCode, durationMs, error, context, JSON.stringify(tags), cwd, cause, work, branch, origin];
 }
 
+/** Failures older than the cutoff are archived: kept, shown with --all, never warning. */
+export const isArchived = (outcome: string, time: string, archiveCutoff: string): boolean => outcome === 'failure' && time < archiveCutoff;
+
 /** A row as a record; `archiveCutoff`: failures older than this are archived. */
 export function toRecord(r: Row, archiveCutoff: string): AttemptRecord {
   return {
@@ -65,7 +68,7 @@ export function toRecord(r: Row, archiveCutoff: string): AttemptRecord {
     tags: JSON.parse(r.tags) as string[],
     cwd: r.cwd,
     overriddenBy: r.overridden_by,
-    archived: r.outcome === 'failure' && r.time < archiveCutoff,
+    archived: isArchived(r.outcome, r.time, archiveCutoff),
     ...(r.origin ? { origin: r.origin } : {}),
   };
 }

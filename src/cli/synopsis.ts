@@ -11,12 +11,17 @@ const HIDDEN = new Set(['help', 'hooks run']);
 export const SYNOPSIS_START = '<!-- synopsis: generated from the command definitions (scripts/readme-synopsis.mjs) -->';
 export const SYNOPSIS_END = '<!-- /synopsis -->';
 
+/** A command's arguments as its help writes them: `<required>`, `[optional]`, `...` when variadic. */
+function argumentsOf(c: Command): string[] {
+  return c.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`));
+}
+
 export function synopsis(program: Command): string {
   const rows: string[] = [];
   const walk = (c: Command, names: string[]) => {
     const name = names.join(' ');
     if (c.commands.length === 0 && !HIDDEN.has(name)) {
-      const args = c.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`)).join(' ');
+      const args = argumentsOf(c).join(' ');
       const what = c.description().replace(/\|/g, '\\|').replace(/\s+/g, ' ');
       rows.push(`| \`agentos ${name}${args ? ` ${args}` : ''}\` | ${what} |`);
     }
@@ -39,7 +44,7 @@ export function usageLines(program: Command): string {
   const walk = (c: Command, names: string[]) => {
     const name = names.join(' ');
     if (c.commands.length === 0 && name !== 'help') {
-      const args = c.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`));
+      const args = argumentsOf(c);
       const head = `agentos ${name}${args.length ? ` ${args.join(' ')}` : ''}`;
       const flags = c.options.filter((o) => !o.hidden).map((o) => `[${o.flags.replace(/^-\w, /, '')}]`);
       let line = head;

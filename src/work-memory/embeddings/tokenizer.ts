@@ -45,7 +45,9 @@ export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean;
   const vocabFile = path.join(folder, 'vocab.txt');
   // The pinned pair read before: its tokenizer.json without the 30,522-entry vocabulary (issue 50: parsing
   // and hashing the 700 KB file was ~12 ms of a cold check, and most of the garbage collected before the query).
-  const cached = opts.fastVocab !== false && opts.cacheDir ? await readSlim(opts.cacheDir, folder) : null;
+  // The files' identity before anything is read: the cache is looked up by it, and written under it only when it is unchanged after the hashes.
+  const before = opts.fastVocab !== false && opts.cacheDir ? await filesKey(folder).catch(() => null) : null;
+  const cached = before && opts.cacheDir ? await readSlim(opts.cacheDir, folder, before) : null;
   if (cached) {
     const [{ Tokenizer }, config, vocabText] = await Promise.all([
       import('@huggingface/tokenizers'),
@@ -55,8 +57,6 @@ export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean;
     const built = withVocab(new Tokenizer(cached, config) as unknown as Tokenizer & { model?: Partial<WordPieceModel> }, vocabFromLines(vocabText));
     if (built) return built;
   }
-  // The files' identity before they are read: the cache is keyed by it only when it is unchanged after the hashes.
-  const before = opts.cacheDir ? await filesKey(folder).catch(() => null) : null;
   const [{ Tokenizer }, jsonText, config, vocabText] = await Promise.all([
     import('@huggingface/tokenizers'),
     readFile(path.join(folder, 'tokenizer.json'), 'utf8'),
@@ -108,10 +108,9 @@ async function filesKey(folder: string): Promise<string> {
   return `${SLIM_VERSION}|${parts.join('|')}`;
 }
 
-async function readSlim(cacheDir: string, folder: string): Promise<TokenizerJson | null> {
+async function readSlim(cacheDir: string, folder: string, key: string): Promise<TokenizerJson | null> {
   try {
-    const [text, key] = await Promise.all([readFile(slimFile(cacheDir, folder), 'utf8'), filesKey(folder)]);
-    const kept = JSON.parse(text) as { key?: string; json?: TokenizerJson };
+    const kept = JSON.parse(await readFile(slimFile(cacheDir, folder), 'utf8')) as { key?: string; json?: TokenizerJson };
     return kept.key === key && kept.json?.model?.type === 'WordPiece' ? kept.json : null;
   } catch {
     return null; // none yet, or unreadable: the files are read whole

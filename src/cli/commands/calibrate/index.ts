@@ -105,15 +105,16 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
   let retiredLine: string | null = null;
   // Only the project's own history places its line (a development set is someone else's tracker).
   const own = ownHistory ? refits.find((r) => r.earned && r.model) : undefined;
+  const lineFile = path.join(ctx.root(), PROJECT_LINE_FILE);
   if (opts.write && own?.model && own.shipped && own.refit) {
     const line = makeProjectLine(own.model, { against: calibrationVersion(), labels: own.labels, shipped: own.shipped, project: own.refit });
-    wroteLine = path.join(ctx.root(), PROJECT_LINE_FILE);
-    await mkdir(path.dirname(wroteLine), { recursive: true });
-    await writeFileAtomic(wroteLine, JSON.stringify(line, null, 2) + '\n');
-  } else if (opts.write && ownHistory && refits.some((r) => r.refit) && existsSync(path.join(ctx.root(), PROJECT_LINE_FILE))) {
+    await mkdir(path.dirname(lineFile), { recursive: true });
+    await writeFileAtomic(lineFile, JSON.stringify(line, null, 2) + '\n');
+    wroteLine = lineFile;
+  } else if (opts.write && ownHistory && refits.some((r) => r.refit) && existsSync(lineFile)) {
     // A line that no longer beats the shipped model goes: the shipped model answers again.
-    await rm(path.join(ctx.root(), PROJECT_LINE_FILE), { force: true });
-    retiredLine = path.join(ctx.root(), PROJECT_LINE_FILE);
+    await rm(lineFile, { force: true });
+    retiredLine = lineFile;
   }
   if (opts.write && !wroteLine) {
     // A project's own lines move only on enough of its own labels: a handful of answers would set them by chance.
@@ -180,18 +181,18 @@ export function labelledBriefs(results: Array<QueryResult & { project?: string }
   };
   // Only briefs a tracker's report could answer: a project with no tracker has no line of its own to measure.
   const kept = results.filter((r) => r.history && (r.target === null || isTrackerReport(r.target)) && r.history.some((c) => c.features && isTrackerReport(c.path)));
+  // Names are per project: the same path in two development trackers is two reports.
+  const inProject = (r: { project?: string }, name: string) => `${r.project ?? ''}\u0000${name}`;
   for (const r of kept) {
-    const key = `${r.project ?? ''}\u0000`;
-    union(key + r.id, key + r.id);
-    if (r.target) union(key + r.id, key + r.target);
-    for (const c of r.history!) if (c.label === 1) union(key + r.id, key + c.path);
+    if (r.target) union(inProject(r, r.id), inProject(r, r.target));
+    for (const c of r.history!) if (c.label === 1) union(inProject(r, r.id), inProject(r, c.path));
   }
   const out = new Map<string, LabelledBrief[]>();
   for (const r of kept) {
     const candidates = r.history!.filter((c) => c.features && isTrackerReport(c.path)).map((c) => ({ path: c.path, label: c.label, features: c.features! }));
     const project = r.project ?? 'this project';
     const list = out.get(project) ?? [];
-    list.push({ id: r.id, cluster: find(`${r.project ?? ''}\u0000${r.id}`), target: r.target, candidates });
+    list.push({ id: r.id, cluster: find(inProject(r, r.id)), target: r.target, candidates });
     out.set(project, list);
   }
   return out;

@@ -92,7 +92,6 @@ function lineLines(l: StatusReport['line']): string[] {
     `  fitted ${p.fittedAt.slice(0, 10)} on ${p.labels.duplicates} duplicates and ${p.labels.others} others`,
     `  out of sample, project (shipped): AUC ${p.figures.project.auc.toFixed(3)} (${p.figures.shipped.auc.toFixed(3)})`,
     `  original first ${f(p.figures.project.top1)} (${f(p.figures.shipped.top1)}), false alerts ${f(p.figures.project.falseAlerts)} (${f(p.figures.shipped.falseAlerts)})`,
-    ...(p.against !== l.calibration ? [`  measured against calibration ${p.against}; this agentos ships ${l.calibration}: run \`agentos calibrate\` again`] : []),
   ];
 }
 
