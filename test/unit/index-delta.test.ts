@@ -53,6 +53,16 @@ test('a delta is read only as the manifest lists it: a changed byte or another v
   expect(readDelta(ok.dir, { ...ok.manifest, delta: undefined })).toBeNull();
 });
 
+test("a generation's delta is read, hashed and parsed once for its readers (index, lexical, sources); a file changed since is checked anew", async () => {
+  const ok = await generation(Buffer.from(JSON.stringify({ ...emptyDelta(), docs: [doc('git:c', [3])] })));
+  const first = readDelta(ok.dir, ok.manifest);
+  expect(readDelta(ok.dir, ok.manifest)).toBe(first);
+  // Rewritten in place (another time on disk) with a changed byte: refused, not answered from memory.
+  await new Promise((r) => setTimeout(r, 5));
+  await writeFile(path.join(ok.dir, DELTA_FILE), Buffer.from(JSON.stringify({ ...emptyDelta(), docs: [doc('git:d', [3])] })));
+  expect(() => readDelta(ok.dir, ok.manifest)).toThrow(/truncated or corrupt; run `agentos index --full`/);
+});
+
 test('format 2 is a generation with a delta; format 2 without one is refused', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-delta-'));
   const file = path.join(dir, 'manifest.json');

@@ -10,6 +10,7 @@
  *   delta.hnsw   their vectors (labels from the base's nextLabel on)
  */
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { IndexUnavailableError } from '../../shared/errors.js';
 import { BoundedReadError, readRegularFileSync } from '../../shared/fsutil/bounded-read.js';
@@ -59,9 +60,34 @@ export function readChecked(dir: string, name: string, manifest: Manifest): Buff
   return buf;
 }
 
+/**
+ * The last delta read, by its file's identity and the manifest's hash of it: a check opens the vectors and the
+ * lexical index of one generation (and an evaluation its sources), and each read, hashed and parsed the whole
+ * delta again. A file changed since (another size, time or inode) is read and checked anew.
+ */
+let lastDelta: { key: string; json: DeltaJson } | null = null;
+
 /** A generation's delta, or null when it has none. Throws IndexUnavailableError when it is listed but damaged. */
 export function readDelta(dir: string, manifest: Manifest): DeltaJson | null {
   if (!manifest.delta) return null;
+  const key = deltaKey(dir, manifest);
+  if (key !== null && lastDelta?.key === key) return lastDelta.json;
+  const json = parseDelta(dir, manifest);
+  if (key !== null) lastDelta = { key, json };
+  return json;
+}
+
+function deltaKey(dir: string, manifest: Manifest): string | null {
+  const sha = manifest.integrity.extra?.[DELTA_FILE]?.sha256;
+  try {
+    const st = statSync(path.join(dir, DELTA_FILE));
+    return sha ? `${path.resolve(dir)}\0${sha}\0${st.size}\0${st.mtimeMs}\0${st.ino}` : null;
+  } catch {
+    return null; // missing: parseDelta says so
+  }
+}
+
+function parseDelta(dir: string, manifest: Manifest): DeltaJson {
   let json: DeltaJson;
   try {
     json = JSON.parse(readChecked(dir, DELTA_FILE, manifest).toString('utf8')) as DeltaJson;
