@@ -5,7 +5,7 @@
 // product's own org-scope read (openOrgView + checkHistory).
 //
 //   node bench/store-bench.mjs --bases-from <indexed root> [--repos 200] [--docs-per-repo 500]
-//        [--chunks-per-doc 10] [--queries 50] [--local-max 200000] [--seed 11]
+//        [--chunks-per-doc 10] [--queries 50] [--local-max 200000] [--seed 11] [--cpu-profile FILE] [--explain]
 //
 // Figures:
 //   ingest        documents and chunks a second through syncToTeamStore, the HNSW index dropped
@@ -14,7 +14,8 @@
 //   recall@20     pgvector's HNSW against an exact scan of the same table, at ef_search 40
 //                 (pgvector's default) and at the breadth the org check asks for (src/work-memory/org/fetch.ts)
 //   org check     openOrgView + checkHistory from a project with no past work of its own
-//                 (the warm part of `issue start --scope org`: no process start, no embedding), p50/p95
+//                 (the warm part of `issue start --scope org`: no process start, no embedding), p50/p95,
+//                 with the time of each statement it sends and of reading the store as a whole
 //   local check   the same checks against one in-process HNSW index of the same documents (when
 //                 the organisation has at most --local-max chunks), and how often both agree
 //
@@ -24,6 +25,7 @@
 // index's worst case and nobody's corpus. Terms: the base document's BM25 term counts plus
 // a repository term and a document term. Queries: other noisy copies of base chunks, with
 // their base document's terms as the brief's text.
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { prng } from './generate-corpus.mjs';
 import { MODEL_DIR, dist, emitResult, log, summarize } from './lib/common.mjs';
@@ -79,6 +81,20 @@ const tfOf = new Map(baseLex.bm25.docs.map((d) => [d.path, d.tf]));
 const baseDocs = base.meta.docs.filter((d) => d.labels.length && d.types.includes('history'));
 const baseVec = (label) => Float32Array.from(base.vector(label));
 log(`store bench: ${baseDocs.length} base documents from ${basesFrom}; organisation ${R} repositories x ${DPR} documents x ${CPD} chunks = ${R * DPR * CPD} chunks`);
+
+/** A statement's name in the org check's breakdown: the table or function it reads first. */
+function statementName(sql) {
+  const s = sql.replace(/\s+/g, ' ').trim();
+  if (/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|SET)/i.test(s)) return s.split(' ')[0].toUpperCase();
+  if (/FROM repository_terms/.test(s)) return 'document frequencies (repository_terms)';
+  if (/JOIN document_terms t ON t.term/.test(s)) return 'lexical candidates (document_terms BM25)';
+  if (/ORDER BY embedding <#>/.test(s)) return 'vector candidates (HNSW)';
+  if (/FROM chunks WHERE document_id/.test(s)) return 'fetch: chunks';
+  if (/FROM document_terms WHERE document_id/.test(s)) return 'fetch: term counts';
+  if (/FROM documents d JOIN repositories r/.test(s)) return 'fetch: documents';
+  if (/FROM repositories/.test(s)) return 'repositories';
+  return s.slice(0, 40);
+}
 
 function gaussian() {
   let u = 0;
@@ -238,16 +254,64 @@ try {
   const k = config.history.k;
   const orgMs = [];
   const orgAnswers = [];
+  const viewMs = [];
+  // Where an org check's time goes: each statement timed by what it reads (the rest is the client's scoring).
+  const statementMs = new Map();
+  const query = client.query.bind(client);
+  // --explain: the server's plan of each kind of statement, once, as the first check sends it (EXPLAIN ANALYZE runs it again).
+  const explain = argv.includes('--explain');
+  const explained = new Set();
+  client.query = async (sql, params) => {
+    const t0 = performance.now();
+    try {
+      return await query(sql, params);
+    } finally {
+      const name = statementName(String(sql));
+      statementMs.set(name, [...(statementMs.get(name) ?? []), performance.now() - t0]);
+      if (explain && /^\s*(WITH|SELECT)/i.test(String(sql)) && !explained.has(name)) {
+        explained.add(name);
+        const plan = await query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+        log(`store bench: plan of ${name}:\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+      }
+    }
+  };
+  // --cpu-profile FILE: a V8 profile of the org checks alone (not the ingest before them), for DevTools or a script.
+  const profileOut = opt('cpu-profile', null);
+  const profiler = profileOut ? new (await import('node:inspector/promises')).Session() : null;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   for (const q of queries) {
     const scoring = scoringFor(config, q.text, { lexical: emptyLexical, chunks: q.vectors.map(() => q.text), model: true });
     const t0 = performance.now();
     const view = await openOrgView(client, { self: null, model: identity, local: emptyLocal, localLexical: emptyLexical, vectors: q.vectors, scoring, k, type: 'history' });
+    const t1 = performance.now();
     const h = checkHistory(view.index, q.vectors, k, config.thresholds, { ...scoring, lexical: view.lexical });
     orgMs.push(performance.now() - t0);
+    viewMs.push(t1 - t0);
     orgAnswers.push({ status: h.status, top: h.nearest[0]?.filePath ?? null, score: h.nearest[0]?.score ?? null, fetched: view.fetched });
   }
-  result.orgCheck = { ms: summarize(orgMs), fetchedDocs: summarize(orgAnswers.map((a) => a.fetched)), statuses: countBy(orgAnswers.map((a) => a.status)) };
+  client.query = query;
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(profileOut, JSON.stringify(profile));
+    log(`store bench: the org checks' CPU profile is in ${profileOut}`);
+  }
+  // Per check: a statement may run more than once in one (the vector search widens, term counts are read twice).
+  const perCheck = [...statementMs].map(([name, ms]) => ({ name, msPerCheck: ms.reduce((a, b) => a + b, 0) / queries.length, calls: ms.length / queries.length }));
+  result.orgCheck = {
+    ms: summarize(orgMs),
+    fetchedDocs: summarize(orgAnswers.map((a) => a.fetched)),
+    statuses: countBy(orgAnswers.map((a) => a.status)),
+    statements: perCheck.sort((a, b) => b.msPerCheck - a.msPerCheck),
+    // openOrgView: the statements and what the client makes of their rows; the rest is checkHistory's scoring.
+    viewMs: summarize(viewMs),
+  };
   log(`store bench: org check p50 ${result.orgCheck.ms.median.toFixed(0)} ms, p95 ${result.orgCheck.ms.p95.toFixed(0)} ms (${result.orgCheck.fetchedDocs.median} documents read a check)`);
+  log(`store bench:   reading the store (openOrgView) p50 ${result.orgCheck.viewMs.median.toFixed(0)} ms; the rest is scoring`);
+  for (const st of result.orgCheck.statements) log(`store bench:   ${st.name}: ${st.msPerCheck.toFixed(1)} ms a check (${st.calls.toFixed(1)} calls)`);
 
   // 6. The same checks against one local HNSW index of the same documents.
   if (all) {

@@ -6,7 +6,7 @@ import { termCounts } from '../../src/work-memory/lexical/tokenize.js';
 import { ForeignDocs, OrgIndex, foreignKey, orgCorpusStats, orgLexical } from '../../src/work-memory/org/org-view.js';
 import type { FetchedDoc, OrgRepository } from '../../src/work-memory/org/fetch.js';
 import { vectorCandidates } from '../../src/work-memory/org/fetch.js';
-import { parseVector, vectorText } from '../../src/shared/team-store/vector.js';
+import { vectorFromBinary, vectorText } from '../../src/shared/team-store/vector.js';
 import type { TeamStoreClient } from '../../src/shared/team-store/connect.js';
 import { workKey } from '../../src/work-memory/scoring/match.js';
 import { basis, historyDoc, InMemoryIndex, standardDoc } from '../helpers/fakes.js';
@@ -92,10 +92,24 @@ describe('OrgIndex: the local index and fetched documents as one store', () => {
   });
 });
 
-test("vectors cross the wire exactly: pgvector's text form parses back to the same float32 values", () => {
+test('vectors cross the wire exactly: the text agentos writes parses back to the same float32 values', () => {
   const v = Float32Array.from([0.1, -0.2345678, 1e-7, 0.999999]);
-  expect(Array.from(parseVector(vectorText(v)))).toEqual(Array.from(v));
-  expect(parseVector('[]')).toHaveLength(0);
+  // As the server parses the literal (strtof of each decimal), then stores float4.
+  expect(Array.from(Float32Array.from(vectorText(v).slice(1, -1).split(',').map(Number)))).toEqual(Array.from(v));
+});
+
+test("vectors come back in pgvector's binary form (vector_send): big-endian float4 after the dimensions; a short or long buffer is no vector", () => {
+  const v = Float32Array.from([0.1, -0.2345678, 1e-7, 0.999999]);
+  const bytes = Buffer.alloc(4 + 4 * v.length);
+  bytes.writeUInt16BE(v.length, 0);
+  v.forEach((x, i) => bytes.writeFloatBE(x, 4 + 4 * i));
+  expect(Array.from(vectorFromBinary(bytes))).toEqual(Array.from(v));
+  // A buffer node-postgres sliced out of a larger one: its offset is honoured.
+  const inside = Buffer.concat([Buffer.from([9, 9, 9]), bytes]).subarray(3);
+  expect(Array.from(vectorFromBinary(inside))).toEqual(Array.from(v));
+  expect(vectorFromBinary(bytes.subarray(0, bytes.length - 1))).toHaveLength(0);
+  expect(vectorFromBinary(Buffer.concat([bytes, Buffer.alloc(4)]))).toHaveLength(0);
+  expect(vectorFromBinary(Buffer.alloc(2))).toHaveLength(0);
 });
 
 describe('vectorCandidates: widening, then an exact scan when pgvector runs out of rows', () => {

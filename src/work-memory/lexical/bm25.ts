@@ -40,7 +40,8 @@ export interface LexicalIndex {
 /**
  * The collection BM25 weighs terms against, when it is larger than the documents held:
  * the org-scope check holds a few candidates of other repositories but scores them
- * against every document of the organisation (src/work-memory/org).
+ * against every document of the organisation (src/work-memory/org). Fixed once an index
+ * is built on it: the index remembers each term's IDF.
  */
 export interface CorpusStats {
   docCount: number;
@@ -98,8 +99,13 @@ export class Bm25Index implements LexicalIndex {
     return this.stats ? this.stats.df(term) : this.heldDf(term);
   }
 
+  /** Each term's IDF once: the reverse lexical share sums it over every candidate's terms (org check profile: 5 ms of logarithms). */
+  private readonly idfs = new Map<string, number>();
+
   idf(term: string): number {
-    return bm25Idf(this.docCount, this.df(term));
+    let v = this.idfs.get(term);
+    if (v === undefined) this.idfs.set(term, (v = bm25Idf(this.docCount, this.df(term))));
+    return v;
   }
 
   private idfSums = new Map<number, number>();
