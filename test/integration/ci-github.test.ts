@@ -80,7 +80,7 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
     expect(body).toMatch(
       /\[#27: Docker Build Optimization\]\(https:\/\/github\.com\/Codertocat\/Hello-World\/blob\/6dcb09b5[0-9a-f]+\/docs\/audit\/done\/27-docker-build-optimization\/001-issue\.md\)/,
     );
-    expect(body).toMatch(/similarity 0\.9\d+/);
+    expect(body).toMatch(/\(score 0\.9\d+/);
     expect(gh.labels.get(101)).toEqual(['possible-duplicate']);
     // The label first: the comment says the issue is labelled, which a refused label would make untrue.
     const order = writes(101).map((c) => (c.path.endsWith('/labels') ? 'label' : 'comment'));
@@ -239,7 +239,7 @@ describe('pull_request: each brief file it adds or changes', () => {
     const summary = path.join(scratch, 'summary.md');
     const r = await ci('pull_request', file, ['--briefs', 'briefs/*.md'], { GITHUB_STEP_SUMMARY: summary });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^::warning file=briefs\/optimize-docker-build-times\.md,line=1,title=agentos%3A possible duplicate::#27: Docker Build Optimization \(similarity 0\.9\d+\)/m);
+    expect(r.stdout).toMatch(/^::warning file=briefs\/optimize-docker-build-times\.md,line=1,title=agentos%3A possible duplicate::#27: Docker Build Optimization \(score 0\.9\d+\)/m);
     expect(await readFile(summary, 'utf8')).toMatch(/^## agentos: `briefs\/optimize-docker-build-times\.md`\n\n### agentos: this looks like work already done/);
   }, 60_000);
 });

@@ -268,7 +268,7 @@ describe('boilerplate chunks of the brief do not pair', () => {
 });
 
 describe('the alert says what the calibrated score means, and why', () => {
-  test('"Same work", the reasons, and a second path without an empty label', async () => {
+  test('"Score", the reasons, and a second path without an empty label', async () => {
     const { renderDuplicateAlert } = await import('../../src/work-memory/output/render.js');
     const { makeStyle } = await import('../../src/shared/style.js');
     const m = {
@@ -287,7 +287,7 @@ describe('the alert says what the calibrated score means, and why', () => {
     };
     const text = renderDuplicateAlert([m], 0.85, await makeStyle(false), 120);
     expect(text).toContain('likely the same work: score ≥ 0.85');
-    expect(text).toMatch(/^ {3}Same work: {3}0\.9700$/m);
+    expect(text).toMatch(/^ {3}Score: {7}0\.9700$/m);
     expect(text).toMatch(/^ {3}Why: {9}shares 60% of the brief's weighted terms; similar as a whole \(cosine 0\.85\)$/m);
     expect(text).toMatch(/^ {3}Paths: {7}docs\/audit\/done\/27-x\/001-issue\.md\n {16}docs\/LLDs\/done\/LLD-027\.md$/m);
     expect(text).not.toMatch(/^ {3}: /m);

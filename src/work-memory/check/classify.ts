@@ -29,3 +29,11 @@ export function formatScore(score: number): string {
   const out = `${int}.${(frac + '0000').slice(0, 4)}`;
   return score < 0 && out !== '0.0000' ? `-${out}` : out;
 }
+
+/** Whether a match's score is the calibrated chance of the same work (it carries the features it was computed from), not a cosine similarity. */
+export const isSameWorkScore = (m: { components?: { features?: unknown } | null }): boolean => Boolean(m.components?.features);
+
+/** A match's score as every answer shows it, named for what it is: "score 0.9100" (calibrated: the chance of the same work, as the MCP answer and the alert say) or "similarity 0.9100" (cosine, standout). */
+export function scoreText(m: { score: number; components?: { features?: unknown } | null }): string {
+  return `${isSameWorkScore(m) ? 'score' : 'similarity'} ${formatScore(m.score)}`;
+}

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { formatScore } from '../check/classify.js';
+import { scoreText } from '../check/classify.js';
 import type { HistoryMatch } from '../check/history.js';
 import { issueLabel } from '../output/sections.js';
 import { safeForTerminal } from '../../shared/sanitize.js';
@@ -69,7 +69,7 @@ export function inquirerAsker(input: Readable, output: Writable): DuplicateAsker
         return select<HistoryMatch>(
           {
             message: 'Link which past work?',
-            choices: matches.map((m) => ({ name: `Issue ${issueLabel(safeForTerminal(m))} (similarity ${formatScore(m.score)})`, value: m })),
+            choices: matches.map((m) => ({ name: `Issue ${issueLabel(safeForTerminal(m))} (${scoreText(m)})`, value: m })),
           },
           context,
         );

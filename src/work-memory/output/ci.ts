@@ -12,7 +12,7 @@
  */
 import { oneLine } from '../../shared/sanitize.js';
 import { annotation } from '../../shared/actions-log.js';
-import { formatScore } from '../check/classify.js';
+import { scoreText } from '../check/classify.js';
 import { pastCode, quotePast } from './sections.js';
 import { noLongerStandingWord } from '../corpus/types.js';
 
@@ -32,7 +32,8 @@ export interface CiMatch {
   kind?: string | null;
   /** Raised as the same work (`issue start --json`); absent in older results: then every match at or above the duplicate line on an alert. */
   alert?: boolean;
-  components?: { why?: string[] } | null;
+  /** The calibrated score's evidence: `features` present means the score is the chance of the same work (scoreText says "same work"). */
+  components?: { why?: string[]; features?: unknown } | null;
 }
 
 export interface CiStandard {
@@ -129,7 +130,7 @@ function matchLine(m: CiMatch, o: CiOptions): string {
   const status = m.status && m.status !== 'done' ? `, ${safe(m.status, 30)}${m.statusReason ? `: ${safe(m.statusReason, 120)}` : ''}` : '';
   const from = m.repository ? `, from ${safe(m.repository, 80)}` : '';
   const why = m.components?.why?.length ? ` — ${m.components.why.map((w) => safe(w, 160)).join('; ')}` : '';
-  return `- **${name}** (similarity ${formatScore(m.score)}${status}${from})${why}`;
+  return `- **${name}** (${scoreText(m)}${status}${from})${why}`;
 }
 
 /** The comment body: what matched, why, and the governing standards; a clear brief says so in one line. */
@@ -226,7 +227,7 @@ export function renderGithub(r: CiReport, o: CiOptions): { annotations: string[]
     const title = !alert ? 'agentos: related work' : m.status === 'rejected' ? 'agentos: proposed before and rejected' : 'agentos: possible duplicate';
     const link = linkOf(m, o);
     const why = m.components?.why?.length ? `; ${m.components.why.map((w) => quotePast(w, 160)).join('; ')}` : '';
-    lines.push(annotation(alert ? 'warning' : 'notice', { ...at, title }, `${label(m, (t) => oneLine(t, 200))} (similarity ${formatScore(m.score)})${why}${link ? ` ${link}` : ''}`));
+    lines.push(annotation(alert ? 'warning' : 'notice', { ...at, title }, `${label(m, (t) => oneLine(t, 200))} (${scoreText(m)})${why}${link ? ` ${link}` : ''}`));
   }
   const summary = renderCommentMarkdown(r, o)
     .split('\n')

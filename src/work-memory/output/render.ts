@@ -1,5 +1,5 @@
 import { noLongerStandingWord } from '../corpus/types.js';
-import { formatScore } from '../check/classify.js';
+import { formatScore, isSameWorkScore } from '../check/classify.js';
 import type { Style } from '../../shared/style.js';
 export type { Style };
 import type { HistoryMatch } from '../check/history.js';
@@ -79,12 +79,12 @@ function statusValue(m: HistoryMatch, st: Style): { text: string; paint: (s: str
 /** The duplicate alert, for stderr, wrapped to `width` columns. */
 export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number, st: Style, width = 80, notes: MatchNotes = noNotes): string {
   // The calibrated score is the chance that it is the same work: say so, not "similarity" (issue 20).
-  const calibrated = matches.some((m) => m.components?.features);
+  const calibrated = matches.some(isSameWorkScore);
   const head = calibrated ? `⚠ Similar past work detected (likely the same work: score ≥ ${threshold})` : `⚠ Similar past work detected (similarity ≥ ${threshold})`;
   const lines = [...wrap(head, width, 2, 0).map((l, i) => st.bold(st.yellow(i ? `  ${l}` : l))), ''];
   for (const m of matches.map(safeMatch)) {
     lines.push(...wrap(workLabel(m), width, 3, 1).map((l, i) => (i === 0 ? ` ${st.bold(l)}` : `   ${st.bold(l)}`)));
-    lines.push(...field(m.components?.features ? 'Same work' : 'Similarity', formatScore(m.score), width));
+    lines.push(...field(isSameWorkScore(m) ? 'Score' : 'Similarity', formatScore(m.score), width));
     // The calibrated score's strongest evidence, in words (components.why), so the number is not taken on faith.
     const why = m.components?.why?.map(terminalSafe);
     if (why?.length) lines.push(...field('Why', why.join('; '), width));

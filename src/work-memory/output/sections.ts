@@ -1,4 +1,4 @@
-import { formatScore } from '../check/classify.js';
+import { formatScore, scoreText } from '../check/classify.js';
 import { noNotes, type MatchNotes } from './notes.js';
 import type { HistoryMatch } from '../check/history.js';
 import type { StandardContext } from '../check/standards.js';
@@ -92,7 +92,7 @@ export function relatedPastWorkSection(matches: HistoryMatch[], notes: MatchNote
   const lines = ['## Related Past Work', '', '_Added by `agentos issue start`: completed work similar to this brief._', ''];
   for (const m of matches) {
     const status = statusText(m);
-    lines.push(`- **${workLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''}${fromTeam(m)})`);
+    lines.push(`- **${workLabel(m)}** (${scoreText(m)}${status ? `, status: ${status}` : ''}${fromTeam(m)})`);
     if (m.summary) lines.push(`  > Summary: ${m.summary}`);
     lines.push(...whereLines(m).map((l) => `  ${l}`));
     for (const n of noted.get(m.filePath) ?? []) lines.push(`  ${n.label}: ${n.text}`);
@@ -107,7 +107,7 @@ export function linkedPastWorkSection(m: HistoryMatch, notes: MatchNotes = noNot
   return [
     '## Linked Past Work',
     '',
-    `This brief was linked to **${workLabel(m)}** (similarity ${formatScore(m.score)}${status ? `, status: ${status}` : ''}${fromTeam(m)}) as a likely duplicate.`,
+    `This brief was linked to **${workLabel(m)}** (${scoreText(m)}${status ? `, status: ${status}` : ''}${fromTeam(m)}) as a likely duplicate.`,
     '',
     m.summary ? `> Summary: ${m.summary}` : '',
     ...whereLines(m),

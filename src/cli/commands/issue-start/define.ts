@@ -17,8 +17,8 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
     .option('--strict', 'exit non-zero when the history check fails instead of proceeding')
     .option('--context <file>', 'attach this document as context (repeatable; wins over retrieved ones)', collect, [])
     .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
-    .addOption(new Option('--duplicate-threshold <score>', 'for this run: alert at or above this similarity (default: config thresholds.duplicate)').argParser(parseScore))
-    .addOption(new Option('--related-threshold <score>', 'for this run: add related work at or above this similarity (default: config thresholds.related)').argParser(parseScore))
+    .addOption(new Option('--duplicate-threshold <score>', 'for this run: alert at or above this score (default: config thresholds.duplicate)').argParser(parseScore))
+    .addOption(new Option('--related-threshold <score>', 'for this run: add related work at or above this score (default: config thresholds.related)').argParser(parseScore))
     .addOption(new Option('--scope <scope>', 'compare with this repository, or every repository in the team store (default: config store.scope, repo)').choices(['repo', 'org']))
     .addHelpText(
       'after',
