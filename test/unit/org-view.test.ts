@@ -5,7 +5,7 @@ import { Bm25Index, type LexicalDoc } from '../../src/work-memory/lexical/bm25.j
 import { termCounts } from '../../src/work-memory/lexical/tokenize.js';
 import { ForeignDocs, OrgIndex, foreignKey, orgCorpusStats, orgLexical } from '../../src/work-memory/org/org-view.js';
 import type { FetchedDoc, OrgRepository } from '../../src/work-memory/org/fetch.js';
-import { vectorCandidates } from '../../src/work-memory/org/fetch.js';
+import { LEXICAL_POSTINGS_BUDGET, lexicalCandidates, vectorCandidates } from '../../src/work-memory/org/fetch.js';
 import { vectorFromBinary, vectorText } from '../../src/shared/team-store/vector.js';
 import type { TeamStoreClient } from '../../src/shared/team-store/connect.js';
 import { workKey } from '../../src/work-memory/scoring/match.js';
@@ -173,4 +173,51 @@ test("a teammate's repository named `github` cannot replace this repository's ow
   const r = distinctKeys([forged], (key) => key === 'github:issue/7');
   expect(r.docs).toEqual([]);
   expect(r.ambiguous).toEqual(['team store: skipped github:issue/7: one name for documents of this repository and github']);
+});
+
+describe('lexicalCandidates: the rarest terms within the postings budget, planned through the terms index', () => {
+  function fakeClient(fail = false) {
+    const statements: Array<{ text: string; params: unknown[] }> = [];
+    const client = {
+      query: async (text: string, params: unknown[] = []) => {
+        statements.push({ text: text.replace(/\s+/g, ' ').trim(), params });
+        if (text.includes('JOIN document_terms t')) {
+          if (fail) throw new Error('canceling statement due to statement timeout');
+          return { rows: [{ document_id: '7' }, { document_id: '3' }] };
+        }
+        return { rows: [] };
+      },
+    };
+    return { client: client as unknown as TeamStoreClient, statements };
+  }
+  const weighted = [
+    { term: 'common', idf: 0.1, df: LEXICAL_POSTINGS_BUDGET - 10 },
+    { term: 'rare', idf: 5, df: 12 },
+    { term: 'middling', idf: 2, df: 40 },
+    { term: 'nowhere', idf: 0, df: 0 },
+  ];
+
+  test('rarest first until the budget: the commonest term is left to the client, and the index is told the terms (= ANY)', async () => {
+    const { client, statements } = fakeClient();
+    expect([...(await lexicalCandidates(client, weighted, 50, 20, ['1', '2']))]).toEqual(['7', '3']);
+    const q = statements.find((s) => s.text.includes('JOIN document_terms t'))!;
+    expect(q.params[0]).toEqual(['rare', 'middling']);
+    expect(q.params[1]).toEqual([5, 2]);
+    expect(q.text).toContain('WHERE t.term = ANY($1::text[])');
+    // Nested loops off for this statement alone: one document lookup per posting cost more than the scan it replaced.
+    expect(statements.map((s) => s.text.split(' ').slice(0, 3).join(' '))).toEqual(['SAVEPOINT lexical', 'SET LOCAL enable_nestloop', 'SELECT t.document_id, sum(q.idf', 'ROLLBACK TO SAVEPOINT']);
+  });
+
+  test('a statement that fails still gives the setting back before the error reaches the caller', async () => {
+    const { client, statements } = fakeClient(true);
+    await expect(lexicalCandidates(client, weighted, 50, 20, ['1'])).rejects.toThrow('statement timeout');
+    expect(statements[statements.length - 1].text).toBe('ROLLBACK TO SAVEPOINT lexical');
+  });
+
+  test('no usable term or no repository: no statement at all', async () => {
+    const { client, statements } = fakeClient();
+    expect((await lexicalCandidates(client, [weighted[3]], 50, 20, ['1'])).size).toBe(0);
+    expect((await lexicalCandidates(client, weighted, 50, 20, [])).size).toBe(0);
+    expect(statements).toHaveLength(0);
+  });
 });

@@ -140,9 +140,12 @@ export async function orgDocumentFrequencies(client: TeamStoreClient, terms: str
  * Postings read per lexical candidate query at most: the brief's rarest terms are
  * kept until their documents add up to this; the commonest (which move a BM25 score
  * least) are dropped from candidate generation only, and every candidate is then
- * scored on all its terms by the client.
+ * scored on all its terms by the client. The statement's time grows with the postings
+ * it sums: at 1M chunks 237 ms a check at 200,000, 116 ms at 50,000. The 50 checks of
+ * bench/store-bench.mjs answered the same at both (status, first five matches, scores;
+ * at 100,000 and at 1M chunks).
  */
-export const LEXICAL_POSTINGS_BUDGET = 200_000;
+export const LEXICAL_POSTINGS_BUDGET = 50_000;
 
 /** The best `want` documents of the given repositories by BM25 of the weighted terms (weights: the collection's IDF). */
 export async function lexicalCandidates(
@@ -160,17 +163,28 @@ export async function lexicalCandidates(
     postings += w.df;
   }
   if (!terms.length || !repositories.length) return new Set();
-  const rows = await client.query<{ document_id: string }>(
-    // tf and lengths held non-negative: a forged row cannot rank itself first with a negative denominator.
-    `SELECT t.document_id, sum(q.idf * (GREATEST(t.tf, 0) * ($3::float8 + 1)) / (GREATEST(t.tf, 0) + $3::float8 * (1 - $4::float8 + $4::float8 * GREATEST(d.lexical_len, 0) / $5::float8) + 1e-9)) AS s
-     FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::float8[])) AS q(term, idf)
-     JOIN document_terms t ON t.term = q.term
-     JOIN documents d ON d.id = t.document_id
-     WHERE d.repository_id = ANY($6::bigint[])
-     GROUP BY t.document_id ORDER BY s DESC, t.document_id LIMIT $7`,
-    [terms.map((t) => t.term), terms.map((t) => t.idf), K1, B, avgLen, repositories, want],
-  );
-  return new Set(rows.rows.map((r) => r.document_id));
+  // The terms' postings through their index, then hashed against the documents: joined only through the
+  // unnested list, the planner could not see how few rows the terms hold and scanned every posting of the
+  // store (6M rows, 300 ms a check at 1M chunks); told the terms (`= ANY`) it reads theirs, but one document
+  // lookup per posting unless nested loops are off (bench/store-bench.mjs --explain: 309 -> 166 ms).
+  await client.query('SAVEPOINT lexical');
+  try {
+    await client.query('SET LOCAL enable_nestloop = off');
+    const rows = await client.query<{ document_id: string }>(
+      // tf and lengths held non-negative: a forged row cannot rank itself first with a negative denominator.
+      `SELECT t.document_id, sum(q.idf * (GREATEST(t.tf, 0) * ($3::float8 + 1)) / (GREATEST(t.tf, 0) + $3::float8 * (1 - $4::float8 + $4::float8 * GREATEST(d.lexical_len, 0) / $5::float8) + 1e-9)) AS s
+       FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::float8[])) AS q(term, idf)
+       JOIN document_terms t ON t.term = q.term
+       JOIN documents d ON d.id = t.document_id
+       WHERE t.term = ANY($1::text[]) AND d.repository_id = ANY($6::bigint[])
+       GROUP BY t.document_id ORDER BY s DESC, t.document_id LIMIT $7`,
+      [terms.map((t) => t.term), terms.map((t) => t.idf), K1, B, avgLen, repositories, want],
+    );
+    return new Set(rows.rows.map((r) => r.document_id));
+  } finally {
+    // The setting ends with the savepoint: the rest of the read plans as usual.
+    await client.query('ROLLBACK TO SAVEPOINT lexical');
+  }
 }
 
 /** One candidate document whole, as the client scores it. */
