@@ -52,6 +52,7 @@ export interface BriefCheckOptions {
   machine: boolean;
 }
 
+/** The design's words (ADR-0002): the history check is the Historian, the standards check the Librarian, in these two messages only (docs/glossary.md). */
 export const FAIL_OPEN = (error: string) => `Historian check failed: ${error}. Proceeding without history check.`;
 
 /** What a check found, ready for a decision: the alerts still to raise, and everything the result and the brief to use show. */

@@ -34,13 +34,13 @@ export interface EvalReport {
   metrics: EvalMetrics;
   /** The same per project (tracker or repository). */
   byProject?: Record<string, EvalMetrics>;
-  /** The Librarian, where the set labels governing standards. */
+  /** The standards check, where the set labels governing standards. */
   standards?: StandardsMetrics & { rule: { threshold: number; k: number; candidates: number } };
   sweep?: SweepRow[];
   timings: Record<string, number>;
 }
 
-/** Briefs the history check is judged on: not the ones only an ADR records, nor the Librarian's own cases. */
+/** Briefs the history check is judged on: not the ones only an ADR records, nor the standards check's own cases. */
 export const historyCase = (r: { kind?: string }) => !r.kind || !/_adr$|^design_cites_standard$|^cross_project$/.test(r.kind);
 
 /** Run an evaluation and return its per-query results (shared by `eval` and `calibrate`). */

@@ -1,5 +1,5 @@
 /**
- * The Librarian (issue 4): standards that govern a brief. Retrieval rule:
+ * The standards check (issue 4): standards that govern a brief. Retrieval rule:
  * 5 candidates, keep score >= 0.7, best 3, one entry per document; manual
  * --context comes first and wins over a retrieved document with the same path.
  */

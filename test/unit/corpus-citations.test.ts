@@ -1,6 +1,6 @@
 /**
  * The ADRs and standards a brief names itself (corpus/citations.ts): the author
- * said they govern the work, so the Librarian attaches them whatever their score.
+ * said they govern the work, so the standards check attaches them whatever their score.
  */
 import { namedStandards, type CitableDoc } from '../../src/work-memory/corpus/citations.js';
 

@@ -70,9 +70,9 @@ test('a markdown history folder is one project per repository, documents at thei
   const byId = Object.fromEntries(p.cases.map((c) => [c.id, c]));
   expect(byId.q1).toMatchObject({ expected: ['r:lld:1'], exclude: ['r:issue:1'], governing: ['r:std:7'], kind: 'brief' });
   expect(byId.q2).toMatchObject({ expected: [], governing: [] });
-  // Work recorded only as an ADR/standard is the Librarian's to find, not the history check's.
+  // Work recorded only as an ADR/standard is the standards check's to find, not the history check's.
   expect(byId.q3).toMatchObject({ expected: [], governing: ['r:std:7'] });
-  // A finished design citing a standard is a labelled brief for the Librarian, itself left out.
+  // A finished design citing a standard is a labelled brief for the standards check, itself left out.
   expect(byId['r:lld:1#cites']).toMatchObject({ kind: 'design_cites_standard', exclude: ['r:lld:1'], governing: ['r:std:7'] });
 });
 

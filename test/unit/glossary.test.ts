@@ -7,7 +7,10 @@ import path from 'node:path';
 import { REPO } from '../helpers/paths.js';
 
 const doc = readFileSync(path.join(REPO, 'docs', 'glossary.md'), 'utf8');
-const rows = doc.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| word ') && !l.startsWith('|---'));
+const rows = doc
+  .slice(0, doc.indexOf('## Retired words'))
+  .split('\n')
+  .filter((l) => l.startsWith('| ') && !l.startsWith('| word ') && !l.startsWith('|---'));
 /** Every "`src/…` (`Name`)" pair of a row's last cell. */
 const defs = rows.flatMap((row) => {
   const word = row.split('|')[1].trim();
@@ -43,4 +46,41 @@ test('one word for one thing: the index, the attempt memory and the team store a
   };
   walk(path.join(REPO, 'src'));
   expect(offenders).toEqual([]);
+});
+
+test("a retired word stays retired: not in src/, the README or docs/ outside the places the glossary's last table lists", () => {
+  const retired = doc
+    .slice(doc.indexOf('## Retired words'))
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| retired word') && !l.startsWith('|---'))
+    .map((row) => {
+      const cells = row.split('|').map((c) => c.trim());
+      return { word: cells[1], allowed: new Set([...cells[3].matchAll(/`((?:src|docs)\/[^`]+)`/g)].map((m) => m[1])) };
+    });
+  expect(retired.map((r) => r.word)).toEqual(expect.arrayContaining(['hybrid', 'Historian', 'Librarian']));
+  const files: string[] = [
+    'README.md',
+    ...readdirSync(path.join(REPO, 'docs'))
+      .filter((f) => f.endsWith('.md') && f !== 'glossary.md')
+      .map((f) => `docs/${f}`),
+  ];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(path.join(REPO, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith('.ts')) files.push(rel);
+    }
+  };
+  walk('src');
+  const found: string[] = [];
+  for (const file of files) {
+    // A markdown link's target names a file (ADR-0005's is `0005-hybrid-standout-scoring.md`), not the thing.
+    const text = readFileSync(path.join(REPO, file), 'utf8').replace(/\]\([^)]*\)/g, '](…)');
+    for (const { word, allowed } of retired) {
+      if (allowed.has(file)) continue;
+      const at = text.search(new RegExp(`\\b${word.replace(/ /g, '\\s+')}\\b`, word === word.toLowerCase() ? 'i' : ''));
+      if (at >= 0) found.push(`${file}: "${word}" (line ${text.slice(0, at).split('\n').length})`);
+    }
+  }
+  expect(found).toEqual([]);
 });

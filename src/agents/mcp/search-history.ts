@@ -51,7 +51,7 @@ const NAMED = 'named in the text';
 const SUCCESSOR = 'supersedes';
 const STANDS_OUT = 'under the line, far above the other standards';
 
-/** The Librarian's answer for a text: the standards above the standards line, ADRs first (as `issue start` attaches them). */
+/** The standards check's answer for a text: the standards above the standards line, ADRs first (as `issue start` attaches them). */
 export async function standardsFor(s: ProjectSession, text: string): Promise<Found> {
   const outcome = await runChecks(text, s.config, s.checkDeps(), { history: false, standards: true });
   if (outcome.standards.error) throw new Error(outcome.standards.error);

@@ -85,7 +85,7 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'standards_for',
     title: 'Standards that govern a piece of work',
-    description: 'The ADRs, standards and finished designs that govern the described work (the Librarian): read them before deciding how to build it.',
+    description: 'The ADRs, standards and finished designs that govern the described work (the standards check): read them before deciding how to build it.',
     input: { text: text('text').describe('The work: a brief, a plan, or a question about how something should be done here.') },
     readOnly: true,
     run: async (s, a) => {

@@ -104,7 +104,7 @@ export interface HistoryOutcome {
   org?: OrgSummary;
 }
 
-/** What the Librarian says when there is no index at all (the history check says why on its own line). */
+/** What the standards check says when there is no index at all (the history check says why on its own line). */
 export const NO_INDEX = 'Vector store not found. Run `agentos index`.';
 
 export interface StandardsOutcome {
@@ -209,7 +209,7 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         if (limited.note) warnings.push(limited.note);
         const { texts, vectors } = loaded.embedder ? await embedBriefChunks(limited.text, loaded.embedder, warnings) : { texts: [], vectors: [] };
         timings.embedMs = t() - t1;
-        // Hybrid needs the lexical index; without one the score is the cosine (and a warning said why).
+        // The calibrated score needs the lexical index; without one the score is the cosine (and a warning said why).
         const scoring = scoringFor(config, limited.text, { lexical, chunks: texts, model: Boolean(loaded.embedder), ownIssue: opts.ownIssue, trackerModel: own.line?.model });
         const t2 = t();
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };

@@ -17,7 +17,7 @@ export interface SearchResult extends HistoryMatch {
 /**
  * "Have we worked on X?" (`agentos search`, the MCP server's search_history): the best
  * documents across the index, past work scored as the check scores it (same work),
- * standards as the Librarian does (governs), merged by path keeping the higher score.
+ * standards as the standards check does (governs), merged by path keeping the higher score.
  */
 export function searchIndex(index: VectorIndex, vectors: Float32Array[], scoring: Scoring, o: { types: CorpusType[]; limit: number }): SearchResult[] {
   return mergeByPath(o.types.map((type) => [type, rankType(index, vectors, scoring, type, o.limit)]));

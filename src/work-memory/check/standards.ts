@@ -64,7 +64,7 @@ export function standardCount(index: VectorIndex): number {
 }
 
 /**
- * The Librarian's rule: ask for `candidates` standards, keep those scoring at
+ * The standards check's rule: ask for `candidates` standards, keep those scoring at
  * least `threshold`, take the best `k`. One entry per document (its best section).
  * The ADRs and standards the brief names (`cited`, standardsNamedIn) come first,
  * whatever their score and not counted against `k`: the author said they govern.

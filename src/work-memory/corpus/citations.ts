@@ -2,7 +2,7 @@
  * The ADRs and standards a brief names itself (issue 29): "per ADR-0007",
  * "follows ADR 10216", "ADRs 10217-10219", "see
  * docs/standards/00008-json-report-schema.md", "standard 00007". The author
- * has said they govern the work, so the Librarian attaches them whatever
+ * has said they govern the work, so the standards check attaches them whatever
  * their score (check/standards.ts).
  *
  * One linear pass over the text collects what it names (ADR and standard

@@ -28,7 +28,7 @@ import type { EvalCase, EvalProject } from './sets.js';
 /** Candidates kept per brief for offline refits. */
 const CANDIDATES = 30;
 const NEAREST = 10;
-/** Standards kept per brief: as many as the Librarian looks at for what stands out (check/standards.ts STANDOUT). */
+/** Standards kept per brief: as many as the standards check looks at for what stands out (check/standards.ts STANDOUT). */
 const STANDARD_CANDIDATES = STANDOUT.window;
 const SLICE = 64;
 
@@ -38,7 +38,7 @@ export interface Candidate {
   label: 0 | 1;
   score: number;
   features: Features | null;
-  /** For the Librarian's order (designs after ADRs and standards). */
+  /** For the standards check's order (designs after ADRs and standards). */
   documentType?: string;
   /** Standards only, for one that is also past work: did the history check place it at or above the related line? (check/standards.ts) */
   relatedWork?: boolean;

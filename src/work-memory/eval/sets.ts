@@ -34,7 +34,7 @@ export interface EvalCase {
   kind: string;
   /** Briefs about the same work share a group (negatives are also counted per group). */
   group: string;
-  /** Doc ids of the standards/ADRs that govern this brief (the Librarian's labels); empty when unlabelled. */
+  /** Doc ids of the standards/ADRs that govern this brief (the standards check's labels); empty when unlabelled. */
   governing: string[];
   /** Doc ids for which "related" is the right band. */
   related: string[];
@@ -48,7 +48,7 @@ export interface EvalProject {
   cases: EvalCase[];
 }
 
-/** The kinds of markdown-dev whose expected documents are ADRs: the Librarian answers them, not the history check. */
+/** The kinds of markdown-dev whose expected documents are ADRs: the standards check answers them, not the history check. */
 export const STANDARD_ANSWERED = /_adr$/;
 
 /** Load a labelled set: a JSONL of reports, or a folder holding corpus.jsonl and queries.jsonl. */
@@ -175,7 +175,7 @@ export function loadMarkdownSet(dir: string): EvalProject[] {
           related: q.also_relevant,
         };
       });
-    // Finished designs that cite a standard or ADR are labelled briefs for the Librarian (asked with the design itself left out).
+    // Finished designs that cite a standard or ADR are labelled briefs for the standards check (asked with the design itself left out).
     for (const c of rows.filter((r) => r.kind === 'lld')) {
       const text = read(c.path);
       const cited = citedStandards(text, standards);

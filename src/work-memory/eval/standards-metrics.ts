@@ -1,6 +1,6 @@
 import { librarianOrder, MAX_CITED, STANDOUT, standingOut } from '../check/standards.js';
 
-/** The Librarian's rule as the eval applies it; `standout: false` for a method other than the calibrated score (the product applies STANDOUT only there). */
+/** The standards check's rule as the eval applies it; `standout: false` for a method other than the calibrated score (the product applies STANDOUT only there). */
 export interface StandardsMetricsRule {
   threshold: number;
   k: number;
@@ -9,7 +9,7 @@ export interface StandardsMetricsRule {
 }
 import type { CaseResult } from './run-set.js';
 
-/** How well the Librarian attaches governing standards (issue 20, part 4). */
+/** How well the standards check attaches governing standards (issue 20, part 4). */
 export interface StandardsMetrics {
   /** Briefs with at least one labelled governing standard or ADR. */
   labelled: number;

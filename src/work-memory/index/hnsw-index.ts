@@ -113,7 +113,7 @@ export class HnswIndex implements VectorIndex {
   /**
    * The normalised mean of a document's chunk vectors (the text as a whole),
    * remembered: getPoint costs ~35 µs a chunk, and the history check and the
-   * Librarian ask for the same documents. Read by scoreDoc (no brief vectors).
+   * standards check ask for the same documents. Read by scoreDoc (no brief vectors).
    */
   docMean(filePath: string): Float32Array | null {
     if (!this.means.has(filePath)) this.scoreDoc(filePath, []);

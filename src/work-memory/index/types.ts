@@ -87,7 +87,7 @@ export interface VectorIndex {
   scoreDoc?(filePath: string, vectors: Float32Array[]): (SearchHit & { vectorIndex: number }) | null;
   /** A document's metadata by path (for matches found lexically). */
   doc?(filePath: string): StoredDoc | undefined;
-  /** Every document of a type (the Librarian looks up the standards a brief names). */
+  /** Every document of a type (the standards check looks up the standards a brief names). */
   documents?(type: CorpusType): StoredDoc[];
   /** Documents (not chunks) of a type: the corpus size the calibrated score takes into account. */
   docCount?(type?: CorpusType): number;

@@ -6,7 +6,7 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
   // Issue 11: measuring the check (eval) and choosing thresholds from it (calibrate).
   program
     .command('eval')
-    .description("measure the duplicate check: on the project's own linked history, or on a labelled --pairs file")
+    .description("measure the history check: on the project's own linked history, or on a labelled --pairs file")
     .option('--pairs <path>', 'labelled set to build scratch projects from: reports (JSONL: id, title, body, duplicate_of, project) or a markdown history folder (corpus.jsonl + queries.jsonl)')
     .addOption(new Option('--sweep [sizes]', 'also run the corpus-size sweep (default 5,10,30,100,300,1000,3000 documents)').argParser(parseSizes))
     .option('--work <dir>', 'scratch folder for --pairs (default .agentos/eval/<file>)')
