@@ -5,7 +5,7 @@
 //
 //   npm run build    # this script uses the product's own arithmetic from dist/
 //   node scripts/fit-calibration.mjs [--write] [--features a,b,...] [--ablate] [--governs-from md.json] results1.json results2.json ...
-//   --governs-from: the Librarian's rows from another save (one that records which designs the history
+//   --governs-from: the standards check's rows from another save (one that records which designs the history
 //   check placed as related, `relatedWork`, 2026-11-26), the same-work rows from the results files.
 //   --tracker-from: the trackers' model (weights, floors, placement) fitted, held out and reported on this
 //   save's tracker briefs, while the markdown model keeps the results files' (a save that records a
@@ -374,7 +374,7 @@ for (const d of DOMAINS) {
   console.log(`  in sample ${d.padEnd(31)} ${fmt(inSample[d])}`);
 }
 
-// ---------- governs: the Librarian ----------
+// ---------- governs: the standards check ----------
 const stdResults = governsFrom ? JSON.parse(readFileSync(governsFrom, 'utf8')).results : results;
 const stdCases = stdResults.filter((r) => r.standards && (r.standards.crossProject || r.standards.governing.length > 0));
 const isStandardPath = (p) => /(^|\/)(adrs?|standards|decisions)\//i.test(p);

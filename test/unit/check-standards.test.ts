@@ -112,7 +112,7 @@ describe('retrieveStandards: the rule', () => {
 
   test('completed work is not a standard, a document of both types is', () => {
     const store = indexWithScores([0.99], [0.75]).add(standardDoc(9, { score: 0.9, meta: { filePath: 'docs/LLDs/done/LLD-001.md', types: ['history', 'standard'], documentType: 'lld' } }));
-    // ADRs and standards come before finished designs (librarianOrder), whatever their scores.
+    // ADRs and standards come before finished designs (standardsOrder), whatever their scores.
     expect(retrieve(store).map((s) => s.filePath)).toEqual([std(0), 'docs/LLDs/done/LLD-001.md']);
   });
 });

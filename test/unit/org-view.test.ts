@@ -193,7 +193,7 @@ describe('lexicalCandidates: the rarest terms within the postings budget, planne
   const weighted = [
     { term: 'common', idf: 0.1, df: LEXICAL_POSTINGS_BUDGET - 10 },
     { term: 'rare', idf: 5, df: 12 },
-    { term: 'middling', idf: 2, df: 40 },
+    { term: 'middling', idf: 2, df: 20_000 },
     { term: 'nowhere', idf: 0, df: 0 },
   ];
 
@@ -206,6 +206,13 @@ describe('lexicalCandidates: the rarest terms within the postings budget, planne
     expect(q.text).toContain('WHERE t.term = ANY($1::text[])');
     // Nested loops off for this statement alone: one document lookup per posting cost more than the scan it replaced.
     expect(statements.map((s) => s.text.split(' ').slice(0, 3).join(' '))).toEqual(['SAVEPOINT lexical', 'SET LOCAL enable_nestloop', 'SELECT t.document_id, sum(q.idf', 'ROLLBACK TO SAVEPOINT']);
+  });
+
+  test('a few postings: the planner keeps its nested loop (one lookup each is the cheaper plan there)', async () => {
+    const { client, statements } = fakeClient();
+    await lexicalCandidates(client, [weighted[1], { term: 'scarce', idf: 4, df: 30 }], 50, 20, ['1']);
+    expect(statements.some((s) => s.text.includes('enable_nestloop'))).toBe(false);
+    expect(statements.map((s) => s.text.split(' ')[0])).toEqual(['SAVEPOINT', 'SELECT', 'ROLLBACK']);
   });
 
   test('a statement that fails still gives the setting back before the error reaches the caller', async () => {

@@ -113,7 +113,7 @@ export function retrieveStandards(
   // the line is never cut for an ADR below it.
   return [
     ...own,
-    ...librarianOrder(kept)
+    ...standardsOrder(kept)
       .slice(0, rule.k)
       .map((m) => ({
         filePath: m.filePath,
@@ -217,7 +217,7 @@ export function standardsNamedIn(index: VectorIndex, briefText: string): string[
  * what only this section brings. Measured on markdown-dev, designs otherwise
  * took the first places and pushed the governing ADR to 4th-9th.
  */
-export function librarianOrder<T extends { documentType: string; score: number }>(matches: T[]): T[] {
+export function standardsOrder<T extends { documentType: string; score: number }>(matches: T[]): T[] {
   return [...matches].sort((a, b) => Number(isDesign(a)) - Number(isDesign(b)) || b.score - a.score);
 }
 

@@ -1,4 +1,4 @@
-import { librarianOrder, MAX_CITED, STANDOUT, standingOut } from '../check/standards.js';
+import { standardsOrder, MAX_CITED, STANDOUT, standingOut } from '../check/standards.js';
 
 /** The standards check's rule as the eval applies it; `standout: false` for a method other than the calibrated score (the product applies STANDOUT only there). */
 export interface StandardsMetricsRule {
@@ -47,7 +47,7 @@ export function attached(c: CaseResult, rule: StandardsMetricsRule): string[] {
   const cands = [...top, ...out];
   return [
     ...named.map((x) => x.path),
-    ...librarianOrder(cands.map((x) => ({ ...x, documentType: x.documentType ?? 'standard' })))
+    ...standardsOrder(cands.map((x) => ({ ...x, documentType: x.documentType ?? 'standard' })))
       .slice(0, rule.k)
       .map((x) => x.path),
   ];

@@ -99,12 +99,20 @@ export class Bm25Index implements LexicalIndex {
     return this.stats ? this.stats.df(term) : this.heldDf(term);
   }
 
-  /** Each term's IDF once: the reverse lexical share sums it over every candidate's terms (org check profile: 5 ms of logarithms). */
+  /**
+   * Each term's IDF once: the reverse lexical share sums it over every candidate's terms (org check
+   * profile: 5 ms of logarithms). Only terms the collection holds: a long-lived server's index is
+   * asked for every word agents send, and an unknown one costs nothing to answer again.
+   */
   private readonly idfs = new Map<string, number>();
 
   idf(term: string): number {
     let v = this.idfs.get(term);
-    if (v === undefined) this.idfs.set(term, (v = bm25Idf(this.docCount, this.df(term))));
+    if (v === undefined) {
+      const df = this.df(term);
+      v = bm25Idf(this.docCount, df);
+      if (df > 0) this.idfs.set(term, v);
+    }
     return v;
   }
 

@@ -147,6 +147,13 @@ export async function orgDocumentFrequencies(client: TeamStoreClient, terms: str
  */
 export const LEXICAL_POSTINGS_BUDGET = 50_000;
 
+/**
+ * Above this many postings the lexical candidates' statement turns nested loops off: at 191,000 postings one
+ * document lookup each cost 413 ms against a hash join's ~100 ms (1M chunks); at a few hundred the lookups
+ * are the cheaper plan, and the planner, told the terms (`= ANY`), picks them.
+ */
+const NESTED_LOOP_POSTINGS = 10_000;
+
 /** The best `want` documents of the given repositories by BM25 of the weighted terms (weights: the collection's IDF). */
 export async function lexicalCandidates(
   client: TeamStoreClient,
@@ -166,10 +173,11 @@ export async function lexicalCandidates(
   // The terms' postings through their index, then hashed against the documents: joined only through the
   // unnested list, the planner could not see how few rows the terms hold and scanned every posting of the
   // store (6M rows, 300 ms a check at 1M chunks); told the terms (`= ANY`) it reads theirs, but one document
-  // lookup per posting unless nested loops are off (bench/store-bench.mjs --explain: 309 -> 166 ms).
+  // lookup per posting unless nested loops are off (bench/store-bench.mjs --explain: 309 -> 166 ms at 191,000 postings).
   await client.query('SAVEPOINT lexical');
   try {
-    await client.query('SET LOCAL enable_nestloop = off');
+    // Only for many postings: for a few, one lookup each beats hashing every document of the organisation.
+    if (postings > NESTED_LOOP_POSTINGS) await client.query('SET LOCAL enable_nestloop = off');
     const rows = await client.query<{ document_id: string }>(
       // tf and lengths held non-negative: a forged row cannot rank itself first with a negative denominator.
       `SELECT t.document_id, sum(q.idf * (GREATEST(t.tf, 0) * ($3::float8 + 1)) / (GREATEST(t.tf, 0) + $3::float8 * (1 - $4::float8 + $4::float8 * GREATEST(d.lexical_len, 0) / $5::float8) + 1e-9)) AS s

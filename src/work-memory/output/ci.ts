@@ -32,7 +32,7 @@ export interface CiMatch {
   kind?: string | null;
   /** Raised as the same work (`issue start --json`); absent in older results: then every match at or above the duplicate line on an alert. */
   alert?: boolean;
-  /** The calibrated score's evidence: `features` present means the score is the chance of the same work (scoreText says "same work"). */
+  /** The calibrated score's evidence: `features` present means the score is the chance of the same work (scoreText says "score"). */
   components?: { why?: string[]; features?: unknown } | null;
 }
 
