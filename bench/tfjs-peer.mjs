@@ -27,6 +27,7 @@ const embedder = await MiniLMEmbedder.load({
   location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' },
   cacheDir: await ortCacheDir(root),
   memoryArena: true, // as `index` loads it
+  spinning: true,
 });
 const all = await corpusChunkTexts(root, (t) => embedder.countTokens(t), embedder.maxTokens);
 const texts = strideSample(all.texts, nTexts);

@@ -266,6 +266,21 @@ describe('the optimised-graph cache', () => {
     }
   });
 
+  test("threads that spin between runs (an index's session) or not (a check's, issue 50): ONNX Runtime takes the setting on every path, and the vectors are the same", async () => {
+    const base = { modelId: MODEL_ID, dtype: 'int8' as const, location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' as const } };
+    const sessions = [
+      await MiniLMEmbedder.load({ ...base, spinning: true }), // no cache: optimised in memory
+      await MiniLMEmbedder.load({ ...base, cacheDir, spinning: true }), // the cached graph (written by the test above, or now)
+      await MiniLMEmbedder.load({ ...base, cacheDir, spinning: false }),
+    ];
+    try {
+      const quiet = await embedder.embed(texts());
+      for (const s of sessions) (await s.embed(texts())).forEach((v, i) => expect(cosine(v, quiet[i])).toBeGreaterThan(0.99999));
+    } finally {
+      for (const s of sessions) await s.dispose();
+    }
+  });
+
   test.each([
     ['a corrupt graph', 'model.onnx', 'not an onnx graph'],
     ['truncated weights', 'model.data', 'short'],

@@ -2,7 +2,7 @@
 import { Worker } from 'node:worker_threads';
 import { endWorker, openWorkerRunner, StartedWorker, WorkerLoadError } from '../../src/work-memory/embeddings/worker-runner.js';
 
-const spec = { onnxFile: 'model.onnx', fingerprint: 'f', cacheDir: null, memoryArena: false };
+const spec = { onnxFile: 'model.onnx', fingerprint: 'f', cacheDir: null, memoryArena: false, spinning: false };
 
 describe('openWorkerRunner', () => {
   it('a worker that dies while loading: rejected with its exit code, at once (ending it does not wait for an exit that is past)', async () => {

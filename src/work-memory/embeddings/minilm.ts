@@ -32,6 +32,8 @@ export interface MiniLMOptions {
    * (index), more resident memory. Off for a one-brief check, where memory counts.
    */
   memoryArena?: boolean;
+  /** Intra-op threads spin between runs (onnx-session.ts SessionSpec): for an index's batches, not a check's few runs. */
+  spinning?: boolean;
   /** The weights' fingerprint when the caller has computed it already (modelSetup). */
   fingerprint?: string;
   /** The inference worker started for this run, when there is one and no load took it yet: the session loads there. */
@@ -82,7 +84,7 @@ export class MiniLMEmbedder implements Embedder {
     const folder = path.join(opts.location.dir, opts.modelId);
     const onnxFile = path.join(folder, onnxFileName(opts.dtype));
     const fingerprint = opts.fingerprint ?? (existsSync(onnxFile) ? fingerprintFile(onnxFile) : 'unknown');
-    const spec: SessionSpec = { onnxFile, fingerprint, cacheDir: opts.cacheDir ?? null, memoryArena: opts.memoryArena ?? false };
+    const spec: SessionSpec = { onnxFile, fingerprint, cacheDir: opts.cacheDir ?? null, memoryArena: opts.memoryArena ?? false, spinning: opts.spinning ?? false };
     try {
       // The session and the tokenizer load side by side (truly so when the session loads in the worker).
       const [runner, { tokenizer }] = await Promise.all([openRunner(spec, opts.worker ?? null), loadTokenizer(folder, { cacheDir: opts.cacheDir ?? null })]);

@@ -47,6 +47,7 @@ export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string,
         location,
         cacheDir: modelCacheDir(env),
         memoryArena: purpose === 'batch',
+        spinning: purpose === 'batch',
         fingerprint: identity.modelFingerprint === 'unknown' ? undefined : identity.modelFingerprint,
         worker: worker?.take() ?? null,
       });
