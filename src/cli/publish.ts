@@ -9,6 +9,8 @@ import { SCHEMA_VERSION, schemaVersion } from '../shared/team-store/schema.js';
 import { syncToTeamStore, type SyncReport } from '../work-memory/index/team-store-sync.js';
 import { withTeamStore } from './team-store.js';
 import { CONFIG_PATH, MAX_CONFIG_BYTES, parseConfigText } from '../shared/config/load.js';
+import type { Config } from '../shared/config/schema.js';
+import { oneLine } from '../shared/sanitize.js';
 
 export async function syncTeamStore(ctx: CommandContext): Promise<SyncReport> {
   const root = ctx.root();
@@ -58,8 +60,12 @@ export async function notPublishing(ctx: CommandContext, o: { explicit: boolean;
   const { hasGitHistory, resolveRef } = await import('../work-memory/sources/git-source.js');
   // An empty clone (or a folder out of git) replaced the team's copy with nothing: no history, no publish.
   if (!(await hasGitHistory(root))) return `this repository has no git history: nothing it indexes can replace the team's copy${anyBranchHint(o)}`;
-  // The project's decision is the committed config's: a publish: true edited in and not committed is one person's.
-  if (!(await committedPublish(root, git))) return `store.publish: true is not in the committed .agentos/config.yaml (HEAD): commit it to publish from this repository${anyBranchHint(o)}`;
+  // The project's decision is the committed config's: a publish: true edited in and not committed is one person's,
+  // and so is another name to publish under (the team's documents would go to a second repository, or someone else's).
+  const committed = await committedConfig(root, git);
+  if (committed?.store.publish !== true) return `store.publish: true is not in the committed .agentos/config.yaml (HEAD): commit it to publish from this repository${anyBranchHint(o)}`;
+  if ((committed.store.repository ?? null) !== (config.store.repository ?? null))
+    return `store.repository in .agentos/config.yaml (${shownName(config.store.repository)}) is not the committed one (${shownName(committed.store.repository)}): commit it to publish under that name${anyBranchHint(o)}`;
   const current = await git(root, ['symbolic-ref', '-q', '--short', 'HEAD'], { allowFail: true });
   const { ref } = await resolveRef(root, config.sources.git.branch);
   // No default branch to be on (no origin/HEAD, no main/master/trunk/develop): not the branch checked out, whatever it is.
@@ -74,14 +80,15 @@ export async function notPublishing(ctx: CommandContext, o: { explicit: boolean;
 
 const anyBranchHint = (o: { explicit: boolean }) => (o.explicit ? ' (--any-branch publishes from here anyway)' : ' (`agentos store sync --any-branch` publishes from here anyway)');
 
-/** Whether the config committed at HEAD says `store.publish: true`. */
-async function committedPublish(root: string, git: typeof import('../work-memory/sources/git-log.js').git): Promise<boolean> {
+/** The config committed at HEAD, read as the config file is read (depth, aliases, keys): null when there is none or it does not parse. */
+async function committedConfig(root: string, git: typeof import('../work-memory/sources/git-log.js').git): Promise<Config | null> {
   const r = await git(root, ['show', `HEAD:./${CONFIG_PATH}`], { allowFail: true });
-  if (r.code !== 0 || r.stdout.length > MAX_CONFIG_BYTES) return false;
+  if (r.code !== 0 || r.stdout.length > MAX_CONFIG_BYTES) return null;
   try {
-    // Read as the config file is read (depth, aliases, keys): it is the same file, at HEAD.
-    return parseConfigText(r.stdout).config.store.publish === true;
+    return parseConfigText(r.stdout).config;
   } catch {
-    return false;
+    return null;
   }
 }
+
+const shownName = (name: string | null | undefined): string => (name ? oneLine(name, 100) : 'none: the remote decides');

@@ -232,7 +232,7 @@ describe('agentos store sync: the live index into the team store', () => {
     expect(Number(await count())).toBeLessThan(Number(before));
   });
 
-  test("no history, an uncommitted publish: true, no default branch: nothing replaces the team's copy (issue 47)", async () => {
+  test("no history, an uncommitted publish: true or repository, no default branch: nothing replaces the team's copy (issue 47)", async () => {
     const repo = path.join(tmp, 'unpublished');
     await indexedDemo(repo);
     await rm(path.join(repo, '.git'), { recursive: true, force: true });
@@ -248,13 +248,18 @@ describe('agentos store sync: the live index into the team store', () => {
     git(['commit', '-q', '-m', 'readme']);
     r = await run(['store', 'sync']);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('store.publish: true is not in the committed .agentos/config.yaml (HEAD)')]);
-    // Committed, on a branch no default goes by, with no origin/HEAD to say which is the default.
+    // Committed, but another name to publish under edited in: one person's too (the team's documents would go elsewhere).
     git(['add', '-f', '.agentos/config.yaml']);
     git(['commit', '-q', '-m', 'config']);
+    await writeFile(path.join(repo, '.agentos', 'config.yaml'), 'store:\n  repository: acme/elsewhere\n  publish: true\n');
+    r = await run(['store', 'sync']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('store.repository in .agentos/config.yaml (acme/elsewhere) is not the committed one (acme/unpublished)')]);
+    git(['checkout', '--', '.agentos/config.yaml']);
+    // Committed, on a branch no default goes by, with no origin/HEAD to say which is the default.
     git(['branch', '-m', 'main', 'wip']);
     r = await run(['store', 'sync']);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('no default branch is known here')]);
-    expect(await sql(`SELECT 1 FROM repositories WHERE name = 'acme/unpublished'`)).toEqual([]);
+    expect(await sql(`SELECT 1 FROM repositories WHERE name = 'acme/unpublished' OR name = 'acme/elsewhere'`)).toEqual([]);
   });
 
   test('a hostile title is stored as text; every table is still there', async () => {
