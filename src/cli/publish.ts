@@ -65,7 +65,8 @@ export async function notPublishing(ctx: CommandContext, o: { explicit: boolean;
   const committed = await committedConfig(root, git);
   if (committed?.store.publish !== true) return `store.publish: true is not in the committed .agentos/config.yaml (HEAD): commit it to publish from this repository${anyBranchHint(o)}`;
   if ((committed.store.repository ?? null) !== (config.store.repository ?? null))
-    return `store.repository in .agentos/config.yaml (${shownName(config.store.repository)}) is not the committed one (${shownName(committed.store.repository)}): commit it to publish under that name${anyBranchHint(o)}`;
+    // No --any-branch hint: that flag is about branches, not names.
+    return `store.repository in .agentos/config.yaml (${shownName(config.store.repository)}) is not the committed one (${shownName(committed.store.repository)}): commit it to publish under that name`;
   const current = await git(root, ['symbolic-ref', '-q', '--short', 'HEAD'], { allowFail: true });
   const { ref } = await resolveRef(root, config.sources.git.branch);
   // No default branch to be on (no origin/HEAD, no main/master/trunk/develop): not the branch checked out, whatever it is.

@@ -19,7 +19,7 @@ export interface SessionSpec {
   /**
    * Whether ONNX Runtime's intra-op threads spin, waiting for work, after each run: right for an index's
    * batches back to back; for a check's few runs they only take the cores the main thread's scoring needs
-   * (cold `issue start` on the demo, 2 cores: 0.28 -> 0.26 s wall, 0.45 -> 0.38 s CPU without).
+   * (cold `issue start` on the demo, 2 cores: 302 -> 282 ms wall, 0.45 -> 0.38 s CPU without).
    */
   spinning: boolean;
 }
