@@ -264,12 +264,9 @@ try {
   const explained = new Set();
   let explainMs = 0;
   client.query = async (sql, params) => {
-    const t0 = performance.now();
-    const res = await query(sql, params).finally(() => {
-      const name = statementName(String(sql));
-      statementMs.set(name, [...(statementMs.get(name) ?? []), performance.now() - t0]);
-    });
     const name = statementName(String(sql));
+    const t0 = performance.now();
+    const res = await query(sql, params).finally(() => statementMs.set(name, [...(statementMs.get(name) ?? []), performance.now() - t0]));
     if (explain && /^\s*(WITH|SELECT)/i.test(String(sql)) && !explained.has(name)) {
       explained.add(name);
       const t1 = performance.now();

@@ -126,8 +126,9 @@ async function createSession(ort: Ort, spec: SessionSpec) {
   // Intra-op threads from the cores this process may use (affinity, cgroups), not ORT's guess.
   const base = { executionProviders: ['cpu'], enableCpuMemArena: memoryArena, intraOpNumThreads: availableParallelism(), interOpNumThreads: 1 };
   const threads = { 'session.intra_op.allow_spinning': spinning ? '1' : '0' };
-  const fusions = { 'optimization.disable_specified_optimizers': DISABLED_FUSIONS };
-  if (!cacheDir || fingerprint === 'unknown') return ort.InferenceSession.create(onnxFile, { ...base, extra: { ...threads, ...fusions }, graphOptimizationLevel: 'all' });
+  // A session that optimises the graph itself (not one opened from the cache, already optimised).
+  const optimising = { ...threads, 'optimization.disable_specified_optimizers': DISABLED_FUSIONS };
+  if (!cacheDir || fingerprint === 'unknown') return ort.InferenceSession.create(onnxFile, { ...base, extra: optimising, graphOptimizationLevel: 'all' });
   const entry = path.join(cacheDir, `minilm-${fingerprint}-ort${ortVersion()}-${process.arch}-${GRAPH_RECIPE}`);
   if (existsSync(path.join(entry, GRAPH_FILE))) {
     try {
@@ -144,8 +145,7 @@ async function createSession(ort: Ort, spec: SessionSpec) {
       graphOptimizationLevel: 'extended',
       optimizedModelFilePath: path.join(tmp, GRAPH_FILE),
       extra: {
-        ...threads,
-        ...fusions,
+        ...optimising,
         'session.optimized_model_external_initializers_file_name': WEIGHTS_FILE,
         'session.optimized_model_external_initializers_min_size_in_bytes': '1024',
       },
@@ -155,7 +155,7 @@ async function createSession(ort: Ort, spec: SessionSpec) {
     return session;
   } catch {
     await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
-    return ort.InferenceSession.create(onnxFile, { ...base, extra: { ...threads, ...fusions }, graphOptimizationLevel: 'all' });
+    return ort.InferenceSession.create(onnxFile, { ...base, extra: optimising, graphOptimizationLevel: 'all' });
   }
 }
 

@@ -108,18 +108,27 @@ export async function vectorCandidates(client: TeamStoreClient, vectors: Float32
 
 /** The `want` nearest documents of these repositories and type by a sequential scan (pgvector 0.6 filters only after its index). */
 async function exactCandidates(client: TeamStoreClient, literal: string, want: number, type: CorpusType, repositories: string[]): Promise<string[]> {
-  await client.query('SAVEPOINT exact');
-  try {
-    await client.query('SET LOCAL enable_indexscan = off');
-    const rows = await client.query<{ document_id: string }>(
+  const rows = await withPlannerSetting(client, 'exact', 'enable_indexscan = off', () =>
+    client.query<{ document_id: string }>(
       `SELECT c.document_id, max(-(c.embedding <#> $1::vector)) AS s FROM chunks c JOIN documents d ON d.id = c.document_id
        WHERE d.repository_id = ANY($2::bigint[]) AND $3 = ANY(d.types) GROUP BY c.document_id ORDER BY s DESC LIMIT $4`,
       [literal, repositories, type, want],
-    );
-    return rows.rows.map((r) => r.document_id);
+    ),
+  );
+  return rows.rows.map((r) => r.document_id);
+}
+
+/**
+ * One statement planned with a setting of its own (`SET LOCAL` inside savepoint `name`; none when `setting` is
+ * null): rolling back to the savepoint ends the setting, and the rest of the read (one snapshot) plans as usual.
+ */
+async function withPlannerSetting<T>(client: TeamStoreClient, name: string, setting: string | null, run: () => Promise<T>): Promise<T> {
+  await client.query(`SAVEPOINT ${name}`); // names and settings are this file's literals, never input
+  try {
+    if (setting) await client.query(`SET LOCAL ${setting}`);
+    return await run();
   } finally {
-    // The setting ends with the savepoint: the rest of the read uses the index again.
-    await client.query('ROLLBACK TO SAVEPOINT exact');
+    await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
   }
 }
 
@@ -174,11 +183,9 @@ export async function lexicalCandidates(
   // unnested list, the planner could not see how few rows the terms hold and scanned every posting of the
   // store (6M rows, 300 ms a check at 1M chunks); told the terms (`= ANY`) it reads theirs, but one document
   // lookup per posting unless nested loops are off (bench/store-bench.mjs --explain: 309 -> 166 ms at 191,000 postings).
-  await client.query('SAVEPOINT lexical');
-  try {
-    // Only for many postings: for a few, one lookup each beats hashing every document of the organisation.
-    if (postings > NESTED_LOOP_POSTINGS) await client.query('SET LOCAL enable_nestloop = off');
-    const rows = await client.query<{ document_id: string }>(
+  // Nested loops off only for many postings: for a few, one lookup each beats hashing every document of the organisation.
+  const rows = await withPlannerSetting(client, 'lexical', postings > NESTED_LOOP_POSTINGS ? 'enable_nestloop = off' : null, () =>
+    client.query<{ document_id: string }>(
       // tf and lengths held non-negative: a forged row cannot rank itself first with a negative denominator.
       `SELECT t.document_id, sum(q.idf * (GREATEST(t.tf, 0) * ($3::float8 + 1)) / (GREATEST(t.tf, 0) + $3::float8 * (1 - $4::float8 + $4::float8 * GREATEST(d.lexical_len, 0) / $5::float8) + 1e-9)) AS s
        FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::float8[])) AS q(term, idf)
@@ -187,12 +194,9 @@ export async function lexicalCandidates(
        WHERE t.term = ANY($1::text[]) AND d.repository_id = ANY($6::bigint[])
        GROUP BY t.document_id ORDER BY s DESC, t.document_id LIMIT $7`,
       [terms.map((t) => t.term), terms.map((t) => t.idf), K1, B, avgLen, repositories, want],
-    );
-    return new Set(rows.rows.map((r) => r.document_id));
-  } finally {
-    // The setting ends with the savepoint: the rest of the read plans as usual.
-    await client.query('ROLLBACK TO SAVEPOINT lexical');
-  }
+    ),
+  );
+  return new Set(rows.rows.map((r) => r.document_id));
 }
 
 /** One candidate document whole, as the client scores it. */
