@@ -7,18 +7,20 @@
 'use strict';
 
 // Node 22.1+ keeps the code it compiled for the next run (V8's compile cache, in the
-// system temp folder unless NODE_COMPILE_CACHE says otherwise); Node 20 has no such API.
+// system temp folder unless NODE_COMPILE_CACHE says otherwise); on Node 20 the bundles
+// are compiled through V8's code cache by ./code-cache.js instead.
 try {
   require('node:module').enableCompileCache?.();
 } catch {
   // never a reason not to start
 }
+const { requireCached, saveCodeCache } = require('./code-cache.js');
 
 const args = process.argv.slice(2);
 let run = null;
 // Other lines (issue start, index, …) do not pay for loading the fast bundle.
 if (args.includes('check') || args.includes('run')) {
-  const fast = require('../dist/fast/index.cjs');
+  const fast = requireCached(require('node:path').join(__dirname, '..', 'dist', 'fast', 'index.cjs'));
   const route = fast.parseFastRoute(args, process.env);
   if (route) run = fast.runFastRoute(route, fast.processIO());
 }
@@ -38,6 +40,7 @@ run.then(async (code) => {
   // Ending the process while the worker is inside ONNX Runtime's native code aborts it
   // (SIGABRT): StartedWorker.end asks it to finish and end itself (once, if the runner has not).
   if (started) await started.end();
+  saveCodeCache();
   // A model load abandoned by the check's time-out may still hold the event loop:
   // exit once what was written to stdout and stderr has been flushed.
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
@@ -50,7 +53,7 @@ run.then(async (code) => {
  */
 function loadCli() {
   try {
-    return Promise.resolve(require('../dist/main/index.cjs'));
+    return Promise.resolve(requireCached(require('node:path').join(__dirname, '..', 'dist', 'main', 'index.cjs')));
   } catch (e) {
     if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('index.cjs')) return import('../dist/cli/cli.js');
     return Promise.reject(e);

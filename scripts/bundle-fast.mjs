@@ -7,7 +7,7 @@
 // resolving, reading and linking files, and as one ES module still ~12 ms, most of it
 // Node building ES facades of node:fs and friends; required as CommonJS from the
 // CommonJS bin, ~5 ms. Packages stay external; ESM-only ones (chalk,
-// @inquirer/prompts) keep their dynamic import().
+// @inquirer/prompts) keep their dynamic import(), written as __agentosImport() (below).
 //
 // dist/main/index.cjs — every other line: dist/cli/cli.js and all it imports, the
 // commands' lazy imports included, as one CommonJS file. ~115 ES modules cost a
@@ -17,7 +17,7 @@
 // dist/vendor/yaml.cjs — the yaml package (74 CommonJS files, 30-60 ms to require) as
 // one file, ~5 ms. src/shared/config/yaml.ts loads it when present, else the package.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,15 @@ async function bundle(entry, outfile) {
     packages: 'external',
     // The sources call createRequire(import.meta.url); in CommonJS that is this file's URL.
     define: { 'import.meta.url': '__agentosModuleUrl' },
-    banner: { js: "const __agentosModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    banner: {
+      js: [
+        "const __agentosModuleUrl = require('node:url').pathToFileURL(__filename).href;",
+        // bin/code-cache.js runs a bundle from V8's code cache on Node 20, where an import() in
+        // code read from that cache throws ("A dynamic import callback was not specified"): it
+        // hands in an import of its own. Required plainly, the bundle imports by itself.
+        "const __agentosImport = typeof __agentosImportHook === 'function' ? __agentosImportHook : (specifier) => import(specifier);",
+      ].join('\n'),
+    },
     metafile: true,
     logLevel: 'warning',
   });
@@ -53,10 +61,35 @@ async function bundle(entry, outfile) {
     console.error(`bundle-fast: ${moved.join(', ')} resolve paths from import.meta.url; they cannot go into dist/${outfile}`);
     process.exit(1);
   }
+  // Every import() of a package goes through __agentosImport (the banner); any other import() is refused.
+  const file = path.join(root, 'dist', outfile);
+  const text = readFileSync(file, 'utf8').replaceAll(/(?<![\w$.])import\(("[@a-z0-9][\w@./-]*")\)/g, '__agentosImport($1)');
+  const left = text.split('\n').filter((l, i) => i > 1 && /(?<![\w$.])import\(/.test(l));
+  if (left.length > 0) {
+    rmSync(file, { force: true });
+    console.error(`bundle-fast: dist/${outfile} keeps an import() bin/code-cache.js cannot serve: ${left[0].trim().slice(0, 120)}`);
+    process.exit(1);
+  }
+  writeFileSync(file, text);
 }
 
 await bundle('cli/fast-path.js', 'fast/index.cjs');
 await bundle('cli/cli.js', 'main/index.cjs');
+
+// dist/vendor/pino.cjs — pino (~20 CommonJS files, ~13 ms to require on every `issue start`) as one
+// file, ~7 ms. src/shared/log/logger.ts loads it when present; it uses only pino's sync file
+// destination, never a transport (whose worker a bundle could not find).
+await build({
+  entryPoints: [createRequire(import.meta.url).resolve('pino')],
+  outfile: path.join(root, 'dist', 'vendor', 'pino.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});
 
 await build({
   entryPoints: [createRequire(import.meta.url).resolve('yaml')],

@@ -6,7 +6,8 @@
 // agentos only prompts when stdin is a TTY and CI is unset.
 import { cliEnv, copyDemo } from '../helpers/cli.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -254,6 +255,44 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
       (await run(['--verbose', 'issue', 'start', abs(DOCKER), '--non-interactive', '-o', freshOut()], env)).stderr.match(/debug: model session: (\S+)/)?.[1];
     expect(await said({})).toBe('worker');
     expect(await said({ AGENTOS_NO_MODEL_WORKER: '1' })).toBe('in-process');
+  });
+
+  test("V8's code cache of the bundle (bin/code-cache.js, Node 20): written once, then used; a damaged one is rejected and rewritten; the answer the same", async () => {
+    const cacheRoot = path.join(tmp, 'code-cache-home');
+    const files = () => (existsSync(path.join(cacheRoot, 'code-cache')) ? readdirSync(path.join(cacheRoot, 'code-cache')) : []);
+    const comparable = (stdout: string) => {
+      const j = JSON.parse(stdout) as Record<string, unknown>;
+      return JSON.stringify([j.status, j.decision, j.matches, j.nearest, j.standards]);
+    };
+    const check = () => run(['issue', 'start', abs(DOCKER), '--non-interactive', '--json', '-o', freshOut()], { AGENTOS_CACHE_DIR: cacheRoot });
+    const first = await check();
+    expect(first.code).toBe(0);
+    // Node 22.1+ has its own (module.enableCompileCache, which bin/agentos.js turns on): nothing of ours then.
+    if (typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
+      expect(files()).toEqual([]);
+      return;
+    }
+    const written = files();
+    expect(written).toHaveLength(1); // the main bundle's: one file per bundle path
+    const cacheFile = path.join(cacheRoot, 'code-cache', written[0]);
+    const bytes = readFileSync(cacheFile);
+    expect(bytes.length).toBeGreaterThan(10_000);
+    // From the cache: the same answer (the ES-module-only tokenizer imported through the bin's import()), the file left as it was.
+    const second = await check();
+    expect(second.code).toBe(0);
+    expect(comparable(second.stdout)).toBe(comparable(first.stdout));
+    expect(readFileSync(cacheFile).equals(bytes)).toBe(true);
+    // Damaged (another program's bytes under its name): V8 rejects it, the command runs as before and writes it anew.
+    writeFileSync(cacheFile, Buffer.alloc(bytes.length, 7));
+    const third = await check();
+    expect(third.code).toBe(0);
+    expect(comparable(third.stdout)).toBe(comparable(first.stdout));
+    expect(readFileSync(cacheFile).equals(Buffer.alloc(bytes.length, 7))).toBe(false);
+    // Node's own switch turns it off: nothing read or written.
+    rmSync(path.join(cacheRoot, 'code-cache'), { recursive: true, force: true });
+    const off = await run(['issue', 'start', abs(DOCKER), '--non-interactive', '--json', '-o', freshOut()], { AGENTOS_CACHE_DIR: cacheRoot, NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(off.code).toBe(0);
+    expect(files()).toEqual([]);
   });
 
   test('ending while the worker is still loading the runtime exits cleanly (no abort from inside ONNX Runtime)', async () => {

@@ -1,13 +1,15 @@
-import { mkdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { packageRoot } from '../package-root.js';
 
 /**
  * Decisions and retrievals are written as JSON lines to `.agentos/logs/agentos.log`
  * (never to the terminal): an audit trail of what the memory said and who decided.
  */
 export async function createFileLogger(root: string, maxBytes = LOG_MAX_BYTES): Promise<Logger> {
-  const { default: pino } = await import('pino');
+  const pino = await loadPino();
   const dir = path.join(root, '.agentos', 'logs');
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'agentos.log');
@@ -23,6 +25,20 @@ export async function createFileLogger(root: string, maxBytes = LOG_MAX_BYTES): 
     },
     dest,
   );
+}
+
+type PinoModule = typeof import('pino');
+
+/**
+ * pino as one file, built by `npm run build` (scripts/bundle-fast.mjs, as the yaml library):
+ * the package is ~20 CommonJS files, ~13 ms of every `issue start` to require; the bundle ~7 ms.
+ * Only its sync file destination is used here (no transports, which a bundle would break).
+ * The package itself when there is no build (tests run the sources).
+ */
+async function loadPino(): Promise<PinoModule['default']> {
+  const file = path.join(packageRoot(), 'dist', 'vendor', 'pino.cjs');
+  if (existsSync(file)) return createRequire(import.meta.url)(file) as PinoModule['default'];
+  return (await import('pino')).default;
 }
 
 /** The log stays under ~2x this: one rotated copy (agentos.log.1) is kept. */

@@ -212,15 +212,26 @@ function reverseShare(c: CandidateEvidence, brief: Set<string>, q: QueryEvidence
 /** The distinctive terms of a text: its DISTINCTIVE_TERMS best by tf·idf among terms the corpus holds (an unseen term tells no document apart). */
 export const DISTINCTIVE_TERMS = 12;
 function distinctive(tf: ReadonlyMap<string, number>, q: QueryEvidence): string[] {
-  const scored: Array<[string, number]> = [];
+  // The best DISTINCTIVE_TERMS kept in order as they come (a document holds hundreds of terms,
+  // sorting them all was a cold check's largest scoring pass): the same terms in the same order
+  // as sorting by tf·idf, ties by term.
+  const top: string[] = [];
+  const weights: number[] = [];
   for (const [t, n] of tf) {
     const idf = q.idf(t);
-    if (idf > 0 && q.df(t) > 0 && t.length > 1 && !/^\d{1,2}$/.test(t)) scored.push([t, n * idf]);
+    if (!(idf > 0) || t.length < 2 || !(q.df(t) > 0) || (t.length <= 2 && /^\d{1,2}$/.test(t))) continue;
+    const w = n * idf;
+    let at = top.length;
+    while (at > 0 && (weights[at - 1] < w || (weights[at - 1] === w && t < top[at - 1]))) at--;
+    if (at >= DISTINCTIVE_TERMS) continue;
+    top.splice(at, 0, t);
+    weights.splice(at, 0, w);
+    if (top.length > DISTINCTIVE_TERMS) {
+      top.pop();
+      weights.pop();
+    }
   }
-  return scored
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, DISTINCTIVE_TERMS)
-    .map(([t]) => t);
+  return top;
 }
 
 /** IDF-weighted share of `terms` found in `other`. */
