@@ -49,24 +49,24 @@ export function describeSync(r: SyncReport): string {
  * project's config must opt in (`store.publish: true`; a URL in the environment alone never
  * uploads), and only the default branch (as git reads origin/HEAD) replaces it, unless asked
  * explicitly (`store sync --any-branch`): a work-in-progress branch would delete done work
- * for everybody.
+ * for everybody. `--any-branch` is about branches only (issue 47): a folder without history
+ * and a config nobody committed never publish, whatever the flags.
  */
 export async function notPublishing(ctx: CommandContext, o: { explicit: boolean; anyBranch: boolean }): Promise<string | null> {
   const { config } = await ctx.config();
   if (!config.store.publish) return 'this repository is not published to the team store: set store.publish: true in .agentos/config.yaml (the whole team can read what is published)';
-  if (o.anyBranch) return null;
   const root = ctx.root();
   const { git } = await import('../work-memory/sources/git-log.js');
   const { hasGitHistory, resolveRef } = await import('../work-memory/sources/git-source.js');
   // An empty clone (or a folder out of git) replaced the team's copy with nothing: no history, no publish.
-  if (!(await hasGitHistory(root))) return `this repository has no git history: nothing it indexes can replace the team's copy${anyBranchHint(o)}`;
+  if (!(await hasGitHistory(root))) return "this repository has no git history: nothing it indexes can replace the team's copy";
   // The project's decision is the committed config's: a publish: true edited in and not committed is one person's,
   // and so is another name to publish under (the team's documents would go to a second repository, or someone else's).
   const committed = await committedConfig(root, git);
-  if (committed?.store.publish !== true) return `store.publish: true is not in the committed .agentos/config.yaml (HEAD): commit it to publish from this repository${anyBranchHint(o)}`;
+  if (committed?.store.publish !== true) return 'store.publish: true is not in the committed .agentos/config.yaml (HEAD): commit it to publish from this repository';
   if ((committed.store.repository ?? null) !== (config.store.repository ?? null))
-    // No --any-branch hint: that flag is about branches, not names.
     return `store.repository in .agentos/config.yaml (${shownName(config.store.repository)}) is not the committed one (${shownName(committed.store.repository)}): commit it to publish under that name`;
+  if (o.anyBranch) return null;
   const current = await git(root, ['symbolic-ref', '-q', '--short', 'HEAD'], { allowFail: true });
   const { ref } = await resolveRef(root, config.sources.git.branch);
   // No default branch to be on (no origin/HEAD, no main/master/trunk/develop): not the branch checked out, whatever it is.

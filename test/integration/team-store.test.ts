@@ -243,10 +243,16 @@ describe('agentos store sync: the live index into the team store', () => {
     // An empty clone: it once published nothing over the team's copy.
     let r = await run(['store', 'sync']);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('this repository has no git history')]);
+    // --any-branch is about branches: it publishes neither a folder without history nor an uncommitted config.
+    r = await run(['store', 'sync', '--any-branch']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('this repository has no git history')]);
+    expect(r.stderr).not.toContain('--any-branch');
     // History, but the publish: true is one person's edit, not committed.
     git(['add', 'README.md']);
     git(['commit', '-q', '-m', 'readme']);
     r = await run(['store', 'sync']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('store.publish: true is not in the committed .agentos/config.yaml (HEAD)')]);
+    r = await run(['store', 'sync', '--any-branch']);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('store.publish: true is not in the committed .agentos/config.yaml (HEAD)')]);
     // Committed, but another name to publish under edited in: one person's too (the team's documents would go elsewhere).
     git(['add', '-f', '.agentos/config.yaml']);
@@ -254,12 +260,18 @@ describe('agentos store sync: the live index into the team store', () => {
     await writeFile(path.join(repo, '.agentos', 'config.yaml'), 'store:\n  repository: acme/elsewhere\n  publish: true\n');
     r = await run(['store', 'sync']);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('store.repository in .agentos/config.yaml (acme/elsewhere) is not the committed one (acme/unpublished)')]);
+    r = await run(['store', 'sync', '--any-branch']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('is not the committed one')]);
     git(['checkout', '--', '.agentos/config.yaml']);
     // Committed, on a branch no default goes by, with no origin/HEAD to say which is the default.
     git(['branch', '-m', 'main', 'wip']);
     r = await run(['store', 'sync']);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('no default branch is known here')]);
     expect(await sql(`SELECT 1 FROM repositories WHERE name = 'acme/unpublished' OR name = 'acme/elsewhere'`)).toEqual([]);
+    // There, --any-branch is what it is for: the committed config's repository published from wip.
+    r = await run(['store', 'sync', '--any-branch']);
+    expect(r.code).toBe(0);
+    expect(await sql(`SELECT name FROM repositories WHERE name = 'acme/unpublished'`)).toEqual([{ name: 'acme/unpublished' }]);
   });
 
   test('a hostile title is stored as text; every table is still there', async () => {
