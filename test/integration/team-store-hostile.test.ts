@@ -446,9 +446,15 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     expect(said).toContain(`team store: skipped acme/evil:${b.path}: metadata has no title`);
   });
 
-  test('a document of 10,001 chunks is skipped by its size, before any of it is read; every status and first match as before', async () => {
+  test('a document of 10,001 chunks is skipped by its size, before any of it is read, and counts for nothing in the statistics; every status and first match as before', async () => {
     const docs = await evilDocs();
     const big = docs[docs.length - 1];
+    const counted = async () => (await sql<{ docs: number }>(`SELECT docs FROM repositories WHERE name = 'acme/evil'`))[0].docs;
+    const termsCounted = async () => Number((await sql<{ n: string }>(`SELECT sum(df) AS n FROM repository_terms WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/evil')`))[0].n);
+    const docsBefore = await counted();
+    const termsBefore = await termsCounted();
+    const bigTerms = Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM document_terms WHERE document_id = $1`, [big.id]))[0].n);
+    expect(bigTerms).toBeGreaterThan(0);
     // Mallory owns acme/evil: the policies let her add chunks to her own document, each a unit vector.
     await asMallory(
       `INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding)
@@ -462,6 +468,9 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
     expect(after.flatMap((d) => d.warnings).join('\n')).toContain(`team store: skipped acme/evil:${big.path}: more than 10000 chunks`);
+    // What no reader reads weighs nothing (schema version 7): the document and each of its terms left out of the counts.
+    expect(await counted()).toBe(docsBefore - 1);
+    expect(await termsCounted()).toBe(termsBefore - bigTerms);
   });
 
   test('negative term statistics: no score becomes NaN, every status and first match as before', async () => {

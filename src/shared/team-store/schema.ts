@@ -8,6 +8,7 @@
 import type { TeamStoreClient } from './connect.js';
 import { SEARCH_PATH, STORE_SCHEMA } from './names.js';
 import { TeamStoreUnavailableError, errorMessage } from '../errors.js';
+import { DOCUMENT_LIMITS as L } from './limits.js';
 
 /** The advisory lock every migration holds (an arbitrary constant: "agentos" in ASCII), as a string: it is above 2^53. */
 export const MIGRATION_LOCK = '27416758083415923';
@@ -42,6 +43,36 @@ const keepOwnersSql = (who: Who) =>
 
 /** The tables a writer adds rows to (and, through the functions below, removes its own from). */
 const WRITTEN = ['repositories', 'documents', 'chunks', 'document_terms', 'repository_terms', 'attempts', 'forgotten_attempts'];
+
+/**
+ * Every repository's statistics as the server counts them, once (a migration): `counts` says which
+ * documents count (d is the document). The NOT VALID checks are lifted around the recount and put back
+ * as they were (NOT VALID): a row from before a check (a pre-version-4 document without a title, a
+ * pre-version-5 name) is recounted, not judged, and never fails the upgrade.
+ */
+const recountEverySql = (counts: string) =>
+  `DO $$
+   DECLARE k record; back text[] := '{}'; s text;
+   BEGIN
+     FOR k IN SELECT con.conrelid::regclass::text AS t, con.conname AS n, pg_catalog.pg_get_constraintdef(con.oid) AS d
+              FROM pg_catalog.pg_constraint con WHERE con.contype = 'c' AND con.conrelid IN ('agentos.documents'::regclass, 'agentos.repositories'::regclass) LOOP
+       EXECUTE pg_catalog.format('ALTER TABLE %s DROP CONSTRAINT %I', k.t, k.n);
+       back := back || pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s NOT VALID', k.t, k.n, pg_catalog.regexp_replace(k.d, ' NOT VALID$', ''));
+     END LOOP;
+     UPDATE agentos.documents d SET lexical_len = s2.len
+       FROM (SELECT d2.id, LEAST(COALESCE(sum(t.tf), 0), 2147483647)::int AS len FROM agentos.documents d2 LEFT JOIN agentos.document_terms t ON t.document_id = d2.id GROUP BY d2.id) s2
+       WHERE d.id = s2.id AND d.lexical_len IS DISTINCT FROM s2.len;
+     DELETE FROM agentos.repository_terms;
+     INSERT INTO agentos.repository_terms (term, repository_id, df) SELECT t.term, d.repository_id, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id
+       WHERE ${counts} GROUP BY t.term, d.repository_id;
+     UPDATE agentos.repositories r SET docs = s2.docs, history_docs = s2.history_docs, standard_docs = s2.standard_docs, lexical_len = s2.lexical_len, chunks = s2.chunks
+       FROM (SELECT r2.id, count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
+                    count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len,
+                    (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = r2.id)::int AS chunks
+             FROM agentos.repositories r2 LEFT JOIN agentos.documents d ON d.repository_id = r2.id AND ${counts} GROUP BY r2.id) s2
+       WHERE r.id = s2.id AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s2.docs, s2.history_docs, s2.standard_docs, s2.lexical_len, s2.chunks);
+     FOREACH s IN ARRAY back LOOP EXECUTE s; END LOOP;
+   END $$`;
 
 /**
  * Version 6, least privilege (issue 47). A writer holds no table-wide UPDATE or DELETE (either let
@@ -141,31 +172,46 @@ const VERSION_6: string[] = [
     `REVOKE ALL ON FUNCTION agentos.${f} FROM PUBLIC`,
     `GRANT EXECUTE ON FUNCTION agentos.${f} TO agentos_writer`,
   ]),
-  // Every repository's statistics as the server counts them, once: values a writer set before this version go. The
-  // NOT VALID checks are lifted around the recount and put back as they were (NOT VALID): a row from before a check
-  // (a pre-version-4 document without a title, a pre-version-5 name) is recounted, not judged, and never fails the upgrade.
-  `DO $$
-   DECLARE k record; back text[] := '{}'; s text;
-   BEGIN
-     FOR k IN SELECT con.conrelid::regclass::text AS t, con.conname AS n, pg_catalog.pg_get_constraintdef(con.oid) AS d
-              FROM pg_catalog.pg_constraint con WHERE con.contype = 'c' AND con.conrelid IN ('agentos.documents'::regclass, 'agentos.repositories'::regclass) LOOP
-       EXECUTE pg_catalog.format('ALTER TABLE %s DROP CONSTRAINT %I', k.t, k.n);
-       back := back || pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s NOT VALID', k.t, k.n, pg_catalog.regexp_replace(k.d, ' NOT VALID$', ''));
-     END LOOP;
-     UPDATE agentos.documents d SET lexical_len = s2.len
-       FROM (SELECT d2.id, LEAST(COALESCE(sum(t.tf), 0), 2147483647)::int AS len FROM agentos.documents d2 LEFT JOIN agentos.document_terms t ON t.document_id = d2.id GROUP BY d2.id) s2
-       WHERE d.id = s2.id AND d.lexical_len IS DISTINCT FROM s2.len;
-     DELETE FROM agentos.repository_terms;
-     INSERT INTO agentos.repository_terms (term, repository_id, df) SELECT t.term, d.repository_id, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id
-       WHERE EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id) GROUP BY t.term, d.repository_id;
-     UPDATE agentos.repositories r SET docs = s2.docs, history_docs = s2.history_docs, standard_docs = s2.standard_docs, lexical_len = s2.lexical_len, chunks = s2.chunks
-       FROM (SELECT r2.id, count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
-                    count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len,
-                    (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = r2.id)::int AS chunks
-             FROM agentos.repositories r2 LEFT JOIN agentos.documents d ON d.repository_id = r2.id AND EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id) GROUP BY r2.id) s2
-       WHERE r.id = s2.id AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s2.docs, s2.history_docs, s2.standard_docs, s2.lexical_len, s2.chunks);
-     FOREACH s IN ARRAY back LOOP EXECUTE s; END LOOP;
-   END $$`,
+  // Every repository's statistics as the server counts them, once: values a writer set before this version go.
+  recountEverySql('EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id)'),
+];
+
+/**
+ * Version 7 (issue 47): a document counts in the statistics only when a reader would read it: it has
+ * chunks and stays within DOCUMENT_LIMITS, which every reader checks before reading a document
+ * (work-memory/org/fetch.ts). Before, a document of 10,001 chunks, skipped by every reader, still
+ * weighed in the totals and in every term it held. A document's lexical length is clamped to an
+ * integer as version 6's recount clamps it (a sum past 2^31 failed the recount).
+ */
+const COUNTABLE = 'agentos.countable(d.id)';
+const VERSION_7: string[] = [
+  `CREATE FUNCTION agentos.countable(doc bigint) RETURNS boolean LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS
+     $$ SELECT EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = doc)
+          AND (SELECT count(*) FROM (SELECT 1 FROM agentos.chunks c WHERE c.document_id = doc LIMIT ${L.chunks + 1}) x) <= ${L.chunks}
+          AND (SELECT count(*) FROM (SELECT 1 FROM agentos.document_terms t WHERE t.document_id = doc LIMIT ${L.terms + 1}) y) <= ${L.terms}
+          AND EXISTS (SELECT 1 FROM agentos.documents d WHERE d.id = doc AND pg_catalog.length(d.path) <= ${L.path}
+                        AND pg_catalog.octet_length(d.metadata::text) <= ${L.metadataBytes}) $$`,
+  `REVOKE ALL ON FUNCTION agentos.countable(bigint) FROM PUBLIC`,
+  `CREATE OR REPLACE FUNCTION agentos.refresh_statistics(repo bigint) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
+     $$ BEGIN
+       IF NOT agentos.may_write(repo) THEN RAISE EXCEPTION 'only an owner of repository % or an administrator recounts it', repo USING ERRCODE = '42501'; END IF;
+       UPDATE agentos.documents d SET lexical_len = s.len FROM (SELECT d2.id, LEAST(COALESCE(sum(t.tf), 0), 2147483647)::int AS len FROM agentos.documents d2
+           LEFT JOIN agentos.document_terms t ON t.document_id = d2.id WHERE d2.repository_id = repo GROUP BY d2.id) s WHERE d.id = s.id AND d.lexical_len IS DISTINCT FROM s.len;
+       -- Only what a reader reads counts: a document with no chunk is never found, and one past the limits is skipped unread.
+       DELETE FROM agentos.repository_terms WHERE repository_id = repo;
+       INSERT INTO agentos.repository_terms (term, repository_id, df)
+         SELECT t.term, repo, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id
+         WHERE d.repository_id = repo AND ${COUNTABLE} GROUP BY t.term;
+       UPDATE agentos.repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len, chunks = s.chunks
+         FROM (SELECT count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
+                      count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len,
+                      (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = repo)::int AS chunks
+               FROM agentos.documents d WHERE d.repository_id = repo AND ${COUNTABLE}) s
+         WHERE r.id = repo AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s.docs, s.history_docs, s.standard_docs, s.lexical_len, s.chunks);
+       UPDATE agentos.repositories SET counted = true WHERE id = repo AND NOT counted;
+     END $$`,
+  // Every repository recounted by the new rule, once.
+  recountEverySql(COUNTABLE),
 ];
 
 /** Each version's statements, applied in order. The vector size is the model's (all-MiniLM-L6-v2: 384). */
@@ -293,6 +339,7 @@ export const MIGRATIONS: string[][] = [
      END $$`,
   ],
   VERSION_6,
+  VERSION_7,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,6 +12,7 @@ import { oneLine } from '../../shared/sanitize.js';
 import type { TeamStoreClient } from '../../shared/team-store/connect.js';
 import { B, K1 } from '../lexical/bm25.js';
 import { vectorFromBinary, vectorText } from '../../shared/team-store/vector.js';
+import { DOCUMENT_LIMITS } from '../../shared/team-store/limits.js';
 import type { CorpusType, DocMetadata } from '../corpus/types.js';
 
 export interface OrgRepository {
@@ -281,11 +282,8 @@ export async function fetchDocuments(client: TeamStoreClient, ids: string[], dim
   return { docs: [...byId.values()], skipped: [...bad.values()] };
 }
 
-/**
- * The most a fetched document may hold: far above what agentos writes (a 1 MB file is about a thousand
- * chunks; an excerpt is EXCERPT_CHARS, a section a heading), far below what would hold up a check.
- */
-const MAX_DOC = { chunks: 10_000, terms: 200_000, path: 4096, section: 2000, excerpt: 4000, metadataBytes: 1_000_000 } as const;
+/** The most a fetched document may hold (the server's statistics leave a larger one out too). */
+const MAX_DOC = DOCUMENT_LIMITS;
 
 function sizeProblem(r: { path: string; chunks: string; terms: string; meta_bytes: number }): string | null {
   if (r.path.length > MAX_DOC.path) return `its path is longer than ${MAX_DOC.path} characters`;
