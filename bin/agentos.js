@@ -83,7 +83,8 @@ function startInferenceWorker() {
     const { Worker } = require('node:worker_threads');
     // Read when the native library loads, in whichever thread (a user's own value wins).
     process.env.ORT_DISABLE_TELEMETRY ??= '1';
-    const worker = new Worker(path.join(__dirname, '..', 'dist', 'work-memory', 'embeddings', 'inference-worker.js'));
+    const bundled = path.join(__dirname, '..', 'dist', 'worker', 'index.cjs');
+    const worker = new Worker(require('node:fs').existsSync(bundled) ? bundled : path.join(__dirname, '..', 'dist', 'work-memory', 'embeddings', 'inference-worker.js'));
     worker.unref();
     worker.on('error', () => {});
     return worker;

@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '../../shared/errors.js';
-import { openRowRunner, type RowRunner, type SessionSpec } from './onnx-session.js';
+import { loadOrt, openRowRunner, type RowRunner, type SessionSpec } from './onnx-session.js';
 
 export type ToWorker = { type: 'open'; spec: SessionSpec } | { type: 'run'; id: number; rows: readonly Int32Array[] } | { type: 'quit' };
 export type FromWorker =
@@ -36,7 +36,14 @@ if (port) {
   // Load the runtime's code and create its environment now, before the weights are
   // named (initOrt, ~30 ms, is internal: skipped if a later version moves it). A
   // failure here is reported by `open` (openRowRunner imports the runtime again).
-  track(import('onnxruntime-node').then(() => (createRequire(import.meta.url)('onnxruntime-node/dist/binding.js') as { initOrt?: () => void }).initOrt?.()).catch(() => undefined));
+  track(
+    Promise.resolve()
+      .then(() => {
+        loadOrt();
+        (createRequire(import.meta.url)('onnxruntime-node/dist/binding.js') as { initOrt?: () => void }).initOrt?.();
+      })
+      .catch(() => undefined),
+  );
   const post = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
   let runner: Promise<RowRunner> | null = null;
   port.on('message', (m: ToWorker) => {

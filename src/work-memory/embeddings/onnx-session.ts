@@ -42,11 +42,19 @@ interface Session {
 }
 type Ort = typeof import('onnxruntime-node');
 
+/**
+ * The runtime, required: the package is CommonJS, and import() would take it through the ES
+ * module loader's CommonJS translation, on the worker's way to its first answer.
+ */
+export function loadOrt(): Ort {
+  return createRequire(import.meta.url)('onnxruntime-node') as Ort;
+}
+
 export async function openRowRunner(spec: SessionSpec): Promise<RowRunner> {
   // ONNX Runtime's telemetry (1DS) leaves an empty $TMPDIR/mat-debug-<pid>.log on every run;
   // ORT_DISABLE_TELEMETRY, read when the native library loads, turns it off (a user's own value wins).
   process.env.ORT_DISABLE_TELEMETRY ??= '1';
-  const ort = await import('onnxruntime-node');
+  const ort = loadOrt();
   const session = (await createSession(ort, spec)) as unknown as Session;
   return {
     where: 'in-process',
