@@ -108,7 +108,8 @@ try {
   } else if (!hasIndex(demo)) await ensureIndexed(demo);
   const demoChunks = results.fullIndex.demo?.chunks ?? null;
   // Issue 50's target is a median ratio of two ~0.05-0.3 s processes: 3 runs moved it by 0.3x on a loaded machine; 11 cost ~7 s.
-  if (want('cold')) results.coldStart.demo = await coldStart({ label: 'demo', root: demo, brief: demoBrief, runs: opt('runs', null) === null ? Math.max(runs, 11) : runs, warmup: 1, chunks: demoChunks });
+  if (want('cold'))
+    results.coldStart.demo = await coldStart({ label: 'demo', root: demo, brief: demoBrief, runs: opt('runs', null) === null ? Math.max(runs, 11) : runs, warmup: 1, chunks: demoChunks });
   if (want('model')) results.modelProfile = await modelProfile({ root: demo, brief: demoBrief, runs: quick ? 1 : 3 });
   if (want('cold')) results.indexLoadProfile.demo = await indexLoadProfile({ root: demo, runs: quick ? 1 : 3 });
   if (quick && want('incremental')) results.incremental.demo = await incremental({ label: 'demo corpus', root: demo, runs });
