@@ -24,7 +24,11 @@ const opt = (name, dflt) => {
 function timeProcess(cmd, args, { cwd, input = '' } = {}) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -35,8 +39,29 @@ function timeProcess(cmd, args, { cwd, input = '' } = {}) {
   });
 }
 
-const PACKAGES = ['redis-node', 'ioredis', 'express', 'fastify', 'left-pad', 'lodash', 'jsonwebtoken', 'pg', 'mysql2', 'sharp', 'bcrypt', 'zod'];
-const CONTEXTS = ['Add Redis caching', 'Add authentication', 'Fix flaky tests', 'Upgrade dependencies', 'Speed up the build', 'Ship the release', null];
+const PACKAGES = [
+  'redis-node',
+  'ioredis',
+  'express',
+  'fastify',
+  'left-pad',
+  'lodash',
+  'jsonwebtoken',
+  'pg',
+  'mysql2',
+  'sharp',
+  'bcrypt',
+  'zod',
+];
+const CONTEXTS = [
+  'Add Redis caching',
+  'Add authentication',
+  'Fix flaky tests',
+  'Upgrade dependencies',
+  'Speed up the build',
+  'Ship the release',
+  null,
+];
 /** A realistic mix: installs, tests, builds, git, docker; failures 40%; spread over 45 days. */
 function syntheticAttempt(i, now) {
   const pkg = PACKAGES[i % PACKAGES.length];
@@ -56,7 +81,9 @@ function syntheticAttempt(i, now) {
     outcome: failure ? 'failure' : 'success',
     exitCode: failure ? 1 : 0,
     durationMs: 100 + (i % 5000),
-    error: failure ? `Error: step ${i} failed\n  at something (file.js:${i % 300}:1)\nnpm ERR! code E${400 + (i % 5)}` : null,
+    error: failure
+      ? `Error: step ${i} failed\n  at something (file.js:${i % 300}:1)\nnpm ERR! code E${400 + (i % 5)}`
+      : null,
     context: CONTEXTS[i % CONTEXTS.length],
     sessionId: `bench-${i % 40}`,
     time: new Date(now - (((i * 45 * 86_400_000) / 10_000) % (45 * 86_400_000))).toISOString(),
@@ -84,7 +111,9 @@ export async function attemptsBench({ runs = 15, attempts = 10_000, writers = 8,
     for (let i = 0; i < attempts; i++) mem.record(syntheticAttempt(i, now));
     const fillMs = performance.now() - t0;
     result.singleWriter = { records: attempts, ms: fillMs, perSecond: attempts / (fillMs / 1000) };
-    log(`filled ${attempts} attempts in ${(fillMs / 1000).toFixed(1)} s (${result.singleWriter.perSecond.toFixed(0)}/s, one process)`);
+    log(
+      `filled ${attempts} attempts in ${(fillMs / 1000).toFixed(1)} s (${result.singleWriter.perSecond.toFixed(0)}/s, one process)`,
+    );
 
     // ---- in-process lookup ----
     const probe = { tool: 'shell', command: 'npm install redis-node@4.6.0' };
@@ -144,7 +173,11 @@ export async function attemptsBench({ runs = 15, attempts = 10_000, writers = 8,
        m.close();`,
     );
     const tw = performance.now();
-    const done = await Promise.all(Array.from({ length: writers }, (_, w) => timeProcess(process.execPath, [script, wroot, String(w), String(perWriter)], { cwd: wroot })));
+    const done = await Promise.all(
+      Array.from({ length: writers }, (_, w) =>
+        timeProcess(process.execPath, [script, wroot, String(w), String(perWriter)], { cwd: wroot }),
+      ),
+    );
     const wallMs = performance.now() - tw;
     const failed = done.filter((d) => d.code !== 0);
     if (failed.length) throw new Error(`writer failed: ${failed[0].err}`);
@@ -152,15 +185,27 @@ export async function attemptsBench({ runs = 15, attempts = 10_000, writers = 8,
     const present = check8.list({ includeArchived: true }).length;
     const distinct = new Set(check8.list({ includeArchived: true }).map((r) => r.command)).size;
     check8.close();
-    result.concurrent = { writers, perWriter, expected: writers * perWriter, present, distinct, wallMs, perSecond: present / (wallMs / 1000) };
-    log(`${writers} writers x ${perWriter}: ${present}/${writers * perWriter} present, ${result.concurrent.perSecond.toFixed(0)} records/s`);
+    result.concurrent = {
+      writers,
+      perWriter,
+      expected: writers * perWriter,
+      present,
+      distinct,
+      wallMs,
+      perSecond: present / (wallMs / 1000),
+    };
+    log(
+      `${writers} writers x ${perWriter}: ${present}/${writers * perWriter} present, ${result.concurrent.perSecond.toFixed(0)} records/s`,
+    );
   } finally {
     if (own) rmSync(work, { recursive: true, force: true });
   }
   result.targets = {
     checkWithin1_5xBareNode: result.checkRatio <= 1.5,
     runOverheadWithin80ms: result.runOverheadMs <= 80,
-    allConcurrentRecordsPresent: result.concurrent.present === result.concurrent.expected && result.concurrent.distinct === result.concurrent.expected,
+    allConcurrentRecordsPresent:
+      result.concurrent.present === result.concurrent.expected &&
+      result.concurrent.distinct === result.concurrent.expected,
     lookupInProcessUnder50ms: result.lookupInProcessMs.median < 50,
   };
   return result;
@@ -174,9 +219,19 @@ export function renderAttempts(r) {
       ['measure', 'ms', 'target', 'met'],
       [
         ['node -e "" (bare start)', ms(r.bareNodeMs), '', ''],
-        ['agentos attempt check (fresh process)', ms(r.checkMs), `<= 1.5x bare (x${r.checkRatio.toFixed(2)})`, r.targets.checkWithin1_5xBareNode ? 'yes' : 'NO'],
+        [
+          'agentos attempt check (fresh process)',
+          ms(r.checkMs),
+          `<= 1.5x bare (x${r.checkRatio.toFixed(2)})`,
+          r.targets.checkWithin1_5xBareNode ? 'yes' : 'NO',
+        ],
         ['true', ms(r.trueMs), '', ''],
-        ['agentos run -- true', ms(r.runTrueMs), `overhead <= 80 (${fmt(r.runOverheadMs, 1)})`, r.targets.runOverheadWithin80ms ? 'yes' : 'NO'],
+        [
+          'agentos run -- true',
+          ms(r.runTrueMs),
+          `overhead <= 80 (${fmt(r.runOverheadMs, 1)})`,
+          r.targets.runOverheadWithin80ms ? 'yes' : 'NO',
+        ],
         ['checkRepeat in-process', ms(r.lookupInProcessMs), '< 50', r.targets.lookupInProcessUnder50ms ? 'yes' : 'NO'],
       ],
     ),
@@ -188,7 +243,12 @@ export function renderAttempts(r) {
 
 // Run directly: print the table (and JSON with --json-out).
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await attemptsBench({ runs: Number(opt('runs', 15)), attempts: Number(opt('attempts', 10_000)), writers: Number(opt('writers', 8)), perWriter: Number(opt('per-writer', 1000)) });
+  const r = await attemptsBench({
+    runs: Number(opt('runs', 15)),
+    attempts: Number(opt('attempts', 10_000)),
+    writers: Number(opt('writers', 8)),
+    perWriter: Number(opt('per-writer', 1000)),
+  });
   process.stdout.write(renderAttempts(r) + '\n');
   if (opt('json-out', null)) writeFileSync(opt('json-out'), JSON.stringify(r, null, 1));
 }

@@ -39,7 +39,21 @@ function phases(res, out) {
   return p;
 }
 
-export const COLD_FIELDS = ['wall', 'boot', 'cliImport', 'setupOutput', 'check', 'load', 'modelLoad', 'indexLoad', 'embed', 'query', 'exit', 'peakRssMb', 'cpuMs'];
+export const COLD_FIELDS = [
+  'wall',
+  'boot',
+  'cliImport',
+  'setupOutput',
+  'check',
+  'load',
+  'modelLoad',
+  'indexLoad',
+  'embed',
+  'query',
+  'exit',
+  'peakRssMb',
+  'cpuMs',
+];
 
 export async function coldStart({ label, root, brief, runs = 5, warmup = 1, chunks = null }) {
   const args = agentos(['-C', root, 'issue', 'start', brief, '--non-interactive', '--json']);
@@ -60,11 +74,27 @@ export async function coldStart({ label, root, brief, runs = 5, warmup = 1, chun
   const measured = all.slice(warmup);
   const summary = summarizeFields(measured, COLD_FIELDS);
   const bareSummary = summarizeFields(bare, ['wall', 'cpuMs']);
-  const ratio = { wall: summary.wall.median / bareSummary.wall.median, cpu: summary.cpuMs && bareSummary.cpuMs ? summary.cpuMs.median / bareSummary.cpuMs.median : null };
+  const ratio = {
+    wall: summary.wall.median / bareSummary.wall.median,
+    cpu: summary.cpuMs && bareSummary.cpuMs ? summary.cpuMs.median / bareSummary.cpuMs.median : null,
+  };
   log(
     `cold issue start ${label}: median wall ${summary.wall.median.toFixed(0)} ms (${status}); bare node ${bareSummary.wall.median.toFixed(0)} ms: x${ratio.wall.toFixed(2)} wall, x${ratio.cpu?.toFixed(2) ?? '-'} CPU`,
   );
-  return { label, root, brief: path.relative(root, brief), runs, warmup, status, chunks, first, samples: measured, summary, bare: bareSummary, ratio };
+  return {
+    label,
+    root,
+    brief: path.relative(root, brief),
+    runs,
+    warmup,
+    status,
+    chunks,
+    first,
+    samples: measured,
+    summary,
+    bare: bareSummary,
+    ratio,
+  };
 }
 
 /** Import-only cost of the modules a cold start loads, each in a fresh process. */
@@ -86,7 +116,11 @@ export async function importProfile({ runs = 5 } = {}) {
   // Bare node start-up: the floor under every process.
   const bare = [];
   for (let i = 0; i < runs + 1; i++) bare.push((await runProcess(['-e', '0'])).wallMs);
-  rows.push({ module: 'node -e 0 (bare start-up, wall)', importMs: summarize(bare.slice(1)), wallMs: summarize(bare.slice(1)) });
+  rows.push({
+    module: 'node -e 0 (bare start-up, wall)',
+    importMs: summarize(bare.slice(1)),
+    wallMs: summarize(bare.slice(1)),
+  });
   for (const [name, spec] of targets) {
     const imp = [];
     const wall = [];
@@ -102,7 +136,9 @@ export async function importProfile({ runs = 5 } = {}) {
     }
     rows.push({ module: name, importMs: summarize(imp), wallMs: summarize(wall) });
   }
-  log(`import profile: ${rows.map((r) => `${r.module.split(' ')[0]} ${r.importMs ? r.importMs.median.toFixed(0) : '-'}`).join(', ')}`);
+  log(
+    `import profile: ${rows.map((r) => `${r.module.split(' ')[0]} ${r.importMs ? r.importMs.median.toFixed(0) : '-'}`).join(', ')}`,
+  );
   return rows;
 }
 

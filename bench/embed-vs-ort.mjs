@@ -73,7 +73,11 @@ async function pipelinePass() {
   const inf0 = embedder.stats?.inferenceMs ?? 0;
   const t = performance.now();
   for (const s of slices) await embedder.embed(s);
-  return { ms: performance.now() - t, tokens: (embedder.stats?.tokens ?? 0) - tokens0, inferenceMs: (embedder.stats?.inferenceMs ?? 0) - inf0 };
+  return {
+    ms: performance.now() - t,
+    tokens: (embedder.stats?.tokens ?? 0) - tokens0,
+    inferenceMs: (embedder.stats?.inferenceMs ?? 0) - inf0,
+  };
 }
 
 // First pass: warms the embedder and records its batches.
@@ -141,7 +145,8 @@ let batchesMatch = recorded.length === batches.length;
 if (batchesMatch) {
   for (let i = 0; i < batches.length && batchesMatch; i++) {
     const r = recorded[i];
-    if (r.dims.join() !== batches[i].dims.join() || !r.data || r.data.length !== batches[i].ids.length) batchesMatch = false;
+    if (r.dims.join() !== batches[i].dims.join() || !r.data || r.data.length !== batches[i].ids.length)
+      batchesMatch = false;
     else
       for (let j = 0; j < r.data.length; j++)
         if (BigInt(r.data[j]) !== batches[i].ids[j]) {
@@ -168,7 +173,8 @@ const VARIANTS = {
 };
 const variants = [];
 if (withVariants) {
-  for (const [name, options] of Object.entries(VARIANTS)) variants.push({ name, options, session: await ort.InferenceSession.create(ONNX_FILE, options), passes: [] });
+  for (const [name, options] of Object.entries(VARIANTS))
+    variants.push({ name, options, session: await ort.InferenceSession.create(ONNX_FILE, options), passes: [] });
 }
 
 for (let i = 0; i < warmup; i++) {

@@ -23,7 +23,18 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { generateCorpus } from './generate-corpus.mjs';
 import { ensureIndexed } from './index-bench.mjs';
-import { REPO, childEnv, loadAvg, log, machineInfo, parseJsonOut, removeDir, runProcess, summarize, tempDir } from './lib/common.mjs';
+import {
+  REPO,
+  childEnv,
+  loadAvg,
+  log,
+  machineInfo,
+  parseJsonOut,
+  removeDir,
+  runProcess,
+  summarize,
+  tempDir,
+} from './lib/common.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -133,7 +144,14 @@ async function measure(c) {
   return r;
 }
 
-const results = { startedAt: new Date().toISOString(), machine: machineInfo(), loadAvgBefore: loadAvg(), runs, baseline, corpora: [] };
+const results = {
+  startedAt: new Date().toISOString(),
+  machine: machineInfo(),
+  loadAvgBefore: loadAvg(),
+  runs,
+  baseline,
+  corpora: [],
+};
 try {
   for (const c of [await demo(), await generated()]) results.corpora.push(await measure(c));
 } finally {
@@ -150,7 +168,9 @@ try {
       `| ${r.label} | ${r.files} | ${f(r.scanMs)} | ${f(r.probe.importMs)} | ${f(r.probe.firstMs)} | ${f(r.probe.firstCpuMs)} | ${f(r.probe.warmMs)} | ${f(r.importIssueStartMs)} | ${f(r.baselineImportIssueStartMs)} | ${f(r.wallMs)} | ${f(r.baselineWallMs)} |\n`,
     );
   }
-  process.stdout.write(`\nmedian (min-max) of ${runs} runs; load ${results.loadAvgBefore.join(' ')} -> ${results.loadAvgAfter.join(' ')}\n`);
+  process.stdout.write(
+    `\nmedian (min-max) of ${runs} runs; load ${results.loadAvgBefore.join(' ')} -> ${results.loadAvgAfter.join(' ')}\n`,
+  );
   if (!argv.includes('--keep') && !opt('work', null)) removeDir(work);
   else log(`kept ${work}`);
 }

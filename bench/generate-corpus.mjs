@@ -41,8 +41,22 @@ const TOPICS = [
     label: 'runners',
     component: 'runner-manager',
     system: 'the CI runner fleet',
-    nouns: ['runner pool', 'autoscaler', 'spot instance', 'job queue', 'warm pool', 'node group', 'runner lease', 'capacity reservation'],
-    problems: ['jobs wait in the queue for minutes', 'spot interruptions kill long jobs', 'idle runners burn budget overnight', 'the autoscaler overshoots on bursts'],
+    nouns: [
+      'runner pool',
+      'autoscaler',
+      'spot instance',
+      'job queue',
+      'warm pool',
+      'node group',
+      'runner lease',
+      'capacity reservation',
+    ],
+    problems: [
+      'jobs wait in the queue for minutes',
+      'spot interruptions kill long jobs',
+      'idle runners burn budget overnight',
+      'the autoscaler overshoots on bursts',
+    ],
     metrics: ['queue wait time', 'scale-up latency', 'idle runner cost', 'job start p95'],
     tech: ['Kubernetes', 'Karpenter', 'EC2 spot', 'cluster-autoscaler', 'Firecracker'],
     verbs: ['scale', 'drain', 'provision', 'pre-warm', 'rebalance'],
@@ -52,8 +66,21 @@ const TOPICS = [
     label: 'containers',
     component: 'image-builder',
     system: 'the image build pipeline',
-    nouns: ['Dockerfile', 'layer cache', 'base image', 'build context', 'multi-stage build', 'registry mirror', 'BuildKit cache'],
-    problems: ['image builds take fourteen minutes', 'the layer cache is invalidated on every commit', 'images ship compilers and debug tools', 'pulls from the registry time out'],
+    nouns: [
+      'Dockerfile',
+      'layer cache',
+      'base image',
+      'build context',
+      'multi-stage build',
+      'registry mirror',
+      'BuildKit cache',
+    ],
+    problems: [
+      'image builds take fourteen minutes',
+      'the layer cache is invalidated on every commit',
+      'images ship compilers and debug tools',
+      'pulls from the registry time out',
+    ],
     metrics: ['image build time', 'image size', 'cache hit rate', 'pull latency'],
     tech: ['BuildKit', 'Docker', 'distroless', 'ECR', 'Harbor registry'],
     verbs: ['cache', 'slim down', 'pin', 'rebuild', 'scan'],
@@ -63,8 +90,21 @@ const TOPICS = [
     label: 'auth',
     component: 'auth-service',
     system: 'authentication',
-    nouns: ['access token', 'refresh token', 'session', 'OIDC provider', 'JWT signing key', 'service account', 'login flow'],
-    problems: ['sessions expire in the middle of long builds', 'refresh token reuse logs users out', 'key rotation breaks running jobs', 'SSO users are created twice'],
+    nouns: [
+      'access token',
+      'refresh token',
+      'session',
+      'OIDC provider',
+      'JWT signing key',
+      'service account',
+      'login flow',
+    ],
+    problems: [
+      'sessions expire in the middle of long builds',
+      'refresh token reuse logs users out',
+      'key rotation breaks running jobs',
+      'SSO users are created twice',
+    ],
     metrics: ['login success rate', 'token refresh errors', 'session length', 'auth latency'],
     tech: ['OIDC', 'JWT', 'Keycloak', 'Okta', 'WebAuthn'],
     verbs: ['rotate', 'refresh', 'revoke', 'federate', 'validate'],
@@ -75,7 +115,12 @@ const TOPICS = [
     component: 'log-pipeline',
     system: 'logging and tracing',
     nouns: ['correlation id', 'log shipper', 'structured log line', 'trace span', 'log index', 'retention policy'],
-    problems: ['logs from one request cannot be joined across services', 'the log viewer freezes on large logs', 'log volume doubled after the release', 'timestamps drift between services'],
+    problems: [
+      'logs from one request cannot be joined across services',
+      'the log viewer freezes on large logs',
+      'log volume doubled after the release',
+      'timestamps drift between services',
+    ],
     metrics: ['log ingestion lag', 'log volume per day', 'query latency in the log viewer', 'dropped log lines'],
     tech: ['OpenTelemetry', 'Loki', 'Elasticsearch', 'Fluent Bit', 'pino'],
     verbs: ['correlate', 'ship', 'sample', 'index', 'redact'],
@@ -85,8 +130,21 @@ const TOPICS = [
     label: 'database',
     component: 'harbord',
     system: 'the build metadata database',
-    nouns: ['migration', 'partial index', 'connection pool', 'read replica', 'vacuum job', 'partitioned table', 'query plan'],
-    problems: ['the build_steps table grows by 40 GB a month', 'a missing index makes the dashboard slow', 'migrations lock the table for minutes', 'connection storms after deploys'],
+    nouns: [
+      'migration',
+      'partial index',
+      'connection pool',
+      'read replica',
+      'vacuum job',
+      'partitioned table',
+      'query plan',
+    ],
+    problems: [
+      'the build_steps table grows by 40 GB a month',
+      'a missing index makes the dashboard slow',
+      'migrations lock the table for minutes',
+      'connection storms after deploys',
+    ],
     metrics: ['p95 query latency', 'replication lag', 'table bloat', 'connection count'],
     tech: ['PostgreSQL 16', 'pgbouncer', 'logical replication', 'pg_partman', 'pg_stat_statements'],
     verbs: ['migrate', 'partition', 'vacuum', 'index', 'replicate'],
@@ -96,8 +154,20 @@ const TOPICS = [
     label: 'integrations',
     component: 'webhook-dispatcher',
     system: 'webhook delivery',
-    nouns: ['webhook delivery', 'retry schedule', 'dead-letter queue', 'signing secret', 'delivery log', 'endpoint health'],
-    problems: ['failed deliveries are retried in a tight loop', 'customers cannot see why a delivery failed', 'a slow endpoint blocks other customers', 'signatures break after secret rotation'],
+    nouns: [
+      'webhook delivery',
+      'retry schedule',
+      'dead-letter queue',
+      'signing secret',
+      'delivery log',
+      'endpoint health',
+    ],
+    problems: [
+      'failed deliveries are retried in a tight loop',
+      'customers cannot see why a delivery failed',
+      'a slow endpoint blocks other customers',
+      'signatures break after secret rotation',
+    ],
     metrics: ['delivery success rate', 'retry volume', 'delivery latency', 'dead-letter size'],
     tech: ['exponential backoff', 'HMAC-SHA256', 'Redis Streams', 'SQS', 'circuit breaker'],
     verbs: ['retry', 'sign', 'throttle', 'replay', 'disable'],
@@ -107,8 +177,21 @@ const TOPICS = [
     label: 'api',
     component: 'public-api',
     system: 'the public API',
-    nouns: ['rate limiter', 'API token', 'pagination cursor', 'error envelope', 'GraphQL schema', 'REST endpoint', 'quota'],
-    problems: ['one customer exhausts the shared rate limit', 'clients page through results inconsistently', 'error responses differ between endpoints', 'breaking changes ship without notice'],
+    nouns: [
+      'rate limiter',
+      'API token',
+      'pagination cursor',
+      'error envelope',
+      'GraphQL schema',
+      'REST endpoint',
+      'quota',
+    ],
+    problems: [
+      'one customer exhausts the shared rate limit',
+      'clients page through results inconsistently',
+      'error responses differ between endpoints',
+      'breaking changes ship without notice',
+    ],
     metrics: ['429 rate', 'API p99 latency', 'requests per token', 'schema breaking changes'],
     tech: ['token bucket', 'GraphQL', 'OpenAPI', 'Envoy', 'Redis'],
     verbs: ['limit', 'paginate', 'version', 'deprecate', 'document'],
@@ -118,8 +201,21 @@ const TOPICS = [
     label: 'frontend',
     component: 'dashboard',
     system: 'the web dashboard',
-    nouns: ['build list', 'dark mode theme', 'log viewer', 'settings page', 'onboarding tour', 'navigation bar', 'virtualized table'],
-    problems: ['the build list re-renders on every websocket message', 'dark mode has unreadable contrast', 'new users do not find the runner settings', 'bundle size grew past 3 MB'],
+    nouns: [
+      'build list',
+      'dark mode theme',
+      'log viewer',
+      'settings page',
+      'onboarding tour',
+      'navigation bar',
+      'virtualized table',
+    ],
+    problems: [
+      'the build list re-renders on every websocket message',
+      'dark mode has unreadable contrast',
+      'new users do not find the runner settings',
+      'bundle size grew past 3 MB',
+    ],
     metrics: ['time to interactive', 'bundle size', 'frame drops', 'support tickets per week'],
     tech: ['React', 'Vite', 'TanStack Query', 'Playwright', 'CSS custom properties'],
     verbs: ['render', 'virtualize', 'theme', 'lazy-load', 'simplify'],
@@ -130,7 +226,12 @@ const TOPICS = [
     component: 'billing-service',
     system: 'billing and invoicing',
     nouns: ['invoice', 'usage record', 'pricing plan', 'credit note', 'tax rate', 'payment retry', 'metered minute'],
-    problems: ['invoices are off by one cent', 'usage is counted twice after a retry', 'plan changes are not prorated', 'failed payments are not retried'],
+    problems: [
+      'invoices are off by one cent',
+      'usage is counted twice after a retry',
+      'plan changes are not prorated',
+      'failed payments are not retried',
+    ],
     metrics: ['invoice accuracy', 'revenue leakage', 'payment failure rate', 'billing job duration'],
     tech: ['Stripe', 'decimal arithmetic', 'idempotency keys', 'ledger table', 'banker rounding'],
     verbs: ['invoice', 'prorate', 'round', 'reconcile', 'meter'],
@@ -140,8 +241,20 @@ const TOPICS = [
     label: 'storage',
     component: 'artifact-store',
     system: 'artifact storage',
-    nouns: ['artifact', 'retention rule', 'object store bucket', 'cache archive', 'upload session', 'checksum manifest'],
-    problems: ['storage costs grew 30% in a quarter', 'expired artifacts are never deleted', 'large uploads fail halfway', 'downloads are slow across regions'],
+    nouns: [
+      'artifact',
+      'retention rule',
+      'object store bucket',
+      'cache archive',
+      'upload session',
+      'checksum manifest',
+    ],
+    problems: [
+      'storage costs grew 30% in a quarter',
+      'expired artifacts are never deleted',
+      'large uploads fail halfway',
+      'downloads are slow across regions',
+    ],
     metrics: ['storage cost', 'upload failure rate', 'download throughput', 'orphaned objects'],
     tech: ['S3', 'lifecycle policies', 'multipart upload', 'CloudFront', 'zstd'],
     verbs: ['expire', 'compress', 'deduplicate', 'replicate', 'upload'],
@@ -151,8 +264,21 @@ const TOPICS = [
     label: 'testing',
     component: 'test-runner',
     system: 'the test infrastructure',
-    nouns: ['flaky test', 'quarantine list', 'test shard', 'fixture database', 'snapshot test', 'retry policy', 'coverage report'],
-    problems: ['flaky tests block merges several times a day', 'the suite takes 40 minutes', 'shards are badly balanced', 'fixtures leak between tests'],
+    nouns: [
+      'flaky test',
+      'quarantine list',
+      'test shard',
+      'fixture database',
+      'snapshot test',
+      'retry policy',
+      'coverage report',
+    ],
+    problems: [
+      'flaky tests block merges several times a day',
+      'the suite takes 40 minutes',
+      'shards are badly balanced',
+      'fixtures leak between tests',
+    ],
     metrics: ['flake rate', 'suite duration', 'shard imbalance', 'merge queue wait'],
     tech: ['Jest', 'Playwright', 'Testcontainers', 'test impact analysis', 'JUnit XML'],
     verbs: ['quarantine', 'shard', 'retry', 'isolate', 'parallelise'],
@@ -162,8 +288,20 @@ const TOPICS = [
     label: 'notifications',
     component: 'notifier',
     system: 'notifications',
-    nouns: ['email template', 'Slack message', 'notification preference', 'digest', 'translation key', 'unsubscribe link'],
-    problems: ['users get the same failure email five times', 'templates are only in English', 'Slack messages arrive out of order', 'digests are sent at midnight UTC to everyone'],
+    nouns: [
+      'email template',
+      'Slack message',
+      'notification preference',
+      'digest',
+      'translation key',
+      'unsubscribe link',
+    ],
+    problems: [
+      'users get the same failure email five times',
+      'templates are only in English',
+      'Slack messages arrive out of order',
+      'digests are sent at midnight UTC to everyone',
+    ],
     metrics: ['emails per user per day', 'unsubscribe rate', 'delivery delay', 'translated strings'],
     tech: ['MJML', 'ICU MessageFormat', 'Slack API', 'SES', 'i18next'],
     verbs: ['batch', 'translate', 'deduplicate', 'schedule', 'template'],
@@ -174,7 +312,12 @@ const TOPICS = [
     component: 'build-queue',
     system: 'the build queue',
     nouns: ['build queue', 'priority class', 'lease', 'scheduler loop', 'fair-share policy', 'job state machine'],
-    problems: ['one organisation starves the others', 'jobs are picked twice after a crash', 'priority builds wait behind nightly jobs', 'the scheduler loop stalls under load'],
+    problems: [
+      'one organisation starves the others',
+      'jobs are picked twice after a crash',
+      'priority builds wait behind nightly jobs',
+      'the scheduler loop stalls under load',
+    ],
     metrics: ['scheduling latency', 'double-dispatch count', 'queue depth', 'fairness index'],
     tech: ['Redis Streams', 'SKIP LOCKED', 'PostgreSQL advisory locks', 'weighted fair queueing', 'NATS'],
     verbs: ['schedule', 'lease', 'prioritise', 'requeue', 'dispatch'],
@@ -185,7 +328,12 @@ const TOPICS = [
     component: 'secret-store',
     system: 'secrets management',
     nouns: ['secret', 'masking rule', 'vault path', 'encryption key', 'audit event', 'environment variable'],
-    problems: ['secrets appear unmasked in build logs', 'rotated secrets are not picked up by running pipelines', 'audit events lack the actor', 'keys are shared between environments'],
+    problems: [
+      'secrets appear unmasked in build logs',
+      'rotated secrets are not picked up by running pipelines',
+      'audit events lack the actor',
+      'keys are shared between environments',
+    ],
     metrics: ['secrets leaked in logs', 'rotation time', 'audit coverage', 'key age'],
     tech: ['HashiCorp Vault', 'KMS', 'envelope encryption', 'SOPS', 'OIDC federation'],
     verbs: ['mask', 'rotate', 'encrypt', 'audit', 'scope'],
@@ -195,8 +343,21 @@ const TOPICS = [
     label: 'delivery',
     component: 'deployer',
     system: 'deployments',
-    nouns: ['canary', 'rollback', 'feature flag', 'deploy window', 'health check', 'release train', 'blue-green switch'],
-    problems: ['bad releases reach all regions before anyone notices', 'rollbacks take forty minutes', 'feature flags are never cleaned up', 'health checks pass while the service is broken'],
+    nouns: [
+      'canary',
+      'rollback',
+      'feature flag',
+      'deploy window',
+      'health check',
+      'release train',
+      'blue-green switch',
+    ],
+    problems: [
+      'bad releases reach all regions before anyone notices',
+      'rollbacks take forty minutes',
+      'feature flags are never cleaned up',
+      'health checks pass while the service is broken',
+    ],
     metrics: ['change failure rate', 'time to rollback', 'deploy frequency', 'stale flags'],
     tech: ['Argo Rollouts', 'LaunchDarkly', 'Helm', 'Terraform', 'progressive delivery'],
     verbs: ['deploy', 'roll back', 'canary', 'flag', 'promote'],
@@ -207,7 +368,12 @@ const TOPICS = [
     component: 'search-service',
     system: 'search',
     nouns: ['search index', 'relevance ranking', 'query parser', 'autocomplete', 'reindex job', 'synonym list'],
-    problems: ['searching for a branch name returns nothing', 'the reindex job runs for six hours', 'autocomplete lags behind typing', 'results ignore permissions'],
+    problems: [
+      'searching for a branch name returns nothing',
+      'the reindex job runs for six hours',
+      'autocomplete lags behind typing',
+      'results ignore permissions',
+    ],
     metrics: ['search latency', 'zero-result rate', 'reindex duration', 'click-through rate'],
     tech: ['OpenSearch', 'BM25', 'trigram index', 'pg_trgm', 'edge n-grams'],
     verbs: ['index', 'rank', 'tokenise', 'filter', 'suggest'],
@@ -263,18 +429,28 @@ function sentence(r, t) {
   const num = () => r.pick([2, 3, 5, 7, 12, 15, 20, 30, 40, 45, 60, 90, 120, 250, 500]);
   const templates = [
     () => `Today ${r.pick(t.problems)}, which costs the ${r.pick(TEAMS)} team several hours a week.`,
-    () => `The ${n()} in \`${t.component}\` was written when we had a tenth of the current load, and ${r.pick(t.metrics)} has doubled since.`,
-    () => `We want to ${r.pick(t.verbs)} the ${n()} so that ${r.pick(t.metrics)} stays under ${num()} ${r.pick(['ms', 'seconds', 'minutes', 'percent'])}.`,
-    () => `Customers in ${r.pick(REGIONS)} reported that ${r.pick(t.problems)}; support opened ${num()} tickets about it last month.`,
-    () => `Using ${r.pick(t.tech)} for the ${n()} keeps the change small and matches what ${r.pick(TEAMS)} already runs.`,
-    () => `We considered ${r.pick(t.tech)} instead, but it would add an operational dependency for a ${n()} that changes rarely.`,
-    () => `The ${n()} and the ${n()} must stay consistent: a change to one without the other is how the last incident started.`,
+    () =>
+      `The ${n()} in \`${t.component}\` was written when we had a tenth of the current load, and ${r.pick(t.metrics)} has doubled since.`,
+    () =>
+      `We want to ${r.pick(t.verbs)} the ${n()} so that ${r.pick(t.metrics)} stays under ${num()} ${r.pick(['ms', 'seconds', 'minutes', 'percent'])}.`,
+    () =>
+      `Customers in ${r.pick(REGIONS)} reported that ${r.pick(t.problems)}; support opened ${num()} tickets about it last month.`,
+    () =>
+      `Using ${r.pick(t.tech)} for the ${n()} keeps the change small and matches what ${r.pick(TEAMS)} already runs.`,
+    () =>
+      `We considered ${r.pick(t.tech)} instead, but it would add an operational dependency for a ${n()} that changes rarely.`,
+    () =>
+      `The ${n()} and the ${n()} must stay consistent: a change to one without the other is how the last incident started.`,
     () => `Measured over ${num()} days, ${r.pick(t.metrics)} went from ${num()} to ${num()} after the change.`,
-    () => `${cap(r.pick(t.verbs))}ing the ${n()} is done by a background job that runs every ${num()} minutes and is idempotent.`,
-    () => `The dashboard shows ${r.pick(t.metrics)} per organisation, and an alert fires when it stays above the target for ${num()} minutes.`,
+    () =>
+      `${cap(r.pick(t.verbs))}ing the ${n()} is done by a background job that runs every ${num()} minutes and is idempotent.`,
+    () =>
+      `The dashboard shows ${r.pick(t.metrics)} per organisation, and an alert fires when it stays above the target for ${num()} minutes.`,
     () => `This does not change ${r.pick(TOPICS).system}; that is tracked separately.`,
-    () => `Rollout is behind a feature flag, first for internal projects, then for ${num()} percent of organisations, then for everyone.`,
-    () => `Self-hosted installs get the same behaviour in the next minor release, with the old ${n()} kept for one version.`,
+    () =>
+      `Rollout is behind a feature flag, first for internal projects, then for ${num()} percent of organisations, then for everyone.`,
+    () =>
+      `Self-hosted installs get the same behaviour in the next minor release, with the old ${n()} kept for one version.`,
     () => `A runbook entry explains how to ${r.pick(t.verbs)} the ${n()} by hand if the automation fails.`,
     () => `The root cause was in \`${t.component}\`: the ${n()} was read before the ${n()} had been written.`,
   ];
@@ -344,9 +520,12 @@ function codeBlock(r, t) {
     ].join('\n');
   }
   if (kind === 3) {
-    return ['```bash', `kubectl -n ${t.key} rollout restart deployment/${t.component}`, `${t.component} ${r.pick(t.verbs).replace(/\s+/g, '-')} --dry-run --limit ${r.int(10, 1000)}`, '```'].join(
-      '\n',
-    );
+    return [
+      '```bash',
+      `kubectl -n ${t.key} rollout restart deployment/${t.component}`,
+      `${t.component} ${r.pick(t.verbs).replace(/\s+/g, '-')} --dry-run --limit ${r.int(10, 1000)}`,
+      '```',
+    ].join('\n');
   }
   return [
     '```go',
@@ -451,7 +630,9 @@ function lldDoc(r, id, t) {
 }
 
 function standardDoc(r, t, i, adr) {
-  const ttl = adr ? `ADR-${String(i).padStart(4, '0')}: Use ${r.pick(t.tech)} for the ${r.pick(t.nouns)}` : `${cap(t.label)} standard`;
+  const ttl = adr
+    ? `ADR-${String(i).padStart(4, '0')}: Use ${r.pick(t.tech)} for the ${r.pick(t.nouns)}`
+    : `${cap(t.label)} standard`;
   const lines = [
     '---',
     `title: ${JSON.stringify(ttl)}`,
@@ -477,7 +658,18 @@ function standardDoc(r, t, i, adr) {
 }
 
 function briefDoc(r, t, heading) {
-  return [`# ${heading}`, '', '## Objective', '', paragraph(r, t, 3, 5), '', '## Requirements', '', listItems(r, t, 3, 6), ''].join('\n');
+  return [
+    `# ${heading}`,
+    '',
+    '## Objective',
+    '',
+    paragraph(r, t, 3, 5),
+    '',
+    '## Requirements',
+    '',
+    listItems(r, t, 3, 6),
+    '',
+  ].join('\n');
 }
 
 /**
@@ -523,7 +715,12 @@ export async function generateCorpus(dir, { docs = 1000, seed = 42, standards = 
     const t = TOPICS[i % TOPICS.length];
     const adr = i % 2 === 1;
     const d = standardDoc(r, t, i + 1, adr);
-    await put(adr ? `docs/adrs/${String(i + 1).padStart(4, '0')}-${slugify(d.title.replace(/^ADR-\d+: /, ''))}.md` : `docs/standards/${t.key}-standard.md`, d.text);
+    await put(
+      adr
+        ? `docs/adrs/${String(i + 1).padStart(4, '0')}-${slugify(d.title.replace(/^ADR-\d+: /, ''))}.md`
+        : `docs/standards/${t.key}-standard.md`,
+      d.text,
+    );
   }
   const briefs = [];
   for (const [name, t, heading] of [
@@ -550,8 +747,14 @@ async function cli(argv) {
     process.exitCode = dir ? 0 : 2;
     return;
   }
-  const res = await generateCorpus(path.resolve(dir), { docs: opt('docs', 1000), seed: opt('seed', 42), standards: opt('standards', 12) });
-  process.stdout.write(`wrote ${res.files.length} files (${res.history.length} history documents) under ${path.resolve(dir)}\n`);
+  const res = await generateCorpus(path.resolve(dir), {
+    docs: opt('docs', 1000),
+    seed: opt('seed', 42),
+    standards: opt('standards', 12),
+  });
+  process.stdout.write(
+    `wrote ${res.files.length} files (${res.history.length} history documents) under ${path.resolve(dir)}\n`,
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -25,7 +25,13 @@ const arg = (name, dflt) => {
 };
 const bundle = path.resolve(arg('--bundle', path.join(repo, '..', 'shared', 'eval', 'git-dev', 'release-it.bundle')));
 // Several files, comma-separated: done and never-done briefs, and sibling briefs (`sibling_of`: work adjacent to merged work, never done).
-const briefFiles = arg('--briefs', [path.join(repo, 'bench', 'git-dev', 'briefs.jsonl'), path.join(repo, 'bench', 'git-dev', 'release-it-siblings.jsonl')].join(','));
+const briefFiles = arg(
+  '--briefs',
+  [
+    path.join(repo, 'bench', 'git-dev', 'briefs.jsonl'),
+    path.join(repo, 'bench', 'git-dev', 'release-it-siblings.jsonl'),
+  ].join(','),
+);
 const briefs = briefFiles
   .split(',')
   .flatMap((f) => readFileSync(f, 'utf8').split('\n'))
@@ -35,7 +41,10 @@ const briefs = briefFiles
 const saveOut = arg('--save', null);
 const fitOut = arg('--fit', null);
 // The repository's name in reports and saved runs (a fetched repository's folder is named like `owner+name`).
-const name = arg('--name', path.basename(bundle) === 'repo' ? path.basename(path.dirname(bundle)) : path.basename(bundle));
+const name = arg(
+  '--name',
+  path.basename(bundle) === 'repo' ? path.basename(path.dirname(bundle)) : path.basename(bundle),
+);
 const argv = process.argv.slice(2);
 const k = Number(arg('-k', '10'));
 const bin = path.join(repo, 'bin', 'agentos.js');
@@ -51,16 +60,28 @@ try {
   execFileSync('git', ['clone', '-q', '-n', bundle, project], { stdio: 'ignore' });
   execFileSync('git', ['reset', '-q'], { cwd: project, stdio: 'ignore' });
 }
-const run = (args, input) => spawnSync(process.execPath, [bin, ...args], { cwd: project, input, encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1' }, maxBuffer: 64 << 20 });
+const run = (args, input) =>
+  spawnSync(process.execPath, [bin, ...args], {
+    cwd: project,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+    maxBuffer: 64 << 20,
+  });
 let r = run(['init', '--yes']);
 if (r.status !== 0) throw new Error(`init: ${r.stderr}`);
 // More candidates than the product shows, for the fit's negatives.
-writeFileSync(path.join(project, '.agentos', 'config.yaml'), readFileSync(path.join(project, '.agentos', 'config.yaml'), 'utf8') + `history:\n  k: ${k}\n`);
+writeFileSync(
+  path.join(project, '.agentos', 'config.yaml'),
+  readFileSync(path.join(project, '.agentos', 'config.yaml'), 'utf8') + `history:\n  k: ${k}\n`,
+);
 const t0 = Date.now();
 r = run(['index', '--include-history', '--json']);
 if (r.status !== 0) throw new Error(`index: ${r.stderr}`);
 const indexed = JSON.parse(r.stdout);
-console.error(`indexed ${indexed.sources?.documents ?? 0} pieces of work in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.error(
+  `indexed ${indexed.sources?.documents ?? 0} pieces of work in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+);
 
 const results = [];
 mkdirSync(path.join(dir, 'briefs'));
@@ -71,9 +92,18 @@ for (const b of briefs) {
   const out = JSON.parse(r.stdout);
   const nearest = out.nearest ?? [];
   const rank = b.expect ? nearest.findIndex((m) => (m.ref ?? '').startsWith(b.expect)) : -1;
-  results.push({ id: b.id, expect: b.expect, sibling: b.sibling_of ?? null, status: out.status, rank, top: nearest[0] ? `${(nearest[0].ref ?? '').slice(0, 7)} ${nearest[0].title}` : null, nearest });
+  results.push({
+    id: b.id,
+    expect: b.expect,
+    sibling: b.sibling_of ?? null,
+    status: out.status,
+    rank,
+    top: nearest[0] ? `${(nearest[0].ref ?? '').slice(0, 7)} ${nearest[0].title}` : null,
+    nearest,
+  });
 }
-if (saveOut) writeFileSync(saveOut, JSON.stringify({ bundle: name, indexed: indexed.sources?.documents ?? 0, results }));
+if (saveOut)
+  writeFileSync(saveOut, JSON.stringify({ bundle: name, indexed: indexed.sources?.documents ?? 0, results }));
 
 function report(label, rows, decide) {
   const done = rows.filter((x) => x.expect);
@@ -89,11 +119,19 @@ function report(label, rows, decide) {
   console.log(
     `  done work (${done.length}): first and shown ${found}; first ${done.filter((x) => x.rank === 0).length}, in top 3 ${done.filter((x) => x.rank >= 0 && x.rank < 3).length}; alert ${cnt(d, 'duplicate_alert')}, related ${cnt(d, 'related_context')}, clear ${cnt(d, 'clear')}`,
   );
-  console.log(`  never done (${never.length}): alert ${cnt(n, 'duplicate_alert')}, related ${cnt(n, 'related_context')}, clear ${cnt(n, 'clear')}`);
-  if (siblings.length) console.log(`  sibling work (${siblings.length}): alert ${cnt(sib, 'duplicate_alert')}, related ${cnt(sib, 'related_context')}, clear ${cnt(sib, 'clear')}`);
+  console.log(
+    `  never done (${never.length}): alert ${cnt(n, 'duplicate_alert')}, related ${cnt(n, 'related_context')}, clear ${cnt(n, 'clear')}`,
+  );
+  if (siblings.length)
+    console.log(
+      `  sibling work (${siblings.length}): alert ${cnt(sib, 'duplicate_alert')}, related ${cnt(sib, 'related_context')}, clear ${cnt(sib, 'clear')}`,
+    );
 }
 report('as shipped (calibration in src/work-memory/scoring)', results, (x) => x.status);
-for (const x of results) console.log(`  ${x.id.padEnd(9)} ${x.status.padEnd(16)} rank ${x.rank}  top ${(x.nearest[0]?.score ?? 0).toFixed(3)}  ${x.top ?? ''}`);
+for (const x of results)
+  console.log(
+    `  ${x.id.padEnd(9)} ${x.status.padEnd(16)} rank ${x.rank}  top ${(x.nearest[0]?.score ?? 0).toFixed(3)}  ${x.top ?? ''}`,
+  );
 
 // Sibling work: each done brief again with its own commit left out of the index (an exclude_subjects
 // rule matching its subject exactly), so nothing the same is left to find but its neighbours: every
@@ -103,18 +141,29 @@ if (argv.includes('--left-out')) {
   const base = readFileSync(cfgFile, 'utf8');
   const leftOut = [];
   for (const b of briefs.filter((x) => x.expect)) {
-    const subject = execFileSync('git', ['log', '-1', '--format=%s', b.expect], { cwd: project, encoding: 'utf8' }).trim();
+    const subject = execFileSync('git', ['log', '-1', '--format=%s', b.expect], {
+      cwd: project,
+      encoding: 'utf8',
+    }).trim();
     const re = `^${subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
     writeFileSync(cfgFile, base.replace(/^ {2}git: true.*$/m, `  git: { exclude_subjects: [${JSON.stringify(re)}] }`));
     r = run(['index', '--json']);
     if (r.status !== 0) throw new Error(`index: ${r.stderr}`);
     const file = path.join(dir, 'briefs', `${b.id}.md`);
     const out = JSON.parse(run(['issue', 'start', file, '--json', '--non-interactive', '--no-refresh']).stdout);
-    leftOut.push({ id: b.id, status: out.status, top: out.nearest[0] ? `${out.nearest[0].score.toFixed(3)} ${(out.nearest[0].ref ?? '').slice(0, 7)} ${out.nearest[0].title}` : '' });
+    leftOut.push({
+      id: b.id,
+      status: out.status,
+      top: out.nearest[0]
+        ? `${out.nearest[0].score.toFixed(3)} ${(out.nearest[0].ref ?? '').slice(0, 7)} ${out.nearest[0].title}`
+        : '',
+    });
   }
   writeFileSync(cfgFile, base);
   const cnt = (s) => leftOut.filter((x) => x.status === s).length;
-  console.log(`\nown commit left out (${leftOut.length} done briefs): alert ${cnt('duplicate_alert')}, related ${cnt('related_context')}, clear ${cnt('clear')}`);
+  console.log(
+    `\nown commit left out (${leftOut.length} done briefs): alert ${cnt('duplicate_alert')}, related ${cnt('related_context')}, clear ${cnt('clear')}`,
+  );
   for (const x of leftOut) console.log(`  ${x.id.padEnd(9)} ${x.status.padEnd(16)} ${x.top}`);
 }
 rmSync(dir, { recursive: true, force: true });
@@ -129,6 +178,11 @@ function fit(rows, out) {
   reportModel('commit model, leave-one-brief-out (out of sample for each brief)', rows, (x) => cv.get(x));
   const model = train(samples);
   reportModel('commit model fitted on all briefs (in sample)', rows, modelDecision(model));
-  writeModel(out, model, 'bench/git-dev-eval.mjs --fit', `${name} (${samples.length} candidates of ${rows.length} briefs)`);
+  writeModel(
+    out,
+    model,
+    'bench/git-dev-eval.mjs --fit',
+    `${name} (${samples.length} candidates of ${rows.length} briefs)`,
+  );
   console.log(`\nwrote ${out}`);
 }

@@ -43,8 +43,14 @@ console.log(
 
 const all = runs.flatMap((r) => samplesOf(r.results, `${r.bundle}:`));
 const model = train(all, names, lambda);
-for (const r of runs) report(`in sample: ${r.bundle} (model fitted on every repository)`, r.results, modelDecision(model));
+for (const r of runs)
+  report(`in sample: ${r.bundle} (model fitted on every repository)`, r.results, modelDecision(model));
 if (out) {
-  writeModel(out, model, 'bench/git-dev-fit.mjs', `${runs.map((r) => r.bundle).join(', ')} (${all.length} candidates of ${runs.reduce((a, r) => a + r.results.length, 0)} briefs)`);
+  writeModel(
+    out,
+    model,
+    'bench/git-dev-fit.mjs',
+    `${runs.map((r) => r.bundle).join(', ')} (${all.length} candidates of ${runs.reduce((a, r) => a + r.results.length, 0)} briefs)`,
+  );
   console.log(`\nwrote ${path.relative(process.cwd(), out)}`);
 }

@@ -31,7 +31,23 @@ const small = Number(opt('small', 500));
 let seed = 42;
 const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const pick = (a) => a[Math.floor(rand() * a.length)];
-const VERBS = ['Add', 'Fix', 'Support', 'Refactor', 'Remove', 'Improve', 'Handle', 'Cache', 'Validate', 'Document', 'Retry', 'Parse', 'Skip', 'Allow', 'Deprecate'];
+const VERBS = [
+  'Add',
+  'Fix',
+  'Support',
+  'Refactor',
+  'Remove',
+  'Improve',
+  'Handle',
+  'Cache',
+  'Validate',
+  'Document',
+  'Retry',
+  'Parse',
+  'Skip',
+  'Allow',
+  'Deprecate',
+];
 const THINGS = [
   'tag lookup',
   'release notes',
@@ -66,10 +82,24 @@ const repo = path.join(dir, 'repo');
 
 /** Real first-parent commits of `gitDir`, oldest first: message and the paths each changed. */
 function realCommits(gitDir) {
-  const out = execFileSync('git', ['--git-dir', gitDir, 'log', '--first-parent', '--diff-merges=first-parent', '--reverse', '--name-only', '--no-renames', '--format=%x1e%B%x1f'], {
-    maxBuffer: 1 << 30,
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    'git',
+    [
+      '--git-dir',
+      gitDir,
+      'log',
+      '--first-parent',
+      '--diff-merges=first-parent',
+      '--reverse',
+      '--name-only',
+      '--no-renames',
+      '--format=%x1e%B%x1f',
+    ],
+    {
+      maxBuffer: 1 << 30,
+      encoding: 'utf8',
+    },
+  );
   return out
     .split('\x1e')
     .filter(Boolean)
@@ -103,7 +133,8 @@ function syntheticCommits(n) {
     let subject;
     if (r < 0.1) subject = `Release ${Math.floor(i / 100)}.${i % 100}.0`;
     else if (r < 0.15) subject = 'Update dependencies';
-    else subject = `${pick(VERBS)} ${pick(THINGS)} ${sentence(2 + Math.floor(rand() * 5))}${rand() < 0.33 ? ` (#${i})` : ''}`;
+    else
+      subject = `${pick(VERBS)} ${pick(THINGS)} ${sentence(2 + Math.floor(rand() * 5))}${rand() < 0.33 ? ` (#${i})` : ''}`;
     const body = rand() < 0.5 ? `\n\n${sentence(5 + Math.floor(rand() * 35))}.` : '';
     const files = [];
     const count = 1 + Math.floor(rand() * 5);
@@ -117,7 +148,8 @@ function syntheticCommits(n) {
 function realMix(dirs, n) {
   const sources = dirs.map(realCommits);
   const list = [];
-  for (let k = 0; list.length < n && sources.some((s) => k < s.length); k++) for (const s of sources) if (k < s.length && list.length < n) list.push(s[k]);
+  for (let k = 0; list.length < n && sources.some((s) => k < s.length); k++)
+    for (const s of sources) if (k < s.length && list.length < n) list.push(s[k]);
   return list;
 }
 
@@ -135,8 +167,18 @@ const run = async (at, args) => {
   if (r.code !== 0) throw new Error(`agentos ${args.join(' ')}: exit ${r.code}\n${r.stderr}`);
   return r;
 };
-const commitEnv = { ...process.env, GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'd@x', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'd@x' };
-const NEW_WORK = ['Add a --dry-run flag to the publish step', 'Retry the registry lookup when the network drops', 'Show the changelog before asking to publish'];
+const commitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'Dev',
+  GIT_AUTHOR_EMAIL: 'd@x',
+  GIT_COMMITTER_NAME: 'Dev',
+  GIT_COMMITTER_EMAIL: 'd@x',
+};
+const NEW_WORK = [
+  'Add a --dry-run flag to the publish step',
+  'Retry the registry lookup when the network drops',
+  'Show the changelog before asking to publish',
+];
 /** One new commit then `index`, three times: the runs (the median is reported). */
 async function newCommits(at) {
   const runs = [];
@@ -164,7 +206,10 @@ if (small > 0 && small < history.length) {
   await run(smallRepo, ['index', '--include-history', '--json']);
   smallOneMs = median((await newCommits(smallRepo)).map((r) => r.wallMs));
 }
-const gitLog = spawnSync('git', ['log', '-z', '--first-parent', '--name-status', '--format=%H%x00%B', 'main'], { cwd: repo, maxBuffer: 1 << 30 });
+const gitLog = spawnSync('git', ['log', '-z', '--first-parent', '--name-status', '--format=%H%x00%B', 'main'], {
+  cwd: repo,
+  maxBuffer: 1 << 30,
+});
 
 const mb = (kb) => (kb ? `${Math.round(kb / 1024)} MB` : 'n/a');
 const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -175,8 +220,22 @@ const rows = [
     mb(full.peakRssKb),
     `${report.sources.git.commits} commits read, ${report.sources.documents} pieces of work, ${report.chunksEmbedded} chunks, ${report.tokensEmbedded} tokens`,
   ],
-  ['one new commit (median of 3)', s(oneMs), mb(one.peakRssKb), `${JSON.parse(one.stdout).sources.git.mode}, ${JSON.parse(one.stdout).chunksEmbedded} chunk embedded`],
-  ...(smallOneMs === null ? [] : [[`one new commit at ${small} commits (median of 3)`, s(smallOneMs), '', `ratio at ${commits} / at ${small}: ${(oneMs / smallOneMs).toFixed(2)}x`]]),
+  [
+    'one new commit (median of 3)',
+    s(oneMs),
+    mb(one.peakRssKb),
+    `${JSON.parse(one.stdout).sources.git.mode}, ${JSON.parse(one.stdout).chunksEmbedded} chunk embedded`,
+  ],
+  ...(smallOneMs === null
+    ? []
+    : [
+        [
+          `one new commit at ${small} commits (median of 3)`,
+          s(smallOneMs),
+          '',
+          `ratio at ${commits} / at ${small}: ${(oneMs / smallOneMs).toFixed(2)}x`,
+        ],
+      ]),
   ['nothing new', s(none.wallMs), mb(none.peakRssKb), JSON.parse(none.stdout).sources.git.mode],
 ];
 console.log(

@@ -14,7 +14,8 @@ const opt = (n, d) => (argv.includes(`--${n}`) ? argv[argv.indexOf(`--${n}`) + 1
 const root = path.resolve(opt('root', ''));
 const runs = Number(opt('runs', 15));
 const attempts = Number(opt('attempts', 1000));
-const fixture = (n) => readFileSync(path.join(REPO, 'test', 'fixtures', 'hooks', n), 'utf8').replaceAll('PROJECT', root);
+const fixture = (n) =>
+  readFileSync(path.join(REPO, 'test', 'fixtures', 'hooks', n), 'utf8').replaceAll('PROJECT', root);
 
 function time(args, input) {
   const t0 = performance.now();
@@ -53,7 +54,8 @@ const cases = {
 };
 for (const [args, input] of Object.values(cases)) time(args, input); // warm-up (fills the caches)
 const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-for (let i = 0; i < runs; i++) for (const [k, [args, input]] of Object.entries(cases)) samples[k].push(time(args, input));
+for (let i = 0; i < runs; i++)
+  for (const [k, [args, input]] of Object.entries(cases)) samples[k].push(time(args, input));
 const result = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
 const bare = result.bareNode.median;
 for (const [k, s] of Object.entries(result)) {

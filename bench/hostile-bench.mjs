@@ -24,9 +24,18 @@ async function put(file, content) {
 /** A small project with past work, indexed once. */
 async function project(work) {
   const root = path.join(work, 'project');
-  await put(path.join(root, '.agentos', 'config.yaml'), 'corpus:\n  standards: ["docs/adrs/*.md"]\n  history: ["docs/audit/done/*/001-issue.md"]\n');
-  await put(path.join(root, 'docs', 'adrs', '0001-postgres.md'), '# ADR 1: Use Postgres\n\nStatus: accepted\n\nWe store build metadata in Postgres because it is reliable.\n');
-  await put(path.join(root, 'docs', 'audit', 'done', '41-docker', '001-issue.md'), '# Issue 41: Speed up Docker builds\n\nStatus: done\n\n## Summary\n\nCache Docker layers in CI.\n');
+  await put(
+    path.join(root, '.agentos', 'config.yaml'),
+    'corpus:\n  standards: ["docs/adrs/*.md"]\n  history: ["docs/audit/done/*/001-issue.md"]\n',
+  );
+  await put(
+    path.join(root, 'docs', 'adrs', '0001-postgres.md'),
+    '# ADR 1: Use Postgres\n\nStatus: accepted\n\nWe store build metadata in Postgres because it is reliable.\n',
+  );
+  await put(
+    path.join(root, 'docs', 'audit', 'done', '41-docker', '001-issue.md'),
+    '# Issue 41: Speed up Docker builds\n\nStatus: done\n\n## Summary\n\nCache Docker layers in CI.\n',
+  );
   const r = await runProcess(agentos(['-C', root, 'index', '--include-history']), { cwd: root });
   if (r.code !== 0) throw new Error(`index failed (${r.code}): ${r.stderr.slice(-500)}`);
   return root;
@@ -68,17 +77,31 @@ export async function hostileBench({ work, runs = 3 }) {
   const root = await project(work);
   const b = path.join(work, 'briefs');
   const briefs = {
-    'H1 + 6,000 spaces': await put(path.join(b, 'h1.md'), `# Docker layer caching${' '.repeat(6000)}\n\nCache layers in CI.\n`),
+    'H1 + 6,000 spaces': await put(
+      path.join(b, 'h1.md'),
+      `# Docker layer caching${' '.repeat(6000)}\n\nCache layers in CI.\n`,
+    ),
     '200,000 `[`': await put(path.join(b, 'brackets.md'), `# Brackets\n\n${'['.repeat(200_000)}\n`),
-    '800 KB prose': await put(path.join(b, 'prose.md'), `# Prose\n\n${'We cache Docker layers in CI so builds reuse unchanged layers. '.repeat(12_800)}\n`),
+    '800 KB prose': await put(
+      path.join(b, 'prose.md'),
+      `# Prose\n\n${'We cache Docker layers in CI so builds reuse unchanged layers. '.repeat(12_800)}\n`,
+    ),
     '1 MB brief': await put(path.join(b, 'one-mb.md'), oneMegabyte()),
   };
   const fifo = path.join(b, 'fifo.md');
   spawnSync('mkfifo', [fifo]);
   const cases = [];
   for (const [label, file] of Object.entries(briefs))
-    cases.push({ label: `issue start: ${label}`, args: ['issue', 'start', file, '--non-interactive', '-o', path.join(work, 'out', path.basename(file))], runs });
-  cases.push({ label: 'issue start: /dev/zero as brief', args: ['issue', 'start', '/dev/zero', '--non-interactive'], runs });
+    cases.push({
+      label: `issue start: ${label}`,
+      args: ['issue', 'start', file, '--non-interactive', '-o', path.join(work, 'out', path.basename(file))],
+      runs,
+    });
+  cases.push({
+    label: 'issue start: /dev/zero as brief',
+    args: ['issue', 'start', '/dev/zero', '--non-interactive'],
+    runs,
+  });
   cases.push({ label: 'issue start: FIFO as brief', args: ['issue', 'start', fifo, '--non-interactive'], runs });
   cases.push({ label: 'issue (no subcommand)', args: ['issue'], runs: 1 });
 
@@ -91,7 +114,13 @@ export async function hostileBench({ work, runs = 3 }) {
       walls.push(last.wallMs);
     }
     const s = summarize(walls);
-    results.push({ label: c.label, exit: last.code, runs: c.runs, wallMs: s, peakRssMb: last.peakRssKb ? last.peakRssKb / 1024 : null });
+    results.push({
+      label: c.label,
+      exit: last.code,
+      runs: c.runs,
+      wallMs: s,
+      peakRssMb: last.peakRssKb ? last.peakRssKb / 1024 : null,
+    });
     log(`${c.label}: exit ${last.code}, median ${s.median.toFixed(0)} ms`);
   };
   for (const c of cases) await measure(c);
@@ -104,7 +133,18 @@ export async function hostileBench({ work, runs = 3 }) {
   ]) {
     await rm(current, { recursive: true, force: true });
     await make();
-    await measure({ label: `issue start: CURRENT is ${label}`, args: ['issue', 'start', briefs['H1 + 6,000 spaces'], '--non-interactive', '-o', path.join(work, 'out', 'cur.md')], runs: 1 });
+    await measure({
+      label: `issue start: CURRENT is ${label}`,
+      args: [
+        'issue',
+        'start',
+        briefs['H1 + 6,000 spaces'],
+        '--non-interactive',
+        '-o',
+        path.join(work, 'out', 'cur.md'),
+      ],
+      runs: 1,
+    });
     await measure({ label: `search: CURRENT is ${label}`, args: ['search', 'docker'], runs: 1 });
     await measure({ label: `index: CURRENT is ${label}`, args: ['index', '--include-history'], runs: 1 });
   }
@@ -135,12 +175,23 @@ export async function hostileBench({ work, runs = 3 }) {
   await measure({ label: 'index: hostile corpus (15 files)', args: ['index', '--full'], runs: 1 }, hroot);
 
   const oneMb = results.find((r) => r.label === 'issue start: 1 MB brief');
-  const target = { name: 'issue start on a 1 MB brief', limitMs: TARGET_1MB_BRIEF_MS, medianMs: oneMb.wallMs.median, met: oneMb.wallMs.median <= TARGET_1MB_BRIEF_MS };
+  const target = {
+    name: 'issue start on a 1 MB brief',
+    limitMs: TARGET_1MB_BRIEF_MS,
+    medianMs: oneMb.wallMs.median,
+    met: oneMb.wallMs.median <= TARGET_1MB_BRIEF_MS,
+  };
   process.stdout.write(
     '\nHostile input (issue 12): whole `agentos` processes, wall ms min / median / max\n' +
       table(
         ['case', 'exit', 'runs', 'wall ms', 'peak RSS MB'],
-        results.map((r) => [r.label, String(r.exit), String(r.runs), `${fmt(r.wallMs.min)} / ${fmt(r.wallMs.median)} / ${fmt(r.wallMs.max)}`, fmt(r.peakRssMb)]),
+        results.map((r) => [
+          r.label,
+          String(r.exit),
+          String(r.runs),
+          `${fmt(r.wallMs.min)} / ${fmt(r.wallMs.median)} / ${fmt(r.wallMs.max)}`,
+          fmt(r.peakRssMb),
+        ]),
       ) +
       `\ntarget: ${target.name} <= ${target.limitMs} ms: median ${fmt(target.medianMs)} ms, ${target.met ? 'met' : 'NOT met'}\n`,
   );

@@ -24,12 +24,26 @@ async function indexRun(root, extra = []) {
 
 /** One in-process buildIndex run with its phases timed (bench/lib/build-probe.mjs). */
 async function buildProbe(root) {
-  const res = await runProcess([path.join(REPO, 'bench', 'lib', 'build-probe.mjs'), root], { env: childEnv(), cwd: root });
+  const res = await runProcess([path.join(REPO, 'bench', 'lib', 'build-probe.mjs'), root], {
+    env: childEnv(),
+    cwd: root,
+  });
   if (res.code !== 0) throw new Error(`build probe exited ${res.code}\n${res.stderr.slice(-2000)}`);
   return { ...JSON.parse(res.stdout.trim().split('\n').pop()), wall: res.wallMs };
 }
 
-const PROBE_FIELDS = ['wall', 'importMs', 'totalMs', 'openAndScanMs', 'scanAgainMs', 'compareMs', 'modelLoadMs', 'chunkAndEmbedMs', 'writeMs', 'chunksEmbedded'];
+const PROBE_FIELDS = [
+  'wall',
+  'importMs',
+  'totalMs',
+  'openAndScanMs',
+  'scanAgainMs',
+  'compareMs',
+  'modelLoadMs',
+  'chunkAndEmbedMs',
+  'writeMs',
+  'chunksEmbedded',
+];
 
 /** Build the index once if there is none (not measured). */
 export async function ensureIndexed(root) {
@@ -46,7 +60,9 @@ export async function fullIndex({ label, root, runs = 3, warmup = 1 }) {
     r.tokensPerSec = r.tokensEmbedded / (r.wall / 1000);
     r.msPerToken = r.wall / r.tokensEmbedded;
     samples.push(r);
-    log(`full index ${label} run ${i + 1}/${warmup + runs}: ${(r.wall / 1000).toFixed(1)} s, ${r.chunksEmbedded} chunks, ${r.tokensEmbedded} tokens`);
+    log(
+      `full index ${label} run ${i + 1}/${warmup + runs}: ${(r.wall / 1000).toFixed(1)} s, ${r.chunksEmbedded} chunks, ${r.tokensEmbedded} tokens`,
+    );
   }
   const measured = samples.slice(warmup);
   return {
@@ -57,7 +73,15 @@ export async function fullIndex({ label, root, runs = 3, warmup = 1 }) {
     chunks: measured[0].chunksEmbedded,
     tokens: measured[0].tokensEmbedded,
     samples: measured,
-    summary: summarizeFields(measured, ['wall', 'docsPerSec', 'chunksPerSec', 'tokensPerSec', 'msPerToken', 'peakRssMb', 'cpuUtil']),
+    summary: summarizeFields(measured, [
+      'wall',
+      'docsPerSec',
+      'chunksPerSec',
+      'tokensPerSec',
+      'msPerToken',
+      'peakRssMb',
+      'cpuUtil',
+    ]),
   };
 }
 
@@ -83,21 +107,34 @@ export async function incremental({ label, root, historyFiles, runs = 5, changeR
     const target = path.join(root, historyFiles[Math.floor(historyFiles.length / 2)]);
     const changed = [];
     for (let i = 0; i < changeRuns + 1; i++) {
-      await appendFile(target, `\n## Follow-up ${i + 1}\n\nA follow-up in run ${i + 1} moved the alert threshold and documented the manual fallback in the runbook.\n`);
+      await appendFile(
+        target,
+        `\n## Follow-up ${i + 1}\n\nA follow-up in run ${i + 1} moved the alert threshold and documented the manual fallback in the runbook.\n`,
+      );
       const r = await indexRun(root);
       if (i > 0) changed.push(r);
     }
-    out.oneChanged = { file: path.relative(root, target), samples: changed, summary: summarizeFields(changed, ['wall', 'peakRssMb', 'chunksEmbedded', 'tokensEmbedded']) };
+    out.oneChanged = {
+      file: path.relative(root, target),
+      samples: changed,
+      summary: summarizeFields(changed, ['wall', 'peakRssMb', 'chunksEmbedded', 'tokensEmbedded']),
+    };
     const changedProfile = [];
     for (let i = 0; i < 3; i++) {
-      await appendFile(target, `\n## Probe follow-up ${i + 1}\n\nThe probe run ${i + 1} changed this file again to time the phases of an incremental run.\n`);
+      await appendFile(
+        target,
+        `\n## Probe follow-up ${i + 1}\n\nThe probe run ${i + 1} changed this file again to time the phases of an incremental run.\n`,
+      );
       changedProfile.push(await buildProbe(root));
     }
     out.oneChanged.profile = summarizeFields(changedProfile, PROBE_FIELDS);
     log(`one-changed index ${label}: median ${summarize(changed.map((r) => r.wall)).median.toFixed(0)} ms`);
 
     const step = Math.max(1, Math.floor(historyFiles.length / 10));
-    const victims = Array.from({ length: Math.min(10, historyFiles.length) }, (_, i) => historyFiles[(i * step + 3) % historyFiles.length]);
+    const victims = Array.from(
+      { length: Math.min(10, historyFiles.length) },
+      (_, i) => historyFiles[(i * step + 3) % historyFiles.length],
+    );
     const aside = path.join(root, '..', `${path.basename(root)}-deleted`);
     const deleted = [];
     for (let i = 0; i < deleteRuns; i++) {
@@ -109,7 +146,11 @@ export async function incremental({ label, root, historyFiles, runs = 5, changeR
       for (const v of victims) await rename(path.join(aside, v), path.join(root, v));
       await indexRun(root); // restore (re-embeds the ten), not measured
     }
-    out.tenDeleted = { files: victims, samples: deleted, summary: summarizeFields(deleted, ['wall', 'peakRssMb', 'removed']) };
+    out.tenDeleted = {
+      files: victims,
+      samples: deleted,
+      summary: summarizeFields(deleted, ['wall', 'peakRssMb', 'removed']),
+    };
     log(`ten-deleted index ${label}: median ${summarize(deleted.map((r) => r.wall)).median.toFixed(0)} ms`);
   }
   return out;

@@ -35,7 +35,12 @@ async function measure(label, root, briefFiles) {
   // Three server lives: start-up and the first call vary more than warm calls.
   for (let life = 0; life < 3; life++) {
     const t0 = performance.now();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '-C', root, 'mcp'], env: childEnv(), stderr: 'ignore' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '-C', root, 'mcp'],
+      env: childEnv(),
+      stderr: 'ignore',
+    });
     const client = new Client({ name: 'bench', version: '0' });
     await client.connect(transport);
     starts.push(performance.now() - t0);
@@ -62,10 +67,25 @@ async function measure(label, root, briefFiles) {
   const cold = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    const r = spawnSync(process.execPath, [BIN, '-C', root, 'issue', 'start', briefFile, '--json', '--non-interactive', '--out', path.join(root, '.agentos', 'bench-out.md')], {
-      env: childEnv(),
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        '-C',
+        root,
+        'issue',
+        'start',
+        briefFile,
+        '--json',
+        '--non-interactive',
+        '--out',
+        path.join(root, '.agentos', 'bench-out.md'),
+      ],
+      {
+        env: childEnv(),
+        encoding: 'utf8',
+      },
+    );
     cold.push(performance.now() - t);
     if (r.status !== 0) throw new Error(`${label}: issue start exited ${r.status}: ${r.stderr.slice(-500)}`);
   }
@@ -98,5 +118,6 @@ async function measure(label, root, briefFiles) {
 
 const briefArgs = argv.flatMap((a, i) => (a === '--brief' ? [path.resolve(argv[i + 1])] : []));
 const results = [await measure('demo', path.resolve(opt('root')), briefArgs)];
-if (opt('root2', null)) results.push(await measure(opt('label2', 'corpus'), path.resolve(opt('root2')), [path.resolve(opt('brief2'))]));
+if (opt('root2', null))
+  results.push(await measure(opt('label2', 'corpus'), path.resolve(opt('root2')), [path.resolve(opt('brief2'))]));
 process.stdout.write(RESULT_MARK + JSON.stringify({ runs, results }) + '\n');

@@ -38,7 +38,10 @@ const seed = Number(arg('seed', 7));
 const basesFrom = arg('bases-from', null);
 const cliIndexRoot = arg('write-cli-index', null);
 
-const [{ openIndex, EF_SEARCH }, { loadHnswlib, HNSW_M, HNSW_EF_CONSTRUCTION }] = await Promise.all([dist('work-memory/index/hnsw-index.js'), dist('work-memory/index/hnswlib.js')]);
+const [{ openIndex, EF_SEARCH }, { loadHnswlib, HNSW_M, HNSW_EF_CONSTRUCTION }] = await Promise.all([
+  dist('work-memory/index/hnsw-index.js'),
+  dist('work-memory/index/hnswlib.js'),
+]);
 const hnsw = await loadHnswlib();
 const D = 384;
 
@@ -93,7 +96,12 @@ function exactTopK(data, n, q, k) {
   for (let i = 0; i < n; i++) {
     const off = i * D;
     let s = 0;
-    for (let d = 0; d < D; d += 4) s += data[off + d] * q[d] + data[off + d + 1] * q[d + 1] + data[off + d + 2] * q[d + 2] + data[off + d + 3] * q[d + 3];
+    for (let d = 0; d < D; d += 4)
+      s +=
+        data[off + d] * q[d] +
+        data[off + d + 1] * q[d + 1] +
+        data[off + d + 2] * q[d + 2] +
+        data[off + d + 3] * q[d + 3];
     if (s > bestS[k - 1]) {
       let p = k - 1;
       while (p > 0 && bestS[p - 1] < s) {
@@ -198,7 +206,10 @@ async function writeCliIndex(root, index, n) {
   for (let copy = 0; label < n; copy++) {
     for (const d of baseStore.meta.docs) {
       if (label >= n) break;
-      const newId = d.issueId && /^\d+$/.test(d.issueId) ? String(Number(d.issueId) + copy * 100000) : `${d.issueId ?? 'doc'}-${copy}`;
+      const newId =
+        d.issueId && /^\d+$/.test(d.issueId)
+          ? String(Number(d.issueId) + copy * 100000)
+          : `${d.issueId ?? 'doc'}-${copy}`;
       const filePath = copy === 0 ? d.filePath : d.filePath.replace(/(\d+)/, () => newId);
       const unique = filePath === d.filePath && copy > 0 ? `${filePath}.${copy}` : filePath;
       const hash = createHash('sha256').update(unique).digest('hex');
@@ -247,7 +258,11 @@ for (const kind of kinds) {
   }
   if (kind === 'real') {
     // Real embeddings only: every k-th one held out as a query, the rest indexed.
-    const hold = new Set(Array.from({ length: Math.min(nQueries, Math.floor(B / 4)) }, (_, i) => Math.floor((i * B) / Math.min(nQueries, Math.floor(B / 4)))));
+    const hold = new Set(
+      Array.from({ length: Math.min(nQueries, Math.floor(B / 4)) }, (_, i) =>
+        Math.floor((i * B) / Math.min(nQueries, Math.floor(B / 4))),
+      ),
+    );
     const n = B - hold.size;
     const data = new Float32Array(n * D);
     const queries = new Float32Array(hold.size * D);
@@ -262,7 +277,9 @@ for (const kind of kinds) {
     const index = buildHnsw(data, n);
     const m = { ...measure('real (held out)', n, data, queries, index, true), buildMs: performance.now() - t };
     results.push(m);
-    process.stderr.write(`query bench: real ${n}: hnsw median ${m.hnswMs.median.toFixed(3)} ms, recall@${K} ${m.recall.toFixed(4)}\n`);
+    process.stderr.write(
+      `query bench: real ${n}: hnsw median ${m.hnswMs.median.toFixed(3)} ms, recall@${K} ${m.recall.toFixed(4)}\n`,
+    );
     continue;
   }
   for (const n of sizes) {
@@ -278,7 +295,8 @@ for (const kind of kinds) {
     process.stderr.write(
       `query bench: ${kind} ${n}: build ${(buildMs / 1000).toFixed(1)} s, hnsw median ${m.hnswMs.median.toFixed(3)} ms, exact median ${m.exactMs.median.toFixed(2)} ms, recall@${K} ${m.recall.toFixed(4)}\n`,
     );
-    if (cliIndexRoot && kind === 'clustered' && n === maxN) cliIndex = await writeCliIndex(path.resolve(cliIndexRoot), index, n);
+    if (cliIndexRoot && kind === 'clustered' && n === maxN)
+      cliIndex = await writeCliIndex(path.resolve(cliIndexRoot), index, n);
   }
 }
 emitResult({ bases: B, efSearch: EF_SEARCH, M: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, results, cliIndex });

@@ -15,4 +15,7 @@ const g = results.git;
 const header =
   `${m.nproc} CPUs, ${m.cpuModel}, node ${m.node}, ${m.platform}; load average ${results.loadAvgBefore?.join(' ')} before, ${results.loadAvgAfter?.join(' ')} after; ${results.startedAt}${results.quick ? ' (quick)' : ''}` +
   (g ? `; code ${g.commit}${g.srcDirty ? ' + uncommitted src changes' : ''}` : '');
-process.stdout.write((args.includes('--markdown') ? `Machine: ${header}\n\n` : `machine: ${header}\n`) + renderReport(results, { markdown: args.includes('--markdown') }));
+process.stdout.write(
+  (args.includes('--markdown') ? `Machine: ${header}\n\n` : `machine: ${header}\n`) +
+    renderReport(results, { markdown: args.includes('--markdown') }),
+);

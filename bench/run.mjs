@@ -15,7 +15,20 @@ import { coldStart, importProfile, indexLoadProfile, modelProfile } from './cold
 import { generateCorpus } from './generate-corpus.mjs';
 import { hostileBench } from './hostile-bench.mjs';
 import { ensureIndexed, fullIndex, incremental } from './index-bench.mjs';
-import { MODEL_DIR, ONNX_FILE, REPO, gitState, loadAvg, loadSamples, log, machineInfo, readResult, removeDir, runProcess, tempDir } from './lib/common.mjs';
+import {
+  MODEL_DIR,
+  ONNX_FILE,
+  REPO,
+  gitState,
+  loadAvg,
+  loadSamples,
+  log,
+  machineInfo,
+  readResult,
+  removeDir,
+  runProcess,
+  tempDir,
+} from './lib/common.mjs';
 import { evaluateTargets, renderReport } from './lib/report.mjs';
 import { attemptsBench, renderAttempts } from './attempts-bench.mjs';
 
@@ -33,7 +46,22 @@ if (flag('help')) {
 }
 
 const quick = flag('quick');
-const ALL = ['imports', 'model', 'index', 'cold', 'incremental', 'embed', 'query', 'hostile', 'attempts', 'hooks', 'mcp', 'freshness', 'peer', 'store'];
+const ALL = [
+  'imports',
+  'model',
+  'index',
+  'cold',
+  'incremental',
+  'embed',
+  'query',
+  'hostile',
+  'attempts',
+  'hooks',
+  'mcp',
+  'freshness',
+  'peer',
+  'store',
+];
 const only = new Set(opt('only', ALL.join(',')).split(','));
 const runs = Number(opt('runs', quick ? 3 : 5));
 const docs = Number(opt('docs', 1000));
@@ -62,7 +90,9 @@ const results = {
   incremental: {},
   indexLoadProfile: {},
 };
-log(`machine: ${results.machine.nproc} CPUs, ${results.machine.cpuModel}, node ${results.machine.node}; load ${results.loadAvgBefore.join(' ')}${quick ? ' (quick)' : ''}`);
+log(
+  `machine: ${results.machine.nproc} CPUs, ${results.machine.cpuModel}, node ${results.machine.node}; load ${results.loadAvgBefore.join(' ')}${quick ? ' (quick)' : ''}`,
+);
 
 const work = opt('work', null) ? path.resolve(opt('work')) : await tempDir('agentos-bench-');
 await mkdir(work, { recursive: true });
@@ -104,31 +134,68 @@ try {
   const demo = await demoCopy();
   const demoBrief = path.join(demo, 'briefs', 'session-refresh.md');
   if (want('index')) {
-    results.fullIndex.demo = { ...(await fullIndex({ label: 'demo corpus', root: demo, runs: quick ? 1 : 3, warmup: quick ? 0 : 1 })) };
+    results.fullIndex.demo = {
+      ...(await fullIndex({ label: 'demo corpus', root: demo, runs: quick ? 1 : 3, warmup: quick ? 0 : 1 })),
+    };
   } else if (!hasIndex(demo)) await ensureIndexed(demo);
   const demoChunks = results.fullIndex.demo?.chunks ?? null;
   // Issue 50's target is a median ratio of two ~0.05-0.3 s processes: 3 runs moved it by 0.3x on a loaded machine; 11 cost ~7 s.
   if (want('cold'))
-    results.coldStart.demo = await coldStart({ label: 'demo', root: demo, brief: demoBrief, runs: opt('runs', null) === null ? Math.max(runs, 11) : runs, warmup: 1, chunks: demoChunks });
+    results.coldStart.demo = await coldStart({
+      label: 'demo',
+      root: demo,
+      brief: demoBrief,
+      runs: opt('runs', null) === null ? Math.max(runs, 11) : runs,
+      warmup: 1,
+      chunks: demoChunks,
+    });
   if (want('model')) results.modelProfile = await modelProfile({ root: demo, brief: demoBrief, runs: quick ? 1 : 3 });
   if (want('cold')) results.indexLoadProfile.demo = await indexLoadProfile({ root: demo, runs: quick ? 1 : 3 });
-  if (quick && want('incremental')) results.incremental.demo = await incremental({ label: 'demo corpus', root: demo, runs });
+  if (quick && want('incremental'))
+    results.incremental.demo = await incremental({ label: 'demo corpus', root: demo, runs });
 
   // ---- recall and hooks as fresh processes (issue 10) ----
   if (want('hooks')) {
-    results.hooks = readResult(await runProcess([path.join(REPO, 'bench', 'hooks-bench.mjs'), '--root', demo, '--runs', quick ? '5' : '15'], { tee: true }), 'hooks-bench');
+    results.hooks = readResult(
+      await runProcess([path.join(REPO, 'bench', 'hooks-bench.mjs'), '--root', demo, '--runs', quick ? '5' : '15'], {
+        tee: true,
+      }),
+      'hooks-bench',
+    );
   }
 
   // ---- 1,000-document corpus ----
   let big = null;
   if (!quick) {
     big = await corpus1k();
-    if (want('index')) results.fullIndex.corpus1k = await fullIndex({ label: `${docs} docs`, root: big.root, runs: Number(opt('index-runs', 2)), warmup: 0 });
+    if (want('index'))
+      results.fullIndex.corpus1k = await fullIndex({
+        label: `${docs} docs`,
+        root: big.root,
+        runs: Number(opt('index-runs', 2)),
+        warmup: 0,
+      });
     else if (!hasIndex(big.root)) await ensureIndexed(big.root);
     const chunks = results.fullIndex.corpus1k?.chunks ?? null;
-    if (want('cold')) results.coldStart.corpus1k = await coldStart({ label: `${docs} docs`, root: big.root, brief: big.brief, runs, warmup: 1, chunks });
+    if (want('cold'))
+      results.coldStart.corpus1k = await coldStart({
+        label: `${docs} docs`,
+        root: big.root,
+        brief: big.brief,
+        runs,
+        warmup: 1,
+        chunks,
+      });
     if (want('cold')) results.indexLoadProfile.corpus1k = await indexLoadProfile({ root: big.root, runs: 3 });
-    if (want('incremental')) results.incremental.corpus1k = await incremental({ label: `${docs} docs`, root: big.root, historyFiles: big.history, runs, changeRuns: 3, deleteRuns: 3 });
+    if (want('incremental'))
+      results.incremental.corpus1k = await incremental({
+        label: `${docs} docs`,
+        root: big.root,
+        historyFiles: big.history,
+        runs,
+        changeRuns: 3,
+        deleteRuns: 3,
+      });
   }
 
   // ---- the MCP server: ready, warm check_brief (issue 21 §1) ----
@@ -137,7 +204,16 @@ try {
     const others = readdirSync(path.join(demo, 'briefs'))
       .filter((f) => f.endsWith('.md') && path.join(demo, 'briefs', f) !== demoBrief)
       .sort();
-    const args = [path.join(REPO, 'bench', 'mcp-bench.mjs'), '--root', demo, '--brief', demoBrief, ...others.flatMap((f) => ['--brief', path.join(demo, 'briefs', f)]), '--runs', quick ? '10' : '30'];
+    const args = [
+      path.join(REPO, 'bench', 'mcp-bench.mjs'),
+      '--root',
+      demo,
+      '--brief',
+      demoBrief,
+      ...others.flatMap((f) => ['--brief', path.join(demo, 'briefs', f)]),
+      '--runs',
+      quick ? '10' : '30',
+    ];
     if (big) args.push('--root2', big.root, '--brief2', big.brief, '--label2', `${docs} docs`);
     results.mcp = readResult(await runProcess(args, { tee: true }), 'mcp-bench');
   }
@@ -164,7 +240,17 @@ try {
 
   // ---- embedding vs pure ORT ----
   if (want('embed')) {
-    const args = [path.join(REPO, 'bench', 'embed-vs-ort.mjs'), '--corpus', big ? big.root : demo, '--texts', quick ? '32' : '128', '--runs', quick ? '1' : '3', '--warmup', '1'];
+    const args = [
+      path.join(REPO, 'bench', 'embed-vs-ort.mjs'),
+      '--corpus',
+      big ? big.root : demo,
+      '--texts',
+      quick ? '32' : '128',
+      '--runs',
+      quick ? '1' : '3',
+      '--warmup',
+      '1',
+    ];
     if (!quick) args.push('--variants');
     results.embedVsOrt = readResult(await runProcess(args, { tee: true }), 'embed-vs-ort');
     log(`embed vs ORT: ratio ${results.embedVsOrt.ratio.toFixed(2)}`);
@@ -175,7 +261,17 @@ try {
     const sizes = want('query') ? (quick ? '10000' : '1000,10000,100000') : '100000';
     const kinds = want('query') ? 'random,clustered,real' : 'clustered';
     const cliRoot = path.join(work, 'chunks100k');
-    const args = [path.join(REPO, 'bench', 'query-bench.mjs'), '--bases-from', big ? big.root : demo, '--sizes', sizes, '--kinds', kinds, '--queries', quick ? '100' : '200'];
+    const args = [
+      path.join(REPO, 'bench', 'query-bench.mjs'),
+      '--bases-from',
+      big ? big.root : demo,
+      '--sizes',
+      sizes,
+      '--kinds',
+      kinds,
+      '--queries',
+      quick ? '100' : '200',
+    ];
     if (!quick && want('cold')) {
       await rm(cliRoot, { recursive: true, force: true });
       await mkdir(path.join(cliRoot, '.agentos'), { recursive: true });
@@ -200,7 +296,18 @@ try {
 
   // ---- plain Transformers.js on the same chunks (issue 13's peer) ----
   if (want('peer')) {
-    const res = await runProcess([path.join(REPO, 'bench', 'tfjs-peer.mjs'), '--corpus', big ? big.root : demo, '--texts', quick ? '32' : '128', '--runs', quick ? '1' : '3'], { tee: true });
+    const res = await runProcess(
+      [
+        path.join(REPO, 'bench', 'tfjs-peer.mjs'),
+        '--corpus',
+        big ? big.root : demo,
+        '--texts',
+        quick ? '32' : '128',
+        '--runs',
+        quick ? '1' : '3',
+      ],
+      { tee: true },
+    );
     if (res.code !== 0) throw new Error(`tfjs-peer exited ${res.code}\n${res.stderr.slice(-2000)}`);
     results.transformersJsPeer = JSON.parse(res.stdout.trim().split('\n').pop());
     log(
@@ -210,22 +317,39 @@ try {
 
   // ---- index freshness scan before a check (issue 8 §1): bench/freshness.mjs ----
   if (want('freshness')) {
-    const res = await runProcess([path.join(REPO, 'bench', 'freshness.mjs'), '--docs', String(docs), '--runs', quick ? '3' : '7'], { tee: true });
+    const res = await runProcess(
+      [path.join(REPO, 'bench', 'freshness.mjs'), '--docs', String(docs), '--runs', quick ? '3' : '7'],
+      { tee: true },
+    );
     if (res.code !== 0) throw new Error(`freshness exited ${res.code}\n${res.stderr.slice(-2000)}`);
-    results.freshness = JSON.parse(await readFile(path.join(REPO, 'bench', 'results', 'freshness-latest.json'), 'utf8'));
+    results.freshness = JSON.parse(
+      await readFile(path.join(REPO, 'bench', 'results', 'freshness-latest.json'), 'utf8'),
+    );
   }
 
   // ---- hostile input (issue 12): bench/hostile-bench.mjs ----
   if (want('hostile')) results.hostile = await hostileBench({ work: path.join(work, 'hostile'), runs: quick ? 1 : 3 });
   // ---- attempt memory (issue 9): check/run start cost, concurrent writers ----
   if (want('attempts')) {
-    results.attempts = await attemptsBench({ runs: quick ? 5 : runs * 3, attempts: quick ? 2000 : 10_000, writers: 8, perWriter: quick ? 200 : 1000, work: path.join(work, 'attempts') });
+    results.attempts = await attemptsBench({
+      runs: quick ? 5 : runs * 3,
+      attempts: quick ? 2000 : 10_000,
+      writers: 8,
+      perWriter: quick ? 200 : 1000,
+      work: path.join(work, 'attempts'),
+    });
   }
 } finally {
   results.loadAvgAfter = loadAvg();
   results.loadSamples = loadSamples;
   const l1 = loadSamples.map((x) => x.load1);
-  results.loadSummary = l1.length ? { min: Math.min(...l1), max: Math.max(...l1), mean: Number((l1.reduce((a, b) => a + b, 0) / l1.length).toFixed(2)) } : null;
+  results.loadSummary = l1.length
+    ? {
+        min: Math.min(...l1),
+        max: Math.max(...l1),
+        mean: Number((l1.reduce((a, b) => a + b, 0) / l1.length).toFixed(2)),
+      }
+    : null;
   results.finishedAt = new Date().toISOString();
   results.seconds = (Date.now() - started.getTime()) / 1000;
   results.targets = evaluateTargets(results);
@@ -240,9 +364,13 @@ try {
   const m = results.machine;
   process.stdout.write(
     `\nmachine: ${m.nproc} CPUs, ${m.cpuModel}, node ${m.node}; load average ${results.loadAvgBefore.join(' ')} before, ${results.loadAvgAfter.join(' ')} after` +
-      (results.loadSummary ? `, 1-min load during the run ${results.loadSummary.min}-${results.loadSummary.max} (mean ${results.loadSummary.mean})` : '') +
+      (results.loadSummary
+        ? `, 1-min load during the run ${results.loadSummary.min}-${results.loadSummary.max} (mean ${results.loadSummary.mean})`
+        : '') +
       `; ${results.seconds.toFixed(0)} s\n` +
-      (results.git ? `code: ${results.git.commit}${results.git.srcDirty ? ' + uncommitted changes in src/' : ''} (${results.git.subject})\n` : '') +
+      (results.git
+        ? `code: ${results.git.commit}${results.git.srcDirty ? ' + uncommitted changes in src/' : ''} (${results.git.subject})\n`
+        : '') +
       `results: bench/results/${stamp}${quick ? '-quick' : ''}.json (and latest.json)\n`,
   );
   if (!flag('keep') && !opt('work', null)) removeDir(work);

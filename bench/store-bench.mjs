@@ -80,7 +80,9 @@ const baseLex = lexFile.openLexical(root);
 const tfOf = new Map(baseLex.bm25.docs.map((d) => [d.path, d.tf]));
 const baseDocs = base.meta.docs.filter((d) => d.labels.length && d.types.includes('history'));
 const baseVec = (label) => Float32Array.from(base.vector(label));
-log(`store bench: ${baseDocs.length} base documents from ${basesFrom}; organisation ${R} repositories x ${DPR} documents x ${CPD} chunks = ${R * DPR * CPD} chunks`);
+log(
+  `store bench: ${baseDocs.length} base documents from ${basesFrom}; organisation ${R} repositories x ${DPR} documents x ${CPD} chunks = ${R * DPR * CPD} chunks`,
+);
 
 /** A statement's name in the org check's breakdown: the table or function it reads first. */
 function statementName(sql) {
@@ -166,13 +168,28 @@ function repository(r) {
 }
 
 // ---- the server ----------------------------------------------------------------------------
-const pg = startBenchPostgres({ shared_buffers: '2GB', maintenance_work_mem: '6GB', max_parallel_maintenance_workers: 2, work_mem: '64MB', max_wal_size: '8GB' });
-const result = { repos: R, docsPerRepo: DPR, chunksPerDoc: CPD, docs: R * DPR, chunks: R * DPR * CPD, baseDocuments: baseDocs.length };
+const pg = startBenchPostgres({
+  shared_buffers: '2GB',
+  maintenance_work_mem: '6GB',
+  max_parallel_maintenance_workers: 2,
+  work_mem: '64MB',
+  max_wal_size: '8GB',
+});
+const result = {
+  repos: R,
+  docsPerRepo: DPR,
+  chunksPerDoc: CPD,
+  docs: R * DPR,
+  chunks: R * DPR * CPD,
+  baseDocuments: baseDocs.length,
+};
 let client;
 try {
   client = await connectTeamStore(pg.url, 60_000, 3_600_000);
   await migrate(client);
-  const server = await client.query(`SELECT current_setting('server_version') AS v, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector`);
+  const server = await client.query(
+    `SELECT current_setting('server_version') AS v, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector`,
+  );
   result.server = { postgres: server.rows[0].v, pgvector: server.rows[0].pgvector };
 
   // 1. Bulk first load: the product's sync, the HNSW index dropped.
@@ -184,19 +201,30 @@ try {
     const repo = repository(r);
     await syncToTeamStore(client, repo.local, repo.lexical, repo.name);
     if (all) all.push(repo);
-    if ((r + 1) % Math.max(1, Math.floor(R / 10)) === 0) log(`store bench: ${r + 1}/${R} repositories synced (${((performance.now() - t) / 1000).toFixed(0)} s)`);
+    if ((r + 1) % Math.max(1, Math.floor(R / 10)) === 0)
+      log(`store bench: ${r + 1}/${R} repositories synced (${((performance.now() - t) / 1000).toFixed(0)} s)`);
   }
   const bulkS = (performance.now() - t) / 1000;
   result.ingestBulk = { seconds: bulkS, docsPerSecond: (R * DPR) / bulkS, chunksPerSecond: (R * DPR * CPD) / bulkS };
-  log(`store bench: bulk ingest ${bulkS.toFixed(0)} s: ${result.ingestBulk.docsPerSecond.toFixed(0)} docs/s, ${result.ingestBulk.chunksPerSecond.toFixed(0)} chunks/s`);
+  log(
+    `store bench: bulk ingest ${bulkS.toFixed(0)} s: ${result.ingestBulk.docsPerSecond.toFixed(0)} docs/s, ${result.ingestBulk.chunksPerSecond.toFixed(0)} chunks/s`,
+  );
 
   // 2. The HNSW build over every chunk.
   t = performance.now();
   await client.query('CREATE INDEX chunks_embedding ON chunks USING hnsw (embedding vector_ip_ops)');
   result.hnswBuildSeconds = (performance.now() - t) / 1000;
-  const size = await client.query(`SELECT pg_relation_size('chunks_embedding') AS idx, pg_total_relation_size('chunks') AS chunks, pg_total_relation_size('document_terms') AS terms`);
-  result.sizes = { hnswBytes: Number(size.rows[0].idx), chunksTableBytes: Number(size.rows[0].chunks), termsTableBytes: Number(size.rows[0].terms) };
-  log(`store bench: HNSW build ${result.hnswBuildSeconds.toFixed(0)} s (${(result.sizes.hnswBytes / 2 ** 20).toFixed(0)} MiB)`);
+  const size = await client.query(
+    `SELECT pg_relation_size('chunks_embedding') AS idx, pg_total_relation_size('chunks') AS chunks, pg_total_relation_size('document_terms') AS terms`,
+  );
+  result.sizes = {
+    hnswBytes: Number(size.rows[0].idx),
+    chunksTableBytes: Number(size.rows[0].chunks),
+    termsTableBytes: Number(size.rows[0].terms),
+  };
+  log(
+    `store bench: HNSW build ${result.hnswBuildSeconds.toFixed(0)} s (${(result.sizes.hnswBytes / 2 ** 20).toFixed(0)} MiB)`,
+  );
   await client.query('ANALYZE');
 
   // 3. One more repository with the index in place (a team's next repository).
@@ -205,7 +233,9 @@ try {
   await syncToTeamStore(client, extra.local, extra.lexical, extra.name);
   const incS = (performance.now() - t) / 1000;
   result.ingestIndexed = { seconds: incS, docsPerSecond: DPR / incS, chunksPerSecond: (DPR * CPD) / incS };
-  log(`store bench: one repository with the index in place: ${incS.toFixed(1)} s, ${result.ingestIndexed.chunksPerSecond.toFixed(0)} chunks/s`);
+  log(
+    `store bench: one repository with the index in place: ${incS.toFixed(1)} s, ${result.ingestIndexed.chunksPerSecond.toFixed(0)} chunks/s`,
+  );
   await client.query('DELETE FROM repositories WHERE name = $1', [extra.name]);
 
   // 4. Queries: noisy copies of base chunks, their base document's terms as the brief.
@@ -227,13 +257,22 @@ try {
       await client.query('BEGIN');
       await client.query('SET LOCAL enable_indexscan = off');
       await client.query('SET LOCAL enable_bitmapscan = off');
-      const exact = await client.query('SELECT id, embedding <#> $1::vector AS d FROM chunks ORDER BY embedding <#> $1::vector LIMIT 20', [lit]);
-      const plan = await client.query('EXPLAIN SELECT id FROM chunks ORDER BY embedding <#> $1::vector LIMIT 20', [lit]);
+      const exact = await client.query(
+        'SELECT id, embedding <#> $1::vector AS d FROM chunks ORDER BY embedding <#> $1::vector LIMIT 20',
+        [lit],
+      );
+      const plan = await client.query('EXPLAIN SELECT id FROM chunks ORDER BY embedding <#> $1::vector LIMIT 20', [
+        lit,
+      ]);
       await client.query('COMMIT');
-      if (!JSON.stringify(plan.rows).includes('Seq Scan')) throw new Error('store bench: the exact query did not scan the table');
+      if (!JSON.stringify(plan.rows).includes('Seq Scan'))
+        throw new Error('store bench: the exact query did not scan the table');
       await client.query(`SET hnsw.ef_search = ${ef}`);
       const t0 = performance.now();
-      const approx = await client.query('SELECT id, embedding <#> $1::vector AS d FROM chunks ORDER BY embedding <#> $1::vector LIMIT 20', [lit]);
+      const approx = await client.query(
+        'SELECT id, embedding <#> $1::vector AS d FROM chunks ORDER BY embedding <#> $1::vector LIMIT 20',
+        [lit],
+      );
       ms.push(performance.now() - t0);
       const want = new Set(exact.rows.map((x) => x.id));
       hits += approx.rows.filter((x) => want.has(x.id)).length;
@@ -242,15 +281,34 @@ try {
       tied += approx.rows.filter((x) => want.has(x.id) || x.d <= last + 1e-7).length;
       returned += approx.rows.length;
     }
-    return { efSearch: ef, recallAt20: hits / (queries.length * 20), recallWithTies: tied / (queries.length * 20), meanReturned: returned / queries.length, queryMs: summarize(ms) };
+    return {
+      efSearch: ef,
+      recallAt20: hits / (queries.length * 20),
+      recallWithTies: tied / (queries.length * 20),
+      meanReturned: returned / queries.length,
+      queryMs: summarize(ms),
+    };
   };
   result.recall = [await recallAt(40), await recallAt(160), await recallAt(400)];
   for (const r of result.recall)
-    log(`store bench: recall@20 at ef_search ${r.efSearch}: ${r.recallAt20.toFixed(3)} (${r.meanReturned.toFixed(1)} rows returned on average; p50 ${r.queryMs.median.toFixed(1)} ms)`);
+    log(
+      `store bench: recall@20 at ef_search ${r.efSearch}: ${r.recallAt20.toFixed(3)} (${r.meanReturned.toFixed(1)} rows returned on average; p50 ${r.queryMs.median.toFixed(1)} ms)`,
+    );
 
   // 5. The org-scope check, warm, from a project with no past work of its own.
-  const emptyLexical = { bm25: new Bm25Index([]), templates: { shingle: 8, minDocs: 3, docs: 0, hashes: new Set(), examples: [] } };
-  const emptyLocal = { manifest: base.manifest, count: () => 0, search: () => [], docCount: () => 0, doc: () => undefined, scoreDoc: () => null, docMean: () => null };
+  const emptyLexical = {
+    bm25: new Bm25Index([]),
+    templates: { shingle: 8, minDocs: 3, docs: 0, hashes: new Set(), examples: [] },
+  };
+  const emptyLocal = {
+    manifest: base.manifest,
+    count: () => 0,
+    search: () => [],
+    docCount: () => 0,
+    doc: () => undefined,
+    scoreDoc: () => null,
+    docMean: () => null,
+  };
   const k = config.history.k;
   const orgMs = [];
   const orgAnswers = [];
@@ -266,7 +324,9 @@ try {
   client.query = async (sql, params) => {
     const name = statementName(String(sql));
     const t0 = performance.now();
-    const res = await query(sql, params).finally(() => statementMs.set(name, [...(statementMs.get(name) ?? []), performance.now() - t0]));
+    const res = await query(sql, params).finally(() =>
+      statementMs.set(name, [...(statementMs.get(name) ?? []), performance.now() - t0]),
+    );
     if (explain && /^\s*(WITH|SELECT)/i.test(String(sql)) && !explained.has(name)) {
       explained.add(name);
       const t1 = performance.now();
@@ -285,15 +345,33 @@ try {
     await profiler.post('Profiler.start');
   }
   for (const q of queries) {
-    const scoring = scoringFor(config, q.text, { lexical: emptyLexical, chunks: q.vectors.map(() => q.text), model: true });
+    const scoring = scoringFor(config, q.text, {
+      lexical: emptyLexical,
+      chunks: q.vectors.map(() => q.text),
+      model: true,
+    });
     const t0 = performance.now();
     explainMs = 0;
-    const view = await openOrgView(client, { self: null, model: identity, local: emptyLocal, localLexical: emptyLexical, vectors: q.vectors, scoring, k, type: 'history' });
+    const view = await openOrgView(client, {
+      self: null,
+      model: identity,
+      local: emptyLocal,
+      localLexical: emptyLexical,
+      vectors: q.vectors,
+      scoring,
+      k,
+      type: 'history',
+    });
     const t1 = performance.now();
     const h = checkHistory(view.index, q.vectors, k, config.thresholds, { ...scoring, lexical: view.lexical });
     orgMs.push(performance.now() - t0 - explainMs);
     viewMs.push(t1 - t0 - explainMs);
-    orgAnswers.push({ status: h.status, top: h.nearest[0]?.filePath ?? null, score: h.nearest[0]?.score ?? null, fetched: view.fetched });
+    orgAnswers.push({
+      status: h.status,
+      top: h.nearest[0]?.filePath ?? null,
+      score: h.nearest[0]?.score ?? null,
+      fetched: view.fetched,
+    });
   }
   client.query = query;
   if (profiler) {
@@ -302,7 +380,11 @@ try {
     log(`store bench: the org checks' CPU profile is in ${profileOut}`);
   }
   // Per check: a statement may run more than once in one (the vector search widens, term counts are read twice).
-  const perCheck = [...statementMs].map(([name, ms]) => ({ name, msPerCheck: ms.reduce((a, b) => a + b, 0) / queries.length, calls: ms.length / queries.length }));
+  const perCheck = [...statementMs].map(([name, ms]) => ({
+    name,
+    msPerCheck: ms.reduce((a, b) => a + b, 0) / queries.length,
+    calls: ms.length / queries.length,
+  }));
   result.orgCheck = {
     ms: summarize(orgMs),
     fetchedDocs: summarize(orgAnswers.map((a) => a.fetched)),
@@ -311,9 +393,14 @@ try {
     // openOrgView: the statements and what the client makes of their rows; the rest is checkHistory's scoring.
     viewMs: summarize(viewMs),
   };
-  log(`store bench: org check p50 ${result.orgCheck.ms.median.toFixed(0)} ms, p95 ${result.orgCheck.ms.p95.toFixed(0)} ms (${result.orgCheck.fetchedDocs.median} documents read a check)`);
-  log(`store bench:   reading the store (openOrgView) p50 ${result.orgCheck.viewMs.median.toFixed(0)} ms; the rest is scoring`);
-  for (const st of result.orgCheck.statements) log(`store bench:   ${st.name}: ${st.msPerCheck.toFixed(1)} ms a check (${st.calls.toFixed(1)} calls)`);
+  log(
+    `store bench: org check p50 ${result.orgCheck.ms.median.toFixed(0)} ms, p95 ${result.orgCheck.ms.p95.toFixed(0)} ms (${result.orgCheck.fetchedDocs.median} documents read a check)`,
+  );
+  log(
+    `store bench:   reading the store (openOrgView) p50 ${result.orgCheck.viewMs.median.toFixed(0)} ms; the rest is scoring`,
+  );
+  for (const st of result.orgCheck.statements)
+    log(`store bench:   ${st.name}: ${st.msPerCheck.toFixed(1)} ms a check (${st.calls.toFixed(1)} calls)`);
 
   // 6. The same checks against one local HNSW index of the same documents.
   if (all) {
@@ -356,9 +443,16 @@ try {
       localMs.push(performance.now() - t0);
       if (h.status === orgAnswers[i].status) sameStatus++;
       if (work(h.nearest[0]?.filePath) === work(orgAnswers[i].top)) sameWork++;
-      if (h.nearest[0] && orgAnswers[i].score !== null) scoreDiffs.push(Math.abs(h.nearest[0].score - orgAnswers[i].score));
+      if (h.nearest[0] && orgAnswers[i].score !== null)
+        scoreDiffs.push(Math.abs(h.nearest[0].score - orgAnswers[i].score));
     });
-    result.localCheck = { chunks: n, ms: summarize(localMs), sameStatus: sameStatus / queries.length, sameTopWork: sameWork / queries.length, topScoreDiff: summarize(scoreDiffs) };
+    result.localCheck = {
+      chunks: n,
+      ms: summarize(localMs),
+      sameStatus: sameStatus / queries.length,
+      sameTopWork: sameWork / queries.length,
+      topScoreDiff: summarize(scoreDiffs),
+    };
     log(
       `store bench: local check p50 ${result.localCheck.ms.median.toFixed(0)} ms, p95 ${result.localCheck.ms.p95.toFixed(0)} ms; against the org check: same status ${sameStatus}/${queries.length}, same top work ${sameWork}/${queries.length}, top score differs by ${result.localCheck.topScoreDiff?.max.toExponential(1)} at most`,
     );

@@ -55,7 +55,8 @@ function loadCli() {
   try {
     return Promise.resolve(requireCached(require('node:path').join(__dirname, '..', 'dist', 'main', 'index.cjs')));
   } catch (e) {
-    if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('index.cjs')) return import('../dist/cli/cli.js');
+    if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('index.cjs'))
+      return import('../dist/cli/cli.js');
     return Promise.reject(e);
   }
 }
@@ -84,7 +85,11 @@ function startInferenceWorker() {
     // Read when the native library loads, in whichever thread (a user's own value wins).
     process.env.ORT_DISABLE_TELEMETRY ??= '1';
     const bundled = path.join(__dirname, '..', 'dist', 'worker', 'index.cjs');
-    const worker = new Worker(require('node:fs').existsSync(bundled) ? bundled : path.join(__dirname, '..', 'dist', 'work-memory', 'embeddings', 'inference-worker.js'));
+    const worker = new Worker(
+      require('node:fs').existsSync(bundled)
+        ? bundled
+        : path.join(__dirname, '..', 'dist', 'work-memory', 'embeddings', 'inference-worker.js'),
+    );
     worker.unref();
     worker.on('error', () => {});
     return worker;

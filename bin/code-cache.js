@@ -76,7 +76,8 @@ function saveCodeCache() {
       const tmp = `${target}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, data, { mode: 0o600 });
       fs.renameSync(tmp, target);
-      for (const f of fs.readdirSync(plan.dir)) if (f.startsWith(`${plan.stem}-`) && f !== plan.name) fs.rmSync(path.join(plan.dir, f), { force: true });
+      for (const f of fs.readdirSync(plan.dir))
+        if (f.startsWith(`${plan.stem}-`) && f !== plan.name) fs.rmSync(path.join(plan.dir, f), { force: true });
     } catch {
       // a read-only home, a full disk: the next run compiles again
     }
@@ -94,7 +95,9 @@ function importFromBundle(specifier) {
 
 /** The same folder as modelCacheDir (src/work-memory/embeddings/model-location.ts), its `code-cache/`. */
 function cacheDir(env) {
-  const base = env.AGENTOS_CACHE_DIR ? path.resolve(env.AGENTOS_CACHE_DIR) : path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'agentos');
+  const base = env.AGENTOS_CACHE_DIR
+    ? path.resolve(env.AGENTOS_CACHE_DIR)
+    : path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'agentos');
   return path.join(base, 'code-cache');
 }
 

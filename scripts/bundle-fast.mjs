@@ -65,16 +65,23 @@ async function bundle(entry, outfile) {
   });
   if (moved.length > 0) {
     rmSync(path.join(root, 'dist', outfile), { force: true });
-    console.error(`bundle-fast: ${moved.join(', ')} resolve paths from import.meta.url; they cannot go into dist/${outfile}`);
+    console.error(
+      `bundle-fast: ${moved.join(', ')} resolve paths from import.meta.url; they cannot go into dist/${outfile}`,
+    );
     process.exit(1);
   }
   // Every import() of a package goes through __agentosImport (the banner); any other import() is refused.
   const file = path.join(root, 'dist', outfile);
-  const text = readFileSync(file, 'utf8').replaceAll(/(?<![\w$.])import\(("[@a-z0-9][\w@./-]*")\)/g, '__agentosImport($1)');
+  const text = readFileSync(file, 'utf8').replaceAll(
+    /(?<![\w$.])import\(("[@a-z0-9][\w@./-]*")\)/g,
+    '__agentosImport($1)',
+  );
   const left = text.split('\n').filter((l, i) => i > 1 && /(?<![\w$.])import\(/.test(l));
   if (left.length > 0) {
     rmSync(file, { force: true });
-    console.error(`bundle-fast: dist/${outfile} keeps an import() bin/code-cache.js cannot serve: ${left[0].trim().slice(0, 120)}`);
+    console.error(
+      `bundle-fast: dist/${outfile} keeps an import() bin/code-cache.js cannot serve: ${left[0].trim().slice(0, 120)}`,
+    );
     process.exit(1);
   }
   writeFileSync(file, text);

@@ -52,19 +52,31 @@ export function checkLayers(dir = src) {
   const graph = new Map();
   for (const file of files) {
     const layer = layerOf(file);
-    if (!(layer in RANK)) problems.push(`${path.relative(root, file)}: outside the layers (src/ holds only ${Object.keys(RANK).join(', ')})`);
+    if (!(layer in RANK))
+      problems.push(
+        `${path.relative(root, file)}: outside the layers (src/ holds only ${Object.keys(RANK).join(', ')})`,
+      );
     const targets = importsOf(file);
     graph.set(file, targets);
     for (const t of targets) {
       const [from, to] = [commandOf(file), commandOf(t)];
-      if (from && to && from !== to) problems.push(`${path.relative(root, file)}: imports ${path.relative(root, t)} (one command never imports another: share it through src/cli/)`);
+      if (from && to && from !== to)
+        problems.push(
+          `${path.relative(root, file)}: imports ${path.relative(root, t)} (one command never imports another: share it through src/cli/)`,
+        );
       const tl = layerOf(t);
       if (!(tl in RANK) || !(layer in RANK) || tl === layer) continue;
-      const why = RANK[tl] > RANK[layer] ? `${layer} is below ${tl}` : RANK[tl] === RANK[layer] ? `${layer} and ${tl} never import each other (src/knowledge joins them)` : null;
+      const why =
+        RANK[tl] > RANK[layer]
+          ? `${layer} is below ${tl}`
+          : RANK[tl] === RANK[layer]
+            ? `${layer} and ${tl} never import each other (src/knowledge joins them)`
+            : null;
       if (why) problems.push(`${path.relative(root, file)}: imports ${path.relative(root, t)} (${why})`);
     }
   }
-  for (const cycle of cycles(graph)) problems.push(`import cycle: ${cycle.map((f) => path.relative(root, f)).join(' -> ')}`);
+  for (const cycle of cycles(graph))
+    problems.push(`import cycle: ${cycle.map((f) => path.relative(root, f)).join(' -> ')}`);
   return problems;
 }
 
@@ -112,7 +124,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const problems = checkLayers();
   for (const p of problems) process.stderr.write(`${p}\n`);
   if (problems.length) {
-    process.stderr.write(`check-layers: ${problems.length} problem${problems.length === 1 ? '' : 's'} (the rules: docs/adrs/0016-layout.md)\n`);
+    process.stderr.write(
+      `check-layers: ${problems.length} problem${problems.length === 1 ? '' : 's'} (the rules: docs/adrs/0016-layout.md)\n`,
+    );
     process.exit(1);
   }
   process.stdout.write('check-layers: every import points down its layers; no cycles\n');

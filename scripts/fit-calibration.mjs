@@ -49,7 +49,12 @@ const DEFAULT_FEATURES = ['cosineMean', 'lexBrief', 'lexDoc', 'title', 'gap'];
 const DEFAULT_TRACKER_FEATURES = ['gap', 'standout', 'lexBrief', 'title', 'docChunks', 'docRareCover', 'neighbourGap'];
 // Rules, not weights (the named-related cap, the same-issue raise): never fitted. `all` is the markdown model's candidates, and filedNear is a tracker's.
 const RULES = new Set(['namedRelated', 'sameIssue']);
-const wanted = fIdx >= 0 ? (args[fIdx + 1] === 'all' ? FEATURE_NAMES.filter((n) => !RULES.has(n) && n !== 'filedNear') : args[fIdx + 1].split(',')) : DEFAULT_FEATURES;
+const wanted =
+  fIdx >= 0
+    ? args[fIdx + 1] === 'all'
+      ? FEATURE_NAMES.filter((n) => !RULES.has(n) && n !== 'filedNear')
+      : args[fIdx + 1].split(',')
+    : DEFAULT_FEATURES;
 const tIdx = args.indexOf('--tracker-features');
 const trackerWanted = tIdx >= 0 ? args[tIdx + 1].split(',') : DEFAULT_TRACKER_FEATURES;
 const govIdx = args.indexOf('--governs-features');
@@ -59,7 +64,13 @@ const govFromIdx = args.indexOf('--governs-from');
 const governsFrom = govFromIdx >= 0 ? args[govFromIdx + 1] : null;
 const trackerFromIdx = args.indexOf('--tracker-from');
 const trackerFrom = trackerFromIdx >= 0 ? args[trackerFromIdx + 1] : null;
-const files = args.filter((a, i) => a.endsWith('.json') && !['--features', '--tracker-features', '--governs-features', '--governs-from', '--tracker-from'].includes(args[i - 1]));
+const files = args.filter(
+  (a, i) =>
+    a.endsWith('.json') &&
+    !['--features', '--tracker-features', '--governs-features', '--governs-from', '--tracker-from'].includes(
+      args[i - 1],
+    ),
+);
 for (const n of [...wanted, ...trackerWanted, ...govWanted]) {
   if (!FEATURE_NAMES.includes(n)) {
     console.error(`fit-calibration: unknown feature ${n} (known: ${FEATURE_NAMES.join(', ')})`);
@@ -72,17 +83,22 @@ const LINES = { duplicate: 0.85, related: 0.5 };
 const STD_LINE = Number(process.env.FIT_STANDARDS_LINE ?? 0.5);
 
 if (files.length === 0) {
-  process.stderr.write('usage: node scripts/fit-calibration.mjs [--write] [--features a,b,...] [--ablate] results1.json results2.json ... (`agentos eval --save` output)\n');
+  process.stderr.write(
+    'usage: node scripts/fit-calibration.mjs [--write] [--features a,b,...] [--ablate] results1.json results2.json ... (`agentos eval --save` output)\n',
+  );
   process.exit(2);
 }
 const results = files.flatMap((f) => JSON.parse(readFileSync(f, 'utf8')).results);
 // FIT_IGNORE_NAMED=1: as if no text named another as related work (measures what that rule is worth).
-if (process.env.FIT_IGNORE_NAMED === '1') for (const r of results) for (const c of r.history ?? []) if (c.features) c.features.namedRelated = 0;
+if (process.env.FIT_IGNORE_NAMED === '1')
+  for (const r of results) for (const c of r.history ?? []) if (c.features) c.features.namedRelated = 0;
 const historyCase = (r) => !/_adr$|^design_cites_standard$|^cross_project$/.test(r.kind ?? '');
 const briefs = results.filter((r) => historyCase(r) && r.history?.length);
 const projects = [...new Set(briefs.map((r) => r.project))].sort();
 // The tracker briefs the trackers' model is fitted and judged on (--tracker-from), by project.
-const trackerBriefs = trackerFrom ? JSON.parse(readFileSync(trackerFrom, 'utf8')).results.filter((r) => historyCase(r) && r.history?.length) : null;
+const trackerBriefs = trackerFrom
+  ? JSON.parse(readFileSync(trackerFrom, 'utf8')).results.filter((r) => historyCase(r) && r.history?.length)
+  : null;
 /** The briefs a domain is judged on: the trackers' from --tracker-from when given. */
 const briefsOf = (domain) => (domain === 'tracker' && trackerBriefs ? trackerBriefs : briefs);
 
@@ -140,7 +156,11 @@ function fit(rows, names) {
 }
 
 // The product's own arithmetic (src/work-memory/scoring/calibrated.ts): a standards model here may carry a trial `shift` of its intercept.
-const shifted = (model, floors) => ({ ...model, intercept: model.intercept + (model.shift ?? 0), floors: floors ?? model.floors ?? { related: 0, duplicate: 0 } });
+const shifted = (model, floors) => ({
+  ...model,
+  intercept: model.intercept + (model.shift ?? 0),
+  floors: floors ?? model.floors ?? { related: 0, duplicate: 0 },
+});
 const zOf = (model, f) => logit(shifted(model), f).z;
 const prob = (model, f) => sigmoid(zOf(model, f));
 /** The score as the product gives it: the probability held under a line its floors do not allow. */
@@ -222,7 +242,8 @@ const round = (x) => Math.round(x * 1000) / 1000;
 // ---------- sameWork: everything fitted inside one function, so that it can be held out whole ----------
 // A project is a markdown history or a tracker; the product tells them apart by where the work came
 // from (a tracker's export: origin tracker/github issue) and places each domain on its own.
-const isMarkdown = (p) => briefs.some((r) => r.project === p && r.kind !== 'duplicate' && r.kind !== 'novel') || /\//.test(p);
+const isMarkdown = (p) =>
+  briefs.some((r) => r.project === p && r.kind !== 'duplicate' && r.kind !== 'novel') || /\//.test(p);
 const domainOf = (p) => (isMarkdown(p) ? 'markdown' : 'tracker');
 const DOMAINS = ['markdown', 'tracker'];
 // domains (the default): markdown histories keep weights fitted on every project (their own two are
@@ -257,7 +278,12 @@ function place(fitted, floors, negSets, falseAlerts) {
         Math.max(
           -99,
           ...r.history
-            .filter((c) => c.features && c.features.cosine >= (line === 'alert' ? floors.duplicate : floors.related) && !(line === 'alert' && c.features.namedRelated === 1))
+            .filter(
+              (c) =>
+                c.features &&
+                c.features.cosine >= (line === 'alert' ? floors.duplicate : floors.related) &&
+                !(line === 'alert' && c.features.namedRelated === 1),
+            )
             .map((c) => zOf(fitted, c.features)),
         ),
       );
@@ -266,15 +292,24 @@ function place(fitted, floors, negSets, falseAlerts) {
   const zRelated = Math.max(...negSets.map((d) => quantileAbove(topZ(d, 'related'), RELATED_NOISE)));
   const a = zAlert > zRelated ? (logOdds(LINES.duplicate) - logOdds(LINES.related)) / (zAlert - zRelated) : 1;
   const b = logOdds(LINES.related) - a * zRelated;
-  const features = Object.fromEntries(Object.entries(fitted.features).map(([k, v]) => [k, { ...v, weight: v.weight * a }]));
-  return { intercept: a * fitted.intercept + b, features, floors: { related: floors.related, duplicate: floors.duplicate }, placement: { a, b, zAlert, zRelated } };
+  const features = Object.fromEntries(
+    Object.entries(fitted.features).map(([k, v]) => [k, { ...v, weight: v.weight * a }]),
+  );
+  return {
+    intercept: a * fitted.intercept + b,
+    features,
+    floors: { related: floors.related, duplicate: floors.duplicate },
+    placement: { a, b, zAlert, zRelated },
+  };
 }
 
 /** The lexical floor for alerts: the 2nd percentile of the brief's lexical share among the right alerts of the placed model. */
 function lexicalFloor(placed, rs) {
   const xs = rs
     .flatMap((r) => {
-      const top = r.history.filter((c) => c.features).reduce((x, c) => (!x || prob(placed, c.features) > prob(placed, x.features) ? c : x), null);
+      const top = r.history
+        .filter((c) => c.features)
+        .reduce((x, c) => (!x || prob(placed, c.features) > prob(placed, x.features) ? c : x), null);
       return top && top.label === 1 && prob(placed, top.features) >= LINES.duplicate ? [top.features.lexBrief] : [];
     })
     .sort((x, y) => x - y);
@@ -291,10 +326,18 @@ function fitSameWork(train, domain, features) {
   // Placed on its own domain's briefs with nothing to find; the markdown lines must also hold their budget on the
   // trackers' briefs (many more of them than a markdown history has; FIT_PLACE_MARKDOWN_ON=own to compare).
   const everyDomain = DOMAINS.map((d) => train.filter((r) => domainOf(r.project) === d)).filter((x) => x.length);
-  const placeOn = MODE === 'pooled' || (domain === 'markdown' && (process.env.FIT_PLACE_MARKDOWN_ON ?? 'all') === 'all') ? everyDomain : [inDomain];
+  const placeOn =
+    MODE === 'pooled' || (domain === 'markdown' && (process.env.FIT_PLACE_MARKDOWN_ON ?? 'all') === 'all')
+      ? everyDomain
+      : [inDomain];
   // Floors are absolute semantic evidence, read off every positive there is: a domain's few positives would set them by chance.
   const floorsFrom = train;
-  if (!weightsFrom.some((r) => r.targets.length) || !placeOn.every((x) => x.length) || !floorsFrom.some((r) => r.targets.length)) return null;
+  if (
+    !weightsFrom.some((r) => r.targets.length) ||
+    !placeOn.every((x) => x.length) ||
+    !floorsFrom.some((r) => r.targets.length)
+  )
+    return null;
   const floors = fitFloors(floorsFrom);
   const fitted = fit(historyRows(weightsFrom), names);
   const placed = place(fitted, floors, placeOn, BUDGETS[domain]);
@@ -327,11 +370,19 @@ function heldOut(features, quiet = false) {
     if (!quiet) console.log(`  held out ${p.padEnd(32)} ${fmt(metrics(ds))}`);
   }
   const byDomain = Object.fromEntries(DOMAINS.map((d) => [d, metrics(all.filter((x) => domainOf(x.r.project) === d))]));
-  const bySibling = metrics(all.filter((x) => domainOf(x.r.project) === 'markdown' && (x.positive || x.r.kind === 'sibling')));
-  return { byDomain, bySibling, byProject: Object.fromEntries(projects.map((p) => [p, metrics(all.filter((d) => d.r.project === p))])) };
+  const bySibling = metrics(
+    all.filter((x) => domainOf(x.r.project) === 'markdown' && (x.positive || x.r.kind === 'sibling')),
+  );
+  return {
+    byDomain,
+    bySibling,
+    byProject: Object.fromEntries(projects.map((p) => [p, metrics(all.filter((d) => d.r.project === p))])),
+  };
 }
 
-console.log(`briefs ${briefs.length} in ${projects.map((p) => `${p} (${domainOf(p)})`).join(', ')}; mode ${MODE}; lambda ${LAMBDA}; budgets: false alerts ${FALSE_ALERTS}, related ${RELATED_NOISE}`);
+console.log(
+  `briefs ${briefs.length} in ${projects.map((p) => `${p} (${domainOf(p)})`).join(', ')}; mode ${MODE}; lambda ${LAMBDA}; budgets: false alerts ${FALSE_ALERTS}, related ${RELATED_NOISE}`,
+);
 const FEATURES = { markdown: wanted, tracker: trackerWanted };
 console.log(
   `sameWork, leave-one-project-out (weights, floors and placement all fitted without the held-out project), features: markdown ${wanted.join(', ')}; trackers ${MODE === 'domains' ? trackerWanted.join(', ') : 'the same'}`,
@@ -341,16 +392,22 @@ for (const d of DOMAINS) console.log(`  out of sample ${d.padEnd(27)} ${fmt(cv.b
 console.log(`  out of sample markdown, siblings only    ${fmt(cv.bySibling)}`);
 
 if (ablate) {
-  console.log('ablation (one feature left out or added, everything held out): AUC, recall, false alerts, precision at 10% of that domain');
-  const line = (r, d) => `auc ${r.byDomain[d].auc.toFixed(3)} rec ${r.byDomain[d].recall.toFixed(3)} fa ${r.byDomain[d].falseAlerts.toFixed(3)} p10 ${r.byDomain[d].prec10.toFixed(3)}`;
+  console.log(
+    'ablation (one feature left out or added, everything held out): AUC, recall, false alerts, precision at 10% of that domain',
+  );
+  const line = (r, d) =>
+    `auc ${r.byDomain[d].auc.toFixed(3)} rec ${r.byDomain[d].recall.toFixed(3)} fa ${r.byDomain[d].falseAlerts.toFixed(3)} p10 ${r.byDomain[d].prec10.toFixed(3)}`;
   for (const d of MODE === 'domains' ? DOMAINS : ['markdown']) {
     const base = FEATURES[d];
     const other = (names) => ({ ...FEATURES, [d]: names });
     console.log(`  ${d}: all          ${line(cv, d)}`);
-    for (const n of base) console.log(`  ${d}: - ${n.padEnd(12)} ${line(heldOut(other(base.filter((x) => x !== n)), true), d)}`);
+    for (const n of base)
+      console.log(`  ${d}: - ${n.padEnd(12)} ${line(heldOut(other(base.filter((x) => x !== n)), true), d)}`);
     // A feature the save predates is left out of the trial, not the cause of an exit halfway through.
-    const saved = (n) => briefsOf(d).every((r) => r.history.every((c) => !c.features || Number.isFinite(c.features[n])));
-    for (const n of FEATURE_NAMES.filter((x) => !base.includes(x) && !RULES.has(x) && saved(x))) console.log(`  ${d}: + ${n.padEnd(12)} ${line(heldOut(other([...base, n]), true), d)}`);
+    const saved = (n) =>
+      briefsOf(d).every((r) => r.history.every((c) => !c.features || Number.isFinite(c.features[n])));
+    for (const n of FEATURE_NAMES.filter((x) => !base.includes(x) && !RULES.has(x) && saved(x)))
+      console.log(`  ${d}: + ${n.padEnd(12)} ${line(heldOut(other([...base, n]), true), d)}`);
   }
 }
 
@@ -376,7 +433,9 @@ for (const d of DOMAINS) {
 
 // ---------- governs: the standards check ----------
 const stdResults = governsFrom ? JSON.parse(readFileSync(governsFrom, 'utf8')).results : results;
-const stdCases = stdResults.filter((r) => r.standards && (r.standards.crossProject || r.standards.governing.length > 0));
+const stdCases = stdResults.filter(
+  (r) => r.standards && (r.standards.crossProject || r.standards.governing.length > 0),
+);
 const isStandardPath = (p) => /(^|\/)(adrs?|standards|decisions)\//i.test(p);
 function govRows(rs) {
   const perProject = new Map();
@@ -389,7 +448,9 @@ function govRows(rs) {
   );
 }
 function govFloors(rs) {
-  const cos = rs.flatMap((r) => r.standards.candidates.filter((c) => c.label === 1 && c.features).map((c) => c.features.cosine)).sort((a, b) => a - b);
+  const cos = rs
+    .flatMap((r) => r.standards.candidates.filter((c) => c.label === 1 && c.features).map((c) => c.features.cosine))
+    .sort((a, b) => a - b);
   const related = cos.length ? round(cos[Math.floor(0.05 * cos.length)] - 0.02) : 0.3;
   return { related, duplicate: related };
 }
@@ -429,7 +490,9 @@ let governs = null;
 if (stdCases.length) {
   const stdProjects = [...new Set(stdCases.map((r) => r.project))].sort();
   const gfl = govFloors(stdCases);
-  console.log(`governs: ${stdCases.length} briefs (${stdProjects.join(', ')}), floors ${JSON.stringify(gfl)}, line ${STD_LINE}, features ${govWanted.join(', ')}`);
+  console.log(
+    `governs: ${stdCases.length} briefs (${stdProjects.join(', ')}), floors ${JSON.stringify(gfl)}, line ${STD_LINE}, features ${govWanted.join(', ')}`,
+  );
   for (const p of stdProjects) {
     const model = fit(govRows(stdCases.filter((r) => r.project !== p)), govWanted);
     console.log(
@@ -443,7 +506,12 @@ if (stdCases.length) {
     );
   }
   const g = fit(govRows(stdCases), govWanted);
-  console.log('governs, fitted on all:', JSON.stringify(Object.fromEntries(Object.entries(g.features).map(([k, v]) => [k, round(v.weight)]))), 'intercept', round(g.intercept));
+  console.log(
+    'governs, fitted on all:',
+    JSON.stringify(Object.fromEntries(Object.entries(g.features).map(([k, v]) => [k, round(v.weight)]))),
+    'intercept',
+    round(g.intercept),
+  );
   // Placed like sameWork: the largest shift at which unrelated briefs still get nothing at UNRELATED_NONE.
   const UNRELATED_NONE = Number(process.env.FIT_UNRELATED_NONE ?? 0.9);
   const placeGoverns = (rs, model, log = false) => {
@@ -478,9 +546,17 @@ if (stdCases.length) {
 
 /** Every number written must be finite: JSON would write NaN as null into a number field. */
 function assertFinite(m, name) {
-  const nums = [m.intercept, m.floors.related, m.floors.duplicate, m.floors.lexicalDuplicate ?? 0, ...Object.values(m.features).flatMap((p) => [p.weight, p.mean, p.scale])];
+  const nums = [
+    m.intercept,
+    m.floors.related,
+    m.floors.duplicate,
+    m.floors.lexicalDuplicate ?? 0,
+    ...Object.values(m.features).flatMap((p) => [p.weight, p.mean, p.scale]),
+  ];
   if (!nums.every(Number.isFinite)) {
-    console.error(`fit-calibration: ${name} has a non-finite number (missing feature in the saved results, no positives, or a singular fit); nothing written`);
+    console.error(
+      `fit-calibration: ${name} has a non-finite number (missing feature in the saved results, no positives, or a singular fit); nothing written`,
+    );
     process.exit(1);
   }
 }
@@ -492,16 +568,27 @@ if (write) {
   const inputs = [...files, ...(governsFrom ? [governsFrom] : []), ...(trackerFrom ? [trackerFrom] : [])].map(
     (f) => `${f.split('/').pop()} sha256:${createHash('sha256').update(readFileSync(f)).digest('hex').slice(0, 12)}`,
   );
-  const version = createHash('sha256').update(JSON.stringify({ sameWork, trackerSameWork, governs })).digest('hex').slice(0, 8);
+  const version = createHash('sha256')
+    .update(JSON.stringify({ sameWork, trackerSameWork, governs }))
+    .digest('hex')
+    .slice(0, 8);
   const clean = (m) => ({
     intercept: round6(m.intercept),
-    features: Object.fromEntries(Object.entries(m.features).map(([k, v]) => [k, { weight: round6(v.weight), mean: round6(v.mean), scale: round6(v.scale) }])),
+    features: Object.fromEntries(
+      Object.entries(m.features).map(([k, v]) => [
+        k,
+        { weight: round6(v.weight), mean: round6(v.mean), scale: round6(v.scale) },
+      ]),
+    ),
     floors: m.floors,
   });
   // The versions this one descends from (the build's calibration, the one being replaced) and a fingerprint of each
   // same-work model: a project's answers on an earlier version still count where their model did not change.
   const fingerprint = (m) => (m ? createHash('sha256').update(JSON.stringify(m)).digest('hex').slice(0, 8) : undefined);
-  const models = (c) => ({ sameWork: fingerprint(c.sameWork), ...(c.trackerSameWork ? { trackerSameWork: fingerprint(c.trackerSameWork) } : {}) });
+  const models = (c) => ({
+    sameWork: fingerprint(c.sameWork),
+    ...(c.trackerSameWork ? { trackerSameWork: fingerprint(c.trackerSameWork) } : {}),
+  });
   const { CALIBRATION: previous } = await import(path.join(dist, 'scoring', 'calibration-data.js'));
   // The lineage grows from the build's calibration: a build older than the source would drop the versions between.
   const target = fileURLToPath(new URL('../src/work-memory/scoring/calibration-data.ts', import.meta.url));
@@ -512,7 +599,10 @@ if (write) {
     );
     process.exit(2);
   }
-  const lineage = { ...(previous.lineage ?? { [previous.version]: models(previous) }), [version]: models({ sameWork: clean(sameWork), trackerSameWork: trackerSameWork && clean(trackerSameWork) }) };
+  const lineage = {
+    ...(previous.lineage ?? { [previous.version]: models(previous) }),
+    [version]: models({ sameWork: clean(sameWork), trackerSameWork: trackerSameWork && clean(trackerSameWork) }),
+  };
   const text = `// Generated by scripts/fit-calibration.mjs on ${new Date().toISOString().slice(0, 10)}: do not edit by hand, refit.
 // Fitted on: ${inputs.join(', ')}.
 // Mode ${MODE}; features: markdown ${wanted.join(', ')}; trackers ${MODE === 'domains' ? trackerWanted.join(', ') : 'the same'}; budgets: false alerts ${FALSE_ALERTS}, related ${RELATED_NOISE}.

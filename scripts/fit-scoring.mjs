@@ -43,7 +43,13 @@ for (let deg = 0; deg <= 90; deg += 2.5) {
   // Threshold candidates: every observed top score.
   const cuts = [...new Set(rs.map((r) => r.top))].sort((x, y) => x - y);
   const rel = cuts.find((t) => bandRow(rs, t, 0.1).noise <= noise);
-  const dup = cuts.find((t) => t > rel && cuts.filter((u) => u >= t).every((u) => bandRow(rs, u, 0.1).precisionAtBase >= precision || bandRow(rs, u, 0.1).recall === 0));
+  const dup = cuts.find(
+    (t) =>
+      t > rel &&
+      cuts
+        .filter((u) => u >= t)
+        .every((u) => bandRow(rs, u, 0.1).precisionAtBase >= precision || bandRow(rs, u, 0.1).recall === 0),
+  );
   const relRow = bandRow(rs, rel, 0.1);
   const dupRow = dup !== undefined ? bandRow(rs, dup, 0.1) : null;
   rows.push({

@@ -13,7 +13,9 @@ if (!existsSync(path.join(dist, 'synopsis.js'))) {
   process.exit(2);
 }
 const { buildProgram } = await import(path.join(dist, 'cli.js'));
-const { synopsis, usageLines, SYNOPSIS_START, SYNOPSIS_END, USAGE_START, USAGE_END } = await import(path.join(dist, 'synopsis.js'));
+const { synopsis, usageLines, SYNOPSIS_START, SYNOPSIS_END, USAGE_START, USAGE_END } = await import(
+  path.join(dist, 'synopsis.js')
+);
 const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {}, cwd: root };
 const program = buildProgram(io, () => undefined);
 let differs = false;

@@ -9,7 +9,11 @@ import { dist } from './common.mjs';
 const root = process.argv[2];
 const r = {};
 let t = performance.now();
-const [{ buildIndex }, { loadConfig }, { modelSetup }] = await Promise.all([dist('work-memory/index/build.js'), dist('shared/config/load.js'), dist('work-memory/index/model-setup.js')]);
+const [{ buildIndex }, { loadConfig }, { modelSetup }] = await Promise.all([
+  dist('work-memory/index/build.js'),
+  dist('shared/config/load.js'),
+  dist('work-memory/index/model-setup.js'),
+]);
 r.importMs = performance.now() - t;
 const { config } = await loadConfig(root);
 const model = modelSetup(process.env, config, root);
@@ -37,7 +41,8 @@ const report = await buildIndex({
 r.totalMs = since();
 r.openAndScanMs = marks.scan ?? r.totalMs;
 r.compareMs = (marks.model ?? marks.write ?? r.totalMs) - (marks.scan ?? 0);
-if (marks.model !== undefined) r.chunkAndEmbedMs = (marks.lastEmbed ?? marks.write ?? r.totalMs) - marks.model - (r.modelLoadMs ?? 0);
+if (marks.model !== undefined)
+  r.chunkAndEmbedMs = (marks.lastEmbed ?? marks.write ?? r.totalMs) - marks.model - (r.modelLoadMs ?? 0);
 if (marks.write !== undefined) r.writeMs = r.totalMs - marks.write;
 // The corpus scan alone (not separable inside buildIndex): once more, same process.
 const { scanCorpus } = await dist('work-memory/corpus/scan.js');

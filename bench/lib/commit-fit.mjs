@@ -12,7 +12,13 @@ export const FLOORS = { related: 0.348, duplicate: 0.491, rareDuplicate: 0.2 };
 /** The labelled candidates of a run's results: 1 for the done brief's own commit, 0 for every other. */
 export function samplesOf(rows, tag = '') {
   return rows.flatMap((x) =>
-    x.nearest.filter((m) => m.components?.features && m.source === 'git').map((m) => ({ brief: `${tag}${x.id}`, y: x.expect && (m.ref ?? '').startsWith(x.expect) ? 1 : 0, f: m.components.features })),
+    x.nearest
+      .filter((m) => m.components?.features && m.source === 'git')
+      .map((m) => ({
+        brief: `${tag}${x.id}`,
+        y: x.expect && (m.ref ?? '').startsWith(x.expect) ? 1 : 0,
+        f: m.components.features,
+      })),
   );
 }
 
@@ -45,7 +51,10 @@ export function train(data, names = DEFAULT_FEATURES, lambda = 1) {
     for (let j = 0; j < w.length; j++) w[j] -= 0.5 * (gw[j] / total + (lambda * w[j]) / total);
     b -= 0.5 * (gb / total);
   }
-  return { intercept: b, features: Object.fromEntries(names.map((n, j) => [n, { weight: w[j], mean: mean[n], scale: scale[n] }])) };
+  return {
+    intercept: b,
+    features: Object.fromEntries(names.map((n, j) => [n, { weight: w[j], mean: mean[n], scale: scale[n] }])),
+  };
 }
 
 export function prob(m, f) {
@@ -81,16 +90,26 @@ export function report(label, rows, decision) {
     `  done work (${done.length}): first and shown ${found} (${Math.round((100 * found) / Math.max(1, done.length))}%); first ${done.filter((x) => decision(x).rank === 0).length}; alert ${cnt(done, 'duplicate_alert')}, related ${cnt(done, 'related_context')}, clear ${cnt(done, 'clear')}`,
     `  never done (${never.length}): alert ${cnt(never, 'duplicate_alert')}, related ${cnt(never, 'related_context')}, clear ${cnt(never, 'clear')}`,
   ];
-  if (siblings.length) lines.push(`  sibling work (${siblings.length}): alert ${cnt(siblings, 'duplicate_alert')}, related ${cnt(siblings, 'related_context')}, clear ${cnt(siblings, 'clear')}`);
+  if (siblings.length)
+    lines.push(
+      `  sibling work (${siblings.length}): alert ${cnt(siblings, 'duplicate_alert')}, related ${cnt(siblings, 'related_context')}, clear ${cnt(siblings, 'clear')}`,
+    );
   console.log(lines.join('\n'));
-  return { found, done: done.length, neverAlerts: cnt(never, 'duplicate_alert'), siblingAlerts: cnt(siblings, 'duplicate_alert') };
+  return {
+    found,
+    done: done.length,
+    neverAlerts: cnt(never, 'duplicate_alert'),
+    siblingAlerts: cnt(siblings, 'duplicate_alert'),
+  };
 }
 
 /** A model's decision for a brief with the rank of its expected commit under that model. */
 export function modelDecision(m) {
   return (x) => {
     const d = decide(m, x);
-    const scored = x.nearest.filter((c) => c.components?.features).map((c) => ({ c, p: prob(m, c.components.features) }));
+    const scored = x.nearest
+      .filter((c) => c.components?.features)
+      .map((c) => ({ c, p: prob(m, c.components.features) }));
     scored.sort((a, b) => b.p - a.p);
     const rank = x.expect ? scored.findIndex((s) => (s.c.ref ?? '').startsWith(x.expect)) : -1;
     return { status: d.status, rank };
@@ -103,7 +122,12 @@ export const round = (v) => Number(v.toFixed(6));
 export function writeModel(out, model, by, from) {
   const data = {
     intercept: round(model.intercept),
-    features: Object.fromEntries(Object.entries(model.features).map(([n, p]) => [n, { weight: round(p.weight), mean: round(p.mean), scale: round(p.scale) }])),
+    features: Object.fromEntries(
+      Object.entries(model.features).map(([n, p]) => [
+        n,
+        { weight: round(p.weight), mean: round(p.mean), scale: round(p.scale) },
+      ]),
+    ),
     floors: FLOORS,
   };
   writeFileSync(

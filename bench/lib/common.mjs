@@ -10,7 +10,9 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const BIN = path.join(REPO, 'bin', 'agentos.js');
 export const DIST = path.join(REPO, 'dist');
 export const TIMED_ENTRY = path.join(REPO, 'bench', 'lib', 'timed-entry.mjs');
-export const MODEL_DIR = process.env.AGENTOS_MODEL_DIR ? path.resolve(process.env.AGENTOS_MODEL_DIR) : path.join(REPO, '.agentos', 'models');
+export const MODEL_DIR = process.env.AGENTOS_MODEL_DIR
+  ? path.resolve(process.env.AGENTOS_MODEL_DIR)
+  : path.join(REPO, '.agentos', 'models');
 export const MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
 // The default dtype's file (int8, MatMulInteger); the q8 file is today's option.
 export const ONNX_FILE = path.join(MODEL_DIR, MODEL_ID, 'onnx', 'model_int8.onnx');
@@ -25,7 +27,9 @@ export const HAVE_GNU_TIME = existsSync(GNU_TIME);
  */
 export async function ortCacheDir(root) {
   const setup = await dist('work-memory/index/model-setup.js');
-  return typeof setup.modelCacheDir === 'function' ? setup.modelCacheDir(process.env) : path.join(root, '.agentos', 'cache');
+  return typeof setup.modelCacheDir === 'function'
+    ? setup.modelCacheDir(process.env)
+    : path.join(root, '.agentos', 'cache');
 }
 
 /** Import a compiled module of agentos by its path under dist/. */
@@ -49,7 +53,14 @@ export function summarize(values) {
     const hi = Math.ceil(idx);
     return v[lo] + (v[hi] - v[lo]) * (idx - lo);
   };
-  return { n: v.length, min: v[0], median: q(0.5), p95: q(0.95), max: v[v.length - 1], mean: v.reduce((a, b) => a + b, 0) / v.length };
+  return {
+    n: v.length,
+    min: v[0],
+    median: q(0.5),
+    p95: q(0.95),
+    max: v[v.length - 1],
+    mean: v.reduce((a, b) => a + b, 0) / v.length,
+  };
 }
 
 /** Summaries of each numeric field across a list of records. */
@@ -74,8 +85,14 @@ export function removeDir(dir) {
  * the CLI modules were imported, when stdout was last written, and its own
  * maxRSS; these give the phase split of a cold start.
  */
-export async function runProcess(args, { cwd = REPO, env = childEnv(), timed = false, node = process.execPath, input, tee = false } = {}) {
-  const timingFile = path.join(os.tmpdir(), `agentos-bench-timing-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+export async function runProcess(
+  args,
+  { cwd = REPO, env = childEnv(), timed = false, node = process.execPath, input, tee = false } = {},
+) {
+  const timingFile = path.join(
+    os.tmpdir(),
+    `agentos-bench-timing-${process.pid}-${Math.random().toString(36).slice(2)}.json`,
+  );
   const rssFile = `${timingFile}.rss`;
   const nodeArgs = timed ? [TIMED_ENTRY, ...args] : args;
   const cmd = HAVE_GNU_TIME ? GNU_TIME : node;
@@ -161,9 +178,14 @@ export function machineInfo() {
 
 /** The commit measured, and whether src/ differed from it (others edit the tree while benches run). */
 export function gitState() {
-  const git = (...args) => execFileSync('git', args, { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (...args) =>
+    execFileSync('git', args, { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
-    return { commit: git('rev-parse', '--short', 'HEAD'), subject: git('log', '-1', '--format=%s').slice(0, 120), srcDirty: git('status', '--porcelain', '--', 'src', 'bin').length > 0 };
+    return {
+      commit: git('rev-parse', '--short', 'HEAD'),
+      subject: git('log', '-1', '--format=%s').slice(0, 120),
+      srcDirty: git('status', '--porcelain', '--', 'src', 'bin').length > 0,
+    };
   } catch {
     return null;
   }
@@ -176,7 +198,8 @@ export function loadAvg() {
 /** Fixed-width text table. `rows` are arrays of cells (already formatted strings). */
 export function table(headers, rows) {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i] ?? '').length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c ?? '').padEnd(widths[i]) : String(c ?? '').padStart(widths[i]))).join('  ');
+  const line = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c ?? '').padEnd(widths[i]) : String(c ?? '').padStart(widths[i]))).join('  ');
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 

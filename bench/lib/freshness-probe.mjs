@@ -24,4 +24,13 @@ for (let i = 0; i < 5; i++) {
   warm.push(performance.now() - t);
 }
 warm.sort((a, b) => a - b);
-process.stdout.write(JSON.stringify({ importMs, firstMs, firstCpuMs, warmMs: warm[2], files: Object.keys(first.manifest?.files ?? {}).length, state: first.state }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    importMs,
+    firstMs,
+    firstCpuMs,
+    warmMs: warm[2],
+    files: Object.keys(first.manifest?.files ?? {}).length,
+    state: first.state,
+  }) + '\n',
+);

@@ -6,7 +6,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { dist } from './common.mjs';
 
 const root = process.argv[2];
-const [store, { indexPaths }, { loadHnswlib }] = await Promise.all([dist('work-memory/index/hnsw-index.js'), dist('work-memory/index/layout.js'), dist('work-memory/index/hnswlib.js')]);
+const [store, { indexPaths }, { loadHnswlib }] = await Promise.all([
+  dist('work-memory/index/hnsw-index.js'),
+  dist('work-memory/index/layout.js'),
+  dist('work-memory/index/hnswlib.js'),
+]);
 const r = {};
 const mb = () => process.memoryUsage().rss / 2 ** 20;
 const step = (name, fn) => {

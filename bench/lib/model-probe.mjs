@@ -46,7 +46,8 @@ if (mode === 'embedder' || mode === 'fresh') {
     process.exit(0);
   }
   const { embedBrief } = await dist('work-memory/check/history.js').catch(() => ({}));
-  const embedOnce = async () => (typeof embedBrief === 'function' ? embedBrief(text, embedder) : embedder.embed([text]));
+  const embedOnce = async () =>
+    typeof embedBrief === 'function' ? embedBrief(text, embedder) : embedder.embed([text]);
   t = performance.now();
   await embedOnce();
   r.firstEmbedMs = performance.now() - t;
@@ -61,7 +62,11 @@ if (mode === 'embedder' || mode === 'fresh') {
     const dir = await ortCacheDir(root);
     // The embedder keeps each optimised graph in a folder minilm-<fingerprint>-ort<version>-<arch>-<recipe>/model.onnx
     // (src/work-memory/embeddings/onnx-session.ts); older builds wrote minilm-….onnx files.
-    const entry = readdirSync(dir, { withFileTypes: true }).find((e) => /^minilm-/.test(e.name) && (e.isDirectory() ? existsSync(path.join(dir, e.name, 'model.onnx')) : e.name.endsWith('.onnx')));
+    const entry = readdirSync(dir, { withFileTypes: true }).find(
+      (e) =>
+        /^minilm-/.test(e.name) &&
+        (e.isDirectory() ? existsSync(path.join(dir, e.name, 'model.onnx')) : e.name.endsWith('.onnx')),
+    );
     if (!entry) throw new Error(`no cached graph in ${dir}`);
     file = entry.isDirectory() ? path.join(dir, entry.name, 'model.onnx') : path.join(dir, entry.name);
     options = { executionProviders: ['cpu'], enableCpuMemArena: false, graphOptimizationLevel: 'disabled' };

@@ -32,7 +32,12 @@ export function startBenchPostgres(settings = {}) {
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale']);
   mkdirSync(sock);
   if (asRoot) execFileSync('chown', ['nobody', sock]);
-  const opts = [`-c listen_addresses=''`, `-k ${sock}`, '-c fsync=off', ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)].join(' ');
+  const opts = [
+    `-c listen_addresses=''`,
+    `-k ${sock}`,
+    '-c fsync=off',
+    ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`),
+  ].join(' ');
   run('pg_ctl', ['-D', data, '-l', path.join(base, 'server.log'), '-w', '-t', '60', '-o', opts, 'start']);
   return {
     // node-postgres reads a socket folder as the host.

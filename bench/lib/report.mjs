@@ -4,13 +4,21 @@ import { fmt, mmm, table } from './common.mjs';
 /** The performance targets (docs/benchmarks.md explains each). */
 export function evaluateTargets(r) {
   const out = [];
-  const le = (id, what, value, limit, unit) => value !== null && value !== undefined && out.push({ id, what, value, limit, unit, op: '<=', met: value <= limit });
-  const ge = (id, what, value, limit, unit) => value !== null && value !== undefined && out.push({ id, what, value, limit, unit, op: '>=', met: value >= limit });
+  const le = (id, what, value, limit, unit) =>
+    value !== null && value !== undefined && out.push({ id, what, value, limit, unit, op: '<=', met: value <= limit });
+  const ge = (id, what, value, limit, unit) =>
+    value !== null && value !== undefined && out.push({ id, what, value, limit, unit, op: '>=', met: value >= limit });
   const cold = r.coldStart ?? {};
   le('cold-demo', 'cold issue start, demo corpus (median wall)', cold.demo?.summary.wall?.median, 500, 'ms');
   le('cold-1k', 'cold issue start, 1,000-doc index (median wall)', cold.corpus1k?.summary.wall?.median, 600, 'ms');
   // Issue 50: against a bare `node -e 0` started just before each run (same run, same load), not a wall time.
-  le('cold-demo-vs-node', 'cold issue start, demo / bare node start (median wall, interleaved)', cold.demo?.ratio?.wall, 5, 'x');
+  le(
+    'cold-demo-vs-node',
+    'cold issue start, demo / bare node start (median wall, interleaved)',
+    cold.demo?.ratio?.wall,
+    5,
+    'x',
+  );
   const inc = r.incremental?.corpus1k;
   le('noop-1k', 'no-op re-index, 1,000 docs (median wall)', inc?.noop?.summary.wall?.median, 500, 'ms');
   le('one-changed-1k', 'one changed file, 1,000 docs (median wall)', inc?.oneChanged?.summary.wall?.median, 1000, 'ms');
@@ -20,14 +28,40 @@ export function evaluateTargets(r) {
     ['demo', 'demo'],
   ]) {
     const f = r.fullIndex?.[key];
-    if (f && ort) le(`index-vs-ort-${key}`, `full index (${name}): whole-process time per token vs pure ORT run time per token`, f.summary.msPerToken.median / ort, 1.3, 'x');
+    if (f && ort)
+      le(
+        `index-vs-ort-${key}`,
+        `full index (${name}): whole-process time per token vs pure ORT run time per token`,
+        f.summary.msPerToken.median / ort,
+        1.3,
+        'x',
+      );
   }
-  if (r.embedVsOrt) le('embed-vs-ort', 'MiniLMEmbedder.embed vs pure ORT session.run, same batches (ms/token)', r.embedVsOrt.ratio, 1.3, 'x');
+  if (r.embedVsOrt)
+    le(
+      'embed-vs-ort',
+      'MiniLMEmbedder.embed vs pure ORT session.run, same batches (ms/token)',
+      r.embedVsOrt.ratio,
+      1.3,
+      'x',
+    );
   const q = r.query?.results ?? [];
   const top = Math.max(0, ...q.map((x) => x.n));
   for (const x of q.filter((x) => x.n === top && top >= 100000)) {
-    le(`query-100k-${x.kind}`, `HNSW query at ${x.n.toLocaleString('en')} chunks, ${x.kind} vectors (median)`, x.hnswMs.median, 5, 'ms');
-    ge(`recall-100k-${x.kind}`, `recall@${x.k} at ${x.n.toLocaleString('en')} chunks, ${x.kind} vectors`, x.recall, 0.99, '');
+    le(
+      `query-100k-${x.kind}`,
+      `HNSW query at ${x.n.toLocaleString('en')} chunks, ${x.kind} vectors (median)`,
+      x.hnswMs.median,
+      5,
+      'ms',
+    );
+    ge(
+      `recall-100k-${x.kind}`,
+      `recall@${x.k} at ${x.n.toLocaleString('en')} chunks, ${x.kind} vectors`,
+      x.recall,
+      0.99,
+      '',
+    );
   }
   for (const [key, name] of [
     ['demo', 'demo'],
@@ -38,7 +72,14 @@ export function evaluateTargets(r) {
     if (s) le(`rss-${key}`, `peak RSS of issue start (${name}, max over runs)`, s.max, 300, 'MB');
   }
   const mcpDemo = (r.mcp?.results ?? []).find((m) => m.label === 'demo');
-  if (mcpDemo?.newBrief) le('mcp-new-demo', `MCP check_brief, warm server, a brief never seen (demo, p50 over ${mcpDemo.newBrief.n} fresh briefs)`, mcpDemo.newBrief.median, 30, 'ms');
+  if (mcpDemo?.newBrief)
+    le(
+      'mcp-new-demo',
+      `MCP check_brief, warm server, a brief never seen (demo, p50 over ${mcpDemo.newBrief.n} fresh briefs)`,
+      mcpDemo.newBrief.median,
+      30,
+      'ms',
+    );
   for (const m of r.mcp?.results ?? []) {
     le(
       `mcp-warm-${m.label === 'demo' ? 'demo' : '1k'}`,
@@ -50,7 +91,9 @@ export function evaluateTargets(r) {
   }
   for (const t of out) {
     const diff = t.op === '<=' ? t.value - t.limit : t.limit - t.value;
-    t.by = t.met ? `met (${fmtVal(Math.abs(diff), t.unit)} to spare)` : `missed by ${fmtVal(diff, t.unit)}${t.unit === 'x' || t.unit === '' ? '' : ` (${((100 * diff) / t.limit).toFixed(0)}%)`}`;
+    t.by = t.met
+      ? `met (${fmtVal(Math.abs(diff), t.unit)} to spare)`
+      : `missed by ${fmtVal(diff, t.unit)}${t.unit === 'x' || t.unit === '' ? '' : ` (${((100 * diff) / t.limit).toFixed(0)}%)`}`;
   }
   return out;
 }
@@ -91,10 +134,24 @@ export function renderReport(r, { markdown = false } = {}) {
     h('Cold `issue start --non-interactive --json` (ms, min / median / max)');
     const names = { demo: 'demo corpus', corpus1k: '1,000 docs', chunks100k: '100k chunks' };
     const headers = ['phase', ...coldKeys.map((k) => `${names[k]} (${cold[k].summary.wall.n} runs)`)];
-    const rows = COLD_ROWS.map(([f, name]) => [name, ...coldKeys.map((k) => cell(cold[k].summary[f], f === 'query' || f === 'embed' ? 0 : 0))]);
-    rows.push(['bare `node -e 0` before each run (wall)', ...coldKeys.map((k) => (cold[k].bare ? cell(cold[k].bare.wall) : '-'))]);
-    rows.push(['bare `node -e 0` (CPU user+sys)', ...coldKeys.map((k) => (cold[k].bare?.cpuMs ? cell(cold[k].bare.cpuMs) : '-'))]);
-    rows.push(['issue start / bare node (median wall; CPU)', ...coldKeys.map((k) => (cold[k].ratio ? `x${cold[k].ratio.wall.toFixed(2)}; x${cold[k].ratio.cpu?.toFixed(2) ?? '-'}` : '-'))]);
+    const rows = COLD_ROWS.map(([f, name]) => [
+      name,
+      ...coldKeys.map((k) => cell(cold[k].summary[f], f === 'query' || f === 'embed' ? 0 : 0)),
+    ]);
+    rows.push([
+      'bare `node -e 0` before each run (wall)',
+      ...coldKeys.map((k) => (cold[k].bare ? cell(cold[k].bare.wall) : '-')),
+    ]);
+    rows.push([
+      'bare `node -e 0` (CPU user+sys)',
+      ...coldKeys.map((k) => (cold[k].bare?.cpuMs ? cell(cold[k].bare.cpuMs) : '-')),
+    ]);
+    rows.push([
+      'issue start / bare node (median wall; CPU)',
+      ...coldKeys.map((k) =>
+        cold[k].ratio ? `x${cold[k].ratio.wall.toFixed(2)}; x${cold[k].ratio.cpu?.toFixed(2) ?? '-'}` : '-',
+      ),
+    ]);
     rows.push(['warm-up run on a fresh copy (wall, not counted)', ...coldKeys.map((k) => fmt(cold[k].first?.wall))]);
     rows.push(['index size (chunks)', ...coldKeys.map((k) => (cold[k].chunks ? String(cold[k].chunks) : '-'))]);
     rows.push(['check status', ...coldKeys.map((k) => cold[k].status ?? '-')]);
@@ -179,7 +236,19 @@ export function renderReport(r, { markdown = false } = {}) {
     const ort = r.embedVsOrt?.ortMsPerToken?.median;
     parts.push(
       T(
-        ['corpus', 'docs', 'chunks', 'tokens', 'wall s', 'docs/s', 'chunks/s', 'tokens/s', 'peak RSS MB', 'CPU util', 'vs pure ORT'],
+        [
+          'corpus',
+          'docs',
+          'chunks',
+          'tokens',
+          'wall s',
+          'docs/s',
+          'chunks/s',
+          'tokens/s',
+          'peak RSS MB',
+          'CPU util',
+          'vs pure ORT',
+        ],
         fullKeys.map((k) => {
           const f = full[k];
           return [
@@ -203,10 +272,31 @@ export function renderReport(r, { markdown = false } = {}) {
   for (const k of Object.keys(inc)) {
     const x = inc[k];
     h(`Incremental index, ${x.label} (ms, min / median / max)`);
-    const rows = [['no file changed', cell(x.noop.summary.wall), cell(x.noop.summary.peakRssMb), '0', String(x.noop.summary.wall.n)]];
+    const rows = [
+      [
+        'no file changed',
+        cell(x.noop.summary.wall),
+        cell(x.noop.summary.peakRssMb),
+        '0',
+        String(x.noop.summary.wall.n),
+      ],
+    ];
     if (x.oneChanged)
-      rows.push(['one file changed', cell(x.oneChanged.summary.wall), cell(x.oneChanged.summary.peakRssMb), fmt(x.oneChanged.summary.chunksEmbedded.median), String(x.oneChanged.summary.wall.n)]);
-    if (x.tenDeleted) rows.push(['ten files deleted', cell(x.tenDeleted.summary.wall), cell(x.tenDeleted.summary.peakRssMb), '0', String(x.tenDeleted.summary.wall.n)]);
+      rows.push([
+        'one file changed',
+        cell(x.oneChanged.summary.wall),
+        cell(x.oneChanged.summary.peakRssMb),
+        fmt(x.oneChanged.summary.chunksEmbedded.median),
+        String(x.oneChanged.summary.wall.n),
+      ]);
+    if (x.tenDeleted)
+      rows.push([
+        'ten files deleted',
+        cell(x.tenDeleted.summary.wall),
+        cell(x.tenDeleted.summary.peakRssMb),
+        '0',
+        String(x.tenDeleted.summary.wall.n),
+      ]);
     parts.push(T(['case', 'wall', 'peak RSS MB', 'chunks embedded', 'runs'], rows));
     const profiles = [
       ['no file changed', x.noop?.profile],
@@ -234,10 +324,23 @@ export function renderReport(r, { markdown = false } = {}) {
     }
   }
   if (r.query?.results?.length) {
-    h(`Query latency alone (HNSW M=${r.query.M}, efConstruction=${r.query.efConstruction}, ef=${r.query.efSearch}; exact = brute-force scan)`);
+    h(
+      `Query latency alone (HNSW M=${r.query.M}, efConstruction=${r.query.efConstruction}, ef=${r.query.efSearch}; exact = brute-force scan)`,
+    );
     parts.push(
       T(
-        ['vectors', 'chunks', 'queries', 'HNSW median ms', 'HNSW p95 ms', 'exact median ms', 'exact p95 ms', `recall@${r.query.results[0].k}`, 'mean top-1 cos', 'HNSW build s'],
+        [
+          'vectors',
+          'chunks',
+          'queries',
+          'HNSW median ms',
+          'HNSW p95 ms',
+          'exact median ms',
+          'exact p95 ms',
+          `recall@${r.query.results[0].k}`,
+          'mean top-1 cos',
+          'HNSW build s',
+        ],
         r.query.results.map((x) => [
           x.kind,
           x.n.toLocaleString('en'),
@@ -273,12 +376,24 @@ export function renderReport(r, { markdown = false } = {}) {
   }
   const e = r.embedVsOrt;
   if (e) {
-    h(`Embedding cost per token: MiniLMEmbedder.embed vs pure ONNX Runtime (${e.texts} chunk texts, ${e.tokens} tokens, ${e.batches} batches; same batches: ${e.batchesMatch})`);
+    h(
+      `Embedding cost per token: MiniLMEmbedder.embed vs pure ONNX Runtime (${e.texts} chunk texts, ${e.tokens} tokens, ${e.batches} batches; same batches: ${e.batchesMatch})`,
+    );
     const rows = [
-      ['MiniLMEmbedder.embed (whole call)', mmm(e.pipelineMsPerToken, 1, 1000), fmt(e.pipelineTokensPerSec), `${e.ratio.toFixed(2)}x`],
+      [
+        'MiniLMEmbedder.embed (whole call)',
+        mmm(e.pipelineMsPerToken, 1, 1000),
+        fmt(e.pipelineTokensPerSec),
+        `${e.ratio.toFixed(2)}x`,
+      ],
       ['  of which session.run', mmm(e.pipelineInferenceMsPerToken, 1, 1000), '-', `${e.inferenceRatio.toFixed(2)}x`],
       ['pure ORT session.run (default options)', mmm(e.ortMsPerToken, 1, 1000), fmt(e.ortTokensPerSec), '1.00x'],
-      ...(e.ortVariants ?? []).map((v) => [`pure ORT, ${v.name}`, mmm(v.msPerToken, 1, 1000), fmt(1000 / v.msPerToken.median), `${v.vsDefault.toFixed(2)}x`]),
+      ...(e.ortVariants ?? []).map((v) => [
+        `pure ORT, ${v.name}`,
+        mmm(v.msPerToken, 1, 1000),
+        fmt(1000 / v.msPerToken.median),
+        `${v.vsDefault.toFixed(2)}x`,
+      ]),
       ['chunking + tokenization (index path)', fmt(e.chunkingMsPerToken * 1000, 1), '-', '-'],
     ];
     parts.push(T(['', 'µs/token (min / median / max)', 'tokens/s', 'vs pure ORT'], rows));
@@ -302,7 +417,9 @@ function mdTable(headers, rows) {
     [
       `| ${headers.map(esc).join(' | ')} |`,
       `|${headers.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
-      ...rows.map((r) => `| ${r.map((c) => esc(String(c).replace(/^ +/, (m) => '\u00a0'.repeat(m.length)))).join(' | ')} |`),
+      ...rows.map(
+        (r) => `| ${r.map((c) => esc(String(c).replace(/^ +/, (m) => '\u00a0'.repeat(m.length)))).join(' | ')} |`,
+      ),
     ].join('\n') + '\n'
   );
 }

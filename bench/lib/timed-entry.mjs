@@ -14,7 +14,15 @@ delete process.env.BENCH_TIMING_OUT;
 const entry = path.resolve(process.argv[2]);
 process.argv = [process.argv[0], entry, ...process.argv.slice(3)];
 
-const marks = { timeOrigin: performance.timeOrigin, firstLine, importEnd: 0, firstStdout: 0, lastStdout: 0, exit: 0, maxRssKb: 0 };
+const marks = {
+  timeOrigin: performance.timeOrigin,
+  firstLine,
+  importEnd: 0,
+  firstStdout: 0,
+  lastStdout: 0,
+  exit: 0,
+  maxRssKb: 0,
+};
 const write = process.stdout.write.bind(process.stdout);
 process.stdout.write = (chunk, ...rest) => {
   const t = clock();

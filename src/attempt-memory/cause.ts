@@ -30,7 +30,13 @@ const RULES: Array<[string, Rule]> = [
       const npm = ls.filter((l) => /^(npm|pnpm|yarn)( ERR!| error|:? ERR_|\s+ERR)/i.test(l));
       if (!npm.length) return null;
       const said = npm.map((l) => l.replace(/^(npm|pnpm|yarn)( ERR!| error)?\s*/i, '').trim());
-      const telling = said.find((s) => s && !/^(code|errno|syscall|path|dest|A complete log|Log files were not written|\d{3}$|\d{3} (Note|tarball))/i.test(s));
+      const telling = said.find(
+        (s) =>
+          s &&
+          !/^(code|errno|syscall|path|dest|A complete log|Log files were not written|\d{3}$|\d{3} (Note|tarball))/i.test(
+            s,
+          ),
+      );
       return telling ?? said.find(Boolean) ?? null;
     },
   ],
@@ -55,8 +61,20 @@ const RULES: Array<[string, Rule]> = [
     },
   ],
   // Python and Node: the thrown error line (Python's comes last, Node's before its stack).
-  ['python', (ls) => (ls.some((l) => /^Traceback \(most recent call last\)/.test(l)) ? last(ls, /^[\w.]*(Error|Exception|Exit|Interrupt|Warning)\b[^:]*(: |$)/) : null)],
-  ['node', (ls) => (ls.some((l) => /^Node\.js v\d+/.test(l) || /^\s+at .+:\d+:\d+\)?$/.test(l)) ? first(ls, /^(Uncaught )?[\w.]*(Error|Exception)\b[^:]*: /) : null)],
+  [
+    'python',
+    (ls) =>
+      ls.some((l) => /^Traceback \(most recent call last\)/.test(l))
+        ? last(ls, /^[\w.]*(Error|Exception|Exit|Interrupt|Warning)\b[^:]*(: |$)/)
+        : null,
+  ],
+  [
+    'node',
+    (ls) =>
+      ls.some((l) => /^Node\.js v\d+/.test(l) || /^\s+at .+:\d+:\d+\)?$/.test(l))
+        ? first(ls, /^(Uncaught )?[\w.]*(Error|Exception)\b[^:]*: /)
+        : null,
+  ],
   // docker, git, curl, make: their own prefixes.
   ['docker', (ls) => first(ls, /^(ERROR: |Error response from daemon: |Cannot connect to the Docker daemon)/)],
   ['git', (ls) => first(ls, /^(fatal|error): /)],
@@ -65,7 +83,14 @@ const RULES: Array<[string, Rule]> = [
   ['cc', (ls) => (ls.some((l) => /^make(\[\d+\])?: \*\*\*/.test(l)) ? first(ls, /(^|: )(fatal )?error: /) : null)],
   ['make', (ls) => first(ls, /^make(\[\d+\])?: \*\*\* /)],
   // HTTP statuses in anything else.
-  ['http', (ls) => first(ls, /\b(HTTP\/\d(\.\d)? [45]\d\d|status(code)? [45]\d\d|[45]\d\d (Not Found|Forbidden|Unauthorized|Bad Gateway|Service Unavailable|Internal Server Error))\b/i)],
+  [
+    'http',
+    (ls) =>
+      first(
+        ls,
+        /\b(HTTP\/\d(\.\d)? [45]\d\d|status(code)? [45]\d\d|[45]\d\d (Not Found|Forbidden|Unauthorized|Bad Gateway|Service Unavailable|Internal Server Error))\b/i,
+      ),
+  ],
 ];
 
 function linesOf(text: string): string[] {
@@ -84,7 +109,8 @@ export function errorCause(text: string | null | undefined): string | null {
     const hit = rule(lines);
     if (hit && hit.trim()) return bound(hit.trim());
   }
-  const telling = last(lines, /error|fatal|exception|failed|not found|denied|cannot|unable/i) ?? lines[lines.length - 1];
+  const telling =
+    last(lines, /error|fatal|exception|failed|not found|denied|cannot|unable/i) ?? lines[lines.length - 1];
   return bound(telling.trim());
 }
 
@@ -106,11 +132,17 @@ const FAILURE_WORDS: Array<[tool: string, runsIt: RegExp, rule: Rule]> = [
     'npm',
     runs(PM),
     (ls) =>
-      first(ls, /^(npm|pnpm|yarn) (ERR!|error) (?!code |errno |syscall |path |dest |A complete log|Log files were not written)\S/) ??
-      first(ls, /^ ?ERR_PNPM_\S+|^error Command failed with exit code \d+/),
+      first(
+        ls,
+        /^(npm|pnpm|yarn) (ERR!|error) (?!code |errno |syscall |path |dest |A complete log|Log files were not written)\S/,
+      ) ?? first(ls, /^ ?ERR_PNPM_\S+|^error Command failed with exit code \d+/),
   ],
   ['pip', runs(String.raw`pip|pip3|python|python3|uv`), (ls) => last(ls, /^ERROR: (?!pip's dependency resolver)/)],
-  ['tsc', runs(String.raw`tsc|${PM}|vue-tsc`), (ls) => first(ls, /^\S+\(\d+,\d+\): error TS\d+:|^\S+:\d+:\d+ - error TS\d+:|^error TS\d+:/)],
+  [
+    'tsc',
+    runs(String.raw`tsc|${PM}|vue-tsc`),
+    (ls) => first(ls, /^\S+\(\d+,\d+\): error TS\d+:|^\S+:\d+:\d+ - error TS\d+:|^error TS\d+:/),
+  ],
   ['rustc', runs(String.raw`cargo|rustc`), (ls) => first(ls, /^error(\[E\d+\])?: (?!could not compile|aborting due)/)],
   ['javac', runs(String.raw`javac|mvn|mvnw|gradle|gradlew`), (ls) => first(ls, /\.java:\d+: error: /)],
   ['go', runs('go'), (ls) => first(ls, /^\S+\.go:\d+:\d+: /) ?? first(ls, /^--- FAIL: /) ?? first(ls, /^FAIL\s/)],
@@ -119,14 +151,37 @@ const FAILURE_WORDS: Array<[tool: string, runsIt: RegExp, rule: Rule]> = [
     'jest',
     runs(String.raw`jest|vitest|${PM}`),
     // A failed run says FAIL (or "Tests: N failed"); then the failed test's ● line names it ("● Console" is a passing run's log).
-    (ls) => (ls.some((l) => /^\s*FAIL\s+\S/.test(l) || /^Tests:.*\b\d+ failed\b/.test(l)) ? (first(ls, /^\s*● (?!Console)/) ?? first(ls, /^\s*FAIL\s+\S/)) : null),
+    (ls) =>
+      ls.some((l) => /^\s*FAIL\s+\S/.test(l) || /^Tests:.*\b\d+ failed\b/.test(l))
+        ? (first(ls, /^\s*● (?!Console)/) ?? first(ls, /^\s*FAIL\s+\S/))
+        : null,
   ],
-  ['python', runs(String.raw`python|python3|pytest|uv|poetry`), (ls) => (ls.some((l) => /^Traceback \(most recent call last\)/.test(l)) ? last(ls, /^[\w.]*(Error|Exception)\b[^:]*(: |$)/) : null)],
-  ['node', runs(String.raw`node|tsx|ts-node|${PM}`), (ls) => (ls.some((l) => /^Node\.js v\d+/.test(l)) ? first(ls, /^(Uncaught )?[\w.]*(Error|Exception)\b[^:]*: /) : null)],
-  ['docker', runs(String.raw`docker|podman`), (ls) => first(ls, /^(ERROR: |Error response from daemon: |Cannot connect to the Docker daemon)/)],
+  [
+    'python',
+    runs(String.raw`python|python3|pytest|uv|poetry`),
+    (ls) =>
+      ls.some((l) => /^Traceback \(most recent call last\)/.test(l))
+        ? last(ls, /^[\w.]*(Error|Exception)\b[^:]*(: |$)/)
+        : null,
+  ],
+  [
+    'node',
+    runs(String.raw`node|tsx|ts-node|${PM}`),
+    (ls) =>
+      ls.some((l) => /^Node\.js v\d+/.test(l)) ? first(ls, /^(Uncaught )?[\w.]*(Error|Exception)\b[^:]*: /) : null,
+  ],
+  [
+    'docker',
+    runs(String.raw`docker|podman`),
+    (ls) => first(ls, /^(ERROR: |Error response from daemon: |Cannot connect to the Docker daemon)/),
+  ],
   ['git', runs('git'), (ls) => first(ls, /^fatal: /)],
   ['curl', runs('curl'), (ls) => first(ls, /^curl: \(\d+\) /)],
-  ['make', runs(String.raw`make|gmake|cmake|gcc|g\+\+|cc|clang`), (ls) => first(ls, /(^|: )(fatal )?error: /) ?? first(ls, /^make(\[\d+\])?: \*\*\* /)],
+  [
+    'make',
+    runs(String.raw`make|gmake|cmake|gcc|g\+\+|cc|clang`),
+    (ls) => first(ls, /(^|: )(fatal )?error: /) ?? first(ls, /^make(\[\d+\])?: \*\*\* /),
+  ],
 ];
 
 /** At most this much of each end of an output is read for a failure (the payload may be megabytes). */

@@ -66,7 +66,11 @@ export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildRe
       handlers.set(sig, h);
       process.on(sig, h);
     }
-    child = spawn(argv[0], argv.slice(1), { cwd: opts.cwd, env: opts.env, stdio: ['inherit', opts.stdout ? 'pipe' : 'inherit', 'pipe'] });
+    child = spawn(argv[0], argv.slice(1), {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ['inherit', opts.stdout ? 'pipe' : 'inherit', 'pipe'],
+    });
     for (const sig of pending.splice(0)) child.kill(sig);
     const cleanup = () => handlers.forEach((h, sig) => process.removeListener(sig, h));
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -94,7 +98,9 @@ export function runChild(argv: string[], opts: RunChildOptions): Promise<ChildRe
       const exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
       // stdout is not cut: a background process keeps writing through it while agentos runs.
       const streams = [drained(child.stderr!, 'destroy'), ...(outKept ? [drained(child.stdout!, 'unref')] : [])];
-      void Promise.all(streams).then(() => finish({ exitCode, signal, stderrTail: errKept.text(), stdoutTail: outKept?.text() ?? null, spawnError: null }));
+      void Promise.all(streams).then(() =>
+        finish({ exitCode, signal, stderrTail: errKept.text(), stdoutTail: outKept?.text() ?? null, spawnError: null }),
+      );
     });
   });
 }

@@ -17,7 +17,10 @@ export class ConfirmCancelled extends Error {
 
 export type ProceedAsker = () => Promise<boolean>;
 
-export function inquirerProceed(input: Readable, output: Writable & { columns?: number; rows?: number; isTTY?: boolean }): ProceedAsker {
+export function inquirerProceed(
+  input: Readable,
+  output: Writable & { columns?: number; rows?: number; isTTY?: boolean },
+): ProceedAsker {
   return async () => {
     try {
       return await guardedPrompt(input, output, async (context) => {

@@ -29,7 +29,20 @@ const ALIASES: Record<string, string> = {
   ci: 'install',
   r: 'run',
 };
-const ALIASED_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'pip', 'pip3', 'uv', 'poetry', 'cargo', 'go', 'gem', 'composer']);
+const ALIASED_TOOLS = new Set([
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'pip',
+  'pip3',
+  'uv',
+  'poetry',
+  'cargo',
+  'go',
+  'gem',
+  'composer',
+]);
 
 /** The command with run-specific parts replaced by placeholders. */
 export function normaliseCommand(command: string): string {
@@ -68,7 +81,9 @@ export function programName(word: string): string {
 
 /** Lower-case words of free text (context), without stop words. */
 export function textWords(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z0-9][a-z0-9+#.-]*/g) ?? []).map((w) => w.replace(/[.-]+$/, '')).filter((w) => w.length > 1 && !STOP.has(w));
+  return (text.toLowerCase().match(/[a-z0-9][a-z0-9+#.-]*/g) ?? [])
+    .map((w) => w.replace(/[.-]+$/, ''))
+    .filter((w) => w.length > 1 && !STOP.has(w));
 }
 
 const STOP = new Set(
@@ -79,7 +94,20 @@ const STOP = new Set(
 
 /** Tool names that mean "a shell command" (agentos run, Claude Code's and Codex's Bash, Cursor's Shell, Gemini CLI's run_shell_command, PRD's run_command). */
 // `runInTerminal`: VS Code's agent names its terminal tool so in hook payloads (code.visualstudio.com agent hooks).
-const SHELL_TOOLS = new Set(['shell', 'bash', 'sh', 'zsh', 'run_command', 'run_shell_command', 'run_in_terminal', 'runinterminal', 'runterminalcommand', 'terminal', 'exec', 'command']);
+const SHELL_TOOLS = new Set([
+  'shell',
+  'bash',
+  'sh',
+  'zsh',
+  'run_command',
+  'run_shell_command',
+  'run_in_terminal',
+  'runinterminal',
+  'runterminalcommand',
+  'terminal',
+  'exec',
+  'command',
+]);
 
 /** The family a tool belongs to, so that a hook's `Bash` and `agentos run`'s `shell` compare equal. */
 export function toolFamily(tool: string): string {

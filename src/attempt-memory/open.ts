@@ -18,7 +18,14 @@ import { SqliteAttemptMemory, type WarningDecision } from './sqlite-memory.js';
 import { autoTags } from './tags.js';
 import { workOf } from './work.js';
 import { storeConfigured } from '../shared/team-store/url.js';
-import { isOutcome, OUTCOMES, type AttemptMemory, type AttemptRecord, type NewAttempt, type RepeatWarning } from './types.js';
+import {
+  isOutcome,
+  OUTCOMES,
+  type AttemptMemory,
+  type AttemptRecord,
+  type NewAttempt,
+  type RepeatWarning,
+} from './types.js';
 
 export const MEMORY_DIR = path.join('.agentos', 'memory');
 export const MEMORY_FILE = 'attempts.db';
@@ -61,7 +68,10 @@ export interface AttemptMemoryHandle extends AttemptMemory {
 }
 
 /** The local side of sharing: what waits to be sent, and the records read back from the team. */
-export type SharedQueue = Pick<SqliteAttemptMemory, 'pending' | 'settle' | 'importShared' | 'sharedIds' | 'sharedState' | 'setSharedState' | 'outboxSize'>;
+export type SharedQueue = Pick<
+  SqliteAttemptMemory,
+  'pending' | 'settle' | 'importShared' | 'sharedIds' | 'sharedState' | 'setSharedState' | 'outboxSize'
+>;
 
 // better-sqlite3 is CommonJS with a native addon: loaded with require, only when memory is opened.
 const require = createRequire(import.meta.url);
@@ -121,13 +131,20 @@ export function openAttemptMemory(root: string, config: Config, options: OpenOpt
   return {
     file,
     record: (a: NewAttempt): AttemptRecord => {
-      if (!isOutcome(a.outcome)) throw new Error(`outcome must be ${OUTCOMES.join(', ')}; got ${JSON.stringify(a.outcome)}`);
-      if (typeof a.command !== 'string' || typeof a.tool !== 'string' || a.tool.trim() === '') throw new Error('an attempt needs a tool and a command');
+      if (!isOutcome(a.outcome))
+        throw new Error(`outcome must be ${OUTCOMES.join(', ')}; got ${JSON.stringify(a.outcome)}`);
+      if (typeof a.command !== 'string' || typeof a.tool !== 'string' || a.tool.trim() === '')
+        throw new Error('an attempt needs a tool and a command');
       return memory.insert(prepare(a));
     },
     list: (q) => memory.list(q),
     checkRepeat: (a) =>
-      memory.checkRepeat({ ...a, command: redact(a.command, home), context: a.context ? redact(a.context, home) : a.context, tags: autoTags({ ...a, command: redact(a.command, home) }) }),
+      memory.checkRepeat({
+        ...a,
+        command: redact(a.command, home),
+        context: a.context ? redact(a.context, home) : a.context,
+        tags: autoTags({ ...a, command: redact(a.command, home) }),
+      }),
     search: (text, limit) => memory.search(text, limit),
     forget: (q) => memory.forget(q),
     stats: () => memory.stats(),

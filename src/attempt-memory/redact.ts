@@ -21,12 +21,19 @@ interface Rule {
 
 const RULES: Rule[] = [
   // Whole blocks first, so their inner lines are not half-matched by later rules.
-  { name: 'private key', re: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----|$)/g },
+  {
+    name: 'private key',
+    re: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----|$)/g,
+  },
   { name: 'jwt', re: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g },
   { name: 'authorization header', re: /\b(Bearer|Basic|Token|Bot)\s+[A-Za-z0-9._~+/=-]{8,}/gi, to: `$1 ${REDACTED}` },
   // The user may be empty (`redis://:pw@cache`), and the password runs to the last `@` before a space: one typed
   // unencoded (`p@ss`, a base64 `ab/cd+e==`) must not leave its tail behind (a `?x=a@b` after a port is redacted too: the safe side).
-  { name: 'url credentials', re: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s:/?#@]{0,200}:\S{1,200}@/gi, to: `$1${REDACTED}@` },
+  {
+    name: 'url credentials',
+    re: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s:/?#@]{0,200}:\S{1,200}@/gi,
+    to: `$1${REDACTED}@`,
+  },
   { name: 'github token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})/g },
   { name: 'gitlab token', re: /\bglpat-[A-Za-z0-9_-]{20,}/g },
   { name: 'aws access key id', re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b/g },

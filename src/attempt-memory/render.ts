@@ -17,7 +17,9 @@ function errorLine(error: string | null): string | null {
     .map((l) => l.trim())
     .filter(Boolean);
   // The most telling line is usually the last one that says "error"/"not found", else the last.
-  const telling = [...lines].reverse().find((l) => /error|not found|denied|failed|fatal|cannot|unable/i.test(l)) ?? lines[lines.length - 1];
+  const telling =
+    [...lines].reverse().find((l) => /error|not found|denied|failed|fatal|cannot|unable/i.test(l)) ??
+    lines[lines.length - 1];
   return telling.length > 200 ? `${telling.slice(0, 199)}…` : telling;
 }
 
@@ -41,8 +43,17 @@ function safeRecord(a: AttemptRecord): AttemptRecord {
   };
 }
 
-export function renderRepeatWarning(raw: RepeatWarning[], threshold: number, lookbackDays: number, p: Paint = plainPaint): string {
-  const warnings = raw.map((w) => ({ ...w, failure: safeRecord(w.failure), workedInstead: w.workedInstead ? safeRecord(w.workedInstead) : null }));
+export function renderRepeatWarning(
+  raw: RepeatWarning[],
+  threshold: number,
+  lookbackDays: number,
+  p: Paint = plainPaint,
+): string {
+  const warnings = raw.map((w) => ({
+    ...w,
+    failure: safeRecord(w.failure),
+    workedInstead: w.workedInstead ? safeRecord(w.workedInstead) : null,
+  }));
   // The same command failing three times is one warning "(3 times)", shown with its latest failure.
   const groups = new Map<string, { w: RepeatWarning; times: number }>();
   for (const w of warnings) {
@@ -51,11 +62,23 @@ export function renderRepeatWarning(raw: RepeatWarning[], threshold: number, loo
     else groups.set(w.failure.command, { w, times: 1 });
   }
   const n = warnings.length;
-  const lines = [p.bold(p.yellow(`⚠ This resembles ${n === 1 ? 'a failure' : `${n} failures`} of the last ${lookbackDays} days (similarity ≥ ${threshold})`))];
+  const lines = [
+    p.bold(
+      p.yellow(
+        `⚠ This resembles ${n === 1 ? 'a failure' : `${n} failures`} of the last ${lookbackDays} days (similarity ≥ ${threshold})`,
+      ),
+    ),
+  ];
   const shown = [...groups.values()];
   for (const { w, times } of shown.slice(0, 3)) {
     const f = w.failure;
-    const facts = [`similarity ${w.score.toFixed(2)}`, f.exitCode !== null ? `exit ${f.exitCode}` : null, times > 1 ? `${times} times` : null].filter(Boolean).join(', ');
+    const facts = [
+      `similarity ${w.score.toFixed(2)}`,
+      f.exitCode !== null ? `exit ${f.exitCode}` : null,
+      times > 1 ? `${times} times` : null,
+    ]
+      .filter(Boolean)
+      .join(', ');
     lines.push(`  ${p.red('✗')} ${day(f.time)}  ${p.bold(f.command)}  ${p.dim(`(${facts})`)}`);
     const err = f.cause ?? errorLine(f.error);
     if (err) lines.push(`      error: ${err}`);
@@ -76,7 +99,13 @@ export function renderRepeatWarning(raw: RepeatWarning[], threshold: number, loo
 export function renderAttemptLine(record: AttemptRecord, p: Paint = plainPaint): string {
   const a = safeRecord(record);
   const mark = a.outcome === 'success' ? p.green('✓') : a.outcome === 'failure' ? p.red('✗') : p.dim('?');
-  const flags = [a.outcome === 'unknown' ? 'outcome unknown' : null, a.archived ? 'archived' : null, a.overriddenBy ? `overridden by ${a.overriddenBy}` : null].filter(Boolean).join(', ');
+  const flags = [
+    a.outcome === 'unknown' ? 'outcome unknown' : null,
+    a.archived ? 'archived' : null,
+    a.overriddenBy ? `overridden by ${a.overriddenBy}` : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const head = `${mark} ${a.time.slice(0, 16).replace('T', ' ')}  ${a.tool}  ${p.bold(a.command)}${a.exitCode !== null ? p.dim(`  exit ${a.exitCode}`) : ''}${flags ? p.dim(`  [${flags}]`) : ''}`;
   const more = [
     `    id ${a.id}  session ${a.sessionId}${a.cwd !== '.' ? `  cwd ${a.cwd}` : ''}${a.work ? `  work #${a.work}` : ''}${a.branch ? `  branch ${a.branch}` : ''}${a.origin ? `  by ${a.origin}` : ''}`,

@@ -56,7 +56,19 @@ export function wireRecord(a: AttemptRecord, repository: string) {
  * (open.ts LIMITS), so a row of another version fits and a 200 MB "error" is named, not read
  * (pull selects one character more than this, so an oversized field is seen without transferring it).
  */
-export const WIRE_MAX = { command: 8000, error: 4000, cause: 1000, context: 4000, tool: 200, session_id: 400, cwd: 8000, work: 2000, branch: 2000, author: 200, repository: 1000 } as const;
+export const WIRE_MAX = {
+  command: 8000,
+  error: 4000,
+  cause: 1000,
+  context: 4000,
+  tool: 200,
+  session_id: 400,
+  cwd: 8000,
+  work: 2000,
+  branch: 2000,
+  author: 200,
+  repository: 1000,
+} as const;
 export const WIRE_MAX_TAGS = 32;
 const WIRE_MAX_TAG = 200;
 /** The tags as JSON text, at most: 32 tags of 200 characters with their quotes and commas. */
@@ -74,11 +86,19 @@ export function fromWire(w: WireRow, now: Date = new Date()): (AttemptRecord & {
   if (w.outcome !== 'success' && w.outcome !== 'failure') return 'its outcome is neither success nor failure';
   const text = [w.session_id, w.tool, w.command, w.cwd, w.author, w.repository];
   if (!text.every((t) => typeof t === 'string')) return 'a required field is not text';
-  if (![w.error, w.cause, w.context, w.work, w.branch].every((t) => t === null || typeof t === 'string')) return 'an optional field is not text';
-  if (![w.exit_code, w.duration_ms].every((n) => n === null || Number.isSafeInteger(n))) return 'an exit code or duration is not a number';
-  const long = (Object.keys(WIRE_MAX) as Array<keyof typeof WIRE_MAX>).find((k) => typeof w[k] === 'string' && (w[k] as string).length > WIRE_MAX[k]);
+  if (![w.error, w.cause, w.context, w.work, w.branch].every((t) => t === null || typeof t === 'string'))
+    return 'an optional field is not text';
+  if (![w.exit_code, w.duration_ms].every((n) => n === null || Number.isSafeInteger(n)))
+    return 'an exit code or duration is not a number';
+  const long = (Object.keys(WIRE_MAX) as Array<keyof typeof WIRE_MAX>).find(
+    (k) => typeof w[k] === 'string' && (w[k] as string).length > WIRE_MAX[k],
+  );
   if (long) return `its ${long} is longer than ${WIRE_MAX[long]} characters`;
-  if (!Array.isArray(w.tags) || w.tags.length > WIRE_MAX_TAGS || !w.tags.every((t) => typeof t === 'string' && t.length <= WIRE_MAX_TAG))
+  if (
+    !Array.isArray(w.tags) ||
+    w.tags.length > WIRE_MAX_TAGS ||
+    !w.tags.every((t) => typeof t === 'string' && t.length <= WIRE_MAX_TAG)
+  )
     return `its tags are not a list of at most ${WIRE_MAX_TAGS} short words`;
   return {
     id: w.id,

@@ -78,7 +78,12 @@ export interface ShareOptions {
  * the store is in its back-off; throws TeamStoreUnavailableError when it cannot be reached
  * (the outbox keeps everything).
  */
-export async function shareAttempts(root: string, config: Config, queue: SharedQueue, o: ShareOptions): Promise<ShareReport | null> {
+export async function shareAttempts(
+  root: string,
+  config: Config,
+  queue: SharedQueue,
+  o: ShareOptions,
+): Promise<ShareReport | null> {
   const url = storeUrl(o.env, config);
   if (config.attempts.scope !== 'org' || !url) return null;
   const now = o.now ?? (() => new Date());
@@ -92,9 +97,23 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
     const report = await withTeamStoreDeadline(url, deadline, async (client) => {
       const version = await schemaVersion(client);
       if (version < SCHEMA_VERSION)
-        throw new TeamStoreUnavailableError(`the store's schema is version ${version}; shared attempts need version ${SCHEMA_VERSION} (the author is the login role): run \`agentos store init\``);
-      if (version > SCHEMA_VERSION) throw new TeamStoreUnavailableError(`the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
-      const r: ShareReport = { sent: 0, rejected: 0, forgotten: 0, keptOthers: 0, pulled: 0, dropped: 0, queued: 0, skipped: [] };
+        throw new TeamStoreUnavailableError(
+          `the store's schema is version ${version}; shared attempts need version ${SCHEMA_VERSION} (the author is the login role): run \`agentos store init\``,
+        );
+      if (version > SCHEMA_VERSION)
+        throw new TeamStoreUnavailableError(
+          `the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`,
+        );
+      const r: ShareReport = {
+        sent: 0,
+        rejected: 0,
+        forgotten: 0,
+        keptOthers: 0,
+        pulled: 0,
+        dropped: 0,
+        queued: 0,
+        skipped: [],
+      };
       await push(client, queue, repository, r);
       if (o.pull) await pull(client, queue, r, now, config.attempts.archiveAfterDays, repository);
       r.queued = queue.outboxSize();
@@ -111,7 +130,10 @@ export async function shareAttempts(root: string, config: Config, queue: SharedQ
 async function push(client: TeamStoreClient, queue: SharedQueue, repository: string, r: ShareReport): Promise<void> {
   // A published repository's attempts are its members' (schema version 6): a login that is not one keeps its
   // records queued here (nothing lost) until an administrator adds it, and is told whose the repository is.
-  const member = await client.query<{ ok: boolean; owners: string[] | null }>(`SELECT agentos.may_share($1) AS ok, (SELECT owners FROM repositories WHERE name = $1) AS owners`, [repository]);
+  const member = await client.query<{ ok: boolean; owners: string[] | null }>(
+    `SELECT agentos.may_share($1) AS ok, (SELECT owners FROM repositories WHERE name = $1) AS owners`,
+    [repository],
+  );
   if (!member.rows[0]?.ok) {
     r.notMember = (member.rows[0]?.owners ?? []).map((o) => oneLine(String(o), 64));
     return;
@@ -148,8 +170,14 @@ async function push(client: TeamStoreClient, queue: SharedQueue, repository: str
       if (forgets.length) {
         // Only the author's own, as the server knows the author (its login role; row-level security holds it too).
         const gone = await client.query<{ id: string }>(`SELECT agentos.forget_attempts($1::text[]) AS id`, [forgets]);
-        const others = await client.query<{ n: string }>(`SELECT count(*) AS n FROM attempts WHERE id = ANY($1::text[])`, [forgets]);
-        await client.query(`INSERT INTO forgotten_attempts (id) SELECT pg_catalog.unnest($1::text[]) ON CONFLICT (id) DO NOTHING`, [gone.rows.map((x) => x.id)]);
+        const others = await client.query<{ n: string }>(
+          `SELECT count(*) AS n FROM attempts WHERE id = ANY($1::text[])`,
+          [forgets],
+        );
+        await client.query(
+          `INSERT INTO forgotten_attempts (id) SELECT pg_catalog.unnest($1::text[]) ON CONFLICT (id) DO NOTHING`,
+          [gone.rows.map((x) => x.id)],
+        );
         r.forgotten += gone.rows.length;
         r.keptOthers += Number(others.rows[0].n);
       }
@@ -160,7 +188,11 @@ async function push(client: TeamStoreClient, queue: SharedQueue, repository: str
     }
     r.rejected += rejected.length;
     // After the commit: a crash here sends the batch again, which the primary key makes a no-op.
-    queue.settle(batch.map((e) => (e.op === 'send' ? { id: e.record.id, op: 'send' as const } : { id: e.id, op: 'forget' as const })));
+    queue.settle(
+      batch.map((e) =>
+        e.op === 'send' ? { id: e.record.id, op: 'send' as const } : { id: e.id, op: 'forget' as const },
+      ),
+    );
   }
 }
 
@@ -188,11 +220,21 @@ function isDataError(e: unknown): boolean {
  * them to milliseconds and a page could start where it began); each pull reaches back
  * a minute before the last, for rows whose transactions committed late (ids dedupe).
  */
-async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport, now: () => Date, keepDays: number, repository: string): Promise<void> {
+async function pull(
+  client: TeamStoreClient,
+  queue: SharedQueue,
+  r: ShareReport,
+  now: () => Date,
+  keepDays: number,
+  repository: string,
+): Promise<void> {
   // Nothing older than the archive line: it would never warn.
   const oldest = new Date(now().getTime() - keepDays * 86_400_000).toISOString();
   const last = queue.sharedState('pulled_through');
-  const start = await client.query<{ since: string }>(`SELECT (COALESCE($1::timestamptz, '-infinity') - interval '60 seconds')::text AS since`, [last]);
+  const start = await client.query<{ since: string }>(
+    `SELECT (COALESCE($1::timestamptz, '-infinity') - interval '60 seconds')::text AS since`,
+    [last],
+  );
   const since = start.rows[0].since;
   // A pull that stopped at its bound goes on exactly where it stopped (reaching back a minute again would
   // read the same rows forever when they all arrived within it); the minute is reached back once it completes.
@@ -236,7 +278,12 @@ async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport,
   // Forgets only of the copies held here: anyone may record forgets of made-up ids, and a million of them
   // would otherwise be read on every pull.
   const held = queue.sharedIds();
-  const forgotten = held.length ? await client.query<{ id: string }>(`SELECT id FROM forgotten_attempts WHERE forgotten_at > $1::timestamptz AND id = ANY($2::text[])`, [since, held]) : { rows: [] };
+  const forgotten = held.length
+    ? await client.query<{ id: string }>(
+        `SELECT id FROM forgotten_attempts WHERE forgotten_at > $1::timestamptz AND id = ANY($2::text[])`,
+        [since, held],
+      )
+    : { rows: [] };
   r.dropped += queue.importShared(
     [],
     forgotten.rows.map((f) => f.id),
@@ -254,7 +301,9 @@ async function pull(client: TeamStoreClient, queue: SharedQueue, r: ShareReport,
 function resumeCursor(text: string | null): { at: string; id: string; through: string } | null {
   try {
     const c = JSON.parse(text || 'null') as { at?: unknown; id?: unknown; through?: unknown } | null;
-    return c && typeof c.at === 'string' && typeof c.id === 'string' && typeof c.through === 'string' ? { at: c.at, id: c.id, through: c.through } : null;
+    return c && typeof c.at === 'string' && typeof c.id === 'string' && typeof c.through === 'string'
+      ? { at: c.at, id: c.id, through: c.through }
+      : null;
   } catch {
     return null;
   }
@@ -333,12 +382,17 @@ export async function shareBestEffort(
   try {
     if (!storeUrl(env, config)) return null;
     const last = queue.sharedState('pulled_at');
-    const pull = mode === 'pull' || (mode === 'refresh' && (!last || now().getTime() - Date.parse(last) >= PULL_EVERY_MS));
+    const pull =
+      mode === 'pull' || (mode === 'refresh' && (!last || now().getTime() - Date.parse(last) >= PULL_EVERY_MS));
     if (!pull && queue.outboxSize() === 0) return null;
     const r = await shareAttempts(root, config, queue, { pull, env, now, deadlineMs });
     const said = [
-      r?.rejected ? `${r.rejected} attempt record${r.rejected === 1 ? ' was' : 's were'} refused by the team store (kept on this machine only)` : null,
-      r?.skipped.length ? `${r.skipped.length} of the team's attempt records were not imported: ${r.skipped.slice(0, 3).join('; ')}` : null,
+      r?.rejected
+        ? `${r.rejected} attempt record${r.rejected === 1 ? ' was' : 's were'} refused by the team store (kept on this machine only)`
+        : null,
+      r?.skipped.length
+        ? `${r.skipped.length} of the team's attempt records were not imported: ${r.skipped.slice(0, 3).join('; ')}`
+        : null,
       r?.notMember ? notMemberWarning(repositoryName(root, config), r.notMember) : null,
     ].filter((x): x is string => x !== null);
     return said.length ? said.join('; ') : null;

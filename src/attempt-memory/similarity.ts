@@ -107,7 +107,10 @@ export function contextSimilarity(a: Features, b: Features): number {
 }
 
 export function similarity(a: Features, b: Features): number {
-  const score = (a.tool === b.tool ? WEIGHTS.tool : 0) + WEIGHTS.command * commandSimilarity(a, b) + WEIGHTS.context * contextSimilarity(a, b);
+  const score =
+    (a.tool === b.tool ? WEIGHTS.tool : 0) +
+    WEIGHTS.command * commandSimilarity(a, b) +
+    WEIGHTS.context * contextSimilarity(a, b);
   // Rounded so that 0.3 + 0.4 + 0.15 is 0.85, not 0.8499999999999999, at the threshold.
   return Math.round(score * 1e9) / 1e9;
 }

@@ -38,7 +38,9 @@ function remove(db: BetterSqlite3.Database, q: ForgetQuery, o: { share: boolean;
   const arg = q.id ?? q.before!.toISOString();
   queueForget(db, `SELECT id FROM attempts WHERE ${where} AND ${shareable(o.share)}`, [arg], o.now);
   // One statement each (warnings has no index: a loop per attempt would scan it per attempt under the write lock).
-  db.prepare(`DELETE FROM warnings WHERE failure_id IN (SELECT id FROM attempts WHERE ${where}) OR command IN (SELECT command FROM attempts WHERE ${where})`).run(arg, arg);
+  db.prepare(
+    `DELETE FROM warnings WHERE failure_id IN (SELECT id FROM attempts WHERE ${where}) OR command IN (SELECT command FROM attempts WHERE ${where})`,
+  ).run(arg, arg);
   if (q.before) db.prepare('DELETE FROM warnings WHERE time < ?').run(arg);
   return db.prepare(`DELETE FROM attempts WHERE ${where}`).run(arg).changes;
 }

@@ -13,10 +13,29 @@
  * and imports (sqlite-shared.ts), forgetting (sqlite-forget.ts), the schema (sqlite-schema.ts).
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { BACKGROUND_TAG, INTERRUPTED_TAG, OUTCOME_FROM_OUTPUT_TAG, type AttemptMemory, type AttemptQuery, type AttemptRecord, type AttemptStats, type RepeatWarning } from './types.js';
+import {
+  BACKGROUND_TAG,
+  INTERRUPTED_TAG,
+  OUTCOME_FROM_OUTPUT_TAG,
+  type AttemptMemory,
+  type AttemptQuery,
+  type AttemptRecord,
+  type AttemptStats,
+  type RepeatWarning,
+} from './types.js';
 import { ulid } from './ids.js';
 import { migrate } from './sqlite-schema.js';
-import { DAY, isArchived, overrideFailures, ROW_COLUMNS, ROW_PARAMS, rowValues, toRecord, type PreparedAttempt, type Row } from './sqlite-rows.js';
+import {
+  DAY,
+  isArchived,
+  overrideFailures,
+  ROW_COLUMNS,
+  ROW_PARAMS,
+  rowValues,
+  toRecord,
+  type PreparedAttempt,
+  type Row,
+} from './sqlite-rows.js';
 import { repeatWarnings, type RepeatQuery } from './sqlite-repeat.js';
 import * as shared from './sqlite-shared.js';
 import { forget, type ForgetQuery } from './sqlite-forget.js';
@@ -72,11 +91,15 @@ export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
       this.db.prepare(`INSERT INTO attempts (${ROW_COLUMNS}) VALUES (${ROW_PARAMS})`).run(...rowValues(id, a, null));
       // Queued in the same transaction: recorded means it will reach the team store, whenever it is reachable.
       // An attempt of unknown outcome stays here: it warns no one and worked instead for no one (the team store refuses it).
-      if (this.opts.share && a.outcome !== 'unknown') this.db.prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) VALUES (?, 'send', ?)`).run(id, this.opts.now().toISOString());
+      if (this.opts.share && a.outcome !== 'unknown')
+        this.db
+          .prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) VALUES (?, 'send', ?)`)
+          .run(id, this.opts.now().toISOString());
       if (a.outcome === 'success') overrideFailures(this.db, id, a);
       // An agent that gives no exit status (Codex) never records a success: the same command's output
       // no longer saying it failed is the evidence there is, and clears the failures read from output.
-      if (a.outcome === 'unknown' && !a.tags.includes(INTERRUPTED_TAG) && !a.tags.includes(BACKGROUND_TAG)) overrideFailures(this.db, id, a, OUTCOME_FROM_OUTPUT_TAG);
+      if (a.outcome === 'unknown' && !a.tags.includes(INTERRUPTED_TAG) && !a.tags.includes(BACKGROUND_TAG))
+        overrideFailures(this.db, id, a, OUTCOME_FROM_OUTPUT_TAG);
     });
     write.immediate();
     return { ...a, id, overriddenBy: null, archived: this.isArchived(a.outcome, a.time) };
@@ -94,9 +117,13 @@ export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
   /** Remember what the user did after a repeat warning (for stats: repeats prevented). */
   noteWarning(warnings: RepeatWarning[], command: string, sessionId: string, decision: WarningDecision): void {
     if (warnings.length === 0) return;
-    const stmt = this.db.prepare(`INSERT INTO warnings (time, session_id, failure_id, command, decision) VALUES (?, ?, ?, ?, ?)`);
+    const stmt = this.db.prepare(
+      `INSERT INTO warnings (time, session_id, failure_id, command, decision) VALUES (?, ?, ?, ?, ?)`,
+    );
     const time = this.opts.now().toISOString();
-    this.db.transaction(() => warnings.forEach((w) => stmt.run(time, sessionId, w.failure.id, command, decision))).immediate();
+    this.db
+      .transaction(() => warnings.forEach((w) => stmt.run(time, sessionId, w.failure.id, command, decision)))
+      .immediate();
   }
 
   list(q: AttemptQuery = {}): AttemptRecord[] {
@@ -124,7 +151,17 @@ export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
 
   checkRepeat(attempt: RepeatQuery): RepeatWarning[] {
     const o = this.opts;
-    return repeatWarnings(this.db, { now: o.now(), lookbackDays: o.lookbackDays, archiveAfterDays: o.archiveAfterDays, threshold: o.threshold, toRecord: (r) => this.toRecord(r) }, attempt);
+    return repeatWarnings(
+      this.db,
+      {
+        now: o.now(),
+        lookbackDays: o.lookbackDays,
+        archiveAfterDays: o.archiveAfterDays,
+        threshold: o.threshold,
+        toRecord: (r) => this.toRecord(r),
+      },
+      attempt,
+    );
   }
 
   search(text: string, limit = 10): AttemptRecord[] {
@@ -136,7 +173,9 @@ export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
       .map((w) => `"${w}"`)
       .join(' OR ');
     const rows = this.db
-      .prepare(`SELECT a.* FROM attempts_fts f JOIN attempts a ON a.rowid = f.rowid WHERE attempts_fts MATCH ? ORDER BY bm25(attempts_fts), a.time DESC LIMIT ?`)
+      .prepare(
+        `SELECT a.* FROM attempts_fts f JOIN attempts a ON a.rowid = f.rowid WHERE attempts_fts MATCH ? ORDER BY bm25(attempts_fts), a.time DESC LIMIT ?`,
+      )
       .all(match, limit) as Row[];
     return rows.map((r) => this.toRecord(r));
   }
@@ -161,7 +200,10 @@ export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
   }
 
   /** Other agents' attempts from the team store (already redacted where they were made); returns how many were new. */
-  importShared(records: Array<AttemptRecord & { origin: string }>, forgotten: string[]): { added: number; removed: number } {
+  importShared(
+    records: Array<AttemptRecord & { origin: string }>,
+    forgotten: string[],
+  ): { added: number; removed: number } {
     return shared.importShared(this.db, records, forgotten);
   }
 
@@ -180,14 +222,23 @@ export class SqliteAttemptMemory implements Omit<AttemptMemory, 'record'> {
 
   stats(): AttemptStats {
     const r = this.db
-      .prepare(`SELECT COUNT(DISTINCT session_id) AS sessions, SUM(outcome = 'failure') AS failures, SUM(outcome = 'success') AS successes FROM attempts WHERE origin IS NULL`)
+      .prepare(
+        `SELECT COUNT(DISTINCT session_id) AS sessions, SUM(outcome = 'failure') AS failures, SUM(outcome = 'success') AS successes FROM attempts WHERE origin IS NULL`,
+      )
       .get() as {
       sessions: number;
       failures: number | null;
       successes: number | null;
     };
-    const prevented = this.db.prepare(`SELECT COUNT(DISTINCT time || session_id || command) AS n FROM warnings WHERE decision != 'proceeded'`).get() as { n: number };
-    return { sessions: r.sessions, failures: r.failures ?? 0, successes: r.successes ?? 0, repeatsPrevented: prevented.n };
+    const prevented = this.db
+      .prepare(`SELECT COUNT(DISTINCT time || session_id || command) AS n FROM warnings WHERE decision != 'proceeded'`)
+      .get() as { n: number };
+    return {
+      sessions: r.sessions,
+      failures: r.failures ?? 0,
+      successes: r.successes ?? 0,
+      repeatsPrevented: prevented.n,
+    };
   }
 
   close(): void {

@@ -5,7 +5,15 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { AttemptRecord, RepeatWarning } from './types.js';
-import { commandSimilarity, features, featuresFromTokens, mayShareToken, similarity, tokenPieces, WEIGHTS } from './similarity.js';
+import {
+  commandSimilarity,
+  features,
+  featuresFromTokens,
+  mayShareToken,
+  similarity,
+  tokenPieces,
+  WEIGHTS,
+} from './similarity.js';
 import { toolFamily } from './normalise.js';
 import { compareText } from '../shared/text/compare.js';
 import { DAY, type Row } from './sqlite-rows.js';
@@ -24,7 +32,13 @@ export interface RepeatQuery {
 
 export function repeatWarnings(
   db: BetterSqlite3.Database,
-  o: { now: Date; lookbackDays: number; archiveAfterDays: number; threshold: number; toRecord: (r: Row) => AttemptRecord },
+  o: {
+    now: Date;
+    lookbackDays: number;
+    archiveAfterDays: number;
+    threshold: number;
+    toRecord: (r: Row) => AttemptRecord;
+  },
   attempt: RepeatQuery,
 ): RepeatWarning[] {
   const since = new Date(o.now.getTime() - Math.min(o.lookbackDays, o.archiveAfterDays) * DAY).toISOString();
@@ -38,7 +52,14 @@ export function repeatWarnings(
       `SELECT rowid, tool, command_norm, context, tags, time FROM attempts WHERE outcome = 'failure' AND overridden_by IS NULL AND time >= ?${sameToolOnly ? ' AND tool_family = ?' : ''} ORDER BY time DESC`,
     )
     .raw()
-    .all(...(sameToolOnly ? [since, query.tool] : [since])) as [number, string, string, string | null, string, string][];
+    .all(...(sameToolOnly ? [since, query.tool] : [since])) as [
+    number,
+    string,
+    string,
+    string | null,
+    string,
+    string,
+  ][];
   const hits: { rowid: number; time: string; score: number }[] = [];
   // The same command failing again and again is the common case: split and score each distinct one once.
   const byCommand = new Map<string, { tokens: string[]; score: number }>();
@@ -47,12 +68,22 @@ export function repeatWarnings(
     let command = byCommand.get(norm);
     if (command === undefined) {
       const tokens = norm === '' ? [] : norm.split(' ');
-      command = { tokens, score: mayShareToken(pieces, norm) ? commandSimilarity(query, featuresFromTokens({ tool }, tokens)) : 0 };
+      command = {
+        tokens,
+        score: mayShareToken(pieces, norm) ? commandSimilarity(query, featuresFromTokens({ tool }, tokens)) : 0,
+      };
       byCommand.set(norm, command);
     }
     // The context adds at most its weight: most rows are out of reach before it is read.
-    if ((query.tool === toolFamily(tool) ? WEIGHTS.tool : 0) + WEIGHTS.command * command.score + WEIGHTS.context < threshold - 1e-9) continue;
-    const score = similarity(query, featuresFromTokens({ tool, context, tags: JSON.parse(tags) as string[] }, command.tokens));
+    if (
+      (query.tool === toolFamily(tool) ? WEIGHTS.tool : 0) + WEIGHTS.command * command.score + WEIGHTS.context <
+      threshold - 1e-9
+    )
+      continue;
+    const score = similarity(
+      query,
+      featuresFromTokens({ tool, context, tags: JSON.parse(tags) as string[] }, command.tokens),
+    );
     if (score >= threshold) hits.push({ rowid, time, score });
   }
   hits.sort((a, b) => b.score - a.score || compareText(b.time, a.time));
@@ -82,12 +113,12 @@ type SuccessKey = { rowid: number; time: string; context: string | null; tags: s
  * serves every warning.
  */
 function successesSince(db: BetterSqlite3.Database, time: string): SuccessKey[] {
-  const rows = db.prepare(`SELECT rowid, time, context, tags FROM attempts WHERE outcome = 'success' AND time >= ? ORDER BY time DESC LIMIT ${WORKED_INSTEAD_WINDOW}`).raw().all(time) as [
-    number,
-    string,
-    string | null,
-    string,
-  ][];
+  const rows = db
+    .prepare(
+      `SELECT rowid, time, context, tags FROM attempts WHERE outcome = 'success' AND time >= ? ORDER BY time DESC LIMIT ${WORKED_INSTEAD_WINDOW}`,
+    )
+    .raw()
+    .all(time) as [number, string, string | null, string][];
   return rows.map(([rowid, t, context, tags]) => ({ rowid, time: t, context, tags: JSON.parse(tags) as string[] }));
 }
 
@@ -99,7 +130,12 @@ function workedInstead(failure: AttemptRecord, successes: SuccessKey[]): Success
     if (success.time < failure.time) break;
     if (failure.context && success.context === failure.context) return success;
     const shared = success.tags.filter((t) => own.has(t)).length;
-    if (shared > 0 && shared >= Math.ceil(Math.min(own.size, success.tags.length) / 2) && (!best || shared > best.shared)) best = { success, shared };
+    if (
+      shared > 0 &&
+      shared >= Math.ceil(Math.min(own.size, success.tags.length) / 2) &&
+      (!best || shared > best.shared)
+    )
+      best = { success, shared };
   }
   return best ? best.success : null;
 }

@@ -36,18 +36,54 @@ export type Row = {
 };
 
 /** The columns a record is written with, here and when read in from the team store (origin: who, for others' records). */
-export const ROW_COLUMNS = 'id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause, work, branch, origin';
+export const ROW_COLUMNS =
+  'id, time, session_id, tool, tool_family, command, command_norm, outcome, exit_code, duration_ms, error, context, tags, cwd, cause, work, branch, origin';
 export const ROW_PARAMS = ROW_COLUMNS.split(', ')
   .map(() => '?')
   .join(', ');
 
 export function rowValues(id: string, a: PreparedAttempt, origin: string | null): unknown[] {
-  const { time, sessionId, tool, command, outcome, exitCode, durationMs, error, context, tags, cwd, cause, work, branch } = a;
-  return [id, time, sessionId, tool, toolFamily(tool), command, sameCommandKey(command), outcome, exitCode, durationMs, error, context, JSON.stringify(tags), cwd, cause, work, branch, origin];
+  const {
+    time,
+    sessionId,
+    tool,
+    command,
+    outcome,
+    exitCode,
+    durationMs,
+    error,
+    context,
+    tags,
+    cwd,
+    cause,
+    work,
+    branch,
+  } = a;
+  return [
+    id,
+    time,
+    sessionId,
+    tool,
+    toolFamily(tool),
+    command,
+    sameCommandKey(command),
+    outcome,
+    exitCode,
+    durationMs,
+    error,
+    context,
+    JSON.stringify(tags),
+    cwd,
+    cause,
+    work,
+    branch,
+    origin,
+  ];
 }
 
 /** Failures older than the cutoff are archived: kept, shown with --all, never warning. */
-export const isArchived = (outcome: string, time: string, archiveCutoff: string): boolean => outcome === 'failure' && time < archiveCutoff;
+export const isArchived = (outcome: string, time: string, archiveCutoff: string): boolean =>
+  outcome === 'failure' && time < archiveCutoff;
 
 /** A row as a record; `archiveCutoff`: failures older than this are archived. */
 export function toRecord(r: Row, archiveCutoff: string): AttemptRecord {
@@ -78,12 +114,25 @@ export function toRecord(r: Row, archiveCutoff: string): AttemptRecord {
  * last week might work now". INDEXED BY: without statistics the planner preferred (outcome, time),
  * a scan of every failure on each recorded success.
  */
-export function overrideFailures(db: BetterSqlite3.Database, successId: string, a: { tool: string; command: string; time: string }, onlyTagged?: string, byOrigin?: string): void {
+export function overrideFailures(
+  db: BetterSqlite3.Database,
+  successId: string,
+  a: { tool: string; command: string; time: string },
+  onlyTagged?: string,
+  byOrigin?: string,
+): void {
   const tagged = onlyTagged ? ` AND EXISTS (SELECT 1 FROM json_each(attempts.tags) WHERE value = ?)` : '';
   // A teammate's success overrides that teammate's own failures only (issue 47): a forged later success
   // in the team store must not silence the warning of another person's real failure.
   const own = byOrigin !== undefined ? ' AND origin = ?' : '';
   db.prepare(
     `UPDATE attempts INDEXED BY attempts_open_failures SET overridden_by = ? WHERE outcome = 'failure' AND overridden_by IS NULL AND tool_family = ? AND command_norm = ? AND time <= ?${tagged}${own}`,
-  ).run(successId, toolFamily(a.tool), sameCommandKey(a.command), a.time, ...(onlyTagged ? [onlyTagged] : []), ...(byOrigin !== undefined ? [byOrigin] : []));
+  ).run(
+    successId,
+    toolFamily(a.tool),
+    sameCommandKey(a.command),
+    a.time,
+    ...(onlyTagged ? [onlyTagged] : []),
+    ...(byOrigin !== undefined ? [byOrigin] : []),
+  );
 }

@@ -76,8 +76,14 @@ export function migrate(db: BetterSqlite3.Database): void {
     db.transaction(() => {
       // A file made before version 3 or 4 has its attempts table already: add the columns first
       // (older rows: null), then the schema's indexes on them can be made.
-      const columns = new Set((db.prepare(`SELECT name FROM pragma_table_info('attempts')`).all() as Array<{ name: string }>).map((c) => c.name));
-      if (columns.size > 0) for (const c of ['cause', 'work', 'branch', 'origin', 'sent_at']) if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
+      const columns = new Set(
+        (db.prepare(`SELECT name FROM pragma_table_info('attempts')`).all() as Array<{ name: string }>).map(
+          (c) => c.name,
+        ),
+      );
+      if (columns.size > 0)
+        for (const c of ['cause', 'work', 'branch', 'origin', 'sent_at'])
+          if (!columns.has(c)) db.exec(`ALTER TABLE attempts ADD COLUMN ${c} TEXT`);
       if (columns.size > 0) rebuildAttempts(db);
       db.exec(SCHEMA);
       // Version 7 (issue 47): a teammate's success answers that teammate's failures only. Failures a
@@ -96,7 +102,12 @@ export function migrate(db: BetterSqlite3.Database): void {
  * caller's transaction. DROP TABLE takes the old indexes and triggers; SCHEMA makes them again.
  */
 function rebuildAttempts(db: BetterSqlite3.Database): void {
-  const sql = (db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'attempts'`).get() as { sql: string } | undefined)?.sql ?? '';
+  const sql =
+    (
+      db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'attempts'`).get() as
+        | { sql: string }
+        | undefined
+    )?.sql ?? '';
   if (sql.includes("'unknown'")) return;
   // The old table's pages hold what the new one holds (forgotten rows were zeroed when forgotten):
   // zeroing them again would double the copy's cost under the write lock (~5 s at 100,000 attempts).

@@ -21,12 +21,19 @@ export function shareable(share: boolean): string {
 /** Records being forgotten: the team store is told (a send not yet made is dropped). It deletes those its author recorded; others' stay there. */
 export function queueForget(db: BetterSqlite3.Database, select: string, args: unknown[], now: Date): void {
   db.prepare(`DELETE FROM outbox WHERE op = 'send' AND id IN (${select})`).run(...args);
-  db.prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) SELECT id, 'forget', ? FROM (${select})`).run(now.toISOString(), ...args);
+  db.prepare(`INSERT OR IGNORE INTO outbox (id, op, queued_at) SELECT id, 'forget', ? FROM (${select})`).run(
+    now.toISOString(),
+    ...args,
+  );
 }
 
 /** What waits for the team store, oldest first: records to send (whole) and ids forgotten here. */
 export function pending(db: BetterSqlite3.Database, limit: number, toRecord: (r: Row) => AttemptRecord): OutboxEntry[] {
-  const rows = db.prepare(`SELECT o.id, o.op, a.rowid AS r FROM outbox o LEFT JOIN attempts a ON a.id = o.id ORDER BY o.queued_at, o.id LIMIT ?`).all(limit) as Array<{
+  const rows = db
+    .prepare(
+      `SELECT o.id, o.op, a.rowid AS r FROM outbox o LEFT JOIN attempts a ON a.id = o.id ORDER BY o.queued_at, o.id LIMIT ?`,
+    )
+    .all(limit) as Array<{
     id: string;
     op: 'send' | 'forget';
     r: number | null;
@@ -42,7 +49,11 @@ export function pending(db: BetterSqlite3.Database, limit: number, toRecord: (r:
 }
 
 /** Entries the team store has committed: off the outbox. */
-export function settle(db: BetterSqlite3.Database, entries: Array<{ id: string; op: 'send' | 'forget' }>, now: Date): void {
+export function settle(
+  db: BetterSqlite3.Database,
+  entries: Array<{ id: string; op: 'send' | 'forget' }>,
+  now: Date,
+): void {
   const stmt = db.prepare('DELETE FROM outbox WHERE id = ? AND op = ?');
   const sent = db.prepare('UPDATE attempts SET sent_at = ? WHERE id = ?');
   const time = now.toISOString();
@@ -59,7 +70,11 @@ export function outboxSize(db: BetterSqlite3.Database): number {
 }
 
 /** Other agents' attempts from the team store (already redacted where they were made); returns how many were new. */
-export function importShared(db: BetterSqlite3.Database, records: Array<AttemptRecord & { origin: string }>, forgotten: string[]): { added: number; removed: number } {
+export function importShared(
+  db: BetterSqlite3.Database,
+  records: Array<AttemptRecord & { origin: string }>,
+  forgotten: string[],
+): { added: number; removed: number } {
   const insert = db.prepare(`INSERT OR IGNORE INTO attempts (${ROW_COLUMNS}) VALUES (${ROW_PARAMS})`);
   const drop = db.prepare('DELETE FROM attempts WHERE id = ? AND origin IS NOT NULL');
   return db
@@ -80,13 +95,20 @@ export function importShared(db: BetterSqlite3.Database, records: Array<AttemptR
 
 /** Ids of the teammates' records this machine holds a copy of (what a forget on the server can still drop here). */
 export function sharedIds(db: BetterSqlite3.Database): string[] {
-  return (db.prepare('SELECT id FROM attempts WHERE origin IS NOT NULL').all() as Array<{ id: string }>).map((r) => r.id);
+  return (db.prepare('SELECT id FROM attempts WHERE origin IS NOT NULL').all() as Array<{ id: string }>).map(
+    (r) => r.id,
+  );
 }
 
 export function sharedState(db: BetterSqlite3.Database, key: string): string | null {
-  return (db.prepare('SELECT value FROM shared_state WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null;
+  return (
+    (db.prepare('SELECT value FROM shared_state WHERE key = ?').get(key) as { value: string } | undefined)?.value ??
+    null
+  );
 }
 
 export function setSharedState(db: BetterSqlite3.Database, key: string, value: string): void {
-  db.prepare('INSERT INTO shared_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+  db.prepare(
+    'INSERT INTO shared_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  ).run(key, value);
 }

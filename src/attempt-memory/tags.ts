@@ -171,7 +171,12 @@ const GENERIC_SEGMENTS = new Set([
 ]);
 
 /** The tags an attempt gets from what it says; merged with the caller's own (normalised) tags. */
-export function autoTags(attempt: { tool: string; command: string; context?: string | null; tags?: string[] }): string[] {
+export function autoTags(attempt: {
+  tool: string;
+  command: string;
+  context?: string | null;
+  tags?: string[];
+}): string[] {
   const out = new Set<string>();
   for (const t of attempt.tags ?? []) {
     const n = normaliseTag(t);

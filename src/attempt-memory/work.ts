@@ -67,7 +67,9 @@ export function issueFromBranch(branch: string | null): string | null {
   // A date (`release/2024-10`, `hotfix/2025-01-15`) is not an issue number.
   if (/^(?:19|20)\d\d[-_.]\d{1,2}(?:$|[-_.])/.test(last)) return null;
   // A version (`2.3`, `node-20.x`) is not an issue: a number must end the name or be followed by - or _.
-  const m = /^(?:(?:issue|issues|gh|bug|fix|feat|feature|task|ticket)[-_]?)?#?0*(\d{1,9})(?:[-_]|$)/i.exec(last) ?? /(?:^|[-_])(?:issue|gh|bug)[-_]?0*(\d{1,9})(?:[-_]|$)/i.exec(last);
+  const m =
+    /^(?:(?:issue|issues|gh|bug|fix|feat|feature|task|ticket)[-_]?)?#?0*(\d{1,9})(?:[-_]|$)/i.exec(last) ??
+    /(?:^|[-_])(?:issue|gh|bug)[-_]?0*(\d{1,9})(?:[-_]|$)/i.exec(last);
   return m ? m[1] : null;
 }
 
@@ -90,14 +92,25 @@ export function startedWork(root: string, branch: string | null): string | null 
 }
 
 /** `issue start` records the work it began (replaced atomically; the last one started wins). */
-export async function noteStartedWork(root: string, work: string, title: string, branch: string | null, now = new Date()): Promise<void> {
+export async function noteStartedWork(
+  root: string,
+  work: string,
+  title: string,
+  branch: string | null,
+  now = new Date(),
+): Promise<void> {
   ensureMemoryDir(root);
   const record: WorkFile = { work, branch, title: title.slice(0, 300), at: now.toISOString() };
   await writeFileAtomic(path.join(root, WORK_FILE), JSON.stringify(record, null, 2) + '\n');
 }
 
 /** The work and branch an attempt recorded now belongs to (the rules at the top of this file). */
-export function workOf(root: string, given: string | null | undefined, env: NodeJS.ProcessEnv, clean: (s: string) => string = (s) => s): { work: string | null; branch: string | null } {
+export function workOf(
+  root: string,
+  given: string | null | undefined,
+  env: NodeJS.ProcessEnv,
+  clean: (s: string) => string = (s) => s,
+): { work: string | null; branch: string | null } {
   const raw = currentBranch(root);
   // Redacted before anything else reads it: a secret is never cut or lower-cased out of its shape first.
   const branch = raw === null ? null : clean(raw);

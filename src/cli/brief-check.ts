@@ -8,7 +8,13 @@
 import { existsSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
-import { githubFileLink, renderCommentMarkdown, renderGithub, type CiOptions, type CiReport } from '../work-memory/output/ci.js';
+import {
+  githubFileLink,
+  renderCommentMarkdown,
+  renderGithub,
+  type CiOptions,
+  type CiReport,
+} from '../work-memory/output/ci.js';
 import { writeWorkflowCommand } from '../shared/actions-log.js';
 import type { CommandContext } from './context.js';
 import type { Config } from '../shared/config/schema.js';
@@ -23,14 +29,27 @@ import { explainNoHistory } from '../work-memory/check/no-history.js';
 import { runChecks, type CheckOutcome, type CheckScope } from '../work-memory/check/run.js';
 import { mergeContext, readManualContext, type StandardContext } from '../work-memory/check/standards.js';
 import { logRetrievedStandards } from '../work-memory/check/log-standards.js';
-import { answersFile, briefKey, dismissedFor, readAnswers, withoutDismissed, type Answer } from '../work-memory/decision/answers.js';
+import {
+  answersFile,
+  briefKey,
+  dismissedFor,
+  readAnswers,
+  withoutDismissed,
+  type Answer,
+} from '../work-memory/decision/answers.js';
 import type { Decision } from '../work-memory/decision/decide.js';
 import { coverageJson, type RefreshOutcome } from '../work-memory/index/refresh.js';
 import { indexPaths } from '../work-memory/index/layout.js';
 import type { MatchNotes } from '../work-memory/output/notes.js';
 import { originJson } from '../work-memory/output/origin.js';
 import { stripAgentosSections, workLabel } from '../work-memory/output/sections.js';
-import { changedSinceFor, describeChangedSince, possibleRegression, sinceNotes, type ChangedSince } from '../work-memory/sources/since.js';
+import {
+  changedSinceFor,
+  describeChangedSince,
+  possibleRegression,
+  sinceNotes,
+  type ChangedSince,
+} from '../work-memory/sources/since.js';
 import { triedForMatches, triedNotes } from '../knowledge/tried-during.js';
 import { checkScope, describeScope } from './ui/scope.js';
 import { refreshIndexForCheck } from './ui/index-refresh.js';
@@ -94,10 +113,18 @@ export async function checkBrief(ctx: CommandContext, brief: Brief, opts: BriefC
   });
   const started = performance.now();
   const checkedText = stripAgentosSections(brief.text);
-  const outcome: CheckOutcome = await withDelayedSpinner(spinner, 'Checking past work…', runChecks(checkedText, config, deps, { history: true, standards: true, scope, ownIssue: brief.ownIssue }));
+  const outcome: CheckOutcome = await withDelayedSpinner(
+    spinner,
+    'Checking past work…',
+    runChecks(checkedText, config, deps, { history: true, standards: true, scope, ownIssue: brief.ownIssue }),
+  );
   outcome.timings.checkMs = performance.now() - started;
   for (const [k, v] of Object.entries(outcome.timings)) debugLine(io, globals, `timing ${k}: ${Math.round(v)} ms`);
-  debugLine(io, globals, `history: ${outcome.history.status} by ${outcome.history.method}; thresholds duplicate ${config.thresholds.duplicate}, related ${config.thresholds.related}`);
+  debugLine(
+    io,
+    globals,
+    `history: ${outcome.history.status} by ${outcome.history.method}; thresholds duplicate ${config.thresholds.duplicate}, related ${config.thresholds.related}`,
+  );
   // Which thread ran the model (the worker bin/agentos.js started, or this one); a load that failed or is still running is not waited for.
   debugLine(io, globals, `model session: ${deps.loadedEmbedder?.()?.sessionIn ?? 'not loaded'}`);
   const logger = await loggerLoading;
@@ -105,10 +132,16 @@ export async function checkBrief(ctx: CommandContext, brief: Brief, opts: BriefC
 
   if (outcome.history.error) {
     err(st.yellow(FAIL_OPEN(outcome.history.error)));
-    logger.warn({ ...logBase, event: 'history_check_failed', error: outcome.history.error }, 'history check failed open');
+    logger.warn(
+      { ...logBase, event: 'history_check_failed', error: outcome.history.error },
+      'history check failed open',
+    );
     if (opts.strict) {
       logger.flush?.();
-      throw new ExitError(`history check failed and --strict was given: ${outcome.history.error}`, ExitCode.IndexUnavailable);
+      throw new ExitError(
+        `history check failed and --strict was given: ${outcome.history.error}`,
+        ExitCode.IndexUnavailable,
+      );
     }
   }
   if (outcome.standards.error) {
@@ -122,14 +155,26 @@ export async function checkBrief(ctx: CommandContext, brief: Brief, opts: BriefC
   }
   for (const w of outcome.warnings) err(st.yellow(`warning: ${w}`));
   if (outcome.history.org) note(st.dim(describeScope(outcome.history.org)));
-  const noHistory = outcome.history.status === 'no_history' ? await explainNoHistory(root, config, index.manifest?.includeHistory ?? null) : null;
+  const noHistory =
+    outcome.history.status === 'no_history'
+      ? await explainNoHistory(root, config, index.manifest?.includeHistory ?? null)
+      : null;
   if (noHistory) err(st.yellow(noHistory.message));
   const standards: StandardContext[] = mergeContext(manual, outcome.standards.items);
   // What was tried during the matched past work and failed (the attempt memory joined to the work memory).
-  const { lookup: tried, warning: triedWarning } = await triedForMatches(outcome.history.matches, config.attempts.enabled, () => ctx.attempts('read'));
+  const { lookup: tried, warning: triedWarning } = await triedForMatches(
+    outcome.history.matches,
+    config.attempts.enabled,
+    () => ctx.attempts('read'),
+  );
   if (triedWarning) err(`warning: ${triedWarning}`);
   // For work from git: whether its files changed since, and a bug brief on such work is a possible regression (docs/sources.md).
-  const since = await changedSinceFor(root, outcome.history.matches, index.manifest?.sources?.git?.ref ?? null, config.sources.git);
+  const since = await changedSinceFor(
+    root,
+    outcome.history.matches,
+    index.manifest?.sources?.git?.ref ?? null,
+    config.sources.git,
+  );
   const regressions = outcome.history.matches.filter((m) => possibleRegression(checkedText, m, since.get(m.filePath)));
   const triedNote = triedNotes(tried);
   const notes: MatchNotes = (m, safe) => [...sinceNotes(since, regressions)(m, safe), ...triedNote(m, safe)];
@@ -138,12 +183,30 @@ export async function checkBrief(ctx: CommandContext, brief: Brief, opts: BriefC
   // Alerts to raise: never again on a match this brief's user dismissed, never a possible regression.
   const briefSha256 = briefKey(checkedText);
   // A possible regression of done work is offered as related work to look at, not as a duplicate to abort.
-  const candidates = outcome.history.status === 'duplicate_alert' ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate && !regressions.includes(m)) : [];
-  for (const m of regressions) if (m.score >= config.thresholds.duplicate) note(st.yellow(`Possible regression of ${workLabel(safeForTerminal(m))}: ${describeChangedSince(since.get(m.filePath)!)}.`));
-  const { raise: alerts, dismissed } = withoutDismissed(candidates, dismissedFor(candidates.length ? await readAnswersOrWarn(root, err) : [], briefSha256));
+  const candidates =
+    outcome.history.status === 'duplicate_alert'
+      ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate && !regressions.includes(m))
+      : [];
+  for (const m of regressions)
+    if (m.score >= config.thresholds.duplicate)
+      note(
+        st.yellow(
+          `Possible regression of ${workLabel(safeForTerminal(m))}: ${describeChangedSince(since.get(m.filePath)!)}.`,
+        ),
+      );
+  const { raise: alerts, dismissed } = withoutDismissed(
+    candidates,
+    dismissedFor(candidates.length ? await readAnswersOrWarn(root, err) : [], briefSha256),
+  );
   for (const d of dismissed) {
-    const who = d.match.issueId ? `#${terminalSafe(d.match.issueId)} ${terminalSafe(d.match.title)}` : terminalSafe(d.match.filePath);
-    err(st.dim(`Dismissed before: ${who} (Ignore on ${terminalSafe(d.answer.at.slice(0, 10))}); not alerting on it again for this brief.`));
+    const who = d.match.issueId
+      ? `#${terminalSafe(d.match.issueId)} ${terminalSafe(d.match.title)}`
+      : terminalSafe(d.match.filePath);
+    err(
+      st.dim(
+        `Dismissed before: ${who} (Ignore on ${terminalSafe(d.answer.at.slice(0, 10))}); not alerting on it again for this brief.`,
+      ),
+    );
   }
   if (outcome.history.status === 'duplicate_alert' && !alerts.length) outcome.history.status = 'related_context';
   return {
@@ -182,7 +245,12 @@ export function checkResult(c: BriefCheck, decision: Decision) {
     scope: outcome.history.scope ?? 'repo',
     org: outcome.history.org ?? null,
     // alert: raised as the same work (not dismissed before, not a possible regression): what the prompt, a comment or an annotation alerts on.
-    matches: outcome.history.matches.map((m) => ({ ...jsonMatch(m, since), alert: alerts.includes(m), possibleRegression: regressions.includes(m), tried: tried(m) })),
+    matches: outcome.history.matches.map((m) => ({
+      ...jsonMatch(m, since),
+      alert: alerts.includes(m),
+      possibleRegression: regressions.includes(m),
+      tried: tried(m),
+    })),
     nearest: outcome.history.nearest.map((m) => jsonMatch(m, since)),
     linked: decision.linked ? { ...jsonMatch(decision.linked, since), tried: tried(decision.linked) } : null,
     dismissed: c.dismissed.map((d) => ({ ...jsonMatch(d.match, since), dismissedAt: d.answer.at })),
@@ -201,7 +269,12 @@ export function checkResult(c: BriefCheck, decision: Decision) {
  * The result for a machine. github: the annotations on stdout (the runner reads workflow commands
  * there), the summary appended to $GITHUB_STEP_SUMMARY when the runner gives one, else on stdout.
  */
-export async function writeResult(io: CommandContext['io'], format: 'json' | 'markdown' | 'github', result: CiReport, o: CiOptions): Promise<void> {
+export async function writeResult(
+  io: CommandContext['io'],
+  format: 'json' | 'markdown' | 'github',
+  result: CiReport,
+  o: CiOptions,
+): Promise<void> {
   if (format === 'json') return void io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   if (format === 'markdown') return void io.stdout.write(renderCommentMarkdown(result, o));
   const { annotations, summary } = renderGithub(result, o);
@@ -232,11 +305,15 @@ async function readAnswersOrWarn(root: string, err: (s: string) => void): Promis
 }
 
 /** `--duplicate-threshold` / `--related-threshold` win over the config for this run; the pair must stay ordered. */
-export function applyThresholdFlags(config: Config, opts: Pick<BriefCheckOptions, 'duplicateThreshold' | 'relatedThreshold'>): void {
+export function applyThresholdFlags(
+  config: Config,
+  opts: Pick<BriefCheckOptions, 'duplicateThreshold' | 'relatedThreshold'>,
+): void {
   if (opts.duplicateThreshold === undefined && opts.relatedThreshold === undefined) return;
   const duplicate = opts.duplicateThreshold ?? config.thresholds.duplicate;
   const related = opts.relatedThreshold ?? config.thresholds.related;
-  if (!(related < duplicate)) throw new UsageError(`--related-threshold (${related}) must be below --duplicate-threshold (${duplicate})`);
+  if (!(related < duplicate))
+    throw new UsageError(`--related-threshold (${related}) must be below --duplicate-threshold (${duplicate})`);
   config.thresholds = { ...config.thresholds, duplicate, related };
 }
 

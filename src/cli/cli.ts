@@ -58,15 +58,30 @@ const COMMANDS = [
   hooksCommand,
 ];
 
-export function buildProgram(io: IO, setCode: (code: number) => void, overrides: ContextOverrides = {}, onContext?: (ctx: CommandContext) => void): Command {
+export function buildProgram(
+  io: IO,
+  setCode: (code: number) => void,
+  overrides: ContextOverrides = {},
+  onContext?: (ctx: CommandContext) => void,
+): Command {
   const program = new Command('agentos')
-    .description('Institutional memory for a software project: catch duplicate work and surface past decisions when new work starts.')
+    .description(
+      'Institutional memory for a software project: catch duplicate work and surface past decisions when new work starts.',
+    )
     .version(packageVersion())
     .option('-C, --cwd <dir>', 'project root (default: nearest folder with .agentos/ or .git)')
     .option('-q, --quiet', 'only results and errors: no progress, notes or summaries on stderr')
     .option('-v, --verbose', 'debug lines and timings on stderr')
     .configureHelp({ showGlobalOptions: true })
-    .addHelpText('after', examples('agentos index --include-history', 'agentos issue start brief.md', 'agentos search "docker build cache"', 'agentos help issue start'))
+    .addHelpText(
+      'after',
+      examples(
+        'agentos index --include-history',
+        'agentos issue start brief.md',
+        'agentos search "docker build cache"',
+        'agentos help issue start',
+      ),
+    )
     .addHelpText('after', EXIT_CODES_HELP)
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -109,14 +124,17 @@ function helpArgv(argv: string[]): string[] {
 function commandWords(argv: string[]): string[] {
   const rest = argv.slice(2);
   let i = 0;
-  while (i < rest.length && rest[i].startsWith('-') && rest[i] !== '--') i += rest[i] === '-C' || rest[i] === '--cwd' ? 2 : 1;
+  while (i < rest.length && rest[i].startsWith('-') && rest[i] !== '--')
+    i += rest[i] === '-C' || rest[i] === '--cwd' ? 2 : 1;
   return rest.slice(i);
 }
 
 /** The event of an `agentos [globals] hooks run <event> …` line (`?` when it names none), else null. */
 function hookRunEvent(argv: string[]): string | null {
   const words = commandWords(argv);
-  return words[0] === 'hooks' && words[1] === 'run' ? (words[2] ?? '?').replace(/[^\w-]/g, '').slice(0, 40) || '?' : null;
+  return words[0] === 'hooks' && words[1] === 'run'
+    ? (words[2] ?? '?').replace(/[^\w-]/g, '').slice(0, 40) || '?'
+    : null;
 }
 
 /**
@@ -153,22 +171,32 @@ export async function main(argv: string[], given: IO = processIO(), overrides: C
     return code;
   } catch (e) {
     const hook = hookRunEvent(argv);
-    if (hook !== null && !(e instanceof CommanderError && (e.code === 'commander.helpDisplayed' || e.code === 'commander.help'))) {
+    if (
+      hook !== null &&
+      !(e instanceof CommanderError && (e.code === 'commander.helpDisplayed' || e.code === 'commander.help'))
+    ) {
       // An agent reads exit 2 as "block the tool": a hook line this version cannot read (another version's
       // flag, a typo in a committed settings file) must not stop every command. It fails open, as run.ts does.
-      io.stderr.write(`agentos: hook ${hook} skipped (fail open): ${oneLine(errorMessage(e).replace(/^error: /, ''), 300)}\n`);
+      io.stderr.write(
+        `agentos: hook ${hook} skipped (fail open): ${oneLine(errorMessage(e).replace(/^error: /, ''), 300)}\n`,
+      );
       return ExitCode.Ok;
     }
     if (e instanceof CommanderError) {
       // `agentos issue` (no subcommand) shows help as an error (exitCode 1): a usage error, exit 2.
       if (e.code === 'commander.help' && e.exitCode !== 0) return ExitCode.Usage;
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.Ok;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+        return ExitCode.Ok;
       // commander already printed the message on stderr
       return jsonError(ExitCode.Usage, e.message.replace(/^error: /, ''), 'usage');
     }
     return reportError(io, e, { json, verbose: Boolean(program.opts<GlobalOptions>().verbose) });
   } finally {
     (ctx as CommandContext | null)?.close();
-    debugLine(io, program.opts<GlobalOptions>(), `${argv.slice(2).join(' ')}: ${Math.round(performance.now() - started)} ms`);
+    debugLine(
+      io,
+      program.opts<GlobalOptions>(),
+      `${argv.slice(2).join(' ')}: ${Math.round(performance.now() - started)} ms`,
+    );
   }
 }

@@ -91,7 +91,11 @@ export function createContext(io: IO, globals: GlobalOptions, overrides: Context
     checkDeps: once(async () => {
       const { config: c } = await config();
       const { defaultCheckDeps, withSharedEmbedder } = await import('../work-memory/check/deps.js');
-      return withSharedEmbedder(overrides.checkDeps ? overrides.checkDeps(c, root()) : defaultCheckDeps(io.env, c, root(), overrides.inferenceWorker ?? null));
+      return withSharedEmbedder(
+        overrides.checkDeps
+          ? overrides.checkDeps(c, root())
+          : defaultCheckDeps(io.env, c, root(), overrides.inferenceWorker ?? null),
+      );
     }),
     index: once(async () => {
       const { openIndex } = await import('../work-memory/index/hnsw-index.js');
@@ -102,7 +106,12 @@ export function createContext(io: IO, globals: GlobalOptions, overrides: Context
         ? await overrides.attempts(purpose, session)
         : await (async () => {
             const { openAttemptMemory } = await import('../attempt-memory/open.js');
-            return openAttemptMemory(root(), (await config()).config, { sessionId: session, cwd: io.cwd, env: io.env, readOnly: purpose === 'read' });
+            return openAttemptMemory(root(), (await config()).config, {
+              sessionId: session,
+              cwd: io.cwd,
+              env: io.env,
+              readOnly: purpose === 'read',
+            });
           })();
       opened.push(memory);
       return memory;

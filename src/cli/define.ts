@@ -67,7 +67,8 @@ export function addFlags(cmd: Command, spec: HotCommand): Command {
 
 export function parseScore(v: string): number {
   const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a score from 0 to 1');
+  if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new InvalidArgumentError('expected a score from 0 to 1');
   return n;
 }
 
@@ -80,9 +81,17 @@ export function attemptInt(v: string): number {
 
 export function attemptSince(v: string): Date {
   const m = /^(\d{1,6})([mhdw])$/.exec(v.trim());
-  if (m) return new Date(Date.now() - Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[m[2] as 'm' | 'h' | 'd' | 'w']);
-  const d = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim()) && isCalendarDate(v.trim().slice(0, 10)) ? new Date(v.trim()) : new Date(NaN);
-  if (Number.isNaN(d.getTime())) throw new InvalidArgumentError(`expected a duration (7d, 12h, 2w) or a date (2025-11-18), got "${v}"`);
+  if (m)
+    return new Date(
+      Date.now() -
+        Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[m[2] as 'm' | 'h' | 'd' | 'w'],
+    );
+  const d =
+    /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim()) && isCalendarDate(v.trim().slice(0, 10))
+      ? new Date(v.trim())
+      : new Date(NaN);
+  if (Number.isNaN(d.getTime()))
+    throw new InvalidArgumentError(`expected a duration (7d, 12h, 2w) or a date (2025-11-18), got "${v}"`);
   return d;
 }
 
@@ -94,13 +103,15 @@ export function parseShare(v: string): number {
 
 /** `--method`: a scoring method; `hybrid`, the calibrated score's first name, is still taken (the run warns). */
 export function parseScoringMethod(v: string): ScoringMethod | 'hybrid' {
-  if (v !== 'hybrid' && !(SCORING_METHODS as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected ${SCORING_METHODS.join(', ')}`);
+  if (v !== 'hybrid' && !(SCORING_METHODS as readonly string[]).includes(v))
+    throw new InvalidArgumentError(`expected ${SCORING_METHODS.join(', ')}`);
   return v as ScoringMethod | 'hybrid';
 }
 
 export function parseSizes(v: string): number[] {
   const sizes = v.split(',').map((x) => Number(x.trim()));
-  if (!sizes.length || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new InvalidArgumentError('expected document counts such as 5,10,30');
+  if (!sizes.length || sizes.some((n) => !Number.isInteger(n) || n < 1))
+    throw new InvalidArgumentError('expected document counts such as 5,10,30');
   return sizes;
 }
 
@@ -116,7 +127,8 @@ export function collect(value: string, previous: string[]): string[] {
 
 export function parsePositiveInt(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('expected a whole number from 1 to 1000');
+  if (!Number.isInteger(n) || n < 1 || n > 1000)
+    throw new InvalidArgumentError('expected a whole number from 1 to 1000');
   return n;
 }
 

@@ -41,10 +41,14 @@ export interface EvalReport {
 }
 
 /** Briefs the history check is judged on: not the ones only an ADR records, nor the standards check's own cases. */
-export const historyCase = (r: { kind?: string }) => !r.kind || !/_adr$|^design_cites_standard$|^cross_project$/.test(r.kind);
+export const historyCase = (r: { kind?: string }) =>
+  !r.kind || !/_adr$|^design_cites_standard$|^cross_project$/.test(r.kind);
 
 /** Run an evaluation and return its per-query results (shared by `eval` and `calibrate`). */
-export async function evaluate(ctx: CommandContext, opts: EvalOptions): Promise<{ report: EvalReport; results: QueryResult[] }> {
+export async function evaluate(
+  ctx: CommandContext,
+  opts: EvalOptions,
+): Promise<{ report: EvalReport; results: QueryResult[] }> {
   const { io, globals } = ctx;
   const root = ctx.root();
   // A copy: the run changes the method and thresholds without touching the context's config.
@@ -62,12 +66,20 @@ export async function evaluate(ctx: CommandContext, opts: EvalOptions): Promise<
     const { runSet } = await import('../work-memory/eval/run-set.js');
     let projects = loadEvalSet(file, { subset: opts.subset });
     if (opts.limit > 0) projects = projects.map((p) => ({ ...p, cases: sampleById(p.cases, opts.limit) }));
-    const work = path.resolve(io.cwd, opts.work ?? path.join(root, '.agentos', 'eval', path.basename(file).replace(/\W+/g, '-')));
+    const work = path.resolve(
+      io.cwd,
+      opts.work ?? path.join(root, '.agentos', 'eval', path.basename(file).replace(/\W+/g, '-')),
+    );
     const base = { work, config, model: model.identity, loadEmbedder: () => model.load('batch'), onProgress: progress };
     const run = await runSet({ ...base, projects, crossStandards: true });
     const history = run.results.filter(historyCase);
     // What stands out is the calibrated score's rule only (check/standards.ts), as the product applies it.
-    const rule = { threshold: config.thresholds.standards, k: config.standards.k, candidates: config.standards.candidates, standout: config.scoring.method === 'calibrated' };
+    const rule = {
+      threshold: config.thresholds.standards,
+      k: config.standards.k,
+      candidates: config.standards.candidates,
+      standout: config.scoring.method === 'calibrated',
+    };
     const hasStandards = run.results.some((r) => r.standards && r.standards.governing.length > 0);
     const report: EvalReport = {
       source: opts.pairs,
@@ -90,7 +102,12 @@ export async function evaluate(ctx: CommandContext, opts: EvalOptions): Promise<
     };
     if (opts.sweep) {
       const { runSweep, DEFAULT_SIZES } = await import('../work-memory/eval/sweep.js');
-      report.sweep = (await runSweep(projects, opts.sweep === true ? DEFAULT_SIZES : opts.sweep, { ...base, work: path.join(work, 'sweep') })).rows;
+      report.sweep = (
+        await runSweep(projects, opts.sweep === true ? DEFAULT_SIZES : opts.sweep, {
+          ...base,
+          work: path.join(work, 'sweep'),
+        })
+      ).rows;
     }
     return { report, results: run.results };
   }

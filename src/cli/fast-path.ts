@@ -54,12 +54,16 @@ export function parseFastRoute(args: string[], env: NodeJS.ProcessEnv): FastRout
   }
   if (args[i] === 'attempt' && args[i + 1] === 'check') {
     const parsed = parseCommandLine(args.slice(i + 2), CHECK_FLAGS, flagDefaults(ATTEMPT_CHECK));
-    return parsed && { kind: 'attempt-check', globals, words: parsed.words, opts: parsed.opts as unknown as CheckOptions };
+    return (
+      parsed && { kind: 'attempt-check', globals, words: parsed.words, opts: parsed.opts as unknown as CheckOptions }
+    );
   }
   if (args[i] === 'run') {
     const parsed = parseCommandLine(args.slice(i + 1), RUN_FLAGS, flagDefaults(RUN));
     // commander requires the command (`<command...>`): without one, let it say so.
-    return parsed && parsed.words.length > 0 ? { kind: 'run', globals, words: parsed.words, opts: parsed.opts as unknown as RunOptions } : null;
+    return parsed && parsed.words.length > 0
+      ? { kind: 'run', globals, words: parsed.words, opts: parsed.opts as unknown as RunOptions }
+      : null;
   }
   return null;
 }
@@ -77,7 +81,11 @@ const HOOK_FLAGS = flagTable(HOOKS_RUN);
 const RUN_FLAGS = flagTable(RUN);
 
 /** Flags, then `--` and the command's own words. Null for anything commander should judge. */
-function parseCommandLine(args: string[], flags: Record<string, FlagSpec>, defaults: Record<string, unknown>): { words: string[]; opts: Record<string, unknown> } | null {
+function parseCommandLine(
+  args: string[],
+  flags: Record<string, FlagSpec>,
+  defaults: Record<string, unknown>,
+): { words: string[]; opts: Record<string, unknown> } | null {
   const opts: Record<string, unknown> = { ...defaults };
   for (let i = 0; i < args.length; ) {
     if (args[i] === '--') return { words: args.slice(i + 1), opts };
@@ -90,7 +98,8 @@ function parseCommandLine(args: string[], flags: Record<string, FlagSpec>, defau
     const { flag, value, used } = flagAt(args, i);
     const valued = flags[flag];
     // A missing value, or one that looks like a flag, is commander's to judge (it may be an error).
-    if (!valued || valued.kind === 'boolean' || !used || value === undefined || (used === 2 && value.startsWith('-'))) return null;
+    if (!valued || valued.kind === 'boolean' || !used || value === undefined || (used === 2 && value.startsWith('-')))
+      return null;
     if (valued.kind === 'tags') opts[valued.key] = addTags(value, opts[valued.key] as string[]);
     else if (valued.kind === 'choice' && !(valued.choices ?? []).includes(value)) return null;
     else opts[valued.key] = value;

@@ -32,10 +32,37 @@ export const RUN: HotCommand = {
   words: ['run'],
   description: 'check the attempt memory, run a command with the terminal passed through, record the outcome',
   flags: [
-    { flag: '--on-repeat', value: 'action', key: 'onRepeat', kind: 'choice', choices: RUN_ON_REPEAT, default: 'warn', help: 'without a terminal, what a repeat of a recent failure does' },
-    { flag: '--context', value: 'text', key: 'context', kind: 'string', help: 'what the work is for (recorded, and compared with past attempts)' },
-    { flag: '--tags', value: 'list', key: 'tags', kind: 'tags', default: [], help: 'comma-separated tags (added to the automatic ones)' },
-    { flag: '--session', value: 'id', key: 'session', kind: 'string', help: 'session id to record under (default $AGENTOS_SESSION, else one per process)' },
+    {
+      flag: '--on-repeat',
+      value: 'action',
+      key: 'onRepeat',
+      kind: 'choice',
+      choices: RUN_ON_REPEAT,
+      default: 'warn',
+      help: 'without a terminal, what a repeat of a recent failure does',
+    },
+    {
+      flag: '--context',
+      value: 'text',
+      key: 'context',
+      kind: 'string',
+      help: 'what the work is for (recorded, and compared with past attempts)',
+    },
+    {
+      flag: '--tags',
+      value: 'list',
+      key: 'tags',
+      kind: 'tags',
+      default: [],
+      help: 'comma-separated tags (added to the automatic ones)',
+    },
+    {
+      flag: '--session',
+      value: 'id',
+      key: 'session',
+      kind: 'string',
+      help: 'session id to record under (default $AGENTOS_SESSION, else one per process)',
+    },
     { flag: '--non-interactive', key: 'nonInteractive', kind: 'boolean', help: 'never prompt; --on-repeat decides' },
   ],
 };
@@ -44,7 +71,13 @@ export const ATTEMPT_CHECK: HotCommand = {
   words: ['attempt', 'check'],
   description: 'has this failed recently? (exit 0 either way)',
   flags: [
-    { flag: '--command', value: 'text', key: 'command', kind: 'string', help: 'the command as one string (instead of after --)' },
+    {
+      flag: '--command',
+      value: 'text',
+      key: 'command',
+      kind: 'string',
+      help: 'the command as one string (instead of after --)',
+    },
     { flag: '--tool', value: 'name', key: 'tool', kind: 'string', default: 'shell', help: 'the tool' },
     { flag: '--context', value: 'text', key: 'context', kind: 'string', help: 'what the work is for' },
     { flag: '--tags', value: 'list', key: 'tags', kind: 'tags', default: [], help: 'comma-separated tags' },
@@ -56,8 +89,24 @@ export const HOOKS_RUN: HotCommand = {
   words: ['hooks', 'run'],
   description: 'hook entry point: reads the event payload on stdin (always exits 0; errors fail open)',
   flags: [
-    { flag: '--format', value: 'format', key: 'format', kind: 'choice', choices: HOOK_FORMATS, default: 'claude', help: 'the agent whose payloads and answers these are (install sets it)' },
-    { flag: '--on-repeat', value: 'mode', key: 'onRepeat', kind: 'choice', choices: HOOK_ON_REPEAT, default: 'warn', help: 'pre-tool-use: warn, or ask for confirmation' },
+    {
+      flag: '--format',
+      value: 'format',
+      key: 'format',
+      kind: 'choice',
+      choices: HOOK_FORMATS,
+      default: 'claude',
+      help: 'the agent whose payloads and answers these are (install sets it)',
+    },
+    {
+      flag: '--on-repeat',
+      value: 'mode',
+      key: 'onRepeat',
+      kind: 'choice',
+      choices: HOOK_ON_REPEAT,
+      default: 'warn',
+      help: 'pre-tool-use: warn, or ask for confirmation',
+    },
   ],
 };
 
@@ -71,5 +120,9 @@ export function flagTable(cmd: HotCommand): Record<string, FlagSpec> {
 
 /** The options before any flag is read: each flag's default. */
 export function flagDefaults(cmd: HotCommand): Record<string, unknown> {
-  return Object.fromEntries(cmd.flags.filter((f) => f.default !== undefined).map((f) => [f.key, Array.isArray(f.default) ? [...f.default] : f.default]));
+  return Object.fromEntries(
+    cmd.flags
+      .filter((f) => f.default !== undefined)
+      .map((f) => [f.key, Array.isArray(f.default) ? [...f.default] : f.default]),
+  );
 }

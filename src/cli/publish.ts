@@ -20,7 +20,8 @@ export async function syncTeamStore(ctx: CommandContext): Promise<SyncReport> {
   const { readCurrent, openGeneration } = await import('../work-memory/index/hnsw-index.js');
   const { LEXICAL_FILE, readGenerationLexical } = await import('../work-memory/lexical/file.js');
   const generation = readCurrent(root);
-  if (!generation) throw new IndexUnavailableError('no index to sync; run `agentos index --include-history`', 'missing');
+  if (!generation)
+    throw new IndexUnavailableError('no index to sync; run `agentos index --include-history`', 'missing');
   const local = await openGeneration(root, generation, (await ctx.model()).identity);
   const lexical = local.manifest.integrity.extra?.[LEXICAL_FILE] ? readGenerationLexical(root, generation) : null;
   return withTeamStore(
@@ -40,7 +41,12 @@ export async function syncTeamStore(ctx: CommandContext): Promise<SyncReport> {
 }
 
 export function describeSync(r: SyncReport): string {
-  const parts = [`${r.added.length} added`, `${r.changed.length} changed`, `${r.removed.length} removed`, `${r.unchanged} unchanged`];
+  const parts = [
+    `${r.added.length} added`,
+    `${r.changed.length} changed`,
+    `${r.removed.length} removed`,
+    `${r.unchanged} unchanged`,
+  ];
   return `Team store: ${r.repository}: ${parts.join(', ')} (${r.chunks} chunks sent)${r.replacedAll ? `; every document replaced: ${r.replacedAll}` : ''}.`;
 }
 
@@ -52,18 +58,24 @@ export function describeSync(r: SyncReport): string {
  * for everybody. `--any-branch` is about branches only (issue 47): a folder without history
  * and a config nobody committed never publish, whatever the flags.
  */
-export async function notPublishing(ctx: CommandContext, o: { explicit: boolean; anyBranch: boolean }): Promise<string | null> {
+export async function notPublishing(
+  ctx: CommandContext,
+  o: { explicit: boolean; anyBranch: boolean },
+): Promise<string | null> {
   const { config } = await ctx.config();
-  if (!config.store.publish) return 'this repository is not published to the team store: set store.publish: true in .agentos/config.yaml (the whole team can read what is published)';
+  if (!config.store.publish)
+    return 'this repository is not published to the team store: set store.publish: true in .agentos/config.yaml (the whole team can read what is published)';
   const root = ctx.root();
   const { git } = await import('../work-memory/sources/git-log.js');
   const { hasGitHistory, resolveRef } = await import('../work-memory/sources/git-source.js');
   // An empty clone (or a folder out of git) replaced the team's copy with nothing: no history, no publish.
-  if (!(await hasGitHistory(root))) return "this repository has no git history: nothing it indexes can replace the team's copy";
+  if (!(await hasGitHistory(root)))
+    return "this repository has no git history: nothing it indexes can replace the team's copy";
   // The project's decision is the committed config's: a publish: true edited in and not committed is one person's,
   // and so is another name to publish under (the team's documents would go to a second repository, or someone else's).
   const committed = await committedConfig(root, git);
-  if (committed?.store.publish !== true) return 'store.publish: true is not in the committed .agentos/config.yaml (HEAD): commit it to publish from this repository';
+  if (committed?.store.publish !== true)
+    return 'store.publish: true is not in the committed .agentos/config.yaml (HEAD): commit it to publish from this repository';
   if ((committed.store.repository ?? null) !== (config.store.repository ?? null))
     return `store.repository in .agentos/config.yaml (${shownName(config.store.repository)}) is not the committed one (${shownName(committed.store.repository)}): commit it to publish under that name`;
   if (o.anyBranch) return null;
@@ -79,10 +91,16 @@ export async function notPublishing(ctx: CommandContext, o: { explicit: boolean;
   return `${branch ? `on branch ${branch}` : 'on a detached HEAD'}, not the default branch ${main}: the team's copy is left as it is${o.explicit ? ' (--any-branch replaces it from here)' : ' (`agentos store sync --any-branch` replaces it from here)'}`;
 }
 
-const anyBranchHint = (o: { explicit: boolean }) => (o.explicit ? ' (--any-branch publishes from here anyway)' : ' (`agentos store sync --any-branch` publishes from here anyway)');
+const anyBranchHint = (o: { explicit: boolean }) =>
+  o.explicit
+    ? ' (--any-branch publishes from here anyway)'
+    : ' (`agentos store sync --any-branch` publishes from here anyway)';
 
 /** The config committed at HEAD, read as the config file is read (depth, aliases, keys): null when there is none or it does not parse. */
-async function committedConfig(root: string, git: typeof import('../work-memory/sources/git-log.js').git): Promise<Config | null> {
+async function committedConfig(
+  root: string,
+  git: typeof import('../work-memory/sources/git-log.js').git,
+): Promise<Config | null> {
   const r = await git(root, ['show', `HEAD:./${CONFIG_PATH}`], { allowFail: true });
   if (r.code !== 0 || r.stdout.length > MAX_CONFIG_BYTES) return null;
   try {

@@ -13,7 +13,9 @@ export const SYNOPSIS_END = '<!-- /synopsis -->';
 
 /** A command's arguments as its help writes them: `<required>`, `[optional]`, `...` when variadic. */
 function argumentsOf(c: Command): string[] {
-  return c.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`));
+  return c.registeredArguments.map((a) =>
+    a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`,
+  );
 }
 
 export function synopsis(program: Command): string {

@@ -7,10 +7,17 @@ import { plainTextWarning, storeUrl } from '../shared/team-store/url.js';
 /** How long init and sync may spend per statement: waiting for another sync of the repository, or deleting a large one. */
 const WORK_MS = 300_000;
 
-export async function withTeamStore<T>(ctx: CommandContext, work: (client: Awaited<ReturnType<typeof connectTeamStore>>, url: string) => Promise<T>, long = false): Promise<T> {
+export async function withTeamStore<T>(
+  ctx: CommandContext,
+  work: (client: Awaited<ReturnType<typeof connectTeamStore>>, url: string) => Promise<T>,
+  long = false,
+): Promise<T> {
   const { config } = await ctx.config();
   const url = storeUrl(ctx.io.env, config);
-  if (!url) throw new UsageError('no team store configured: set AGENTOS_DATABASE_URL (postgres://user@host/db) or store.url in .agentos/config.yaml');
+  if (!url)
+    throw new UsageError(
+      'no team store configured: set AGENTOS_DATABASE_URL (postgres://user@host/db) or store.url in .agentos/config.yaml',
+    );
   const timeout = config.store.timeoutMs;
   const plain = plainTextWarning(url, ctx.io.env);
   if (plain && !ctx.globals.quiet) ctx.io.stderr.write(`Warning: ${plain}\n`);

@@ -42,7 +42,10 @@ export function autoThreshold(sim: Float64Array[], n: number): number {
   return Math.min(0.8, Math.max(0.3, mean + sd));
 }
 
-export function clusterVectors(vectors: ArrayLike<number>[], threshold?: number): { clusters: Cluster[]; threshold: number } {
+export function clusterVectors(
+  vectors: ArrayLike<number>[],
+  threshold?: number,
+): { clusters: Cluster[]; threshold: number } {
   const n = vectors.length;
   if (n === 0) return { clusters: [], threshold: threshold ?? 1 };
   const sim: Float64Array[] = [];

@@ -37,8 +37,15 @@ export function renderWorkedOnHtml(w: WorkedOn, project: string, generatedAt = n
     )
     .join('\n');
   const a = w.attempts;
-  const stats = a ? `<p class="stats" data-stats>Attempts: ${a.sessions} sessions · ${a.successes} successes · ${a.failures} failures recorded · ${a.repeatsPrevented} repeats prevented</p>` : '';
-  const data = { topics: w.topics.map((t) => ({ label: t.label, items: t.items.map((i) => ({ date: i.date, title: i.title, id: i.id, marked: i.marked })) })) };
+  const stats = a
+    ? `<p class="stats" data-stats>Attempts: ${a.sessions} sessions · ${a.successes} successes · ${a.failures} failures recorded · ${a.repeatsPrevented} repeats prevented</p>`
+    : '';
+  const data = {
+    topics: w.topics.map((t) => ({
+      label: t.label,
+      items: t.items.map((i) => ({ date: i.date, title: i.title, id: i.id, marked: i.marked })),
+    })),
+  };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

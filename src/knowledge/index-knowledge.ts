@@ -76,7 +76,8 @@ export async function indexKnowledge(root: string): Promise<{ knowledge: IndexKn
   const file = knowledgeCachePath(root);
   try {
     const c = JSON.parse(readFileSync(file, 'utf8')) as { version: number; knowledge: IndexKnowledge };
-    if (c.version === CACHE_VERSION && c.knowledge.generation === generation) return { knowledge: c.knowledge, cached: true };
+    if (c.version === CACHE_VERSION && c.knowledge.generation === generation)
+      return { knowledge: c.knowledge, cached: true };
   } catch {
     /* stale or absent */
   }
@@ -93,11 +94,26 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
   const standardDocs = meta.docs.filter((d) => d.types.includes('standard') && d.labels.length > 0);
   const known = (d: StoredDoc): KnownDoc => {
     // Work from git or a tracker is dated by its merge, commit or close (it has no file).
-    const date = d.origin ? { date: d.origin.date?.slice(0, 10) ?? null, dateSource: d.origin.date ? ('source' as const) : null } : docDate(root, d.filePath, manifest.files[d.filePath]?.mtimeMs);
-    return { path: d.filePath, id: d.issueId, title: d.title, status: d.status, statusReason: d.statusReason, documentType: d.documentType, ...date };
+    const date = d.origin
+      ? { date: d.origin.date?.slice(0, 10) ?? null, dateSource: d.origin.date ? ('source' as const) : null }
+      : docDate(root, d.filePath, manifest.files[d.filePath]?.mtimeMs);
+    return {
+      path: d.filePath,
+      id: d.issueId,
+      title: d.title,
+      status: d.status,
+      statusReason: d.statusReason,
+      documentType: d.documentType,
+      ...date,
+    };
   };
   const history = historyDocs.map(known);
-  const order = history.map((_, i) => i).sort((a, b) => compareText(history[b].date ?? '', history[a].date ?? '') || compareText(history[a].path, history[b].path));
+  const order = history
+    .map((_, i) => i)
+    .sort(
+      (a, b) =>
+        compareText(history[b].date ?? '', history[a].date ?? '') || compareText(history[a].path, history[b].path),
+    );
   const sortedHistory = order.map((i) => history[i]);
   const sortedDocs = order.map((i) => historyDocs[i]);
 
@@ -121,7 +137,13 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
         .map((i) => sortedHistory[i].date)
         .filter((x): x is string => x !== null)
         .sort();
-      return { label: sortedHistory[c.central].title, items: c.members, cohesion: c.cohesion, from: dates[0] ?? null, to: dates[dates.length - 1] ?? null };
+      return {
+        label: sortedHistory[c.central].title,
+        items: c.members,
+        cohesion: c.cohesion,
+        from: dates[0] ?? null,
+        to: dates[dates.length - 1] ?? null,
+      };
     });
     // Standards still in force: the nearest one of each history document gets a vote.
     const live = standardDocs.filter((d) => !['rejected', 'superseded', 'deprecated'].includes(d.status ?? ''));
@@ -144,7 +166,9 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
       });
       if (b >= 0) votes[b]++;
     });
-    standards = live.map((d, j) => ({ ...known(d), votes: votes[j], meanScore: sums[j] / hv.length })).sort((a, b) => b.votes - a.votes || b.meanScore - a.meanScore || compareText(a.path, b.path));
+    standards = live
+      .map((d, j) => ({ ...known(d), votes: votes[j], meanScore: sums[j] / hv.length }))
+      .sort((a, b) => b.votes - a.votes || b.meanScore - a.meanScore || compareText(a.path, b.path));
   } else {
     standards = standardDocs.map((d) => ({ ...known(d), votes: 0, meanScore: 0 }));
   }
@@ -152,7 +176,11 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
 }
 
 /** A document's date: a frontmatter date field, else the indexed mtime. */
-export function docDate(root: string, relPath: string, mtimeMs: number | undefined): { date: string | null; dateSource: KnownDoc['dateSource'] } {
+export function docDate(
+  root: string,
+  relPath: string,
+  mtimeMs: number | undefined,
+): { date: string | null; dateSource: KnownDoc['dateSource'] } {
   try {
     const head = readFileSync(path.join(root, relPath), 'utf8').slice(0, 8192);
     const { data } = splitFrontmatter(head);

@@ -26,7 +26,14 @@ export interface AntiPattern {
 export interface SuccessPattern {
   tag: string;
   /** `by`: the teammates (team store) whose records say it worked, when any did; this machine's own are not named. */
-  commands: Array<{ command: string; successes: number; failures: number; confidence: number; last: string; by: string[] }>;
+  commands: Array<{
+    command: string;
+    successes: number;
+    failures: number;
+    confidence: number;
+    last: string;
+    by: string[];
+  }>;
 }
 
 export interface Recall {
@@ -47,7 +54,12 @@ const WIDE_STANDARDS = 3;
 const FAILURE_WINDOW = 200;
 const SUCCESS_WINDOW = 500;
 
-export async function buildRecall(root: string, config: Config, memory: AttemptMemory | null, now = new Date()): Promise<Recall> {
+export async function buildRecall(
+  root: string,
+  config: Config,
+  memory: AttemptMemory | null,
+  now = new Date(),
+): Promise<Recall> {
   const notes: string[] = [];
   const { stack } = techStack(root);
   let antiPatterns: AntiPattern[] = [];
@@ -97,7 +109,9 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
   const succeeded = new Map<string, string>();
   // Keys computed once, oldest first (a stable sort: ties keep the list's order), so
   // "the first success after this failure" is a scan, not a filter and sort per failure.
-  const later = successes.map((s) => ({ s, k: key(s.tool, s.command) })).sort((a, b) => compareText(a.s.time, b.s.time));
+  const later = successes
+    .map((s) => ({ s, k: key(s.tool, s.command) }))
+    .sort((a, b) => compareText(a.s.time, b.s.time));
   // Who it succeeded for: one's own success answers every failure of the command; a teammate's only that teammate's (issue 47).
   const whose = (k: string, origin: string | null | undefined) => `${k}\u0000${origin ?? ''}`;
   for (const { s, k } of later) {
@@ -108,7 +122,11 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
     if (f.overriddenBy || f.archived) continue;
     const k = key(f.tool, f.command);
     // The same command succeeded later, for this machine or for whoever hit the failure: no longer an anti-pattern.
-    if ((succeeded.get(whose(k, null)) ?? '') > f.time || (f.origin && (succeeded.get(whose(k, f.origin)) ?? '') > f.time)) continue;
+    if (
+      (succeeded.get(whose(k, null)) ?? '') > f.time ||
+      (f.origin && (succeeded.get(whose(k, f.origin)) ?? '') > f.time)
+    )
+      continue;
     const prev = byCommand.get(k);
     if (prev) {
       prev.times++;
@@ -120,7 +138,13 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
       if (n >= MAX_PER_TEAMMATE) continue;
       perTeammate.set(f.origin, n + 1);
     }
-    const instead = later.find(({ s, k: sk }) => s.time > f.time && sk !== k && ((f.context && s.context === f.context) || s.tags.some((t) => f.tags.includes(t) && t !== f.tool.toLowerCase())))?.s;
+    const instead = later.find(
+      ({ s, k: sk }) =>
+        s.time > f.time &&
+        sk !== k &&
+        ((f.context && s.context === f.context) ||
+          s.tags.some((t) => f.tags.includes(t) && t !== f.tool.toLowerCase())),
+    )?.s;
     byCommand.set(k, {
       command: f.command,
       tool: f.tool,
@@ -146,7 +170,10 @@ export function antiPatternsOf(failures: AttemptRecord[], successes: AttemptReco
 export function successPatternsOf(successes: AttemptRecord[], failures: AttemptRecord[]): SuccessPattern[] {
   const failCount = new Map<string, number>();
   for (const f of failures) failCount.set(key(f.tool, f.command), (failCount.get(key(f.tool, f.command)) ?? 0) + 1);
-  const perCommand = new Map<string, { rec: AttemptRecord; successes: number; last: string; tags: Map<string, number>; by: Set<string> }>();
+  const perCommand = new Map<
+    string,
+    { rec: AttemptRecord; successes: number; last: string; tags: Map<string, number>; by: Set<string> }
+  >();
   for (const s of successes) {
     const k = key(s.tool, s.command);
     const e = perCommand.get(k) ?? { rec: s, successes: 0, last: s.time, tags: new Map(), by: new Set<string>() };
@@ -162,12 +189,21 @@ export function successPatternsOf(successes: AttemptRecord[], failures: AttemptR
     const tag = [...e.tags.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]?.[0] ?? 'untagged';
     const failuresOf = failCount.get(k) ?? 0;
     const list = groups.get(tag) ?? [];
-    list.push({ command: e.rec.command, successes: e.successes, failures: failuresOf, confidence: e.successes / (e.successes + failuresOf), last: e.last, by: [...e.by].sort(compareText) });
+    list.push({
+      command: e.rec.command,
+      successes: e.successes,
+      failures: failuresOf,
+      confidence: e.successes / (e.successes + failuresOf),
+      last: e.last,
+      by: [...e.by].sort(compareText),
+    });
     groups.set(tag, list);
   }
   const out = [...groups.entries()].map(([tag, commands]) => ({
     tag,
-    commands: commands.sort((a, b) => b.confidence - a.confidence || b.successes - a.successes || compareText(b.last, a.last)),
+    commands: commands.sort(
+      (a, b) => b.confidence - a.confidence || b.successes - a.successes || compareText(b.last, a.last),
+    ),
   }));
   const weight = (g: SuccessPattern) => g.commands.reduce((s, c) => s + c.successes, 0);
   return out.sort((a, b) => weight(b) - weight(a) || compareText(a.tag, b.tag));
@@ -192,7 +228,12 @@ export function renderRecallMarkdown(r: Recall, max: number): string {
   };
   const s = r.stats;
   // Without room for its heading the context would be anonymous text: give none.
-  if (!push(`## Project context (agentos${s ? `: ${s.sessions} previous session${s.sessions === 1 ? '' : 's'}, ${s.successes} successes, ${s.failures} failures recorded` : ''})`)) return '';
+  if (
+    !push(
+      `## Project context (agentos${s ? `: ${s.sessions} previous session${s.sessions === 1 ? '' : 's'}, ${s.successes} successes, ${s.failures} failures recorded` : ''})`,
+    )
+  )
+    return '';
   section(
     '**Project:**',
     summarizeTechStack(r.stack).map((l) => `- ${l}`),

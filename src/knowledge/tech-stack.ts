@@ -21,7 +21,12 @@ export interface TechStack {
   buildCommand: string | null;
   lintCommand: string | null;
   ci: string[];
-  conventions: { testPattern: string | null; moduleStyle: string | null; formatter: string | null; linter: string | null };
+  conventions: {
+    testPattern: string | null;
+    moduleStyle: string | null;
+    formatter: string | null;
+    linter: string | null;
+  };
 }
 
 /** Files whose presence or content decides the summary (relative to the root). */
@@ -189,17 +194,42 @@ export function detectTechStack(src: FileSource): TechStack {
     for (const [dep, name] of NODE_FRAMEWORKS) if (dep in deps) add(s.frameworks, name);
     for (const [dep, name] of NODE_TOOLS) if (dep in deps) add(s.tools, name);
     const pmField = typeof pkg.packageManager === 'string' ? pkg.packageManager.split('@')[0] : null;
-    s.packageManager = pmField ?? (src.exists('pnpm-lock.yaml') ? 'pnpm' : src.exists('yarn.lock') ? 'yarn' : src.exists('bun.lockb') || src.exists('bun.lock') ? 'bun' : 'npm');
+    s.packageManager =
+      pmField ??
+      (src.exists('pnpm-lock.yaml')
+        ? 'pnpm'
+        : src.exists('yarn.lock')
+          ? 'yarn'
+          : src.exists('bun.lockb') || src.exists('bun.lock')
+            ? 'bun'
+            : 'npm');
     add(s.tools, s.packageManager);
     const scripts = (pkg.scripts ?? {}) as Record<string, unknown>;
-    const run = (name: string) => (s.packageManager === 'npm' ? (name === 'test' ? 'npm test' : `npm run ${name}`) : `${s.packageManager} ${name === 'test' ? 'test' : `run ${name}`}`);
+    const run = (name: string) =>
+      s.packageManager === 'npm'
+        ? name === 'test'
+          ? 'npm test'
+          : `npm run ${name}`
+        : `${s.packageManager} ${name === 'test' ? 'test' : `run ${name}`}`;
     if (typeof scripts.test === 'string' && !/no test specified/.test(scripts.test)) s.testCommand = run('test');
     if (typeof scripts.build === 'string') s.buildCommand = run('build');
     if (typeof scripts.lint === 'string') s.lintCommand = run('lint');
     s.conventions.moduleStyle = pkg.type === 'module' ? 'ES modules' : 'CommonJS';
-    if ('prettier' in deps || src.exists('.prettierrc') || src.exists('.prettierrc.json') || src.exists('prettier.config.js')) s.conventions.formatter = 'prettier';
+    if (
+      'prettier' in deps ||
+      src.exists('.prettierrc') ||
+      src.exists('.prettierrc.json') ||
+      src.exists('prettier.config.js')
+    )
+      s.conventions.formatter = 'prettier';
     if ('@biomejs/biome' in deps || src.exists('biome.json')) s.conventions.formatter ??= 'biome';
-    if ('eslint' in deps || src.exists('eslint.config.js') || src.exists('eslint.config.mjs') || src.exists('.eslintrc.json')) s.conventions.linter = 'eslint';
+    if (
+      'eslint' in deps ||
+      src.exists('eslint.config.js') ||
+      src.exists('eslint.config.mjs') ||
+      src.exists('.eslintrc.json')
+    )
+      s.conventions.linter = 'eslint';
   }
 
   // --- Python ---
@@ -210,10 +240,17 @@ export function detectTechStack(src: FileSource): TechStack {
     const text = `${pyproject ?? ''}\n${requirements ?? ''}\n${src.read('Pipfile') ?? ''}`;
     for (const [re, name] of PY_FRAMEWORKS) if (re.test(text)) add(s.frameworks, name);
     for (const [re, name] of PY_TOOLS) if (re.test(text)) add(s.tools, name);
-    const pm = src.exists('uv.lock') ? 'uv' : src.exists('poetry.lock') || /\[tool\.poetry\]/.test(text) ? 'poetry' : src.exists('Pipfile') ? 'pipenv' : 'pip';
+    const pm = src.exists('uv.lock')
+      ? 'uv'
+      : src.exists('poetry.lock') || /\[tool\.poetry\]/.test(text)
+        ? 'poetry'
+        : src.exists('Pipfile')
+          ? 'pipenv'
+          : 'pip';
     s.packageManager ??= pm;
     add(s.tools, pm);
-    if (s.tools.includes('pytest') || src.exists('pytest.ini')) s.testCommand ??= pm === 'pip' ? 'pytest' : `${pm} run pytest`;
+    if (s.tools.includes('pytest') || src.exists('pytest.ini'))
+      s.testCommand ??= pm === 'pip' ? 'pytest' : `${pm} run pytest`;
     if (/\bruff\b/.test(text)) s.conventions.linter ??= 'ruff';
     if (/\bblack\b/.test(text)) s.conventions.formatter ??= 'black';
     else if (/\[tool\.ruff\.format\]/.test(text)) s.conventions.formatter ??= 'ruff format';
@@ -267,7 +304,8 @@ export function detectTechStack(src: FileSource): TechStack {
 
   // --- containers, make, CI ---
   if (src.exists('Dockerfile')) add(s.tools, 'Docker');
-  if (src.exists('docker-compose.yml') || src.exists('docker-compose.yaml') || src.exists('compose.yaml')) add(s.tools, 'Docker Compose');
+  if (src.exists('docker-compose.yml') || src.exists('docker-compose.yaml') || src.exists('compose.yaml'))
+    add(s.tools, 'Docker Compose');
   const makefile = src.read('Makefile');
   if (makefile !== null) {
     add(s.tools, 'make');
@@ -317,11 +355,21 @@ export function summarizeTechStack(s: TechStack): string[] {
   const lines: string[] = [];
   const stack = [...s.languages, ...s.frameworks].join(', ');
   if (stack) lines.push(`Stack: ${stack}`);
-  if (s.tools.length) lines.push(`Tools: ${s.tools.join(', ')}${s.packageManager ? ` (package manager: ${s.packageManager})` : ''}`);
-  const cmds = [s.testCommand && `test \`${s.testCommand}\``, s.buildCommand && `build \`${s.buildCommand}\``, s.lintCommand && `lint \`${s.lintCommand}\``].filter(Boolean);
+  if (s.tools.length)
+    lines.push(`Tools: ${s.tools.join(', ')}${s.packageManager ? ` (package manager: ${s.packageManager})` : ''}`);
+  const cmds = [
+    s.testCommand && `test \`${s.testCommand}\``,
+    s.buildCommand && `build \`${s.buildCommand}\``,
+    s.lintCommand && `lint \`${s.lintCommand}\``,
+  ].filter(Boolean);
   if (cmds.length) lines.push(`Commands: ${cmds.join(', ')}`);
   const c = s.conventions;
-  const conv = [c.testPattern && `tests ${c.testPattern}`, c.moduleStyle, c.formatter && `formatter ${c.formatter}`, c.linter && `linter ${c.linter}`].filter(Boolean);
+  const conv = [
+    c.testPattern && `tests ${c.testPattern}`,
+    c.moduleStyle,
+    c.formatter && `formatter ${c.formatter}`,
+    c.linter && `linter ${c.linter}`,
+  ].filter(Boolean);
   if (conv.length) lines.push(`Conventions: ${conv.join(', ')}`);
   if (s.ci.length) lines.push(`CI: ${s.ci.join(', ')}`);
   return lines;

@@ -57,7 +57,13 @@ function laterSuccess(records: AttemptRecord[], failure: AttemptRecord): Attempt
   let found: AttemptRecord | null = null;
   for (const r of records) {
     if (r.time <= failure.time) break; // records are newest first
-    if (r.outcome === 'success' && r.work === failure.work && r.tool === failure.tool && commandVerb(r.command) === verb) found = r; // keeps the earliest after it
+    if (
+      r.outcome === 'success' &&
+      r.work === failure.work &&
+      r.tool === failure.tool &&
+      commandVerb(r.command) === verb
+    )
+      found = r; // keeps the earliest after it
   }
   return found;
 }
@@ -88,7 +94,10 @@ export async function triedForMatches(
       warning: null,
     };
   } catch (e) {
-    return { lookup: () => [], warning: `attempt memory unavailable (${errorMessage(e)}); what was tried during past work is not shown` };
+    return {
+      lookup: () => [],
+      warning: `attempt memory unavailable (${errorMessage(e)}); what was tried during past work is not shown`,
+    };
   }
 }
 
@@ -106,7 +115,11 @@ export function triedLookup(map: Map<string, TriedDuring[]>): TriedLookup {
 export function renderTried(tried: TriedDuring[], text: (s: string) => string = (s) => s): string[] {
   const code = (s: string) => `\`${text(s).replace(/`/g, "'")}\``;
   return tried.map((t) => {
-    const why = t.failure.cause ? ` — ${text(t.failure.cause)}` : t.failure.exitCode !== null ? ` — exit ${t.failure.exitCode}` : '';
+    const why = t.failure.cause
+      ? ` — ${text(t.failure.cause)}`
+      : t.failure.exitCode !== null
+        ? ` — exit ${t.failure.exitCode}`
+        : '';
     const instead = t.workedInstead ? `; worked instead: ${code(t.workedInstead.command)}` : '';
     return `failed (${t.failure.time.slice(0, 10)}): ${code(t.failure.command)}${why}${instead}`;
   });

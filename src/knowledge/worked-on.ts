@@ -50,7 +50,11 @@ const item = (d: KnownDoc): WorkedOnItem => ({
  * become one item, titled by the issue, dated by the best-dated document, placed
  * in the topic of the issue document.
  */
-export function workedOn(k: IndexKnowledge, attempts: AttemptStats | null, filters: { since?: string; topic?: string } = {}): WorkedOn {
+export function workedOn(
+  k: IndexKnowledge,
+  attempts: AttemptStats | null,
+  filters: { since?: string; topic?: string } = {},
+): WorkedOn {
   const since = filters.since ?? null;
   const needle = filters.topic?.toLowerCase() ?? null;
   const topicOf = new Map<number, number>();
@@ -72,7 +76,14 @@ export function workedOn(k: IndexKnowledge, attempts: AttemptStats | null, filte
         )
       ];
     const primary = k.history[primaryIdx];
-    const rank = (d: KnownDoc) => (d.dateSource === 'frontmatter' || d.dateSource === 'source' ? 3 : d.dateSource === 'text' ? 2 : d.dateSource === 'mtime' ? 1 : 0);
+    const rank = (d: KnownDoc) =>
+      d.dateSource === 'frontmatter' || d.dateSource === 'source'
+        ? 3
+        : d.dateSource === 'text'
+          ? 2
+          : d.dateSource === 'mtime'
+            ? 1
+            : 0;
     const dated = [...docs].sort((a, b) => rank(b) - rank(a) || compareText(b.date ?? '', a.date ?? ''))[0];
     const marked = docs.find((d) => d.status === 'rejected' || d.status === 'superseded');
     const it: WorkedOnItem = {
@@ -89,15 +100,19 @@ export function workedOn(k: IndexKnowledge, attempts: AttemptStats | null, filte
   const topics: WorkedOnTopic[] = [];
   const indices = [...perTopic.keys()].sort((a, b) => (a < 0 ? 1 : b < 0 ? -1 : a - b));
   for (const ti of indices) {
-    const items = perTopic.get(ti)!.sort((a, b) => compareText(a.date ?? '', b.date ?? '') || compareText(a.path, b.path));
+    const items = perTopic
+      .get(ti)!
+      .sort((a, b) => compareText(a.date ?? '', b.date ?? '') || compareText(a.path, b.path));
     const label = ti >= 0 ? k.topics[ti].label : 'Other';
-    if (needle && !label.toLowerCase().includes(needle) && !items.some((d) => d.title.toLowerCase().includes(needle))) continue;
+    if (needle && !label.toLowerCase().includes(needle) && !items.some((d) => d.title.toLowerCase().includes(needle)))
+      continue;
     const dates = items.map((i) => i.date).filter((x): x is string => x !== null);
     topics.push({ label, count: items.length, from: dates[0] ?? null, to: dates[dates.length - 1] ?? null, items });
   }
   topics.sort((a, b) => b.count - a.count || compareText(b.to ?? '', a.to ?? ''));
   const months = new Map<string, number>();
-  for (const t of topics) for (const i of t.items) if (i.date) months.set(i.date.slice(0, 7), (months.get(i.date.slice(0, 7)) ?? 0) + 1);
+  for (const t of topics)
+    for (const i of t.items) if (i.date) months.set(i.date.slice(0, 7), (months.get(i.date.slice(0, 7)) ?? 0) + 1);
   return {
     totalItems: topics.reduce((s, t) => s + t.count, 0),
     topics,
@@ -131,7 +146,9 @@ export function renderWorkedOnText(w: WorkedOn, text: (s: string) => string = (s
   );
   for (const t of w.topics) {
     lines.push('');
-    lines.push(`${text(t.label)} — ${t.count} item${t.count === 1 ? '' : 's'}${t.from ? `, ${t.from === t.to ? t.from : `${t.from} … ${t.to}`}` : ''}`);
+    lines.push(
+      `${text(t.label)} — ${t.count} item${t.count === 1 ? '' : 's'}${t.from ? `, ${t.from === t.to ? t.from : `${t.from} … ${t.to}`}` : ''}`,
+    );
     for (const i of t.items) {
       // The status is one of DocStatus's words; its reason is the document's own text.
       const mark = i.marked ? ` [${i.status!.toUpperCase()}${i.statusReason ? `: ${text(i.statusReason)}` : ''}]` : '';

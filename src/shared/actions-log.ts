@@ -128,7 +128,11 @@ export type AnnotationKind = 'warning' | 'notice' | 'error';
  * and message escaped. The properties are left as they are (`file=` must name the file as it is);
  * the message is also neutralised: it is other people's text, shown, and echoed into the log.
  */
-export function annotation(kind: AnnotationKind, props: Record<string, string | number | undefined>, message: string): string {
+export function annotation(
+  kind: AnnotationKind,
+  props: Record<string, string | number | undefined>,
+  message: string,
+): string {
   const p = Object.entries(props)
     .filter((e): e is [string, string | number] => e[1] !== undefined && e[1] !== '')
     .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)

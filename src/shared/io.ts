@@ -50,7 +50,13 @@ export const MIN_ANIMATION_COLUMNS = 20;
  */
 export function canAnimate(io: IO): boolean {
   const cols = io.stderr.columns;
-  return Boolean(io.stderr.isTTY) && io.env.TERM !== 'dumb' && typeof cols === 'number' && Number.isFinite(cols) && cols >= MIN_ANIMATION_COLUMNS;
+  return (
+    Boolean(io.stderr.isTTY) &&
+    io.env.TERM !== 'dumb' &&
+    typeof cols === 'number' &&
+    Number.isFinite(cols) &&
+    cols >= MIN_ANIMATION_COLUMNS
+  );
 }
 
 /** Width to wrap text to: the terminal's when usable, else 80. */

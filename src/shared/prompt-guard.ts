@@ -40,7 +40,11 @@ export function keepOpen(output: Writable & { columns?: number; rows?: number; i
  * process would then exit 0 with nothing written. Both are a cancel, like
  * Ctrl-C, and every cancel surfaces as PromptCancelled.
  */
-export async function guardedPrompt<T>(input: Readable, output: Writable, fn: (context: PromptContext) => Promise<T>): Promise<T> {
+export async function guardedPrompt<T>(
+  input: Readable,
+  output: Writable,
+  fn: (context: PromptContext) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const cancel = () => controller.abort();
   const onKey = (_s: unknown, key?: { ctrl?: boolean; name?: string }) => {
@@ -53,7 +57,8 @@ export async function guardedPrompt<T>(input: Readable, output: Writable, fn: (c
   try {
     return await fn({ input, output: keepOpen(output), clearPromptOnDone: false, signal: controller.signal });
   } catch (e) {
-    if (e instanceof Error && (e.name === 'ExitPromptError' || e.name === 'AbortPromptError')) throw new PromptCancelled();
+    if (e instanceof Error && (e.name === 'ExitPromptError' || e.name === 'AbortPromptError'))
+      throw new PromptCancelled();
     throw e;
   } finally {
     input.removeListener('end', cancel);

@@ -8,7 +8,8 @@
 
 // CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \), DCS/SOS/PM/APC strings, two-byte ESC
 // sequences, and the 8-bit CSI. Each alternative stops at the next ESC/BEL: linear time.
-const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -~]?|\x9b[0-?]*[ -/]*[@-~]?/g;
+const ESCAPES =
+  /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -~]?|\x9b[0-?]*[ -/]*[@-~]?/g;
 // C0 and C1 controls and DEL (tab and newline are handled by the caller's choice).
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 // Bidirectional embeddings/overrides/isolates ("Trojan Source").
@@ -32,7 +33,15 @@ export function terminalSafeBlock(s: string): string {
     .replace(BIDI, '');
 }
 
-type Displayed = { title: string; filePath: string; summary?: string; statusReason?: string | null; section?: string; excerpt?: string; snippet?: string };
+type Displayed = {
+  title: string;
+  filePath: string;
+  summary?: string;
+  statusReason?: string | null;
+  section?: string;
+  excerpt?: string;
+  snippet?: string;
+};
 
 /** A copy of a match or standard whose shown strings are terminal-safe. */
 export function safeForTerminal<T extends Displayed>(m: T): T {

@@ -113,7 +113,10 @@ export function runnerCommands(log: string, opts: { icu?: boolean } = {}): Runne
 }
 
 /** Both readings: as written, and with the code points an ICU comparison skips taken out. */
-export const commandsEitherWay = (log: string): RunnerCommand[] => [...runnerCommands(log), ...runnerCommands(log, { icu: true })];
+export const commandsEitherWay = (log: string): RunnerCommand[] => [
+  ...runnerCommands(log),
+  ...runnerCommands(log, { icu: true }),
+];
 
 /** Workflow commands hidden in other people's text, in the forms the runner reads. */
 export const HOSTILE_COMMANDS = [

@@ -14,7 +14,8 @@ import path from 'node:path';
 import { BIN, DEMO, MODEL_DIR, REPO } from './paths.js';
 
 // PG*: a developer's libpq settings (PGSSLMODE, PGOPTIONS, …) must not reach the store tests' client.
-const STRIPPED = /^(AGENTOS_|PG[A-Z]|GITHUB_ACTIONS$|CLAUDE_PROJECT_DIR$|GEMINI_PROJECT_DIR$|CURSOR_PROJECT_DIR$|CI$|FORCE_COLOR$|NO_COLOR$)/;
+const STRIPPED =
+  /^(AGENTOS_|PG[A-Z]|GITHUB_ACTIONS$|CLAUDE_PROJECT_DIR$|GEMINI_PROJECT_DIR$|CURSOR_PROJECT_DIR$|CI$|FORCE_COLOR$|NO_COLOR$)/;
 
 export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -35,10 +36,17 @@ export interface CliResult {
 }
 
 /** `agentos ARGS` as a separate process (bin/agentos.js); stdin gets `input` (or nothing) and is closed. */
-export function runCli(args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv; node?: boolean } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv; node?: boolean } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     // node: the arguments are node's own (e.g. --require a preload, then BIN and the CLI's).
-    const child = spawn(process.execPath, opts.node ? args : [BIN, ...args], { cwd: opts.cwd ?? REPO, env: cliEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, opts.node ? args : [BIN, ...args], {
+      cwd: opts.cwd ?? REPO,
+      env: cliEnv(opts.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -51,7 +59,10 @@ export function runCli(args: string[], opts: { cwd?: string; input?: string; env
 
 /** The demo project copied to `dest`, without any .agentos/ state of its own. */
 export async function copyDemo(dest: string): Promise<void> {
-  await cp(DEMO, dest, { recursive: true, filter: (src) => !path.relative(DEMO, src).split(path.sep).includes('.agentos') });
+  await cp(DEMO, dest, {
+    recursive: true,
+    filter: (src) => !path.relative(DEMO, src).split(path.sep).includes('.agentos'),
+  });
 }
 
 /** Set by test/helpers/indexed-demo-setup.mjs (the slow project's globalSetup). */
@@ -89,7 +100,13 @@ export async function commitConfig(dir: string, yamlText: string): Promise<void>
     execFileSync('git', args, {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' },
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'Ada',
+        GIT_AUTHOR_EMAIL: 'ada@example.com',
+        GIT_COMMITTER_NAME: 'Ada',
+        GIT_COMMITTER_EMAIL: 'ada@example.com',
+      },
     });
   let hasHistory = true;
   try {
@@ -99,7 +116,8 @@ export async function commitConfig(dir: string, yamlText: string): Promise<void>
   }
   if (!hasHistory) {
     // Only the stand-in (no objects): replaced by a real repository. A real one without commits is kept.
-    if (!(await stat(path.join(dir, '.git', 'objects')).catch(() => null))) await rm(path.join(dir, '.git'), { recursive: true, force: true });
+    if (!(await stat(path.join(dir, '.git', 'objects')).catch(() => null)))
+      await rm(path.join(dir, '.git'), { recursive: true, force: true });
     git(['init', '-q', '-b', 'main']);
   }
   await mkdir(path.join(dir, '.agentos'), { recursive: true });

@@ -5,7 +5,14 @@
  * integration tests use the real store.
  */
 import { errorCause } from '../../src/attempt-memory/cause.js';
-import type { AttemptMemory, AttemptQuery, AttemptRecord, AttemptStats, NewAttempt, RepeatWarning } from '../../src/attempt-memory/types.js';
+import type {
+  AttemptMemory,
+  AttemptQuery,
+  AttemptRecord,
+  AttemptStats,
+  NewAttempt,
+  RepeatWarning,
+} from '../../src/attempt-memory/types.js';
 
 export class FakeAttemptMemory implements AttemptMemory {
   records: AttemptRecord[] = [];
@@ -56,21 +63,38 @@ export class FakeAttemptMemory implements AttemptMemory {
   checkRepeat(a: { tool: string; command: string; context?: string | null; tags?: string[] }): RepeatWarning[] {
     const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
     return this.records
-      .filter((f) => f.outcome === 'failure' && !f.overriddenBy && !f.archived && f.tool === a.tool && norm(f.command) === norm(a.command))
+      .filter(
+        (f) =>
+          f.outcome === 'failure' &&
+          !f.overriddenBy &&
+          !f.archived &&
+          f.tool === a.tool &&
+          norm(f.command) === norm(a.command),
+      )
       .map((f) => ({
         failure: f,
         score: 1,
-        workedInstead: this.records.find((s) => s.outcome === 'success' && s.time > f.time && ((f.context && s.context === f.context) || s.tags.some((t) => f.tags.includes(t)))) ?? null,
+        workedInstead:
+          this.records.find(
+            (s) =>
+              s.outcome === 'success' &&
+              s.time > f.time &&
+              ((f.context && s.context === f.context) || s.tags.some((t) => f.tags.includes(t))),
+          ) ?? null,
       }));
   }
 
   search(text: string, limit = 10): AttemptRecord[] {
-    return this.records.filter((r) => `${r.command} ${r.error ?? ''} ${r.context ?? ''}`.toLowerCase().includes(text.toLowerCase())).slice(0, limit);
+    return this.records
+      .filter((r) => `${r.command} ${r.error ?? ''} ${r.context ?? ''}`.toLowerCase().includes(text.toLowerCase()))
+      .slice(0, limit);
   }
 
   forget(q: { id?: string; before?: Date; all?: boolean }): number {
     const before = this.records.length;
-    this.records = this.records.filter((r) => !(q.all || r.id === q.id || (q.before && r.time < q.before.toISOString())));
+    this.records = this.records.filter(
+      (r) => !(q.all || r.id === q.id || (q.before && r.time < q.before.toISOString())),
+    );
     return before - this.records.length;
   }
 

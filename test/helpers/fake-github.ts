@@ -20,7 +20,13 @@ export interface FakeGitHub {
 
 export async function fakeGitHub(repo: string): Promise<FakeGitHub> {
   let nextId = 9000;
-  const state: Omit<FakeGitHub, 'url' | 'close'> = { calls: [], comments: new Map(), labels: new Map(), prFiles: new Map(), refuse: false };
+  const state: Omit<FakeGitHub, 'url' | 'close'> = {
+    calls: [],
+    comments: new Map(),
+    labels: new Map(),
+    prFiles: new Map(),
+    refuse: false,
+  };
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
@@ -34,7 +40,11 @@ export async function fakeGitHub(repo: string): Promise<FakeGitHub> {
     const prefix = `/repos/${repo}`;
     if (!url.pathname.startsWith(prefix)) return send(res, 404, { message: 'Not Found' });
     const p = url.pathname.slice(prefix.length);
-    if (req.method !== 'GET' && state.refuse) return send(res, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' });
+    if (req.method !== 'GET' && state.refuse)
+      return send(res, 403, {
+        message: 'Resource not accessible by integration',
+        documentation_url: 'https://docs.github.com/rest',
+      });
     let m: RegExpExecArray | null;
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(p))) {
       const n = Number(m[1]);
@@ -73,7 +83,8 @@ export async function fakeGitHub(repo: string): Promise<FakeGitHub> {
       const n = Number(m[1]);
       const name = decodeURIComponent(m[2]);
       const labels = state.labels.get(n) ?? [];
-      if (!labels.some((l) => l.toLowerCase() === name.toLowerCase())) return send(res, 404, { message: 'Label does not exist' });
+      if (!labels.some((l) => l.toLowerCase() === name.toLowerCase()))
+        return send(res, 404, { message: 'Label does not exist' });
       const left = labels.filter((l) => l.toLowerCase() !== name.toLowerCase());
       state.labels.set(n, left);
       return send(

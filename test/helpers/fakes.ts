@@ -22,7 +22,13 @@ import type { CheckDeps } from '../../src/work-memory/check/run.js';
 import type { CorpusType, DocMetadata } from '../../src/work-memory/corpus/types.js';
 import type { Embedder } from '../../src/work-memory/embeddings/embedder.js';
 import type { IO } from '../../src/shared/io.js';
-import { INDEX_FORMAT_VERSION, type Manifest, type SearchHit, type StoredDoc, type VectorIndex } from '../../src/work-memory/index/types.js';
+import {
+  INDEX_FORMAT_VERSION,
+  type Manifest,
+  type SearchHit,
+  type StoredDoc,
+  type VectorIndex,
+} from '../../src/work-memory/index/types.js';
 import { cosine } from '../../src/work-memory/embeddings/embedder.js';
 import { createContext, type CommandContext } from '../../src/cli/context.js';
 import type { GlobalOptions } from '../../src/cli/globals.js';
@@ -166,7 +172,13 @@ export class InMemoryIndex implements VectorIndex {
     for (const c of chunks) {
       const label = this.manifest.nextLabel++;
       doc.labels.push(label);
-      this.entries.push({ label, vector: Float64Array.from(c.vector), doc, section: c.section ?? doc.title, excerpt: c.excerpt ?? `excerpt of ${doc.title}` });
+      this.entries.push({
+        label,
+        vector: Float64Array.from(c.vector),
+        doc,
+        section: c.section ?? doc.title,
+        excerpt: c.excerpt ?? `excerpt of ${doc.title}`,
+      });
     }
     this.manifest.chunkCount = this.entries.length;
     return this;
@@ -196,7 +208,13 @@ export class InMemoryIndex implements VectorIndex {
     this.searches.push({ k, type });
     return this.entries
       .filter((e) => !type || e.doc.types.includes(type))
-      .map((e) => ({ label: e.label, score: cosine64(vector, e.vector), doc: e.doc, section: e.section, excerpt: e.excerpt }))
+      .map((e) => ({
+        label: e.label,
+        score: cosine64(vector, e.vector),
+        doc: e.doc,
+        section: e.section,
+        excerpt: e.excerpt,
+      }))
       .sort((a, b) => b.score - a.score || a.label - b.label)
       .slice(0, Math.max(0, k));
   }
@@ -282,12 +300,22 @@ export function standardDoc(i: number, d: ScoredDoc): FakeDoc {
  * (and standards exactly `standards`). With the default FakeEmbedder the top
  * score the check sees is exactly max(history).
  */
-export function indexWithScores(history: (number | ScoredDoc)[], standards: (number | ScoredDoc)[] = []): InMemoryIndex {
-  return new InMemoryIndex([...history.map((h, i) => historyDoc(i, asScored(h))), ...standards.map((s, i) => standardDoc(i, asScored(s)))]);
+export function indexWithScores(
+  history: (number | ScoredDoc)[],
+  standards: (number | ScoredDoc)[] = [],
+): InMemoryIndex {
+  return new InMemoryIndex([
+    ...history.map((h, i) => historyDoc(i, asScored(h))),
+    ...standards.map((s, i) => standardDoc(i, asScored(s))),
+  ]);
 }
 
 /** CheckDeps over a fake embedder and store, counting the loads. */
-export function fakeDeps(index: VectorIndex, embedder: Embedder = new FakeEmbedder(), method = 'fake:test'): CheckDeps & { loads: { embedder: number; store: number } } {
+export function fakeDeps(
+  index: VectorIndex,
+  embedder: Embedder = new FakeEmbedder(),
+  method = 'fake:test',
+): CheckDeps & { loads: { embedder: number; store: number } } {
   const loads = { embedder: 0, store: 0 };
   return {
     method,
@@ -331,7 +359,10 @@ export interface TestIO {
  * IO on PassThrough streams. `tty` makes stdin and stderr claim to be a terminal
  * (`stderrTTY: false` = stderr redirected); env has no CI unless given.
  */
-export function makeIO(cwd: string, opts: { tty?: boolean; stderrTTY?: boolean; columns?: number; env?: NodeJS.ProcessEnv } = {}): TestIO {
+export function makeIO(
+  cwd: string,
+  opts: { tty?: boolean; stderrTTY?: boolean; columns?: number; env?: NodeJS.ProcessEnv } = {},
+): TestIO {
   const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
   const out = collector();
   const err = Object.assign(collector(), { isTTY: opts.stderrTTY ?? opts.tty ?? false, columns: opts.columns });
@@ -388,7 +419,15 @@ export async function readLog(root: string): Promise<Record<string, unknown>[]> 
 export function testContext(
   io: IO,
   globals: GlobalOptions = {},
-  o: { deps?: (config: Config, root: string) => CheckDeps; asker?: DuplicateAsker; proceed?: ProceedAsker; init?: InitAsker } = {},
+  o: {
+    deps?: (config: Config, root: string) => CheckDeps;
+    asker?: DuplicateAsker;
+    proceed?: ProceedAsker;
+    init?: InitAsker;
+  } = {},
 ): CommandContext {
-  return createContext(io, globals, { checkDeps: o.deps, prompts: { duplicate: o.asker, proceed: o.proceed, init: o.init } });
+  return createContext(io, globals, {
+    checkDeps: o.deps,
+    prompts: { duplicate: o.asker, proceed: o.proceed, init: o.init },
+  });
 }

@@ -28,9 +28,13 @@ export function keyPaths(v: Record<string, unknown>): string[] {
 }
 
 /** Keys of `actual` and of the documented example, restricted to what both can show. */
-export function compareWithDoc(name: string, actual: Record<string, unknown>): { documented: string[]; actual: string[] } {
+export function compareWithDoc(
+  name: string,
+  actual: Record<string, unknown>,
+): { documented: string[]; actual: string[] } {
   const doc = keyPaths(documentedExample(name));
   const got = keyPaths(actual);
-  const comparable = (p: string, other: string[]) => !p.includes('[]') || other.some((o) => o.startsWith(p.split('[]')[0] + '[]'));
+  const comparable = (p: string, other: string[]) =>
+    !p.includes('[]') || other.some((o) => o.startsWith(p.split('[]')[0] + '[]'));
   return { documented: doc.filter((p) => comparable(p, got)), actual: got.filter((p) => comparable(p, doc)) };
 }

@@ -67,7 +67,8 @@ export async function startPostgres(opts: { pgbin?: string; tls?: TestTls } = {}
   const pwfile = path.join(base, 'pw');
   writeFileSync(pwfile, PG_PASSWORD + '\n');
   const asRoot = process.getuid?.() === 0;
-  const as = (cmd: string, args: string[]) => (asRoot ? ['runuser', ['-u', 'nobody', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
+  const as = (cmd: string, args: string[]) =>
+    (asRoot ? ['runuser', ['-u', 'nobody', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }));
     const gid = Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }));
@@ -79,7 +80,18 @@ export async function startPostgres(opts: { pgbin?: string; tls?: TestTls } = {}
     const r = spawnSync(c, a, { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr || r.stdout}`);
   };
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-locale']);
+  run('initdb', [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth-local=trust',
+    '--auth-host=scram-sha-256',
+    `--pwfile=${pwfile}`,
+    '-E',
+    'UTF8',
+    '--no-locale',
+  ]);
   mkdirSync(sock);
   if (asRoot) execFileSync('chown', ['nobody', sock]);
   let tlsOptions = '';
@@ -99,7 +111,19 @@ export async function startPostgres(opts: { pgbin?: string; tls?: TestTls } = {}
     }
   }
   const port = await freePort();
-  const start = () => run('pg_ctl', ['-D', data, '-l', path.join(base, 'server.log'), '-w', '-t', '30', '-o', `-h 127.0.0.1 -p ${port} -k ${sock} -c fsync=off${tlsOptions}`, 'start']);
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      path.join(base, 'server.log'),
+      '-w',
+      '-t',
+      '30',
+      '-o',
+      `-h 127.0.0.1 -p ${port} -k ${sock} -c fsync=off${tlsOptions}`,
+      'start',
+    ]);
   start();
   const url = `postgres://postgres:${PG_PASSWORD}@127.0.0.1:${port}/postgres`;
   return {
@@ -144,7 +168,11 @@ export const PERSON_PASSWORD = 'agentos-person-secret-51c2';
  * group `agentos_writer` (or `agentos_reader`) that `store init` made. The role's name
  * is who they are on the server: the author of what they record.
  */
-export function personUrl(pg: TestPostgres, name: string, group: 'agentos_writer' | 'agentos_reader' | 'agentos_admin' = 'agentos_writer'): Promise<string> {
+export function personUrl(
+  pg: TestPostgres,
+  name: string,
+  group: 'agentos_writer' | 'agentos_reader' | 'agentos_admin' = 'agentos_writer',
+): Promise<string> {
   // Once per server and person: processes started together share the one CREATE ROLE (and a server stopped later still has the URL).
   const key = `${pg.port}/${name}`;
   let made = people.get(key);

@@ -84,8 +84,16 @@ export const SECRET_CASES: SecretCase[] = [
   { name: '--password flag', text: `mysqladmin --password ${flagPass} status`, secret: flagPass },
   { name: 'mysql -p glued value', text: `mysql -u root -p${mysqlPass} app`, secret: mysqlPass },
   { name: 'token env assignment', text: `export NETLIFY_AUTH_TOKEN='${envToken}'`, secret: envToken },
-  { name: 'Telegram bot token', text: `curl https://api.telegram.org/bot${telegram}/getMe`, secret: telegram.split(':')[1] },
+  {
+    name: 'Telegram bot token',
+    text: `curl https://api.telegram.org/bot${telegram}/getMe`,
+    secret: telegram.split(':')[1],
+  },
   { name: 'Shopify token', text: `shopify theme push --password ${shopify}`, secret: shopify },
   { name: 'secret in JSON', text: `{"client_secret": "${jsonSecret}", "id": 3}`, secret: jsonSecret },
-  { name: 'token in a query string', text: `curl "https://api.local/items?access_token=${queryToken}&page=2"`, secret: queryToken },
+  {
+    name: 'token in a query string',
+    text: `curl "https://api.local/items?access_token=${queryToken}&page=2"`,
+    secret: queryToken,
+  },
 ];

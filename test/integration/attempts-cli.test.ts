@@ -74,25 +74,36 @@ describe('record, check, list, forget', () => {
     expect(rec.code).toBe(0);
     const failure = json<{ recorded: { id: string; tags: string[] }[] }>(rec).recorded[0];
     expect(failure.tags).toEqual(expect.arrayContaining(['redis', 'dependency', 'npm']));
-    const ok = await cli(root, ['attempt', 'record', '-', '--json'], { input: '{"tool":"shell","command":"npm install ioredis","outcome":"success","context":"Add Redis caching"}' });
+    const ok = await cli(root, ['attempt', 'record', '-', '--json'], {
+      input: '{"tool":"shell","command":"npm install ioredis","outcome":"success","context":"Add Redis caching"}',
+    });
     expect(ok.code).toBe(0);
 
     const check = await cli(root, ['attempt', 'check', '--json', '--', 'npm', 'install', 'redis-node@4.6.0']);
     expect(check.code).toBe(0);
-    const c = json<{ repeat: boolean; warnings: { failure: { id: string }; score: number; workedInstead: { command: string } | null }[] }>(check);
+    const c = json<{
+      repeat: boolean;
+      warnings: { failure: { id: string }; score: number; workedInstead: { command: string } | null }[];
+    }>(check);
     expect(c.repeat).toBe(true);
     expect(c.warnings[0].failure.id).toBe(failure.id);
     expect(c.warnings[0].workedInstead?.command).toBe('npm install ioredis');
 
     const human = await cli(root, ['attempt', 'check', '--', 'npm', 'install', 'redis-node']);
     expect(human.stdout).toMatch(/⚠ This resembles a failure of the last 7 days/);
-    expect(human.stdout).toMatch(/npm install redis-node .*\n\s+error: 404 Not Found\n\s+for: Add Redis caching\n\s+✓ worked instead: `npm install ioredis`, \d{4}-\d{2}-\d{2}/);
+    expect(human.stdout).toMatch(
+      /npm install redis-node .*\n\s+error: 404 Not Found\n\s+for: Add Redis caching\n\s+✓ worked instead: `npm install ioredis`, \d{4}-\d{2}-\d{2}/,
+    );
     const clear = await cli(root, ['attempt', 'check', '--', 'cargo', 'build']);
     expect([clear.code, clear.stdout]).toEqual([0, 'No similar failure in the last 7 days.\n']);
 
-    const failures = json<{ attempts: { command: string }[] }>(await cli(root, ['attempt', 'list', '--failures', '--json']));
+    const failures = json<{ attempts: { command: string }[] }>(
+      await cli(root, ['attempt', 'list', '--failures', '--json']),
+    );
     expect(failures.attempts.map((a) => a.command)).toEqual(['npm install redis-node']);
-    const tagged = json<{ attempts: { command: string }[] }>(await cli(root, ['attempt', 'list', '--tag', 'ioredis', '--since', '1d', '--json']));
+    const tagged = json<{ attempts: { command: string }[] }>(
+      await cli(root, ['attempt', 'list', '--tag', 'ioredis', '--since', '1d', '--json']),
+    );
     expect(tagged.attempts.map((a) => a.command)).toEqual(['npm install ioredis']);
 
     const bad = await cli(root, ['attempt', 'list', '--since', 'last week']);
@@ -102,7 +113,10 @@ describe('record, check, list, forget', () => {
     expect((await cli(root, ['forget'])).code).toBe(2);
     const forgot = await cli(root, ['forget', '--id', failure.id, '--json']);
     expect(json(forgot)).toEqual({ forgotten: 1, shared: null });
-    expect(json<{ repeat: boolean }>(await cli(root, ['attempt', 'check', '--json', '--', 'npm', 'install', 'redis-node'])).repeat).toBe(false);
+    expect(
+      json<{ repeat: boolean }>(await cli(root, ['attempt', 'check', '--json', '--', 'npm', 'install', 'redis-node']))
+        .repeat,
+    ).toBe(false);
     expect((await cli(root, ['forget', '--all'])).stdout).toBe('Forgot 1 attempt.\n');
     expect(json<{ attempts: unknown[] }>(await cli(root, ['attempt', 'list', '--all', '--json'])).attempts).toEqual([]);
   });
@@ -111,11 +125,25 @@ describe('record, check, list, forget', () => {
   // the warnings that cited it, its full-text terms, freed pages and the WAL.
   const storeBytes = (root: string) => {
     const dir = path.join(root, '.agentos', 'memory');
-    return ['attempts.db', 'attempts.db-wal', 'attempts.db-shm'].map((f) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f)).toString('latin1') : '')).join('');
+    return ['attempts.db', 'attempts.db-wal', 'attempts.db-shm']
+      .map((f) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f)).toString('latin1') : ''))
+      .join('');
   };
   const SECRET = 'zqxwvut-private-pkg';
   async function withForgettable(root: string): Promise<string> {
-    const rec = await cli(root, ['attempt', 'record', '--outcome', 'failure', '--command', `npm install ${SECRET}`, '--error', `404 ${SECRET}`, '--context', `adding ${SECRET}`, '--json']);
+    const rec = await cli(root, [
+      'attempt',
+      'record',
+      '--outcome',
+      'failure',
+      '--command',
+      `npm install ${SECRET}`,
+      '--error',
+      `404 ${SECRET}`,
+      '--context',
+      `adding ${SECRET}`,
+      '--json',
+    ]);
     // A warning about it is recorded (run warns, proceeds, fails again).
     await cli(root, ['run', '--non-interactive', '--', 'npm', 'install', SECRET]);
     await cli(root, ['attempt', 'record', '--outcome', 'success', '--command', 'npm install kept-pkg']);
@@ -126,12 +154,19 @@ describe('record, check, list, forget', () => {
   it('forget --id leaves no trace of the command in the store files (warnings, full text, pages)', async () => {
     const root = newProject();
     await withForgettable(root);
-    const all = json<{ attempts: { id: string; command: string }[] }>(await cli(root, ['attempt', 'list', '--all', '--json'])).attempts;
-    for (const a of all.filter((x) => x.command.includes(SECRET))) expect((await cli(root, ['forget', '--id', a.id])).code).toBe(0);
+    const all = json<{ attempts: { id: string; command: string }[] }>(
+      await cli(root, ['attempt', 'list', '--all', '--json']),
+    ).attempts;
+    for (const a of all.filter((x) => x.command.includes(SECRET)))
+      expect((await cli(root, ['forget', '--id', a.id])).code).toBe(0);
     expect(storeBytes(root)).not.toContain(SECRET);
     expect(storeBytes(root)).not.toContain('zqxwvut');
     // What was not forgotten is still there and still searchable.
-    expect(json<{ attempts: { command: string }[] }>(await cli(root, ['attempt', 'list', '--all', '--json'])).attempts.map((a) => a.command)).toEqual(['npm install kept-pkg']);
+    expect(
+      json<{ attempts: { command: string }[] }>(await cli(root, ['attempt', 'list', '--all', '--json'])).attempts.map(
+        (a) => a.command,
+      ),
+    ).toEqual(['npm install kept-pkg']);
   });
 
   it('forget --before and --all leave no trace either', async () => {
@@ -153,9 +188,19 @@ describe('record, check, list, forget', () => {
     expect(node.code).toBe(1);
     const py = await cli(root, ['run', '--non-interactive', '--', 'python3', '-c', "import json; json.loads('{bad')"]);
     expect(py.code).toBe(1);
-    const git = await cli(root, ['run', '--non-interactive', '--', 'git', '-C', path.join(root, 'no-such-dir'), 'status']);
+    const git = await cli(root, [
+      'run',
+      '--non-interactive',
+      '--',
+      'git',
+      '-C',
+      path.join(root, 'no-such-dir'),
+      'status',
+    ]);
     expect(git.code).not.toBe(0);
-    const list = json<{ attempts: { command: string; cause: string | null; error: string | null }[] }>(await cli(root, ['attempt', 'list', '--json'])).attempts;
+    const list = json<{ attempts: { command: string; cause: string | null; error: string | null }[] }>(
+      await cli(root, ['attempt', 'list', '--json']),
+    ).attempts;
     const causeOf = (needle: string) => list.find((a) => a.command.includes(needle))?.cause;
     expect(causeOf('left-padz')).toBe("Error: Cannot find module 'left-padz'");
     expect(causeOf('json.loads')).toMatch(/^json\.decoder\.JSONDecodeError: Expecting property name/);
@@ -180,8 +225,28 @@ describe('the commander-free route (bin/agentos.js -> dist/cli/fast-path.js)', (
     // `run` records what it ran: each route gets its own project with the same past.
     const project = async () => {
       const root = newProject();
-      await cli(root, ['attempt', 'record', '--outcome', 'failure', '--command', 'npm install redis-node', '--error', '404 Not Found', '--context', 'Add Redis caching']);
-      await cli(root, ['attempt', 'record', '--outcome', 'success', '--command', 'npm install ioredis', '--context', 'Add Redis caching']);
+      await cli(root, [
+        'attempt',
+        'record',
+        '--outcome',
+        'failure',
+        '--command',
+        'npm install redis-node',
+        '--error',
+        '404 Not Found',
+        '--context',
+        'Add Redis caching',
+      ]);
+      await cli(root, [
+        'attempt',
+        'record',
+        '--outcome',
+        'success',
+        '--command',
+        'npm install ioredis',
+        '--context',
+        'Add Redis caching',
+      ]);
       return root;
     };
     const lines = [
@@ -213,7 +278,9 @@ describe('the commander-free route (bin/agentos.js -> dist/cli/fast-path.js)', (
     }
     // And both recorded the same attempts.
     const recorded = async (root: string) =>
-      JSON.parse((await cli(root, ['attempt', 'list', '--json'])).stdout).attempts.map((a: { command: string; outcome: string; exitCode: number | null }) => [a.command, a.outcome, a.exitCode]);
+      JSON.parse((await cli(root, ['attempt', 'list', '--json'])).stdout).attempts.map(
+        (a: { command: string; outcome: string; exitCode: number | null }) => [a.command, a.outcome, a.exitCode],
+      );
     expect(await recorded(fastRoot)).toEqual(await recorded(slowRoot));
   });
 });
@@ -222,11 +289,15 @@ describe('run', () => {
   it('passes a failing exit code through, then a success; output streams as it comes', async () => {
     const root = newProject();
     // Streaming: "first" must reach us while the command is still running.
-    const child = spawn(process.execPath, [BIN, '-C', root, 'run', '--', 'sh', '-c', 'echo first; echo oops >&2; sleep 1; echo second; exit 3'], {
-      cwd: root,
-      env: env(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, '-C', root, 'run', '--', 'sh', '-c', 'echo first; echo oops >&2; sleep 1; echo second; exit 3'],
+      {
+        cwd: root,
+        env: env(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const t0 = Date.now();
     let firstAt = 0;
     let out = '';
@@ -246,7 +317,9 @@ describe('run', () => {
 
     const ok = await cli(root, ['run', '--', 'sh', '-c', 'echo fine']);
     expect([ok.code, ok.stdout]).toEqual([0, 'fine\n']);
-    const list = json<{ attempts: { outcome: string; exitCode: number; error: string | null }[] }>(await cli(root, ['attempt', 'list', '--json']));
+    const list = json<{ attempts: { outcome: string; exitCode: number; error: string | null }[] }>(
+      await cli(root, ['attempt', 'list', '--json']),
+    );
     expect(list.attempts.map((a) => [a.outcome, a.exitCode])).toEqual([
       ['success', 0],
       ['failure', 3],
@@ -259,7 +332,15 @@ describe('run', () => {
   it('the real tsc: its error line on stdout becomes the cause', async () => {
     const root = newProject();
     writeFileSync(path.join(root, 't.ts'), 'const n: number = "a";\n');
-    const r = await cli(root, ['run', '--non-interactive', '--', process.execPath, path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', 't.ts']);
+    const r = await cli(root, [
+      'run',
+      '--non-interactive',
+      '--',
+      process.execPath,
+      path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '--noEmit',
+      't.ts',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('error TS2322'); // still passed through
     const [a] = json<{ attempts: { cause: string | null }[] }>(await cli(root, ['attempt', 'list', '--json'])).attempts;
@@ -268,18 +349,24 @@ describe('run', () => {
 
   it('a reader that goes away (`agentos run -- cmd | head -1`): the command gets its broken pipe, agentos records it and does not crash', async () => {
     const root = newProject();
-    const child = spawn(process.execPath, [BIN, '-C', root, 'run', '--', 'sh', '-c', 'i=0; while [ $i -lt 200000 ]; do echo line $i; i=$((i+1)); done'], {
-      cwd: root,
-      env: env(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, '-C', root, 'run', '--', 'sh', '-c', 'i=0; while [ $i -lt 200000 ]; do echo line $i; i=$((i+1)); done'],
+      {
+        cwd: root,
+        env: env(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.once('data', () => child.stdout.destroy()); // like head -1
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(err).not.toMatch(/EPIPE|Unhandled|at .*child\.js/);
     expect(code).not.toBe(0);
-    const [a] = json<{ attempts: { command: string; outcome: string }[] }>(await cli(root, ['attempt', 'list', '--json'])).attempts;
+    const [a] = json<{ attempts: { command: string; outcome: string }[] }>(
+      await cli(root, ['attempt', 'list', '--json']),
+    ).attempts;
     expect(a).toMatchObject({ outcome: 'failure' });
     expect(a.command).toContain('while');
   });
@@ -294,7 +381,11 @@ describe('run', () => {
     for (const sig of ['SIGINT', 'SIGTERM'] as const) {
       const root = newProject();
       const script = `trap 'echo "got ${sig.slice(3)}"; exit 42' ${sig.slice(3)}; echo ready; while :; do sleep 0.1; done`;
-      const child = spawn(process.execPath, [BIN, '-C', root, 'run', '--', 'sh', '-c', script], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, '-C', root, 'run', '--', 'sh', '-c', script], {
+        cwd: root,
+        env: env(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       let sent = false;
@@ -329,7 +420,9 @@ describe('run', () => {
     const root = newProject();
     const r = await cli(root, ['run', '--', 'sh', '-c', 'kill -9 $$']);
     expect(r.code).toBe(137);
-    const list = json<{ attempts: { outcome: string; exitCode: number; error: string }[] }>(await cli(root, ['attempt', 'list', '--json']));
+    const list = json<{ attempts: { outcome: string; exitCode: number; error: string }[] }>(
+      await cli(root, ['attempt', 'list', '--json']),
+    );
     expect(list.attempts[0]).toMatchObject({ outcome: 'failure', exitCode: 137, error: 'killed by SIGKILL' });
   });
 
@@ -349,10 +442,21 @@ describe('many writers, crashes', () => {
   it('8 processes recording at once: every record is there', async () => {
     const root = newProject();
     const per = 100;
-    const lines = (w: number) => Array.from({ length: per }, (_, i) => JSON.stringify({ command: `echo writer-${w}-${i}`, outcome: i % 2 ? 'success' : 'failure', sessionId: `w${w}` })).join('\n');
-    const results = await Promise.all(Array.from({ length: 8 }, (_, w) => cli(root, ['attempt', 'record', '-', '--json'], { input: lines(w) })));
+    const lines = (w: number) =>
+      Array.from({ length: per }, (_, i) =>
+        JSON.stringify({
+          command: `echo writer-${w}-${i}`,
+          outcome: i % 2 ? 'success' : 'failure',
+          sessionId: `w${w}`,
+        }),
+      ).join('\n');
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, w) => cli(root, ['attempt', 'record', '-', '--json'], { input: lines(w) })),
+    );
     for (const r of results) expect([r.code, r.stderr]).toEqual([0, '']);
-    const all = json<{ attempts: { command: string; sessionId: string }[] }>(await cli(root, ['attempt', 'list', '--all', '--json']));
+    const all = json<{ attempts: { command: string; sessionId: string }[] }>(
+      await cli(root, ['attempt', 'list', '--all', '--json']),
+    );
     expect(all.attempts).toHaveLength(8 * per);
     expect(new Set(all.attempts.map((a) => a.command)).size).toBe(8 * per);
   });
@@ -370,7 +474,9 @@ describe('many writers, crashes', () => {
       }`;
     let acknowledged: string[] = [];
     for (let round = 0; round < 3; round++) {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', writer, root], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--input-type=module', '-e', writer, root], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       await new Promise<void>((resolve) => {
@@ -382,7 +488,12 @@ describe('many writers, crashes', () => {
     }
     const db = new Database(path.join(root, '.agentos', 'memory', 'attempts.db'));
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    const rows = db.prepare('SELECT id, command, error, context FROM attempts').all() as { id: string; command: string; error: string; context: string }[];
+    const rows = db.prepare('SELECT id, command, error, context FROM attempts').all() as {
+      id: string;
+      command: string;
+      error: string;
+      context: string;
+    }[];
     db.close();
     const ids = new Set(rows.map((r) => r.id));
     for (const id of acknowledged) expect(ids.has(id)).toBe(true);
@@ -405,14 +516,23 @@ describe('redaction reaches the disk', () => {
     // An open read transaction: the writers' last close cannot checkpoint and delete the WAL.
     holder.exec('BEGIN');
     holder.prepare('SELECT count(*) FROM sqlite_master').get();
-    const input = SECRET_CASES.map((c) => JSON.stringify({ tool: 'shell', command: c.text, outcome: 'failure', error: `failed: ${c.text}`, context: `while using ${c.text}`, tags: ['ci'] })).join(
-      '\n',
-    );
+    const input = SECRET_CASES.map((c) =>
+      JSON.stringify({
+        tool: 'shell',
+        command: c.text,
+        outcome: 'failure',
+        error: `failed: ${c.text}`,
+        context: `while using ${c.text}`,
+        tags: ['ci'],
+      }),
+    ).join('\n');
     expect((await cli(root, ['attempt', 'record', '-'], { input })).code).toBe(0);
     // And through `run`: the secret on the command line and in the command's stderr.
     const c0 = SECRET_CASES[0];
     await cli(root, ['run', '--', 'sh', '-c', `echo '${c0.text.replace(/'/g, '')}' >&2; exit 1`]);
-    const files = ['attempts.db', 'attempts.db-wal', 'attempts.db-shm'].map((f) => path.join(root, '.agentos', 'memory', f));
+    const files = ['attempts.db', 'attempts.db-wal', 'attempts.db-shm'].map((f) =>
+      path.join(root, '.agentos', 'memory', f),
+    );
     expect(files.map((f) => existsSync(f))).toEqual([true, true, true]);
     const bytes = files.map((f) => readFileSync(f).toString('latin1')).join('\n');
     expect(bytes).toContain('[redacted]'); // the records are there…
@@ -431,10 +551,18 @@ const hasScript = (() => {
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 
-function onPty(root: string, args: string[], keys: string | null): Promise<{ code: number | null; output: string; prompted: boolean }> {
+function onPty(
+  root: string,
+  args: string[],
+  keys: string | null,
+): Promise<{ code: number | null; output: string; prompted: boolean }> {
   if (!hasScript) throw new Error('no pseudo-terminal: util-linux `script` is required to drive the real prompt');
   const cmd = [process.execPath, BIN, '-C', root, ...args].map(shq).join(' ');
-  const child = spawn('script', ['-qfec', cmd, '/dev/null'], { cwd: root, env: env({ TERM: 'xterm' }), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
+    cwd: root,
+    env: env({ TERM: 'xterm' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let raw = '';
   let prompted = false;
   child.stdout.on('data', (d: Buffer) => {

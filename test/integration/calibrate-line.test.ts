@@ -45,7 +45,10 @@ async function saved(duplicates: number, others: number): Promise<string> {
       targetRank: 1,
       targetScore: 0.5,
       ms: 0,
-      history: [cand(`tracker:issues.json#o${i}`, 1), ...[1, 2, 3, 4].map((j) => cand(`tracker:issues.json#x${i}-${j}`, 0))],
+      history: [
+        cand(`tracker:issues.json#o${i}`, 1),
+        ...[1, 2, 3, 4].map((j) => cand(`tracker:issues.json#x${i}-${j}`, 0)),
+      ],
     })),
     ...Array.from({ length: others }, (_, i) => ({
       id: `tracker:issues.json#n${i}`,
@@ -70,9 +73,13 @@ test('too few labels: calibrate says how many it has and needs, and --write chan
   const before = config();
   const r = await runCli(['-C', root, 'calibrate', '--results', file, '--write'], { cwd: root });
   expect(r.code).toBe(2);
-  expect(r.stderr).toContain('calibrate: 8 labelled same-work briefs and 15 with nothing the same; the lines move at 10 and 20');
+  expect(r.stderr).toContain(
+    'calibrate: 8 labelled same-work briefs and 15 with nothing the same; the lines move at 10 and 20',
+  );
   const shown = await runCli(['-C', root, 'calibrate', '--results', file], { cwd: root });
-  expect(shown.stdout).toContain('too few labels: 8 labelled duplicates and 15 reports with nothing to find; a refit needs 30 and 30');
+  expect(shown.stdout).toContain(
+    'too few labels: 8 labelled duplicates and 15 reports with nothing to find; a refit needs 30 and 30',
+  );
   expect(existsSync(path.join(root, '.agentos', 'calibration.json'))).toBe(false);
   expect(config()).toBe(before);
 });
@@ -90,7 +97,10 @@ test("enough labels: the figures before and after, out of sample; the project's 
   const before = config();
   const wrote = await runCli(['-C', root, 'calibrate', '--results', file, '--write', '--json'], { cwd: root });
   expect(wrote.code).toBe(0);
-  const out = JSON.parse(wrote.stdout) as { wroteLine: string; projectLine: Array<{ earned: boolean; shipped: { auc: number }; refit: { auc: number } }> };
+  const out = JSON.parse(wrote.stdout) as {
+    wroteLine: string;
+    projectLine: Array<{ earned: boolean; shipped: { auc: number }; refit: { auc: number } }>;
+  };
   expect(out.wroteLine).toBe(path.join(root, '.agentos', 'calibration.json'));
   expect(out.projectLine[0].earned).toBe(true);
   expect(out.projectLine[0].refit.auc).toBeGreaterThan(out.projectLine[0].shipped.auc);
@@ -107,7 +117,13 @@ test("enough labels: the figures before and after, out of sample; the project's 
   expect(
     status.stdout
       .split('\n')
-      .filter((l) => l.startsWith('Line:') || l.startsWith('  out of sample') || l.startsWith('  original first') || l.startsWith('  fitted'))
+      .filter(
+        (l) =>
+          l.startsWith('Line:') ||
+          l.startsWith('  out of sample') ||
+          l.startsWith('  original first') ||
+          l.startsWith('  fitted'),
+      )
       .every((l) => l.length <= 80),
   ).toBe(true);
 });

@@ -34,17 +34,30 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-const opened = async () => JSON.parse(await readFile(path.join(REPO, 'test', 'fixtures', 'github', 'issues-opened.json'), 'utf8')) as GitHubEvent;
+const opened = async () =>
+  JSON.parse(
+    await readFile(path.join(REPO, 'test', 'fixtures', 'github', 'issues-opened.json'), 'utf8'),
+  ) as GitHubEvent;
 const brief = async (name: string) => {
   const text = await readFile(path.join(dir, 'briefs', `${name}.md`), 'utf8');
   return { title: text.split('\n')[0].replace(/^#\s*/, ''), body: text.split('\n').slice(1).join('\n').trim() };
 };
 
 /** An event of GitHub's shape: the recorded `opened` payload with this issue's number, text and action. */
-async function event(action: string, number: number, text: { title: string; body: string }, extra: Record<string, unknown> = {}, issueExtra: Record<string, unknown> = {}): Promise<string> {
+async function event(
+  action: string,
+  number: number,
+  text: { title: string; body: string },
+  extra: Record<string, unknown> = {},
+  issueExtra: Record<string, unknown> = {},
+): Promise<string> {
   const e = await opened();
   e.action = action;
-  Object.assign(e.issue!, { number, title: text.title, body: text.body, url: `https://api.github.com/repos/${REPO_NAME}/issues/${number}` }, issueExtra);
+  Object.assign(
+    e.issue!,
+    { number, title: text.title, body: text.body, url: `https://api.github.com/repos/${REPO_NAME}/issues/${number}` },
+    issueExtra,
+  );
   Object.assign(e, extra);
   const file = path.join(scratch, `${action}-${number}-${Math.random().toString(36).slice(2)}.json`);
   await writeFile(file, JSON.stringify(e));
@@ -92,7 +105,10 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
   test('a re-run (edited, still the same work) edits that comment: never a second one', async () => {
     const before = writes(101).filter((c) => c.method === 'POST' && c.path.endsWith('/comments')).length;
     const text = await brief('optimize-docker-build-times');
-    const r = await ci('issues', await event('edited', 101, { ...text, body: `${text.body}\n\nAlso: the dashboard image.` }));
+    const r = await ci(
+      'issues',
+      await event('edited', 101, { ...text, body: `${text.body}\n\nAlso: the dashboard image.` }),
+    );
     expect(r.code).toBe(0);
     expect(gh.comments.get(101)).toHaveLength(1);
     expect(writes(101).filter((c) => c.method === 'POST' && c.path.endsWith('/comments')).length).toBe(before);
@@ -127,7 +143,16 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
   test('edited until it no longer matches: the earlier comment says so, and the label agentos added comes off', async () => {
     expect(gh.labels.get(101)).toEqual(['possible-duplicate']);
     // As GitHub sends it: the issue's labels at the time of the event.
-    const r = await ci('issues', await event('edited', 101, await brief('unrelated-onboarding-tour'), {}, { labels: [{ id: 1, name: 'possible-duplicate', color: 'ededed' }] }));
+    const r = await ci(
+      'issues',
+      await event(
+        'edited',
+        101,
+        await brief('unrelated-onboarding-tour'),
+        {},
+        { labels: [{ id: 1, name: 'possible-duplicate', color: 'ededed' }] },
+      ),
+    );
     expect(r.code).toBe(0);
     expect(gh.comments.get(101)).toHaveLength(1);
     expect(gh.comments.get(101)![0].body).toMatch(/no longer matches earlier work/);
@@ -145,20 +170,41 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
   test('edited from an alert to related work only: the comment lists the related work and the label comes off', async () => {
     expect((await ci('issues', await event('opened', 113, await brief('optimize-docker-build-times')))).code).toBe(0);
     expect(gh.labels.get(113)).toEqual(['possible-duplicate']);
-    const r = await ci('issues', await event('edited', 113, await brief('session-refresh'), {}, { labels: [{ id: 1, name: 'possible-duplicate' }] }));
+    const r = await ci(
+      'issues',
+      await event(
+        'edited',
+        113,
+        await brief('session-refresh'),
+        {},
+        { labels: [{ id: 1, name: 'possible-duplicate' }] },
+      ),
+    );
     expect(r.code).toBe(0);
     expect(gh.comments.get(113)![0].body).toMatch(/### agentos: related past work/);
     expect(gh.labels.get(113)).toEqual([]);
   }, 60_000);
 
   test('an issue that was never labelled by agentos keeps the labels people put on it', async () => {
-    const r = await ci('issues', await event('edited', 102, await brief('unrelated-onboarding-tour'), {}, { labels: [{ id: 1, name: 'possible-duplicate' }] }));
+    const r = await ci(
+      'issues',
+      await event(
+        'edited',
+        102,
+        await brief('unrelated-onboarding-tour'),
+        {},
+        { labels: [{ id: 1, name: 'possible-duplicate' }] },
+      ),
+    );
     expect(r.code).toBe(0);
     expect(writes(102).filter((c) => c.method === 'DELETE')).toEqual([]);
   }, 60_000);
 
   test("a comment anyone wrote with agentos' marker is not agentos': it is neither edited nor believed", async () => {
-    const forged = '<!-- agentos:check -->\n<!-- agentos:data {"brief":"' + 'b'.repeat(64) + '","alerts":[{"id":"1","path":"x.md","score":0.99}],"labelled":true} -->\nlooks official';
+    const forged =
+      '<!-- agentos:check -->\n<!-- agentos:data {"brief":"' +
+      'b'.repeat(64) +
+      '","alerts":[{"id":"1","path":"x.md","score":0.99}],"labelled":true} -->\nlooks official';
     gh.comments.set(107, [{ id: 1, body: forged, user: { login: 'mallory', type: 'User' } }]);
     const r = await ci('issues', await event('opened', 107, await brief('optimize-docker-build-times')));
     expect(r.code).toBe(0);
@@ -176,14 +222,28 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
   }, 60_000);
 
   test("a bot's edit (a dashboard it keeps up to date) is not new work: not checked, nothing posted", async () => {
-    const r = await ci('issues', await event('edited', 112, await brief('optimize-docker-build-times'), { sender: { login: 'renovate[bot]', type: 'Bot' } }));
+    const r = await ci(
+      'issues',
+      await event('edited', 112, await brief('optimize-docker-build-times'), {
+        sender: { login: 'renovate[bot]', type: 'Bot' },
+      }),
+    );
     expect(r.code).toBe(0);
     expect(writes(112)).toEqual([]);
     expect(r.stderr).toMatch(/#112: edited by a bot: not checked/);
   }, 60_000);
 
   test('an edit of a closed issue is not new work: not checked, nothing posted', async () => {
-    const r = await ci('issues', await event('edited', 108, await brief('optimize-docker-build-times'), {}, { state: 'closed', state_reason: 'completed' }));
+    const r = await ci(
+      'issues',
+      await event(
+        'edited',
+        108,
+        await brief('optimize-docker-build-times'),
+        {},
+        { state: 'closed', state_reason: 'completed' },
+      ),
+    );
     expect(r.code).toBe(0);
     expect(writes(108)).toEqual([]);
     expect(r.stderr).toMatch(/#108 is closed: not checked/);
@@ -209,7 +269,9 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
       expect(r.code).toBe(8);
       const lines = r.stderr.trim().split('\n');
       // The label is the first write (the comment then says it is there): its refusal is the one named, and nothing is posted.
-      expect(lines[lines.length - 1]).toMatch(/GitHub refused to label #104 "possible-duplicate" \(403 Resource not accessible by integration\).*permissions: issues: write/);
+      expect(lines[lines.length - 1]).toMatch(
+        /GitHub refused to label #104 "possible-duplicate" \(403 Resource not accessible by integration\).*permissions: issues: write/,
+      );
       expect(gh.comments.get(104)).toBeUndefined();
       expect(r.stdout + r.stderr).not.toContain(TOKEN);
     } finally {
@@ -219,7 +281,11 @@ describe('issues: a re-filed issue gets one comment and the label; a clear one n
 });
 
 /** A pull_request event of GitHub's shape (the recorded payload, its issue taken out) whose files GitHub lists as given. */
-async function prEvent(number: number, action: string, files: Array<{ filename: string; status: string }>): Promise<string> {
+async function prEvent(
+  number: number,
+  action: string,
+  files: Array<{ filename: string; status: string }>,
+): Promise<string> {
   gh.prFiles.set(number, files);
   const e = await opened();
   delete e.issue;
@@ -239,8 +305,12 @@ describe('pull_request: each brief file it adds or changes', () => {
     const summary = path.join(scratch, 'summary.md');
     const r = await ci('pull_request', file, ['--briefs', 'briefs/*.md'], { GITHUB_STEP_SUMMARY: summary });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^::warning file=briefs\/optimize-docker-build-times\.md,line=1,title=agentos%3A possible duplicate::#27: Docker Build Optimization \(score 0\.9\d+\)/m);
-    expect(await readFile(summary, 'utf8')).toMatch(/^## agentos: `briefs\/optimize-docker-build-times\.md`\n\n### agentos: this looks like work already done/);
+    expect(r.stdout).toMatch(
+      /^::warning file=briefs\/optimize-docker-build-times\.md,line=1,title=agentos%3A possible duplicate::#27: Docker Build Optimization \(score 0\.9\d+\)/m,
+    );
+    expect(await readFile(summary, 'utf8')).toMatch(
+      /^## agentos: `briefs\/optimize-docker-build-times\.md`\n\n### agentos: this looks like work already done/,
+    );
   }, 60_000);
 });
 
@@ -255,11 +325,17 @@ describe('pull_request: a brief that cannot be read is named and skipped, the ot
         { filename: 'briefs/link.md', status: 'added' },
         { filename: 'briefs/optimize-docker-build-times.md', status: 'modified' },
       ]);
-      const r = await ci('pull_request', file, ['--briefs', 'briefs/*.md'], { GITHUB_STEP_SUMMARY: path.join(scratch, 'summary-8.md') });
+      const r = await ci('pull_request', file, ['--briefs', 'briefs/*.md'], {
+        GITHUB_STEP_SUMMARY: path.join(scratch, 'summary-8.md'),
+      });
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/^::warning file=briefs\/empty\.md,line=1,title=agentos%3A brief not checked::.*empty/m);
-      expect(r.stdout).toMatch(/^::warning file=briefs\/link\.md,line=1,title=agentos%3A brief not checked::.*symbolic link/m);
-      expect(r.stdout).toMatch(/^::warning file=briefs\/optimize-docker-build-times\.md,line=1,title=agentos%3A possible duplicate::/m);
+      expect(r.stdout).toMatch(
+        /^::warning file=briefs\/link\.md,line=1,title=agentos%3A brief not checked::.*symbolic link/m,
+      );
+      expect(r.stdout).toMatch(
+        /^::warning file=briefs\/optimize-docker-build-times\.md,line=1,title=agentos%3A possible duplicate::/m,
+      );
       expect(r.stdout).not.toMatch(/README|demo/i);
     } finally {
       await rm(path.join(dir, 'briefs', 'empty.md'), { force: true });
@@ -269,16 +345,47 @@ describe('pull_request: a brief that cannot be read is named and skipped, the ot
 });
 
 describe('issue start --format markdown | github, byte for byte on the demo briefs', () => {
-  const BRIEFS = ['fix-logging-bug', 'optimize-docker-build-times', 'propose-multi-stage-builds', 'session-refresh', 'unrelated-onboarding-tour'];
+  const BRIEFS = [
+    'fix-logging-bug',
+    'optimize-docker-build-times',
+    'propose-multi-stage-builds',
+    'session-refresh',
+    'unrelated-onboarding-tour',
+  ];
   test.each(BRIEFS.flatMap((b) => [[b, 'markdown'] as const, [b, 'github'] as const]))(
     '%s --format %s',
     async (name, format) => {
-      const r = await runCli(['-C', dir, 'issue', 'start', `briefs/${name}.md`, '--non-interactive', '--format', format, '--out', path.join(scratch, `${name}-${format}.md`)], {
-        cwd: dir,
-        env: { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: REPO_NAME, GITHUB_SHA: SHA, GITHUB_STEP_SUMMARY: undefined },
-      });
+      const r = await runCli(
+        [
+          '-C',
+          dir,
+          'issue',
+          'start',
+          `briefs/${name}.md`,
+          '--non-interactive',
+          '--format',
+          format,
+          '--out',
+          path.join(scratch, `${name}-${format}.md`),
+        ],
+        {
+          cwd: dir,
+          env: {
+            GITHUB_SERVER_URL: 'https://github.com',
+            GITHUB_REPOSITORY: REPO_NAME,
+            GITHUB_SHA: SHA,
+            GITHUB_STEP_SUMMARY: undefined,
+          },
+        },
+      );
       expect(r.code).toBe(0);
-      const golden = path.join(REPO, 'test', 'fixtures', 'ci-output', `${name}.${format === 'github' ? 'github.txt' : 'md'}`);
+      const golden = path.join(
+        REPO,
+        'test',
+        'fixtures',
+        'ci-output',
+        `${name}.${format === 'github' ? 'github.txt' : 'md'}`,
+      );
       if (process.env.AGENTOS_WRITE_GOLDEN === '1') await writeFile(golden, r.stdout);
       // Byte for byte but the scores' last digits: int8 inference differs in the third decimal between CPUs
       // (AVX-512 VNNI and AVX2 kernels: 0.7848 on the machine that wrote these, 0.7864 on another).
@@ -307,7 +414,10 @@ describe("a maintainer's answer is kept like an answer at the prompt", () => {
     const lf = await brief('optimize-docker-build-times');
     const text = { ...lf, body: lf.body.replace(/\n/g, '\r\n') };
     expect((await ci('issues', await event('opened', 105, text))).code).toBe(0);
-    const closed = await ci('issues', await event('closed', 105, text, {}, { state: 'closed', state_reason: 'duplicate' }));
+    const closed = await ci(
+      'issues',
+      await event('closed', 105, text, {}, { state: 'closed', state_reason: 'duplicate' }),
+    );
     expect(closed.code).toBe(0);
     expect((await answers()).filter((a) => a.by === 'maintainer')).toEqual([
       expect.objectContaining({
@@ -318,7 +428,13 @@ describe("a maintainer's answer is kept like an answer at the prompt", () => {
         scale: expect.stringMatching(/^calibrated@/),
       }),
     ]);
-    const bot = await ci('issues', await event('unlabeled', 105, text, { label: { name: 'possible-duplicate' }, sender: { login: 'github-actions[bot]', type: 'Bot' } }));
+    const bot = await ci(
+      'issues',
+      await event('unlabeled', 105, text, {
+        label: { name: 'possible-duplicate' },
+        sender: { login: 'github-actions[bot]', type: 'Bot' },
+      }),
+    );
     expect(bot.code).toBe(0);
     expect((await answers()).filter((a) => a.by === 'maintainer')).toHaveLength(1);
     // As the payload names a label the repository already had in another case (GitHub reuses it: one name per repository, whatever its case).
@@ -333,16 +449,31 @@ describe("a maintainer's answer is kept like an answer at the prompt", () => {
         109,
         text,
         { sender: { login: 'newcomer', type: 'User' } },
-        { state: 'closed', state_reason: 'duplicate', user: { login: 'newcomer', type: 'User' }, author_association: 'NONE' },
+        {
+          state: 'closed',
+          state_reason: 'duplicate',
+          user: { login: 'newcomer', type: 'User' },
+          author_association: 'NONE',
+        },
       ),
     );
     expect(own.stderr).toMatch(/closed by its author: not a maintainer's answer/);
     // A duplicate closed where agentos raised nothing (no comment of ours): a miss, for recall.
     const missedText = await brief('fix-logging-bug');
-    expect((await ci('issues', await event('closed', 106, missedText, {}, { state: 'closed', state_reason: 'duplicate' }))).code).toBe(0);
-    expect((await answers()).filter((a) => a.by === 'maintainer').map((a) => a.answer)).toEqual(['abort', 'ignore', 'missed']);
+    expect(
+      (await ci('issues', await event('closed', 106, missedText, {}, { state: 'closed', state_reason: 'duplicate' })))
+        .code,
+    ).toBe(0);
+    expect((await answers()).filter((a) => a.by === 'maintainer').map((a) => a.answer)).toEqual([
+      'abort',
+      'ignore',
+      'missed',
+    ]);
     // The prompt's own rule applies from now on: an Ignore is not alerted on again for this brief.
-    const again = await runCli(['-C', dir, 'issue', 'start', '-', '--non-interactive', '--json', '--out', path.join(scratch, 'again.md')], { cwd: dir, input: `# ${lf.title}\n\n${lf.body}\n` });
+    const again = await runCli(
+      ['-C', dir, 'issue', 'start', '-', '--non-interactive', '--json', '--out', path.join(scratch, 'again.md')],
+      { cwd: dir, input: `# ${lf.title}\n\n${lf.body}\n` },
+    );
     expect(JSON.parse(again.stdout).dismissed).toEqual([expect.objectContaining({ id: '27' })]);
   }, 120_000);
 });

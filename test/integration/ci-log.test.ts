@@ -20,7 +20,8 @@ import { commandsEitherWay, runnerCommands, type RunnerCommand } from '../helper
 const REPO_NAME = 'Codertocat/Hello-World';
 const SHA = '6dcb09b5b57875f334f61aebed695e2e4193db5e';
 /** Hostile forms of each kind the runner reads, in one line of text. */
-const HOSTILE = '::add-mask::Docker ##[add-mask]Docker ::stop-commands::agentos-owned ##[error]owned ::error file=README.md::owned';
+const HOSTILE =
+  '::add-mask::Docker ##[add-mask]Docker ::stop-commands::agentos-owned ##[error]owned ::error file=README.md::owned';
 /** A past issue's folder and title that hold commands (the index prints its path, checks print its title). */
 const PAST_DIR = 'docs/audit/done/98-docker ##[add-mask]Docker';
 
@@ -45,8 +46,15 @@ beforeAll(async () => {
       .replace(/^# .*$/m, `# Docker build ${HOSTILE}`) + `\n${HOSTILE}\n`,
   );
   await mkdir(path.join(dir, 'docs/audit/done/97-y ##[add-mask]Docker '), { recursive: true });
-  await writeFile(path.join(dir, 'docs/audit/done/97-y ##[add-mask]Docker ', '001-issue.md'), '---\nstatus: done\n---\n');
-  dockerBody = (await readFile(path.join(dir, 'briefs', 'optimize-docker-build-times.md'), 'utf8')).split('\n').slice(1).join('\n').trim();
+  await writeFile(
+    path.join(dir, 'docs/audit/done/97-y ##[add-mask]Docker ', '001-issue.md'),
+    '---\nstatus: done\n---\n',
+  );
+  dockerBody = (await readFile(path.join(dir, 'briefs', 'optimize-docker-build-times.md'), 'utf8'))
+    .split('\n')
+    .slice(1)
+    .join('\n')
+    .trim();
 }, 180_000);
 afterAll(async () => {
   await gh?.close();
@@ -94,13 +102,24 @@ function actionRun(eventName: string, event: Record<string, unknown>, env: NodeJ
 
 const issueEvent = (number: number, title: string, body: string) => ({
   action: 'opened',
-  issue: { number, title, body, state: 'open', user: { login: 'stranger', type: 'User' }, author_association: 'NONE', labels: [] },
+  issue: {
+    number,
+    title,
+    body,
+    state: 'open',
+    user: { login: 'stranger', type: 'User' },
+    author_association: 'NONE',
+    labels: [],
+  },
   sender: { login: 'stranger', type: 'User' },
   repository: { full_name: REPO_NAME },
 });
 
 /** The commands of a log that are not agentos' own annotations. */
-const foreign = (commands: RunnerCommand[]) => commands.filter((c) => !(['warning', 'notice'].includes(c.command) && (c.properties.title ?? '').startsWith('agentos')));
+const foreign = (commands: RunnerCommand[]) =>
+  commands.filter(
+    (c) => !(['warning', 'notice'].includes(c.command) && (c.properties.title ?? '').startsWith('agentos')),
+  );
 
 describe('issues: a stranger writes the issue, and past issues were written by strangers too', () => {
   test('hostile bodies with the commands at many wrap positions: the alert is printed, no command reaches the log', async () => {
@@ -108,7 +127,14 @@ describe('issues: a stranger writes the issue, and past issues were written by s
     for (const shift of [0, 1, 2, 3, 5, 8, 13, 21]) {
       // Words of every length before each command, so that the alert's wrapped "Your brief:" starts lines with them.
       const words = Array.from({ length: 12 }, (_, k) => `${'w'.repeat(((k + shift) % 17) + 1)} ${HOSTILE}`).join(' ');
-      const r = await actionRun('issues', issueEvent(300 + shift, `Optimize Docker build times ${HOSTILE}`, `${'x'.repeat(shift)} ${words}\n\n${dockerBody}`));
+      const r = await actionRun(
+        'issues',
+        issueEvent(
+          300 + shift,
+          `Optimize Docker build times ${HOSTILE}`,
+          `${'x'.repeat(shift)} ${words}\n\n${dockerBody}`,
+        ),
+      );
       expect(r.code).toBe(0);
       if (/Similar past work detected/.test(r.log)) alerted++;
       expect(r.log).toMatch(/Docker/);
@@ -120,7 +146,11 @@ describe('issues: a stranger writes the issue, and past issues were written by s
   }, 300_000);
 
   test('the same text without the guard would have run: the test can fail', async () => {
-    const r = await actionRun('issues', issueEvent(320, `Optimize Docker build times ${HOSTILE}`, `${HOSTILE}\n\n${dockerBody}`), { GITHUB_ACTIONS: undefined });
+    const r = await actionRun(
+      'issues',
+      issueEvent(320, `Optimize Docker build times ${HOSTILE}`, `${HOSTILE}\n\n${dockerBody}`),
+      { GITHUB_ACTIONS: undefined },
+    );
     expect(r.code).toBe(0);
     expect(runnerCommands(r.log).map((c) => c.command)).toEqual(expect.arrayContaining(['add-mask']));
   }, 120_000);
@@ -128,8 +158,15 @@ describe('issues: a stranger writes the issue, and past issues were written by s
 
 describe("pull_request: its brief files and their names are the pull request author's", () => {
   test("hostile brief text and file names: agentos' annotations are all there, no other command, the summary's names inert", async () => {
-    const names = ['briefs/a-stop.md', 'briefs/<img src=x onerror=alert(1)> @octocat ##[add-mask]Docker.md', 'briefs/z-last.md'];
-    await writeFile(path.join(dir, names[0]), `# Optimize Docker build times\n\n::stop-commands::agentos-owned\n##[add-mask]Docker\n\n${dockerBody}\n`);
+    const names = [
+      'briefs/a-stop.md',
+      'briefs/<img src=x onerror=alert(1)> @octocat ##[add-mask]Docker.md',
+      'briefs/z-last.md',
+    ];
+    await writeFile(
+      path.join(dir, names[0]),
+      `# Optimize Docker build times\n\n::stop-commands::agentos-owned\n##[add-mask]Docker\n\n${dockerBody}\n`,
+    );
     await writeFile(path.join(dir, names[1]), `# Optimize Docker build times\n\n${dockerBody}\n`);
     await writeFile(path.join(dir, names[2]), `# Optimize Docker build times ::add-mask::Docker\n\n${dockerBody}\n`);
     gh.prFiles.set(
@@ -137,12 +174,18 @@ describe("pull_request: its brief files and their names are the pull request aut
       names.map((filename) => ({ filename, status: 'added' })),
     );
     await rm(path.join(scratch, 'summary.md'), { force: true });
-    const r = await actionRun('pull_request', { action: 'opened', number: 9, pull_request: { number: 9, title: 'briefs' } }, { AGENTOS_BRIEFS: 'briefs/*.md' });
+    const r = await actionRun(
+      'pull_request',
+      { action: 'opened', number: 9, pull_request: { number: 9, title: 'briefs' } },
+      { AGENTOS_BRIEFS: 'briefs/*.md' },
+    );
     expect(r.code).toBe(0);
     for (const reading of [runnerCommands(r.log), runnerCommands(r.log, { icu: true })]) {
       expect(foreign(reading)).toEqual([]);
       // Each brief's possible-duplicate warning, on its first line: none was switched off by the one before it.
-      const warned = reading.filter((c) => c.command === 'warning' && c.properties.title === 'agentos: possible duplicate');
+      const warned = reading.filter(
+        (c) => c.command === 'warning' && c.properties.title === 'agentos: possible duplicate',
+      );
       expect(warned.map((c) => c.properties.file)).toEqual(expect.arrayContaining(names));
       expect(warned.every((c) => c.properties.line === '1')).toBe(true);
     }
@@ -159,7 +202,11 @@ describe('pull_request_target is refused before anything runs', () => {
     const empty = await mkdtemp(path.join(os.tmpdir(), 'agentos-ci-prt-'));
     const calls = gh.calls.length;
     try {
-      const r = await actionRun('pull_request_target', { action: 'opened', number: 10, pull_request: { number: 10 } }, { WORKSPACE: empty });
+      const r = await actionRun(
+        'pull_request_target',
+        { action: 'opened', number: 10, pull_request: { number: 10 } },
+        { WORKSPACE: empty },
+      );
       expect(r.code).toBe(2);
       expect(runnerCommands(r.log).map((c) => [c.command, c.properties.title])).toEqual([['error', 'agentos']]);
       expect(existsSync(path.join(empty, '.agentos'))).toBe(false);

@@ -74,9 +74,25 @@ interface RunResult {
   stderr: string;
 }
 
-function runIndex(root: string, opts: { crash?: string; json?: boolean; signal?: NodeJS.Signals; onStderr?: (all: string, kill: () => void) => void } = {}) {
+function runIndex(
+  root: string,
+  opts: {
+    crash?: string;
+    json?: boolean;
+    signal?: NodeJS.Signals;
+    onStderr?: (all: string, kill: () => void) => void;
+  } = {},
+) {
   const env = cliEnv(opts.crash ? { AGENTOS_TEST_CRASH: opts.crash } : {});
-  const args = [...(opts.crash ? ['--require', preload] : []), BIN, '-C', root, 'index', '--include-history', ...(opts.json ? ['--json'] : [])];
+  const args = [
+    ...(opts.crash ? ['--require', preload] : []),
+    BIN,
+    '-C',
+    root,
+    'index',
+    '--include-history',
+    ...(opts.json ? ['--json'] : []),
+  ];
   const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -155,7 +171,15 @@ beforeAll(async () => {
   const setup = modelSetup({ AGENTOS_MODEL_DIR: MODEL_DIR }, config, base);
   identity = setup.identity;
   embedder = await setup.load();
-  baseReport = await buildIndex({ root: base, config, includeHistory: true, full: false, model: identity, loadEmbedder: async () => embedder, lockWaitMs: 0 });
+  baseReport = await buildIndex({
+    root: base,
+    config,
+    includeHistory: true,
+    full: false,
+    model: identity,
+    loadEmbedder: async () => embedder,
+    lockWaitMs: 0,
+  });
 });
 
 afterAll(async () => {
@@ -171,80 +195,90 @@ test('the base index is live and does not know the new text yet', async () => {
 });
 
 // SIGINT is Ctrl-C: the same guarantees as a kill -9.
-test.each(['SIGKILL', 'SIGINT'] as const)('%s while embedding: the old index stays live and answers; the next run succeeds', async (signal) => {
-  const root = await cloneBase();
-  const before = await snapshot(root);
-  const currentBefore = await readFile(indexPaths(root).current, 'utf8');
-  const folderBefore = await ls(indexPaths(root).dir);
+test.each(['SIGKILL', 'SIGINT'] as const)(
+  '%s while embedding: the old index stays live and answers; the next run succeeds',
+  async (signal) => {
+    const root = await cloneBase();
+    const before = await snapshot(root);
+    const currentBefore = await readFile(indexPaths(root).current, 'utf8');
+    const folderBefore = await ls(indexPaths(root).dir);
 
-  // 800 short generated standards: each embedding slice (64 chunks) is quick, so the first
-  // progress line comes early on a slow machine, and the whole job still takes seconds on a fast one.
-  const gen = path.join(root, 'docs/standards/generated');
-  await mkdir(gen);
-  const words = [
-    'queue',
-    'runner',
-    'artifact',
-    'retention',
-    'webhook',
-    'token',
-    'schema',
-    'migration',
-    'latency',
-    'budget',
-    'replica',
-    'cache',
-    'layer',
-    'image',
-    'quota',
-    'tenant',
-    'billing',
-    'invoice',
-    'dashboard',
-    'metric',
-  ];
-  for (let i = 0; i < 800; i++) {
-    const w = (k: number) => words[(i * 7 + k * 3) % words.length];
-    const sentences = Array.from({ length: 4 }, (_, k) => `Rule ${i}.${k}: every ${w(k)} must record its ${w(k + 1)} and ${w(k + 2)} before the ${w(k + 3)} is released to tenant ${i % 13}.`);
-    await writeFile(path.join(gen, `standard-${String(i).padStart(3, '0')}.md`), `# Generated standard ${i}: ${w(0)} and ${w(1)}\n\n## Rules\n\n${sentences.join(' ')}\n`);
-  }
-  await appendFile(path.join(root, CHANGED), NEW_TEXT);
+    // 800 short generated standards: each embedding slice (64 chunks) is quick, so the first
+    // progress line comes early on a slow machine, and the whole job still takes seconds on a fast one.
+    const gen = path.join(root, 'docs/standards/generated');
+    await mkdir(gen);
+    const words = [
+      'queue',
+      'runner',
+      'artifact',
+      'retention',
+      'webhook',
+      'token',
+      'schema',
+      'migration',
+      'latency',
+      'budget',
+      'replica',
+      'cache',
+      'layer',
+      'image',
+      'quota',
+      'tenant',
+      'billing',
+      'invoice',
+      'dashboard',
+      'metric',
+    ];
+    for (let i = 0; i < 800; i++) {
+      const w = (k: number) => words[(i * 7 + k * 3) % words.length];
+      const sentences = Array.from(
+        { length: 4 },
+        (_, k) =>
+          `Rule ${i}.${k}: every ${w(k)} must record its ${w(k + 1)} and ${w(k + 2)} before the ${w(k + 3)} is released to tenant ${i % 13}.`,
+      );
+      await writeFile(
+        path.join(gen, `standard-${String(i).padStart(3, '0')}.md`),
+        `# Generated standard ${i}: ${w(0)} and ${w(1)}\n\n## Rules\n\n${sentences.join(' ')}\n`,
+      );
+    }
+    await appendFile(path.join(root, CHANGED), NEW_TEXT);
 
-  let progress: { done: number; total: number } | null = null;
-  const r = await runIndex(root, {
-    signal,
-    onStderr: (all, kill) => {
-      const m = /Embedding chunks (\d+)\/(\d+)/.exec(all);
-      if (m && !progress) {
-        progress = { done: Number(m[1]), total: Number(m[2]) };
-        kill();
-      }
-    },
-  });
-  // Ctrl-C ends the process by the signal, or (if a handler takes it) with exit code 130.
-  expect(r.signal === signal || (signal === 'SIGINT' && r.code === 130)).toBe(true);
-  // Killed part-way through embedding, not after it.
-  expect(progress).not.toBeNull();
-  expect(progress!.done).toBeLessThan(progress!.total);
+    let progress: { done: number; total: number } | null = null;
+    const r = await runIndex(root, {
+      signal,
+      onStderr: (all, kill) => {
+        const m = /Embedding chunks (\d+)\/(\d+)/.exec(all);
+        if (m && !progress) {
+          progress = { done: Number(m[1]), total: Number(m[2]) };
+          kill();
+        }
+      },
+    });
+    // Ctrl-C ends the process by the signal, or (if a handler takes it) with exit code 130.
+    expect(r.signal === signal || (signal === 'SIGINT' && r.code === 130)).toBe(true);
+    // Killed part-way through embedding, not after it.
+    expect(progress).not.toBeNull();
+    expect(progress!.done).toBeLessThan(progress!.total);
 
-  // Nothing changed for readers: same CURRENT, same generation, same answers.
-  expect(await readFile(indexPaths(root).current, 'utf8')).toBe(currentBefore);
-  expect(await ls(indexPaths(root).dir)).toEqual(folderBefore);
-  const after = await snapshot(root);
-  expect(after).toEqual(before);
-  expect(after.quasarInIndex).toBe(false);
-  expect(after.topHit.filePath).not.toBe(CHANGED);
-  // A kill -9 leaves its lock behind; the next run must take it over.
-  if (signal === 'SIGKILL') expect(existsSync(indexPaths(root).lock)).toBe(true);
+    // Nothing changed for readers: same CURRENT, same generation, same answers.
+    expect(await readFile(indexPaths(root).current, 'utf8')).toBe(currentBefore);
+    expect(await ls(indexPaths(root).dir)).toEqual(folderBefore);
+    const after = await snapshot(root);
+    expect(after).toEqual(before);
+    expect(after.quasarInIndex).toBe(false);
+    expect(after.topHit.filePath).not.toBe(CHANGED);
+    // A kill -9 leaves its lock behind; the next run must take it over.
+    if (signal === 'SIGKILL') expect(existsSync(indexPaths(root).lock)).toBe(true);
 
-  // Recovery. Keep three generated files so the run stays short (the others would
-  // only add embedding time, not another code path).
-  const keep = new Set(['standard-000.md', 'standard-001.md', 'standard-002.md']);
-  for (const f of await ls(gen)) if (!keep.has(f)) await rm(path.join(gen, f));
-  const report = await expectRecovery(root, before);
-  expect([...report.added].sort()).toEqual([...keep].map((f) => `docs/standards/generated/${f}`));
-  expect(report.changed).toEqual([CHANGED]);
-});
+    // Recovery. Keep three generated files so the run stays short (the others would
+    // only add embedding time, not another code path).
+    const keep = new Set(['standard-000.md', 'standard-001.md', 'standard-002.md']);
+    for (const f of await ls(gen)) if (!keep.has(f)) await rm(path.join(gen, f));
+    const report = await expectRecovery(root, before);
+    expect([...report.added].sort()).toEqual([...keep].map((f) => `docs/standards/generated/${f}`));
+    expect(report.changed).toEqual([CHANGED]);
+  },
+);
 
 describe('SIGKILL in the write phase (placed exactly by a preload)', () => {
   test('before the new generation folder is renamed into place: a .tmp- folder is left, the old index stays live', async () => {
@@ -258,7 +292,13 @@ describe('SIGKILL in the write phase (placed exactly by a preload)', () => {
     expect(left).toHaveLength(1);
     expect(left[0]).toMatch(/^\.tmp-gen-/);
     // The half-made generation is complete on disk, but nobody points at it.
-    expect((await ls(path.join(indexPaths(root).dir, left[0]))).sort()).toEqual(['lexical.json', 'manifest.json', 'meta.json', 'templates.json', 'vectors.hnsw']);
+    expect((await ls(path.join(indexPaths(root).dir, left[0]))).sort()).toEqual([
+      'lexical.json',
+      'manifest.json',
+      'meta.json',
+      'templates.json',
+      'vectors.hnsw',
+    ]);
     expect(await snapshot(root)).toEqual(before);
 
     await expectRecovery(root, before);

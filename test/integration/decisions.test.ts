@@ -100,7 +100,10 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-decisions-'));
   root = path.join(tmp, 'repo');
   await mkdir(path.join(root, '.git'), { recursive: true });
-  for (const [rel, text] of Object.entries({ ...DOCS, ...Object.fromEntries(Object.entries(BRIEFS).map(([k, v]) => [`briefs/${k}`, v])) })) {
+  for (const [rel, text] of Object.entries({
+    ...DOCS,
+    ...Object.fromEntries(Object.entries(BRIEFS).map(([k, v]) => [`briefs/${k}`, v])),
+  })) {
     await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
     await writeFile(path.join(root, rel), text);
   }
@@ -114,7 +117,16 @@ async function check(brief: string, extra: string[] = []) {
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout) as {
     status: string;
-    nearest: Array<{ id: string; score: number; components: { cosine: number; features: Record<string, number>; contributions: Record<string, number>; why: string[] } }>;
+    nearest: Array<{
+      id: string;
+      score: number;
+      components: {
+        cosine: number;
+        features: Record<string, number>;
+        contributions: Record<string, number>;
+        why: string[];
+      };
+    }>;
     matches: Array<{ id: string }>;
     standards: { items: Array<{ filePath: string; source: string }> };
   };

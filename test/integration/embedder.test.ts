@@ -34,7 +34,11 @@ let ref: Reference;
 beforeAll(async () => {
   ref = JSON.parse(await readFile(REFERENCE, 'utf8')) as Reference;
   // The default: the dynamically quantized file provisioning builds (MatMulInteger).
-  embedder = await MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'int8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' } });
+  embedder = await MiniLMEmbedder.load({
+    modelId: MODEL_ID,
+    dtype: 'int8',
+    location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' },
+  });
 });
 
 afterAll(async () => {
@@ -76,7 +80,11 @@ describe('MiniLMEmbedder vs sentence-transformers', () => {
   });
 
   test('the q8 option (int8 stored, fp32 computed) passes the same reference check, with its own identity', async () => {
-    const q8 = await MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' } });
+    const q8 = await MiniLMEmbedder.load({
+      modelId: MODEL_ID,
+      dtype: 'q8',
+      location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' },
+    });
     try {
       expect(q8.modelId).toBe(`${MODEL_ID}@q8`);
       expect(q8.modelFingerprint).not.toBe(embedder.modelFingerprint);
@@ -89,7 +97,11 @@ describe('MiniLMEmbedder vs sentence-transformers', () => {
   });
 
   test('countTokens matches the reference word-piece counts (the reference counts [CLS] and [SEP], countTokens does not)', () => {
-    for (const it of ref.items) expect({ text: it.text.slice(0, 40), n: embedder.countTokens(it.text) }).toEqual({ text: it.text.slice(0, 40), n: it.word_pieces_untruncated - 2 });
+    for (const it of ref.items)
+      expect({ text: it.text.slice(0, 40), n: embedder.countTokens(it.text) }).toEqual({
+        text: it.text.slice(0, 40),
+        n: it.word_pieces_untruncated - 2,
+      });
   });
 
   test('long text: more than 256 word pieces, truncated at 256 including [CLS]/[SEP], still matches', async () => {
@@ -102,7 +114,11 @@ describe('MiniLMEmbedder vs sentence-transformers', () => {
     // The int8 default's own noise (fidelity > 0.99 per text) is larger than the gap between a right
     // and a wrong cut, so the cut itself is checked with the q8 file; int8 must still pass fidelity.
     expect(cosine(v, Float32Array.from(long.embedding))).toBeGreaterThan(0.99);
-    const q8 = await MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' } });
+    const q8 = await MiniLMEmbedder.load({
+      modelId: MODEL_ID,
+      dtype: 'q8',
+      location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' },
+    });
     try {
       const [vq] = await q8.embed([long.text]);
       expect(cosine(vq, Float32Array.from(long.embedding))).toBeGreaterThan(0.999);
@@ -112,7 +128,9 @@ describe('MiniLMEmbedder vs sentence-transformers', () => {
 
     // Everything past the window is ignored: changing the tail does not change the vector...
     const sentinel = long.text.indexOf('TRUNCATION SENTINEL');
-    const [otherTail] = await embedder.embed([long.text.slice(0, sentinel) + 'Completely different closing words about bananas and submarines.']);
+    const [otherTail] = await embedder.embed([
+      long.text.slice(0, sentinel) + 'Completely different closing words about bananas and submarines.',
+    ]);
     expect(cosine(v, otherTail)).toBeGreaterThan(0.9999);
     // ...while the part inside the window does matter (the comparison above is not vacuous).
     const [otherHead] = await embedder.embed(['Bananas and submarines. ' + long.text]);
@@ -160,8 +178,14 @@ describe('the tokenizer built over vocab.txt (the fast way) and by the library',
     const [f, l] = await Promise.all([loadTokenizer(folder), loadTokenizer(folder, { fastVocab: false })]);
     expect([f.vocabFrom, l.vocabFrom]).toEqual(['vocab.txt', 'tokenizer.json']); // the fast way was really taken
     // The pinned pair, line by line: vocab.txt's line i is the token tokenizer.json gives id i.
-    const vocab = (JSON.parse(await readFile(path.join(folder, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } }).model.vocab;
-    const lines = (await readFile(path.join(folder, 'vocab.txt'), 'utf8')).split('\n').filter((t, i, all) => i < all.length - 1 || t !== '');
+    const vocab = (
+      JSON.parse(await readFile(path.join(folder, 'tokenizer.json'), 'utf8')) as {
+        model: { vocab: Record<string, number> };
+      }
+    ).model.vocab;
+    const lines = (await readFile(path.join(folder, 'vocab.txt'), 'utf8'))
+      .split('\n')
+      .filter((t, i, all) => i < all.length - 1 || t !== '');
     expect(lines).toHaveLength(Object.keys(vocab).length);
     expect(lines.filter((t, i) => vocab[t] !== i)).toEqual([]);
     const [fast, library] = [f.tokenizer, l.tokenizer];
@@ -188,7 +212,8 @@ test('a vocab.txt that is not the pinned one: the library builds the vocabulary 
   const folder = await mkdtemp(path.join(os.tmpdir(), 'agentos-tok-'));
   try {
     const src = path.join(MODEL_DIR, MODEL_ID);
-    for (const f of ['tokenizer.json', 'tokenizer_config.json']) await writeFile(path.join(folder, f), await readFile(path.join(src, f)));
+    for (const f of ['tokenizer.json', 'tokenizer_config.json'])
+      await writeFile(path.join(folder, f), await readFile(path.join(src, f)));
     const lines = (await readFile(path.join(src, 'vocab.txt'), 'utf8')).split('\n');
     [lines[2000], lines[2001]] = [lines[2001], lines[2000]]; // two tokens swapped: ids would be wrong
     await writeFile(path.join(folder, 'vocab.txt'), lines.join('\n'));
@@ -207,14 +232,18 @@ test('the slim tokenizer.json kept in the cache (issue 50): the same ids as the 
   const folder = await mkdtemp(path.join(os.tmpdir(), 'agentos-tok-'));
   try {
     const src = path.join(MODEL_DIR, MODEL_ID);
-    for (const f of ['tokenizer.json', 'tokenizer_config.json', 'vocab.txt']) await writeFile(path.join(folder, f), await readFile(path.join(src, f)));
+    for (const f of ['tokenizer.json', 'tokenizer_config.json', 'vocab.txt'])
+      await writeFile(path.join(folder, f), await readFile(path.join(src, f)));
     const library = await loadTokenizer(src, { fastVocab: false });
     const first = await loadTokenizer(folder, { cacheDir });
     expect((await readdir(cacheDir)).filter((f) => f.startsWith('tokenizer-slim-'))).toHaveLength(1);
     const second = await loadTokenizer(folder, { cacheDir }); // from the cache: tokenizer.json is not parsed
     expect([first.vocabFrom, second.vocabFrom]).toEqual(['vocab.txt', 'vocab.txt']);
     const texts = [...ref.items.map((it) => it.text), 'Café naïve 東京都 🚀 [UNK] [MASK] zzqqxxj supercalifragilistic'];
-    for (const t of texts) expect(second.tokenizer.encode(t, { add_special_tokens: true }).ids).toEqual(library.tokenizer.encode(t, { add_special_tokens: true }).ids);
+    for (const t of texts)
+      expect(second.tokenizer.encode(t, { add_special_tokens: true }).ids).toEqual(
+        library.tokenizer.encode(t, { add_special_tokens: true }).ids,
+      );
     // Two tokens swapped after the cache was written: the files are read and hashed again, and the library's way answers.
     const lines = (await readFile(path.join(src, 'vocab.txt'), 'utf8')).split('\n');
     [lines[2000], lines[2001]] = [lines[2001], lines[2000]];
@@ -236,7 +265,13 @@ describe('the optimised-graph cache', () => {
   afterAll(async () => {
     await rm(cacheDir, { recursive: true, force: true });
   });
-  const load = () => MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'int8', location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' }, cacheDir });
+  const load = () =>
+    MiniLMEmbedder.load({
+      modelId: MODEL_ID,
+      dtype: 'int8',
+      location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' },
+      cacheDir,
+    });
   const texts = () => ref.items.map((it) => it.text);
 
   test('first load writes the cache, the next load reads it; both match the reference and the uncached model', async () => {
@@ -269,7 +304,11 @@ describe('the optimised-graph cache', () => {
   // ONNX Runtime ignores a key it does not know, so this says each path opens with the setting, not that it took effect
   // (the bench measures that: docs/benchmarks.md, issue 50).
   test("threads that spin between runs (an index's session) or not (a check's, issue 50): every path opens with the setting, and the vectors are the same", async () => {
-    const base = { modelId: MODEL_ID, dtype: 'int8' as const, location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' as const } };
+    const base = {
+      modelId: MODEL_ID,
+      dtype: 'int8' as const,
+      location: { dir: MODEL_DIR, source: 'AGENTOS_MODEL_DIR' as const },
+    };
     const sessions = [
       await MiniLMEmbedder.load({ ...base, spinning: true }), // no cache: optimised in memory
       await MiniLMEmbedder.load({ ...base, cacheDir, spinning: true }), // the cached graph (written by the test above, or now)
@@ -277,7 +316,8 @@ describe('the optimised-graph cache', () => {
     ];
     try {
       const quiet = await embedder.embed(texts());
-      for (const s of sessions) (await s.embed(texts())).forEach((v, i) => expect(cosine(v, quiet[i])).toBeGreaterThan(0.99999));
+      for (const s of sessions)
+        (await s.embed(texts())).forEach((v, i) => expect(cosine(v, quiet[i])).toBeGreaterThan(0.99999));
     } finally {
       for (const s of sessions) await s.dispose();
     }
@@ -312,7 +352,11 @@ describe('missing model', () => {
   });
 
   test('an empty folder: ModelUnavailableError naming the folder and every missing file', async () => {
-    const err = await MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: tmp, source: 'AGENTOS_MODEL_DIR' } }).catch((e: unknown) => e);
+    const err = await MiniLMEmbedder.load({
+      modelId: MODEL_ID,
+      dtype: 'q8',
+      location: { dir: tmp, source: 'AGENTOS_MODEL_DIR' },
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelUnavailableError);
     const msg = (err as Error).message;
     expect(msg).toContain(path.join(tmp, MODEL_ID));
@@ -328,7 +372,11 @@ describe('missing model', () => {
     await mkdir(folder, { recursive: true });
     await writeFile(path.join(folder, 'config.json'), '{}');
     await writeFile(path.join(folder, 'tokenizer.json'), '{}');
-    const err = await MiniLMEmbedder.load({ modelId: MODEL_ID, dtype: 'q8', location: { dir: tmp, source: 'config model.dir' } }).catch((e: unknown) => e);
+    const err = await MiniLMEmbedder.load({
+      modelId: MODEL_ID,
+      dtype: 'q8',
+      location: { dir: tmp, source: 'config model.dir' },
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelUnavailableError);
     const msg = (err as Error).message;
     expect(msg).toContain(folder);

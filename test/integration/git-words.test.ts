@@ -19,13 +19,19 @@ beforeAll(async () => {
 });
 afterAll(() => rm(top, { recursive: true, force: true }));
 
-const person = (name: string) => ({ GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: `${name.split(' ')[0].toLowerCase()}@example.com`, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: 'c@example.com' });
+const person = (name: string) => ({
+  GIT_AUTHOR_NAME: name,
+  GIT_AUTHOR_EMAIL: `${name.split(' ')[0].toLowerCase()}@example.com`,
+  GIT_COMMITTER_NAME: name,
+  GIT_COMMITTER_EMAIL: 'c@example.com',
+});
 
 /** A repository in `top/name` and the helpers to grow it, as `who`. */
 async function repo(name: string, branch = 'main') {
   const dir = path.join(top, name);
   execFileSync('git', ['init', '-q', '-b', branch, dir]);
-  const g = (args: string[], who = 'Ada Lovelace') => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...person(who) } }).trim();
+  const g = (args: string[], who = 'Ada Lovelace') =>
+    execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...person(who) } }).trim();
   const commit = async (files: Record<string, string>, message: string, who?: string) => {
     for (const [file, text] of Object.entries(files)) {
       await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
@@ -46,33 +52,58 @@ async function check(dir: string, title: string, body: string) {
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout) as {
     status: string;
-    nearest: Array<{ ref: string; title: string; score: number; author: string | null; mergedBy: string | null; fileCount: number; components: { why: string[] } }>;
+    nearest: Array<{
+      ref: string;
+      title: string;
+      score: number;
+      author: string | null;
+      mergedBy: string | null;
+      fileCount: number;
+      components: { why: string[] };
+    }>;
   };
 }
 
 test("a brief in a user's words finds the change whose docs and tests say it, though its subject says only the flag", async () => {
   const { dir, g, commit } = await repo('publisher');
-  await commit({ 'readme.md': '# publisher\n\nPublish a package.\n', 'source/cli.js': 'export const flags = {};\n' }, 'Initial commit');
-  await commit({ 'source/ui.js': 'export const spinner = true;\n' }, 'Show a spinner while the registry answers (#790)');
-  await commit({ 'source/version.js': 'export const bump = "patch";\n' }, 'Ask for the version bump interactively (#795)');
+  await commit(
+    { 'readme.md': '# publisher\n\nPublish a package.\n', 'source/cli.js': 'export const flags = {};\n' },
+    'Initial commit',
+  );
+  await commit(
+    { 'source/ui.js': 'export const spinner = true;\n' },
+    'Show a spinner while the registry answers (#790)',
+  );
+  await commit(
+    { 'source/version.js': 'export const bump = "patch";\n' },
+    'Ask for the version bump interactively (#795)',
+  );
   const stage = await commit(
     {
       'readme.md':
         '# publisher\n\nPublish a package.\n\n## Options\n\n- `--stage` Stage the publish for later approval\n\n## Staged publishing\n\nWith staged publishing the new version waits on the registry until a second maintainer approves it.\n',
       'source/cli.js': "export const flags = { stage: { type: 'boolean' } };\n",
-      'source/publish.js': "export async function stagePublish(pkg) {\n  throw new Error('Staged publishing needs npm 11.5 or later');\n}\n",
+      'source/publish.js':
+        "export async function stagePublish(pkg) {\n  throw new Error('Staged publishing needs npm 11.5 or later');\n}\n",
       'test/stage.js': "test('stages the publish instead of publishing it', async () => {});\n",
     },
     'Add --stage flag (#802)',
   );
   await commit(
-    { 'readme.md': '# publisher\n\nPublish a package.\n\n- `--remote` Git remote to push tags and commits to\n', 'source/git.js': 'export function pushRemote(remote) {}\n' },
+    {
+      'readme.md': '# publisher\n\nPublish a package.\n\n- `--remote` Git remote to push tags and commits to\n',
+      'source/git.js': 'export function pushRemote(remote) {}\n',
+    },
     'Add --remote flag (#810)',
   );
   g(['checkout', '-q', 'main']);
   expect((await cli(dir, ['init', '--yes'])).code).toBe(0);
   expect((await cli(dir, ['index', '--include-history'])).code).toBe(0);
-  const r = await check(dir, 'Let a second maintainer approve a release', "Publish the new version to npm's staging area so that another maintainer has to approve it before it goes live.");
+  const r = await check(
+    dir,
+    'Let a second maintainer approve a release',
+    "Publish the new version to npm's staging area so that another maintainer has to approve it before it goes live.",
+  );
   expect(r.nearest[0].ref).toBe(stage);
   expect(['duplicate_alert', 'related_context']).toContain(r.status);
   expect(r.nearest[0].components.why[0]).toBe('matched what the change adds to its docs and code');
@@ -83,31 +114,67 @@ test("a merge: its pull request's title decides whether it is work, and the merg
   await commit({ 'README.md': '# merges\n' }, 'Initial commit');
   // A dependency bump merged by a person with the merge button: the bump's title is in the merge body.
   g(['checkout', '-q', '-b', 'dependabot/npm_and_yarn/lodash-4.17.21']);
-  await commit({ 'package.json': '{"dependencies":{"lodash":"4.17.21"}}\n' }, 'Bump lodash from 4.17.20 to 4.17.21', 'dependabot[bot]');
+  await commit(
+    { 'package.json': '{"dependencies":{"lodash":"4.17.21"}}\n' },
+    'Bump lodash from 4.17.20 to 4.17.21',
+    'dependabot[bot]',
+  );
   g(['checkout', '-q', 'main']);
   g(
-    ['merge', '-q', '--no-ff', 'dependabot/npm_and_yarn/lodash-4.17.21', '-m', 'Merge pull request #40 from acme/dependabot/npm_and_yarn/lodash-4.17.21\n\nBump lodash from 4.17.20 to 4.17.21'],
+    [
+      'merge',
+      '-q',
+      '--no-ff',
+      'dependabot/npm_and_yarn/lodash-4.17.21',
+      '-m',
+      'Merge pull request #40 from acme/dependabot/npm_and_yarn/lodash-4.17.21\n\nBump lodash from 4.17.20 to 4.17.21',
+    ],
     'Mona Maintainer',
   );
   // A feature written by Grace, merged by Mona.
   g(['checkout', '-q', '-b', 'grace/retry']);
-  await commit({ 'src/retry.js': 'export function retryOnRateLimit(call) {}\n' }, 'Wait for the rate-limit reset and retry GitHub calls', 'Grace Hopper');
+  await commit(
+    { 'src/retry.js': 'export function retryOnRateLimit(call) {}\n' },
+    'Wait for the rate-limit reset and retry GitHub calls',
+    'Grace Hopper',
+  );
   g(['checkout', '-q', 'main']);
-  g(['merge', '-q', '--no-ff', 'grace/retry', '-m', 'Merge pull request #41 from grace/retry\n\nRetry GitHub API calls when rate limited'], 'Mona Maintainer');
+  g(
+    [
+      'merge',
+      '-q',
+      '--no-ff',
+      'grace/retry',
+      '-m',
+      'Merge pull request #41 from grace/retry\n\nRetry GitHub API calls when rate limited',
+    ],
+    'Mona Maintainer',
+  );
   expect((await cli(dir, ['init', '--yes'])).code).toBe(0);
   const index = await cli(dir, ['index', '--include-history']);
   expect(index.code).toBe(0);
   // The initial commit and Grace's pull request; the bump a person merged is a bot's.
   expect(index.stdout).toMatch(/2 pieces of work on main/);
   expect(index.stdout).toMatch(/not work\s+1 bot/);
-  const r = await check(dir, 'Retry when the GitHub API rate limit is hit', 'Releases fail with a 403 when the GitHub API rate limit is reached. Wait for the reset and try the call again.');
-  expect(r.nearest[0]).toMatchObject({ title: 'Retry GitHub API calls when rate limited', author: 'Grace Hopper', mergedBy: 'Mona Maintainer' });
+  const r = await check(
+    dir,
+    'Retry when the GitHub API rate limit is hit',
+    'Releases fail with a 403 when the GitHub API rate limit is reached. Wait for the reset and try the call again.',
+  );
+  expect(r.nearest[0]).toMatchObject({
+    title: 'Retry GitHub API calls when rate limited',
+    author: 'Grace Hopper',
+    mergedBy: 'Mona Maintainer',
+  });
 }, 240_000);
 
 test('a shallow clone says where its history stops, lists no whole tree for its boundary, and is read again when deepened', async () => {
   const src = await repo('deep');
   await src.commit({ 'README.md': '# deep\n', 'a.js': 'a\n', 'b.js': 'b\n', 'c.js': 'c\n' }, 'Initial commit');
-  await src.commit({ 'src/old.js': 'export function parseLegacyConfig() {}\n' }, 'Read the legacy configuration file format');
+  await src.commit(
+    { 'src/old.js': 'export function parseLegacyConfig() {}\n' },
+    'Read the legacy configuration file format',
+  );
   await src.commit({ 'src/mid.js': 'export function mid() {}\n' }, 'Add a middle feature');
   await src.commit({ 'src/new.js': 'export function newest() {}\n' }, 'Add the newest feature');
   const dir = path.join(top, 'deep-clone');
@@ -126,7 +193,11 @@ test('a shallow clone says where its history stops, lists no whole tree for its 
   expect(deep.stdout).toMatch(/the clone was deepened to its whole history/);
   expect(deep.stdout).toMatch(/4 pieces of work/);
   expect(deep.stdout).not.toMatch(/shallow clone/);
-  expect((await check(dir, 'Add a middle feature', 'The middle feature.')).nearest.find((m) => m.title === 'Add a middle feature')).toMatchObject({ fileCount: 1 });
+  expect(
+    (await check(dir, 'Add a middle feature', 'The middle feature.')).nearest.find(
+      (m) => m.title === 'Add a middle feature',
+    ),
+  ).toMatchObject({ fileCount: 1 });
 }, 240_000);
 
 test("no remote, a develop branch and a feature branch checked out: the history is develop's, never the work in progress, nor a stale master", async () => {
@@ -158,7 +229,11 @@ test('a revert whose title was edited is found by what it undoes: the reverted w
   g(['commit', '-q', '-m', 'Drop proxy support: it broke GitHub Enterprise Server (#6608)']);
   expect((await cli(dir, ['init', '--yes'])).code).toBe(0);
   expect((await cli(dir, ['index', '--include-history'])).code).toBe(0);
-  const r = await check(dir, 'Send API calls through a corporate proxy', 'Behind our corporate proxy every API call times out. Read HTTPS_PROXY and route requests through it.');
+  const r = await check(
+    dir,
+    'Send API calls through a corporate proxy',
+    'Behind our corporate proxy every API call times out. Read HTTPS_PROXY and route requests through it.',
+  );
   const m = r.nearest.find((x) => x.ref === proxy) as { status: string; statusReason: string } | undefined;
   expect(m).toMatchObject({ status: 'superseded', statusReason: expect.stringMatching(/^Reverted in [0-9a-f]{7} /) });
 }, 240_000);
@@ -181,11 +256,20 @@ test('a blob missing from the clone (a partial clone offline, a damaged object):
   const { dir, g, commit } = await repo('missing-blob');
   await commit({ 'README.md': '# tool\n' }, 'Initial commit');
   const early = await commit(
-    { 'README.md': '# tool\n\n`--stage` Stage the publish for later approval by a second maintainer.\n', 'src/cli.js': "flags.option('--stage');\n" },
+    {
+      'README.md': '# tool\n\n`--stage` Stage the publish for later approval by a second maintainer.\n',
+      'src/cli.js': "flags.option('--stage');\n",
+    },
     'Add --stage flag (#802)',
   );
   const lost = await commit({ 'data/session.json': '{"turns": 1}\n' }, 'Record a sample chat session');
-  await commit({ 'README.md': '# tool\n\n`--remote` Git remote to push tags and commits to.\n', 'src/cli.js': "flags.option('--remote');\n" }, 'Add --remote flag (#810)');
+  await commit(
+    {
+      'README.md': '# tool\n\n`--remote` Git remote to push tags and commits to.\n',
+      'src/cli.js': "flags.option('--remote');\n",
+    },
+    'Add --remote flag (#810)',
+  );
   // The sample's blob goes from the object store: `git log -p` dies on that commit.
   const blob = g(['rev-parse', `${lost}:data/session.json`]);
   await rm(path.join(dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
@@ -194,13 +278,23 @@ test('a blob missing from the clone (a partial clone offline, a damaged object):
   expect(index.code).toBe(0);
   const json = JSON.parse(index.stdout) as { warnings: string[]; added: string[] };
   expect(json.added).toHaveLength(4);
-  expect(json.warnings.join('\n')).toMatch(new RegExp(`git could not read the diff of 1 commit \\(fatal: unable to read ${blob}\\)`));
+  expect(json.warnings.join('\n')).toMatch(
+    new RegExp(`git could not read the diff of 1 commit \\(fatal: unable to read ${blob}\\)`),
+  );
   // Commits before and after the unreadable one were read for their words.
-  const stage = await check(dir, 'Hold a publish until another maintainer approves it', 'Releases should wait until a second maintainer approves the staged publish.');
+  const stage = await check(
+    dir,
+    'Hold a publish until another maintainer approves it',
+    'Releases should wait until a second maintainer approves the staged publish.',
+  );
   expect(stage.nearest[0].ref).toBe(early);
   // As stored: the words of the commits on both sides of it, none for it.
   const generation = (await readFile(path.join(dir, '.agentos', 'index', 'CURRENT'), 'utf8')).trim();
-  const texts = (JSON.parse(await readFile(path.join(dir, '.agentos', 'index', generation, 'sources.json'), 'utf8')) as { texts: Record<string, string> }).texts;
+  const texts = (
+    JSON.parse(await readFile(path.join(dir, '.agentos', 'index', generation, 'sources.json'), 'utf8')) as {
+      texts: Record<string, string>;
+    }
+  ).texts;
   const latest = g(['rev-parse', 'HEAD']);
   expect(texts[`git:${latest}`]).toContain('Git remote to push tags and commits to');
   expect(texts[`git:${early}`]).toContain('Stage the publish for later approval');

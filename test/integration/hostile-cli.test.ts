@@ -27,9 +27,16 @@ interface RunResult {
   stderr: string;
 }
 
-function run(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: Buffer | string; cwd?: string; root?: string; guardMs?: number } = {}): Promise<RunResult> {
+function run(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; input?: Buffer | string; cwd?: string; root?: string; guardMs?: number } = {},
+): Promise<RunResult> {
   const env = cliEnv({ TMPDIR: tmpdir, ...opts.env });
-  const child = spawn(process.execPath, [BIN, '-C', opts.root ?? root, ...args], { cwd: opts.cwd ?? root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, '-C', opts.root ?? root, ...args], {
+    cwd: opts.cwd ?? root,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -73,9 +80,15 @@ beforeAll(async () => {
   tmpdir = path.join(tmp, 'tmpdir');
   await mkdir(tmpdir);
   await mkdir(path.join(root, '.git'), { recursive: true });
-  await put('docs/adrs/0001-postgres.md', '# ADR 1: Use Postgres\n\nStatus: accepted\n\nWe store build metadata in Postgres because it is reliable and well understood.\n');
+  await put(
+    'docs/adrs/0001-postgres.md',
+    '# ADR 1: Use Postgres\n\nStatus: accepted\n\nWe store build metadata in Postgres because it is reliable and well understood.\n',
+  );
   await put('docs/audit/done/41-docker-cache/001-issue.md', PAST);
-  await put('.agentos/config.yaml', 'corpus:\n  standards: ["docs/adrs/**/*.md"]\n  history: ["docs/audit/done/*/001-issue.md"]\n');
+  await put(
+    '.agentos/config.yaml',
+    'corpus:\n  standards: ["docs/adrs/**/*.md"]\n  history: ["docs/audit/done/*/001-issue.md"]\n',
+  );
 
   const r = await run(['index', '--include-history', '--json']);
   expect(r.stderr).not.toMatch(STACK_TRACE);
@@ -103,7 +116,10 @@ describe('index over hostile files', () => {
     await put2(`${h}/long-line.md`, `# Long\n\n${'x'.repeat(1_000_000)}\n`);
     await put2(`${h}/underscores.md`, `# Under\n\n${'_'.repeat(500_000)}a\n`);
     await put2(`${h}/headings.md`, '# Many\n' + Array.from({ length: 10_000 }, (_, i) => `## h${i}\n`).join(''));
-    await put2(`${h}/deep.md`, `# Deep\n\n${'> '.repeat(20_000)}x\n${Array.from({ length: 500 }, (_, i) => `${'  '.repeat(i)}- item\n`).join('')}`);
+    await put2(
+      `${h}/deep.md`,
+      `# Deep\n\n${'> '.repeat(20_000)}x\n${Array.from({ length: 500 }, (_, i) => `${'  '.repeat(i)}- item\n`).join('')}`,
+    );
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 9; i++)
       bomb.push(
@@ -141,20 +157,35 @@ describe('hostile briefs', () => {
   test.each([
     ['an H1 followed by 6,000 spaces', () => `# Docker layer caching${' '.repeat(6000)}\n\nCache layers in CI.\n`],
     ['a line of 200,000 `[`', () => `# Brackets\n\n${'['.repeat(200_000)}\n`],
-    ['800 KB of ordinary prose', () => `# Prose\n\n${'We cache Docker layers in CI so builds reuse unchanged layers. '.repeat(12_800)}\n`],
+    [
+      '800 KB of ordinary prose',
+      () => `# Prose\n\n${'We cache Docker layers in CI so builds reuse unchanged layers. '.repeat(12_800)}\n`,
+    ],
   ])('%s: checked, exit 0', async (_name, make) => {
     const brief = await put(`briefs/${_name.replace(/\W+/g, '-')}.md`, make());
-    const r = await run(['issue', 'start', brief, '--non-interactive', '-o', path.join(tmp, 'out', `${_name.length}.md`)]);
+    const r = await run([
+      'issue',
+      'start',
+      brief,
+      '--non-interactive',
+      '-o',
+      path.join(tmp, 'out', `${_name.length}.md`),
+    ]);
     expect(r.stderr).not.toMatch(STACK_TRACE);
     expect(r.stderr).not.toMatch(/Historian check failed/);
     expect(r.code).toBe(0);
   });
 
   test('a 1 MB brief: the check says which part it compared', async () => {
-    const brief = await put('briefs/one-mb.md', `# Big\n\n${'A sentence about caching Docker layers in CI.\n'.repeat(23_000)}`.slice(0, 1024 * 1024));
+    const brief = await put(
+      'briefs/one-mb.md',
+      `# Big\n\n${'A sentence about caching Docker layers in CI.\n'.repeat(23_000)}`.slice(0, 1024 * 1024),
+    );
     const r = await run(['issue', 'start', brief, '--non-interactive', '-o', path.join(tmp, 'out', 'one-mb.md')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: the brief is long \(1 MB\): the check compared its first 16 KB \(lines 1-\d+\); the rest was not compared/);
+    expect(r.stderr).toMatch(
+      /warning: the brief is long \(1 MB\): the check compared its first 16 KB \(lines 1-\d+\); the rest was not compared/,
+    );
   });
 
   test.each([
@@ -206,7 +237,9 @@ describe('a damaged CURRENT pointer', () => {
     const start = await run(['issue', 'start', brief, '--non-interactive', '-o', path.join(tmp, 'out', 'cur.md')]);
     expect(start.code).toBe(0);
     expect(start.signal).toBeNull();
-    expect(start.stderr).toMatch(/Historian check failed: index pointer .*CURRENT is damaged \(.*\); run `agentos index --full`\. Proceeding without history check\./);
+    expect(start.stderr).toMatch(
+      /Historian check failed: index pointer .*CURRENT is damaged \(.*\); run `agentos index --full`\. Proceeding without history check\./,
+    );
     expect(start.stderr).toMatch(kind);
     const search = await run(['search', 'docker']);
     expect(search.code).toBe(4);
@@ -248,9 +281,13 @@ describe("the user's files", () => {
     expect(r.stderr).toMatch(/Check record: .*\.agentos\/issues\/keep-my-check-file\/check\.json/);
     // agentos' own record beside --out is replaced on the next run.
     await rm(userFile);
-    expect((await run(['issue', 'start', brief, '--non-interactive', '-o', abs('work/out/brief-to-use.md')])).code).toBe(0);
+    expect(
+      (await run(['issue', 'start', brief, '--non-interactive', '-o', abs('work/out/brief-to-use.md')])).code,
+    ).toBe(0);
     expect(JSON.parse(await readFile(userFile, 'utf8')).kind).toBe('agentos-check-record');
-    expect((await run(['issue', 'start', brief, '--non-interactive', '-o', abs('work/out/brief-to-use.md')])).code).toBe(0);
+    expect(
+      (await run(['issue', 'start', brief, '--non-interactive', '-o', abs('work/out/brief-to-use.md')])).code,
+    ).toBe(0);
   });
 
   test('a brief named check.json with --out beside it is never replaced', async () => {
@@ -310,7 +347,9 @@ describe('config and model settings', () => {
       expect(r.stderr).toContain(`.agentos/config.yaml: model.dir: folder not found: ${abs('no/such/models')}`);
     }
     const brief = await put('briefs/md.md', '# Model dir\n\nSomething.\n');
-    const start = await run(['issue', 'start', brief, '--non-interactive', '-o', path.join(tmp, 'out', 'md.md')], { env });
+    const start = await run(['issue', 'start', brief, '--non-interactive', '-o', path.join(tmp, 'out', 'md.md')], {
+      env,
+    });
     expect(start.code).toBe(0);
     // Issue 9/11: without the model the lexical index answers, and says so.
     expect(start.stderr).toMatch(/the model could not be loaded \(model not found.*method: lexical/);
@@ -325,7 +364,10 @@ describe('config and model settings', () => {
 
 describe('text from the past', () => {
   test('escapes never reach the terminal; past text is quoted in the brief; re-running is a fixed point', async () => {
-    const brief = await put('briefs/similar.md', '# Cache Docker layers in CI\n\nReuse unchanged image layers across CI builds with a registry cache.\n');
+    const brief = await put(
+      'briefs/similar.md',
+      '# Cache Docker layers in CI\n\nReuse unchanged image layers across CI builds with a registry cache.\n',
+    );
     const out = path.join(tmp, 'out', 'similar.md');
     const r = await run(['issue', 'start', brief, '--non-interactive', '-o', out]);
     expect(r.code).toBe(0);
@@ -351,7 +393,9 @@ describe('hygiene', () => {
     const env = { TMPDIR: clean };
     const brief = await put('briefs/tmp.md', '# Temp hygiene\n\nCache Docker layers.\n');
     expect((await run(['index', '--include-history', '--full'], { env })).code).toBe(0);
-    expect((await run(['issue', 'start', brief, '--non-interactive', '-o', path.join(tmp, 'out', 'tmp.md')], { env })).code).toBe(0);
+    expect(
+      (await run(['issue', 'start', brief, '--non-interactive', '-o', path.join(tmp, 'out', 'tmp.md')], { env })).code,
+    ).toBe(0);
     expect((await run(['search', 'docker'], { env })).code).toBe(0);
     expect(await readdir(clean)).toEqual([]);
   });

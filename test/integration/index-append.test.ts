@@ -22,7 +22,12 @@ beforeAll(async () => {
 });
 afterAll(() => rm(top, { recursive: true, force: true }));
 
-const who = { GIT_AUTHOR_NAME: 'Ada Lovelace', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada Lovelace', GIT_COMMITTER_EMAIL: 'ada@example.com' };
+const who = {
+  GIT_AUTHOR_NAME: 'Ada Lovelace',
+  GIT_AUTHOR_EMAIL: 'ada@example.com',
+  GIT_COMMITTER_NAME: 'Ada Lovelace',
+  GIT_COMMITTER_EMAIL: 'ada@example.com',
+};
 const WORK = [
   ['src/cache.js', 'Cache the registry lookups for an hour'],
   ['src/retry.js', 'Retry the upload when the network drops'],
@@ -34,10 +39,15 @@ const WORK = [
   ['src/token.js', 'Explain which token scopes a GitLab release needs'],
 ] as const;
 
-async function project(name: string): Promise<{ dir: string; commit: (file: string, text: string, message: string) => Promise<string>; git: (args: string[]) => string }> {
+async function project(name: string): Promise<{
+  dir: string;
+  commit: (file: string, text: string, message: string) => Promise<string>;
+  git: (args: string[]) => string;
+}> {
   const dir = path.join(top, name);
   execFileSync('git', ['init', '-q', '-b', 'main', dir]);
-  const git = (args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...who } }).trim();
+  const git = (args: string[]) =>
+    execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...who } }).trim();
   const commit = async (file: string, text: string, message: string) => {
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
     await writeFile(path.join(dir, file), text);
@@ -46,18 +56,27 @@ async function project(name: string): Promise<{ dir: string; commit: (file: stri
     return git(['rev-parse', 'HEAD']);
   };
   await mkdir(path.join(dir, 'docs', 'standards'), { recursive: true });
-  await writeFile(path.join(dir, 'docs', 'standards', 'errors.md'), '# Error handling standard\n\nEvery command exits with a documented code and names the file it could not read.\n');
+  await writeFile(
+    path.join(dir, 'docs', 'standards', 'errors.md'),
+    '# Error handling standard\n\nEvery command exits with a documented code and names the file it could not read.\n',
+  );
   git(['add', '.']);
   git(['commit', '-q', '-m', 'Add the error handling standard']);
   for (const [file, message] of WORK) await commit(file, `export const x = ${JSON.stringify(message)};\n`, message);
   return { dir, commit, git };
 }
 
-const cli = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) => runCli(['-C', dir, ...args], { env: { CI: 'true', ...env } });
+const cli = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runCli(['-C', dir, ...args], { env: { CI: 'true', ...env } });
 const live = async (dir: string) => {
   const name = readCurrent(dir)!;
   const g = indexPaths(dir).generation(name);
-  return { name, dir: g.dir, manifest: JSON.parse(await readFile(g.manifest, 'utf8')) as Manifest, files: (await readdir(g.dir)).sort() };
+  return {
+    name,
+    dir: g.dir,
+    manifest: JSON.parse(await readFile(g.manifest, 'utf8')) as Manifest,
+    files: (await readdir(g.dir)).sort(),
+  };
 };
 async function index(dir: string, extra: string[] = []) {
   const r = await cli(dir, ['index', '--include-history', '--json', ...extra]);
@@ -67,16 +86,31 @@ async function index(dir: string, extra: string[] = []) {
 async function nearest(dir: string, title: string, body: string) {
   const file = path.join(top, `${path.basename(dir)}-${title.length}.md`);
   await writeFile(file, `# ${title}\n\n${body}\n`);
-  const r = await cli(dir, ['issue', 'start', file, '--json', '--non-interactive', '--no-refresh', '--out', path.join(top, 'out.md')]);
+  const r = await cli(dir, [
+    'issue',
+    'start',
+    file,
+    '--json',
+    '--non-interactive',
+    '--no-refresh',
+    '--out',
+    path.join(top, 'out.md'),
+  ]);
   expect(r.code).toBe(0);
   const out = JSON.parse(r.stdout) as { status: string; nearest: Array<{ ref: string; score: number }> };
   return { status: out.status, nearest: out.nearest.map((m) => ({ ref: m.ref, score: Number(m.score.toFixed(6)) })) };
 }
 
 const BRIEFS: Array<[string, string]> = [
-  ['Sign release artifacts with a GPG key', 'Every artifact we upload should carry a detached signature made with the maintainers key.'],
+  [
+    'Sign release artifacts with a GPG key',
+    'Every artifact we upload should carry a detached signature made with the maintainers key.',
+  ],
   ['Retry uploads after a network failure', 'A flaky connection makes the upload fail halfway; it should try again.'],
-  ['Cache lookups against the registry', 'Each run asks the registry the same questions; keep the answers for a while.'],
+  [
+    'Cache lookups against the registry',
+    'Each run asks the registry the same questions; keep the answers for a while.',
+  ],
 ];
 
 test('new commits are appended beside the linked base, and the index answers exactly as one written whole', async () => {
@@ -94,7 +128,11 @@ test('new commits are appended beside the linked base, and the index answers exa
   expect(report.added).toEqual([`git:${sign}`]);
   const after = await live(dir);
   expect(after.manifest.formatVersion).toBe(2);
-  expect(after.manifest.delta).toMatchObject({ docs: 1, chunks: report.chunksEmbedded, firstLabel: before.manifest.nextLabel });
+  expect(after.manifest.delta).toMatchObject({
+    docs: 1,
+    chunks: report.chunksEmbedded,
+    firstLabel: before.manifest.nextLabel,
+  });
   expect(after.files).toEqual([...before.files, 'delta.hnsw', 'delta.json'].sort());
   // The base is the previous generation's own bytes: linked (one inode, two names), never rewritten.
   for (const f of ['vectors.hnsw', 'meta.json', 'lexical.json', 'sources.json']) {
@@ -113,8 +151,13 @@ test('new commits are appended beside the linked base, and the index answers exa
   await cp(dir, whole, { recursive: true });
   await index(whole, ['--full']);
   expect((await live(whole)).manifest.delta).toBeUndefined();
-  for (const [title, body] of BRIEFS) expect(await nearest(dir, title, body)).toEqual(await nearest(whole, title, body));
-  const found = await nearest(dir, 'Sign release artifacts with a GPG key', 'Every artifact we upload should carry a detached signature made with the maintainers key.');
+  for (const [title, body] of BRIEFS)
+    expect(await nearest(dir, title, body)).toEqual(await nearest(whole, title, body));
+  const found = await nearest(
+    dir,
+    'Sign release artifacts with a GPG key',
+    'Every artifact we upload should carry a detached signature made with the maintainers key.',
+  );
   expect(found.nearest[0].ref).toBe(sign);
   // Every other reader sees the appended work too: what was worked on, and the status counts.
   const worked = await cli(dir, ['worked-on', '--json']);
@@ -123,18 +166,33 @@ test('new commits are appended beside the linked base, and the index answers exa
   expect(worked.stdout).toBe((await cli(whole, ['worked-on', '--json'])).stdout.replaceAll(whole, dir));
   const status = await cli(dir, ['status', '--json']);
   expect(status.code).toBe(0);
-  expect(JSON.parse(status.stdout)).toMatchObject({ index: { chunks: (await live(whole)).manifest.chunkCount, documents: { history: 11 } } });
-  expect((await nearest(dir, 'Release notes as markdown', 'Write the release notes in markdown.')).nearest.map((m) => m.ref)).toContain(notes);
+  expect(JSON.parse(status.stdout)).toMatchObject({
+    index: { chunks: (await live(whole)).manifest.chunkCount, documents: { history: 11 } },
+  });
+  expect(
+    (await nearest(dir, 'Release notes as markdown', 'Write the release notes in markdown.')).nearest.map((m) => m.ref),
+  ).toContain(notes);
 
   // A changed file is not an append: the generation is written whole, the delta folded into its base.
-  await writeFile(path.join(dir, 'docs', 'standards', 'errors.md'), '# Error handling standard\n\nEvery command exits with a documented code, names the file and says what to do.\n');
+  await writeFile(
+    path.join(dir, 'docs', 'standards', 'errors.md'),
+    '# Error handling standard\n\nEvery command exits with a documented code, names the file and says what to do.\n',
+  );
   await commit('src/gpg.js', 'export const gpg = 1;\n', 'Verify GPG signatures before publishing');
   await index(dir);
   const folded = await live(dir);
   expect(folded.manifest.delta).toBeUndefined();
   expect(folded.manifest.formatVersion).toBe(1);
   expect(folded.files).not.toContain('delta.json');
-  expect((await nearest(dir, 'Sign release artifacts with a GPG key', 'Every artifact we upload should carry a detached signature.')).nearest[0].ref).toBe(sign);
+  expect(
+    (
+      await nearest(
+        dir,
+        'Sign release artifacts with a GPG key',
+        'Every artifact we upload should carry a detached signature.',
+      )
+    ).nearest[0].ref,
+  ).toBe(sign);
 });
 
 test('a revert among the new commits marks the work it undid: the update is written whole', async () => {
@@ -148,7 +206,9 @@ test('a revert among the new commits marks the work it undid: the update is writ
   expect(m.manifest.delta).toBeUndefined();
   const r = await cli(dir, ['search', 'HTTPS proxy settings for every request', '--json']);
   expect(r.code).toBe(0);
-  const hit = (JSON.parse(r.stdout) as { results: Array<{ ref?: string; path?: string; status?: string }> }).results.find((h) => JSON.stringify(h).includes(proxy));
+  const hit = (
+    JSON.parse(r.stdout) as { results: Array<{ ref?: string; path?: string; status?: string }> }
+  ).results.find((h) => JSON.stringify(h).includes(proxy));
   expect(JSON.stringify(hit)).toContain('superseded');
 });
 
@@ -157,11 +217,15 @@ test('a delta past its share of the base is folded in: the generation is written
   expect(await cli(dir, ['init', '--yes'])).toMatchObject({ code: 0 });
   await index(dir);
   // 70 new commits at once: more than the delta may hold beside a base of 9 (MIN_DELTA_CHUNKS is 64).
-  for (let i = 0; i < 70; i++) git(['commit', '-q', '--allow-empty', '-m', `Tune the step ${i} of the release for the mirror number ${i * 13}`]);
+  for (let i = 0; i < 70; i++)
+    git(['commit', '-q', '--allow-empty', '-m', `Tune the step ${i} of the release for the mirror number ${i * 13}`]);
   const report = await index(dir);
   expect(report.added.length).toBe(70);
   expect((await live(dir)).manifest.delta).toBeUndefined();
-  expect((await nearest(dir, 'Tune step 42 of the release for mirror 546', 'The release step for the mirror needs tuning.')).nearest.length).toBeGreaterThan(0);
+  expect(
+    (await nearest(dir, 'Tune step 42 of the release for mirror 546', 'The release step for the mirror needs tuning.'))
+      .nearest.length,
+  ).toBeGreaterThan(0);
 });
 
 test('a rewritten branch after appends drops the work no longer in it; a damaged delta is rebuilt, never carried on', async () => {
@@ -182,7 +246,9 @@ test('a rewritten branch after appends drops the work no longer in it; a damaged
   const r = await cli(dir, ['search', 'Upload the coverage report to the dashboard', '--json']);
   const refs = (JSON.parse(r.stdout) as { results: Array<{ ref?: string }> }).results.map((h) => h.ref);
   expect(refs).not.toContain(gone);
-  expect((await nearest(dir, 'Keep the release log for a year', 'Release logs should be kept for a year.')).nearest[0].ref).toBe(keep);
+  expect(
+    (await nearest(dir, 'Keep the release log for a year', 'Release logs should be kept for a year.')).nearest[0].ref,
+  ).toBe(keep);
 
   // A delta whose vectors were damaged on disk (same size, other bytes) is not appended to: the next update rebuilds.
   await commit('src/a.js', 'export const a = 1;\n', 'Mirror the release to a second registry');
@@ -241,13 +307,22 @@ test('killed before the appended generation goes live: the previous one answers,
   const sign = await commit('src/sign.js', 'export const sign = true;\n', 'Sign release artifacts with a GPG key');
   const preload = path.join(top, 'kill-at-current.cjs');
   await writeFile(preload, PRELOAD);
-  const killed = await runCli(['--require', preload, BIN, '-C', dir, 'index', '--include-history'], { node: true, env: { CI: 'true' } });
+  const killed = await runCli(['--require', preload, BIN, '-C', dir, 'index', '--include-history'], {
+    node: true,
+    env: { CI: 'true' },
+  });
   expect(killed.signal).toBe('SIGKILL');
   expect(readCurrent(dir)).toBe(before.name);
-  expect((await nearest(dir, 'Retry uploads after a network failure', 'A flaky connection makes the upload fail.')).nearest.length).toBeGreaterThan(0);
+  expect(
+    (await nearest(dir, 'Retry uploads after a network failure', 'A flaky connection makes the upload fail.')).nearest
+      .length,
+  ).toBeGreaterThan(0);
   await index(dir);
   const after = await live(dir);
   expect(after.manifest.delta?.docs).toBe(1);
   expect((await readdir(indexPaths(dir).dir)).filter((e) => e.startsWith('.tmp-'))).toEqual([]);
-  expect((await nearest(dir, 'Sign release artifacts with a GPG key', 'Every artifact should carry a detached signature.')).nearest[0].ref).toBe(sign);
+  expect(
+    (await nearest(dir, 'Sign release artifacts with a GPG key', 'Every artifact should carry a detached signature.'))
+      .nearest[0].ref,
+  ).toBe(sign);
 });

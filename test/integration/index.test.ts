@@ -6,7 +6,19 @@ import { cliEnv, copyDemo } from '../helpers/cli.js';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
+import {
+  appendFile,
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  truncate,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
@@ -44,7 +56,10 @@ async function cloneA(): Promise<string> {
   return dest;
 }
 
-function build(root: string, opts: { includeHistory?: boolean; full?: boolean; model?: ModelIdentity; lockWaitMs?: number } = {}): Promise<BuildReport> {
+function build(
+  root: string,
+  opts: { includeHistory?: boolean; full?: boolean; model?: ModelIdentity; lockWaitMs?: number } = {},
+): Promise<BuildReport> {
   return buildIndex({
     root,
     config,
@@ -66,7 +81,10 @@ interface RunResult {
   stderr: string;
 }
 
-function runCli(args: string[], opts: { onStderr?: (all: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> & { child: ReturnType<typeof spawn> } {
+function runCli(
+  args: string[],
+  opts: { onStderr?: (all: string) => void; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunResult> & { child: ReturnType<typeof spawn> } {
   const env = cliEnv(opts.env);
   const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -103,11 +121,13 @@ async function ls(dir: string): Promise<string[]> {
 
 /** The corpus files the default globs select, worked out from the fixture itself. */
 async function expectedCorpus(root: string, includeHistory: boolean): Promise<string[]> {
-  const md = async (rel: string) => (await ls(path.join(root, rel))).filter((f) => f.endsWith('.md')).map((f) => `${rel}/${f}`);
+  const md = async (rel: string) =>
+    (await ls(path.join(root, rel))).filter((f) => f.endsWith('.md')).map((f) => `${rel}/${f}`);
   const files = [...(await md('docs/adrs')), ...(await md('docs/standards')), ...(await md('docs/LLDs/done'))];
   if (includeHistory) {
     for (const issue of await ls(path.join(root, 'docs/audit/done'))) {
-      if (existsSync(path.join(root, 'docs/audit/done', issue, '001-issue.md'))) files.push(`docs/audit/done/${issue}/001-issue.md`);
+      if (existsSync(path.join(root, 'docs/audit/done', issue, '001-issue.md')))
+        files.push(`docs/audit/done/${issue}/001-issue.md`);
     }
   }
   return files.sort();
@@ -189,7 +209,11 @@ describe('first build of the demo corpus (--include-history)', () => {
   });
 
   test('a malformed frontmatter is a warning naming the file, not a failure', () => {
-    expect(first.warnings.some((w) => w.includes('docs/audit/done/41-flaky-test-quarantine/001-issue.md') && /malformed YAML/i.test(w))).toBe(true);
+    expect(
+      first.warnings.some(
+        (w) => w.includes('docs/audit/done/41-flaky-test-quarantine/001-issue.md') && /malformed YAML/i.test(w),
+      ),
+    ).toBe(true);
   });
 
   test('metadata of known documents', async () => {
@@ -201,7 +225,13 @@ describe('first build of the demo corpus (--include-history)', () => {
     };
 
     const i27 = doc('docs/audit/done/27-docker-build-optimization/001-issue.md');
-    expect(i27).toMatchObject({ issueId: '27', title: 'Docker Build Optimization', status: 'done', documentType: 'issue', types: ['history'] });
+    expect(i27).toMatchObject({
+      issueId: '27',
+      title: 'Docker Build Optimization',
+      status: 'done',
+      documentType: 'issue',
+      types: ['history'],
+    });
     expect(i27.summary).toMatch(/Docker/);
 
     const i34 = doc('docs/audit/done/34-multi-stage-docker-builds/001-issue.md');
@@ -213,8 +243,14 @@ describe('first build of the demo corpus (--include-history)', () => {
     expect(i41).toMatchObject({ issueId: '41', title: 'Quarantine flaky tests automatically' });
 
     // #48 is stored with CRLF line ends; its frontmatter must still parse.
-    expect(await readFile(path.join(A, 'docs/audit/done/48-dashboard-dark-mode/001-issue.md'), 'utf8')).toContain('\r\n');
-    expect(doc('docs/audit/done/48-dashboard-dark-mode/001-issue.md')).toMatchObject({ issueId: '48', title: 'Dark mode for the dashboard', status: 'done' });
+    expect(await readFile(path.join(A, 'docs/audit/done/48-dashboard-dark-mode/001-issue.md'), 'utf8')).toContain(
+      '\r\n',
+    );
+    expect(doc('docs/audit/done/48-dashboard-dark-mode/001-issue.md')).toMatchObject({
+      issueId: '48',
+      title: 'Dark mode for the dashboard',
+      status: 'done',
+    });
 
     // #88 names itself with the `issue:` key.
     expect(doc('docs/audit/done/88-session-tokens-expire-long-builds/001-issue.md')).toMatchObject({
@@ -231,9 +267,12 @@ describe('first build of the demo corpus (--include-history)', () => {
     expect(adr3.statusReason).toMatch(/ADR-0007/);
 
     for (const d of docs.values()) {
-      if (d.filePath.startsWith('docs/LLDs/')) expect({ p: d.filePath, types: d.types }).toEqual({ p: d.filePath, types: ['history', 'standard'] });
-      if (d.filePath.startsWith('docs/adrs/') || d.filePath.startsWith('docs/standards/')) expect({ p: d.filePath, types: d.types }).toEqual({ p: d.filePath, types: ['standard'] });
-      if (d.filePath.startsWith('docs/audit/')) expect({ p: d.filePath, types: d.types }).toEqual({ p: d.filePath, types: ['history'] });
+      if (d.filePath.startsWith('docs/LLDs/'))
+        expect({ p: d.filePath, types: d.types }).toEqual({ p: d.filePath, types: ['history', 'standard'] });
+      if (d.filePath.startsWith('docs/adrs/') || d.filePath.startsWith('docs/standards/'))
+        expect({ p: d.filePath, types: d.types }).toEqual({ p: d.filePath, types: ['standard'] });
+      if (d.filePath.startsWith('docs/audit/'))
+        expect({ p: d.filePath, types: d.types }).toEqual({ p: d.filePath, types: ['history'] });
       expect(d.labels.length).toBeGreaterThan(0);
     }
   });
@@ -268,7 +307,15 @@ describe('incremental runs', () => {
     const before = readCurrent(A);
     const loads = embedderLoads;
     const r = await build(A);
-    expect(r).toMatchObject({ scanned: expectedFiles.length, added: [], changed: [], removed: [], chunksEmbedded: 0, wrote: false, fullRebuildReason: null });
+    expect(r).toMatchObject({
+      scanned: expectedFiles.length,
+      added: [],
+      changed: [],
+      removed: [],
+      chunksEmbedded: 0,
+      wrote: false,
+      fullRebuildReason: null,
+    });
     expect(r.unchanged).toBe(expectedFiles.length);
     expect(r.chunks).toBe(first.chunks);
     expect(embedderLoads).toBe(loads);
@@ -281,7 +328,16 @@ describe('incremental runs', () => {
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ root: A, scanned: expectedFiles.length, chunksEmbedded: 0, wrote: false, changed: [], added: [], removed: [], model: identity.modelId });
+    expect(out).toMatchObject({
+      root: A,
+      scanned: expectedFiles.length,
+      chunksEmbedded: 0,
+      wrote: false,
+      changed: [],
+      added: [],
+      removed: [],
+      model: identity.modelId,
+    });
     expect(readCurrent(A)).toBe(before);
   });
 
@@ -311,7 +367,12 @@ describe('incremental runs', () => {
     for (const l of oldDoc.labels) expect(liveLabels.has(l)).toBe(false);
     expect(index.count()).toBe(first.chunks - oldDoc.labels.length + newDoc.labels.length);
 
-    const { hits } = await search(root, 'replay recorded Quasar satellite telemetry instead of the ground station', 'standard', 3);
+    const { hits } = await search(
+      root,
+      'replay recorded Quasar satellite telemetry instead of the ground station',
+      'standard',
+      3,
+    );
     expect(hits[0].filePath).toBe(rel);
     expect(hits[0].excerpt).toMatch(/Quasar/);
     const [v] = await embedder.embed(['replay recorded Quasar satellite telemetry instead of the ground station']);
@@ -356,7 +417,9 @@ describe('incremental runs', () => {
 
   test('deleting more than a quarter of the chunks compacts the graph; search still answers', async () => {
     const root = await cloneA();
-    const docs = [...(await docsOf(root)).values()].filter((d) => d.filePath.startsWith('docs/audit/')).sort((a, b) => b.labels.length - a.labels.length);
+    const docs = [...(await docsOf(root)).values()]
+      .filter((d) => d.filePath.startsWith('docs/audit/'))
+      .sort((a, b) => b.labels.length - a.labels.length);
     const gone: string[] = [];
     let goneLabels = 0;
     for (const d of docs) {
@@ -395,7 +458,9 @@ describe('incremental runs', () => {
     // A new generation records the new mtime; the vectors are shared, not rewritten.
     expect(r.wrote).toBe(true);
     const g = indexPaths(root);
-    expect((await stat(g.generation(r.generation!).vectors)).ino).toBe((await stat(g.generation(previous).vectors)).ino);
+    expect((await stat(g.generation(r.generation!).vectors)).ino).toBe(
+      (await stat(g.generation(previous).vectors)).ino,
+    );
     expect((await currentManifest(root)).files[rel].mtimeMs).toBe((await stat(path.join(root, rel))).mtimeMs);
     await expect(openIndex(root, identity)).resolves.toBeDefined();
     // So the run after that is a true no-op.
@@ -406,7 +471,10 @@ describe('incremental runs', () => {
     const root = await cloneA();
     // A design whose file number is a series of its own, declaring its issue in its header (as Aletheia's 10116-*.md).
     const rel = 'docs/LLDs/done/LLD-1116-session-oauth.md';
-    await writeFile(path.join(root, rel), '# LLD-1116: Session OAuth\n\n* **Issue:** #116\n* **Related Issues:** #88\n\nLog in with the provider and keep the session refreshed.\n');
+    await writeFile(
+      path.join(root, rel),
+      '# LLD-1116: Session OAuth\n\n* **Issue:** #116\n* **Related Issues:** #88\n\nLog in with the provider and keep the session refreshed.\n',
+    );
     await build(root);
     const previous = readCurrent(root)!;
     const g = indexPaths(root);
@@ -421,7 +489,11 @@ describe('incremental runs', () => {
     const manifestFile = g.generation(previous).manifest;
     const old = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest;
     delete old.metadataVersion;
-    old.integrity = { ...old.integrity, metaBytes: metaBuf.length, metaSha256: createHash('sha256').update(metaBuf).digest('hex') };
+    old.integrity = {
+      ...old.integrity,
+      metaBytes: metaBuf.length,
+      metaSha256: createHash('sha256').update(metaBuf).digest('hex'),
+    };
     await writeFile(manifestFile, JSON.stringify(old));
     expect((await openIndex(root, identity)).doc(rel)?.issueId).toBe('1116');
 
@@ -431,11 +503,14 @@ describe('incremental runs', () => {
     expect(r.metadataRefreshed).toBe(r.unchanged);
     expect(embedderLoads).toBe(loads);
     expect((await currentManifest(root)).metadataVersion).toBe(METADATA_VERSION);
-    expect((await stat(g.generation(r.generation!).vectors)).ino).toBe((await stat(g.generation(previous).vectors)).ino);
+    expect((await stat(g.generation(r.generation!).vectors)).ino).toBe(
+      (await stat(g.generation(previous).vectors)).ino,
+    );
     const after = await openIndex(root, identity);
     expect(after.doc(rel)).toMatchObject({ issueId: '116', related: ['88'], ownIssue: '116' });
     // Every other document as it was.
-    const others = (docs: StoredDoc[]) => docs.filter((d) => d.filePath !== rel).map((d) => [d.filePath, d.issueId, d.title, d.labels]);
+    const others = (docs: StoredDoc[]) =>
+      docs.filter((d) => d.filePath !== rel).map((d) => [d.filePath, d.issueId, d.title, d.labels]);
     expect(others(after.meta.docs)).toEqual(others((await openIndex(A, identity)).meta.docs));
     expect(await build(root)).toMatchObject({ wrote: false, chunksEmbedded: 0 });
   });
@@ -553,8 +628,14 @@ describe('without the model', () => {
 });
 
 describe('a corrupt index', () => {
-  const corruptions: Array<[string, (gen: ReturnType<ReturnType<typeof indexPaths>['generation']>) => Promise<void>, RegExp]> = [
-    ['truncated vectors.hnsw', async (g) => truncate(g.vectors, Math.floor((await stat(g.vectors)).size / 2)), /vectors\.hnsw is truncated or corrupt/],
+  const corruptions: Array<
+    [string, (gen: ReturnType<ReturnType<typeof indexPaths>['generation']>) => Promise<void>, RegExp]
+  > = [
+    [
+      'truncated vectors.hnsw',
+      async (g) => truncate(g.vectors, Math.floor((await stat(g.vectors)).size / 2)),
+      /vectors\.hnsw is truncated or corrupt/,
+    ],
     ['garbage meta.json', async (g) => writeFile(g.meta, '{"docs": [garbage'), /meta\.json is truncated or corrupt/],
     [
       'a manifest of format 999',
@@ -566,37 +647,49 @@ describe('a corrupt index', () => {
     ],
   ];
 
-  test.each(corruptions)('%s: openIndex throws IndexUnavailableError; issue start fails open', async (_name, corrupt, why) => {
-    const root = await cloneA();
-    await corrupt(indexPaths(root).generation(readCurrent(root)!));
+  test.each(corruptions)(
+    '%s: openIndex throws IndexUnavailableError; issue start fails open',
+    async (_name, corrupt, why) => {
+      const root = await cloneA();
+      await corrupt(indexPaths(root).generation(readCurrent(root)!));
 
-    const err = await openIndex(root, identity).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(IndexUnavailableError);
-    expect((err as Error).message).toMatch(why);
-    expect((err as Error).message).toContain('agentos index --full');
+      const err = await openIndex(root, identity).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(IndexUnavailableError);
+      expect((err as Error).message).toMatch(why);
+      expect((err as Error).message).toContain('agentos index --full');
 
-    const brief = path.join(root, 'briefs/optimize-docker-build-times.md');
-    const briefBytes = await readFile(brief);
-    const out = path.join(root, 'out', 'brief.md');
-    const r = await runCli(['-C', root, 'issue', 'start', brief, '--non-interactive', '--json', '-o', out]);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain('Historian check failed:');
-    expect(r.stderr).toContain('Proceeding without history check.');
-    expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
-    const json = JSON.parse(r.stdout);
-    expect(json.status).toBe('error');
-    expect(json.error).toMatch(why);
-    expect(json.matches).toEqual([]);
-    expect(json.output).toBe(out);
-    // Proceeding means the brief to use is written: the user's text, nothing added.
-    expect(await readFile(out)).toEqual(briefBytes);
-    expect(await readFile(brief)).toEqual(briefBytes);
-  });
+      const brief = path.join(root, 'briefs/optimize-docker-build-times.md');
+      const briefBytes = await readFile(brief);
+      const out = path.join(root, 'out', 'brief.md');
+      const r = await runCli(['-C', root, 'issue', 'start', brief, '--non-interactive', '--json', '-o', out]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('Historian check failed:');
+      expect(r.stderr).toContain('Proceeding without history check.');
+      expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
+      const json = JSON.parse(r.stdout);
+      expect(json.status).toBe('error');
+      expect(json.error).toMatch(why);
+      expect(json.matches).toEqual([]);
+      expect(json.output).toBe(out);
+      // Proceeding means the brief to use is written: the user's text, nothing added.
+      expect(await readFile(out)).toEqual(briefBytes);
+      expect(await readFile(brief)).toEqual(briefBytes);
+    },
+  );
 
   test('issue start --strict turns the failed check into exit 4', async () => {
     const root = await cloneA();
     await writeFile(indexPaths(root).generation(readCurrent(root)!).meta, 'not json');
-    const r = await runCli(['-C', root, 'issue', 'start', path.join(root, 'briefs/optimize-docker-build-times.md'), '--non-interactive', '--strict', '--json']);
+    const r = await runCli([
+      '-C',
+      root,
+      'issue',
+      'start',
+      path.join(root, 'briefs/optimize-docker-build-times.md'),
+      '--non-interactive',
+      '--strict',
+      '--json',
+    ]);
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('Historian check failed:');
     expect(r.stderr).toMatch(/--strict/);
@@ -684,7 +777,10 @@ describe('the index lock', () => {
     const deadPid = dead.pid!;
     await new Promise((r) => dead.on('exit', r));
     const lockFile = indexPaths(A).lock;
-    await writeFile(lockFile, JSON.stringify({ pid: deadPid, host: os.hostname(), startedAt: new Date(0).toISOString() }));
+    await writeFile(
+      lockFile,
+      JSON.stringify({ pid: deadPid, host: os.hostname(), startedAt: new Date(0).toISOString() }),
+    );
     const r = await build(A, { lockWaitMs: 0 });
     expect(r.wrote).toBe(false);
     expect(existsSync(lockFile)).toBe(false);
@@ -693,7 +789,10 @@ describe('the index lock', () => {
 
   test("a lock held on another host is not taken over (its process can't be checked)", async () => {
     const lockFile = indexPaths(A).lock;
-    await writeFile(lockFile, JSON.stringify({ pid: 1, host: 'some-other-host.example', startedAt: new Date(0).toISOString() }));
+    await writeFile(
+      lockFile,
+      JSON.stringify({ pid: 1, host: 'some-other-host.example', startedAt: new Date(0).toISOString() }),
+    );
     try {
       const err = await build(A, { lockWaitMs: 0 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(LockTimeoutError);

@@ -41,7 +41,10 @@ function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}, projectRoot = root): Promise<RunResult> {
-  return spawnCollect(process.execPath, [BIN, '-C', projectRoot, ...args], { cwd: REPO, env: childEnv({ NO_COLOR: '1', ...extraEnv }) });
+  return spawnCollect(process.execPath, [BIN, '-C', projectRoot, ...args], {
+    cwd: REPO,
+    env: childEnv({ NO_COLOR: '1', ...extraEnv }),
+  });
 }
 
 let outN = 0;
@@ -71,7 +74,8 @@ const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  */
 function ptyLauncher(): ((cmd: string) => [string, string[]]) | null {
   const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
-  if (script.status === 0 && /util-linux/.test(script.stdout + script.stderr)) return (cmd) => ['script', ['-qfec', cmd, '/dev/null']];
+  if (script.status === 0 && /util-linux/.test(script.stdout + script.stderr))
+    return (cmd) => ['script', ['-qfec', cmd, '/dev/null']];
   return null;
 }
 const launcher = ptyLauncher();
@@ -82,11 +86,19 @@ const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
  * Run `issue start` on a pty; when the prompt appears, type `keys`. Returns the
  * terminal transcript (stdout and stderr of agentos, ANSI codes removed).
  */
-function runOnPty(args: string[], keys: string | null, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string; prompted: boolean }> {
+function runOnPty(
+  args: string[],
+  keys: string | null,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; output: string; prompted: boolean }> {
   const cmd = [process.execPath, BIN, '-C', root, ...args].map(shq).join(' ');
   if (!launcher) throw new Error('no pseudo-terminal: util-linux `script` is required to drive the real prompt');
   const [file, argv] = launcher(cmd);
-  const child = spawn(file, argv, { cwd: REPO, env: childEnv({ TERM: 'xterm', ...extraEnv }), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(file, argv, {
+    cwd: REPO,
+    env: childEnv({ TERM: 'xterm', ...extraEnv }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let raw = '';
   let prompted = false;
   child.stdout.on('data', (d: Buffer) => {
@@ -134,7 +146,15 @@ beforeAll(async () => {
   const setup = modelSetup({ AGENTOS_MODEL_DIR: MODEL_DIR }, config, root);
   const embedder: Embedder = await setup.load();
   try {
-    const r = await buildIndex({ root, config, includeHistory: true, full: false, model: setup.identity, loadEmbedder: async () => embedder, lockWaitMs: 0 });
+    const r = await buildIndex({
+      root,
+      config,
+      includeHistory: true,
+      full: false,
+      model: setup.identity,
+      loadEmbedder: async () => embedder,
+      lockWaitMs: 0,
+    });
     expect(r.wrote).toBe(true);
   } finally {
     await (embedder as { dispose?: () => Promise<void> }).dispose?.();
@@ -190,7 +210,14 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
   test('unrelated-onboarding-tour: clear, and the brief to use is the input unchanged', async () => {
     const { r, json, out } = await startJson(ONBOARDING);
     expect(r.code).toBe(0);
-    expect(json).toMatchObject({ status: 'clear', decision: 'proceed', decidedBy: 'none', matches: [], linked: null, error: null });
+    expect(json).toMatchObject({
+      status: 'clear',
+      decision: 'proceed',
+      decidedBy: 'none',
+      matches: [],
+      linked: null,
+      error: null,
+    });
     expect(json.nearest.length).toBeGreaterThan(0); // it did look
     expect(json.standards.items).toEqual([]);
     expect(await readFile(out)).toEqual(await readFile(abs(ONBOARDING)));
@@ -242,29 +269,48 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
 
   test('the model loads in the worker bin/agentos.js starts, or in-process: the same answer either way', async () => {
     // Everything the check decided (not timings, the output path or the index's age).
-    const comparable = (j: Record<string, unknown>) => JSON.stringify([j.status, j.decision, j.method, j.error, j.matches, j.nearest, j.linked, j.standards, j.warnings]);
+    const comparable = (j: Record<string, unknown>) =>
+      JSON.stringify([
+        j.status,
+        j.decision,
+        j.method,
+        j.error,
+        j.matches,
+        j.nearest,
+        j.linked,
+        j.standards,
+        j.warnings,
+      ]);
     for (const brief of [DOCKER, LOGGING]) {
       const viaWorker = await startJson(brief);
-      const inProcess = await run(['issue', 'start', abs(brief), '--non-interactive', '--json', '-o', freshOut()], { AGENTOS_NO_MODEL_WORKER: '1' });
+      const inProcess = await run(['issue', 'start', abs(brief), '--non-interactive', '--json', '-o', freshOut()], {
+        AGENTOS_NO_MODEL_WORKER: '1',
+      });
       expect(inProcess.code).toBe(viaWorker.r.code);
       expect(comparable(JSON.parse(inProcess.stdout))).toBe(comparable(viaWorker.json));
       expect(viaWorker.json.method).toMatch(/^embedding:/);
     }
     // And the worker really ran the model (main hands it down; nothing finds it in a global).
     const said = async (env: NodeJS.ProcessEnv) =>
-      (await run(['--verbose', 'issue', 'start', abs(DOCKER), '--non-interactive', '-o', freshOut()], env)).stderr.match(/debug: model session: (\S+)/)?.[1];
+      (
+        await run(['--verbose', 'issue', 'start', abs(DOCKER), '--non-interactive', '-o', freshOut()], env)
+      ).stderr.match(/debug: model session: (\S+)/)?.[1];
     expect(await said({})).toBe('worker');
     expect(await said({ AGENTOS_NO_MODEL_WORKER: '1' })).toBe('in-process');
   });
 
   test("V8's code cache of the bundle (bin/code-cache.js, Node 20): written once, then used; a damaged one is rejected and rewritten; the answer the same", async () => {
     const cacheRoot = path.join(tmp, 'code-cache-home');
-    const files = () => (existsSync(path.join(cacheRoot, 'code-cache')) ? readdirSync(path.join(cacheRoot, 'code-cache')) : []);
+    const files = () =>
+      existsSync(path.join(cacheRoot, 'code-cache')) ? readdirSync(path.join(cacheRoot, 'code-cache')) : [];
     const comparable = (stdout: string) => {
       const j = JSON.parse(stdout) as Record<string, unknown>;
       return JSON.stringify([j.status, j.decision, j.matches, j.nearest, j.standards]);
     };
-    const check = () => run(['issue', 'start', abs(DOCKER), '--non-interactive', '--json', '-o', freshOut()], { AGENTOS_CACHE_DIR: cacheRoot });
+    const check = () =>
+      run(['issue', 'start', abs(DOCKER), '--non-interactive', '--json', '-o', freshOut()], {
+        AGENTOS_CACHE_DIR: cacheRoot,
+      });
     const first = await check();
     expect(first.code).toBe(0);
     // Node 22.1+ has its own (module.enableCompileCache, which bin/agentos.js turns on): nothing of ours then.
@@ -290,7 +336,10 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
     expect(readFileSync(cacheFile).equals(Buffer.alloc(bytes.length, 7))).toBe(false);
     // Node's own switch turns it off: nothing read or written.
     rmSync(path.join(cacheRoot, 'code-cache'), { recursive: true, force: true });
-    const off = await run(['issue', 'start', abs(DOCKER), '--non-interactive', '--json', '-o', freshOut()], { AGENTOS_CACHE_DIR: cacheRoot, NODE_DISABLE_COMPILE_CACHE: '1' });
+    const off = await run(['issue', 'start', abs(DOCKER), '--non-interactive', '--json', '-o', freshOut()], {
+      AGENTOS_CACHE_DIR: cacheRoot,
+      NODE_DISABLE_COMPILE_CACHE: '1',
+    });
     expect(off.code).toBe(0);
     expect(files()).toEqual([]);
   });
@@ -302,10 +351,18 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
     const bare = path.join(tmp, 'bare-early-exit');
     await copyDemo(bare);
     for (let i = 0; i < 6; i++) {
-      const failedOpen = await run(['issue', 'start', path.join(bare, DOCKER), '--non-interactive', '-o', freshOut()], {}, bare);
+      const failedOpen = await run(
+        ['issue', 'start', path.join(bare, DOCKER), '--non-interactive', '-o', freshOut()],
+        {},
+        bare,
+      );
       expect({ code: failedOpen.code, signal: failedOpen.signal ?? null }).toEqual({ code: 0, signal: null });
       expect(failedOpen.stderr).not.toMatch(/terminate called|Napi::Error|Aborted/);
-      const badBrief = await run(['issue', 'start', path.join(bare, 'briefs', 'missing.md'), '--non-interactive'], {}, bare);
+      const badBrief = await run(
+        ['issue', 'start', path.join(bare, 'briefs', 'missing.md'), '--non-interactive'],
+        {},
+        bare,
+      );
       expect({ code: badBrief.code, signal: badBrief.signal ?? null }).toEqual({ code: 2, signal: null });
       expect(badBrief.stderr).not.toMatch(/terminate called|Napi::Error/);
     }
@@ -358,7 +415,11 @@ describe('the duplicate prompt on a real terminal', () => {
     expect(written).toContain(ISSUE_27);
     expect(written).toContain('Issue #27: Docker Build Optimization');
     const decision = (await newLogLines(logBefore)).find((l) => l.event === 'decision');
-    expect(decision).toMatchObject({ decision: 'link', decidedBy: 'user', linked: { issueId: '27', filePath: ISSUE_27 } });
+    expect(decision).toMatchObject({
+      decision: 'link',
+      decidedBy: 'user',
+      linked: { issueId: '27', filePath: ISSUE_27 },
+    });
   });
 
   test("'i' ignores: exit 0, the brief to use is the input plus only the Relevant Standards section", async () => {
@@ -372,7 +433,9 @@ describe('the duplicate prompt on a real terminal', () => {
     expect(written).not.toContain('Related Past Work');
     const tail = written.slice(input.trimEnd().length);
     expect(written.startsWith(input.trimEnd())).toBe(true);
-    expect(tail).toMatch(/^\n\n<!-- agentos:relevant-standards -->\n## Relevant Standards\n[\s\S]*\n<!-- \/agentos:relevant-standards -->\n$/);
+    expect(tail).toMatch(
+      /^\n\n<!-- agentos:relevant-standards -->\n## Relevant Standards\n[\s\S]*\n<!-- \/agentos:relevant-standards -->\n$/,
+    );
     expect(stripAgentosSections(written)).toBe(input);
   });
 

@@ -26,7 +26,10 @@ beforeAll(async () => {
   root = path.join(tmp, 'project');
   await mkdir(path.join(root, '.agentos'), { recursive: true });
   await mkdir(path.join(root, 'docs', 'adrs'), { recursive: true });
-  await writeFile(path.join(root, 'docs', 'adrs', '0001-logs.md'), '# ADR 1: JSON logs\n\nWe log JSON lines with a correlation id.\n');
+  await writeFile(
+    path.join(root, 'docs', 'adrs', '0001-logs.md'),
+    '# ADR 1: JSON logs\n\nWe log JSON lines with a correlation id.\n',
+  );
 });
 afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });

@@ -22,11 +22,21 @@ const env = () => cliEnv({ HOME: tmp }) as Record<string, string>;
 const brief = (name: string) => readFileSync(path.join(root, 'briefs', `${name}.md`), 'utf8');
 
 function cli(args: string[]): Promise<number | null> {
-  return new Promise((resolve) => spawn(process.execPath, [BIN, '-C', root, ...args], { env: { ...env(), CI: 'true' }, stdio: 'ignore' }).on('close', resolve));
+  return new Promise((resolve) =>
+    spawn(process.execPath, [BIN, '-C', root, ...args], { env: { ...env(), CI: 'true' }, stdio: 'ignore' }).on(
+      'close',
+      resolve,
+    ),
+  );
 }
 
 async function connect(): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '-C', root, 'mcp'], env: env(), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, '-C', root, 'mcp'],
+    env: env(),
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'agentos-test', version: '1.0.0' });
@@ -34,8 +44,13 @@ async function connect(): Promise<{ client: Client; transport: StdioClientTransp
   return { client, transport, stderr: () => stderr };
 }
 
-type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
-const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
+type Result = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+};
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as Result;
 const text = (r: Result) => r.content.map((c) => c.text ?? '').join('\n');
 
 let shared: Awaited<ReturnType<typeof connect>>;
@@ -63,7 +78,15 @@ describe('agentos mcp with the SDK client', () => {
     expect(client.getServerVersion()?.name).toBe('agentos');
     expect(client.getInstructions()).toMatch(/check_brief/);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['attempt_check', 'attempt_record', 'check_brief', 'recall', 'search_history', 'standards_for', 'worked_on']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'attempt_check',
+      'attempt_record',
+      'check_brief',
+      'recall',
+      'search_history',
+      'standards_for',
+      'worked_on',
+    ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.check_brief.inputSchema).toMatchObject({ type: 'object', required: ['brief'] });
     expect(byName.attempt_record.inputSchema.required?.sort()).toEqual(['command', 'outcome']);
@@ -75,7 +98,11 @@ describe('agentos mcp with the SDK client', () => {
   test('check_brief decides as issue start does: the re-filed work alerts, the unrelated brief is clear, the logging brief gets its ADR', async () => {
     const dup = await call(shared.client, 'check_brief', { brief: brief('optimize-docker-build-times') });
     expect(dup.isError).toBeFalsy();
-    const s = dup.structuredContent as { status: string; matches: Array<{ id: string; kind: string; why: string[]; score: number }>; standards: Array<{ path: string }> };
+    const s = dup.structuredContent as {
+      status: string;
+      matches: Array<{ id: string; kind: string; why: string[]; score: number }>;
+      standards: Array<{ path: string }>;
+    };
     expect(s.status).toBe('duplicate_alert');
     expect(s.matches[0]).toMatchObject({ id: '27', kind: 'duplicate' });
     expect(s.matches[0].why.length).toBeGreaterThan(0);
@@ -115,10 +142,14 @@ describe('agentos mcp with the SDK client', () => {
       outcome: 'failure',
       exitCode: 1,
       work: '#27',
-      error: 'npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/redis-node - Not found\nnpm error A complete log of this run can be found in: /home/u/.npm/_logs/x.log',
+      error:
+        'npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/redis-node - Not found\nnpm error A complete log of this run can be found in: /home/u/.npm/_logs/x.log',
     });
     expect(rec.isError).toBeFalsy();
-    expect((rec.structuredContent as { recorded: { cause: string; work: string } }).recorded).toMatchObject({ cause: expect.stringContaining('404 Not Found'), work: '27' });
+    expect((rec.structuredContent as { recorded: { cause: string; work: string } }).recorded).toMatchObject({
+      cause: expect.stringContaining('404 Not Found'),
+      work: '27',
+    });
 
     const check = await call(shared.client, 'attempt_check', { command: 'npm i redis-node@4' });
     expect((check.structuredContent as { repeat: boolean }).repeat).toBe(true);
@@ -127,7 +158,11 @@ describe('agentos mcp with the SDK client', () => {
     expect((other.structuredContent as { repeat: boolean }).repeat).toBe(false);
 
     const dup = await call(shared.client, 'check_brief', { brief: brief('optimize-docker-build-times') });
-    const top = (dup.structuredContent as { matches: Array<{ id: string; tried: Array<{ failure: { command: string; cause: string } }> }> }).matches[0];
+    const top = (
+      dup.structuredContent as {
+        matches: Array<{ id: string; tried: Array<{ failure: { command: string; cause: string } }> }>;
+      }
+    ).matches[0];
     expect(top.tried.map((t) => t.failure.command)).toEqual(['npm install redis-node']);
     expect(text(dup)).toContain('tried: failed (');
   });
@@ -168,7 +203,9 @@ describe('agentos mcp with the SDK client', () => {
     const huge = await call(shared.client, 'check_brief', { brief: `# Huge\n\n${'word '.repeat(260_000)}` });
     expect(huge.isError).toBe(true);
     expect(text(huge)).toMatch(/longer than 1,000,000 characters/);
-    const large = await call(shared.client, 'check_brief', { brief: `# Docker build caching again\n\n${'Speed up docker builds in CI with a build cache. '.repeat(18_000)}` });
+    const large = await call(shared.client, 'check_brief', {
+      brief: `# Docker build caching again\n\n${'Speed up docker builds in CI with a build cache. '.repeat(18_000)}`,
+    });
     expect(large.isError).toBeFalsy();
     const s = large.structuredContent as { status: string; warnings: string[] };
     expect(s.status).not.toBe('error');
@@ -183,7 +220,11 @@ describe('agentos mcp with the SDK client', () => {
       '---\nstatus: done\n---\n# Compress build artifacts with zstd\n\nArtifacts are uploaded as gzip tarballs; switch the artifact uploader to zstd level 19 to cut storage by a third.\n',
     );
     expect(await cli(['index', '--include-history', '-q'])).toBe(0);
-    const r = await call(shared.client, 'search_history', { query: 'zstd compression of uploaded build artifacts', type: 'history', limit: 1 });
+    const r = await call(shared.client, 'search_history', {
+      query: 'zstd compression of uploaded build artifacts',
+      type: 'history',
+      limit: 1,
+    });
     expect((r.structuredContent as { results: Array<{ id: string }> }).results[0]?.id).toBe('95');
   });
 });
@@ -192,7 +233,11 @@ describe('the client going away', () => {
   test('mid-call: the server ends on its own (no SIGTERM needed), logs it, and the attempt store stays whole', async () => {
     const { client, transport } = await connect();
     const pending = call(client, 'check_brief', { brief: brief('propose-multi-stage-builds') }).catch((e: Error) => e);
-    const recording = call(client, 'attempt_record', { command: 'make build', outcome: 'failure', error: 'make: *** [build] Error 2' }).catch((e: Error) => e);
+    const recording = call(client, 'attempt_record', {
+      command: 'make build',
+      outcome: 'failure',
+      error: 'make: *** [build] Error 2',
+    }).catch((e: Error) => e);
     await new Promise((r) => setTimeout(r, 30));
     const pid = transport.pid;
     const t0 = performance.now();
@@ -219,7 +264,14 @@ describe('the client going away', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('close', r));
     child.stdin.write('this is not json\n');
-    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }) + '\n');
+    child.stdin.write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+      }) + '\n',
+    );
     child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
     child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) + '\n');
     const deadline = Date.now() + 20_000;

@@ -28,7 +28,8 @@ function cli(args: string[], input?: string, env: NodeJS.ProcessEnv = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const fixture = (name: string) => readFileSync(path.join(REPO, 'test', 'fixtures', 'hooks', name), 'utf8').replaceAll('PROJECT', root);
+const fixture = (name: string) =>
+  readFileSync(path.join(REPO, 'test', 'fixtures', 'hooks', name), 'utf8').replaceAll('PROJECT', root);
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-recall-'));
@@ -90,7 +91,10 @@ describe('hooks run with Claude Code payloads, the real store', () => {
   });
 
   test('attempts.autoInject: false → no session context; a broken payload fails open', async () => {
-    await writeFile(path.join(root, '.agentos', 'config.yaml'), 'attempts:\n  autoInject: false\n  maxContextSize: 300\n');
+    await writeFile(
+      path.join(root, '.agentos', 'config.yaml'),
+      'attempts:\n  autoInject: false\n  maxContextSize: 300\n',
+    );
     const off = cli(['hooks', 'run', 'session-start'], fixture('session-start.json'));
     expect([off.code, off.stdout]).toEqual([0, '']);
     const bounded = cli(['recall']);
@@ -120,7 +124,15 @@ describe('hooks install / uninstall against settings files', () => {
   test('with existing hooks: merged, idempotent, dry-run diff, uninstall restores the file', async () => {
     const settings = path.join(root, '.claude', 'settings.json');
     await mkdir(path.dirname(settings), { recursive: true });
-    const original = JSON.stringify({ permissions: { allow: ['Bash(npm test)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }] } }, null, 2) + '\n';
+    const original =
+      JSON.stringify(
+        {
+          permissions: { allow: ['Bash(npm test)'] },
+          hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }] },
+        },
+        null,
+        2,
+      ) + '\n';
     await writeFile(settings, original);
     const dry = cli(['hooks', 'install', '--dry-run', '--command', 'agentos']);
     expect(dry.code).toBe(0);
@@ -144,7 +156,9 @@ describe('hooks install / uninstall against settings files', () => {
   test('without a settings file: created; uninstall leaves an empty object; invalid JSON is refused untouched', async () => {
     const local = path.join(root, '.claude', 'settings.local.json');
     expect(cli(['hooks', 'install', '--local']).code).toBe(0);
-    expect(JSON.parse(await readFile(local, 'utf8')).hooks.SessionStart[0].hooks[0].command).toMatch(/hooks run session-start$/);
+    expect(JSON.parse(await readFile(local, 'utf8')).hooks.SessionStart[0].hooks[0].command).toMatch(
+      /hooks run session-start$/,
+    );
     expect(cli(['hooks', 'uninstall', '--local']).code).toBe(0);
     expect(JSON.parse(await readFile(local, 'utf8'))).toEqual({});
     await writeFile(local, '{ broken');
@@ -170,25 +184,42 @@ describe('worked-on', () => {
   });
 
   const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-  (chromium ? test : test.skip)('--html renders in headless Chromium: topics, items and timeline dots; screenshot taken', async () => {
-    const page = path.join(tmp, 'worked-on.html');
-    const r = cli(['worked-on', '--html', page]);
-    expect(r.code).toBe(0);
-    const json = JSON.parse(cli(['worked-on', '--json']).stdout);
-    const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--user-data-dir=${path.join(tmp, 'chrome')}`];
-    const dom = spawnSync(chromium!, [...flags, '--dump-dom', `file://${page}`], { encoding: 'utf8', timeout: 60_000 });
-    expect(dom.status).toBe(0);
-    // The inline script ran: one timeline dot per dated item, counted by the page itself.
-    const dated = json.topics.flatMap((t: { items: Array<{ date: string | null }> }) => t.items).filter((i: { date: string | null }) => i.date).length;
-    expect(dom.stdout).toContain(`data-rendered="${dated}"`);
-    expect((dom.stdout.match(/data-timeline-item=""/g) ?? []).length).toBe(dated);
-    for (const t of json.topics) expect(dom.stdout).toContain(t.label.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
-    expect((dom.stdout.match(/data-item=""/g) ?? []).length).toBe(json.totalItems);
-    const shot = path.join(tmp, 'worked-on.png');
-    const s = spawnSync(chromium!, [...flags, `--screenshot=${shot}`, '--window-size=1200,1600', `file://${page}`], { encoding: 'utf8', timeout: 60_000 });
-    expect(s.status).toBe(0);
-    const png = readFileSync(shot);
-    expect(png.subarray(1, 4).toString()).toBe('PNG');
-    expect(statSync(shot).size).toBeGreaterThan(10_000);
-  });
+  (chromium ? test : test.skip)(
+    '--html renders in headless Chromium: topics, items and timeline dots; screenshot taken',
+    async () => {
+      const page = path.join(tmp, 'worked-on.html');
+      const r = cli(['worked-on', '--html', page]);
+      expect(r.code).toBe(0);
+      const json = JSON.parse(cli(['worked-on', '--json']).stdout);
+      const flags = [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        `--user-data-dir=${path.join(tmp, 'chrome')}`,
+      ];
+      const dom = spawnSync(chromium!, [...flags, '--dump-dom', `file://${page}`], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(dom.status).toBe(0);
+      // The inline script ran: one timeline dot per dated item, counted by the page itself.
+      const dated = json.topics
+        .flatMap((t: { items: Array<{ date: string | null }> }) => t.items)
+        .filter((i: { date: string | null }) => i.date).length;
+      expect(dom.stdout).toContain(`data-rendered="${dated}"`);
+      expect((dom.stdout.match(/data-timeline-item=""/g) ?? []).length).toBe(dated);
+      for (const t of json.topics) expect(dom.stdout).toContain(t.label.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
+      expect((dom.stdout.match(/data-item=""/g) ?? []).length).toBe(json.totalItems);
+      const shot = path.join(tmp, 'worked-on.png');
+      const s = spawnSync(chromium!, [...flags, `--screenshot=${shot}`, '--window-size=1200,1600', `file://${page}`], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(s.status).toBe(0);
+      const png = readFileSync(shot);
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      expect(statSync(shot).size).toBeGreaterThan(10_000);
+    },
+  );
 });

@@ -20,7 +20,11 @@ jest.setTimeout(300_000);
 let tmp: string;
 let root: string;
 
-function run(args: string[], env: NodeJS.ProcessEnv = {}, cwdRoot = root): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  cwdRoot = root,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return spawnCollect(process.execPath, [BIN, '-C', cwdRoot, ...args], { cwd: REPO, env: cliEnv(env) });
 }
 
@@ -36,7 +40,9 @@ describe('lexical index beside HNSW', () => {
     const gen = indexPaths(root).generation(readCurrent(root)!);
     const manifest = JSON.parse(readFileSync(gen.manifest, 'utf8'));
     expect(existsSync(path.join(gen.dir, 'lexical.json'))).toBe(true);
-    expect(manifest.integrity.extra['lexical.json'].bytes).toBe(readFileSync(path.join(gen.dir, 'lexical.json')).length);
+    expect(manifest.integrity.extra['lexical.json'].bytes).toBe(
+      readFileSync(path.join(gen.dir, 'lexical.json')).length,
+    );
     const t = readTemplateSummary(root)!;
     expect(t.docs).toBeGreaterThan(10);
     expect(t.minDocs).toBeGreaterThanOrEqual(4);
@@ -54,7 +60,15 @@ describe('lexical index beside HNSW', () => {
   });
 
   it('issue start reports the score parts and one match per work', async () => {
-    const r = await run(['issue', 'start', path.join(root, 'briefs/optimize-docker-build-times.md'), '--non-interactive', '--json', '-o', path.join(tmp, 'o1.md')]);
+    const r = await run([
+      'issue',
+      'start',
+      path.join(root, 'briefs/optimize-docker-build-times.md'),
+      '--non-interactive',
+      '--json',
+      '-o',
+      path.join(tmp, 'o1.md'),
+    ]);
     const json = JSON.parse(r.stdout);
     expect(json.method).toMatch(/^embedding:/);
     expect(json.status).toBe('duplicate_alert');
@@ -75,7 +89,18 @@ describe('keyword fallback with the model folder removed', () => {
   beforeAll(async () => mkdir(path.join(tmp, 'empty-model-dir'), { recursive: true }));
 
   it('issue start answers from the lexical index, says method lexical, and does not alert on a paraphrase', async () => {
-    const r = await run(['issue', 'start', path.join(root, 'briefs/optimize-docker-build-times.md'), '--non-interactive', '--json', '-o', path.join(tmp, 'o2.md')], noModel());
+    const r = await run(
+      [
+        'issue',
+        'start',
+        path.join(root, 'briefs/optimize-docker-build-times.md'),
+        '--non-interactive',
+        '--json',
+        '-o',
+        path.join(tmp, 'o2.md'),
+      ],
+      noModel(),
+    );
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(json.method).toBe('lexical');
@@ -89,7 +114,10 @@ describe('keyword fallback with the model folder removed', () => {
   it('a near-verbatim copy of past work still alerts without the model', async () => {
     const copy = path.join(tmp, 'copy.md');
     await writeFile(copy, readFileSync(path.join(root, 'docs/audit/done/27-docker-build-optimization/001-issue.md')));
-    const json = JSON.parse((await run(['issue', 'start', copy, '--non-interactive', '--json', '-o', path.join(tmp, 'o3.md')], noModel())).stdout);
+    const json = JSON.parse(
+      (await run(['issue', 'start', copy, '--non-interactive', '--json', '-o', path.join(tmp, 'o3.md')], noModel()))
+        .stdout,
+    );
     expect(json.method).toBe('lexical');
     expect(json.status).toBe('duplicate_alert');
   });
@@ -106,10 +134,30 @@ describe('keyword fallback with the model folder removed', () => {
 describe('agentos eval --pairs (smoke)', () => {
   it('builds a scratch project and reports the measures', async () => {
     const reports = [
-      { id: 's/1', title: 'Login page crashes on Safari', body: 'Opening the login page in Safari 17 crashes the tab with a white screen.', duplicate_of: null },
-      { id: 's/2', title: 'Safari tab crash at login', body: 'The login screen kills the Safari tab; white page.', duplicate_of: 's/1' },
-      { id: 's/3', title: 'Export to CSV drops the header row', body: 'CSV export is missing the header line.', duplicate_of: null },
-      { id: 's/4', title: 'Dark mode colours wrong in settings', body: 'The settings page ignores dark mode.', duplicate_of: null },
+      {
+        id: 's/1',
+        title: 'Login page crashes on Safari',
+        body: 'Opening the login page in Safari 17 crashes the tab with a white screen.',
+        duplicate_of: null,
+      },
+      {
+        id: 's/2',
+        title: 'Safari tab crash at login',
+        body: 'The login screen kills the Safari tab; white page.',
+        duplicate_of: 's/1',
+      },
+      {
+        id: 's/3',
+        title: 'Export to CSV drops the header row',
+        body: 'CSV export is missing the header line.',
+        duplicate_of: null,
+      },
+      {
+        id: 's/4',
+        title: 'Dark mode colours wrong in settings',
+        body: 'The settings page ignores dark mode.',
+        duplicate_of: null,
+      },
       { id: 's/5', title: 'Upgrade netty to 4.1.46 for CVE-2019-20444', body: 'Bump netty.', duplicate_of: null },
       { id: 's/6', title: 'Netty CVE-2019-20444', body: 'We must upgrade netty to 4.1.46.', duplicate_of: 's/5' },
     ];

@@ -13,8 +13,14 @@ import { REPO } from '../helpers/paths.js';
 jest.setTimeout(240_000);
 
 let dir: string;
-const env = { GIT_AUTHOR_NAME: 'Ada Lovelace', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada Lovelace', GIT_COMMITTER_EMAIL: 'ada@example.com' };
-const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } }).trim();
+const env = {
+  GIT_AUTHOR_NAME: 'Ada Lovelace',
+  GIT_AUTHOR_EMAIL: 'ada@example.com',
+  GIT_COMMITTER_NAME: 'Ada Lovelace',
+  GIT_COMMITTER_EMAIL: 'ada@example.com',
+};
+const g = (...args: string[]) =>
+  execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } }).trim();
 async function commit(file: string, text: string, message: string): Promise<string> {
   await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
   await writeFile(path.join(dir, file), text);
@@ -22,7 +28,8 @@ async function commit(file: string, text: string, message: string): Promise<stri
   g('commit', '-q', '-m', message);
   return g('rev-parse', 'HEAD');
 }
-const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli(['-C', dir, ...args], { env: { CI: 'true', ...extra } });
+const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  runCli(['-C', dir, ...args], { env: { CI: 'true', ...extra } });
 const brief = async (name: string, text: string) => {
   const p = path.join(dir, '..', `${name}.md`);
   await writeFile(p, text);
@@ -46,17 +53,36 @@ beforeAll(async () => {
   );
   await commit('package.json', '{"version":"1.1.0"}\n', 'Release 1.1.0');
   g('checkout', '-q', '-b', 'feature/dry-run');
-  await commit('src/dry-run.js', 'export const dryRun = true;\n', 'Add a --dry-run flag that prints every command without running it');
+  await commit(
+    'src/dry-run.js',
+    'export const dryRun = true;\n',
+    'Add a --dry-run flag that prints every command without running it',
+  );
   g('checkout', '-q', 'main');
-  g('merge', '-q', '--no-ff', 'feature/dry-run', '-m', 'Merge pull request #15 from ada/feature/dry-run\n\nAdd a --dry-run flag that prints every command without running it');
-  const proxy = await commit('src/proxy.js', 'export const proxy = null;\n', 'Route API requests through the HTTPS_PROXY environment variable');
+  g(
+    'merge',
+    '-q',
+    '--no-ff',
+    'feature/dry-run',
+    '-m',
+    'Merge pull request #15 from ada/feature/dry-run\n\nAdd a --dry-run flag that prints every command without running it',
+  );
+  const proxy = await commit(
+    'src/proxy.js',
+    'export const proxy = null;\n',
+    'Route API requests through the HTTPS_PROXY environment variable',
+  );
   g('revert', '--no-edit', proxy);
 });
 afterAll(() => rm(path.dirname(dir), { recursive: true, force: true }));
 
 test('a repository with no docs folders: init proposes git, index reads its work, the check finds the merged pull request', async () => {
   // gh signed out whether or not it is installed here: init says what is then not read.
-  const init = await cli(['init', '--yes'], { GH_CONFIG_DIR: path.join(dir, '..', 'no-gh'), GH_TOKEN: undefined, GITHUB_TOKEN: undefined });
+  const init = await cli(['init', '--yes'], {
+    GH_CONFIG_DIR: path.join(dir, '..', 'no-gh'),
+    GH_TOKEN: undefined,
+    GITHUB_TOKEN: undefined,
+  });
   expect(init.code).toBe(0);
   expect(init.stdout).toMatch(/Git history in .*: 7 commits on main/);
   expect(init.stdout).toMatch(/GitHub CLI not signed in .*pull request descriptions and closed issues are not read/);
@@ -65,7 +91,12 @@ test('a repository with no docs folders: init proposes git, index reads its work
   const index = await cli(['index', '--include-history', '--json']);
   expect(index.code).toBe(0);
   const report = JSON.parse(index.stdout);
-  expect(report.sources.git).toMatchObject({ mode: 'full', commits: 7, documents: 5, notWork: { release: 1, revert: 1 } });
+  expect(report.sources.git).toMatchObject({
+    mode: 'full',
+    commits: 7,
+    documents: 5,
+    notWork: { release: 1, revert: 1 },
+  });
   expect(index.stderr).not.toMatch(/history globs matched 0 files/);
 
   const done = await brief(
@@ -90,7 +121,10 @@ test('a repository with no docs folders: init proposes git, index reads its work
   expect(top.ref).toMatch(/^[0-9a-f]{40}$/);
   expect(r.stdout + r.stderr).not.toContain('hunter2');
 
-  const never = await brief('never', '# Send release announcements to a Slack channel\n\nAfter a release, post the version and notes to Slack through an incoming webhook.\n');
+  const never = await brief(
+    'never',
+    '# Send release announcements to a Slack channel\n\nAfter a release, post the version and notes to Slack through an incoming webhook.\n',
+  );
   const c = await cli(['issue', 'start', never, '--json', '--non-interactive']);
   expect(JSON.parse(c.stdout).status).not.toBe('duplicate_alert');
 
@@ -108,12 +142,21 @@ test('a brief that states its issue alerts on the pull request that closed it, h
   const own = await cli(['issue', 'start', await brief('own', `# Issue #11: ${text}`), '--json', '--non-interactive']);
   const out = JSON.parse(own.stdout);
   expect(out.status).toBe('duplicate_alert');
-  expect(out.matches[0]).toMatchObject({ id: '11', pullRequest: '12', alert: true, components: { raisedBy: 'same-issue' } });
+  expect(out.matches[0]).toMatchObject({
+    id: '11',
+    pullRequest: '12',
+    alert: true,
+    components: { raisedBy: 'same-issue' },
+  });
   expect(out.matches[0].components.why[0]).toBe("the brief's own issue");
   // The same words without the issue's number: the evidence alone decides, and it is not enough to alert.
-  const unnamed = JSON.parse((await cli(['issue', 'start', await brief('unnamed', `# ${text}`), '--json', '--non-interactive'])).stdout);
+  const unnamed = JSON.parse(
+    (await cli(['issue', 'start', await brief('unnamed', `# ${text}`), '--json', '--non-interactive'])).stdout,
+  );
   expect(unnamed.status).not.toBe('duplicate_alert');
-  expect(unnamed.matches.every((m: { components: { raisedBy: string | null } }) => m.components.raisedBy === null)).toBe(true);
+  expect(
+    unnamed.matches.every((m: { components: { raisedBy: string | null } }) => m.components.raisedBy === null),
+  ).toBe(true);
 });
 
 test('a bug brief on a fix whose files changed since is a possible regression, not a duplicate', async () => {
@@ -138,18 +181,36 @@ test('a bug brief on a fix whose files changed since is a possible regression, n
 });
 
 test('a reverted change says so; a new commit is picked up before the next check; a rewritten history is read again', async () => {
-  const proxy = await brief('proxy', '# Honour HTTPS_PROXY for API requests\n\nBehind a corporate proxy the API calls fail. Route API requests through the HTTPS_PROXY environment variable.\n');
+  const proxy = await brief(
+    'proxy',
+    '# Honour HTTPS_PROXY for API requests\n\nBehind a corporate proxy the API calls fail. Route API requests through the HTTPS_PROXY environment variable.\n',
+  );
   const p = JSON.parse((await cli(['issue', 'start', proxy, '--json', '--non-interactive'])).stdout);
   const reverted = p.nearest.find((m: { title: string }) => /HTTPS_PROXY/.test(m.title));
-  expect(reverted).toMatchObject({ status: 'superseded', statusReason: expect.stringMatching(/^Reverted in [0-9a-f]{7}/) });
+  expect(reverted).toMatchObject({
+    status: 'superseded',
+    statusReason: expect.stringMatching(/^Reverted in [0-9a-f]{7}/),
+  });
 
-  await commit('src/gitlab.js', 'export const ca = "";\n', 'Verify GitLab server certificates, with a custom CA file option (#16)');
+  await commit(
+    'src/gitlab.js',
+    'export const ca = "";\n',
+    'Verify GitLab server certificates, with a custom CA file option (#16)',
+  );
   const status = JSON.parse((await cli(['status', '--json'])).stdout);
-  expect(status.sources.changedSinceIndex).toEqual([expect.stringMatching(/^git: main moved [0-9a-f]{7} -> [0-9a-f]{7}$/)]);
-  const tls = await brief('tls', '# Check TLS certificates of our self-hosted GitLab\n\nRequests to GitLab skip certificate verification. Verify them, and let us give a custom CA file.\n');
+  expect(status.sources.changedSinceIndex).toEqual([
+    expect.stringMatching(/^git: main moved [0-9a-f]{7} -> [0-9a-f]{7}$/),
+  ]);
+  const tls = await brief(
+    'tls',
+    '# Check TLS certificates of our self-hosted GitLab\n\nRequests to GitLab skip certificate verification. Verify them, and let us give a custom CA file.\n',
+  );
   const t = await cli(['issue', 'start', tls, '--json', '--non-interactive']);
   const tj = JSON.parse(t.stdout);
-  expect(tj.coverage.refresh).toMatchObject({ state: 'refreshed', sources: [expect.stringMatching(/^git: main moved/)] });
+  expect(tj.coverage.refresh).toMatchObject({
+    state: 'refreshed',
+    sources: [expect.stringMatching(/^git: main moved/)],
+  });
   expect(tj.nearest[0]).toMatchObject({ pullRequest: '16' });
 
   // Rewrite the last commit (an amend, as a force-push would): the old commit is gone from the index.
@@ -166,10 +227,16 @@ test('a reverted change says so; a new commit is picked up before the next check
   const rebased = JSON.parse((await cli(['index', '--json'])).stdout);
   expect(rebased.sources.git).toMatchObject({ mode: 'full', reason: expect.stringMatching(/rewritten/) });
   expect(rebased).toMatchObject({ chunksEmbedded: 0, removed: [] });
-  const dry = await brief('dry', '# Print commands instead of running them\n\nAdd a --dry-run flag that prints every command without running it.\n');
+  const dry = await brief(
+    'dry',
+    '# Print commands instead of running them\n\nAdd a --dry-run flag that prints every command without running it.\n',
+  );
   const d = JSON.parse((await cli(['issue', 'start', dry, '--json', '--non-interactive'])).stdout);
   // (A plain rebase flattens the merge of #15: its work is now the branch's own commit.)
-  expect(d.nearest[0]).toMatchObject({ title: 'Add a --dry-run flag that prints every command without running it', ref: g('log', '--format=%H', '--grep=^Add a --dry-run flag') });
+  expect(d.nearest[0]).toMatchObject({
+    title: 'Add a --dry-run flag that prints every command without running it',
+    ref: g('log', '--format=%H', '--grep=^Add a --dry-run flag'),
+  });
 });
 
 test('a tracker export: gh JSON is read; a JSON-lines export with a bad line names it; an unreadable export stops the index and leaves it as it was', async () => {
@@ -235,7 +302,10 @@ test("sources.github: `agentos index` fetches through gh (a stand-in printing gh
   );
   const cfgPath = path.join(dir, '.agentos', 'config.yaml');
   const cfg = await readFile(cfgPath, 'utf8');
-  await writeFile(cfgPath, cfg.replace(/^ {2}github: false.*$/m, '  github: true').replace(/^ {2}trackers: .*$/m, '  trackers: []'));
+  await writeFile(
+    cfgPath,
+    cfg.replace(/^ {2}github: false.*$/m, '  github: true').replace(/^ {2}trackers: .*$/m, '  trackers: []'),
+  );
   const PATH = `${bin}:${process.env.PATH}`;
   const r = await cli(['index', '--json'], { PATH });
   expect(r.code).toBe(0);
@@ -246,6 +316,12 @@ test("sources.github: `agentos index` fetches through gh (a stand-in printing gh
   ]);
   const failed = await cli(['index', '--json'], { PATH, GH_FAIL: '1' });
   expect(failed.code).toBe(0);
-  expect(JSON.parse(failed.stdout).warnings).toContainEqual(expect.stringMatching(/^sources\.github: `gh pr list` failed \(error connecting to api\.github\.com\); using the last export/));
-  expect(JSON.parse(await readFile(path.join(dir, '.agentos', 'cache', 'github-prs.json'), 'utf8'))[0].number).toBe(214);
+  expect(JSON.parse(failed.stdout).warnings).toContainEqual(
+    expect.stringMatching(
+      /^sources\.github: `gh pr list` failed \(error connecting to api\.github\.com\); using the last export/,
+    ),
+  );
+  expect(JSON.parse(await readFile(path.join(dir, '.agentos', 'cache', 'github-prs.json'), 'utf8'))[0].number).toBe(
+    214,
+  );
 });

@@ -14,12 +14,14 @@ const ADRS: Record<string, string> = {
     '---\nid: adr001\ntitle: ADR001: Record architecture decisions\n---\n\n## Context\n\nWe need to remember why the platform is built the way it is.\n\n## Decision\n\nWe keep architecture decision records in this folder, one file each.\n',
   'adr002-http-client.md':
     '---\nid: adr002\ntitle: ADR002: [superseded] HTTP requests with the node-fetch package\n---\n\n:::note Superseded\n\nThis ADR has been superseded by [ADR005](./adr005-native-fetch.md) and no longer applies.\n\n:::\n\n## Decision\n\nBackend plugins make HTTP requests with the node-fetch package, so that one HTTP library is kept up to date.\n',
-  'adr003-date-library.md': '---\nid: adr003\ntitle: ADR003: Dates with Luxon\n---\n\n## Decision\n\nFormat and compute dates and relative times with Luxon. Do not add Moment.js or date-fns.\n',
+  'adr003-date-library.md':
+    '---\nid: adr003\ntitle: ADR003: Dates with Luxon\n---\n\n## Decision\n\nFormat and compute dates and relative times with Luxon. Do not add Moment.js or date-fns.\n',
   'adr004-catalog-entities.md':
     '---\nid: adr004\ntitle: ADR004: Catalog entity kinds\n---\n\n## Decision\n\nThe software catalog models Components, APIs, Resources, Systems, Domains, Users and Groups as entity kinds.\n',
   'adr005-native-fetch.md':
     '---\nid: adr005\ntitle: ADR005: HTTP requests with the native fetch\n---\n\n## Context\n\nNode 20 has a global fetch; node-fetch is no longer needed.\n\n## Decision\n\nBackend plugins use the global fetch for HTTP requests. Do not add node-fetch or cross-fetch.\n',
-  'adr006-exports.md': '---\nid: adr006\ntitle: ADR006: Named exports only\n---\n\n## Decision\n\nModules export by name; no default exports.\n',
+  'adr006-exports.md':
+    '---\nid: adr006\ntitle: ADR006: Named exports only\n---\n\n## Decision\n\nModules export by name; no default exports.\n',
 };
 
 let root: string;
@@ -31,7 +33,10 @@ beforeAll(async () => {
   await mkdir(dir, { recursive: true });
   for (const [name, text] of Object.entries(ADRS)) await writeFile(path.join(dir, name), text);
   await mkdir(path.join(root, '.agentos'));
-  await writeFile(path.join(root, '.agentos', 'config.yaml'), 'corpus:\n  standards: [docs/architecture-decisions/**/*.md]\n  history: []\n');
+  await writeFile(
+    path.join(root, '.agentos', 'config.yaml'),
+    'corpus:\n  standards: [docs/architecture-decisions/**/*.md]\n  history: []\n',
+  );
   const r = await runCli(['-C', root, 'index']);
   expect(r.code).toBe(0);
 }, 180_000);
@@ -50,20 +55,25 @@ async function context(brief: string): Promise<Item[]> {
 
 test('the titles are read from frontmatter that is not YAML, and the superseded ADR says so', async () => {
   const r = await runCli(['-C', root, 'search', 'HTTP requests node-fetch', '--type', 'standard', '--json']);
-  const results = (JSON.parse(r.stdout) as { results: Array<{ path: string; title: string; status: string | null }> }).results;
+  const results = (JSON.parse(r.stdout) as { results: Array<{ path: string; title: string; status: string | null }> })
+    .results;
   const old = results.find((x) => x.path.endsWith('adr002-http-client.md'))!;
   expect(old.title).toBe('ADR002: [superseded] HTTP requests with the node-fetch package');
   expect(old.status).toBe('superseded');
 }, 60_000);
 
 test('a brief that the fetch ADRs govern gets them, and one that governs nothing gets none', async () => {
-  const fetch = await context('# Call the GitLab API from the new catalog plugin\n\nAdd node-fetch to the plugin and use it for the HTTP requests to the GitLab REST API, with retries.\n');
+  const fetch = await context(
+    '# Call the GitLab API from the new catalog plugin\n\nAdd node-fetch to the plugin and use it for the HTTP requests to the GitLab REST API, with retries.\n',
+  );
   const paths = fetch.map((i) => path.basename(i.filePath));
   // Both fetch decisions and nothing else: the old one (0.31 when written) only because it stands far above the rest.
   expect(paths.sort()).toEqual(['adr002-http-client.md', 'adr005-native-fetch.md']);
   const old = fetch.find((i) => i.filePath.endsWith('adr002-http-client.md'))!;
   expect(old.source).toBe('standout');
   expect(old.score!).toBeLessThan(0.5);
-  const none = await context('# Publish the community newsletter\n\nWrite the quarterly newsletter post with the dates of the next two meetups.\n');
+  const none = await context(
+    '# Publish the community newsletter\n\nWrite the quarterly newsletter post with the dates of the next two meetups.\n',
+  );
   expect(none).toEqual([]);
 }, 60_000);

@@ -27,8 +27,10 @@ let baseline: Array<{ status: string; first: string | null }>;
 
 const sql = <T>(text: string, params: unknown[] = []): Promise<T[]> => sqlAt<T>(pg.url, text, params);
 /** As a person: their own login role. */
-const as = async (who: string, dir: string, args: string[]): Promise<CliResult> => runCli(['-C', dir, ...args], { cwd: dir, env: { AGENTOS_DATABASE_URL: await personUrl(pg, who) } });
-const asMallory = async <T>(text: string, params: unknown[] = []): Promise<T[]> => sqlAt<T>(await personUrl(pg, 'mallory'), text, params);
+const as = async (who: string, dir: string, args: string[]): Promise<CliResult> =>
+  runCli(['-C', dir, ...args], { cwd: dir, env: { AGENTOS_DATABASE_URL: await personUrl(pg, who) } });
+const asMallory = async <T>(text: string, params: unknown[] = []): Promise<T[]> =>
+  sqlAt<T>(await personUrl(pg, 'mallory'), text, params);
 /** As Mallory after `SET ROLE agentos_writer`: the group she is a member of, as current_user. */
 async function asMalloryAsGroup<T>(text: string): Promise<T[]> {
   const { Client } = (await import('pg')).default;
@@ -43,7 +45,10 @@ async function asMalloryAsGroup<T>(text: string): Promise<T[]> {
 }
 /** A row that got in before version 4's CHECKs: written with the constraint lifted, which is then put back (NOT VALID, as the migration adds it). */
 async function before4(table: string, constraint: string, text: string, params: unknown[] = []): Promise<void> {
-  const [def] = await sql<{ d: string }>(`SELECT pg_get_constraintdef(oid) AS d FROM pg_constraint WHERE conname = $1`, [constraint]);
+  const [def] = await sql<{ d: string }>(
+    `SELECT pg_get_constraintdef(oid) AS d FROM pg_constraint WHERE conname = $1`,
+    [constraint],
+  );
   await sql(`ALTER TABLE ${table} DROP CONSTRAINT ${constraint}`);
   await sql(text, params);
   await sql(`ALTER TABLE ${table} ADD CONSTRAINT ${constraint} ${def.d.replace(/ NOT VALID$/, '')} NOT VALID`);
@@ -58,7 +63,20 @@ interface StartJson {
 
 async function check(brief: string): Promise<{ json: StartJson; r: CliResult }> {
   const out = path.join(tmp, 'out', path.basename(brief));
-  const r = await as('carol', other, ['issue', 'start', brief, '--json', '--non-interactive', '--on-duplicate', 'ignore', '--no-refresh', '--scope', 'org', '-o', out]);
+  const r = await as('carol', other, [
+    'issue',
+    'start',
+    brief,
+    '--json',
+    '--non-interactive',
+    '--on-duplicate',
+    'ignore',
+    '--no-refresh',
+    '--scope',
+    'org',
+    '-o',
+    out,
+  ]);
   expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
   return { json: JSON.parse(r.stdout) as StartJson, r };
 }
@@ -68,12 +86,18 @@ const decisions = async () =>
     briefs.map(async (b) => {
       const { json } = await check(b);
       expect(json.matches.every((m) => Number.isFinite(m.score))).toBe(true);
-      return { status: json.status, first: json.matches[0] ? `${json.matches[0].repository}:${json.matches[0].path}` : null, warnings: json.warnings };
+      return {
+        status: json.status,
+        first: json.matches[0] ? `${json.matches[0].repository}:${json.matches[0].path}` : null,
+        warnings: json.warnings,
+      };
     }),
   );
 
 async function evilDocs(): Promise<Array<{ id: string; path: string }>> {
-  return sql<{ id: string; path: string }>(`SELECT d.id::text AS id, d.path FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/evil' ORDER BY d.path`);
+  return sql<{ id: string; path: string }>(
+    `SELECT d.id::text AS id, d.path FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/evil' ORDER BY d.path`,
+  );
 }
 
 beforeAll(async () => {
@@ -83,16 +107,30 @@ beforeAll(async () => {
   await indexedDemo(demo);
   await commitConfig(demo, 'store:\n  repository: acme/demo\n  publish: true\nattempts:\n  scope: org\n');
   evil = path.join(tmp, 'evil');
-  const issue = (n: number, title: string, body: string) => [`docs/audit/done/${n}-x/001-issue.md`, `# Issue #${n}: ${title}\n\n${body}\n`];
+  const issue = (n: number, title: string, body: string) => [
+    `docs/audit/done/${n}-x/001-issue.md`,
+    `# Issue #${n}: ${title}\n\n${body}\n`,
+  ];
   for (const [rel, text] of [
-    issue(500, 'Rename the admin console colours', 'The admin console uses an old palette; rename the colour tokens to the new names.'),
-    issue(501, 'Move the nightly export to a new bucket', 'The nightly CSV export writes to a bucket we are retiring; point it at the new one.'),
+    issue(
+      500,
+      'Rename the admin console colours',
+      'The admin console uses an old palette; rename the colour tokens to the new names.',
+    ),
+    issue(
+      501,
+      'Move the nightly export to a new bucket',
+      'The nightly CSV export writes to a bucket we are retiring; point it at the new one.',
+    ),
   ]) {
     await mkdir(path.dirname(path.join(evil, rel)), { recursive: true });
     await writeFile(path.join(evil, rel), text);
   }
   await mkdir(path.join(evil, '.agentos'), { recursive: true });
-  await commitConfig(evil, 'store:\n  repository: acme/evil\n  publish: true\ncorpus:\n  history: ["docs/audit/done/**/*.md"]\n');
+  await commitConfig(
+    evil,
+    'store:\n  repository: acme/evil\n  publish: true\ncorpus:\n  history: ["docs/audit/done/**/*.md"]\n',
+  );
   other = path.join(tmp, 'other');
   await mkdir(path.join(other, '.agentos'), { recursive: true });
   await commitConfig(other, 'store:\n  repository: acme/other\n  publish: true\nattempts:\n  scope: org\n');
@@ -115,7 +153,9 @@ afterAll(async () => {
 
 describe("the server refuses what one person may not do to another's work", () => {
   test("Mallory cannot replace, wipe or delete Alice's repository; Alice's rows stay as they were", async () => {
-    const before = await sql<{ n: string }>(`SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo'`);
+    const before = await sql<{ n: string }>(
+      `SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo'`,
+    );
     // An empty project that claims Alice's name: its sync would have removed every document.
     const fake = path.join(tmp, 'fake');
     await mkdir(path.join(fake, '.agentos'), { recursive: true });
@@ -123,7 +163,9 @@ describe("the server refuses what one person may not do to another's work", () =
     expect((await as('mallory', fake, ['index', '--include-history', '-q'])).code).toBe(0);
     const sync = await as('mallory', fake, ['store', 'sync']);
     expect(sync.code).toBe(7);
-    expect(sync.stderr).toContain('acme/demo in the team store is owned by alice: only its owners or an administrator (agentos_admin) can replace or remove it');
+    expect(sync.stderr).toContain(
+      'acme/demo in the team store is owned by alice: only its owners or an administrator (agentos_admin) can replace or remove it',
+    );
     const remove = await as('mallory', fake, ['store', 'remove', 'acme/demo']);
     expect(remove.code).toBe(7);
     expect(remove.stderr).toContain('acme/demo in the team store is owned by alice');
@@ -134,37 +176,75 @@ describe("the server refuses what one person may not do to another's work", () =
     const rita = { AGENTOS_DATABASE_URL: await personUrl(pg, 'rita', 'agentos_reader') };
     expect((await runCli(['-C', fresh, 'index', '--include-history', '-q'], { cwd: fresh, env: rita })).code).toBe(0);
     const reader = await runCli(['-C', fresh, 'store', 'sync'], { cwd: fresh, env: rita });
-    expect([reader.code, reader.stderr]).toEqual([7, expect.stringContaining('acme/fresh: this login may only read the team store (agentos_reader)')]);
+    expect([reader.code, reader.stderr]).toEqual([
+      7,
+      expect.stringContaining('acme/fresh: this login may only read the team store (agentos_reader)'),
+    ]);
     // Around the client too: a writer holds no DELETE and no UPDATE of owners (schema version 6), and the
     // store's own functions ask who is calling, as row-level security does.
-    await expect(asMallory(`DELETE FROM documents WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/demo') RETURNING id`)).rejects.toMatchObject({ code: '42501' });
-    await expect(asMallory(`DELETE FROM repositories WHERE name = 'acme/demo' RETURNING id`)).rejects.toMatchObject({ code: '42501' });
-    await expect(asMallory(`UPDATE repositories SET owners = ARRAY['mallory'] WHERE name = 'acme/demo' RETURNING id`)).rejects.toMatchObject({ code: '42501' });
-    await expect(asMallory(`SELECT agentos.remove_documents((SELECT id FROM repositories WHERE name = 'acme/demo'), NULL)`)).rejects.toMatchObject({ code: '42501' });
-    await expect(asMallory(`SELECT agentos.refresh_statistics((SELECT id FROM repositories WHERE name = 'acme/demo'))`)).rejects.toMatchObject({ code: '42501' });
+    await expect(
+      asMallory(
+        `DELETE FROM documents WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/demo') RETURNING id`,
+      ),
+    ).rejects.toMatchObject({ code: '42501' });
+    await expect(asMallory(`DELETE FROM repositories WHERE name = 'acme/demo' RETURNING id`)).rejects.toMatchObject({
+      code: '42501',
+    });
+    await expect(
+      asMallory(`UPDATE repositories SET owners = ARRAY['mallory'] WHERE name = 'acme/demo' RETURNING id`),
+    ).rejects.toMatchObject({ code: '42501' });
+    await expect(
+      asMallory(`SELECT agentos.remove_documents((SELECT id FROM repositories WHERE name = 'acme/demo'), NULL)`),
+    ).rejects.toMatchObject({ code: '42501' });
+    await expect(
+      asMallory(`SELECT agentos.refresh_statistics((SELECT id FROM repositories WHERE name = 'acme/demo'))`),
+    ).rejects.toMatchObject({ code: '42501' });
     expect(await asMallory(`SELECT agentos.remove_repository('acme/demo') AS id`)).toEqual([{ id: null }]);
-    const after = await sql<{ n: string }>(`SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo'`);
+    const after = await sql<{ n: string }>(
+      `SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo'`,
+    );
     expect(after).toEqual(before);
     // Even of her own repository she cannot hand ownership around or rename it: only an administrator can.
-    await expect(asMallory(`UPDATE repositories SET owners = ARRAY['mallory', 'alice'] WHERE name = 'acme/evil'`)).rejects.toMatchObject({ code: '42501' });
-    await expect(asMallory(`UPDATE repositories SET name = 'acme/demo2' WHERE name = 'acme/evil'`)).rejects.toMatchObject({ code: '42501' });
+    await expect(
+      asMallory(`UPDATE repositories SET owners = ARRAY['mallory', 'alice'] WHERE name = 'acme/evil'`),
+    ).rejects.toMatchObject({ code: '42501' });
+    await expect(
+      asMallory(`UPDATE repositories SET name = 'acme/demo2' WHERE name = 'acme/evil'`),
+    ).rejects.toMatchObject({ code: '42501' });
     // Mallory's own repository is hers: she published it first.
-    expect(await sql<{ owners: string[] }>(`SELECT owners FROM repositories WHERE name = 'acme/evil'`)).toEqual([{ owners: ['mallory'] }]);
+    expect(await sql<{ owners: string[] }>(`SELECT owners FROM repositories WHERE name = 'acme/evil'`)).toEqual([
+      { owners: ['mallory'] },
+    ]);
   });
 
   test('a record is authored by the login role: Mallory cannot write one as Alice, nor forget one of hers', async () => {
-    const alices = await as('alice', demo, ['attempt', 'record', '--outcome', 'failure', '--error', 'boom', '--command', 'make release']);
+    const alices = await as('alice', demo, [
+      'attempt',
+      'record',
+      '--outcome',
+      'failure',
+      '--error',
+      'boom',
+      '--command',
+      'make release',
+    ]);
     expect(alices.code).toBe(0);
-    const [row] = await sql<{ id: string; author: string }>(`SELECT id, author FROM attempts WHERE command = 'make release'`);
+    const [row] = await sql<{ id: string; author: string }>(
+      `SELECT id, author FROM attempts WHERE command = 'make release'`,
+    );
     expect(row.author).toBe('alice');
     await expect(
       asMallory(
         `INSERT INTO attempts (id, repository, author, time, session_id, tool, command, outcome, tags, cwd) VALUES ('01FORGED00000000000000000A', 'acme/demo', 'alice', now(), 's', 'shell', 'make release', 'success', '[]', '.')`,
       ),
     ).rejects.toMatchObject({ code: '42501' });
-    await expect(asMallory(`DELETE FROM attempts WHERE id = $1 RETURNING id`, [row.id])).rejects.toMatchObject({ code: '42501' });
+    await expect(asMallory(`DELETE FROM attempts WHERE id = $1 RETURNING id`, [row.id])).rejects.toMatchObject({
+      code: '42501',
+    });
     expect(await asMallory(`SELECT agentos.forget_attempts(ARRAY[$1]) AS id`, [row.id])).toEqual([]);
-    await expect(asMallory(`INSERT INTO forgotten_attempts (id) VALUES ($1)`, [row.id])).rejects.toMatchObject({ code: '42501' });
+    await expect(asMallory(`INSERT INTO forgotten_attempts (id) VALUES ($1)`, [row.id])).rejects.toMatchObject({
+      code: '42501',
+    });
     expect(await sql(`SELECT id FROM attempts WHERE id = $1`, [row.id])).toEqual([{ id: row.id }]);
   });
 
@@ -173,26 +253,44 @@ describe("the server refuses what one person may not do to another's work", () =
       `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, tags, cwd${extra}) VALUES ('${id}', 'acme/evil', now(), 's', 'shell', 'y', 'failure', '[]', '.'${values})`;
     // received_at given as 'infinity' made every later pull page past it: it is no column a client may write (version 6),
     // and the server's clock decides (a trigger).
-    await expect(asMalloryAsGroup(insert('01SETROLE0000000000000000C', ', received_at', ", 'infinity'"))).rejects.toMatchObject({ code: '42501' });
+    await expect(
+      asMalloryAsGroup(insert('01SETROLE0000000000000000C', ', received_at', ", 'infinity'")),
+    ).rejects.toMatchObject({ code: '42501' });
     await asMalloryAsGroup(insert('01SETROLE0000000000000000A', '', ''));
-    expect(await sql(`SELECT author, isfinite(received_at) AS finite FROM attempts WHERE id = '01SETROLE0000000000000000A'`)).toEqual([{ author: 'mallory', finite: true }]);
-    await expect(asMalloryAsGroup(insert('01SETROLE0000000000000000B', ', author', ", 'agentos_writer'"))).rejects.toMatchObject({ code: '42501' });
-    expect(await asMalloryAsGroup(`INSERT INTO repositories (name) VALUES ('acme/group') RETURNING owners`)).toEqual([{ owners: ['mallory'] }]);
-    await expect(asMallory(insert('01NEGATIVE000000000000000A', ', duration_ms', ', -5'))).rejects.toMatchObject({ code: '23514' });
+    expect(
+      await sql(`SELECT author, isfinite(received_at) AS finite FROM attempts WHERE id = '01SETROLE0000000000000000A'`),
+    ).toEqual([{ author: 'mallory', finite: true }]);
+    await expect(
+      asMalloryAsGroup(insert('01SETROLE0000000000000000B', ', author', ", 'agentos_writer'")),
+    ).rejects.toMatchObject({ code: '42501' });
+    expect(await asMalloryAsGroup(`INSERT INTO repositories (name) VALUES ('acme/group') RETURNING owners`)).toEqual([
+      { owners: ['mallory'] },
+    ]);
+    await expect(asMallory(insert('01NEGATIVE000000000000000A', ', duration_ms', ', -5'))).rejects.toMatchObject({
+      code: '23514',
+    });
     await sql(`DELETE FROM attempts WHERE id = '01SETROLE0000000000000000A'`);
     await sql(`DELETE FROM repositories WHERE name = 'acme/group'`);
   });
 
   test('rows no agentos writes are refused: a scaled vector and an endless time by CHECKs; a changed document, forged statistics and counts by privilege', async () => {
-    const [doc] = await sql<{ id: string }>(`SELECT d.id::text AS id FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/evil' ORDER BY d.path LIMIT 1`);
-    const [chunk] = await sql<{ id: string; v: string }>(`SELECT id::text AS id, embedding::text AS v FROM chunks WHERE document_id = $1 LIMIT 1`, [doc.id]);
+    const [doc] = await sql<{ id: string }>(
+      `SELECT d.id::text AS id FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/evil' ORDER BY d.path LIMIT 1`,
+    );
+    const [chunk] = await sql<{ id: string; v: string }>(
+      `SELECT id::text AS id, embedding::text AS v FROM chunks WHERE document_id = $1 LIMIT 1`,
+      [doc.id],
+    );
     const scaled = `[${chunk.v
       .slice(1, -1)
       .split(',')
       .map((x) => Number(x) * 50)
       .join(',')}]`;
     for (const [text, params] of [
-      [`INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) VALUES ($1, 99, 's', 'e', $2::vector)`, [doc.id, scaled]],
+      [
+        `INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) VALUES ($1, 99, 's', 'e', $2::vector)`,
+        [doc.id, scaled],
+      ],
       [
         `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, tags, cwd) VALUES ('01ENDLESS0000000000000000A', 'acme/evil', 'infinity', 's', 'shell', 'x', 'failure', '[]', '.')`,
         [],
@@ -224,7 +322,12 @@ describe("the server refuses what one person may not do to another's work", () =
   });
 
   test("the direct edits issue 47 found refused stay refused: TRUNCATE, ALTER, DROP POLICY, CREATE, SET ROLE to a teammate, a NaN or 383-wide vector, a reader's INSERT", async () => {
-    const count = async () => (await sql<{ n: string }>(`SELECT (SELECT count(*) FROM documents) + (SELECT count(*) FROM chunks) + (SELECT count(*) FROM attempts) AS n`))[0].n;
+    const count = async () =>
+      (
+        await sql<{ n: string }>(
+          `SELECT (SELECT count(*) FROM documents) + (SELECT count(*) FROM chunks) + (SELECT count(*) FROM attempts) AS n`,
+        )
+      )[0].n;
     const before = await count();
     for (const text of [
       `TRUNCATE agentos.documents CASCADE`,
@@ -244,7 +347,12 @@ describe("the server refuses what one person may not do to another's work", () =
     const nan = `[NaN,${values.slice(1).join(',')}]`;
     const narrow = `[${values.slice(1).join(',')}]`;
     for (const v of [nan, narrow])
-      await expect(asMallory(`INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) VALUES ($1, 98, 's', 'e', $2::vector)`, [chunk.d, v])).rejects.toThrow(/NaN|dimensions/);
+      await expect(
+        asMallory(
+          `INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) VALUES ($1, 98, 's', 'e', $2::vector)`,
+          [chunk.d, v],
+        ),
+      ).rejects.toThrow(/NaN|dimensions/);
     const rita = await personUrl(pg, 'rita', 'agentos_reader');
     await expect(
       sqlAt(
@@ -252,7 +360,9 @@ describe("the server refuses what one person may not do to another's work", () =
         `INSERT INTO agentos.attempts (id, repository, time, session_id, tool, command, outcome, tags, cwd) VALUES ('01READER00000000000000000A', 'acme/demo', now(), 's', 'shell', 'x', 'failure', '[]', '.')`,
       ),
     ).rejects.toMatchObject({ code: '42501' });
-    await expect(sqlAt(rita, `UPDATE agentos.repositories SET synced_at = now()`)).rejects.toMatchObject({ code: '42501' });
+    await expect(sqlAt(rita, `UPDATE agentos.repositories SET synced_at = now()`)).rejects.toMatchObject({
+      code: '42501',
+    });
     expect(await count()).toBe(before);
   });
 
@@ -284,33 +394,55 @@ describe("the server refuses what one person may not do to another's work", () =
 
 describe('names cannot collide (issue 47)', () => {
   test("a repository `git.example.com` whose path continues another's name (`8443/acme/k:docs/…`) drops no match of `git.example.com:8443/acme/k`", async () => {
-    const issue = '# Issue #600: Rotate the release signing keys every quarter\n\nThe signing keys of the release pipeline never expire; rotate them every quarter and revoke the old ones.\n';
+    const issue =
+      '# Issue #600: Rotate the release signing keys every quarter\n\nThe signing keys of the release pipeline never expire; rotate them every quarter and revoke the old ones.\n';
     const k = path.join(tmp, 'k');
     await mkdir(path.join(k, 'docs', 'audit', 'done', '600-keys'), { recursive: true });
     await writeFile(path.join(k, 'docs', 'audit', 'done', '600-keys', '001-issue.md'), issue);
     await mkdir(path.join(k, '.agentos'), { recursive: true });
-    await commitConfig(k, 'store:\n  repository: git.example.com:8443/acme/k\n  publish: true\ncorpus:\n  history: ["docs/audit/done/**/*.md"]\n');
+    await commitConfig(
+      k,
+      'store:\n  repository: git.example.com:8443/acme/k\n  publish: true\ncorpus:\n  history: ["docs/audit/done/**/*.md"]\n',
+    );
     expect((await as('alice', k, ['index', '--include-history', '-q'])).code).toBe(0);
     expect((await as('alice', k, ['store', 'sync'])).code).toBe(0);
     // Mallory's repository is the host alone; her document's path carries the rest of Alice's name and her path.
     const host = path.join(tmp, 'host');
     const planted = path.join(host, '8443', 'acme', 'k:docs', 'audit', 'done', '600-keys', '001-issue.md');
     await mkdir(path.dirname(planted), { recursive: true });
-    await writeFile(planted, issue.replace('Rotate the release signing keys every quarter', 'Rotate the release signing keys every quarter (copy)'));
+    await writeFile(
+      planted,
+      issue.replace(
+        'Rotate the release signing keys every quarter',
+        'Rotate the release signing keys every quarter (copy)',
+      ),
+    );
     await mkdir(path.join(host, '.agentos'), { recursive: true });
-    await commitConfig(host, 'store:\n  repository: git.example.com\n  publish: true\ncorpus:\n  history: ["8443/**/*.md"]\n');
+    await commitConfig(
+      host,
+      'store:\n  repository: git.example.com\n  publish: true\ncorpus:\n  history: ["8443/**/*.md"]\n',
+    );
     expect((await as('mallory', host, ['index', '--include-history', '-q'])).code).toBe(0);
     expect((await as('mallory', host, ['store', 'sync'])).code).toBe(0);
     try {
-      const [paths] = await sql<{ n: string }>(`SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'git.example.com' AND d.path LIKE '8443/acme/k:%'`);
+      const [paths] = await sql<{ n: string }>(
+        `SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'git.example.com' AND d.path LIKE '8443/acme/k:%'`,
+      );
       expect(paths.n).toBe('1');
       const brief = path.join(tmp, 'keys-brief.md');
-      await writeFile(brief, '# Rotate the signing keys of the release pipeline\n\nOur release signing keys never expire. Rotate them every quarter and revoke the old keys.\n');
+      await writeFile(
+        brief,
+        '# Rotate the signing keys of the release pipeline\n\nOur release signing keys never expire. Rotate them every quarter and revoke the old keys.\n',
+      );
       const { json } = await check(brief);
       // Both stand, each under its own repository (a match's path names its repository, its `:` escaped).
       const alices = json.matches.filter((m) => m.repository === 'git.example.com:8443/acme/k');
-      expect(alices.map((m) => m.path)).toEqual(['git.example.com%3A8443/acme/k:docs/audit/done/600-keys/001-issue.md']);
-      expect(json.matches.filter((m) => m.repository === 'git.example.com').map((m) => m.path)).toEqual(['git.example.com:8443/acme/k:docs/audit/done/600-keys/001-issue.md']);
+      expect(alices.map((m) => m.path)).toEqual([
+        'git.example.com%3A8443/acme/k:docs/audit/done/600-keys/001-issue.md',
+      ]);
+      expect(json.matches.filter((m) => m.repository === 'git.example.com').map((m) => m.path)).toEqual([
+        'git.example.com:8443/acme/k:docs/audit/done/600-keys/001-issue.md',
+      ]);
       expect(json.warnings.join('\n')).not.toMatch(/one name for documents/);
     } finally {
       expect((await as('mallory', host, ['store', 'remove', 'git.example.com'])).code).toBe(0);
@@ -333,7 +465,9 @@ describe("the store's migration lock (issue 47)", () => {
       await owner.connect();
       try {
         await owner.query('BEGIN');
-        await expect(migrationLock(owner, 300)).rejects.toThrow(/another session \(pid \d+, user rita\) has held the store's migration lock/);
+        await expect(migrationLock(owner, 300)).rejects.toThrow(
+          /another session \(pid \d+, user rita\) has held the store's migration lock/,
+        );
         await owner.query('ROLLBACK');
       } finally {
         await owner.end();
@@ -362,19 +496,30 @@ describe('a store URL in any form prints no password (issue 47)', () => {
 describe('an administrator keeps what docs/team-store.md gives her (version 6 took table-wide rights from writers only)', () => {
   test('she adds an owner and removes a record by hand; the removal leaves a tombstone', async () => {
     const ada = await personUrl(pg, 'ada', 'agentos_admin');
-    expect(await sqlAt(ada, `UPDATE agentos.repositories SET owners = owners || 'carol'::text WHERE name = 'acme/evil' RETURNING owners`)).toEqual([{ owners: ['mallory', 'carol'] }]);
+    expect(
+      await sqlAt(
+        ada,
+        `UPDATE agentos.repositories SET owners = owners || 'carol'::text WHERE name = 'acme/evil' RETURNING owners`,
+      ),
+    ).toEqual([{ owners: ['mallory', 'carol'] }]);
     await sqlAt(ada, `UPDATE agentos.repositories SET owners = ARRAY['mallory'] WHERE name = 'acme/evil'`);
     await asMallory(
       `INSERT INTO attempts (id, repository, time, session_id, tool, command, outcome, tags, cwd) VALUES ('01ADMINREMQVES000000000000', 'acme/evil', now(), 's', 'shell', 'z', 'failure', '[]', '.')`,
     );
-    expect(await sqlAt(ada, `DELETE FROM agentos.attempts WHERE id = '01ADMINREMQVES000000000000' RETURNING id`)).toHaveLength(1);
-    expect(await sql(`SELECT author FROM forgotten_attempts WHERE id = '01ADMINREMQVES000000000000'`)).toEqual([{ author: 'mallory' }]);
+    expect(
+      await sqlAt(ada, `DELETE FROM agentos.attempts WHERE id = '01ADMINREMQVES000000000000' RETURNING id`),
+    ).toHaveLength(1);
+    expect(await sql(`SELECT author FROM forgotten_attempts WHERE id = '01ADMINREMQVES000000000000'`)).toEqual([
+      { author: 'mallory' },
+    ]);
   });
 });
 
 describe('one repository cannot outweigh another (issue 47)', () => {
   test("30 copies of a teammate's document in Mallory's repository: the duplicate still alerts, the original is still shown", async () => {
-    const alerted = baseline.map((d, i) => ({ ...d, i })).filter((d) => d.status === 'duplicate_alert' && d.first?.startsWith('acme/demo:'));
+    const alerted = baseline
+      .map((d, i) => ({ ...d, i }))
+      .filter((d) => d.status === 'duplicate_alert' && d.first?.startsWith('acme/demo:'));
     expect(alerted.length).toBeGreaterThan(0);
     const evil = `(SELECT id FROM repositories WHERE name = 'acme/evil')`;
     // The original's score and its two relative features before the copies: each copy used to stand beside it as other work.
@@ -389,7 +534,10 @@ describe('one repository cannot outweigh another (issue 47)', () => {
     for (const { first } of alerted) {
       // A match's path is its key in the org view: the repository, then the path it holds there.
       const originalPath = first!.slice('acme/demo:acme/demo:'.length);
-      const [orig] = await sql<{ id: string }>(`SELECT d.id::text AS id FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo' AND d.path = $1`, [originalPath]);
+      const [orig] = await sql<{ id: string }>(
+        `SELECT d.id::text AS id FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo' AND d.path = $1`,
+        [originalPath],
+      );
       expect(orig).toBeDefined();
       // What a writer may do: insert rows into her own repository (copied from what she can read), and have them counted.
       await asMallory(
@@ -431,14 +579,22 @@ describe('one repository cannot outweigh another (issue 47)', () => {
 describe("rows from before the CHECKs cannot change anybody else's check", () => {
   test('a vector scaled by 50 and a document without a title: skipped and named; every status and first match as before', async () => {
     const [a, b] = await evilDocs();
-    const [chunk] = await sql<{ id: string; v: string }>(`SELECT id::text AS id, embedding::text AS v FROM chunks WHERE document_id = $1 ORDER BY ordinal LIMIT 1`, [a.id]);
+    const [chunk] = await sql<{ id: string; v: string }>(
+      `SELECT id::text AS id, embedding::text AS v FROM chunks WHERE document_id = $1 ORDER BY ordinal LIMIT 1`,
+      [a.id],
+    );
     const scaled = `[${chunk.v
       .slice(1, -1)
       .split(',')
       .map((x) => Number(x) * 50)
       .join(',')}]`;
-    await before4('chunks', 'chunks_unit_vector', `UPDATE chunks SET embedding = $1::vector WHERE id = $2`, [scaled, chunk.id]);
-    await before4('documents', 'documents_shape', `UPDATE documents SET metadata = metadata - 'title' WHERE id = $1`, [b.id]);
+    await before4('chunks', 'chunks_unit_vector', `UPDATE chunks SET embedding = $1::vector WHERE id = $2`, [
+      scaled,
+      chunk.id,
+    ]);
+    await before4('documents', 'documents_shape', `UPDATE documents SET metadata = metadata - 'title' WHERE id = $1`, [
+      b.id,
+    ]);
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
     const said = after.flatMap((d) => d.warnings).join('\n');
@@ -449,11 +605,21 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
   test('a document of 10,001 chunks is skipped by its size, before any of it is read, and counts for nothing in the statistics; every status and first match as before', async () => {
     const docs = await evilDocs();
     const big = docs[docs.length - 1];
-    const counted = async () => (await sql<{ docs: number }>(`SELECT docs FROM repositories WHERE name = 'acme/evil'`))[0].docs;
-    const termsCounted = async () => Number((await sql<{ n: string }>(`SELECT sum(df) AS n FROM repository_terms WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/evil')`))[0].n);
+    const counted = async () =>
+      (await sql<{ docs: number }>(`SELECT docs FROM repositories WHERE name = 'acme/evil'`))[0].docs;
+    const termsCounted = async () =>
+      Number(
+        (
+          await sql<{ n: string }>(
+            `SELECT sum(df) AS n FROM repository_terms WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/evil')`,
+          )
+        )[0].n,
+      );
     const docsBefore = await counted();
     const termsBefore = await termsCounted();
-    const bigTerms = Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM document_terms WHERE document_id = $1`, [big.id]))[0].n);
+    const bigTerms = Number(
+      (await sql<{ n: string }>(`SELECT count(*) AS n FROM document_terms WHERE document_id = $1`, [big.id]))[0].n,
+    );
     expect(bigTerms).toBeGreaterThan(0);
     // Mallory owns acme/evil: the policies let her add chunks to her own document, each a unit vector.
     await asMallory(
@@ -462,31 +628,44 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
       [big.id],
     );
     // Rows added and not yet counted: the repository is left out until its statistics are the server's again.
-    expect((await sql<{ counted: boolean }>(`SELECT counted FROM repositories WHERE name = 'acme/evil'`))[0].counted).toBe(false);
+    expect(
+      (await sql<{ counted: boolean }>(`SELECT counted FROM repositories WHERE name = 'acme/evil'`))[0].counted,
+    ).toBe(false);
     expect((await decisions()).map(({ status, first }) => ({ status, first }))).toEqual(baseline);
     await asMallory(`SELECT agentos.refresh_statistics((SELECT id FROM repositories WHERE name = 'acme/evil'))`);
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
-    expect(after.flatMap((d) => d.warnings).join('\n')).toContain(`team store: skipped acme/evil:${big.path}: more than 10000 chunks`);
+    expect(after.flatMap((d) => d.warnings).join('\n')).toContain(
+      `team store: skipped acme/evil:${big.path}: more than 10000 chunks`,
+    );
     // What no reader reads weighs nothing (schema version 7): the document and each of its terms left out of the counts.
     expect(await counted()).toBe(docsBefore - 1);
     expect(await termsCounted()).toBe(termsBefore - bigTerms);
   });
 
   test('negative term statistics: no score becomes NaN, every status and first match as before', async () => {
-    await before4('repository_terms', 'repository_terms_df', `UPDATE repository_terms SET df = -1000 WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/evil')`);
+    await before4(
+      'repository_terms',
+      'repository_terms_df',
+      `UPDATE repository_terms SET df = -1000 WHERE repository_id = (SELECT id FROM repositories WHERE name = 'acme/evil')`,
+    );
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
   });
 
   test("a writer cannot lock the store's tables against readers (no table-wide UPDATE or DELETE); a lock held by its owner makes a check answer locally and say why", async () => {
     const { Client } = (await import('pg')).default;
-    const mallory = new Client({ connectionString: await personUrl(pg, 'mallory'), options: '-c search_path=agentos,public' });
+    const mallory = new Client({
+      connectionString: await personUrl(pg, 'mallory'),
+      options: '-c search_path=agentos,public',
+    });
     await mallory.connect();
     try {
       for (const t of ['repositories', 'documents', 'chunks', 'document_terms', 'repository_terms', 'attempts']) {
         await mallory.query('BEGIN');
-        await expect(mallory.query(`LOCK TABLE agentos.${t} IN ACCESS EXCLUSIVE MODE`)).rejects.toMatchObject({ code: '42501' });
+        await expect(mallory.query(`LOCK TABLE agentos.${t} IN ACCESS EXCLUSIVE MODE`)).rejects.toMatchObject({
+          code: '42501',
+        });
         await mallory.query('ROLLBACK');
       }
       // What INSERT allows (ROW EXCLUSIVE) does not stop a reader: the check answers from the store.
@@ -513,16 +692,32 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
   });
 
   test('a look-alike name (issue 47): refused by the server; one from before version 5 is left out by every reader and named', async () => {
-    await expect(asMallory(`INSERT INTO repositories (name) VALUES ($1)`, ['acme/demo\u200b'])).rejects.toMatchObject({ code: '23514' });
-    await expect(asMallory(`INSERT INTO repositories (name) VALUES ($1)`, ['ACME.example/demo'])).rejects.toMatchObject({ code: '23514' });
-    await before4('repositories', 'repositories_name_form', `UPDATE repositories SET name = $1 WHERE name = 'acme/evil'`, ['acme/evil\u200b']);
+    await expect(asMallory(`INSERT INTO repositories (name) VALUES ($1)`, ['acme/demo\u200b'])).rejects.toMatchObject({
+      code: '23514',
+    });
+    await expect(asMallory(`INSERT INTO repositories (name) VALUES ($1)`, ['ACME.example/demo'])).rejects.toMatchObject(
+      { code: '23514' },
+    );
+    await before4(
+      'repositories',
+      'repositories_name_form',
+      `UPDATE repositories SET name = $1 WHERE name = 'acme/evil'`,
+      ['acme/evil\u200b'],
+    );
     try {
       const after = await decisions();
       expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
-      expect(after[0].warnings.join('\n')).toMatch(/team store: skipped repository .*acme\/evil.*: its name holds invisible characters/);
+      expect(after[0].warnings.join('\n')).toMatch(
+        /team store: skipped repository .*acme\/evil.*: its name holds invisible characters/,
+      );
     } finally {
       // Its name as it was, for the tests after this one (the constraint lifted and put back, as before4 does).
-      await before4('repositories', 'repositories_name_form', `UPDATE repositories SET name = 'acme/evil' WHERE name = $1`, ['acme/evil\u200b']);
+      await before4(
+        'repositories',
+        'repositories_name_form',
+        `UPDATE repositories SET name = 'acme/evil' WHERE name = $1`,
+        ['acme/evil\u200b'],
+      );
     }
   });
 
@@ -530,12 +725,17 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     await before4('repositories', 'repositories_totals', `UPDATE repositories SET docs = -5 WHERE name = 'acme/evil'`);
     const after = await decisions();
     expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
-    expect(after[0].warnings.join('\n')).toContain('team store: skipped repository acme/evil: its document totals are not non-negative counts');
+    expect(after[0].warnings.join('\n')).toContain(
+      'team store: skipped repository acme/evil: its document totals are not non-negative counts',
+    );
   });
 
   test("an attempt at time `infinity` is left on the server and named; the team's other records still warn", async () => {
     await mkdir(path.join(other, 'scripts'), { recursive: true });
-    await writeFile(path.join(other, 'scripts', 'deploy.sh'), '#!/bin/sh\necho "error: staging refused the token" >&2\nexit 3\n');
+    await writeFile(
+      path.join(other, 'scripts', 'deploy.sh'),
+      '#!/bin/sh\necho "error: staging refused the token" >&2\nexit 3\n',
+    );
     await chmod(path.join(other, 'scripts', 'deploy.sh'), 0o755);
     const row = (id: string, time: string) =>
       `INSERT INTO attempts (id, repository, author, time, session_id, tool, command, outcome, exit_code, error, tags, cwd) VALUES ('${id}', 'acme/other', 'alice', '${time}'::timestamptz, 's1', 'Bash', './scripts/deploy.sh --target staging', 'failure', 3, 'error: staging refused the token', '[]'::jsonb, '.')`;
@@ -544,7 +744,9 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     const r = await as('carol', other, ['run', '--', './scripts/deploy.sh', '--target', 'staging']);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/This resembles a failure/);
-    expect(r.stderr).toContain("1 of the team's attempt records were not imported: 01HZZZZZZZZZZZZZZZZZZZZZZ1 (alice): its time is not a date");
+    expect(r.stderr).toContain(
+      "1 of the team's attempt records were not imported: 01HZZZZZZZZZZZZZZZZZZZZZZ1 (alice): its time is not a date",
+    );
     expect(r.stderr).not.toMatch(/Invalid time value|not shared with the team/);
   });
 
@@ -553,7 +755,10 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     const dave = path.join(tmp, 'other-dave');
     await mkdir(path.join(dave, '.agentos'), { recursive: true });
     await mkdir(path.join(dave, 'scripts'), { recursive: true });
-    await writeFile(path.join(dave, '.agentos', 'config.yaml'), 'store:\n  repository: acme/other\nattempts:\n  scope: org\n');
+    await writeFile(
+      path.join(dave, '.agentos', 'config.yaml'),
+      'store:\n  repository: acme/other\nattempts:\n  scope: org\n',
+    );
     await writeFile(path.join(dave, 'scripts', 'lint.sh'), '#!/bin/sh\necho linted\n');
     await chmod(path.join(dave, 'scripts', 'lint.sh'), 0o755);
     const forged = (id: string, time: string, error: string) =>
@@ -578,7 +783,11 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(JSON.parse(r.stdout)).toMatchObject({ repository: 'acme/evil', removed: true });
     expect(await sql(`SELECT name FROM repositories WHERE name = 'acme/evil'`)).toEqual([]);
-    expect(await sql(`SELECT d.id FROM documents d WHERE d.path LIKE 'docs/audit/done/50%' AND NOT EXISTS (SELECT 1 FROM repositories r WHERE r.id = d.repository_id)`)).toEqual([]);
+    expect(
+      await sql(
+        `SELECT d.id FROM documents d WHERE d.path LIKE 'docs/audit/done/50%' AND NOT EXISTS (SELECT 1 FROM repositories r WHERE r.id = d.repository_id)`,
+      ),
+    ).toEqual([]);
     const missing = await as('mallory', evil, ['store', 'remove', 'acme/nothing']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('the team store has no repository named acme/nothing');

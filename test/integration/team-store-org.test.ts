@@ -26,7 +26,8 @@ let briefs: string[];
 
 const sql = <T>(text: string, params: unknown[] = []): Promise<T[]> => sqlAt<T>(pg.url, text, params);
 
-const run = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => runCli(['-C', dir, ...args], { env: { AGENTOS_DATABASE_URL: pg.url, ...env } });
+const run = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
+  runCli(['-C', dir, ...args], { env: { AGENTOS_DATABASE_URL: pg.url, ...env } });
 
 interface Match {
   path: string;
@@ -44,9 +45,30 @@ interface StartJson {
   warnings: string[];
 }
 
-async function start(dir: string, brief: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ r: CliResult; json: StartJson }> {
+async function start(
+  dir: string,
+  brief: string,
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ r: CliResult; json: StartJson }> {
   const out = path.join(tmp, 'out', `${path.basename(dir)}-${path.basename(brief)}`);
-  const r = await run(dir, ['issue', 'start', brief, '--json', '--non-interactive', '--on-duplicate', 'ignore', '--no-refresh', '-o', out, ...extra], env);
+  const r = await run(
+    dir,
+    [
+      'issue',
+      'start',
+      brief,
+      '--json',
+      '--non-interactive',
+      '--on-duplicate',
+      'ignore',
+      '--no-refresh',
+      '-o',
+      out,
+      ...extra,
+    ],
+    env,
+  );
   expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
   return { r, json: JSON.parse(r.stdout) as StartJson };
 }
@@ -83,7 +105,10 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
       expect(local.scope).toBe('repo');
       expect(org.scope).toBe('org');
       expect(org.method).toMatch(/\+pgvector$/);
-      expect(org.org).toMatchObject({ repositories: ['acme/demo'], where: expect.stringMatching(/^127\.0\.0\.1:\d+\/postgres$/) });
+      expect(org.org).toMatchObject({
+        repositories: ['acme/demo'],
+        where: expect.stringMatching(/^127\.0\.0\.1:\d+\/postgres$/),
+      });
       expect(r.stderr).toMatch(/Compared with 1 other repository in the team store at 127\.0\.0\.1:\d+\/postgres/);
       expect(org.status).toBe(local.status);
       for (const key of ['matches', 'nearest'] as const) {
@@ -99,7 +124,9 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
 
   test('search --scope org lists the same documents with the same scores, named by repository', async () => {
     const query = ['structured', 'logging', 'correlation', 'ids'];
-    const local = JSON.parse((await run(demo, ['search', '--json', '--min-score', '0', '-k', '8', ...query])).stdout) as { results: Match[] };
+    const local = JSON.parse(
+      (await run(demo, ['search', '--json', '--min-score', '0', '-k', '8', ...query])).stdout,
+    ) as { results: Match[] };
     const r = await run(other, ['search', '--json', '--min-score', '0', '-k', '8', '--scope', 'org', ...query]);
     expect(r.code).toBe(0);
     const org = JSON.parse(r.stdout) as { scope: string; results: Match[] };
@@ -111,7 +138,12 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
   test('MCP check_brief with scope "org" asks the store as issue start --scope org does', async () => {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '-C', other, 'mcp'], env: cliEnv({ AGENTOS_DATABASE_URL: pg.url }) as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '-C', other, 'mcp'],
+      env: cliEnv({ AGENTOS_DATABASE_URL: pg.url }) as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'agentos-test', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -141,7 +173,9 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     const { json } = await start(bare, brief, ['--scope', 'org']);
     expect(json.status).toBe(viaIndex.status);
     expect(json.matches[0].path).toBe(viaIndex.matches[0].path);
-    expect(json.warnings).toContain('this project has no index of its own: compared with the team store only, and no standards attached');
+    expect(json.warnings).toContain(
+      'this project has no index of its own: compared with the team store only, and no standards attached',
+    );
   });
 
   test("a match in another repository names it; this repository's own documents come from its local index", async () => {
@@ -164,13 +198,27 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     expect(theirs.id).toBe(mine.id);
     expect(org.nearest.filter((m) => m.id === mine.id)).toHaveLength(2);
     // The text output names the other repository.
-    const text = await run(demo, ['issue', 'start', brief, '--non-interactive', '--on-duplicate', 'ignore', '--no-refresh', '--scope', 'org', '-o', path.join(tmp, 'out', 'text.md')]);
+    const text = await run(demo, [
+      'issue',
+      'start',
+      brief,
+      '--non-interactive',
+      '--on-duplicate',
+      'ignore',
+      '--no-refresh',
+      '--scope',
+      'org',
+      '-o',
+      path.join(tmp, 'out', 'text.md'),
+    ]);
     expect(text.stderr).toContain(`acme/copy:${top.path}`);
     await sql(`DELETE FROM repositories WHERE name = 'acme/copy'`);
   });
 
   test('--scope org with no store configured is a usage error (exit 2)', async () => {
-    const r = await runCli(['-C', other, 'issue', 'start', briefs[0], '--scope', 'org', '--non-interactive'], { env: { AGENTOS_DATABASE_URL: '' } });
+    const r = await runCli(['-C', other, 'issue', 'start', briefs[0], '--scope', 'org', '--non-interactive'], {
+      env: { AGENTOS_DATABASE_URL: '' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--scope org needs the team store: set AGENTOS_DATABASE_URL/);
   });
@@ -203,7 +251,9 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(json.scope).toBe('repo');
       // A lock is waited for at most READ_LOCK_MS (or half the deadline): the warning says it was a lock, not a silent server.
-      expect(r.stderr).toMatch(/warning: the team store could not answer \(the store at 127\.0\.0\.1:\d+\/postgres is busy: a lock on its tables was held too long/);
+      expect(r.stderr).toMatch(
+        /warning: the team store could not answer \(the store at 127\.0\.0\.1:\d+\/postgres is busy: a lock on its tables was held too long/,
+      );
     } finally {
       await locker.query('ROLLBACK');
       await locker.end();
@@ -218,10 +268,28 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE agentos.chunks IN ACCESS EXCLUSIVE MODE');
     const out = path.join(tmp, 'out', 'dropped.json');
-    const child = spawn(process.execPath, [BIN, '-C', other, 'issue', 'start', briefs[0], '--json', '--non-interactive', '--no-refresh', '--scope', 'org', '-o', out], {
-      env: cliEnv({ AGENTOS_DATABASE_URL: pg.url }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        '-C',
+        other,
+        'issue',
+        'start',
+        briefs[0],
+        '--json',
+        '--non-interactive',
+        '--no-refresh',
+        '--scope',
+        'org',
+        '-o',
+        out,
+      ],
+      {
+        env: cliEnv({ AGENTOS_DATABASE_URL: pg.url }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -245,7 +313,9 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     expect(await exited).toBe(0);
     const json = JSON.parse(stdout) as StartJson;
     expect(json.scope).toBe('repo');
-    expect(stderr).toMatch(/warning: the team store could not answer \(the store at 127\.0\.0\.1:\d+\/postgres failed: terminating connection due to administrator command\)/);
+    expect(stderr).toMatch(
+      /warning: the team store could not answer \(the store at 127\.0\.0\.1:\d+\/postgres failed: terminating connection due to administrator command\)/,
+    );
   });
 
   test('a store whose schema is older than this agentos reads: the local index answers, the warning says to run store init', async () => {
@@ -253,7 +323,9 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
     try {
       const { r, json } = await start(other, briefs[0], ['--scope', 'org']);
       expect(json.scope).toBe('repo');
-      expect(r.stderr).toContain(`the store's schema is version 1, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``);
+      expect(r.stderr).toContain(
+        `the store's schema is version 1, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``,
+      );
     } finally {
       await sql(`UPDATE agentos_schema SET version = ${SCHEMA_VERSION}`);
     }

@@ -47,13 +47,33 @@ async function encrypted(url: string): Promise<boolean> {
 
 suite('TLS to the team store, as libpq (issue 47)', () => {
   beforeAll(async () => {
-    if (!bin) throw new Error('no Debian PostgreSQL server under /usr/lib/postgresql (apt-get install postgresql-15): .ci/run installs it');
+    if (!bin)
+      throw new Error(
+        'no Debian PostgreSQL server under /usr/lib/postgresql (apt-get install postgresql-15): .ci/run installs it',
+      );
     tmp = await mkdtemp(path.join(os.tmpdir(), 'agentos-tls-'));
     cert = path.join(tmp, 'server.crt');
     const key = path.join(tmp, 'server.key');
     execFileSync(
       'openssl',
-      ['req', '-new', '-x509', '-days', '2', '-nodes', '-newkey', 'rsa:2048', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert],
+      [
+        'req',
+        '-new',
+        '-x509',
+        '-days',
+        '2',
+        '-nodes',
+        '-newkey',
+        'rsa:2048',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
       { stdio: 'ignore' },
     );
     tls = await startPostgres({ pgbin: bin, tls: { cert, key } });
@@ -75,7 +95,9 @@ suite('TLS to the team store, as libpq (issue 47)', () => {
       (c) => c.end().then(() => 'connected'),
       (e: Error) => e.message,
     );
-    expect(refused).toMatch(/the store at 127\.0\.0\.1:\d+\/postgres refused the credentials \(not allowed to connect\)/);
+    expect(refused).toMatch(
+      /the store at 127\.0\.0\.1:\d+\/postgres refused the credentials \(not allowed to connect\)/,
+    );
     expect(refused).not.toContain(PG_PASSWORD);
     expect(await encrypted(`${tls.url}?sslmode=disable`)).toBe(false);
   });
@@ -100,8 +122,13 @@ suite('TLS to the team store, as libpq (issue 47)', () => {
     expect(`${r.stdout}${r.stderr}`).not.toContain(PG_PASSWORD);
     // It says what the session is: encrypted, the server not verified (prefer); verified under verify-full.
     expect(r.stdout).toMatch(/^Connection: TLSv1\.[23], server not verified \(sslmode prefer\)$/m);
-    const verified = await runCli(['store', 'status', '--json'], { env: { AGENTOS_DATABASE_URL: `${tlsOnly.url}?sslmode=verify-full&sslrootcert=${encodeURIComponent(cert)}` } });
-    expect(JSON.parse(verified.stdout).connection).toEqual({ tls: expect.stringMatching(/^TLSv1\.[23]$/), sslmode: 'verify-full' });
+    const verified = await runCli(['store', 'status', '--json'], {
+      env: { AGENTOS_DATABASE_URL: `${tlsOnly.url}?sslmode=verify-full&sslrootcert=${encodeURIComponent(cert)}` },
+    });
+    expect(JSON.parse(verified.stdout).connection).toEqual({
+      tls: expect.stringMatching(/^TLSv1\.[23]$/),
+      sslmode: 'verify-full',
+    });
     const plain = await runCli(['store', 'status'], { env: { AGENTOS_DATABASE_URL: `${tls.url}?sslmode=disable` } });
     expect(plain.stdout).toMatch(/^Connection: plain text \(sslmode disable\)$/m);
   });

@@ -25,7 +25,8 @@ beforeAll(async () => {
 });
 afterAll(() => pg?.stop());
 
-const store = (args: string[], url = pg.url): Promise<CliResult> => runCli(['store', ...args], { env: { AGENTOS_DATABASE_URL: url } });
+const store = (args: string[], url = pg.url): Promise<CliResult> =>
+  runCli(['store', ...args], { env: { AGENTOS_DATABASE_URL: url } });
 
 const sql = <T>(query: string, url = pg.url): Promise<T[]> => sqlAt<T>(url, query);
 
@@ -33,20 +34,38 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
   test('init creates the schema once; a second init changes nothing; status shows it with the password masked', async () => {
     const first = await store(['init']);
     expect([first.code, first.stderr]).toEqual([0, '']);
-    expect(first.stdout).toMatch(new RegExp(`^Store schema created: version ${SCHEMA_VERSION} \\(pgvector \\d+\\.\\d+\\.\\d+\\)\\.\\n$`));
+    expect(first.stdout).toMatch(
+      new RegExp(`^Store schema created: version ${SCHEMA_VERSION} \\(pgvector \\d+\\.\\d+\\.\\d+\\)\\.\\n$`),
+    );
     const again = await store(['init', '--json']);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ from: SCHEMA_VERSION, to: SCHEMA_VERSION });
     // The store's own schema: another application's `documents` in public is never touched.
-    const tables = await sql<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'agentos' ORDER BY 1`);
-    expect(tables.map((r) => r.t)).toEqual(['agentos_schema', 'attempts', 'chunks', 'document_terms', 'documents', 'forgotten_attempts', 'repositories', 'repository_terms']);
-    const index = await sql<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'chunks_embedding'`);
+    const tables = await sql<{ t: string }>(
+      `SELECT tablename AS t FROM pg_tables WHERE schemaname = 'agentos' ORDER BY 1`,
+    );
+    expect(tables.map((r) => r.t)).toEqual([
+      'agentos_schema',
+      'attempts',
+      'chunks',
+      'document_terms',
+      'documents',
+      'forgotten_attempts',
+      'repositories',
+      'repository_terms',
+    ]);
+    const index = await sql<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE indexname = 'chunks_embedding'`,
+    );
     expect(index[0].indexdef).toMatch(/USING hnsw \(embedding vector_ip_ops\)/);
 
     const status = await store(['status', '--json']);
     expect(status.code).toBe(0);
     const s = JSON.parse(status.stdout);
-    expect(s).toMatchObject({ schema: { version: SCHEMA_VERSION, expected: SCHEMA_VERSION, state: 'current' }, repositories: [] });
+    expect(s).toMatchObject({
+      schema: { version: SCHEMA_VERSION, expected: SCHEMA_VERSION, state: 'current' },
+      repositories: [],
+    });
     expect(s.server).toMatch(/^16\./);
     expect(s.url).toBe(`postgres://postgres:****@127.0.0.1:${pg.port}/postgres`);
     const text = await store(['status']);
@@ -80,15 +99,26 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     );
     await sql(`INSERT INTO document_terms VALUES (1, 'redis', 3), (1, 'queue', 2), (2, 'redis', 1)`, url);
     // Both have a chunk (a document with none is never found, and counts for nothing in the statistics).
-    await sql(`INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) SELECT id, 0, 's', 'e', ('[1' || repeat(',0', 383) || ']')::vector FROM documents`, url);
-    await sql(`INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) VALUES (2, 'c.md', 'h', 'd', '{history}', '{"title": "c"}')`, url);
+    await sql(
+      `INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) SELECT id, 0, 's', 'e', ('[1' || repeat(',0', 383) || ']')::vector FROM documents`,
+      url,
+    );
+    await sql(
+      `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) VALUES (2, 'c.md', 'h', 'd', '{history}', '{"title": "c"}')`,
+      url,
+    );
     const r = await store(['init', '--json'], url);
     expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
     // Published before owners existed: the one repository is the migrating role's until an administrator says whose it is.
     expect(JSON.parse(r.stdout)).toMatchObject({ from: 1, to: SCHEMA_VERSION, adopted: 2 });
     expect(r.stderr).toContain('note: 2 repositories published before version 4 are owned by the role that ran this');
-    expect(await sql(`SELECT owners FROM repositories ORDER BY id`, url)).toEqual([{ owners: ['postgres'] }, { owners: ['postgres'] }]);
-    expect(await sql(`SELECT docs FROM repositories WHERE name = 'GitHub.com/acme/legacy'`, url)).toEqual([{ docs: 0 }]);
+    expect(await sql(`SELECT owners FROM repositories ORDER BY id`, url)).toEqual([
+      { owners: ['postgres'] },
+      { owners: ['postgres'] },
+    ]);
+    expect(await sql(`SELECT docs FROM repositories WHERE name = 'GitHub.com/acme/legacy'`, url)).toEqual([
+      { docs: 0 },
+    ]);
     expect(await sql(`SELECT path, lexical_len FROM documents WHERE repository_id = 1 ORDER BY path`, url)).toEqual([
       { path: 'a.md', lexical_len: 5 },
       { path: 'b.md', lexical_len: 1 },
@@ -97,11 +127,19 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
       { term: 'queue', df: 1 },
       { term: 'redis', df: 2 },
     ]);
-    expect(await sql(`SELECT docs, history_docs, standard_docs, lexical_len::int AS lexical_len FROM repositories WHERE name = 'acme/a'`, url)).toEqual([
-      { docs: 2, history_docs: 1, standard_docs: 1, lexical_len: 6 },
-    ]);
+    expect(
+      await sql(
+        `SELECT docs, history_docs, standard_docs, lexical_len::int AS lexical_len FROM repositories WHERE name = 'acme/a'`,
+        url,
+      ),
+    ).toEqual([{ docs: 2, history_docs: 1, standard_docs: 1, lexical_len: 6 }]);
     // The checks are back as they were: NOT VALID, judging new rows.
-    expect(await sql(`SELECT conname, convalidated FROM pg_constraint WHERE conname IN ('repositories_name_form', 'documents_shape') ORDER BY conname`, url)).toEqual([
+    expect(
+      await sql(
+        `SELECT conname, convalidated FROM pg_constraint WHERE conname IN ('repositories_name_form', 'documents_shape') ORDER BY conname`,
+        url,
+      ),
+    ).toEqual([
       { conname: 'documents_shape', convalidated: false },
       { conname: 'repositories_name_form', convalidated: false },
     ]);
@@ -111,10 +149,14 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     const r = await store(['status'], pg.wrongPasswordUrl);
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toEqual([`agentos: the store at 127.0.0.1:${pg.port}/postgres refused the credentials (wrong password)`]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `agentos: the store at 127.0.0.1:${pg.port}/postgres refused the credentials (wrong password)`,
+    ]);
     expect(r.stderr).not.toContain('not-the-password');
     const json = await runCli(['store', 'status', '--json'], { env: { AGENTOS_DATABASE_URL: pg.wrongPasswordUrl } });
-    expect(JSON.parse(json.stdout)).toEqual({ error: { code: 7, kind: expect.any(String), message: expect.stringContaining('refused the credentials') } });
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: { code: 7, kind: expect.any(String), message: expect.stringContaining('refused the credentials') },
+    });
   });
 
   test('the server down: one line naming where, exit 7; up again, it answers', async () => {
@@ -122,7 +164,9 @@ describe('agentos store, on a real PostgreSQL with pgvector', () => {
     try {
       const r = await store(['status']);
       expect(r.code).toBe(7);
-      expect(r.stderr.trim()).toBe(`agentos: cannot reach the store at 127.0.0.1:${pg.port}/postgres (connection refused): is the server running?`);
+      expect(r.stderr.trim()).toBe(
+        `agentos: cannot reach the store at 127.0.0.1:${pg.port}/postgres (connection refused): is the server running?`,
+      );
     } finally {
       pg.start();
     }
@@ -148,14 +192,26 @@ describe('agentos store sync: the live index into the team store', () => {
   });
   afterAll(async () => rm(tmp, { recursive: true, force: true }));
 
-  const agentos = (args: string[], url = pg.url) => runCli(['-C', demo, ...args], { env: { AGENTOS_DATABASE_URL: url } });
-  const docs = () => sql<{ id: string; path: string }>(`SELECT d.id, d.path FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'demo' ORDER BY d.path`);
+  const agentos = (args: string[], url = pg.url) =>
+    runCli(['-C', demo, ...args], { env: { AGENTOS_DATABASE_URL: url } });
+  const docs = () =>
+    sql<{ id: string; path: string }>(
+      `SELECT d.id, d.path FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'demo' ORDER BY d.path`,
+    );
 
   test('the first sync sends every document with its chunks, vectors and term counts; the second sends nothing', async () => {
-    const local = JSON.parse((await agentos(['status', '--json'])).stdout) as { index: { documents: { standard: number; history: number }; chunks: number } };
+    const local = JSON.parse((await agentos(['status', '--json'])).stdout) as {
+      index: { documents: { standard: number; history: number }; chunks: number };
+    };
     const first = await agentos(['store', 'sync', '--json']);
     expect([first.code, first.stderr]).toEqual([0, '']);
-    const r = JSON.parse(first.stdout) as { repository: string; added: string[]; removed: string[]; unchanged: number; chunks: number };
+    const r = JSON.parse(first.stdout) as {
+      repository: string;
+      added: string[];
+      removed: string[];
+      unchanged: number;
+      chunks: number;
+    };
     expect(r.repository).toBe('demo');
     expect(r.chunks).toBe(local.index.chunks);
     expect(r.added.length).toBe((await docs()).length);
@@ -166,11 +222,19 @@ describe('agentos store sync: the live index into the team store', () => {
     expect(counts.dims).toBe(384);
     expect(Number(counts.terms)).toBeGreaterThan(1000);
     // Stored as sent: a chunk's own vector is nearest to itself (inner product of unit vectors).
-    const [probe] = await sql<{ id: string; e: string }>('SELECT id, embedding::text AS e FROM chunks ORDER BY id LIMIT 1');
+    const [probe] = await sql<{ id: string; e: string }>(
+      'SELECT id, embedding::text AS e FROM chunks ORDER BY id LIMIT 1',
+    );
     const [nearest] = await sql<{ id: string }>(`SELECT id FROM chunks ORDER BY embedding <#> '${probe.e}' LIMIT 1`);
     expect(nearest.id).toBe(probe.id);
 
-    const again = JSON.parse((await agentos(['store', 'sync', '--json'])).stdout) as { added: string[]; changed: string[]; removed: string[]; unchanged: number; chunks: number };
+    const again = JSON.parse((await agentos(['store', 'sync', '--json'])).stdout) as {
+      added: string[];
+      changed: string[];
+      removed: string[];
+      unchanged: number;
+      chunks: number;
+    };
     expect([again.added, again.changed, again.removed, again.chunks]).toEqual([[], [], [], 0]);
     expect(again.unchanged).toBe(r.added.length);
   });
@@ -178,7 +242,10 @@ describe('agentos store sync: the live index into the team store', () => {
   test('index syncs by itself: a changed file is replaced (the others keep their rows), a deleted one is gone', async () => {
     const before = await docs();
     const changed = 'docs/adrs/0002-structured-json-logging-with-correlation-ids.md';
-    await writeFile(path.join(demo, changed), '# ADR-0002: Structured JSON logging\n\nStatus: accepted\n\nLog JSON lines with a correlation id on every request, now with trace ids too.\n');
+    await writeFile(
+      path.join(demo, changed),
+      '# ADR-0002: Structured JSON logging\n\nStatus: accepted\n\nLog JSON lines with a correlation id on every request, now with trace ids too.\n',
+    );
     const gone = before.find((d) => d.path.startsWith('docs/audit/done/'))!.path;
     await unlink(path.join(demo, gone));
     const r = await agentos(['index', '-q']);
@@ -197,7 +264,9 @@ describe('agentos store sync: the live index into the team store', () => {
     const run = (args: string[]) => runCli(['-C', priv, ...args], { env: { AGENTOS_DATABASE_URL: pg.url } });
     const idx = await run(['index', '--full']);
     expect(idx.code).toBe(0);
-    expect(idx.stderr).toContain('note: the team store was not updated: this repository is not published to the team store: set store.publish: true');
+    expect(idx.stderr).toContain(
+      'note: the team store was not updated: this repository is not published to the team store: set store.publish: true',
+    );
     const sync = await run(['store', 'sync']);
     expect(sync.code).toBe(2);
     expect(sync.stderr).toMatch(/store sync: this repository is not published/);
@@ -209,20 +278,28 @@ describe('agentos store sync: the live index into the team store', () => {
     await indexedDemo(repo);
     await rm(path.join(repo, '.git'), { recursive: true, force: true });
     await commitConfig(repo, 'store:\n  repository: acme/branchy\n  publish: true\n');
-    const git = (args: string[]) => execFileSync('git', ['-c', 'user.email=a@b.c', '-c', 'user.name=A', ...args], { cwd: repo, stdio: 'ignore' });
+    const git = (args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=a@b.c', '-c', 'user.name=A', ...args], { cwd: repo, stdio: 'ignore' });
     git(['init', '-q', '-b', 'main']);
     git(['add', '-A']);
     git(['commit', '-q', '-m', 'all']);
     const run = (args: string[]) => runCli(['-C', repo, ...args], { env: { AGENTOS_DATABASE_URL: pg.url } });
     expect((await run(['store', 'sync'])).code).toBe(0);
-    const count = async () => (await sql<{ n: string }>(`SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/branchy'`))[0].n;
+    const count = async () =>
+      (
+        await sql<{ n: string }>(
+          `SELECT count(*) AS n FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/branchy'`,
+        )
+      )[0].n;
     const before = await count();
     git(['checkout', '-q', '-b', 'wip']);
     const gone = (await readdir(path.join(repo, 'docs', 'audit', 'done')))[0];
     await rm(path.join(repo, 'docs', 'audit', 'done', gone), { recursive: true });
     const idx = await run(['index']);
     expect(idx.code).toBe(0);
-    expect(idx.stderr).toContain("note: the team store was not updated: on branch wip, not the default branch main: the team's copy is left as it is");
+    expect(idx.stderr).toContain(
+      "note: the team store was not updated: on branch wip, not the default branch main: the team's copy is left as it is",
+    );
     expect(await count()).toBe(before);
     const refused = await run(['store', 'sync']);
     expect(refused.code).toBe(2);
@@ -236,9 +313,13 @@ describe('agentos store sync: the live index into the team store', () => {
     const repo = path.join(tmp, 'unpublished');
     await indexedDemo(repo);
     await rm(path.join(repo, '.git'), { recursive: true, force: true });
-    const git = (args: string[]) => execFileSync('git', ['-c', 'user.email=a@b.c', '-c', 'user.name=A', ...args], { cwd: repo, stdio: 'ignore' });
+    const git = (args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=a@b.c', '-c', 'user.name=A', ...args], { cwd: repo, stdio: 'ignore' });
     git(['init', '-q', '-b', 'main']);
-    await writeFile(path.join(repo, '.agentos', 'config.yaml'), 'store:\n  repository: acme/unpublished\n  publish: true\n');
+    await writeFile(
+      path.join(repo, '.agentos', 'config.yaml'),
+      'store:\n  repository: acme/unpublished\n  publish: true\n',
+    );
     const run = (args: string[]) => runCli(['-C', repo, ...args], { env: { AGENTOS_DATABASE_URL: pg.url } });
     // An empty clone: it once published nothing over the team's copy.
     let r = await run(['store', 'sync']);
@@ -251,15 +332,29 @@ describe('agentos store sync: the live index into the team store', () => {
     git(['add', 'README.md']);
     git(['commit', '-q', '-m', 'readme']);
     r = await run(['store', 'sync']);
-    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('store.publish: true is not in the committed .agentos/config.yaml (HEAD)')]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      expect.stringContaining('store.publish: true is not in the committed .agentos/config.yaml (HEAD)'),
+    ]);
     r = await run(['store', 'sync', '--any-branch']);
-    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('store.publish: true is not in the committed .agentos/config.yaml (HEAD)')]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      expect.stringContaining('store.publish: true is not in the committed .agentos/config.yaml (HEAD)'),
+    ]);
     // Committed, but another name to publish under edited in: one person's too (the team's documents would go elsewhere).
     git(['add', '-f', '.agentos/config.yaml']);
     git(['commit', '-q', '-m', 'config']);
-    await writeFile(path.join(repo, '.agentos', 'config.yaml'), 'store:\n  repository: acme/elsewhere\n  publish: true\n');
+    await writeFile(
+      path.join(repo, '.agentos', 'config.yaml'),
+      'store:\n  repository: acme/elsewhere\n  publish: true\n',
+    );
     r = await run(['store', 'sync']);
-    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('store.repository in .agentos/config.yaml (acme/elsewhere) is not the committed one (acme/unpublished)')]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      expect.stringContaining(
+        'store.repository in .agentos/config.yaml (acme/elsewhere) is not the committed one (acme/unpublished)',
+      ),
+    ]);
     r = await run(['store', 'sync', '--any-branch']);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('is not the committed one')]);
     git(['checkout', '--', '.agentos/config.yaml']);
@@ -267,24 +362,36 @@ describe('agentos store sync: the live index into the team store', () => {
     git(['branch', '-m', 'main', 'wip']);
     r = await run(['store', 'sync']);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('no default branch is known here')]);
-    expect(await sql(`SELECT 1 FROM repositories WHERE name = 'acme/unpublished' OR name = 'acme/elsewhere'`)).toEqual([]);
+    expect(await sql(`SELECT 1 FROM repositories WHERE name = 'acme/unpublished' OR name = 'acme/elsewhere'`)).toEqual(
+      [],
+    );
     // There, --any-branch is what it is for: the committed config's repository published from wip.
     r = await run(['store', 'sync', '--any-branch']);
     expect(r.code).toBe(0);
-    expect(await sql(`SELECT name FROM repositories WHERE name = 'acme/unpublished'`)).toEqual([{ name: 'acme/unpublished' }]);
+    expect(await sql(`SELECT name FROM repositories WHERE name = 'acme/unpublished'`)).toEqual([
+      { name: 'acme/unpublished' },
+    ]);
   });
 
   test('a hostile title is stored as text; every table is still there', async () => {
     const title = `x'); DROP TABLE chunks; --`;
-    await writeFile(path.join(demo, 'docs', 'adrs', '0099-hostile.md'), `# ${title}\n\nStatus: accepted\n\nA decision whose title tries to end the SQL statement.\n`);
+    await writeFile(
+      path.join(demo, 'docs', 'adrs', '0099-hostile.md'),
+      `# ${title}\n\nStatus: accepted\n\nA decision whose title tries to end the SQL statement.\n`,
+    );
     expect((await agentos(['index', '-q'])).code).toBe(0);
-    const [row] = await sql<{ title: string }>(`SELECT metadata->>'title' AS title FROM documents WHERE path = 'docs/adrs/0099-hostile.md'`);
+    const [row] = await sql<{ title: string }>(
+      `SELECT metadata->>'title' AS title FROM documents WHERE path = 'docs/adrs/0099-hostile.md'`,
+    );
     expect(row.title).toContain(`DROP TABLE chunks`);
     expect(Number((await sql<{ n: string }>('SELECT count(*) AS n FROM chunks'))[0].n)).toBeGreaterThan(0);
   });
 
   test('the server down: index still updates the local index and says the store was not updated', async () => {
-    await writeFile(path.join(demo, 'docs', 'adrs', '0100-offline.md'), '# ADR-0100: Offline decision\n\nStatus: accepted\n\nWritten while the store was down.\n');
+    await writeFile(
+      path.join(demo, 'docs', 'adrs', '0100-offline.md'),
+      '# ADR-0100: Offline decision\n\nStatus: accepted\n\nWritten while the store was down.\n',
+    );
     pg.kill();
     try {
       const r = await agentos(['index', '-q']);
@@ -443,7 +550,11 @@ describe('many at once', () => {
         roots.push(root);
       }
       // r1 twice: the second waits for the first (its row is locked) and then finds nothing to send.
-      const runs = await Promise.all([...roots, roots[0]].map((root) => runCli(['-C', root, 'store', 'sync', '--json'], { env: { AGENTOS_DATABASE_URL: pg.url } })));
+      const runs = await Promise.all(
+        [...roots, roots[0]].map((root) =>
+          runCli(['-C', root, 'store', 'sync', '--json'], { env: { AGENTOS_DATABASE_URL: pg.url } }),
+        ),
+      );
       for (const r of runs) expect([r.code, r.stderr]).toEqual([0, '']);
       const sent = runs.map((r) => (JSON.parse(r.stdout) as { added: string[] }).added.length);
       const rows = await sql<{ name: string; docs: string; distinct_paths: string }>(
@@ -471,7 +582,8 @@ describe('a server without pgvector', () => {
     await cp(from, copy, { recursive: true });
     await symlink(path.join(from, '..', '..', 'pgserver.libs'), path.join(install, 'pgserver.libs'));
     for (const dir of ['share/postgresql/extension', 'lib/postgresql']) {
-      for (const f of await readdir(path.join(copy, dir)).catch(() => [] as string[])) if (/^vector[.-]/.test(f)) await rm(path.join(copy, dir, f));
+      for (const f of await readdir(path.join(copy, dir)).catch(() => [] as string[]))
+        if (/^vector[.-]/.test(f)) await rm(path.join(copy, dir, f));
     }
     for (const d of [install, path.join(install, 'pkg')]) await chmod(d, 0o755);
     bare = await startPostgres({ pgbin: path.join(copy, 'bin') });
@@ -496,13 +608,29 @@ describe('a server without pgvector', () => {
       await indexedDemo(demo);
       await commitConfig(demo, 'store:\n  repository: demo\n  publish: true\n');
       const r = await runCli(
-        ['-C', demo, 'issue', 'start', path.join(demo, 'briefs', 'fix-logging-bug.md'), '--json', '--non-interactive', '--no-refresh', '--scope', 'org', '-o', path.join(tmp, 'out.md')],
+        [
+          '-C',
+          demo,
+          'issue',
+          'start',
+          path.join(demo, 'briefs', 'fix-logging-bug.md'),
+          '--json',
+          '--non-interactive',
+          '--no-refresh',
+          '--scope',
+          'org',
+          '-o',
+          path.join(tmp, 'out.md'),
+        ],
         {
           env: { AGENTOS_DATABASE_URL: bare.url },
         },
       );
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ scope: 'repo', status: expect.stringMatching(/duplicate_alert|related_context|clear/) });
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        scope: 'repo',
+        status: expect.stringMatching(/duplicate_alert|related_context|clear/),
+      });
       expect(r.stderr).toContain(
         `the team store could not answer (the store's schema is version 0, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\`); answered from this repository's local index only`,
       );

@@ -42,7 +42,11 @@ interface PtyRun {
  */
 function onPty(shell: string, o: { early?: string; answer?: string; env?: NodeJS.ProcessEnv } = {}): Promise<PtyRun> {
   if (!hasScript) throw new Error('util-linux `script` is required for the terminal tests');
-  const child = spawn('script', ['-qfec', shell, '/dev/null'], { cwd: REPO, env: env(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', shell, '/dev/null'], {
+    cwd: REPO,
+    env: env(o.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let raw = '';
   let bytes = 0;
   let prompted = false;
@@ -81,8 +85,14 @@ beforeAll(async () => {
   small = path.join(tmp, 'small');
   await mkdir(path.join(small, '.agentos'), { recursive: true });
   await mkdir(path.join(small, 'docs', 'adrs'), { recursive: true });
-  await writeFile(path.join(small, 'docs', 'adrs', '0001-logs.md'), '# ADR 1: JSON logs\n\nWe log JSON lines with a correlation id.\n');
-  await writeFile(path.join(small, 'docs', 'adrs', '0002-errors.md'), '# ADR 2: Exit codes\n\nEvery failure has a documented exit code.\n');
+  await writeFile(
+    path.join(small, 'docs', 'adrs', '0001-logs.md'),
+    '# ADR 1: JSON logs\n\nWe log JSON lines with a correlation id.\n',
+  );
+  await writeFile(
+    path.join(small, 'docs', 'adrs', '0002-errors.md'),
+    '# ADR 2: Exit codes\n\nEvery failure has a documented exit code.\n',
+  );
 });
 
 afterAll(async () => {
@@ -115,7 +125,10 @@ describe('progress output', () => {
 describe('the duplicate prompt', () => {
   test('an Enter typed while checking is discarded: the prompt waits for a real answer ("i" ignores)', async () => {
     const out = path.join(tmp, 'out', String(++outN), 'brief.md');
-    const r = await onPty(`stty cols 100 rows 40; ${agentos(['issue', 'start', path.join(root, DOCKER), '-o', out])}`, { early: '\r', answer: 'i\r' });
+    const r = await onPty(`stty cols 100 rows 40; ${agentos(['issue', 'start', path.join(root, DOCKER), '-o', out])}`, {
+      early: '\r',
+      answer: 'i\r',
+    });
     expect(r.prompted).toBe(true);
     expect(r.code).toBe(0);
     expect(r.raw).toContain('(Enter: Link)');
@@ -125,13 +138,19 @@ describe('the duplicate prompt', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(log.filter((l) => l.event === 'decision').at(-1)).toMatchObject({ decision: 'ignore', decidedBy: 'user', level: 'info' });
+    expect(log.filter((l) => l.event === 'decision').at(-1)).toMatchObject({
+      decision: 'ignore',
+      decidedBy: 'user',
+      level: 'info',
+    });
   });
 
   test('stderr redirected to a file: no prompt, the policy applies, the alert and the reason are in the file', async () => {
     const out = path.join(tmp, 'out', String(++outN), 'brief.md');
     const errFile = path.join(tmp, `stderr-${outN}.txt`);
-    const r = await onPty(`stty cols 100 rows 40; ${agentos(['issue', 'start', path.join(root, DOCKER), '-o', out])} 2>${shq(errFile)}`);
+    const r = await onPty(
+      `stty cols 100 rows 40; ${agentos(['issue', 'start', path.join(root, DOCKER), '-o', out])} 2>${shq(errFile)}`,
+    );
     expect(r.prompted).toBe(false);
     expect(r.code).toBe(0);
     const err = await readFile(errFile, 'utf8');
@@ -142,7 +161,9 @@ describe('the duplicate prompt', () => {
 
   test('Ctrl-C at the prompt: exit 130, nothing written', async () => {
     const out = path.join(tmp, 'out', String(++outN), 'brief.md');
-    const r = await onPty(`stty cols 0 rows 0; ${agentos(['issue', 'start', path.join(root, DOCKER), '-o', out])}`, { answer: '\x03' });
+    const r = await onPty(`stty cols 0 rows 0; ${agentos(['issue', 'start', path.join(root, DOCKER), '-o', out])}`, {
+      answer: '\x03',
+    });
     expect(r.prompted).toBe(true);
     expect(r.code).toBe(130);
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);

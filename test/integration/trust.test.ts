@@ -47,7 +47,11 @@ async function smallDemo(name: string, opts: { history?: boolean } = {}): Promis
   await mkdir(path.join(root, '.agentos'), { recursive: true });
   const files = ['docs/adrs/0001-use-postgres-for-build-metadata.md', 'docs/adrs/0005-container-image-baseline.md'];
   if (opts.history !== false) {
-    files.push('docs/audit/done/27-docker-build-optimization/001-issue.md', 'docs/audit/done/48-dashboard-dark-mode/001-issue.md', 'docs/audit/done/63-webhook-retries-backoff/001-issue.md');
+    files.push(
+      'docs/audit/done/27-docker-build-optimization/001-issue.md',
+      'docs/audit/done/48-dashboard-dark-mode/001-issue.md',
+      'docs/audit/done/63-webhook-retries-backoff/001-issue.md',
+    );
   }
   for (const f of files) {
     await mkdir(path.dirname(path.join(root, f)), { recursive: true });
@@ -58,7 +62,10 @@ async function smallDemo(name: string, opts: { history?: boolean } = {}): Promis
 
 /** The onboarding brief, filed as finished issue #200: the brief then duplicates past work. */
 async function fileOnboardingAsDone(root: string, rel = NEW_ISSUE): Promise<void> {
-  const text = (await readFile(ONBOARDING, 'utf8')).replace(/^# .*$/m, '# Issue #200: Interactive onboarding tour for new dashboard users');
+  const text = (await readFile(ONBOARDING, 'utf8')).replace(
+    /^# .*$/m,
+    '# Issue #200: Interactive onboarding tour for new dashboard users',
+  );
   await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
   await writeFile(path.join(root, rel), text);
 }
@@ -78,7 +85,11 @@ describe('a stale index is brought up to date before the check (issue 8 §1)', (
     expect(r.code).toBe(0);
     const j = json(r);
     expect(j.status).toBe('clear');
-    expect(j.coverage).toMatchObject({ documents: { standard: 2, history: 3 }, includeHistory: true, refresh: { state: 'fresh', ran: false } });
+    expect(j.coverage).toMatchObject({
+      documents: { standard: 2, history: 3 },
+      includeHistory: true,
+      refresh: { state: 'fresh', ran: false },
+    });
     expect(j.coverage.indexAgeSeconds).toBeGreaterThanOrEqual(0);
     expect(r.stderr).not.toContain('Index updated before the check');
   });
@@ -96,7 +107,9 @@ describe('a stale index is brought up to date before the check (issue 8 §1)', (
     expect(r.code).toBe(0);
     const j = json(r);
     expect(j.status).toBe('clear');
-    expect(r.stderr).toContain(`warning: --no-refresh: the index misses changes to 1 file (1 new, 0 changed, 0 deleted): ${NEW_ISSUE} (new)`);
+    expect(r.stderr).toContain(
+      `warning: --no-refresh: the index misses changes to 1 file (1 new, 0 changed, 0 deleted): ${NEW_ISSUE} (new)`,
+    );
     expect(j.coverage.refresh).toMatchObject({ state: 'stale', ran: false, skipped: 'no-refresh', added: [NEW_ISSUE] });
     expect(j.coverage.staleFiles).toEqual([NEW_ISSUE]);
     expect(readCurrent(root)).toBe(before);
@@ -166,10 +179,16 @@ describe('the index remembers that it covers history (issue 8 §1)', () => {
     expect(check.code).toBe(0);
     const c = json(check);
     expect(c.status).toBe('no_history');
-    expect(check.stderr).toContain('No completed work is indexed (the index was built without --include-history; the history globs match 3 files). Run `agentos index --include-history`.');
+    expect(check.stderr).toContain(
+      'No completed work is indexed (the index was built without --include-history; the history globs match 3 files). Run `agentos index --include-history`.',
+    );
     expect(check.stderr).not.toContain('No similar past work found');
     // A later plain run stays standards-only: nothing silently re-added either.
-    expect(json(await run(root, ['index', '--json']))).toMatchObject({ includeHistory: false, historyKept: false, added: [] });
+    expect(json(await run(root, ['index', '--json']))).toMatchObject({
+      includeHistory: false,
+      historyKept: false,
+      added: [],
+    });
   });
 });
 
@@ -178,11 +197,15 @@ describe('an index without completed work (issue 8 §1)', () => {
     const root = await smallDemo('no-history', { history: false });
     const idx = await run(root, ['index', '--include-history']);
     expect(idx.code).toBe(0);
-    expect(idx.stderr).toMatch(/warning: history globs matched 0 files \(docs\/audit\/done\/\*\/001-issue\.md, .*\): no completed work is indexed; run `agentos init`/);
+    expect(idx.stderr).toMatch(
+      /warning: history globs matched 0 files \(docs\/audit\/done\/\*\/001-issue\.md, .*\): no completed work is indexed; run `agentos init`/,
+    );
     const r = await run(root, ['issue', 'start', ONBOARDING, '--non-interactive', '--json']);
     expect(r.code).toBe(0);
     expect(json(r).status).toBe('no_history');
-    expect(r.stderr).toContain('No completed work is indexed (history globs matched 0 files: docs/audit/done/*/001-issue.md, ');
+    expect(r.stderr).toContain(
+      'No completed work is indexed (history globs matched 0 files: docs/audit/done/*/001-issue.md, ',
+    );
   });
 
   test('`index` finding no file at all names the globs and points to `agentos init`', async () => {
@@ -190,7 +213,9 @@ describe('an index without completed work (issue 8 §1)', () => {
     await mkdir(path.join(root, '.agentos'), { recursive: true });
     const r = await run(root, ['index']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('warning: no files matched the corpus globs (docs/adrs/**/*.md, docs/adr/**/*.md, docs/standards/**/*.md, ');
+    expect(r.stderr).toContain(
+      'warning: no files matched the corpus globs (docs/adrs/**/*.md, docs/adr/**/*.md, docs/standards/**/*.md, ',
+    );
     expect(r.stderr).toContain('run `agentos init`');
   });
 });
@@ -221,7 +246,13 @@ describe('`agentos init` and `agentos status` on a project laid out unlike the d
     expect((await run(root, ['init', '--yes'])).code).toBe(2); // never overwrites
 
     expect((await run(root, ['index', '--include-history'])).code).toBe(0);
-    const check = await run(root, ['issue', 'start', path.join(DEMO, 'briefs', 'optimize-docker-build-times.md'), '--non-interactive', '--json']);
+    const check = await run(root, [
+      'issue',
+      'start',
+      path.join(DEMO, 'briefs', 'optimize-docker-build-times.md'),
+      '--non-interactive',
+      '--json',
+    ]);
     const c = json(check);
     expect(c.status).toBe('duplicate_alert');
     expect(c.matches[0].path).toBe('issues/closed/27-docker-build.md');
@@ -231,10 +262,20 @@ describe('`agentos init` and `agentos status` on a project laid out unlike the d
       { type: 'standard', glob: 'docs/decisions/**/*.md', files: 2 },
       { type: 'history', glob: 'issues/closed/**/*.md', files: 2 },
     ]);
-    expect(status.config.settings.find((s: { key: string }) => s.key === 'corpus.history')).toMatchObject({ source: '.agentos/config.yaml' });
-    expect(status.config.settings.find((s: { key: string }) => s.key === 'thresholds.duplicate')).toMatchObject({ value: 0.85, source: 'default' });
+    expect(status.config.settings.find((s: { key: string }) => s.key === 'corpus.history')).toMatchObject({
+      source: '.agentos/config.yaml',
+    });
+    expect(status.config.settings.find((s: { key: string }) => s.key === 'thresholds.duplicate')).toMatchObject({
+      value: 0.85,
+      source: 'default',
+    });
     expect(status.model).toMatchObject({ present: true, source: 'AGENTOS_MODEL_DIR' });
-    expect(status.index).toMatchObject({ state: 'fresh', includeHistory: true, documents: { standard: 2, history: 2 }, incompatible: null });
+    expect(status.index).toMatchObject({
+      state: 'fresh',
+      includeHistory: true,
+      documents: { standard: 2, history: 2 },
+      incompatible: null,
+    });
     expect(status.index.modelFingerprint).toBe(status.model.fingerprint);
     expect(status.lock.holder).toBeNull();
     expect(status.log.bytes).toBeGreaterThan(0);

@@ -5,7 +5,13 @@
  * own annotations still are.
  */
 import { PassThrough } from 'node:stream';
-import { annotation, guardActionsLog, neutralise, unguarded, writeWorkflowCommand } from '../../src/shared/actions-log.js';
+import {
+  annotation,
+  guardActionsLog,
+  neutralise,
+  unguarded,
+  writeWorkflowCommand,
+} from '../../src/shared/actions-log.js';
 import type { IO } from '../../src/shared/io.js';
 import { commandsEitherWay, HOSTILE_COMMANDS, runnerCommands } from '../helpers/actions-runner.js';
 
@@ -22,7 +28,9 @@ function guarded(env: NodeJS.ProcessEnv = { GITHUB_ACTIONS: 'true' }) {
 describe('the parser of the test is the runner: it finds what a runner runs', () => {
   test('each hostile form is a command as written (or under ICU), and stop-commands hides what follows until its token', () => {
     for (const h of HOSTILE_COMMANDS) expect(commandsEitherWay(`text before\n${h}\n`).length).toBeGreaterThan(0);
-    const log = ['::stop-commands::tok', '::warning file=a.md::hidden', '::tok::', '::warning file=a.md::seen'].join('\n');
+    const log = ['::stop-commands::tok', '::warning file=a.md::hidden', '::tok::', '::warning file=a.md::seen'].join(
+      '\n',
+    );
     expect(runnerCommands(log).map((c) => [c.command, c.data])).toEqual([
       ['stop-commands', 'tok'],
       ['tok', ''],
@@ -38,7 +46,13 @@ describe('neutralise', () => {
   test('every hostile form at every position of a line, and after every line break: no command either way', () => {
     for (const h of HOSTILE_COMMANDS) {
       for (let k = 0; k <= 12; k++) {
-        for (const text of [`${'w'.repeat(k)} ${h}`, `${'w'.repeat(k)}\n${h}`, `${' '.repeat(k)}${h}`, `${'#'.repeat(k)}${h}`, `x\r${h}`]) {
+        for (const text of [
+          `${'w'.repeat(k)} ${h}`,
+          `${'w'.repeat(k)}\n${h}`,
+          `${' '.repeat(k)}${h}`,
+          `${'#'.repeat(k)}${h}`,
+          `x\r${h}`,
+        ]) {
           expect(commandsEitherWay(neutralise(text))).toEqual([]);
         }
       }
@@ -58,7 +72,8 @@ describe('neutralise', () => {
   });
 
   test('ordinary text is left as it was', () => {
-    const text = 'agentos: #27: Docker Build Optimization (similarity 0.97)\n  Past work: a::b, C# [notes], key: value\n';
+    const text =
+      'agentos: #27: Docker Build Optimization (similarity 0.97)\n  Past work: a::b, C# [notes], key: value\n';
     expect(neutralise(text)).toBe(text);
   });
 });
@@ -68,11 +83,25 @@ describe('the guarded streams', () => {
     const { io, out } = guarded();
     io.stderr.write('Your brief: ::stop-commands::agentos-owned\n::stop-commands::agentos-owned\n');
     io.stdout.write('partial ##');
-    writeWorkflowCommand(io.stdout, annotation('warning', { file: 'briefs/a,b:c.md', line: 1, title: 'agentos: possible duplicate' }, '#27: ##[add-mask]Docker\n::error::x 100%'));
+    writeWorkflowCommand(
+      io.stdout,
+      annotation(
+        'warning',
+        { file: 'briefs/a,b:c.md', line: 1, title: 'agentos: possible duplicate' },
+        '#27: ##[add-mask]Docker\n::error::x 100%',
+      ),
+    );
     io.stdout.write('[add-mask]Docker\n');
-    const commands = [...runnerCommands(out.stderr + out.stdout), ...runnerCommands(out.stderr + out.stdout, { icu: true })];
+    const commands = [
+      ...runnerCommands(out.stderr + out.stdout),
+      ...runnerCommands(out.stderr + out.stdout, { icu: true }),
+    ];
     expect(commands.map((c) => c.command)).toEqual(['warning', 'warning']);
-    expect(commands[0].properties).toEqual({ file: 'briefs/a,b:c.md', line: '1', title: 'agentos: possible duplicate' });
+    expect(commands[0].properties).toEqual({
+      file: 'briefs/a,b:c.md',
+      line: '1',
+      title: 'agentos: possible duplicate',
+    });
     // The message keeps what it says: only the command forms are broken.
     expect(commands[0].data).toBe('#27: ## [add-mask]Docker\n: :error::x 100%');
   });

@@ -21,12 +21,21 @@ afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true }))
 const DAY = 86_400_000;
 const T0 = new Date('2025-11-20T12:00:00.000Z');
 
-function open(opts: { now?: Date; config?: Partial<Config['attempts']>; root?: string } = {}): { mem: AttemptMemoryHandle; root: string; clock: { now: Date } } {
+function open(opts: { now?: Date; config?: Partial<Config['attempts']>; root?: string } = {}): {
+  mem: AttemptMemoryHandle;
+  root: string;
+  clock: { now: Date };
+} {
   const root = opts.root ?? mkdtempSync(path.join(os.tmpdir(), 'agentos-attempts-'));
   if (!opts.root) roots.push(root);
   const clock = { now: opts.now ?? T0 };
   const config: Config = { ...DEFAULT_CONFIG, attempts: { ...DEFAULT_CONFIG.attempts, ...opts.config } };
-  const mem = openAttemptMemory(root, config, { now: () => clock.now, sessionId: 'test-session', cwd: root, home: '/home/tester' });
+  const mem = openAttemptMemory(root, config, {
+    now: () => clock.now,
+    sessionId: 'test-session',
+    cwd: root,
+    home: '/home/tester',
+  });
   return { mem, root, clock };
 }
 const daysAgo = (n: number) => new Date(T0.getTime() - n * DAY).toISOString();
@@ -44,7 +53,15 @@ describe('record and list', () => {
       context: 'Add Redis caching',
       tags: ['Infra'],
     });
-    expect(r).toMatchObject({ time: T0.toISOString(), sessionId: 'test-session', cwd: '.', exitCode: 1, durationMs: 812, overriddenBy: null, archived: false });
+    expect(r).toMatchObject({
+      time: T0.toISOString(),
+      sessionId: 'test-session',
+      cwd: '.',
+      exitCode: 1,
+      durationMs: 812,
+      overriddenBy: null,
+      archived: false,
+    });
     expect(r.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(r.tags).toEqual(expect.arrayContaining(['infra', 'npm', 'dependency', 'redis', 'redis-node', 'caching']));
     expect(mem.list()).toEqual([r]);
@@ -77,7 +94,9 @@ describe('record and list', () => {
   it('rejects an unknown outcome and a bad time', () => {
     const { mem } = open();
     expect(() => mem.record({ tool: 'shell', command: 'x', outcome: 'maybe' as never })).toThrow(/outcome/);
-    expect(() => mem.record({ tool: 'shell', command: 'x', outcome: 'success', time: 'yesterday' })).toThrow(/not a date/);
+    expect(() => mem.record({ tool: 'shell', command: 'x', outcome: 'success', time: 'yesterday' })).toThrow(
+      /not a date/,
+    );
     expect(mem.list()).toEqual([]);
     mem.close();
   });
@@ -113,7 +132,9 @@ describe('record and list', () => {
     mem.record({ tool: 'shell', command: 'npm install x', outcome: 'failure', time: daysAgo(1) });
     mem.close();
     const again = openAttemptMemory(root, DEFAULT_CONFIG, { now: () => T0, readOnly: true });
-    expect(again.checkRepeat({ tool: 'shell', command: 'npm install x' }).map((w) => w.failure.command)).toEqual(['npm install x']);
+    expect(again.checkRepeat({ tool: 'shell', command: 'npm install x' }).map((w) => w.failure.command)).toEqual([
+      'npm install x',
+    ]);
     again.close();
   });
 
@@ -147,7 +168,12 @@ describe('record and list', () => {
     const { createRequire } = await import('node:module');
     const Database = createRequire(import.meta.url)('better-sqlite3');
     const { mem, root } = open();
-    mem.record({ tool: 'shell', command: 'npm install a', outcome: 'failure', error: 'npm error 404 Not Found - GET https://registry.npmjs.org/a' });
+    mem.record({
+      tool: 'shell',
+      command: 'npm install a',
+      outcome: 'failure',
+      error: 'npm error 404 Not Found - GET https://registry.npmjs.org/a',
+    });
     mem.close();
     const file = path.join(root, '.agentos', 'memory', 'attempts.db');
     const v2 = new Database(file);
@@ -165,9 +191,12 @@ describe('record and list', () => {
       tool: 'shell',
       command: 'npm install b',
       outcome: 'failure',
-      error: 'npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/b\nnpm error A complete log of this run can be found in: /x.log',
+      error:
+        'npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/b\nnpm error A complete log of this run can be found in: /x.log',
     });
-    expect(again.list().find((r) => r.command === 'npm install b')?.cause).toBe('404 Not Found - GET https://registry.npmjs.org/b');
+    expect(again.list().find((r) => r.command === 'npm install b')?.cause).toBe(
+      '404 Not Found - GET https://registry.npmjs.org/b',
+    );
     again.close();
   });
 });
@@ -175,14 +204,29 @@ describe('record and list', () => {
 describe('outcome unknown (an agent that does not say how a command went)', () => {
   it('is kept and listed, but never warns, never overrides a failure and is never what worked instead', () => {
     const { mem } = open();
-    mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'failure', error: 'npm error Missing script: "lint"', context: 'lint the project', time: daysAgo(2) });
-    const unknown = mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'unknown', context: 'lint the project', time: daysAgo(1) });
+    mem.record({
+      tool: 'Bash',
+      command: 'npm run lint',
+      outcome: 'failure',
+      error: 'npm error Missing script: "lint"',
+      context: 'lint the project',
+      time: daysAgo(2),
+    });
+    const unknown = mem.record({
+      tool: 'Bash',
+      command: 'npm run lint',
+      outcome: 'unknown',
+      context: 'lint the project',
+      time: daysAgo(1),
+    });
     expect(unknown.outcome).toBe('unknown');
     expect(mem.list({ outcome: 'unknown' }).map((r) => r.id)).toEqual([unknown.id]);
     const [warning] = mem.checkRepeat({ tool: 'Bash', command: 'npm run lint', context: 'lint the project' });
     expect(warning.failure.overriddenBy).toBeNull();
     expect(warning.workedInstead).toBeNull();
-    expect(mem.checkRepeat({ tool: 'Bash', command: 'npm run lint' }).map((w) => w.failure.outcome)).toEqual(['failure']);
+    expect(mem.checkRepeat({ tool: 'Bash', command: 'npm run lint' }).map((w) => w.failure.outcome)).toEqual([
+      'failure',
+    ]);
     expect(mem.stats()).toMatchObject({ failures: 1, successes: 0 });
     mem.close();
   });
@@ -191,7 +235,13 @@ describe('outcome unknown (an agent that does not say how a command went)', () =
     const { createRequire } = await import('node:module');
     const Database = createRequire(import.meta.url)('better-sqlite3');
     const { mem, root } = open();
-    mem.record({ tool: 'shell', command: 'cargo build --release', outcome: 'failure', error: 'error[E0433]: failed to resolve: use of undeclared crate tokio', time: daysAgo(1) });
+    mem.record({
+      tool: 'shell',
+      command: 'cargo build --release',
+      outcome: 'failure',
+      error: 'error[E0433]: failed to resolve: use of undeclared crate tokio',
+      time: daysAgo(1),
+    });
     mem.close();
     const file = path.join(root, '.agentos', 'memory', 'attempts.db');
     const v5 = new Database(file);
@@ -205,7 +255,9 @@ describe('outcome unknown (an agent that does not say how a command went)', () =
     v5.pragma('user_version = 5');
     expect(() =>
       v5
-        .prepare(`INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, tags, cwd) VALUES ('x', 't', 's', 'shell', 'shell', 'c', 'c', 'unknown', '[]', '.')`)
+        .prepare(
+          `INSERT INTO attempts (id, time, session_id, tool, tool_family, command, command_norm, outcome, tags, cwd) VALUES ('x', 't', 's', 'shell', 'shell', 'c', 'c', 'unknown', '[]', '.')`,
+        )
         .run(),
     ).toThrow(/CHECK/);
     v5.close();
@@ -217,7 +269,15 @@ describe('outcome unknown (an agent that does not say how a command went)', () =
     const db = new Database(file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect((db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'attempts'`).get() as { n: number }).n).toBeGreaterThanOrEqual(6);
+    expect(
+      (
+        db
+          .prepare(
+            `SELECT count(*) AS n FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'attempts'`,
+          )
+          .get() as { n: number }
+      ).n,
+    ).toBeGreaterThanOrEqual(6);
     db.close();
   });
 
@@ -225,7 +285,13 @@ describe('outcome unknown (an agent that does not say how a command went)', () =
     const { createRequire } = await import('node:module');
     const Database = createRequire(import.meta.url)('better-sqlite3');
     const { mem, root } = open();
-    const mine = mem.record({ tool: 'shell', command: 'make deploy', outcome: 'failure', error: 'token refused', time: daysAgo(2) });
+    const mine = mem.record({
+      tool: 'shell',
+      command: 'make deploy',
+      outcome: 'failure',
+      error: 'token refused',
+      time: daysAgo(2),
+    });
     mem.close();
     const file = path.join(root, '.agentos', 'memory', 'attempts.db');
     const v6 = new Database(file);
@@ -243,7 +309,14 @@ describe('outcome unknown (an agent that does not say how a command went)', () =
 
   it('clears a failure read from output (Codex never records a success), and nothing else', () => {
     const { mem } = open();
-    mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'failure', error: 'npm error Missing script: "lint"', tags: ['outcome-from-output'], time: daysAgo(3) });
+    mem.record({
+      tool: 'Bash',
+      command: 'npm run lint',
+      outcome: 'failure',
+      error: 'npm error Missing script: "lint"',
+      tags: ['outcome-from-output'],
+      time: daysAgo(3),
+    });
     mem.record({ tool: 'Bash', command: 'npm test', outcome: 'failure', error: 'FAIL ./a.test.js', time: daysAgo(3) });
     // Interrupted or in the background: no evidence either way.
     mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'unknown', tags: ['interrupted'], time: daysAgo(2) });
@@ -267,7 +340,12 @@ describe('outcome unknown (an agent that does not say how a command went)', () =
     const root = mkdtempSync(path.join(os.tmpdir(), 'agentos-attempts-'));
     roots.push(root);
     const config: Config = { ...DEFAULT_CONFIG, attempts: { ...DEFAULT_CONFIG.attempts, scope: 'org' } };
-    const mem = openAttemptMemory(root, config, { now: () => T0, cwd: root, home: '/home/tester', env: { AGENTOS_DATABASE_URL: 'postgres://u@127.0.0.1:1/db' } });
+    const mem = openAttemptMemory(root, config, {
+      now: () => T0,
+      cwd: root,
+      home: '/home/tester',
+      env: { AGENTOS_DATABASE_URL: 'postgres://u@127.0.0.1:1/db' },
+    });
     mem.record({ tool: 'Bash', command: 'npm test', outcome: 'unknown' });
     mem.record({ tool: 'Bash', command: 'npm run lint', outcome: 'failure' });
     expect(mem.queue?.pending(10).map((e) => (e.op === 'send' ? e.record.command : e.id))).toEqual(['npm run lint']);
@@ -276,12 +354,24 @@ describe('outcome unknown (an agent that does not say how a command went)', () =
 });
 
 describe('checkRepeat', () => {
-  const failure = { tool: 'shell', command: 'npm install redis-node', outcome: 'failure' as const, error: '404 Not Found', context: 'Add Redis caching' };
+  const failure = {
+    tool: 'shell',
+    command: 'npm install redis-node',
+    outcome: 'failure' as const,
+    error: '404 Not Found',
+    context: 'Add Redis caching',
+  };
 
   it('warns about the same command with another version, names what worked instead', () => {
     const { mem } = open();
     const f = mem.record({ ...failure, time: daysAgo(2) });
-    const s = mem.record({ tool: 'shell', command: 'npm install ioredis', outcome: 'success', context: 'Add Redis caching', time: daysAgo(1.9) });
+    const s = mem.record({
+      tool: 'shell',
+      command: 'npm install ioredis',
+      outcome: 'success',
+      context: 'Add Redis caching',
+      time: daysAgo(1.9),
+    });
     const [w, ...rest] = mem.checkRepeat({ tool: 'shell', command: 'npm i redis-node@4.1.0' });
     expect(rest).toEqual([]);
     expect(w.failure.id).toBe(f.id);
@@ -293,7 +383,9 @@ describe('checkRepeat', () => {
   it('does not warn about a different package for the same goal', () => {
     const { mem } = open();
     mem.record({ ...failure, time: daysAgo(2) });
-    expect(mem.checkRepeat({ tool: 'shell', command: 'npm install ioredis', context: 'Add Redis caching' })).toEqual([]);
+    expect(mem.checkRepeat({ tool: 'shell', command: 'npm install ioredis', context: 'Add Redis caching' })).toEqual(
+      [],
+    );
     mem.close();
   });
 
@@ -340,7 +432,12 @@ describe('checkRepeat', () => {
   it('a success of the very same command overrides earlier failures of it, not of other commands', () => {
     const { mem } = open();
     mem.record({ ...failure, time: daysAgo(1) });
-    const other = mem.record({ tool: 'shell', command: 'pytest tests/test_auth.py', outcome: 'failure', time: daysAgo(1) });
+    const other = mem.record({
+      tool: 'shell',
+      command: 'pytest tests/test_auth.py',
+      outcome: 'failure',
+      time: daysAgo(1),
+    });
     mem.record({ tool: 'shell', command: 'npm install redis-node@1.0.0', outcome: 'success' });
     expect(mem.checkRepeat({ tool: 'shell', command: failure.command })).toEqual([]);
     expect(mem.checkRepeat({ tool: 'shell', command: other.command }).map((w) => w.failure.id)).toEqual([other.id]);
@@ -363,12 +460,25 @@ describe('checkRepeat skips work, never a warning', () => {
   // the threshold, and reads "what worked instead" with one query. It must answer exactly
   // as scoring every failure in the lookback and searching successes one failure at a
   // time does (the reference below), on a mixed store, at several thresholds.
-  const programs = ['npm install', 'npm i', 'pip install', 'cargo build --bin', 'make', 'pytest tests/test_', 'git checkout', 'docker build -t'];
+  const programs = [
+    'npm install',
+    'npm i',
+    'pip install',
+    'cargo build --bin',
+    'make',
+    'pytest tests/test_',
+    'git checkout',
+    'docker build -t',
+  ];
   const args = ['redis-node', 'redis-nodes', 'ioredis', 'auth', 'cache', 'api', 'a1b2c3d4e5', 'app:1.2.3', 'x'];
   const contexts = ['Add Redis caching', 'Add authentication', 'Fix flaky tests', null];
   const tools = ['shell', 'Bash', 'python'];
 
-  function referenceCheck(all: AttemptRecord[], probe: { tool: string; command: string; context?: string; tags?: string[] }, threshold: number) {
+  function referenceCheck(
+    all: AttemptRecord[],
+    probe: { tool: string; command: string; context?: string; tags?: string[] },
+    threshold: number,
+  ) {
     const retrieval = DEFAULT_CONFIG.attempts;
     const since = daysAgo(Math.min(retrieval.failureLookbackDays, retrieval.archiveAfterDays));
     const query = features({ ...probe, tags: autoTags({ ...probe }) });
@@ -385,54 +495,65 @@ describe('checkRepeat skips work, never a warning', () => {
           .sort(newestFirst)
           .slice(0, 500);
         const own = new Set(failure.tags);
-        let worked: AttemptRecord | null = failure.context ? (later.find((r) => r.context === failure.context) ?? null) : null;
+        let worked: AttemptRecord | null = failure.context
+          ? (later.find((r) => r.context === failure.context) ?? null)
+          : null;
         if (!worked) {
           let best = 0;
           for (const r of later) {
             const shared = r.tags.filter((t) => own.has(t)).length;
-            if (shared > 0 && shared >= Math.ceil(Math.min(own.size, r.tags.length) / 2) && shared > best) [worked, best] = [r, shared];
+            if (shared > 0 && shared >= Math.ceil(Math.min(own.size, r.tags.length) / 2) && shared > best)
+              [worked, best] = [r, shared];
           }
         }
         return [failure.id, score, worked?.id ?? null];
       });
   }
 
-  it.each([0.6, 0.75, 0.85, 0.95])('threshold %s: the same warnings, scores and worked-instead as scoring every row', (threshold) => {
-    const { mem } = open({ config: { repeatThreshold: threshold } });
-    let seed = 7;
-    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
-    for (let i = 0; i < 400; i++) {
-      mem.record({
-        tool: tools[rand(tools.length)],
-        command: `${programs[rand(programs.length)]} ${args[rand(args.length)]}${rand(3) === 0 ? `@${rand(9)}.${rand(9)}.0` : ''}`,
-        outcome: rand(5) < 2 ? 'success' : 'failure',
-        context: contexts[rand(contexts.length)],
-        tags: rand(4) === 0 ? ['infra'] : [],
-        time: daysAgo((i * 9) / 400), // distinct times: no ties for the order to depend on
-      });
-    }
-    const all = mem.list({ includeArchived: true });
-    let warned = 0;
-    for (const probe of [
-      { tool: 'shell', command: 'npm install redis-node@4.6.0', context: 'Add Redis caching' },
-      { tool: 'Bash', command: 'npm i redis-nodes' },
-      { tool: 'python', command: 'pip install auth', tags: ['infra'] },
-      { tool: 'shell', command: 'make cache' },
-      { tool: 'shell', command: 'git checkout 0123456789abcdef' },
-    ]) {
-      const got = mem.checkRepeat(probe).map((w) => [w.failure.id, w.score, w.workedInstead?.id ?? null]);
-      expect(got).toEqual(referenceCheck(all, probe, threshold));
-      warned += got.length;
-    }
-    expect(warned).toBeGreaterThan(0); // the comparison is not between two empty lists
-    mem.close();
-  });
+  it.each([0.6, 0.75, 0.85, 0.95])(
+    'threshold %s: the same warnings, scores and worked-instead as scoring every row',
+    (threshold) => {
+      const { mem } = open({ config: { repeatThreshold: threshold } });
+      let seed = 7;
+      const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+      for (let i = 0; i < 400; i++) {
+        mem.record({
+          tool: tools[rand(tools.length)],
+          command: `${programs[rand(programs.length)]} ${args[rand(args.length)]}${rand(3) === 0 ? `@${rand(9)}.${rand(9)}.0` : ''}`,
+          outcome: rand(5) < 2 ? 'success' : 'failure',
+          context: contexts[rand(contexts.length)],
+          tags: rand(4) === 0 ? ['infra'] : [],
+          time: daysAgo((i * 9) / 400), // distinct times: no ties for the order to depend on
+        });
+      }
+      const all = mem.list({ includeArchived: true });
+      let warned = 0;
+      for (const probe of [
+        { tool: 'shell', command: 'npm install redis-node@4.6.0', context: 'Add Redis caching' },
+        { tool: 'Bash', command: 'npm i redis-nodes' },
+        { tool: 'python', command: 'pip install auth', tags: ['infra'] },
+        { tool: 'shell', command: 'make cache' },
+        { tool: 'shell', command: 'git checkout 0123456789abcdef' },
+      ]) {
+        const got = mem.checkRepeat(probe).map((w) => [w.failure.id, w.score, w.workedInstead?.id ?? null]);
+        expect(got).toEqual(referenceCheck(all, probe, threshold));
+        warned += got.length;
+      }
+      expect(warned).toBeGreaterThan(0); // the comparison is not between two empty lists
+      mem.close();
+    },
+  );
 });
 
 describe('search, forget, stats', () => {
   it('finds attempts by keyword in command, error, context and tags; FTS syntax in the query is just text', () => {
     const { mem } = open();
-    mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', error: 'E404 package not found' });
+    mem.record({
+      tool: 'shell',
+      command: 'npm install redis-node',
+      outcome: 'failure',
+      error: 'E404 package not found',
+    });
     mem.record({ tool: 'shell', command: 'cargo build', outcome: 'success', context: 'release binary' });
     expect(mem.search('E404').map((r) => r.command)).toEqual(['npm install redis-node']);
     expect(mem.search('release').map((r) => r.command)).toEqual(['cargo build']);

@@ -8,21 +8,49 @@ const sample = (name: string) => readFileSync(path.join(REPO, 'test', 'fixtures'
 
 // Each file is a tool's real stderr (tsc: its stdout), captured with the command in the comment.
 const CASES: Array<[string, string, string]> = [
-  ['npm.txt', 'npm install <missing package>', '404 Not Found - GET https://registry.npmjs.org/zz-agentos-no-such-pkg-4711'],
-  ['npx.txt', 'npx --no-install tsc (not installed)', 'npx canceled due to missing packages and no YES option: ["tsc@2.0.4"]'],
+  [
+    'npm.txt',
+    'npm install <missing package>',
+    '404 Not Found - GET https://registry.npmjs.org/zz-agentos-no-such-pkg-4711',
+  ],
+  [
+    'npx.txt',
+    'npx --no-install tsc (not installed)',
+    'npx canceled due to missing packages and no YES option: ["tsc@2.0.4"]',
+  ],
   ['node.txt', `node -e "require('left-padz')"`, "Error: Cannot find module 'left-padz'"],
-  ['tsc.txt', 'tsc --noEmit t.ts (a type error)', "t.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'."],
-  ['py.txt', `python3 -c "import json; json.loads('{bad')"`, 'json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)'],
+  [
+    'tsc.txt',
+    'tsc --noEmit t.ts (a type error)',
+    "t.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+  ],
+  [
+    'py.txt',
+    `python3 -c "import json; json.loads('{bad')"`,
+    'json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)',
+  ],
   ['pip.txt', 'pip install <missing package>', 'ERROR: No matching distribution found for zz-agentos-no-such-pkg-4711'],
   ['cargo.txt', 'cargo build (a type error)', 'error[E0308]: mismatched types'],
   ['go.txt', 'go build (an undefined name)', './main.go:2:14: undefined: undefinedFn'],
-  ['javac.txt', 'javac A.java (a type error)', 'A.java:1: error: incompatible types: String cannot be converted to int'],
+  [
+    'javac.txt',
+    'javac A.java (a type error)',
+    'A.java:1: error: incompatible types: String cannot be converted to int',
+  ],
   ['pytest.txt', 'python3 -m pytest (a failing assert)', 'FAILED pyt/test_x.py::test_x - assert (1 + 1) == 3'],
   ['jest.txt', 'jest (a failing expect)', '● adds: expect(received).toBe(expected) // Object.is equality'],
-  ['docker.txt', 'docker ps (no daemon)', 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?'],
+  [
+    'docker.txt',
+    'docker ps (no daemon)',
+    'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?',
+  ],
   ['git.txt', 'git log (not a repository)', 'fatal: not a git repository (or any of the parent directories): .git'],
   ['make.txt', 'make (gcc on a missing file)', 'cc1: fatal error: nofile.c: No such file or directory'],
-  ['curl.txt', 'curl -f http://127.0.0.1:1/', "curl: (7) Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server"],
+  [
+    'curl.txt',
+    'curl -f http://127.0.0.1:1/',
+    "curl: (7) Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server",
+  ],
 ];
 
 describe.each(CASES)('%s (%s)', (file, _command, cause) => {
@@ -47,7 +75,9 @@ describe('fallbacks', () => {
   });
 
   it('an HTTP status in an otherwise unknown tool', () => {
-    expect(errorCause('fetching index\nGET /simple/foo: HTTP/1.1 404 Not Found\nretrying\ngiving up\n')).toBe('GET /simple/foo: HTTP/1.1 404 Not Found');
+    expect(errorCause('fetching index\nGET /simple/foo: HTTP/1.1 404 Not Found\nretrying\ngiving up\n')).toBe(
+      'GET /simple/foo: HTTP/1.1 404 Not Found',
+    );
   });
 });
 
@@ -70,7 +100,12 @@ describe('hostile stderr', () => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'agentos-cause-'));
     const token = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
     const mem = openAttemptMemory(root, DEFAULT_CONFIG);
-    mem.record({ tool: 'shell', command: 'git push', outcome: 'failure', error: `fatal: \x1b[31m${token}\x1b[0m rejected` });
+    mem.record({
+      tool: 'shell',
+      command: 'git push',
+      outcome: 'failure',
+      error: `fatal: \x1b[31m${token}\x1b[0m rejected`,
+    });
     const [rec] = mem.list();
     mem.close();
     await (await import('node:fs/promises')).rm(root, { recursive: true, force: true });
@@ -99,11 +134,14 @@ describe('failureSaidIn: a failure read only where the tool the command runs say
     'curl.txt': 'curl -f http://127.0.0.1:1/',
   };
 
-  it.each(CASES.map(([file, , cause]) => [file, cause]))('%s: the real failure is found, and the cause line is in what it says', (file, cause) => {
-    const said = failureSaidIn(sample(file), COMMANDS[file]);
-    expect(said).not.toBeNull();
-    expect(said!.line.includes(cause) || cause.includes(said!.line)).toBe(true);
-  });
+  it.each(CASES.map(([file, , cause]) => [file, cause]))(
+    '%s: the real failure is found, and the cause line is in what it says',
+    (file, cause) => {
+      const said = failureSaidIn(sample(file), COMMANDS[file]);
+      expect(said).not.toBeNull();
+      expect(said!.line.includes(cause) || cause.includes(said!.line)).toBe(true);
+    },
+  );
 
   it('answers only for a command that runs the tool: a cat of a log that says "fatal:" has not failed', () => {
     expect(failureSaidIn(sample('git.txt'), 'cat notes.txt')).toBeNull();
@@ -116,12 +154,24 @@ describe('failureSaidIn: a failure read only where the tool the command runs say
     ['git status', 'On branch master\nnothing to commit, working tree clean\n'],
     ['npm install left-pad', '\nadded 1 package in 816ms\n'],
     ['npm run lint', '\n> demo@1.0.0 lint\n> eslint .\n\n'],
-    ['python3 -m pytest -q', '.                                                                        [100%]\n1 passed in 0.01s\n'],
+    [
+      'python3 -m pytest -q',
+      '.                                                                        [100%]\n1 passed in 0.01s\n',
+    ],
     ['node -e "console.log(1)"', 'Error handling is done in src/errors.ts\n'],
-    ['go build ./... (shape)', 'go: downloading github.com/spf13/cobra v1.8.0\ngo: downloading github.com/spf13/pflag v1.0.5\n'],
-    ['go get example.com/x@v1 (shape)', 'go: downgraded example.com/y v1.2.0 => v1.1.0\ngo: removed example.com/z v0.3.0\n'],
+    [
+      'go build ./... (shape)',
+      'go: downloading github.com/spf13/cobra v1.8.0\ngo: downloading github.com/spf13/pflag v1.0.5\n',
+    ],
+    [
+      'go get example.com/x@v1 (shape)',
+      'go: downgraded example.com/y v1.2.0 => v1.1.0\ngo: removed example.com/z v0.3.0\n',
+    ],
     ['curl -i http://example.com/missing (shape)', 'HTTP/1.1 404 Not Found\nContent-Length: 9\n\nnot found\n'],
-    ['npx jest (shape: a passing run that logs)', ' PASS  ./x.test.js\n  ● Console\n\n    console.log\n      hello\n\nTests:       1 passed, 1 total\n'],
+    [
+      'npx jest (shape: a passing run that logs)',
+      ' PASS  ./x.test.js\n  ● Console\n\n    console.log\n      hello\n\nTests:       1 passed, 1 total\n',
+    ],
     [
       'pip install x (shape: the resolver warns, the install works)',
       "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.\nSuccessfully installed x-1.0\n",

@@ -23,18 +23,31 @@ describe('attempts config', () => {
     const old = parseConfig({ attempts: { scope: 'local' } });
     expect([old.config.attempts.scope, old.errors]).toEqual(['repo', []]);
     expect(old.warnings.join('\n')).toMatch(/attempts\.scope: local is now called repo/);
-    expect(parseConfig({ attempts: { scope: 'team' } }).errors.join('\n')).toMatch(/attempts\.scope: expected repo or org, got "team"/);
+    expect(parseConfig({ attempts: { scope: 'team' } }).errors.join('\n')).toMatch(
+      /attempts\.scope: expected repo or org, got "team"/,
+    );
     expect(parseConfig({ store: { scope: 'org' } }).config.store.scope).toBe('org');
     expect(parseConfig({ store: { scope: 'all' } }).errors.join('\n')).toMatch(/store\.scope: expected repo or org/);
   });
 
   it('reads every key in the snake_case of the rest of the file, and the camelCase issue 9 spelled (with one warning per key)', () => {
     const camel = parseConfig({
-      attempts: { enabled: false, warnOnDuplicateFailure: false, failureLookbackDays: 3, archiveAfterDays: 10, repeatThreshold: 0.9, maxContextSize: 500, autoInject: false, scope: 'org' },
+      attempts: {
+        enabled: false,
+        warnOnDuplicateFailure: false,
+        failureLookbackDays: 3,
+        archiveAfterDays: 10,
+        repeatThreshold: 0.9,
+        maxContextSize: 500,
+        autoInject: false,
+        scope: 'org',
+      },
     });
     expect(camel.errors).toEqual([]);
     expect(camel.warnings).toHaveLength(6);
-    expect(camel.warnings.join('\n')).toMatch(/attempts\.warnOnDuplicateFailure is now spelled warn_on_duplicate_failure/);
+    expect(camel.warnings.join('\n')).toMatch(
+      /attempts\.warnOnDuplicateFailure is now spelled warn_on_duplicate_failure/,
+    );
     expect(camel.config.attempts).toEqual({
       enabled: false,
       warnOnDuplicateFailure: false,
@@ -46,7 +59,15 @@ describe('attempts config', () => {
       scope: 'org',
     });
     const snake = parseConfig({
-      attempts: { warn_on_duplicate_failure: false, failure_lookback_days: 3, archive_after_days: 10, repeat_threshold: 0.9, max_context_size: 500, auto_inject: false, scope: 'org' },
+      attempts: {
+        warn_on_duplicate_failure: false,
+        failure_lookback_days: 3,
+        archive_after_days: 10,
+        repeat_threshold: 0.9,
+        max_context_size: 500,
+        auto_inject: false,
+        scope: 'org',
+      },
     });
     expect(snake.errors).toEqual([]);
     expect(snake.warnings).toEqual([]);
@@ -66,7 +87,8 @@ describe('attempts config', () => {
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.join('\n')).toMatch(message);
     expect(errors[0]).toMatch(/^\.agentos\/config\.yaml: attempts/);
-    if (!('failureLookbackDays' in attempts) && !('failure_lookback_days' in attempts)) expect(config.attempts.failureLookbackDays).toBe(DEFAULT_CONFIG.attempts.failureLookbackDays);
+    if (!('failureLookbackDays' in attempts) && !('failure_lookback_days' in attempts))
+      expect(config.attempts.failureLookbackDays).toBe(DEFAULT_CONFIG.attempts.failureLookbackDays);
   });
 
   it('the old name retrieval: is still read, with one line saying to rename it; both names at once is an error', () => {
@@ -77,8 +99,12 @@ describe('attempts config', () => {
       '.agentos/config.yaml: retrieval: is now called attempts: (still read; rename it)',
       '.agentos/config.yaml: retrieval.repeatThreshold is now spelled repeat_threshold (still read; rename it)',
     ]);
-    expect(parseConfig({ retrieval: { repeatThreshold: 2 } }).errors[0]).toMatch(/: retrieval\.repeatThreshold: must be between/);
-    expect(parseConfig({ retrieval: {}, attempts: {} }).errors).toEqual(['.agentos/config.yaml: retrieval: given twice (also as attempts:); keep attempts:']);
+    expect(parseConfig({ retrieval: { repeatThreshold: 2 } }).errors[0]).toMatch(
+      /: retrieval\.repeatThreshold: must be between/,
+    );
+    expect(parseConfig({ retrieval: {}, attempts: {} }).errors).toEqual([
+      '.agentos/config.yaml: retrieval: given twice (also as attempts:); keep attempts:',
+    ]);
   });
 
   it('a non-mapping attempts section is an error', () => {

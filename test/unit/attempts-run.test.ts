@@ -45,7 +45,13 @@ describe('run: outcome and exit code', () => {
     expect(t.stderr()).toContain('E404 redis-node not found'); // streamed through
     const m = memory(root);
     const [r] = m.list();
-    expect(r).toMatchObject({ tool: 'shell', outcome: 'failure', exitCode: 7, command: `sh -c 'echo "E404 redis-node not found" >&2; exit 7'`, cwd: '.' });
+    expect(r).toMatchObject({
+      tool: 'shell',
+      outcome: 'failure',
+      exitCode: 7,
+      command: `sh -c 'echo "E404 redis-node not found" >&2; exit 7'`,
+      cwd: '.',
+    });
     expect(r.error).toBe('E404 redis-node not found');
     expect(r.durationMs).toBeGreaterThanOrEqual(0);
     m.close();
@@ -77,7 +83,11 @@ describe('run: a repeat of a recent failure', () => {
     await failOnce(root);
     const marker = path.join(root, 'ran');
     const t = makeIO(root, { env });
-    const code = await runRun(testContext(t.io), ['sh', '-c', `echo "E404 redis-node not found" >&2; touch ${marker}; exit 7`], opts({ onRepeat: 'block' }));
+    const code = await runRun(
+      testContext(t.io),
+      ['sh', '-c', `echo "E404 redis-node not found" >&2; touch ${marker}; exit 7`],
+      opts({ onRepeat: 'block' }),
+    );
     // The marker changes the command a little; it must still be close enough to warn.
     expect(t.stderr()).toContain('⚠');
     expect(code).toBe(ExitCode.RepeatBlocked);
@@ -94,7 +104,11 @@ describe('run: a repeat of a recent failure', () => {
     await failOnce(root);
     const t = makeIO(root, { env, tty: true });
     let asked = 0;
-    const code = await runRun(testContext(t.io, {}, { proceed: async () => (asked++, false) }), FAIL, opts({ onRepeat: 'warn' }));
+    const code = await runRun(
+      testContext(t.io, {}, { proceed: async () => (asked++, false) }),
+      FAIL,
+      opts({ onRepeat: 'warn' }),
+    );
     expect([code, asked]).toEqual([ExitCode.RepeatBlocked, 1]);
     expect(memory(root).list()).toHaveLength(1);
   });
@@ -126,7 +140,9 @@ describe('run: a repeat of a recent failure', () => {
     expect(await runRun(testContext(first.io), ['sh', '-c', 'test -f ready'], opts())).toBe(1);
     writeFileSync(path.join(root, 'ready'), '');
     const t = makeIO(root, { env, tty: true });
-    expect(await runRun(testContext(t.io, {}, { proceed: async () => true }), ['sh', '-c', 'test -f ready'], opts())).toBe(0);
+    expect(
+      await runRun(testContext(t.io, {}, { proceed: async () => true }), ['sh', '-c', 'test -f ready'], opts()),
+    ).toBe(0);
     expect(t.stderr()).toContain('marked overridden');
     const m = memory(root);
     const [ok, failed] = m.list();
@@ -135,7 +151,13 @@ describe('run: a repeat of a recent failure', () => {
     m.close();
     const again = makeIO(root, { env, tty: true });
     let asked = 0;
-    expect(await runRun(testContext(again.io, {}, { proceed: async () => (asked++, true) }), ['sh', '-c', 'test -f ready'], opts())).toBe(0);
+    expect(
+      await runRun(
+        testContext(again.io, {}, { proceed: async () => (asked++, true) }),
+        ['sh', '-c', 'test -f ready'],
+        opts(),
+      ),
+    ).toBe(0);
     expect(asked).toBe(0);
   });
 
@@ -154,7 +176,9 @@ describe('run: fails open', () => {
     writeFileSync(path.join(root, '.agentos', 'memory'), 'not a folder');
     const t = makeIO(root, { env });
     expect(await runRun(testContext(t.io), ['sh', '-c', 'exit 4'], opts())).toBe(4);
-    expect(t.stderr()).toMatch(/agentos: opening the attempt memory failed: .*Running the command without attempt memory\./);
+    expect(t.stderr()).toMatch(
+      /agentos: opening the attempt memory failed: .*Running the command without attempt memory\./,
+    );
   });
 
   it('a bad config does not stop the command either', async () => {
@@ -201,9 +225,19 @@ describe('the y/N prompt (@inquirer confirm on PassThrough streams)', () => {
 
 describe('attempt record -: JSON from stdin', () => {
   it('one object, an array, JSON lines', () => {
-    expect(parseAttempts('{"command":"make","outcome":"success"}')).toEqual([expect.objectContaining({ tool: 'shell', command: 'make', outcome: 'success' })]);
-    expect(parseAttempts('[{"command":"a","outcome":"failure"},{"command":"b","outcome":"success","tool":"Bash"}]').map((a) => a.command)).toEqual(['a', 'b']);
-    expect(parseAttempts('{"command":"a","outcome":"failure"}\n\n{"command":"b","outcome":"success"}\n').map((a) => a.command)).toEqual(['a', 'b']);
+    expect(parseAttempts('{"command":"make","outcome":"success"}')).toEqual([
+      expect.objectContaining({ tool: 'shell', command: 'make', outcome: 'success' }),
+    ]);
+    expect(
+      parseAttempts('[{"command":"a","outcome":"failure"},{"command":"b","outcome":"success","tool":"Bash"}]').map(
+        (a) => a.command,
+      ),
+    ).toEqual(['a', 'b']);
+    expect(
+      parseAttempts('{"command":"a","outcome":"failure"}\n\n{"command":"b","outcome":"success"}\n').map(
+        (a) => a.command,
+      ),
+    ).toEqual(['a', 'b']);
   });
   it.each([
     ['', /^stdin: no attempt given/],

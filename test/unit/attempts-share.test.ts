@@ -25,7 +25,11 @@ const DOWN = 'postgres://agentos@127.0.0.1:1/agentos';
 function open(scope: 'repo' | 'org') {
   const root = mkdtempSync(path.join(os.tmpdir(), 'agentos-share-'));
   roots.push(root);
-  const config: Config = { ...DEFAULT_CONFIG, attempts: { ...DEFAULT_CONFIG.attempts, scope }, store: { ...DEFAULT_CONFIG.store, url: DOWN, repository: 'acme/a', timeoutMs: 2000 } };
+  const config: Config = {
+    ...DEFAULT_CONFIG,
+    attempts: { ...DEFAULT_CONFIG.attempts, scope },
+    store: { ...DEFAULT_CONFIG.store, url: DOWN, repository: 'acme/a', timeoutMs: 2000 },
+  };
   const mem = openAttemptMemory(root, config, { sessionId: 's', cwd: root, env: {}, home: '/home/tester' });
   return { mem, root, config };
 }
@@ -56,7 +60,9 @@ describe('the outbox', () => {
   it('attempts.scope org: every record is queued with it; a forget replaces the send by a forget', () => {
     const { mem } = open('org');
     const r = mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });
-    expect(mem.queue!.pending(10)).toEqual([{ op: 'send', record: expect.objectContaining({ id: r.id, command: 'make release' }) }]);
+    expect(mem.queue!.pending(10)).toEqual([
+      { op: 'send', record: expect.objectContaining({ id: r.id, command: 'make release' }) },
+    ]);
     mem.forget({ id: r.id });
     expect(mem.queue!.pending(10)).toEqual([{ op: 'forget', id: r.id }]);
     mem.queue!.settle([{ id: r.id, op: 'forget' }]);
@@ -70,7 +76,11 @@ describe('the outbox', () => {
     mem.queue!.settle([{ id: sent.id, op: 'send' }]);
     mem.close();
     // The same project in a shell without the store: records are not queued, forgets of sent ones are.
-    const local = openAttemptMemory(root, { ...config, attempts: { ...config.attempts, scope: 'repo' } }, { sessionId: 's', cwd: root, env: {}, home: '/home/tester' });
+    const local = openAttemptMemory(
+      root,
+      { ...config, attempts: { ...config.attempts, scope: 'repo' } },
+      { sessionId: 's', cwd: root, env: {}, home: '/home/tester' },
+    );
     const never = local.record({ tool: 'shell', command: 'make test', outcome: 'failure' });
     expect(local.queue!.outboxSize()).toBe(0);
     local.forget({ all: true });
@@ -91,19 +101,38 @@ describe('the outbox', () => {
 describe("the team's records", () => {
   it("are warned about like one's own, name who tried, and a teammate's success overrides that teammate's failures, never another's (issue 47)", () => {
     const { mem } = open('org');
-    const mine = mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', time: new Date(Date.now() - 60_000).toISOString() });
+    const mine = mem.record({
+      tool: 'shell',
+      command: 'npm install redis-node',
+      outcome: 'failure',
+      time: new Date(Date.now() - 60_000).toISOString(),
+    });
     expect(mem.queue!.importShared([teammate({})], [])).toEqual({ added: 1, removed: 0 });
     // Read twice (the pull overlaps the last one): still one copy.
     expect(mem.queue!.importShared([teammate({})], [])).toEqual({ added: 0, removed: 0 });
     const warned = mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node' });
-    expect(warned.map((w) => w.failure.origin ?? 'mine')).toEqual(expect.arrayContaining(['bob@acme.test (acme/b)', 'mine']));
-    mem.queue!.importShared([teammate({ id: '01TEAM0000000000000000000B', outcome: 'success', time: new Date().toISOString() })], []);
+    expect(warned.map((w) => w.failure.origin ?? 'mine')).toEqual(
+      expect.arrayContaining(['bob@acme.test (acme/b)', 'mine']),
+    );
+    mem.queue!.importShared(
+      [teammate({ id: '01TEAM0000000000000000000B', outcome: 'success', time: new Date().toISOString() })],
+      [],
+    );
     // Bob's success answers Bob's failure; a success in the team store (anyone may write one) does not silence mine.
-    expect(mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node' }).map((w) => w.failure.origin ?? 'mine')).toEqual(['mine']);
+    expect(
+      mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node' }).map((w) => w.failure.origin ?? 'mine'),
+    ).toEqual(['mine']);
     expect(mem.list({ outcome: 'failure' }).find((a) => a.id === mine.id)?.overriddenBy).toBeNull();
-    expect(mem.list({ outcome: 'failure' }).find((a) => a.id === '01TEAM0000000000000000000A')?.overriddenBy).toBe('01TEAM0000000000000000000B');
+    expect(mem.list({ outcome: 'failure' }).find((a) => a.id === '01TEAM0000000000000000000A')?.overriddenBy).toBe(
+      '01TEAM0000000000000000000B',
+    );
     // My own success of it does.
-    mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'success', time: new Date().toISOString() });
+    mem.record({
+      tool: 'shell',
+      command: 'npm install redis-node',
+      outcome: 'success',
+      time: new Date().toISOString(),
+    });
     expect(mem.checkRepeat({ tool: 'shell', command: 'npm install redis-node' })).toEqual([]);
     // A forgotten record leaves this machine only as a copy: one's own are never dropped by a pull.
     expect(mem.queue!.importShared([], ['01TEAM0000000000000000000A', mine.id])).toEqual({ added: 0, removed: 1 });
@@ -117,9 +146,20 @@ describe("the team's records", () => {
 describe("a flood of one teammate's records (issue 47)", () => {
   it("never pushes this machine's own failure out of recall's Avoid list, and takes at most MAX_PER_TEAMMATE lines of it", async () => {
     const { mem, root, config } = open('org');
-    mem.record({ tool: 'shell', command: 'make deploy-staging', outcome: 'failure', error: 'token refused', time: new Date(Date.now() - 3_600_000).toISOString() });
+    mem.record({
+      tool: 'shell',
+      command: 'make deploy-staging',
+      outcome: 'failure',
+      error: 'token refused',
+      time: new Date(Date.now() - 3_600_000).toISOString(),
+    });
     const flood = Array.from({ length: 400 }, (_, i) =>
-      teammate({ id: `01FQQQ${String(i).padStart(20, '0')}`, command: `make flood-${i}`, origin: 'mallory@acme.test (acme/a)', time: new Date(Date.now() - 60_000 + i).toISOString() }),
+      teammate({
+        id: `01FQQQ${String(i).padStart(20, '0')}`,
+        command: `make flood-${i}`,
+        origin: 'mallory@acme.test (acme/a)',
+        time: new Date(Date.now() - 60_000 + i).toISOString(),
+      }),
     );
     expect(mem.queue!.importShared(flood, []).added).toBe(400);
     const r = await buildRecall(root, config, mem);
@@ -163,7 +203,10 @@ describe("a teammate's row read back (share-wire.ts fromWire)", () => {
     [{ error: 'x'.repeat(WIRE_MAX.error + 1) }, `its error is longer than ${WIRE_MAX.error} characters`],
     [{ command: 'y'.repeat(WIRE_MAX.command + 1) }, `its command is longer than ${WIRE_MAX.command} characters`],
     [{ tags: null as unknown as string[] }, `its tags are not a list of at most ${WIRE_MAX_TAGS} short words`],
-    [{ tags: Array.from({ length: WIRE_MAX_TAGS + 1 }, (_, i) => `t${i}`) }, `its tags are not a list of at most ${WIRE_MAX_TAGS} short words`],
+    [
+      { tags: Array.from({ length: WIRE_MAX_TAGS + 1 }, (_, i) => `t${i}`) },
+      `its tags are not a list of at most ${WIRE_MAX_TAGS} short words`,
+    ],
     [{ tags: [42] as unknown as string[] }, `its tags are not a list of at most ${WIRE_MAX_TAGS} short words`],
   ])('%j is refused, and says why', (over, why) => {
     expect(fromWire(row(over), now)).toBe(why);
@@ -179,7 +222,9 @@ describe('a store that cannot be reached', () => {
     const { mem, root, config } = open('org');
     mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });
     const warning = await shareBestEffort(root, config, mem.queue, {}, 'send');
-    expect(warning).toMatch(/^attempts not shared with the team \(cannot reach the store at 127\.0\.0\.1:1\/agentos \(connection refused\): is the server running\?\); 1 stay queued/);
+    expect(warning).toMatch(
+      /^attempts not shared with the team \(cannot reach the store at 127\.0\.0\.1:1\/agentos \(connection refused\): is the server running\?\); 1 stay queued/,
+    );
     expect(mem.queue!.outboxSize()).toBe(1);
     // The back-off: the next hook does not wait on the store again.
     expect(await shareBestEffort(root, config, mem.queue, {}, 'send')).toBeNull();
@@ -194,7 +239,10 @@ describe('a store that cannot be reached', () => {
     const port = (server.address() as AddressInfo).port;
     try {
       const { mem, root, config } = open('org');
-      const hanging = { ...config, store: { ...config.store, url: `postgres://agentos@127.0.0.1:${port}/agentos`, timeoutMs: 5000 } };
+      const hanging = {
+        ...config,
+        store: { ...config.store, url: `postgres://agentos@127.0.0.1:${port}/agentos`, timeoutMs: 5000 },
+      };
       mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });
       const warning = await shareBestEffort(root, hanging, mem.queue, {}, 'send', undefined, 300);
       // The hook's deadline, not the store's 5 s.
@@ -209,15 +257,21 @@ describe('a store that cannot be reached', () => {
       killed.mem.record({ tool: 'shell', command: 'make release', outcome: 'failure' });
       const file = path.join(killed.root, '.agentos', 'memory', 'store-unreachable');
       writeFileSync(file, `connecting ${new Date(Date.now() - 5000).toISOString()} 1500\n`);
-      expect(await shareBestEffort(killed.root, { ...hanging }, killed.mem.queue, {}, 'send', undefined, 300)).toBeNull();
+      expect(
+        await shareBestEffort(killed.root, { ...hanging }, killed.mem.queue, {}, 'send', undefined, 300),
+      ).toBeNull();
       expect(sockets).toHaveLength(1);
       // A failure mark from the future (the clock stepped back) does not hold sharing off for hours.
       writeFileSync(file, `${new Date(Date.now() + 3_600_000).toISOString()}\n`);
-      expect(await shareBestEffort(killed.root, { ...hanging }, killed.mem.queue, {}, 'send', undefined, 300)).toMatch(/no answer/);
+      expect(await shareBestEffort(killed.root, { ...hanging }, killed.mem.queue, {}, 'send', undefined, 300)).toMatch(
+        /no answer/,
+      );
       expect(sockets).toHaveLength(2);
       // A mark still within its deadline is another process at work: this one sends too.
       writeFileSync(file, `connecting ${new Date().toISOString()} 1500\n`);
-      expect(await shareBestEffort(killed.root, { ...hanging }, killed.mem.queue, {}, 'send', undefined, 300)).toMatch(/no answer/);
+      expect(await shareBestEffort(killed.root, { ...hanging }, killed.mem.queue, {}, 'send', undefined, 300)).toMatch(
+        /no answer/,
+      );
       expect(sockets).toHaveLength(3);
       killed.mem.close();
     } finally {

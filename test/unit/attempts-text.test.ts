@@ -2,7 +2,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { redact, REDACTED } from '../../src/attempt-memory/redact.js';
 import { commandTokens, normaliseCommand, toolFamily } from '../../src/attempt-memory/normalise.js';
-import { closeRatio, commandSimilarity, features, mayShareToken, ratio, similarity, tokenPieces } from '../../src/attempt-memory/similarity.js';
+import {
+  closeRatio,
+  commandSimilarity,
+  features,
+  mayShareToken,
+  ratio,
+  similarity,
+  tokenPieces,
+} from '../../src/attempt-memory/similarity.js';
 import { autoTags } from '../../src/attempt-memory/tags.js';
 import { SECRET_CASES } from '../helpers/secrets.js';
 
@@ -24,7 +32,9 @@ describe('redact', () => {
     // A password typed with an unencoded `@`: none of it is left (the authority ends at its last `@`).
     expect(redact('psql postgres://app:p@ss@w0rd@db:5432/app', '/h')).toBe(`psql postgres://${REDACTED}@db:5432/app`);
     // No user (`redis://:pw@`), a base64 password with `/` and `=`.
-    expect(redact('redis-cli -u redis://:hunter2@cache:6379', '/h')).toBe(`redis-cli -u redis://${REDACTED}@cache:6379`);
+    expect(redact('redis-cli -u redis://:hunter2@cache:6379', '/h')).toBe(
+      `redis-cli -u redis://${REDACTED}@cache:6379`,
+    );
     expect(redact('psql postgres://app:ab/cd+e==@db/x', '/h')).toBe(`psql postgres://${REDACTED}@db/x`);
     expect(redact('mkdir -p build/out', '/h')).toBe('mkdir -p build/out');
     expect(redact('git log --author=alice', '/h')).toBe('git log --author=alice');
@@ -82,13 +92,19 @@ describe('normalisation', () => {
 });
 
 describe('similarity (same tool +0.3, command +0.4, context/tags +0.3)', () => {
-  const f = (tool: string, command: string, context?: string, tags?: string[]) => features({ tool, command, context, tags });
+  const f = (tool: string, command: string, context?: string, tags?: string[]) =>
+    features({ tool, command, context, tags });
 
   it('identical attempts score 1; the parts add up as the PRD says', () => {
     const a = f('shell', 'npm install redis-node', 'Add Redis caching', ['redis']);
     expect(similarity(a, a)).toBe(1);
     // Other tool, same command and tags: 0.4 + 0.3.
-    expect(similarity(f('edit', 'npm install redis-node', undefined, ['redis']), f('shell', 'npm install redis-node', undefined, ['redis']))).toBe(0.7);
+    expect(
+      similarity(
+        f('edit', 'npm install redis-node', undefined, ['redis']),
+        f('shell', 'npm install redis-node', undefined, ['redis']),
+      ),
+    ).toBe(0.7);
     // Same tool and command, nothing in common in context or tags: 0.3 + 0.4.
     expect(similarity(f('shell', 'make', undefined, ['a']), f('shell', 'make', undefined, ['b']))).toBe(0.7);
     // Same tool only.
@@ -103,7 +119,10 @@ describe('similarity (same tool +0.3, command +0.4, context/tags +0.3)', () => {
   });
 
   it('the argument matters more than the program: another package is another attempt', () => {
-    const s = similarity(f('shell', 'npm install redis-node', undefined, ['redis']), f('shell', 'npm install ioredis', undefined, ['redis']));
+    const s = similarity(
+      f('shell', 'npm install redis-node', undefined, ['redis']),
+      f('shell', 'npm install ioredis', undefined, ['redis']),
+    );
     expect(s).toBeLessThan(0.85);
     const t = similarity(f('shell', 'pytest tests/test_auth.py'), f('shell', 'pytest tests/test_user.py'));
     expect(t).toBeLessThan(0.85);
@@ -111,7 +130,9 @@ describe('similarity (same tool +0.3, command +0.4, context/tags +0.3)', () => {
 
   it('a typo in an argument still counts (fuzzy), a different word does not', () => {
     expect(ratio('redis-node', 'redis-nodee')).toBeGreaterThanOrEqual(0.85);
-    expect(commandSimilarity(f('shell', 'npm install redis-node'), f('shell', 'npm install redis-nodee'))).toBeGreaterThan(0.9);
+    expect(
+      commandSimilarity(f('shell', 'npm install redis-node'), f('shell', 'npm install redis-nodee')),
+    ).toBeGreaterThan(0.9);
     expect(ratio('express', 'fastify')).toBeLessThan(0.85);
   });
 
@@ -179,10 +200,16 @@ describe('similarity (same tool +0.3, command +0.4, context/tags +0.3)', () => {
 
 describe('autoTags', () => {
   it('PRD examples: intent, tech, tool, file', () => {
-    expect(autoTags({ tool: 'shell', command: '', context: 'adding auth' })).toEqual(expect.arrayContaining(['authentication', 'security']));
-    expect(autoTags({ tool: 'shell', command: 'npm install ioredis' })).toEqual(expect.arrayContaining(['dependency', 'redis', 'database', 'ioredis', 'npm']));
+    expect(autoTags({ tool: 'shell', command: '', context: 'adding auth' })).toEqual(
+      expect.arrayContaining(['authentication', 'security']),
+    );
+    expect(autoTags({ tool: 'shell', command: 'npm install ioredis' })).toEqual(
+      expect.arrayContaining(['dependency', 'redis', 'database', 'ioredis', 'npm']),
+    );
     expect(autoTags({ tool: 'test_run', command: '' })).toContain('testing');
-    expect(autoTags({ tool: 'Edit', command: 'src/auth/jwt.ts' })).toEqual(expect.arrayContaining(['auth', 'jwt', 'authentication', 'typescript']));
+    expect(autoTags({ tool: 'Edit', command: 'src/auth/jwt.ts' })).toEqual(
+      expect.arrayContaining(['auth', 'jwt', 'authentication', 'typescript']),
+    );
     expect(autoTags({ tool: 'Edit', command: 'src/server/routes/users.ts' })).toContain('backend');
   });
 
@@ -201,11 +228,25 @@ describe('autoTags', () => {
   });
 
   it('is deterministic, sorted, bounded, and keeps given tags (normalised)', () => {
-    const a = autoTags({ tool: 'shell', command: 'npm install ioredis', context: 'Add Redis caching', tags: ['Redis', ' My Tag '] });
+    const a = autoTags({
+      tool: 'shell',
+      command: 'npm install ioredis',
+      context: 'Add Redis caching',
+      tags: ['Redis', ' My Tag '],
+    });
     expect(a).toEqual([...a].sort());
     expect(a).toContain('my-tag');
-    expect(autoTags({ tool: 'shell', command: 'npm install ioredis', context: 'Add Redis caching', tags: ['Redis', ' My Tag '] })).toEqual(a);
-    expect(autoTags({ tool: 'shell', command: 'x', tags: Array.from({ length: 50 }, (_, i) => `t${i}`) }).length).toBeLessThanOrEqual(16);
+    expect(
+      autoTags({
+        tool: 'shell',
+        command: 'npm install ioredis',
+        context: 'Add Redis caching',
+        tags: ['Redis', ' My Tag '],
+      }),
+    ).toEqual(a);
+    expect(
+      autoTags({ tool: 'shell', command: 'x', tags: Array.from({ length: 50 }, (_, i) => `t${i}`) }).length,
+    ).toBeLessThanOrEqual(16);
     expect(autoTags({ tool: 'shell', command: 'npm install redis-node' })).not.toContain('install');
   });
 });

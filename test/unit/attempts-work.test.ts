@@ -9,7 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { openAttemptMemory } from '../../src/attempt-memory/open.js';
 import { SCHEMA_VERSION } from '../../src/attempt-memory/sqlite-memory.js';
-import { currentBranch, issueFromBranch, noteStartedWork, startedWork, workId, workOf } from '../../src/attempt-memory/work.js';
+import {
+  currentBranch,
+  issueFromBranch,
+  noteStartedWork,
+  startedWork,
+  workId,
+  workOf,
+} from '../../src/attempt-memory/work.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { renderTried, triedDuring, triedLookup } from '../../src/knowledge/tried-during.js';
 import { FakeAttemptMemory } from '../helpers/fake-attempts.js';
@@ -29,11 +36,26 @@ function project(branch?: string): string {
 
 describe('workId', () => {
   it('reads ids the way the index does: "#027" is "27", names are lower-cased, nothing is null', () => {
-    expect(['#027', '27', ' 0 ', 'PROJ-12', '', '   ', null, undefined].map(workId)).toEqual(['27', '27', '0', 'proj-12', null, null, null, null]);
+    expect(['#027', '27', ' 0 ', 'PROJ-12', '', '   ', null, undefined].map(workId)).toEqual([
+      '27',
+      '27',
+      '0',
+      'proj-12',
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('is an id or nothing: no spaces, quotes, escapes, or more than 64 characters', () => {
-    expect(['fix the build', 'a"b', '\u001b[31m12', 'x'.repeat(65), 'feat/auth.v2_x'].map(workId)).toEqual([null, null, null, null, 'feat/auth.v2_x']);
+    expect(['fix the build', 'a"b', '\u001b[31m12', 'x'.repeat(65), 'feat/auth.v2_x'].map(workId)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      'feat/auth.v2_x',
+    ]);
   });
 });
 
@@ -48,9 +70,15 @@ describe('issueFromBranch', () => {
     ['fix/build-gh-88-tokens', '88'],
   ])('%s → %s', (branch, id) => expect(issueFromBranch(branch)).toBe(id));
 
-  it.each(['main', 'release/2.3', 'feat/add-http2', 'v1.2.3', 'renovate/node-20.x', 'release/2024-10', 'hotfix/2025-01-15'])('%s carries no issue', (branch) =>
-    expect(issueFromBranch(branch)).toBeNull(),
-  );
+  it.each([
+    'main',
+    'release/2.3',
+    'feat/add-http2',
+    'v1.2.3',
+    'renovate/node-20.x',
+    'release/2024-10',
+    'hotfix/2025-01-15',
+  ])('%s carries no issue', (branch) => expect(issueFromBranch(branch)).toBeNull());
 });
 
 describe('currentBranch', () => {
@@ -100,7 +128,10 @@ describe('workOf: given, then AGENTOS_WORK, then the brief begun on this branch,
 describe('work given with a secret in it', () => {
   it('is redacted before it is read as an id (a token never survives as a lower-cased work id)', () => {
     const root = project('main');
-    const mem = openAttemptMemory(root, DEFAULT_CONFIG, { env: { AGENTOS_WORK: 'ghp_0123456789abcdefghijABCDEFGHIJ0123456789' }, home: '/home/t' });
+    const mem = openAttemptMemory(root, DEFAULT_CONFIG, {
+      env: { AGENTOS_WORK: 'ghp_0123456789abcdefghijABCDEFGHIJ0123456789' },
+      home: '/home/t',
+    });
     const r = mem.record({ tool: 'shell', command: 'make', outcome: 'failure' });
     mem.close();
     expect(JSON.stringify(r)).not.toMatch(/ghp_0123456789/i);
@@ -112,8 +143,19 @@ describe('the store keeps work and branch (schema 4)', () => {
     const root = project('issue-27');
     const mem = openAttemptMemory(root, DEFAULT_CONFIG, { env: {}, home: '/home/t' });
     // Times a second apart: two records in one millisecond have no defined order.
-    const a = mem.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', time: new Date(Date.now() - 2000).toISOString() });
-    mem.record({ tool: 'shell', command: 'npm test', outcome: 'success', work: '#12', time: new Date(Date.now() - 1000).toISOString() });
+    const a = mem.record({
+      tool: 'shell',
+      command: 'npm install redis-node',
+      outcome: 'failure',
+      time: new Date(Date.now() - 2000).toISOString(),
+    });
+    mem.record({
+      tool: 'shell',
+      command: 'npm test',
+      outcome: 'success',
+      work: '#12',
+      time: new Date(Date.now() - 1000).toISOString(),
+    });
     expect([a.work, a.branch]).toEqual(['27', 'issue-27']);
     expect(mem.list({ work: ['12'] }).map((r) => r.command)).toEqual(['npm test']);
     expect(mem.list({ work: [] })).toEqual([]);
@@ -144,7 +186,14 @@ describe('triedDuring', () => {
 
   it('lists the failures of each matched work, newest first, the same command once, with what worked instead', () => {
     const m = new FakeAttemptMemory();
-    m.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', error: 'npm error 404 Not Found - GET https://registry.npmjs.org/redis-node', work: '27', time: t(0) });
+    m.record({
+      tool: 'shell',
+      command: 'npm install redis-node',
+      outcome: 'failure',
+      error: 'npm error 404 Not Found - GET https://registry.npmjs.org/redis-node',
+      work: '27',
+      time: t(0),
+    });
     m.record({ tool: 'shell', command: 'npm install redis-node', outcome: 'failure', work: '27', time: t(1) });
     m.record({ tool: 'shell', command: 'npm test', outcome: 'success', work: '27', time: t(2) });
     m.record({ tool: 'shell', command: 'npm install ioredis', outcome: 'success', work: '27', time: t(3) });
@@ -152,8 +201,12 @@ describe('triedDuring', () => {
     m.record({ tool: 'shell', command: 'cargo build', outcome: 'failure', work: null, time: t(5) });
     const lookup = triedLookup(triedDuring(m, ['027', '31', null, '99']));
     const of27 = lookup({ issueId: '27' });
-    expect(of27.map((x) => [x.failure.command, x.failure.time, x.workedInstead?.command ?? null])).toEqual([['npm install redis-node', t(1), 'npm install ioredis']]);
-    expect(lookup({ issueId: '#31' }).map((x) => [x.failure.command, x.workedInstead])).toEqual([['make deploy', null]]);
+    expect(of27.map((x) => [x.failure.command, x.failure.time, x.workedInstead?.command ?? null])).toEqual([
+      ['npm install redis-node', t(1), 'npm install ioredis'],
+    ]);
+    expect(lookup({ issueId: '#31' }).map((x) => [x.failure.command, x.workedInstead])).toEqual([
+      ['make deploy', null],
+    ]);
     expect(lookup({ issueId: '99' })).toEqual([]);
     expect(lookup({ issueId: null })).toEqual([]);
   });

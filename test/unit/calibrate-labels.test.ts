@@ -9,8 +9,24 @@ import { makeIO, makeProject, testContext } from '../helpers/fakes.js';
 
 /** n briefs whose work was found at 0.95 and m with nothing the same, whose best matches spread over 0.30-0.60. */
 function results(n: number, m: number): QueryResult[] {
-  const same = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, target: `a${i}.md`, top: 0.95, topPath: `a${i}.md`, targetRank: 1, targetScore: 0.95, ms: 1 }));
-  const none = Array.from({ length: m }, (_, i) => ({ id: `n${i}`, target: null, top: 0.3 + (0.3 * i) / m, topPath: `b${i}.md`, targetRank: null, targetScore: null, ms: 1 }));
+  const same = Array.from({ length: n }, (_, i) => ({
+    id: `s${i}`,
+    target: `a${i}.md`,
+    top: 0.95,
+    topPath: `a${i}.md`,
+    targetRank: 1,
+    targetScore: 0.95,
+    ms: 1,
+  }));
+  const none = Array.from({ length: m }, (_, i) => ({
+    id: `n${i}`,
+    target: null,
+    top: 0.3 + (0.3 * i) / m,
+    topPath: `b${i}.md`,
+    targetRank: null,
+    targetScore: null,
+    ms: 1,
+  }));
   return [...same, ...none];
 }
 
@@ -19,35 +35,61 @@ async function calibrate(n: number, m: number) {
   const file = path.join(root, 'results.json');
   await writeFile(file, JSON.stringify({ results: results(n, m) }));
   const t = makeIO(root);
-  const run = runCalibrate(testContext(t.io), { results: file, subset: 1, targetPrecision: 0.8, targetNoise: 0.25, write: true });
+  const run = runCalibrate(testContext(t.io), {
+    results: file,
+    subset: 1,
+    targetPrecision: 0.8,
+    targetNoise: 0.25,
+    write: true,
+  });
   return { root, run, t };
 }
 
 test('too few labels: the figures are refused with the counts, and the config is not written', async () => {
   const { root, run } = await calibrate(MIN_LABELS.same - 1, MIN_LABELS.notSame + 5);
   await expect(run).rejects.toThrow(UsageError);
-  await expect(run).rejects.toThrow(`${MIN_LABELS.same - 1} labelled same-work briefs and ${MIN_LABELS.notSame + 5} with nothing the same`);
+  await expect(run).rejects.toThrow(
+    `${MIN_LABELS.same - 1} labelled same-work briefs and ${MIN_LABELS.notSame + 5} with nothing the same`,
+  );
   expect(existsSync(path.join(root, '.agentos', 'config.yaml'))).toBe(false);
 });
 
 test('enough labels: the table and the label counts are shown, then the lines are written', async () => {
   const { root, run, t } = await calibrate(MIN_LABELS.same, MIN_LABELS.notSame);
   expect(await run).toBe(0);
-  expect(t.stdout()).toContain(`Labels: ${MIN_LABELS.same} briefs with the same work, ${MIN_LABELS.notSame} with nothing the same.`);
+  expect(t.stdout()).toContain(
+    `Labels: ${MIN_LABELS.same} briefs with the same work, ${MIN_LABELS.notSame} with nothing the same.`,
+  );
   expect(existsSync(path.join(root, '.agentos', 'config.yaml'))).toBe(true);
 });
 
 test("maintainers' answers on the tracker: precision over the alerts they answered, recall over the duplicates they closed; a miss names no match", async () => {
-  const { maintainerFigures, readAnswers, recordMaintainerAnswer, answersFile } = await import('../../src/work-memory/decision/answers.js');
+  const { maintainerFigures, readAnswers, recordMaintainerAnswer, answersFile } = await import(
+    '../../src/work-memory/decision/answers.js'
+  );
   const { answerResults } = await import('../../src/cli/commands/calibrate/index.js');
   const root = await makeProject();
-  const alert = (n: number) => ({ brief: String(n).padStart(64, 'a'), alerts: [{ id: `${n}`, path: `docs/${n}.md`, score: 0.9 }] });
+  const alert = (n: number) => ({
+    brief: String(n).padStart(64, 'a'),
+    alerts: [{ id: `${n}`, path: `docs/${n}.md`, score: 0.9 }],
+  });
   await recordMaintainerAnswer(root, alert(1), 'abort', 'hybrid@x');
   await recordMaintainerAnswer(root, alert(2), 'abort', 'hybrid@x');
   await recordMaintainerAnswer(root, alert(3), 'ignore', 'hybrid@x');
   await recordMaintainerAnswer(root, { brief: 'f'.repeat(64), alerts: [] }, 'missed', 'hybrid@x');
   // A person's hand-written "missed" (not by a maintainer) is not a record agentos writes: skipped.
-  await writeFile(answersFile(root), JSON.stringify({ at: new Date().toISOString(), briefSha256: 'e'.repeat(64), issueId: null, filePath: '', score: 0, answer: 'missed' }) + '\n', { flag: 'a' });
+  await writeFile(
+    answersFile(root),
+    JSON.stringify({
+      at: new Date().toISOString(),
+      briefSha256: 'e'.repeat(64),
+      issueId: null,
+      filePath: '',
+      score: 0,
+      answer: 'missed',
+    }) + '\n',
+    { flag: 'a' },
+  );
   const all = await readAnswers(root);
   expect(all).toHaveLength(4);
   expect(maintainerFigures(all)).toEqual({ confirmed: 2, removed: 1, missed: 1, precision: 2 / 3, recall: 2 / 3 });
@@ -72,7 +114,8 @@ test("a refit of the trackers' model leaves a markdown project's labels on their
   for (const [v, models] of earlier) {
     expect(sameScale(`calibrated@${v}`, today, 'docs/lld/done/LLD-001.md')).toBe(models.sameWork === now.sameWork);
     expect(sameScale(`hybrid@${v}`, today, 'docs/lld/done/LLD-001.md')).toBe(models.sameWork === now.sameWork);
-    for (const report of ['tracker:1610468', 'github:issue/12']) expect(sameScale(`calibrated@${v}`, today, report)).toBe(models.trackerSameWork === now.trackerSameWork);
+    for (const report of ['tracker:1610468', 'github:issue/12'])
+      expect(sameScale(`calibrated@${v}`, today, report)).toBe(models.trackerSameWork === now.trackerSameWork);
   }
   // 6db8e8e6 to this version changed the trackers' model only.
   expect(sameScale('calibrated@6db8e8e6', today, 'docs/a.md')).toBe(true);
@@ -108,9 +151,16 @@ test('a brief counts only when every line of its latest answer is on today’s s
   // One Ignore of a file and a report: the report's model changed, so the brief is out (not kept at the file's lower score).
   expect(answerResults([line('docs/a.md', 0.86, 'ignore'), line('tracker:9', 0.97, 'ignore')], today)).toEqual([]);
   // An earlier Link on a file replaced by a later Ignore on a report: out too, not the stale Link.
-  expect(answerResults([line('docs/a.md', 0.9, 'link'), line('tracker:9', 0.97, 'ignore', '2026-11-02T00:00:00.000Z')], today)).toEqual([]);
+  expect(
+    answerResults(
+      [line('docs/a.md', 0.9, 'link'), line('tracker:9', 0.97, 'ignore', '2026-11-02T00:00:00.000Z')],
+      today,
+    ),
+  ).toEqual([]);
   // Files only: kept at the top score.
-  expect(answerResults([line('docs/a.md', 0.86, 'ignore'), line('docs/b.md', 0.91, 'ignore')], today).map((r) => r.top)).toEqual([0.91]);
+  expect(
+    answerResults([line('docs/a.md', 0.86, 'ignore'), line('docs/b.md', 0.91, 'ignore')], today).map((r) => r.top),
+  ).toEqual([0.91]);
 });
 
 test("the project's line is part of a tracker report's scale, and of nothing else's (issue 48)", async () => {

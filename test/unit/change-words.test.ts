@@ -1,5 +1,12 @@
 /** What a change says about itself (issue 46): docs lines and names read from its diff, bounded. */
-import { cleanDocLine, MAX_DOC_CHARS, MAX_NAMES, namesIn, PatchWords, splitIdentifier } from '../../src/work-memory/sources/change-words.js';
+import {
+  cleanDocLine,
+  MAX_DOC_CHARS,
+  MAX_NAMES,
+  namesIn,
+  PatchWords,
+  splitIdentifier,
+} from '../../src/work-memory/sources/change-words.js';
 
 const SHA = 'a'.repeat(40);
 const OTHER = 'b'.repeat(40);
@@ -30,15 +37,34 @@ function words(lines: string[], wanted = (_: string) => true) {
 test("a flag's docs and code: the docs line in words, the flag and the test's name as names", () => {
   const w = words(
     patch(SHA, {
-      'readme.md': ['- `--stage` Stage the publish for later approval', '', '## Staged publishing', 'See [the npm docs](https://docs.npmjs.com/staged) for how a second maintainer approves it.'],
-      'source/cli.js': ["\t\tstage: { type: 'boolean' },", "if (flags.stage) await stagePublish('--stage');", "test('stages the publish instead of publishing', async t => {"],
-      'source/publish.js': ['export async function stagePublish(options) {', "  throw new Error('Staged publishing needs npm 11.5 or later');"],
+      'readme.md': [
+        '- `--stage` Stage the publish for later approval',
+        '',
+        '## Staged publishing',
+        'See [the npm docs](https://docs.npmjs.com/staged) for how a second maintainer approves it.',
+      ],
+      'source/cli.js': [
+        "\t\tstage: { type: 'boolean' },",
+        "if (flags.stage) await stagePublish('--stage');",
+        "test('stages the publish instead of publishing', async t => {",
+      ],
+      'source/publish.js': [
+        'export async function stagePublish(options) {',
+        "  throw new Error('Staged publishing needs npm 11.5 or later');",
+      ],
     }),
   ).get(SHA)!;
   expect(w.docs).toContain('--stage Stage the publish for later approval');
   expect(w.docs).toContain('See the npm docs for how a second maintainer approves it.');
   expect(w.docs).not.toMatch(/https?:|\[|`/);
-  expect(w.names).toEqual(expect.arrayContaining(['--stage', 'stages the publish instead of publishing', 'stage publish', 'Staged publishing needs npm 11.5 or later']));
+  expect(w.names).toEqual(
+    expect.arrayContaining([
+      '--stage',
+      'stages the publish instead of publishing',
+      'stage publish',
+      'Staged publishing needs npm 11.5 or later',
+    ]),
+  );
 });
 
 test('removed lines, unwanted commits, and files with no text say nothing', () => {
@@ -55,7 +81,10 @@ test('removed lines, unwanted commits, and files with no text say nothing', () =
 });
 
 test('bounded: a change that adds a whole manual keeps a chunk of it', () => {
-  const manual = Array.from({ length: 500 }, (_, i) => `Paragraph ${i} explains yet another option of the tool in detail.`);
+  const manual = Array.from(
+    { length: 500 },
+    (_, i) => `Paragraph ${i} explains yet another option of the tool in detail.`,
+  );
   const code = Array.from({ length: 500 }, (_, i) => `export function handleOption${i}Value(x) {}`);
   const w = words(patch(SHA, { 'docs/manual.md': manual, 'src/options.ts': code })).get(SHA)!;
   expect(w.docs.length).toBeLessThanOrEqual(MAX_DOC_CHARS + 2);
@@ -70,7 +99,9 @@ test('identifiers as a brief would write them; markup, paths and selectors are n
   expect(splitIdentifier('parseHTTPResponse')).toBe('parse http response');
   expect(namesIn("import x from './lib/some/path.js'; const url = 'https://a.example/b c';")).toEqual([]);
   expect(namesIn("el.querySelector('.nav .item'); const t = `${a} and ${b}`;")).toEqual([]);
-  expect(cleanDocLine('| `--remote` | Git remote to push tags and commits to |')).toBe('--remote Git remote to push tags and commits to');
+  expect(cleanDocLine('| `--remote` | Git remote to push tags and commits to |')).toBe(
+    '--remote Git remote to push tags and commits to',
+  );
   expect(cleanDocLine('```sh')).toBe('');
   expect(cleanDocLine('![badge](https://img.shields.io/x.svg)')).toBe('');
 });
@@ -96,7 +127,9 @@ test('docs moved or re-wrapped are not written words; a docs-only change documen
     "+const tag = options.tag ?? 'next';",
   ];
   expect(words(moved).get(SHA)?.docs).toBe('Pass a tag name to publish under another dist-tag instead.');
-  const docsOnly = words(patch(SHA, { 'docs/git.md': ['Tags are pushed to the remote named by the git.pushRepo option.'] }));
+  const docsOnly = words(
+    patch(SHA, { 'docs/git.md': ['Tags are pushed to the remote named by the git.pushRepo option.'] }),
+  );
   expect(docsOnly.get(SHA)?.docs ?? '').toBe('');
 });
 
@@ -105,7 +138,10 @@ test('the methods a change adds are names too: a prototype method, a class metho
   expect(namesIn('  async requiredOption(flags, description) {')).toEqual(['required option']);
   expect(namesIn('func (c *Command) SetHelpTemplate(s string) {')).toEqual(['set help template']);
   expect(namesIn('  constructor(name) {')).toEqual([]);
-  expect(namesIn("expect(out).toBe('+ cmd._aliases[0] :'); program.option('-f, --foo', 'add some foo');")).toEqual(['--foo', 'add some foo']);
+  expect(namesIn("expect(out).toBe('+ cmd._aliases[0] :'); program.option('-f, --foo', 'add some foo');")).toEqual([
+    '--foo',
+    'add some foo',
+  ]);
 });
 
 test("a docs file's code samples are not its prose; the names a change declares and tests come before its examples' strings", () => {
@@ -124,7 +160,11 @@ test("a docs file's code samples are not its prose; the names a change declares 
     }),
   ).get(SHA)!;
   expect(w.docs).toMatch(/^Options can take their value from an environment variable named with \.env\(\) ?\.$/);
-  expect(w.names.slice(0, 3)).toEqual(['env', 'environment variable name', 'when env variable defined and no cli then option from env']);
+  expect(w.names.slice(0, 3)).toEqual([
+    'env',
+    'environment variable name',
+    'when env variable defined and no cli then option from env',
+  ]);
   expect(w.names.indexOf('drink cup size for the order')).toBeGreaterThan(w.names.indexOf('--port'));
 });
 
@@ -155,7 +195,12 @@ test('a name on a removed line as well was moved or its line edited: not somethi
     '+++ b/src/old-bindings.ts',
     '@@ -3,1 +2,0 @@',
     "-  [Command.SUSPEND_APP]: 'Suspend the CLI and move it to the background.',",
-    ...patch(SHA, { 'src/key/bindings.ts': ["  [Command.SUSPEND]: 'Suspend the CLI and move it to the background.',", "  [Command.COPY]: 'Copy the last answer to the clipboard.',"] }).slice(2),
+    ...patch(SHA, {
+      'src/key/bindings.ts': [
+        "  [Command.SUSPEND]: 'Suspend the CLI and move it to the background.',",
+        "  [Command.COPY]: 'Copy the last answer to the clipboard.',",
+      ],
+    }).slice(2),
   ];
   const w = words(lines).get(SHA)!;
   expect(w.names).toEqual(['Copy the last answer to the clipboard.']);
@@ -165,11 +210,23 @@ test("a test file's mocks and a function's locals come after what the change dec
   const locals = Array.from({ length: 30 }, (_, i) => `  const mockedSuspendHandler${i} = vi.fn();`);
   const w = words(
     patch(SHA, {
-      'src/ui/use-suspend.test.ts': [...locals, "  it('restores the terminal when the process resumes', () => {", "  const suspendedScreenState = 'alternate screen';"],
-      'src/ui/use-suspend.ts': ['export function useSuspendHandler(props) {', '  const pendingRedrawCount = 0;', "  warn('Suspending is not supported on Windows');"],
+      'src/ui/use-suspend.test.ts': [
+        ...locals,
+        "  it('restores the terminal when the process resumes', () => {",
+        "  const suspendedScreenState = 'alternate screen';",
+      ],
+      'src/ui/use-suspend.ts': [
+        'export function useSuspendHandler(props) {',
+        '  const pendingRedrawCount = 0;',
+        "  warn('Suspending is not supported on Windows');",
+      ],
     }),
   ).get(SHA)!;
-  expect(w.names.slice(0, 3)).toEqual(['use suspend handler', 'restores the terminal when the process resumes', 'Suspending is not supported on Windows']);
+  expect(w.names.slice(0, 3)).toEqual([
+    'use suspend handler',
+    'restores the terminal when the process resumes',
+    'Suspending is not supported on Windows',
+  ]);
   // The locals fill what is left, in the change's order: the test file's mocks, until the bound.
   expect(w.names[3]).toBe('mocked suspend handler0');
   expect(w.names).toHaveLength(MAX_NAMES);

@@ -15,14 +15,27 @@ import { runIssueStart, type IssueStartOptions } from '../../src/cli/commands/is
 import { corpusConfigHash } from '../../src/work-memory/index/corpus-config.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
 import type { Manifest, VectorIndex } from '../../src/work-memory/index/types.js';
-import { fakeDeps, fakeManifest, makeIO, makeProject, readLog, indexWithScores, testContext } from '../helpers/fakes.js';
+import {
+  fakeDeps,
+  fakeManifest,
+  makeIO,
+  makeProject,
+  readLog,
+  indexWithScores,
+  testContext,
+} from '../helpers/fakes.js';
 
-const BRIEF = '# Add rate limiting to the public API\n\nPer-client limits on the public API, HTTP 429 with Retry-After.\n';
+const BRIEF =
+  '# Add rate limiting to the public API\n\nPer-client limits on the public API, HTTP 429 with Retry-After.\n';
 
 async function run(root: string, index: VectorIndex, opts: Partial<IssueStartOptions> = {}) {
   await writeFile(path.join(root, 'brief.md'), BRIEF);
   const t = makeIO(root);
-  const code = await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(index) }), 'brief.md', { onDuplicate: 'link', context: [], ...opts });
+  const code = await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(index) }), 'brief.md', {
+    onDuplicate: 'link',
+    context: [],
+    ...opts,
+  });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read back from stdout
   const json = opts.json ? (JSON.parse(t.stdout()) as Record<string, any>) : null;
   return { code, t, json, log: await readLog(root) };
@@ -50,24 +63,37 @@ describe('no_history: an index without completed work is not a clear result', ()
     expect(r.json!.status).toBe('no_history');
     expect(r.json!.error).toBeNull();
     const err = r.t.stderr();
-    expect(err).toContain('No completed work is indexed (history globs matched 0 files: docs/audit/done/*/001-issue.md, ');
+    expect(err).toContain(
+      'No completed work is indexed (history globs matched 0 files: docs/audit/done/*/001-issue.md, ',
+    );
     expect(err).not.toContain('No similar past work');
-    expect(r.json!.noHistory.historyGlobs.map((g: { files: number }) => g.files)).toEqual(DEFAULT_CONFIG.corpus.history.map(() => 0));
+    expect(r.json!.noHistory.historyGlobs.map((g: { files: number }) => g.files)).toEqual(
+      DEFAULT_CONFIG.corpus.history.map(() => 0),
+    );
     expect(r.json!.output).toMatch(/brief\.md$/);
     expect(r.log.find((l) => l.event === 'decision')).toMatchObject({ status: 'no_history' });
   });
 
   test('an index built without --include-history while history exists: names the flag', async () => {
-    const root = await makeProject({ 'docs/audit/done/12-x/001-issue.md': '# Issue #12\n', 'docs/audit/done/13-y/001-issue.md': '# Issue #13\n' });
+    const root = await makeProject({
+      'docs/audit/done/12-x/001-issue.md': '# Issue #12\n',
+      'docs/audit/done/13-y/001-issue.md': '# Issue #13\n',
+    });
     await writeManifest(root, { includeHistory: false });
     const r = await run(root, indexWithScores([], [0.9]));
     expect(r.code).toBe(0);
-    expect(r.t.stderr()).toContain('No completed work is indexed (the index was built without --include-history; the history globs match 2 files). Run `agentos index --include-history`.');
+    expect(r.t.stderr()).toContain(
+      'No completed work is indexed (the index was built without --include-history; the history globs match 2 files). Run `agentos index --include-history`.',
+    );
   });
 
   test('completed work configured in git or a tracker, not in files: the message names the source, not an empty glob list', async () => {
     const root = await makeProject({ 'docs/adr/0001-x.md': '# 1. X\n' });
-    const config = { ...DEFAULT_CONFIG, corpus: { ...DEFAULT_CONFIG.corpus, history: [] }, sources: { ...DEFAULT_CONFIG.sources, git: { ...DEFAULT_CONFIG.sources.git, enabled: true } } };
+    const config = {
+      ...DEFAULT_CONFIG,
+      corpus: { ...DEFAULT_CONFIG.corpus, history: [] },
+      sources: { ...DEFAULT_CONFIG.sources, git: { ...DEFAULT_CONFIG.sources.git, enabled: true } },
+    };
     expect((await explainNoHistory(root, config, false)).message).toBe(
       'No completed work is indexed (the index was built without --include-history; git is configured as history). Run `agentos index --include-history`.',
     );
@@ -96,7 +122,9 @@ describe('a stale index that was not refreshed', () => {
     expect(r.code).toBe(0);
     expect(r.json!.status).toBe('clear');
     const err = r.t.stderr();
-    expect(err).toContain('warning: --no-refresh: the index misses changes to 1 file (1 new, 0 changed, 0 deleted): docs/audit/done/12-x/001-issue.md (new)');
+    expect(err).toContain(
+      'warning: --no-refresh: the index misses changes to 1 file (1 new, 0 changed, 0 deleted): docs/audit/done/12-x/001-issue.md (new)',
+    );
     expect(err).not.toContain('✓ No similar past work found.');
     expect(err).toContain('No similar past work found in the index, which misses 1 changed file');
     expect(r.json!.coverage).toMatchObject({

@@ -101,7 +101,11 @@ async function start(s: StartOpts = {}): Promise<Started> {
   let code: number;
   let error: ExitError | null = null;
   try {
-    code = await runIssueStart(testContext(t.io, {}, { deps: () => deps, asker: s.asker }), briefName, { onDuplicate: 'link', context: [], ...s.opts });
+    code = await runIssueStart(testContext(t.io, {}, { deps: () => deps, asker: s.asker }), briefName, {
+      onDuplicate: 'link',
+      context: [],
+      ...s.opts,
+    });
   } catch (e) {
     if (!(e instanceof ExitError)) throw e;
     error = e;
@@ -172,7 +176,14 @@ describe('classification on the top score (runChecks over an exact store)', () =
       ['102', 0.91],
       ['101', 0.6],
     ]);
-    expect(o.history.matches[0]).toMatchObject({ title: 'Past work 1', filePath: PATH1, status: 'done', summary: 'Summary of past work 1.', section: 'Problem', excerpt: 'Excerpt of past work 1.' });
+    expect(o.history.matches[0]).toMatchObject({
+      title: 'Past work 1',
+      filePath: PATH1,
+      status: 'done',
+      summary: 'Summary of past work 1.',
+      section: 'Problem',
+      excerpt: 'Excerpt of past work 1.',
+    });
   });
 
   describe.each([
@@ -228,17 +239,31 @@ describe('classification on the top score (runChecks over an exact store)', () =
 });
 
 describe("the project's own line (issue 48)", () => {
-  const line = { id: '0a1b2c3d', model: { intercept: -3, features: {}, floors: { related: 0.3, duplicate: 0.46 } } } as unknown as import('../../src/work-memory/scoring/project-line.js').ProjectLine;
+  const line = {
+    id: '0a1b2c3d',
+    model: { intercept: -3, features: {}, floors: { related: 0.3, duplicate: 0.46 } },
+  } as unknown as import('../../src/work-memory/scoring/project-line.js').ProjectLine;
 
   test('in use: every answer names it in its method', async () => {
-    const o = await runChecks(BRIEF, config(), { ...fakeDeps(indexWithScores([0.9])), projectLine: () => ({ line, problem: null }) }, both);
+    const o = await runChecks(
+      BRIEF,
+      config(),
+      { ...fakeDeps(indexWithScores([0.9])), projectLine: () => ({ line, problem: null }) },
+      both,
+    );
     expect(o.history.method).toBe('fake:test+project-line@0a1b2c3d');
     expect(o.warnings).toEqual([]);
   });
 
   test('a file that is no line: named in a warning, and the method is the shipped one', async () => {
-    const problem = '.agentos/calibration.json: its model does not match its id (edited by hand?); the shipped model answers (run `agentos calibrate --write` again)';
-    const o = await runChecks(BRIEF, config(), { ...fakeDeps(indexWithScores([0.9])), projectLine: () => ({ line: null, problem }) }, both);
+    const problem =
+      '.agentos/calibration.json: its model does not match its id (edited by hand?); the shipped model answers (run `agentos calibrate --write` again)';
+    const o = await runChecks(
+      BRIEF,
+      config(),
+      { ...fakeDeps(indexWithScores([0.9])), projectLine: () => ({ line: null, problem }) },
+      both,
+    );
     expect(o.history.method).toBe('fake:test');
     expect(o.warnings).toContain(problem);
   });
@@ -251,7 +276,13 @@ describe('fail open (runChecks never throws)', () => {
     const t0 = Date.now();
     const o = await runChecks(BRIEF, cfg, failingDeps('never'), both);
     expect(Date.now() - t0).toBeLessThan(5000);
-    expect(o.history).toEqual({ status: 'error', matches: [], nearest: [], error: 'timed out after 0.1s', method: 'none' });
+    expect(o.history).toEqual({
+      status: 'error',
+      matches: [],
+      nearest: [],
+      error: 'timed out after 0.1s',
+      method: 'none',
+    });
     expect(o.standards.items).toEqual([]);
   });
 
@@ -278,7 +309,10 @@ describe('fail open (runChecks never throws)', () => {
     const deps: CheckDeps = {
       method: 'x',
       loadEmbedder: async () => new FakeEmbedder(),
-      openIndex: () => Promise.reject(new IndexUnavailableError('no index in /p/.agentos/index; run `agentos index --include-history`', 'missing')),
+      openIndex: () =>
+        Promise.reject(
+          new IndexUnavailableError('no index in /p/.agentos/index; run `agentos index --include-history`', 'missing'),
+        ),
     };
     const o = await runChecks(BRIEF, config(), deps, both);
     expect(o.history.status).toBe('error');
@@ -288,8 +322,16 @@ describe('fail open (runChecks never throws)', () => {
 
   describe.each([
     ['T110 (timeout)', 'never' as const, 'timed out after 0.1s'],
-    ['T110 (TimeoutError)', Object.assign(new Error('embedding timed out'), { name: 'TimeoutError' }), 'embedding timed out'],
-    ['T120', errnoError('ENOENT', "ENOENT: no such file or directory, open '/models/tokenizer.json'"), "ENOENT: no such file or directory, open '/models/tokenizer.json'"],
+    [
+      'T110 (TimeoutError)',
+      Object.assign(new Error('embedding timed out'), { name: 'TimeoutError' }),
+      'embedding timed out',
+    ],
+    [
+      'T120',
+      errnoError('ENOENT', "ENOENT: no such file or directory, open '/models/tokenizer.json'"),
+      "ENOENT: no such file or directory, open '/models/tokenizer.json'",
+    ],
     ['T130', errnoError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:6333'), 'connect ECONNREFUSED 127.0.0.1:6333'],
   ])('%s through issue start', (_id, failure, message) => {
     const files = { '.agentos/config.yaml': 'check:\n  timeout_ms: 100\n' };
@@ -304,7 +346,12 @@ describe('fail open (runChecks never throws)', () => {
       const failed = r.log.filter((l) => l.event === 'history_check_failed');
       expect(failed).toHaveLength(1);
       expect(failed[0]).toMatchObject({ level: 'warn', error: message, brief: 'brief.md' });
-      expect(decisions(r.log)[0]).toMatchObject({ status: 'error', decision: 'proceed', decidedBy: 'none', error: message });
+      expect(decisions(r.log)[0]).toMatchObject({
+        status: 'error',
+        decision: 'proceed',
+        decidedBy: 'none',
+        error: message,
+      });
       const checkJson = JSON.parse(await readFile(path.join(path.dirname(r.outPath), 'check.json'), 'utf8'));
       expect(checkJson).toMatchObject({ status: 'error', error: message, output: r.outPath });
     });
@@ -341,7 +388,12 @@ describe('retrieval', () => {
   });
 
   test('k distinct documents when one document has many chunks, scored by its best chunk', async () => {
-    const store = indexWithScores([{ score: 0.95, extraChunks: [0.94, 0.93, 0.92, 0.91, 0.9, 0.89, 0.88, 0.87] }, 0.6, 0.55, 0.52]);
+    const store = indexWithScores([
+      { score: 0.95, extraChunks: [0.94, 0.93, 0.92, 0.91, 0.9, 0.89, 0.88, 0.87] },
+      0.6,
+      0.55,
+      0.52,
+    ]);
     const o = await check(store);
     expect(o.history.nearest.map((m) => [m.issueId, m.score])).toEqual([
       ['101', 0.95],
@@ -371,7 +423,15 @@ describe('retrieval', () => {
     const onE2 = new Float64Array(384);
     onE2[2] = 0.9;
     onE2[3] = Math.sqrt(1 - 0.81);
-    const store = new InMemoryIndex([historyDoc(0, { score: 0.6 }), { filePath: 'docs/audit/done/200-x/001-issue.md', issueId: '200', title: 'Retry headers', chunks: [{ vector: onE2 }] }]);
+    const store = new InMemoryIndex([
+      historyDoc(0, { score: 0.6 }),
+      {
+        filePath: 'docs/audit/done/200-x/001-issue.md',
+        issueId: '200',
+        title: 'Retry headers',
+        chunks: [{ vector: onE2 }],
+      },
+    ]);
     const vectors = await embedBrief(BRIEF, embedder);
     expect(vectors.length).toBe(2);
     const nearest = nearestDocuments(store, vectors, 3, 'history');
@@ -390,7 +450,14 @@ describe('retrieval', () => {
 
 describe('T160 enrichment: the Related Past Work section', () => {
   test('lists issue #, title, score, status, summary and path of each related match, below the brief', async () => {
-    const store = indexWithScores([0.67, { score: 0.55, meta: { status: 'rejected', statusReason: 'too costly to run', summary: 'Token bucket in Redis.' } }, 0.45]);
+    const store = indexWithScores([
+      0.67,
+      {
+        score: 0.55,
+        meta: { status: 'rejected', statusReason: 'too costly to run', summary: 'Token bucket in Redis.' },
+      },
+      0.45,
+    ]);
     const r = await start({ store });
     expect(r.code).toBe(ExitCode.Ok);
     expect(r.output).toBe(
@@ -446,7 +513,15 @@ describe('duplicate alert at a prompt (T200-T220): scripted asker, TTY stdin, CI
     expect(r.t.stdout()).toBe('');
     const d = decisions(r.log);
     expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ event: 'decision', status: 'duplicate_alert', decision: 'abort', decidedBy: 'user', linked: null, brief: 'brief.md', method: 'fake:test' });
+    expect(d[0]).toMatchObject({
+      event: 'decision',
+      status: 'duplicate_alert',
+      decision: 'abort',
+      decidedBy: 'user',
+      linked: null,
+      brief: 'brief.md',
+      method: 'fake:test',
+    });
     expect(d[0].matches).toEqual([
       { issueId: '101', filePath: PATH0, score: 0.91 },
       { issueId: '102', filePath: PATH1, score: 0.4 },
@@ -472,7 +547,11 @@ describe('duplicate alert at a prompt (T200-T220): scripted asker, TTY stdin, CI
       ].join('\n'),
     );
     expect(r.output!.startsWith(BRIEF.trimEnd())).toBe(true);
-    expect(decisions(r.log)[0]).toMatchObject({ decision: 'link', decidedBy: 'user', linked: { issueId: '101', filePath: PATH0 } });
+    expect(decisions(r.log)[0]).toMatchObject({
+      decision: 'link',
+      decidedBy: 'user',
+      linked: { issueId: '101', filePath: PATH0 },
+    });
   });
 
   test('T210 link with two matches >= 0.85: the user picks which, and that one is linked', async () => {
@@ -482,13 +561,19 @@ describe('duplicate alert at a prompt (T200-T220): scripted asker, TTY stdin, CI
     expect(r.code).toBe(ExitCode.Ok);
     expect(calls.which).toHaveLength(1);
     expect(calls.which[0].map((m) => m.issueId)).toEqual(['101', '102']); // only the alerts, not the 0.7 match
-    expect(r.output).toContain('This brief was linked to **Issue #102: Past work 1** (similarity 0.8800, status: done)');
+    expect(r.output).toContain(
+      'This brief was linked to **Issue #102: Past work 1** (similarity 0.8800, status: done)',
+    );
     expect(r.output).toContain('Summary: Sliding window limiter.');
     expect(r.output).toContain(`Path: \`${PATH1}\``);
     expect(r.output).not.toContain(PATH0);
     expect(count(r.output!, '<!-- agentos:linked-past-work -->')).toBe(1);
     expect(r.output).not.toContain('Related Past Work');
-    expect(decisions(r.log)[0]).toMatchObject({ decision: 'link', decidedBy: 'user', linked: { issueId: '102', filePath: PATH1 } });
+    expect(decisions(r.log)[0]).toMatchObject({
+      decision: 'link',
+      decidedBy: 'user',
+      linked: { issueId: '102', filePath: PATH1 },
+    });
   });
 
   test('T220 ignore: the output brief is exactly the input brief', async () => {
@@ -496,7 +581,12 @@ describe('duplicate alert at a prompt (T200-T220): scripted asker, TTY stdin, CI
     const r = await start({ store: dup(), asker, tty: true });
     expect(r.code).toBe(ExitCode.Ok);
     expect(r.output).toBe(BRIEF);
-    expect(decisions(r.log)[0]).toMatchObject({ status: 'duplicate_alert', decision: 'ignore', decidedBy: 'user', linked: null });
+    expect(decisions(r.log)[0]).toMatchObject({
+      status: 'duplicate_alert',
+      decision: 'ignore',
+      decidedBy: 'user',
+      linked: null,
+    });
   });
 
   test('Ctrl-C at the prompt (PromptCancelled): exit 130, nothing written', async () => {
@@ -572,7 +662,13 @@ describe('idempotence and the brief file', () => {
     expect(count(first.output!, '<!-- agentos:relevant-standards -->')).toBe(1);
 
     const embedder = new FakeEmbedder();
-    const again = await start({ root: first.root, brief: first.output, briefName: 'enriched.md', deps: fakeDeps(store, embedder), opts: { out: 'again.md' } });
+    const again = await start({
+      root: first.root,
+      brief: first.output,
+      briefName: 'enriched.md',
+      deps: fakeDeps(store, embedder),
+      opts: { out: 'again.md' },
+    });
     expect(again.code).toBe(ExitCode.Ok);
     for (const id of ['related-past-work', 'relevant-standards']) {
       expect(count(again.output!, `<!-- agentos:${id} -->`)).toBe(1);
@@ -586,7 +682,13 @@ describe('idempotence and the brief file', () => {
 
   test('a re-run that links replaces the related section (one section each, stale ones removed)', async () => {
     const first = await start({ store: indexWithScores([0.67]) });
-    const again = await start({ root: first.root, brief: first.output, briefName: 'enriched.md', store: indexWithScores([0.9]), opts: { out: 'again.md' } });
+    const again = await start({
+      root: first.root,
+      brief: first.output,
+      briefName: 'enriched.md',
+      store: indexWithScores([0.9]),
+      opts: { out: 'again.md' },
+    });
     expect(count(again.output!, '<!-- agentos:linked-past-work -->')).toBe(1);
     expect(again.output).not.toContain('Related Past Work');
   });
@@ -647,9 +749,24 @@ describe('stdout: --json and --print', () => {
     const r = await start({ store: indexWithScores([0.91, 0.6]), opts: { json: true } });
     expect(r.code).toBe(ExitCode.Ok);
     const j = JSON.parse(r.t.stdout());
-    expect(j).toMatchObject({ status: 'duplicate_alert', decision: 'link', decidedBy: 'policy', method: 'fake:test', output: r.outPath, warnings: [], error: null });
+    expect(j).toMatchObject({
+      status: 'duplicate_alert',
+      decision: 'link',
+      decidedBy: 'policy',
+      method: 'fake:test',
+      output: r.outPath,
+      warnings: [],
+      error: null,
+    });
     expect(j.matches).toHaveLength(2);
-    expect(j.matches[0]).toMatchObject({ id: '101', title: 'Past work 0', path: PATH0, score: 0.91, status: 'done', excerpt: 'Excerpt of past work 0.' });
+    expect(j.matches[0]).toMatchObject({
+      id: '101',
+      title: 'Past work 0',
+      path: PATH0,
+      score: 0.91,
+      status: 'done',
+      excerpt: 'Excerpt of past work 0.',
+    });
     expect(j.matches[1]).toMatchObject({ id: '102', path: PATH1, score: 0.6 });
     expect(j.linked).toMatchObject({ id: '101' });
     expect(j.standards).toEqual({ method: 'fake:test', error: null, items: [] });
@@ -708,14 +825,18 @@ describe('answers are remembered (issue 20, part 6)', () => {
     expect(r1.code).toBe(0);
     expect(first.calls.action).toHaveLength(1);
     const recorded = await answersOf(r1.root);
-    expect(recorded).toEqual([expect.objectContaining({ answer: 'ignore', issueId: '101', filePath: PATH0, score: 0.91 })]);
+    expect(recorded).toEqual([
+      expect.objectContaining({ answer: 'ignore', issueId: '101', filePath: PATH0, score: 0.91 }),
+    ]);
     expect(recorded[0].briefSha256).toMatch(/^[0-9a-f]{64}$/);
 
     const second = scriptedAsker('abort');
     const r2 = await start({ root: r1.root, store: dup(), asker: second.asker, tty: true, opts: { json: true } });
     expect(second.calls.action).toHaveLength(0); // no prompt: nothing left to alert on
     expect(r2.code).toBe(0);
-    expect(r2.t.stderr()).toMatch(/Dismissed before: #101 Past work 0 \(Ignore on \d{4}-\d{2}-\d{2}\); not alerting on it again for this brief\./);
+    expect(r2.t.stderr()).toMatch(
+      /Dismissed before: #101 Past work 0 \(Ignore on \d{4}-\d{2}-\d{2}\); not alerting on it again for this brief\./,
+    );
     expect(r2.t.stderr()).not.toContain('Similar past work detected');
     const j = JSON.parse(r2.t.stdout());
     expect(j.status).toBe('related_context');
@@ -728,7 +849,13 @@ describe('answers are remembered (issue 20, part 6)', () => {
     const first = scriptedAsker('ignore');
     const r1 = await start({ store: dup(), asker: first.asker, tty: true });
     const second = scriptedAsker('ignore');
-    await start({ root: r1.root, store: dup(), asker: second.asker, tty: true, brief: BRIEF + '\nAlso: a second, different paragraph.\n' });
+    await start({
+      root: r1.root,
+      store: dup(),
+      asker: second.asker,
+      tty: true,
+      brief: BRIEF + '\nAlso: a second, different paragraph.\n',
+    });
     expect(second.calls.action).toHaveLength(1);
   });
 
@@ -746,6 +873,8 @@ describe('answers are remembered (issue 20, part 6)', () => {
     const { readAnswers } = await import('../../src/work-memory/decision/answers.js');
     expect(await readAnswers(r.root)).toEqual([expect.objectContaining({ answer: 'link', filePath: PATH0 })]);
     const { answerResults } = await import('../../src/cli/commands/calibrate/index.js');
-    expect(answerResults(await readAnswers(r.root))).toEqual([expect.objectContaining({ target: PATH0, top: 0.91, topPath: PATH0, kind: 'answer' })]);
+    expect(answerResults(await readAnswers(r.root))).toEqual([
+      expect.objectContaining({ target: PATH0, top: 0.91, topPath: PATH0, kind: 'answer' }),
+    ]);
   });
 });

@@ -27,10 +27,26 @@ import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { ExitCode, ExitError, IndexUnavailableError, UsageError } from '../../src/shared/errors.js';
 import type { CheckDeps } from '../../src/work-memory/check/run.js';
 import type { StoredDoc } from '../../src/work-memory/index/types.js';
-import { basis, fakeDeps, FakeEmbedder, makeIO, makeProject, readLog, standardDoc, indexWithScores, InMemoryIndex, testContext } from '../helpers/fakes.js';
+import {
+  basis,
+  fakeDeps,
+  FakeEmbedder,
+  makeIO,
+  makeProject,
+  readLog,
+  standardDoc,
+  indexWithScores,
+  InMemoryIndex,
+  testContext,
+} from '../helpers/fakes.js';
 
-const RULE: StandardsRule = { candidates: DEFAULT_CONFIG.standards.candidates, threshold: DEFAULT_CONFIG.thresholds.standards, k: DEFAULT_CONFIG.standards.k };
-const BRIEF = '# Store build logs as JSON\n\nEvery build step should write structured JSON log lines with a correlation id, so that a failed build can be traced end to end.\n';
+const RULE: StandardsRule = {
+  candidates: DEFAULT_CONFIG.standards.candidates,
+  threshold: DEFAULT_CONFIG.thresholds.standards,
+  k: DEFAULT_CONFIG.standards.k,
+};
+const BRIEF =
+  '# Store build logs as JSON\n\nEvery build step should write structured JSON log lines with a correlation id, so that a failed build can be traced end to end.\n';
 const OUT = (root: string) => path.join(root, '.agentos', 'issues', 'store-build-logs-as-json', 'brief.md');
 const e0 = [basis(0)];
 
@@ -76,7 +92,15 @@ describe('retrieveStandards: the rule', () => {
     const store = indexWithScores([], [{ score: 0.8, extraChunks: [0.92, 0.88, 0.86, 0.84], section: 'Scope' }, 0.75]);
     const items = retrieve(store);
     expect(items.map((s) => s.filePath)).toEqual([std(0), std(1)]);
-    expect(items[0]).toEqual({ filePath: std(0), title: 'Standard 0', section: 'Part 1', score: 0.92, snippet: 'Part 1 of standard 0.', status: 'accepted', source: 'retrieved' });
+    expect(items[0]).toEqual({
+      filePath: std(0),
+      title: 'Standard 0',
+      section: 'Part 1',
+      score: 0.92,
+      snippet: 'Part 1 of standard 0.',
+      status: 'accepted',
+      source: 'retrieved',
+    });
   });
 
   test('three distinct documents even when one document has many high-scoring chunks', () => {
@@ -87,10 +111,15 @@ describe('retrieveStandards: the rule', () => {
 
   test('a design is attached only where the history check placed it as related work; ADRs and standards are not gated', () => {
     const design = 'docs/LLDs/done/LLD-001.md';
-    const store = indexWithScores([], [0.75]).add(standardDoc(9, { score: 0.9, meta: { filePath: design, types: ['history', 'standard'], documentType: 'lld' } }));
+    const store = indexWithScores([], [0.75]).add(
+      standardDoc(9, { score: 0.9, meta: { filePath: design, types: ['history', 'standard'], documentType: 'lld' } }),
+    );
     // Another project's brief: the governs score clears the line, the same-work score did not (issue 29, docs/scoring.md).
     expect(retrieveStandards(store, e0, RULE, undefined, new Set()).map((s) => s.filePath)).toEqual([std(0)]);
-    expect(retrieveStandards(store, e0, RULE, undefined, new Set([design])).map((s) => s.filePath)).toEqual([std(0), design]);
+    expect(retrieveStandards(store, e0, RULE, undefined, new Set([design])).map((s) => s.filePath)).toEqual([
+      std(0),
+      design,
+    ]);
     // Without a history answer there is nothing to gate on: the rule as before.
     expect(retrieveStandards(store, e0, RULE).map((s) => s.filePath)).toEqual([std(0), design]);
   });
@@ -100,29 +129,52 @@ describe('retrieveStandards: the rule', () => {
     const adr = 'docs/adrs/0007-history-globbed.md';
     const store = indexWithScores([], [])
       .add(standardDoc(1, { score: 0.9, meta: { filePath: designOnly, types: ['standard'], documentType: 'lld' } }))
-      .add(standardDoc(2, { score: 0.8, meta: { filePath: adr, types: ['history', 'standard'], documentType: 'adr' } }));
+      .add(
+        standardDoc(2, { score: 0.8, meta: { filePath: adr, types: ['history', 'standard'], documentType: 'adr' } }),
+      );
     // As HnswIndex: doc() returns what was indexed (its types).
     const types = new Map<string, string[]>([
       [designOnly, ['standard']],
       [adr, ['history', 'standard']],
     ]);
-    const withDocs = Object.assign(store, { doc: (p: string) => (types.has(p) ? ({ filePath: p, types: types.get(p) } as unknown as StoredDoc) : undefined) });
-    expect(retrieveStandards(withDocs, e0, RULE, undefined, new Set()).map((s) => s.filePath)).toEqual([adr, designOnly]);
+    const withDocs = Object.assign(store, {
+      doc: (p: string) => (types.has(p) ? ({ filePath: p, types: types.get(p) } as unknown as StoredDoc) : undefined),
+    });
+    expect(retrieveStandards(withDocs, e0, RULE, undefined, new Set()).map((s) => s.filePath)).toEqual([
+      adr,
+      designOnly,
+    ]);
   });
 
   test('completed work is not a standard, a document of both types is', () => {
-    const store = indexWithScores([0.99], [0.75]).add(standardDoc(9, { score: 0.9, meta: { filePath: 'docs/LLDs/done/LLD-001.md', types: ['history', 'standard'], documentType: 'lld' } }));
+    const store = indexWithScores([0.99], [0.75]).add(
+      standardDoc(9, {
+        score: 0.9,
+        meta: { filePath: 'docs/LLDs/done/LLD-001.md', types: ['history', 'standard'], documentType: 'lld' },
+      }),
+    );
     // ADRs and standards come before finished designs (standardsOrder), whatever their scores.
     expect(retrieve(store).map((s) => s.filePath)).toEqual([std(0), 'docs/LLDs/done/LLD-001.md']);
   });
 });
 
 describe('retrieveStandards: what the brief names (corpus/citations.ts)', () => {
-  const adr = (i: number, score: number) => standardDoc(20 + i, { score, meta: { filePath: `docs/adrs/000${i}-decision-${i}.md`, documentType: 'adr', title: `ADR ${i}` } });
+  const adr = (i: number, score: number) =>
+    standardDoc(20 + i, {
+      score,
+      meta: { filePath: `docs/adrs/000${i}-decision-${i}.md`, documentType: 'adr', title: `ADR ${i}` },
+    });
 
   test('comes first, whatever its score, and is not counted against k', () => {
     const store = indexWithScores([], [0.95, 0.9, 0.85, 0.8]).add(adr(7, 0.2));
-    const items = retrieveStandards(store, e0, RULE, undefined, undefined, standardsNamedIn(store, 'Store sessions as ADR-0007 decided.'));
+    const items = retrieveStandards(
+      store,
+      e0,
+      RULE,
+      undefined,
+      undefined,
+      standardsNamedIn(store, 'Store sessions as ADR-0007 decided.'),
+    );
     expect(items.map((s) => [s.filePath, s.source])).toEqual([
       ['docs/adrs/0007-decision-7.md', 'cited'],
       [std(0), 'retrieved'],
@@ -143,7 +195,15 @@ describe('retrieveStandards: what the brief names (corpus/citations.ts)', () => 
   test("out of retrieval's reach: attached from its metadata, unscored", () => {
     const store = indexWithScores([], [0.95, 0.9, 0.85, 0.8, 0.75, 0.7]).add(adr(7, 0.1));
     const [first] = retrieveStandards(store, e0, RULE, undefined, undefined, ['docs/adrs/0007-decision-7.md']);
-    expect(first).toEqual({ filePath: 'docs/adrs/0007-decision-7.md', title: 'ADR 7', section: 'ADR 7', score: null, snippet: 'Summary of standard 27.', status: 'accepted', source: 'cited' });
+    expect(first).toEqual({
+      filePath: 'docs/adrs/0007-decision-7.md',
+      title: 'ADR 7',
+      section: 'ADR 7',
+      score: null,
+      snippet: 'Summary of standard 27.',
+      status: 'accepted',
+      source: 'cited',
+    });
   });
 
   test('a path the index does not hold is dropped; at most MAX_CITED are attached', () => {
@@ -156,7 +216,10 @@ describe('retrieveStandards: what the brief names (corpus/citations.ts)', () => 
 
   test('runChecks attaches what the brief names', async () => {
     const store = indexWithScores([], [0.6]).add(adr(7, 0.1));
-    const outcome = await runChecks(`${BRIEF}\nAs ADR-0007 decided.\n`, DEFAULT_CONFIG, fakeDeps(store), { history: false, standards: true });
+    const outcome = await runChecks(`${BRIEF}\nAs ADR-0007 decided.\n`, DEFAULT_CONFIG, fakeDeps(store), {
+      history: false,
+      standards: true,
+    });
     expect(outcome.standards.items.map((s) => [s.filePath, s.source])).toEqual([
       ['docs/adrs/0007-decision-7.md', 'cited'],
       [std(0), 'retrieved'],
@@ -165,8 +228,24 @@ describe('retrieveStandards: what the brief names (corpus/citations.ts)', () => 
 });
 
 describe('mergeContext: manual first and wins', () => {
-  const manual = (p: string): StandardContext => ({ filePath: p, title: `Manual ${p}`, section: 'm', score: null, snippet: 'manual', status: null, source: 'manual' });
-  const retrieved = (p: string, score: number): StandardContext => ({ filePath: p, title: `Retrieved ${p}`, section: 'r', score, snippet: 'retrieved', status: null, source: 'retrieved' });
+  const manual = (p: string): StandardContext => ({
+    filePath: p,
+    title: `Manual ${p}`,
+    section: 'm',
+    score: null,
+    snippet: 'manual',
+    status: null,
+    source: 'manual',
+  });
+  const retrieved = (p: string, score: number): StandardContext => ({
+    filePath: p,
+    title: `Retrieved ${p}`,
+    section: 'r',
+    score,
+    snippet: 'retrieved',
+    status: null,
+    source: 'retrieved',
+  });
 
   test('manual entries come first, in the order given, then the retrieved ones', () => {
     const out = mergeContext([manual('b.md'), manual('a.md')], [retrieved('c.md', 0.9), retrieved('d.md', 0.8)]);
@@ -179,7 +258,10 @@ describe('mergeContext: manual first and wins', () => {
   });
 
   test("a retrieved document with a manual document's path is dropped (the manual one wins)", () => {
-    const out = mergeContext([manual('docs/adrs/0002.md')], [retrieved('docs/adrs/0002.md', 0.95), retrieved('x.md', 0.8)]);
+    const out = mergeContext(
+      [manual('docs/adrs/0002.md')],
+      [retrieved('docs/adrs/0002.md', 0.95), retrieved('x.md', 0.8)],
+    );
     expect(out).toHaveLength(2);
     expect(out[0]).toEqual(manual('docs/adrs/0002.md'));
     expect(out[1].filePath).toBe('x.md');
@@ -195,10 +277,17 @@ describe('mergeContext: manual first and wins', () => {
 describe('readManualContext', () => {
   test('reads a document: repo-relative path, title, status, summary as snippet, no score', async () => {
     const root = await makeProject({
-      'docs/adrs/0002-json-logs.md': '---\nstatus: accepted\n---\n# ADR 0002: Structured JSON logging\n\nAll services log JSON lines with a correlation id.\n',
+      'docs/adrs/0002-json-logs.md':
+        '---\nstatus: accepted\n---\n# ADR 0002: Structured JSON logging\n\nAll services log JSON lines with a correlation id.\n',
     });
     const [c] = await readManualContext(['docs/adrs/0002-json-logs.md'], root, root);
-    expect(c).toMatchObject({ filePath: 'docs/adrs/0002-json-logs.md', title: 'ADR 0002: Structured JSON logging', score: null, source: 'manual', status: 'accepted' });
+    expect(c).toMatchObject({
+      filePath: 'docs/adrs/0002-json-logs.md',
+      title: 'ADR 0002: Structured JSON logging',
+      score: null,
+      source: 'manual',
+      status: 'accepted',
+    });
     expect(c.snippet).toContain('correlation id');
   });
 
@@ -226,7 +315,12 @@ describe('readManualContext', () => {
 describe('runChecks: standards outcome', () => {
   test('the brief is embedded once and the standards come back with the history check', async () => {
     const embedder = new FakeEmbedder();
-    const o = await runChecks(BRIEF, structuredClone(DEFAULT_CONFIG), fakeDeps(indexWithScores([0.2], [0.9, 0.72, 0.4]), embedder), { history: true, standards: true });
+    const o = await runChecks(
+      BRIEF,
+      structuredClone(DEFAULT_CONFIG),
+      fakeDeps(indexWithScores([0.2], [0.9, 0.72, 0.4]), embedder),
+      { history: true, standards: true },
+    );
     expect(embedder.calls).toHaveLength(1);
     expect(o.standards.error).toBeNull();
     expect(o.standards.items.map((s) => s.score)).toEqual([0.9, 0.72]);
@@ -234,19 +328,30 @@ describe('runChecks: standards outcome', () => {
   });
 
   test('standards off: no lookup', async () => {
-    const o = await runChecks(BRIEF, structuredClone(DEFAULT_CONFIG), fakeDeps(indexWithScores([], [0.9])), { history: true, standards: false });
+    const o = await runChecks(BRIEF, structuredClone(DEFAULT_CONFIG), fakeDeps(indexWithScores([], [0.9])), {
+      history: true,
+      standards: false,
+    });
     expect(o.standards.items).toEqual([]);
   });
 });
 
 describe('through issue start', () => {
-  async function start(deps: CheckDeps, opts: Partial<IssueStartOptions> = {}, files: Record<string, string | Buffer> = {}) {
+  async function start(
+    deps: CheckDeps,
+    opts: Partial<IssueStartOptions> = {},
+    files: Record<string, string | Buffer> = {},
+  ) {
     const root = await makeProject({ 'brief.md': BRIEF, ...files });
     const t = makeIO(root);
     let code: number;
     let error: ExitError | null = null;
     try {
-      code = await runIssueStart(testContext(t.io, {}, { deps: () => deps }), 'brief.md', { onDuplicate: 'link', context: [], ...opts });
+      code = await runIssueStart(testContext(t.io, {}, { deps: () => deps }), 'brief.md', {
+        onDuplicate: 'link',
+        context: [],
+        ...opts,
+      });
     } catch (e) {
       if (!(e instanceof ExitError)) throw e;
       error = e;
@@ -254,13 +359,24 @@ describe('through issue start', () => {
     }
     expect(await readFile(path.join(root, 'brief.md'), 'utf8')).toBe(BRIEF);
     const out = OUT(root);
-    return { root, t, code, error, output: existsSync(out) ? await readFile(out, 'utf8') : null, log: await readLog(root) };
+    return {
+      root,
+      t,
+      code,
+      error,
+      output: existsSync(out) ? await readFile(out, 'utf8') : null,
+      log: await readLog(root),
+    };
   }
 
   test('the Relevant Standards section lists each retrieved standard, and each is logged at info', async () => {
     const store = indexWithScores(
       [0.1],
-      [{ score: 0.91, section: 'Log format', excerpt: 'Log JSON lines with a correlation id.' }, { score: 0.74, meta: { status: 'superseded', title: 'Old logging' }, section: 'Old logging' }, 0.45],
+      [
+        { score: 0.91, section: 'Log format', excerpt: 'Log JSON lines with a correlation id.' },
+        { score: 0.74, meta: { status: 'superseded', title: 'Old logging' }, section: 'Old logging' },
+        0.45,
+      ],
     );
     const r = await start(fakeDeps(store));
     expect(r.code).toBe(ExitCode.Ok);
@@ -285,9 +401,22 @@ describe('through issue start', () => {
 
     const retrieved = r.log.filter((l) => l.event === 'standard_retrieved');
     expect(retrieved).toHaveLength(2);
-    expect(retrieved[0]).toMatchObject({ level: 'info', filePath: 'docs/standards/std-0.md', section: 'Log format', score: 0.91, snippet: 'Log JSON lines with a correlation id.', brief: 'brief.md' });
+    expect(retrieved[0]).toMatchObject({
+      level: 'info',
+      filePath: 'docs/standards/std-0.md',
+      section: 'Log format',
+      score: 0.91,
+      snippet: 'Log JSON lines with a correlation id.',
+      brief: 'brief.md',
+    });
     expect(retrieved[0].msg).toBe('Retrieved: docs/standards/std-0.md (section: Log format, score: 0.9100)');
-    expect(retrieved[1]).toMatchObject({ level: 'info', filePath: 'docs/standards/std-1.md', section: 'Old logging', score: 0.74, snippet: 'Snippet of standard 1.' });
+    expect(retrieved[1]).toMatchObject({
+      level: 'info',
+      filePath: 'docs/standards/std-1.md',
+      section: 'Old logging',
+      score: 0.74,
+      snippet: 'Snippet of standard 1.',
+    });
     // Every log line is one JSON object with a time.
     for (const l of r.log) expect(typeof l.time).toBe('string');
   });
@@ -303,7 +432,10 @@ describe('through issue start', () => {
     );
     expect(r.code).toBe(ExitCode.Ok);
     const lines = r.output!.split('\n').filter((l) => l.startsWith('- `'));
-    expect(lines).toEqual(['- `docs/standards/std-1.md` — Logging standard (provided with --context)', '- `docs/standards/std-0.md` — Standard 0 › Rule 0 (score 0.9000)']);
+    expect(lines).toEqual([
+      '- `docs/standards/std-1.md` — Logging standard (provided with --context)',
+      '- `docs/standards/std-0.md` — Standard 0 › Rule 0 (score 0.9000)',
+    ]);
     expect(r.output).toContain('  > Use JSON lines everywhere.');
     expect(r.output).not.toContain('Snippet of standard 1.');
   });
@@ -328,9 +460,19 @@ describe('through issue start', () => {
     const deps: CheckDeps = {
       method: 'fake:test',
       loadEmbedder: async () => new FakeEmbedder(),
-      openIndex: () => Promise.reject(new IndexUnavailableError(`no index in ${path.join(os.tmpdir(), 'p', '.agentos', 'index')}; run \`agentos index --include-history\``, 'missing')),
+      openIndex: () =>
+        Promise.reject(
+          new IndexUnavailableError(
+            `no index in ${path.join(os.tmpdir(), 'p', '.agentos', 'index')}; run \`agentos index --include-history\``,
+            'missing',
+          ),
+        ),
     };
-    const r = await start(deps, { context: ['docs/adrs/0001.md'] }, { 'docs/adrs/0001.md': '# ADR 1\n\nUse Postgres.\n' });
+    const r = await start(
+      deps,
+      { context: ['docs/adrs/0001.md'] },
+      { 'docs/adrs/0001.md': '# ADR 1\n\nUse Postgres.\n' },
+    );
     expect(r.code).toBe(ExitCode.Ok);
     expect(r.t.stderrLines()).toContain('warning: Vector store not found. Run `agentos index`.');
     expect(r.t.stderr()).toMatch(/Historian check failed: no index in .*\. Proceeding without history check\./);
@@ -344,7 +486,9 @@ describe('through issue start', () => {
     const r = await start(fakeDeps(store));
     expect(r.code).toBe(ExitCode.Ok);
     expect(r.t.stderrLines()).toContain('Historian check failed: disk on fire. Proceeding without history check.');
-    expect(r.t.stderrLines()).toContain('warning: Librarian check failed for the same reason. Proceeding without standards context.');
+    expect(r.t.stderrLines()).toContain(
+      'warning: Librarian check failed for the same reason. Proceeding without standards context.',
+    );
     expect(count(r.t.stderr(), 'disk on fire')).toBe(1);
     expect(r.output).toBe(BRIEF);
   });
@@ -357,7 +501,15 @@ test('fakes: this brief is one chunk, embedded to e0', async () => {
 
 describe('withSuccessors: a superseded standard brings the one in force', () => {
   const adr = (i: number, meta: Partial<StoredDoc> = {}) =>
-    standardDoc(30 + i, { score: 0.1, meta: { filePath: `docs/adr/000${i}-d${i}.md`, documentType: 'adr', title: `Decision number ${i} in full`, ...meta } });
+    standardDoc(30 + i, {
+      score: 0.1,
+      meta: {
+        filePath: `docs/adr/000${i}-d${i}.md`,
+        documentType: 'adr',
+        title: `Decision number ${i} in full`,
+        ...meta,
+      },
+    });
   const store = () =>
     indexWithScores([], [])
       .add(adr(2, { status: 'superseded', statusReason: 'Superseded by 3. Decision number 3 in full' }))
@@ -365,10 +517,22 @@ describe('withSuccessors: a superseded standard brings the one in force', () => 
       .add(adr(4, { status: 'superseded', statusReason: 'Superseded by ADR-0005' }))
       .add(adr(5))
       .add(adr(6, { status: 'superseded', statusReason: 'Superseded by something not indexed' }));
-  const cited = (p: string, status: StandardContext['status'] = 'superseded'): StandardContext => ({ filePath: p, title: p, section: p, score: null, snippet: '', status, source: 'cited' });
+  const cited = (p: string, status: StandardContext['status'] = 'superseded'): StandardContext => ({
+    filePath: p,
+    title: p,
+    section: p,
+    score: null,
+    snippet: '',
+    status,
+    source: 'cited',
+  });
 
   test("adr-tools' link text (the successor's title) or an ADR number: the successor comes right after it", () => {
-    const out = withSuccessors(store(), [cited('docs/adr/0002-d2.md'), cited('docs/adr/0004-d4.md'), cited('docs/adr/0006-d6.md')]);
+    const out = withSuccessors(store(), [
+      cited('docs/adr/0002-d2.md'),
+      cited('docs/adr/0004-d4.md'),
+      cited('docs/adr/0006-d6.md'),
+    ]);
     expect(out.map((s) => [s.filePath, s.source])).toEqual([
       ['docs/adr/0002-d2.md', 'cited'],
       ['docs/adr/0003-d3.md', 'successor'],
@@ -383,7 +547,9 @@ describe('withSuccessors: a superseded standard brings the one in force', () => 
       .add(adr(2, { status: 'superseded', statusReason: 'Superseded by ADR-0003' }))
       .add(adr(3, { status: 'superseded', statusReason: 'Superseded by ADR-0004' }))
       .add(adr(4));
-    expect(withSuccessors(chain, [cited('docs/adr/0002-d2.md')]).map((s) => [s.filePath, s.supersedes ?? null])).toEqual([
+    expect(
+      withSuccessors(chain, [cited('docs/adr/0002-d2.md')]).map((s) => [s.filePath, s.supersedes ?? null]),
+    ).toEqual([
       ['docs/adr/0002-d2.md', null],
       ['docs/adr/0003-d3.md', 'docs/adr/0002-d2.md'],
       ['docs/adr/0004-d4.md', 'docs/adr/0003-d3.md'],
@@ -406,13 +572,17 @@ describe('withSuccessors: a superseded standard brings the one in force', () => 
   test('a successor already listed is not repeated; a standard in force brings nothing', () => {
     const listed = [cited('docs/adr/0002-d2.md'), cited('docs/adr/0003-d3.md', 'accepted')];
     expect(withSuccessors(store(), listed)).toEqual(listed);
-    expect(withSuccessors(store(), [cited('docs/adr/0005-d5.md', 'accepted')]).map((s) => s.filePath)).toEqual(['docs/adr/0005-d5.md']);
+    expect(withSuccessors(store(), [cited('docs/adr/0005-d5.md', 'accepted')]).map((s) => s.filePath)).toEqual([
+      'docs/adr/0005-d5.md',
+    ]);
   });
 });
 
 describe('snippetOf: the passage that matched, unless it says nothing', () => {
   test("the first section of a Nygard ADR (its date and status) gives way to the document's summary", () => {
-    expect(snippetOf({ excerpt: 'Date: 2024-04-11 Accepted', summary: 'Workers need a durable job queue.' })).toBe('Workers need a durable job queue.');
+    expect(snippetOf({ excerpt: 'Date: 2024-04-11 Accepted', summary: 'Workers need a durable job queue.' })).toBe(
+      'Workers need a durable job queue.',
+    );
     expect(snippetOf({ excerpt: 'Status: Superseded', summary: 'Why we chose Redis.' })).toBe('Why we chose Redis.');
   });
 
@@ -420,7 +590,8 @@ describe('snippetOf: the passage that matched, unless it says nothing', () => {
     expect(snippetOf({ excerpt: 'Use UTC everywhere.', summary: 'Time zones.' })).toBe('Use UTC everywhere.');
     expect(snippetOf({ excerpt: 'Part 1 of standard 0.', summary: 'Summary.' })).toBe('Part 1 of standard 0.');
     expect(snippetOf({ excerpt: 'Date: 2024-04-11 Accepted', summary: '' })).toBe('Date: 2024-04-11 Accepted');
-    for (const excerpt of ['Decision: PostgreSQL.', 'timeout: 30s retries: 3', 'API: REST']) expect(snippetOf({ excerpt, summary: 'Other.' })).toBe(excerpt);
+    for (const excerpt of ['Decision: PostgreSQL.', 'timeout: 30s retries: 3', 'API: REST'])
+      expect(snippetOf({ excerpt, summary: 'Other.' })).toBe(excerpt);
   });
 });
 
@@ -432,7 +603,10 @@ describe('standingOut: ADRs and standards far above the others are attached unde
 
   test('the group above a drop of 4x, at most two, each at least 0.3', () => {
     // A brief proposing node-fetch against Backstage's 16 ADRs: the two about fetching, then the rest.
-    expect(names(standingOut([adr(0.496, 'adr013'), adr(0.476, 'adr014'), adr(0.046), adr(0.004)], MANY))).toEqual(['adr013', 'adr014']);
+    expect(names(standingOut([adr(0.496, 'adr013'), adr(0.476, 'adr014'), adr(0.046), adr(0.004)], MANY))).toEqual([
+      'adr013',
+      'adr014',
+    ]);
     expect(names(standingOut([adr(0.45, 'one'), adr(0.1)], MANY))).toEqual(['one']);
     // No drop: nothing stands out.
     expect(standingOut([adr(0.45), adr(0.4), adr(0.2)], MANY)).toEqual([]);
@@ -457,12 +631,26 @@ describe('standingOut: ADRs and standards far above the others are attached unde
   });
 
   test('the eval attaches what the product attaches: the line on the best `candidates`, what stands out among the 10 it saved; not for another method', () => {
-    const c = (path: string, score: number, documentType = 'adr') => ({ path, label: 0 as const, score, features: null, documentType });
+    const c = (path: string, score: number, documentType = 'adr') => ({
+      path,
+      label: 0 as const,
+      score,
+      features: null,
+      documentType,
+    });
     const r = {
       standards: {
         governing: ['adr014.md'],
         standardDocs: MANY,
-        candidates: [c('LLD-1.md', 0.2, 'lld'), c('adr013.md', 0.45), c('adr014.md', 0.44), c('adr007.md', 0.05), c('a.md', 0.04), c('b.md', 0.03), c('x.md', 0.01)],
+        candidates: [
+          c('LLD-1.md', 0.2, 'lld'),
+          c('adr013.md', 0.45),
+          c('adr014.md', 0.44),
+          c('adr007.md', 0.05),
+          c('a.md', 0.04),
+          c('b.md', 0.03),
+          c('x.md', 0.01),
+        ],
       },
     } as unknown as Parameters<typeof attached>[0];
     expect(attached(r, { threshold: 0.5, k: 3, candidates: 5 })).toEqual(['adr013.md', 'adr014.md']);

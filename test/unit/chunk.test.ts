@@ -1,7 +1,14 @@
-import { approxTokens, chunkMarkdown, splitToBudget, type Chunk, type ChunkOptions } from '../../src/work-memory/chunks/chunk.js';
+import {
+  approxTokens,
+  chunkMarkdown,
+  splitToBudget,
+  type Chunk,
+  type ChunkOptions,
+} from '../../src/work-memory/chunks/chunk.js';
 
 const opts = (maxTokens = 256, minTokens = 8): ChunkOptions => ({ maxTokens, minTokens, countTokens: approxTokens });
-const words = (n: number, w = 'word') => Array.from({ length: n }, (_, i) => `${w}${String.fromCharCode(97 + (i % 26))}`).join(' ');
+const words = (n: number, w = 'word') =>
+  Array.from({ length: n }, (_, i) => `${w}${String.fromCharCode(97 + (i % 26))}`).join(' ');
 const para = (label: string, n = 30) => `${label} ${words(n)}.`;
 
 /** The prefix chunkMarkdown puts before the text: the title, then the section when it differs. */
@@ -11,7 +18,9 @@ function expectWithinBudget(chunks: Chunk[], title: string, maxTokens: number) {
   for (const c of chunks) {
     const budget = Math.max(16, maxTokens - approxTokens(prefixOf(c, title)));
     expect(approxTokens(c.text)).toBeLessThanOrEqual(budget);
-    expect(approxTokens(c.embedText)).toBeLessThanOrEqual(Math.max(maxTokens, budget + approxTokens(prefixOf(c, title))));
+    expect(approxTokens(c.embedText)).toBeLessThanOrEqual(
+      Math.max(maxTokens, budget + approxTokens(prefixOf(c, title))),
+    );
   }
 }
 
@@ -26,7 +35,23 @@ describe('approxTokens', () => {
 });
 
 describe('sections', () => {
-  const body = ['# Doc', '', para('Intro'), '', '## Background', '', para('Background'), '', '### Detail', '', para('Detail'), '', '## Plan', '', para('Plan')].join('\n');
+  const body = [
+    '# Doc',
+    '',
+    para('Intro'),
+    '',
+    '## Background',
+    '',
+    para('Background'),
+    '',
+    '### Detail',
+    '',
+    para('Detail'),
+    '',
+    '## Plan',
+    '',
+    para('Plan'),
+  ].join('\n');
 
   test('H1 and H2 start chunks; H3 stays inside its parent', () => {
     const chunks = chunkMarkdown(body, 'Doc', opts());
@@ -44,7 +69,23 @@ describe('sections', () => {
   });
 
   test('headings inside code fences do not split', () => {
-    const fenced = ['## Setup', '', para('Setup'), '', '```sh', '# install it', 'npm ci', '## not a heading', '```', '', '~~~', '# nor this', '~~~', '', para('After')].join('\n');
+    const fenced = [
+      '## Setup',
+      '',
+      para('Setup'),
+      '',
+      '```sh',
+      '# install it',
+      'npm ci',
+      '## not a heading',
+      '```',
+      '',
+      '~~~',
+      '# nor this',
+      '~~~',
+      '',
+      para('After'),
+    ].join('\n');
     const chunks = chunkMarkdown(fenced, 'Doc', opts());
     expect(chunks).toHaveLength(1);
     expect(chunks[0].section).toBe('Setup');
@@ -180,7 +221,11 @@ describe('splitting long sections', () => {
 
 describe('embedText', () => {
   test('starts with the document title, then the section, and does not repeat the heading', () => {
-    const chunks = chunkMarkdown(`# Cache plan\n\n${para('Intro')}\n\n## Risks\n\n${para('Risks')}`, 'Cache plan', opts());
+    const chunks = chunkMarkdown(
+      `# Cache plan\n\n${para('Intro')}\n\n## Risks\n\n${para('Risks')}`,
+      'Cache plan',
+      opts(),
+    );
     expect(chunks[0].embedText).toBe(`Cache plan\n\n${para('Intro')}`);
     expect(chunks[1].embedText).toBe(`Cache plan — Risks\n\n${para('Risks')}`);
     expect(chunks[1].text).toBe(`## Risks\n\n${para('Risks')}`);

@@ -8,18 +8,43 @@ import { makeIO, makeProject } from '../helpers/fakes.js';
 test.each([
   ['not JSON', '{"action": "opened", "issue": ', /not a GitHub event payload \(/],
   ['an array', '[1, 2]', /not a GitHub event payload \(not a JSON object\)/],
-  ['a number given as text', JSON.stringify({ action: 'opened', issue: { number: '101', title: 't' } }), /issue\.number is missing/],
-  ['a negative number', JSON.stringify({ action: 'opened', issue: { number: -1, title: 't' } }), /issue\.number is missing/],
-  ['an unbounded number', JSON.stringify({ action: 'opened', issue: { number: 1e400, title: 't' } }), /issue\.number is missing/],
-  ['a title that is not text', JSON.stringify({ action: 'opened', issue: { number: 1, title: { text: 'x' } } }), /issue\.title is not text/],
-  ['a pull request without its number', JSON.stringify({ action: 'opened', pull_request: { title: 'x' } }), /pull_request\.number is missing/],
+  [
+    'a number given as text',
+    JSON.stringify({ action: 'opened', issue: { number: '101', title: 't' } }),
+    /issue\.number is missing/,
+  ],
+  [
+    'a negative number',
+    JSON.stringify({ action: 'opened', issue: { number: -1, title: 't' } }),
+    /issue\.number is missing/,
+  ],
+  [
+    'an unbounded number',
+    JSON.stringify({ action: 'opened', issue: { number: 1e400, title: 't' } }),
+    /issue\.number is missing/,
+  ],
+  [
+    'a title that is not text',
+    JSON.stringify({ action: 'opened', issue: { number: 1, title: { text: 'x' } } }),
+    /issue\.title is not text/,
+  ],
+  [
+    'a pull request without its number',
+    JSON.stringify({ action: 'opened', pull_request: { title: 'x' } }),
+    /pull_request\.number is missing/,
+  ],
 ])('%s: exit 2, one line naming the file', async (_what, payload, message) => {
   const root = await makeProject();
   const file = path.join(root, 'event.json');
   await writeFile(file, payload);
   const t = makeIO(root);
   const name = payload.includes('pull_request') ? 'pull_request' : 'issues';
-  expect(await main(['node', 'agentos', '-C', root, 'ci', 'github', '--event-name', name, '--event', file, '--dry-run'], t.io)).toBe(ExitCode.Usage);
+  expect(
+    await main(
+      ['node', 'agentos', '-C', root, 'ci', 'github', '--event-name', name, '--event', file, '--dry-run'],
+      t.io,
+    ),
+  ).toBe(ExitCode.Usage);
   const lines = t.stderr().trim().split('\n');
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain(file);

@@ -1,5 +1,11 @@
 /** `--format markdown|github` (issue 32): past text is input — it cannot lay out, link, ping, reference or break out of agentos' hidden data. */
-import { alertsOf, commentData, renderCommentMarkdown, renderGithub, type CiReport } from '../../src/work-memory/output/ci.js';
+import {
+  alertsOf,
+  commentData,
+  renderCommentMarkdown,
+  renderGithub,
+  type CiReport,
+} from '../../src/work-memory/output/ci.js';
 
 const hostile =
   '<a href="https://evil.example/patch">Official fix</a> <img src=x> see https://evil.example and www.evil.example, octo/other#5 and #999 and GH-12 <details open> @team --> [x](javascript:1) | cell';
@@ -41,10 +47,15 @@ test('the data line survives any path: no "--" reaches the comment, and the path
 });
 
 test('annotations: one line each, escaped as the runner reads workflow commands; a newline in past text cannot start a command', () => {
-  const { annotations } = renderGithub(report('line one\n::error::owned'), { duplicate: 0.85, briefFile: 'docs/a,b:c.md' });
+  const { annotations } = renderGithub(report('line one\n::error::owned'), {
+    duplicate: 0.85,
+    briefFile: 'docs/a,b:c.md',
+  });
   expect(annotations).toHaveLength(1);
   // On the brief's first line: GitHub shows an annotation without one only in the checks view.
-  expect(annotations[0]).toMatch(/^::warning file=docs\/a%2Cb%3Ac\.md,line=1,title=agentos%3A possible duplicate::#27: line one ::error::owned/);
+  expect(annotations[0]).toMatch(
+    /^::warning file=docs\/a%2Cb%3Ac\.md,line=1,title=agentos%3A possible duplicate::#27: line one ::error::owned/,
+  );
 });
 
 test('the alerts are the ones issue start raised: a match over the line that it did not raise (dismissed, a regression) is related', () => {
@@ -69,7 +80,14 @@ test('the comment never lists a superseded standard as the rule: it says so, nam
   const r = report('t', {
     standards: {
       items: [
-        { title: 'Queue jobs in PostgreSQL', filePath: 'docs/adr/0002-queue-jobs-in-postgres.md', section: 'Decision', score: null, status: 'superseded', source: 'cited' },
+        {
+          title: 'Queue jobs in PostgreSQL',
+          filePath: 'docs/adr/0002-queue-jobs-in-postgres.md',
+          section: 'Decision',
+          score: null,
+          status: 'superseded',
+          source: 'cited',
+        },
         {
           title: 'Queue jobs in Redis Streams',
           filePath: 'docs/adr/0003-redis-streams.md',
@@ -79,7 +97,14 @@ test('the comment never lists a superseded standard as the rule: it says so, nam
           source: 'successor',
           supersedes: 'docs/adr/0002-queue-jobs-in-postgres.md',
         },
-        { title: 'Logging', filePath: 'docs/adr/0001-logging.md', section: 'Decision', score: 0.9, status: 'accepted', source: 'retrieved' },
+        {
+          title: 'Logging',
+          filePath: 'docs/adr/0001-logging.md',
+          section: 'Decision',
+          score: 0.9,
+          status: 'accepted',
+          source: 'retrieved',
+        },
       ],
     },
   });
@@ -99,7 +124,9 @@ test('markdown in a past title is text: a trailing backslash keeps the link whol
   const r = report('C:\\dir\\ _private_ *bold* ~gone~ `tick`');
   r.matches[0].path = 'docs/a`b <img src=x>.md';
   const withLink = renderCommentMarkdown(r, { duplicate: 0.85, fileLink: () => 'https://github.com/o/r/blob/s/x.md' });
-  expect(withLink).toContain('**[#27: C:\\\\dir\\\\ \\_private\\_ \\*bold\\* \\~gone\\~ \\`tick\\`](https://github.com/o/r/blob/s/x.md)**');
+  expect(withLink).toContain(
+    '**[#27: C:\\\\dir\\\\ \\_private\\_ \\*bold\\* \\~gone\\~ \\`tick\\`](https://github.com/o/r/blob/s/x.md)**',
+  );
   const noLink = renderCommentMarkdown(r, { duplicate: 0.85 });
   // In a code span nothing is markup: the path as it is, its backtick made a quote.
   expect(noLink).toContain("(`docs/a'b <img src=x>.md`)");
@@ -112,5 +139,7 @@ test('an alert on rejected past work says it was rejected, in the comment and th
   expect(md).toContain('### agentos: this was proposed before and rejected');
   expect(md).not.toContain('work already done');
   expect(md).toMatch(/rejected: no transactions across collections/);
-  expect(renderGithub(r, { duplicate: 0.85, briefFile: 'b.md' }).annotations[0]).toMatch(/title=agentos%3A proposed before and rejected::/);
+  expect(renderGithub(r, { duplicate: 0.85, briefFile: 'b.md' }).annotations[0]).toMatch(
+    /title=agentos%3A proposed before and rejected::/,
+  );
 });

@@ -68,7 +68,9 @@ describe('errors with --json', () => {
   test('a usage error: exit 2, the message on stderr and a JSON object on stdout', async () => {
     const r = await run(['search', 'x', '--json', '--min-score', '2']);
     expect(r.code).toBe(ExitCode.Usage);
-    expect(JSON.parse(r.stdout())).toEqual({ error: { code: 2, kind: 'usage', message: expect.stringContaining('expected a score from 0 to 1') } });
+    expect(JSON.parse(r.stdout())).toEqual({
+      error: { code: 2, kind: 'usage', message: expect.stringContaining('expected a score from 0 to 1') },
+    });
     expect(r.stderr()).toContain('expected a score from 0 to 1');
   });
 
@@ -100,7 +102,12 @@ describe('--duplicate-threshold / --related-threshold', () => {
     const store = indexWithScores([0.91]);
     const go = async (opts: object) => {
       const t = makeIO(root);
-      await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(store) }), 'brief.md', { onDuplicate: 'link', context: [], json: true, ...opts });
+      await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(store) }), 'brief.md', {
+        onDuplicate: 'link',
+        context: [],
+        json: true,
+        ...opts,
+      });
       return JSON.parse(t.stdout());
     };
     expect((await go({})).status).toBe('duplicate_alert');
@@ -111,9 +118,15 @@ describe('--duplicate-threshold / --related-threshold', () => {
   test('related must stay below duplicate: a usage error naming both', () => {
     const config = structuredClone(DEFAULT_CONFIG);
     expect(() => applyThresholdFlags(config, { relatedThreshold: 0.9 })).toThrow(UsageError);
-    expect(() => applyThresholdFlags(config, { relatedThreshold: 0.9 })).toThrow('--related-threshold (0.9) must be below --duplicate-threshold (0.85)');
+    expect(() => applyThresholdFlags(config, { relatedThreshold: 0.9 })).toThrow(
+      '--related-threshold (0.9) must be below --duplicate-threshold (0.85)',
+    );
     applyThresholdFlags(config, { duplicateThreshold: 0.95, relatedThreshold: 0.9 });
-    expect(config.thresholds).toMatchObject({ duplicate: 0.95, related: 0.9, standards: DEFAULT_CONFIG.thresholds.standards });
+    expect(config.thresholds).toMatchObject({
+      duplicate: 0.95,
+      related: 0.9,
+      standards: DEFAULT_CONFIG.thresholds.standards,
+    });
   });
 
   test('a score outside 0..1 is rejected by the parser (exit 2)', async () => {
@@ -128,7 +141,11 @@ describe('--quiet and --verbose', () => {
   const go = async (globals: object) => {
     const root = await makeProject({ 'brief.md': BRIEF });
     const t = makeIO(root);
-    const code = await runIssueStart(testContext(t.io, globals, { deps: () => fakeDeps(indexWithScores([0.2])) }), 'brief.md', { onDuplicate: 'link', context: [] });
+    const code = await runIssueStart(
+      testContext(t.io, globals, { deps: () => fakeDeps(indexWithScores([0.2])) }),
+      'brief.md',
+      { onDuplicate: 'link', context: [] },
+    );
     return { code, err: t.stderr() };
   };
   test('--quiet: no notes or summaries on stderr', async () => {
@@ -216,7 +233,10 @@ describe('the log', () => {
   test('levels are names, and search/index runs could be told apart by event', async () => {
     const root = await makeProject({ 'brief.md': '# X\n\nY.\n' });
     const t = makeIO(root);
-    await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores([0.2])) }), 'brief.md', { onDuplicate: 'link', context: [] });
+    await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores([0.2])) }), 'brief.md', {
+      onDuplicate: 'link',
+      context: [],
+    });
     const log = await readLog(root);
     expect(log.length).toBeGreaterThan(0);
     for (const l of log) expect(typeof l.level).toBe('string');
@@ -245,7 +265,11 @@ describe('hooks run never exits 2: an agent reads 2 as "block the tool"', () => 
     [['hooks', 'run', 'pre-tool-use', '--bogus'], 'pre-tool-use', "unknown option '--bogus'"],
     [['hooks', 'run', 'pre-tool-use', '--format', 'nope'], 'pre-tool-use', "argument 'nope' is invalid"],
     [['hooks', 'run', 'post-tool-use', 'extra', 'words'], 'post-tool-use', 'too many arguments'],
-    [['-C', '.', 'hooks', 'run', 'session-start', '--on-repeat', 'stop'], 'session-start', "argument 'stop' is invalid"],
+    [
+      ['-C', '.', 'hooks', 'run', 'session-start', '--on-repeat', 'stop'],
+      'session-start',
+      "argument 'stop' is invalid",
+    ],
   ])('%j: exit 0, one fail-open line naming the event, nothing on stdout', async (args, event, why) => {
     const r = await run(args);
     expect(r.code).toBe(ExitCode.Ok);

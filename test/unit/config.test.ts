@@ -37,7 +37,12 @@ describe('parseConfig: defaults', () => {
 
   test('a full valid config is applied (snake_case keys mapped)', () => {
     const { config, errors } = parseConfig({
-      corpus: { standards: ['docs/rules/*.md'], history: ['done/**/*.md'], exclude: ['**/draft-*.md'], max_file_kb: 64 },
+      corpus: {
+        standards: ['docs/rules/*.md'],
+        history: ['done/**/*.md'],
+        exclude: ['**/draft-*.md'],
+        max_file_kb: 64,
+      },
       thresholds: { duplicate: 0.9, related: 0.4, standards: 0.6 },
       history: { k: 5 },
       standards: { k: 2, candidates: 10 },
@@ -98,10 +103,13 @@ describe('parseConfig: unknown keys', () => {
 });
 
 describe('parseConfig: wrong types and ranges', () => {
-  test.each(['corpus', 'thresholds', 'history', 'standards', 'model', 'check'])('%s that is not a mapping', (section) => {
-    expect(errorsOf({ [section]: [1, 2] })).toEqual([`${FILE}: ${section}: expected a mapping`]);
-    expect(errorsOf({ [section]: 'x' })).toEqual([`${FILE}: ${section}: expected a mapping`]);
-  });
+  test.each(['corpus', 'thresholds', 'history', 'standards', 'model', 'check'])(
+    '%s that is not a mapping',
+    (section) => {
+      expect(errorsOf({ [section]: [1, 2] })).toEqual([`${FILE}: ${section}: expected a mapping`]);
+      expect(errorsOf({ [section]: 'x' })).toEqual([`${FILE}: ${section}: expected a mapping`]);
+    },
+  );
 
   test.each([
     [{ thresholds: { duplicate: 'high' } }, 'thresholds.duplicate', 'expected a number, got "high"'],
@@ -131,7 +139,9 @@ describe('parseConfig: wrong types and ranges', () => {
     ['standards', -1],
   ])('thresholds.%s = %p is out of range', (key, v) => {
     const { errors, config } = parseConfig({ thresholds: { [key]: v } });
-    expect(errors.some((e) => e.startsWith(`${FILE}: thresholds.${key}: must be between 0 and 1, got ${v}`))).toBe(true);
+    expect(errors.some((e) => e.startsWith(`${FILE}: thresholds.${key}: must be between 0 and 1, got ${v}`))).toBe(
+      true,
+    );
     expect(config.thresholds).toEqual(DEFAULT_CONFIG.thresholds);
   });
 
@@ -158,7 +168,9 @@ describe('parseConfig: wrong types and ranges', () => {
     ['check', 'timeout_ms', 99, '100 and 600000'],
     ['check', 'timeout_ms', 600_001, '100 and 600000'],
   ])('%s.%s = %p is out of range', (section, key, v, range) => {
-    expect(errorsOf({ [section]: { [key]: v } })).toEqual([`${FILE}: ${section}.${key}: must be between ${range}, got ${v}`]);
+    expect(errorsOf({ [section]: { [key]: v } })).toEqual([
+      `${FILE}: ${section}.${key}: must be between ${range}, got ${v}`,
+    ]);
   });
 
   test('standards.candidates below standards.k is raised to k with a warning, not an error', () => {
@@ -205,9 +217,12 @@ describe('globs', () => {
     expect(globProblem(glob)).toBe(problem);
   });
 
-  test.each(['docs/adrs/**/*.md', 'docs/{adr,adrs}/*.md', 'docs/[0-9]*-issue.md', 'docs/..hidden/*.md', 'README.md'])('globProblem(%p) is null', (glob) => {
-    expect(globProblem(glob)).toBeNull();
-  });
+  test.each(['docs/adrs/**/*.md', 'docs/{adr,adrs}/*.md', 'docs/[0-9]*-issue.md', 'docs/..hidden/*.md', 'README.md'])(
+    'globProblem(%p) is null',
+    (glob) => {
+      expect(globProblem(glob)).toBeNull();
+    },
+  );
 
   test('every default glob is valid', () => {
     const all = [...DEFAULT_CONFIG.corpus.standards, ...DEFAULT_CONFIG.corpus.history];
@@ -305,7 +320,9 @@ describe('scoring (issue 11)', () => {
     expect(parseConfig({ scoring: { method: 'standout' } }).config.scoring.method).toBe('standout');
     expect(parseConfig({}).config.scoring.method).toBe('calibrated');
     expect(parseConfig({ scoring: { method: 'cosine' } }).config.scoring.method).toBe('cosine');
-    expect(parseConfig({ scoring: { method: 'bm25' } }, 'c.yaml').errors).toEqual(['c.yaml: scoring.method: expected calibrated, standout, cosine, got "bm25"']);
+    expect(parseConfig({ scoring: { method: 'bm25' } }, 'c.yaml').errors).toEqual([
+      'c.yaml: scoring.method: expected calibrated, standout, cosine, got "bm25"',
+    ]);
   });
 
   test('scoring.method: hybrid, the first name of calibrated, is still read, with a warning', () => {
@@ -348,7 +365,11 @@ describe('the parsed-config cache (.agentos/cache/config.json)', () => {
   });
 
   it('a cache of another format or other defaults, or a damaged one, is ignored', async () => {
-    const bogus = { config: { ...DEFAULT_CONFIG, thresholds: { ...DEFAULT_CONFIG.thresholds, duplicate: 0.01 } }, warnings: [], errors: [] };
+    const bogus = {
+      config: { ...DEFAULT_CONFIG, thresholds: { ...DEFAULT_CONFIG.thresholds, duplicate: 0.01 } },
+      warnings: [],
+      errors: [],
+    };
     await mkdir(path.dirname(cacheFile()), { recursive: true });
     await writeFile(cacheFile(), JSON.stringify({ key: '0:old defaults', text, parsed: bogus }));
     expect((await loadConfig(root)).config.thresholds.duplicate).toBe(0.9);
@@ -360,8 +381,12 @@ describe('the parsed-config cache (.agentos/cache/config.json)', () => {
 test('store: publish must be true or false; a URL holding a password warns (the file is usually committed) and never echoes it', () => {
   expect(parseConfig({ store: { publish: true } }).config.store.publish).toBe(true);
   expect(parseConfig({}).config.store.publish).toBe(false);
-  expect(parseConfig({ store: { publish: 'yes' } }).errors).toEqual(['.agentos/config.yaml: store.publish: expected true or false, got "yes"']);
+  expect(parseConfig({ store: { publish: 'yes' } }).errors).toEqual([
+    '.agentos/config.yaml: store.publish: expected true or false, got "yes"',
+  ]);
   const pw = parseConfig({ store: { url: 'postgres://ann:s3cret@db.example/agentos' } });
-  expect(pw.warnings).toEqual(['.agentos/config.yaml: store.url holds a password, and this file is usually committed: keep the password in ~/.pgpass or AGENTOS_DATABASE_URL']);
+  expect(pw.warnings).toEqual([
+    '.agentos/config.yaml: store.url holds a password, and this file is usually committed: keep the password in ~/.pgpass or AGENTOS_DATABASE_URL',
+  ]);
   expect(parseConfig({ store: { url: 'postgres://ann@db.example/agentos' } }).warnings).toEqual([]);
 });

@@ -25,7 +25,10 @@ describe('namedStandards: what a brief names', () => {
     ['see ADR #7.', 'docs/adrs/0007-use-postgres.md'],
     ['Already has ADR 10216 | Done', 'docs/adrs/10216-ADR-cloudflare-migration.md'],
     ['## Reference: docs\\standards\\00008-json-report-schema.md', 'docs/standards/00008-json-report-schema.md'],
-    ['https://github.com/o/r/blob/main/docs/standards/00008-json-report-schema.md', 'docs/standards/00008-json-report-schema.md'],
+    [
+      'https://github.com/o/r/blob/main/docs/standards/00008-json-report-schema.md',
+      'docs/standards/00008-json-report-schema.md',
+    ],
     ['follow 00008-json-report-schema for the output', 'docs/standards/00008-json-report-schema.md'],
     ['under standard 00123, every line is JSON', 'docs/standards/00123-logging.md'],
     ['ADR_0007 and ADR\u20130007 and ADR\u00a00007', 'docs/adrs/0007-use-postgres.md'],
@@ -62,14 +65,24 @@ describe('namedStandards: what a brief names', () => {
   test('a number two ADRs share names neither, unless the brief gives the file', () => {
     const docs = [adr('services/a/docs/adr/0001-record-decisions.md'), adr('services/b/docs/adr/0001-use-kafka.md')];
     expect(named('as ADR-0001 says', docs)).toEqual([]);
-    expect(named('as ADR-0001 (services/b/docs/adr/0001-use-kafka.md) says', docs)).toEqual(['services/b/docs/adr/0001-use-kafka.md']);
+    expect(named('as ADR-0001 (services/b/docs/adr/0001-use-kafka.md) says', docs)).toEqual([
+      'services/b/docs/adr/0001-use-kafka.md',
+    ]);
   });
 
   test('a file name the brief gives for the number says which ADR it means', () => {
     // Another project's ADR-0001, quoted with its own file name: not this one.
-    expect(named('Typography (see ADR-0001, docs/adr/0001-typography-system.md)', [adr('docs/adrs/0001-repo-trust-tier-vocabulary.md')])).toEqual([]);
+    expect(
+      named('Typography (see ADR-0001, docs/adr/0001-typography-system.md)', [
+        adr('docs/adrs/0001-repo-trust-tier-vocabulary.md'),
+      ]),
+    ).toEqual([]);
     // The same ADR under a slightly different name: still this one.
-    expect(named('ADR 10217 exists at `docs/adr/10217-jwt-authentication.md`', [adr('docs/adrs/10217-ADR-jwt-authentication.md')])).toEqual(['docs/adrs/10217-ADR-jwt-authentication.md']);
+    expect(
+      named('ADR 10217 exists at `docs/adr/10217-jwt-authentication.md`', [
+        adr('docs/adrs/10217-ADR-jwt-authentication.md'),
+      ]),
+    ).toEqual(['docs/adrs/10217-ADR-jwt-authentication.md']);
   });
 
   test('lists and short ranges of ADRs', () => {
@@ -107,7 +120,9 @@ describe('namedStandards: what a brief names', () => {
   });
 
   test('a file name given for the number must be mostly the ADR\'s own words, not "use"', () => {
-    expect(named('ADR-0002 (0002-use-vue.md, from the other repository)', [adr('docs/adr/0002-use-react.md')])).toEqual([]);
+    expect(named('ADR-0002 (0002-use-vue.md, from the other repository)', [adr('docs/adr/0002-use-react.md')])).toEqual(
+      [],
+    );
   });
 
   test('hostile text: a megabyte without digits, or of file names, is read in one pass', () => {
@@ -120,14 +135,17 @@ describe('namedStandards: what a brief names', () => {
   });
 
   test('each document once, in the index order', () => {
-    expect(named('ADR-0007, then docs/adrs/0007-use-postgres.md, then 00008-json-report-schema.md and ADR 7 again')).toEqual([
-      'docs/adrs/0007-use-postgres.md',
-      'docs/standards/00008-json-report-schema.md',
-    ]);
+    expect(
+      named('ADR-0007, then docs/adrs/0007-use-postgres.md, then 00008-json-report-schema.md and ADR 7 again'),
+    ).toEqual(['docs/adrs/0007-use-postgres.md', 'docs/standards/00008-json-report-schema.md']);
   });
 
   test('among two thousand ADRs, the one named', () => {
-    const many = Array.from({ length: 2000 }, (_, i) => adr(`docs/adrs/${String(i + 1).padStart(4, '0')}-decision-${i + 1}.md`));
-    expect(named(`${'plain words about the work '.repeat(2000)}\nper ADR-1999`, many)).toEqual(['docs/adrs/1999-decision-1999.md']);
+    const many = Array.from({ length: 2000 }, (_, i) =>
+      adr(`docs/adrs/${String(i + 1).padStart(4, '0')}-decision-${i + 1}.md`),
+    );
+    expect(named(`${'plain words about the work '.repeat(2000)}\nper ADR-1999`, many)).toEqual([
+      'docs/adrs/1999-decision-1999.md',
+    ]);
   });
 });

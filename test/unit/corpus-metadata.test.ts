@@ -1,11 +1,19 @@
 import { splitFrontmatter } from '../../src/work-memory/corpus/frontmatter.js';
-import { documentTypeOf, extractIssueId, extractMetadata, extractStatus, extractSummary, truncate } from '../../src/work-memory/corpus/metadata.js';
+import {
+  documentTypeOf,
+  extractIssueId,
+  extractMetadata,
+  extractStatus,
+  extractSummary,
+  truncate,
+} from '../../src/work-memory/corpus/metadata.js';
 import { firstH1 } from '../../src/work-memory/corpus/heading.js';
 import { decodeText } from '../../src/work-memory/corpus/read.js';
 import type { CorpusType } from '../../src/work-memory/corpus/types.js';
 
 const HASH = 'abc123';
-const meta = (relPath: string, text: string, types: CorpusType[] = ['history']) => extractMetadata(relPath, text, types, HASH);
+const meta = (relPath: string, text: string, types: CorpusType[] = ['history']) =>
+  extractMetadata(relPath, text, types, HASH);
 
 describe('splitFrontmatter', () => {
   test('parses a YAML mapping and returns the body after the closing fence', () => {
@@ -31,14 +39,21 @@ describe('splitFrontmatter', () => {
   });
 
   test('a non-mapping frontmatter is reported', () => {
-    expect(splitFrontmatter('---\n- a\n- b\n---\nbody')).toEqual({ data: {}, body: 'body', error: 'frontmatter is not a mapping' });
+    expect(splitFrontmatter('---\n- a\n- b\n---\nbody')).toEqual({
+      data: {},
+      body: 'body',
+      error: 'frontmatter is not a mapping',
+    });
     expect(splitFrontmatter('---\njust text\n---\nbody').error).toBe('frontmatter is not a mapping');
   });
 });
 
 describe('issue_id', () => {
   test('T170 extract_issue_id_yaml: frontmatter issue_id wins over folder, file and H1', () => {
-    const { metadata, warnings } = meta('docs/audit/done/12-other/001-issue.md', '---\nissue_id: 91\n---\n# Issue #5: X\n');
+    const { metadata, warnings } = meta(
+      'docs/audit/done/12-other/001-issue.md',
+      '---\nissue_id: 91\n---\n# Issue #5: X\n',
+    );
     expect(metadata.issueId).toBe('91');
     expect(warnings).toEqual([]);
   });
@@ -77,23 +92,35 @@ describe('issue_id', () => {
   });
 
   test('the issue a header field declares goes before a file number of another series (Aletheia: 10116 is issue #116)', () => {
-    const text = '# 10116 - Feature: LinkedIn OAuth\n\n## 1. Context & Goal\n* **Issue:** #116\n* **Related Issues:** #117\n';
+    const text =
+      '# 10116 - Feature: LinkedIn OAuth\n\n## 1. Context & Goal\n* **Issue:** #116\n* **Related Issues:** #117\n';
     const { metadata } = meta('docs/lld/done/10116-linkedin-oauth.md', text);
     expect(metadata.issueId).toBe('116');
     expect(metadata.related).toEqual(['117']);
     // A numbered issue folder and the frontmatter still come first; without the field the file number stands.
     expect(meta('docs/lineage/done/91-rag/001-issue.md', '# RAG\n\nIssue: #5\n').metadata.issueId).toBe('91');
     expect(meta('docs/lld/done/x.md', '---\nissue: 7\n---\n# X\n\nIssue: #5\n').metadata.issueId).toBe('7');
-    expect(meta('docs/lld/done/10116-linkedin-oauth.md', '# 10116 - Feature: LinkedIn OAuth\n').metadata.issueId).toBe('10116');
+    expect(meta('docs/lld/done/10116-linkedin-oauth.md', '# 10116 - Feature: LinkedIn OAuth\n').metadata.issueId).toBe(
+      '10116',
+    );
     // A tool's wrapper header is not the document, but the issue it declares is the document's.
-    expect(meta('docs/lld/done/10116-x.md', '# LLD Finalized\n\nPath: docs/x.md\nIssue: #116\nStatus: APPROVED\n\n---\n\n# LinkedIn OAuth\n\nBody.\n').metadata.issueId).toBe('116');
+    expect(
+      meta(
+        'docs/lld/done/10116-x.md',
+        '# LLD Finalized\n\nPath: docs/x.md\nIssue: #116\nStatus: APPROVED\n\n---\n\n# LinkedIn OAuth\n\nBody.\n',
+      ).metadata.issueId,
+    ).toBe('116');
     // ADRs and standards keep their own series: only frontmatter links them to an issue.
     expect(meta('docs/adrs/0004-cache.md', '# ADR 4\n\nIssue: #5\n', ['standard']).metadata.issueId).toBeNull();
   });
 
   test('ownIssue: the issue a text states (frontmatter, a header field, an `#N` H1), never a file or folder number alone', () => {
-    expect(meta('docs/lld/archived/LLD-019.md', '# #19 - Feature: Batch engine\n\n* **Issue:** #19\n').metadata.ownIssue).toBe('19');
-    expect(meta('docs/lineage/done/19-lld/001-issue.md', '---\nissue: 19\n---\n# Issue #19: Pipeline\n').metadata.ownIssue).toBe('19');
+    expect(
+      meta('docs/lld/archived/LLD-019.md', '# #19 - Feature: Batch engine\n\n* **Issue:** #19\n').metadata.ownIssue,
+    ).toBe('19');
+    expect(
+      meta('docs/lineage/done/19-lld/001-issue.md', '---\nissue: 19\n---\n# Issue #19: Pipeline\n').metadata.ownIssue,
+    ).toBe('19');
     expect(meta('docs/lld/done/x.md', '# Issue #0042: Retry\n').metadata.ownIssue).toBe('42');
     // The frontmatter's id speaks for the file; a non-numeric one states no issue number.
     expect(meta('docs/lld/done/x.md', '---\nissue: 7\n---\n# #8 - Other\n').metadata.ownIssue).toBe('7');
@@ -112,7 +139,9 @@ describe('issue_id', () => {
       expect(meta(p, t).metadata.ownIssue).toBeUndefined();
     }
     // ADRs and standards keep their own series.
-    expect(meta('docs/adrs/0004-cache.md', '---\nissue: 5\n---\n# ADR 4\n', ['standard']).metadata.ownIssue).toBeUndefined();
+    expect(
+      meta('docs/adrs/0004-cache.md', '---\nissue: 5\n---\n# ADR 4\n', ['standard']).metadata.ownIssue,
+    ).toBeUndefined();
   });
 
   test('a sequence file inside an unnumbered folder is not issue 1', () => {
@@ -120,7 +149,10 @@ describe('issue_id', () => {
   });
 
   test('T190 missing issue id -> a warning, and the document still gets metadata', () => {
-    const { metadata, warnings, body } = meta('docs/audit/done/misc/notes.md', '# Notes on caching\n\nWe looked at caching.\n');
+    const { metadata, warnings, body } = meta(
+      'docs/audit/done/misc/notes.md',
+      '# Notes on caching\n\nWe looked at caching.\n',
+    );
     expect(metadata.issueId).toBeNull();
     expect(metadata.title).toBe('Notes on caching');
     expect(metadata.summary).toBe('We looked at caching.');
@@ -137,7 +169,8 @@ describe('issue_id', () => {
 
 describe('title', () => {
   test('T320 YAML metadata: frontmatter title, issue and status are used', () => {
-    const text = '---\ntitle: "RAG knowledge base"\nissue_id: 91\nstatus: done\n---\n# Issue #91: Something else\n\nBody text.\n';
+    const text =
+      '---\ntitle: "RAG knowledge base"\nissue_id: 91\nstatus: done\n---\n# Issue #91: Something else\n\nBody text.\n';
     const { metadata, body, warnings } = meta('docs/audit/done/91-rag/001-issue.md', text);
     expect(metadata).toEqual({
       filePath: 'docs/audit/done/91-rag/001-issue.md',
@@ -202,31 +235,44 @@ describe('T340 malformed YAML fallback', () => {
     expect(metadata.issueId).toBe('5');
     expect(body).not.toContain('[unclosed');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^docs\/audit\/done\/misc\/notes\.md: malformed YAML frontmatter .*; read its plain key: value lines \(issue_id\)$/);
+    expect(warnings[0]).toMatch(
+      /^docs\/audit\/done\/misc\/notes\.md: malformed YAML frontmatter .*; read its plain key: value lines \(issue_id\)$/,
+    );
   });
 
   test("a title with a second ': ' (not YAML, and common: Backstage's ADRs) is read from its plain line", () => {
-    const text = "---\nid: adrs-adr009\ntitle: ADR009: Entity References\ndescription: 'ADR log on Entity References'\n---\n\n## Context\n\nText.\n";
+    const text =
+      "---\nid: adrs-adr009\ntitle: ADR009: Entity References\ndescription: 'ADR log on Entity References'\n---\n\n## Context\n\nText.\n";
     const { metadata, warnings } = meta('docs/architecture-decisions/adr009-entity-references.md', text);
     expect(metadata.title).toBe('ADR009: Entity References');
     expect(warnings[0]).toMatch(/read its plain key: value lines \(id, title, description\)$/);
   });
 
   test("a template's list of statuses, or a link to no record, is not a supersession", () => {
-    const madr = '# ADR-0002: Use X\n\n* Status: [proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)]\n';
+    const madr =
+      '# ADR-0002: Use X\n\n* Status: [proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)]\n';
     expect(meta('docs/adr/0002-use-x.md', madr, ['standard']).metadata.status).not.toBe('superseded');
-    const prose = '# ADR-0007: HTTP\n\nOur wrapper (ADR-0002) was superseded by [the platform fetch](https://nodejs.org/api/globals.html).\n';
+    const prose =
+      '# ADR-0007: HTTP\n\nOur wrapper (ADR-0002) was superseded by [the platform fetch](https://nodejs.org/api/globals.html).\n';
     expect(meta('docs/adr/0007-http.md', prose, ['standard']).metadata.status).toBeNull();
   });
 
   test('plain key: value lines: a quote opened and never closed is no value (the H1 is the title)', () => {
-    const { metadata } = meta('docs/audit/done/41-x/001-issue.md', '---\nissue_id: 41\ntitle: "Quarantine flaky tests\n  labels: [ci\n---\n# Quarantine flaky tests automatically\n', ['history']);
+    const { metadata } = meta(
+      'docs/audit/done/41-x/001-issue.md',
+      '---\nissue_id: 41\ntitle: "Quarantine flaky tests\n  labels: [ci\n---\n# Quarantine flaky tests automatically\n',
+      ['history'],
+    );
     expect(metadata.title).toBe('Quarantine flaky tests automatically');
     expect(metadata.issueId).toBe('41');
   });
 
   test('plain key: value lines: a comment is not the value, and null is no value', () => {
-    const { metadata } = meta('docs/adr/0008-x.md', '---\ntitle: ADR008: Use X # TODO rename\nstatus: ~\n---\n\nText.\n', ['standard']);
+    const { metadata } = meta(
+      'docs/adr/0008-x.md',
+      '---\ntitle: ADR008: Use X # TODO rename\nstatus: ~\n---\n\nText.\n',
+      ['standard'],
+    );
     expect(metadata.title).toBe('ADR008: Use X');
     expect(metadata.status).toBeNull();
   });
@@ -249,12 +295,14 @@ describe('T340 malformed YAML fallback', () => {
 
 describe('summary', () => {
   test('the objective section wins over the first paragraph', () => {
-    const body = '# T\n\nIntro paragraph.\n\n## 1. Objective\n\nMake builds **fast** with a\n[cache](http://x).\n\nSecond para.\n';
+    const body =
+      '# T\n\nIntro paragraph.\n\n## 1. Objective\n\nMake builds **fast** with a\n[cache](http://x).\n\nSecond para.\n';
     expect(extractSummary(body)).toBe('Make builds fast with a cache.');
   });
 
   test('otherwise the first prose paragraph, skipping headings, tables, fences and metadata lines', () => {
-    const body = '# T\n\n**Status:** Done\nDate: 2024-01-01\n\n| a | b |\n\n```\ncode\n```\n\n- First real line\ncontinues here.\n';
+    const body =
+      '# T\n\n**Status:** Done\nDate: 2024-01-01\n\n| a | b |\n\n```\ncode\n```\n\n- First real line\ncontinues here.\n';
     expect(extractSummary(body)).toBe('First real line continues here.');
   });
 
@@ -311,7 +359,10 @@ describe('status', () => {
       status: 'rejected',
       reason: 'overlap with #12 work.',
     });
-    expect(extractStatus({ status: 'superseded by ADR-0009' }, '')).toEqual({ status: 'superseded', reason: 'Superseded by ADR-0009' });
+    expect(extractStatus({ status: 'superseded by ADR-0009' }, '')).toEqual({
+      status: 'superseded',
+      reason: 'Superseded by ADR-0009',
+    });
     expect(extractStatus({ status: 'Done' }, 'Status: Rejected')).toEqual({ status: 'done', reason: null });
   });
 
@@ -320,8 +371,16 @@ describe('status', () => {
   test.each([
     ['Accepted', 'accepted', null],
     ['Proposed', 'proposed', null],
-    ['Superceded by [3. Use Kafka for events](0003-use-kafka-for-events.md)', 'superseded', 'Superseded by 3. Use Kafka for events (0003-use-kafka-for-events.md)'],
-    ['Accepted\n\nSuperseded by [3. Use Kafka](0003-use-kafka.md)', 'superseded', 'Superseded by 3. Use Kafka (0003-use-kafka.md)'],
+    [
+      'Superceded by [3. Use Kafka for events](0003-use-kafka-for-events.md)',
+      'superseded',
+      'Superseded by 3. Use Kafka for events (0003-use-kafka-for-events.md)',
+    ],
+    [
+      'Accepted\n\nSuperseded by [3. Use Kafka](0003-use-kafka.md)',
+      'superseded',
+      'Superseded by 3. Use Kafka (0003-use-kafka.md)',
+    ],
     ['Accepted\n\nSupercedes [1. Record decisions](0001-record-decisions.md)', 'accepted', null],
     ['Deprecated', 'deprecated', null],
     ['* Rejected', 'rejected', null],
@@ -336,7 +395,10 @@ describe('status', () => {
   });
 
   test('the status on the heading line itself', () => {
-    expect(extractStatus({}, '# T\n\n## Status: Accepted\n\n## Context\n\nText.\n')).toEqual({ status: 'accepted', reason: null });
+    expect(extractStatus({}, '# T\n\n## Status: Accepted\n\n## Context\n\nText.\n')).toEqual({
+      status: 'accepted',
+      reason: null,
+    });
   });
 
   test('hostile: a status heading followed by a megabyte of blanks is read in one pass', () => {
@@ -351,7 +413,9 @@ describe('status', () => {
   });
 
   test('a status line inside the metadata flows into DocMetadata', () => {
-    const { metadata } = meta('docs/adrs/0003-redis.md', '# Redis queue\n\n**Status:** Rejected — reason: ops cost\n', ['standard']);
+    const { metadata } = meta('docs/adrs/0003-redis.md', '# Redis queue\n\n**Status:** Rejected — reason: ops cost\n', [
+      'standard',
+    ]);
     expect(metadata.status).toBe('rejected');
     expect(metadata.statusReason).toBe('Reason: ops cost');
     expect(metadata.documentType).toBe('adr');
@@ -375,26 +439,40 @@ describe('documentType', () => {
   });
 
   test('types are sorted in the metadata', () => {
-    expect(meta('docs/LLDs/done/LLD-1.md', '# X\n', ['standard', 'history']).metadata.types).toEqual(['history', 'standard']);
+    expect(meta('docs/LLDs/done/LLD-1.md', '# X\n', ['standard', 'history']).metadata.types).toEqual([
+      'history',
+      'standard',
+    ]);
   });
 });
 
 describe('CRLF input', () => {
-  const crlf = '---\r\ntitle: From frontmatter\r\nissue_id: 91\r\n---\r\n# Issue #91: RAG\r\n\r\n**Status:** Rejected — too slow\r\n\r\n## Objective\r\n\r\nFind past work.\r\n';
+  const crlf =
+    '---\r\ntitle: From frontmatter\r\nissue_id: 91\r\n---\r\n# Issue #91: RAG\r\n\r\n**Status:** Rejected — too slow\r\n\r\n## Objective\r\n\r\nFind past work.\r\n';
 
   test('through decodeText (the real pipeline) frontmatter, status and summary all work', () => {
     const read = decodeText(Buffer.from(`\uFEFF${crlf}`), 1 << 20);
     if (!read.ok) throw new Error(read.reason);
     const { metadata, body, warnings } = meta('docs/audit/done/x/001-issue.md', read.text);
     expect(warnings).toEqual([]);
-    expect(metadata).toMatchObject({ issueId: '91', title: 'From frontmatter', status: 'rejected', statusReason: 'Too slow' });
+    expect(metadata).toMatchObject({
+      issueId: '91',
+      title: 'From frontmatter',
+      status: 'rejected',
+      statusReason: 'Too slow',
+    });
     expect(metadata.summary).toBe('Find past work.');
     expect(body).not.toContain('\r');
   });
 
   test('extractMetadata given raw CRLF text gives the same metadata', () => {
     const { metadata, body } = meta('docs/audit/done/x/001-issue.md', crlf);
-    expect(metadata).toMatchObject({ issueId: '91', title: 'From frontmatter', status: 'rejected', statusReason: 'Too slow' });
+    expect(metadata).toMatchObject({
+      issueId: '91',
+      title: 'From frontmatter',
+      status: 'rejected',
+      statusReason: 'Too slow',
+    });
     expect(metadata.summary).toBe('Find past work.');
     expect(body).not.toContain('\r');
   });

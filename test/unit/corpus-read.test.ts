@@ -128,9 +128,15 @@ describe('readTextFile', () => {
   });
 
   test('rejects binary and invalid UTF-8 files', async () => {
-    await writeFile(path.join(dir, 'image.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]));
+    await writeFile(
+      path.join(dir, 'image.md'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]),
+    );
     await writeFile(path.join(dir, 'latin1.md'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-    expect(await readTextFile(path.join(dir, 'image.md'), MB)).toEqual({ ok: false, reason: 'binary file (contains NUL bytes)' });
+    expect(await readTextFile(path.join(dir, 'image.md'), MB)).toEqual({
+      ok: false,
+      reason: 'binary file (contains NUL bytes)',
+    });
     expect(await readTextFile(path.join(dir, 'latin1.md'), MB)).toEqual({ ok: false, reason: 'not valid UTF-8' });
   });
 

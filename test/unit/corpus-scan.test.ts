@@ -38,7 +38,11 @@ describe('matching', () => {
     await touch('docs/llds/Done/notes.txt');
     await touch('docs/llds/active/LLD-100.md');
     const res = await scanCorpus(root, defaults(), false);
-    expect(paths(res)).toEqual(['docs/ADRs/0001-postgres.MD', 'docs/Standards/nested/logging.md', 'docs/llds/Done/LLD-088.md']);
+    expect(paths(res)).toEqual([
+      'docs/ADRs/0001-postgres.MD',
+      'docs/Standards/nested/logging.md',
+      'docs/llds/Done/LLD-088.md',
+    ]);
     expect(res.files.every((f) => f.types.join() === 'standard')).toBe(true);
     expect(res.skipped).toEqual([]);
   });
@@ -69,14 +73,22 @@ describe('matching', () => {
 
   test('overlapping globs of one type give one entry with one type', async () => {
     await touch('docs/adrs/0001.md');
-    const res = await scanCorpus(root, globs({ standards: ['docs/adrs/*.md', 'docs/**/*.md', 'DOCS/ADRS/0001.md'] }), false);
+    const res = await scanCorpus(
+      root,
+      globs({ standards: ['docs/adrs/*.md', 'docs/**/*.md', 'DOCS/ADRS/0001.md'] }),
+      false,
+    );
     expect(res.files.map((f) => [f.relPath, f.types])).toEqual([['docs/adrs/0001.md', ['standard']]]);
   });
 
   test('a literal file path (no wildcard) is found, case-insensitively', async () => {
     await touch('docs/CONVENTIONS.md');
     await touch('ARCHITECTURE.md');
-    const res = await scanCorpus(root, globs({ standards: ['docs/conventions.md', 'ARCHITECTURE.md', 'docs/missing.md'] }), false);
+    const res = await scanCorpus(
+      root,
+      globs({ standards: ['docs/conventions.md', 'ARCHITECTURE.md', 'docs/missing.md'] }),
+      false,
+    );
     expect(paths(res)).toEqual(['ARCHITECTURE.md', 'docs/CONVENTIONS.md']);
   });
 
@@ -105,12 +117,25 @@ describe('matching', () => {
   });
 
   test('results are sorted by path', async () => {
-    for (const rel of ['docs/standards/zeta.md', 'docs/adrs/b/2.md', 'docs/standards/alpha.md', 'docs/adrs/a.md', 'docs/adrs/b/1.md']) {
+    for (const rel of [
+      'docs/standards/zeta.md',
+      'docs/adrs/b/2.md',
+      'docs/standards/alpha.md',
+      'docs/adrs/a.md',
+      'docs/adrs/b/1.md',
+    ]) {
       await touch(rel);
     }
     await touch('docs/audit/done/1-x/001-issue.md');
     const res = await scanCorpus(root, defaults(), true);
-    expect(paths(res)).toEqual(['docs/adrs/a.md', 'docs/adrs/b/1.md', 'docs/adrs/b/2.md', 'docs/audit/done/1-x/001-issue.md', 'docs/standards/alpha.md', 'docs/standards/zeta.md']);
+    expect(paths(res)).toEqual([
+      'docs/adrs/a.md',
+      'docs/adrs/b/1.md',
+      'docs/adrs/b/2.md',
+      'docs/audit/done/1-x/001-issue.md',
+      'docs/standards/alpha.md',
+      'docs/standards/zeta.md',
+    ]);
   });
 });
 
@@ -135,13 +160,20 @@ describe("the walk reads each folder once and stops at a glob's depth, with the 
     all.push('docs/adrs/deep/er/still/0001-x.md');
     const g = globs({
       standards: ['docs/adrs/**/*.md', 'docs/{audit,lld}/done/*.md'],
-      history: ['docs/audit/done/*/001-issue.md', 'docs/audit/done/*/001-brief.md', 'docs/audit/done/*/[0-9][0-9][0-9]-draft.md', 'docs/audit/done/*/*/notes.md'],
+      history: [
+        'docs/audit/done/*/001-issue.md',
+        'docs/audit/done/*/001-brief.md',
+        'docs/audit/done/*/[0-9][0-9][0-9]-draft.md',
+        'docs/audit/done/*/*/notes.md',
+      ],
     });
     const scanned = (await scanCorpus(root, g, true)).files.map((f) => f.relPath).sort();
     const matchers = [...g.standards, ...g.history].map((x) => picomatch(x, { nocase: true, dot: false }));
     const expected = [...new Set(all)].filter((rel) => matchers.some((m) => m(rel))).sort();
     // Several drafts in one issue folder are one document (layouts.ts): compare folders and standards.
-    const folders = (paths: string[]) => [...new Set(paths.map((p) => (/\/done\/[^/]+\/[^/]+$/.test(p) ? path.posix.dirname(p) : p)))];
+    const folders = (paths: string[]) => [
+      ...new Set(paths.map((p) => (/\/done\/[^/]+\/[^/]+$/.test(p) ? path.posix.dirname(p) : p))),
+    ];
     expect(folders(scanned)).toEqual(folders(expected));
     expect(expected.length).toBeGreaterThan(30);
   });

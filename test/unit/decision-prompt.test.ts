@@ -177,7 +177,8 @@ describe('askWhich on a terminal', () => {
 });
 
 describe('issue start with the real prompt on a TTY stdin', () => {
-  const BRIEF = '# Add request tracing\n\nPropagate a trace id through every service call so a slow request can be followed end to end.\n';
+  const BRIEF =
+    '# Add request tracing\n\nPropagate a trace id through every service call so a slow request can be followed end to end.\n';
   const OUT = (root: string) => path.join(root, '.agentos', 'issues', 'add-request-tracing', 'brief.md');
 
   async function run(steps: Step[], scores = [0.91]) {
@@ -189,14 +190,23 @@ describe('issue start with the real prompt on a TTY stdin', () => {
     const play = () => {
       const step = steps[next];
       const text = stripVTControlCharacters(t.stderr());
-      if (step && (typeof step.when === 'string' ? text.slice(seenUpTo).includes(step.when) : step.when.test(text.slice(seenUpTo)))) {
+      if (
+        step &&
+        (typeof step.when === 'string'
+          ? text.slice(seenUpTo).includes(step.when)
+          : step.when.test(text.slice(seenUpTo)))
+      ) {
         next++;
         seenUpTo = text.length;
         setImmediate(() => (typeof step.send === 'string' ? t.stdin.write(step.send) : step.send(t.stdin)));
       }
     };
     t.io.stderr.on('data', play);
-    const code = await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores(scores)) }), 'brief.md', { onDuplicate: 'abort', context: [] });
+    const code = await runIssueStart(
+      testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores(scores)) }),
+      'brief.md',
+      { onDuplicate: 'abort', context: [] },
+    );
     const out = existsSync(OUT(root)) ? await readFile(OUT(root), 'utf8') : null;
     return { code, root, t, out, log: await readLog(root) };
   }

@@ -12,7 +12,12 @@ test('a text seen before comes from the cache; new texts of a batch go to the mo
   expect(Array.from(first[0])).toEqual(Array.from(hashVector('a')));
   // Misses count the distinct texts the model embedded; the second 'c' of a batch is neither.
   expect(e.cacheStats).toEqual({ hits: 2, misses: 3 });
-  expect([e.modelId, e.dimensions, e.maxTokens, e.countTokens('one two')]).toEqual([inner.modelId, inner.dimensions, inner.maxTokens, inner.countTokens('one two')]);
+  expect([e.modelId, e.dimensions, e.maxTokens, e.countTokens('one two')]).toEqual([
+    inner.modelId,
+    inner.dimensions,
+    inner.maxTokens,
+    inner.countTokens('one two'),
+  ]);
 });
 
 test('a caller editing its vector in place does not change what the cache answers next', async () => {

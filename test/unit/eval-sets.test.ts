@@ -45,14 +45,59 @@ async function markdownSet(): Promise<string> {
     await writeFile(path.join(dir, p), t);
   }
   const corpus = [
-    { doc_id: 'r:lld:1', path: 'docs/r/docs/lld/done/LLD-001.md', kind: 'lld', repo: 'o/r', source_path: 'docs/lld/done/LLD-001.md' },
-    { doc_id: 'r:issue:1', path: 'docs/r/docs/lineage/done/1-lld/001-issue.md', kind: 'issue_text', repo: 'o/r', source_path: 'docs/lineage/done/1-lld/001-issue.md' },
-    { doc_id: 'r:std:7', path: 'docs/r/docs/standards/00007-anti-bot-backoff.md', kind: 'standard', repo: 'o/r', source_path: 'docs/standards/00007-anti-bot-backoff.md' },
+    {
+      doc_id: 'r:lld:1',
+      path: 'docs/r/docs/lld/done/LLD-001.md',
+      kind: 'lld',
+      repo: 'o/r',
+      source_path: 'docs/lld/done/LLD-001.md',
+    },
+    {
+      doc_id: 'r:issue:1',
+      path: 'docs/r/docs/lineage/done/1-lld/001-issue.md',
+      kind: 'issue_text',
+      repo: 'o/r',
+      source_path: 'docs/lineage/done/1-lld/001-issue.md',
+    },
+    {
+      doc_id: 'r:std:7',
+      path: 'docs/r/docs/standards/00007-anti-bot-backoff.md',
+      kind: 'standard',
+      repo: 'o/r',
+      source_path: 'docs/standards/00007-anti-bot-backoff.md',
+    },
   ];
   const queries = [
-    { query_id: 'q1', query_path: 'docs/r/q/brief.md', query_kind: 'brief', expected: ['r:lld:1'], also_relevant: ['r:std:7'], exclude_from_corpus: ['r:issue:1'], repo: 'o/r', work_group: 'g1' },
-    { query_id: 'q2', query_path: 'docs/r/q/novel.md', query_kind: 'novel', expected: [], also_relevant: [], exclude_from_corpus: [], repo: 'o/r', work_group: 'g2' },
-    { query_id: 'q3', query_path: 'docs/r/q/brief.md', query_kind: 'brief_adr', expected: ['r:std:7'], also_relevant: [], exclude_from_corpus: [], repo: 'o/r', work_group: 'g3' },
+    {
+      query_id: 'q1',
+      query_path: 'docs/r/q/brief.md',
+      query_kind: 'brief',
+      expected: ['r:lld:1'],
+      also_relevant: ['r:std:7'],
+      exclude_from_corpus: ['r:issue:1'],
+      repo: 'o/r',
+      work_group: 'g1',
+    },
+    {
+      query_id: 'q2',
+      query_path: 'docs/r/q/novel.md',
+      query_kind: 'novel',
+      expected: [],
+      also_relevant: [],
+      exclude_from_corpus: [],
+      repo: 'o/r',
+      work_group: 'g2',
+    },
+    {
+      query_id: 'q3',
+      query_path: 'docs/r/q/brief.md',
+      query_kind: 'brief_adr',
+      expected: ['r:std:7'],
+      also_relevant: [],
+      exclude_from_corpus: [],
+      repo: 'o/r',
+      work_group: 'g3',
+    },
   ];
   await writeFile(path.join(dir, 'corpus.jsonl'), corpus.map((c) => JSON.stringify(c)).join('\n') + '\n');
   await writeFile(path.join(dir, 'queries.jsonl'), queries.map((c) => JSON.stringify(c)).join('\n') + '\n');
@@ -68,12 +113,21 @@ test('a markdown history folder is one project per repository, documents at thei
     ['docs/standards/00007-anti-bot-backoff.md', ['standard']],
   ]);
   const byId = Object.fromEntries(p.cases.map((c) => [c.id, c]));
-  expect(byId.q1).toMatchObject({ expected: ['r:lld:1'], exclude: ['r:issue:1'], governing: ['r:std:7'], kind: 'brief' });
+  expect(byId.q1).toMatchObject({
+    expected: ['r:lld:1'],
+    exclude: ['r:issue:1'],
+    governing: ['r:std:7'],
+    kind: 'brief',
+  });
   expect(byId.q2).toMatchObject({ expected: [], governing: [] });
   // Work recorded only as an ADR/standard is the standards check's to find, not the history check's.
   expect(byId.q3).toMatchObject({ expected: [], governing: ['r:std:7'] });
   // A finished design citing a standard is a labelled brief for the standards check, itself left out.
-  expect(byId['r:lld:1#cites']).toMatchObject({ kind: 'design_cites_standard', exclude: ['r:lld:1'], governing: ['r:std:7'] });
+  expect(byId['r:lld:1#cites']).toMatchObject({
+    kind: 'design_cites_standard',
+    exclude: ['r:lld:1'],
+    governing: ['r:std:7'],
+  });
 });
 
 test('a missing folder or file is a usage error naming it', async () => {
@@ -100,14 +154,18 @@ test('trackers: one project per `project`, so the sweep pool prefixes ids that c
   // The pool's reports are written as a tracker export (run-set.ts): every id must be one the reader keeps.
   // With `a:1` (the project's name and a colon) every report was skipped, and the trackers' sweep read 0 at every size.
   const { readTrackerExport } = await import('../../src/work-memory/sources/tracker.js');
-  const lines = pool.docs.map((d) => JSON.stringify({ id: d.id, title: d.record!.title, body: d.record!.body, closed: true })).join('\n');
+  const lines = pool.docs
+    .map((d) => JSON.stringify({ id: d.id, title: d.record!.title, body: d.record!.body, closed: true }))
+    .join('\n');
   const read = readTrackerExport('tracker-export.jsonl', lines);
   expect(read.warnings).toEqual([]);
   expect(read.docs.map((d) => d.metadata.filePath).sort()).toEqual(['tracker:p1/1', 'tracker:p2/1']);
   // The brief's place in the filing order is in the series of its project's reports as the export reader reads them (scoring/filing.ts).
   const { briefPlace, placeOf } = await import('../../src/work-memory/scoring/filing.js');
   const places = read.docs.map((d) => placeOf(d.metadata.origin));
-  expect(places.map((p) => p?.series)).toEqual(expect.arrayContaining([briefPlace('tracker', pool.cases[0].reportId!)!.series]));
+  expect(places.map((p) => p?.series)).toEqual(
+    expect.arrayContaining([briefPlace('tracker', pool.cases[0].reportId!)!.series]),
+  );
   expect(new Set(places.map((p) => p?.series)).size).toBe(2);
 });
 
@@ -121,7 +179,9 @@ test('the sweep pool is a monorepo: each project in its own folder, in its own l
   ]);
   // The work number the product reads from each path is the one it read in the project itself.
   const { extractIssueId } = await import('../../src/work-memory/corpus/metadata.js');
-  expect(pool.docs.map((d) => extractIssueId(d.relPath, {}, null)).sort()).toEqual(projects[0].docs.map((d) => extractIssueId(d.relPath, {}, null)).sort());
+  expect(pool.docs.map((d) => extractIssueId(d.relPath, {}, null)).sort()).toEqual(
+    projects[0].docs.map((d) => extractIssueId(d.relPath, {}, null)).sort(),
+  );
   expect(pool.docs.map((d) => d.types)).toEqual(projects[0].docs.map((d) => d.types));
 });
 
@@ -139,29 +199,109 @@ test('sweep samples are deterministic, nested by size, and a brief whose work is
 });
 
 test('standards metrics: a brief counts when one governing document is attached; unrelated briefs should get none', () => {
-  const base = { target: null, top: 0, topPath: null, targetRank: null, targetScore: null, ms: 0, targets: [], topPaths: [], relatedPaths: [], history: [], group: 'g', project: 'p' };
+  const base = {
+    target: null,
+    top: 0,
+    topPath: null,
+    targetRank: null,
+    targetScore: null,
+    ms: 0,
+    targets: [],
+    topPaths: [],
+    relatedPaths: [],
+    history: [],
+    group: 'g',
+    project: 'p',
+  };
   const c = (path: string, score: number, label: 0 | 1) => ({ path, score, label, features: null });
   const results: CaseResult[] = [
-    { ...base, id: 'a', kind: 'brief', standards: { governing: ['adr/1.md'], candidates: [c('adr/1.md', 0.9, 1), c('std/2.md', 0.6, 0)] } },
-    { ...base, id: 'b', kind: 'brief', standards: { governing: ['adr/3.md'], candidates: [c('adr/1.md', 0.2, 0), c('adr/3.md', 0.4, 1)] } },
-    { ...base, id: 'x', kind: 'cross_project', standards: { governing: [], candidates: [c('adr/9.md', 0.7, 0)], crossProject: true } },
-    { ...base, id: 'y', kind: 'cross_project', standards: { governing: [], candidates: [c('adr/9.md', 0.1, 0)], crossProject: true } },
+    {
+      ...base,
+      id: 'a',
+      kind: 'brief',
+      standards: { governing: ['adr/1.md'], candidates: [c('adr/1.md', 0.9, 1), c('std/2.md', 0.6, 0)] },
+    },
+    {
+      ...base,
+      id: 'b',
+      kind: 'brief',
+      standards: { governing: ['adr/3.md'], candidates: [c('adr/1.md', 0.2, 0), c('adr/3.md', 0.4, 1)] },
+    },
+    {
+      ...base,
+      id: 'x',
+      kind: 'cross_project',
+      standards: { governing: [], candidates: [c('adr/9.md', 0.7, 0)], crossProject: true },
+    },
+    {
+      ...base,
+      id: 'y',
+      kind: 'cross_project',
+      standards: { governing: [], candidates: [c('adr/9.md', 0.1, 0)], crossProject: true },
+    },
   ];
   const m = standardsMetrics(results, { threshold: 0.5, k: 3, candidates: 5 });
-  expect(m).toEqual({ labelled: 2, briefRecall: 0.5, pairRecall: 0.5, precision: 0.5, unrelated: 2, unrelatedNone: 0.5 });
+  expect(m).toEqual({
+    labelled: 2,
+    briefRecall: 0.5,
+    pairRecall: 0.5,
+    precision: 0.5,
+    unrelated: 2,
+    unrelatedNone: 0.5,
+  });
 });
 
 test('standards metrics: what the brief names is attached first, whatever its score, and not counted against k (as retrieveStandards)', () => {
-  const base = { target: null, top: 0, topPath: null, targetRank: null, targetScore: null, ms: 0, targets: [], topPaths: [], relatedPaths: [], history: [], group: 'g', project: 'p', kind: 'brief' };
-  const c = (path: string, score: number, label: 0 | 1, cited?: number) => ({ path, score, label, features: null, ...(cited === undefined ? {} : { cited, unreached: true }) });
+  const base = {
+    target: null,
+    top: 0,
+    topPath: null,
+    targetRank: null,
+    targetScore: null,
+    ms: 0,
+    targets: [],
+    topPaths: [],
+    relatedPaths: [],
+    history: [],
+    group: 'g',
+    project: 'p',
+    kind: 'brief',
+  };
+  const c = (path: string, score: number, label: 0 | 1, cited?: number) => ({
+    path,
+    score,
+    label,
+    features: null,
+    ...(cited === undefined ? {} : { cited, unreached: true }),
+  });
   const r: CaseResult = {
     ...base,
     id: 'a',
-    standards: { governing: ['adr/7.md'], candidates: [c('std/1.md', 0.9, 0), c('std/2.md', 0.8, 0), c('std/3.md', 0.7, 0), c('std/4.md', 0.6, 0), c('adr/9.md', 0, 0, 1), c('adr/7.md', 0, 1, 0)] },
+    standards: {
+      governing: ['adr/7.md'],
+      candidates: [
+        c('std/1.md', 0.9, 0),
+        c('std/2.md', 0.8, 0),
+        c('std/3.md', 0.7, 0),
+        c('std/4.md', 0.6, 0),
+        c('adr/9.md', 0, 0, 1),
+        c('adr/7.md', 0, 1, 0),
+      ],
+    },
   };
   // In the order the brief's names were read, as the product attaches them.
-  expect(attached(r, { threshold: 0.5, k: 3, candidates: 5 })).toEqual(['adr/7.md', 'adr/9.md', 'std/1.md', 'std/2.md', 'std/3.md']);
-  expect(standardsMetrics([r], { threshold: 0.5, k: 3, candidates: 5 })).toMatchObject({ briefRecall: 1, pairRecall: 1, precision: 0.2 });
+  expect(attached(r, { threshold: 0.5, k: 3, candidates: 5 })).toEqual([
+    'adr/7.md',
+    'adr/9.md',
+    'std/1.md',
+    'std/2.md',
+    'std/3.md',
+  ]);
+  expect(standardsMetrics([r], { threshold: 0.5, k: 3, candidates: 5 })).toMatchObject({
+    briefRecall: 1,
+    pairRecall: 1,
+    precision: 0.2,
+  });
 });
 
 test('sibling work becomes labelled negatives: own work left out, the work it names (or that names it) indexed', async () => {
@@ -176,8 +316,26 @@ test('sibling work becomes labelled negatives: own work left out, the work it na
     await mkdir(path.dirname(path.join(dir, p)), { recursive: true });
     await writeFile(path.join(dir, p), t);
   }
-  const corpus = [1, 2, 3].map((n) => ({ doc_id: `r:lld:${n}`, path: `d/lld/LLD-00${n}.md`, kind: 'lld', repo: 'o/r', source_path: `docs/lld/LLD-00${n}.md`, issue_number: n }));
-  const queries = [{ query_id: 'q2', query_path: 'q/issue-2.md', query_kind: 'issue_text', expected: ['r:lld:2'], also_relevant: ['r:lld:1'], exclude_from_corpus: [], repo: 'o/r', work_group: 'g2' }];
+  const corpus = [1, 2, 3].map((n) => ({
+    doc_id: `r:lld:${n}`,
+    path: `d/lld/LLD-00${n}.md`,
+    kind: 'lld',
+    repo: 'o/r',
+    source_path: `docs/lld/LLD-00${n}.md`,
+    issue_number: n,
+  }));
+  const queries = [
+    {
+      query_id: 'q2',
+      query_path: 'q/issue-2.md',
+      query_kind: 'issue_text',
+      expected: ['r:lld:2'],
+      also_relevant: ['r:lld:1'],
+      exclude_from_corpus: [],
+      repo: 'o/r',
+      work_group: 'g2',
+    },
+  ];
   await writeFile(path.join(dir, 'corpus.jsonl'), corpus.map((c) => JSON.stringify(c)).join('\n') + '\n');
   await writeFile(path.join(dir, 'queries.jsonl'), queries.map((c) => JSON.stringify(c)).join('\n') + '\n');
   const [p] = loadEvalSet(dir, { subset: 1 });

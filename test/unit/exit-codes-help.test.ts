@@ -56,7 +56,8 @@ function codeFiles(folder: string): string[] {
     seen.add(file);
     for (const t of importsOf(file)) {
       // The registry and the context build every command; another command's folder is never imported (check-layers).
-      if (!t.startsWith(CLI + path.sep) || t === path.join(CLI, 'cli.ts') || t === path.join(CLI, 'context.ts')) continue;
+      if (!t.startsWith(CLI + path.sep) || t === path.join(CLI, 'cli.ts') || t === path.join(CLI, 'context.ts'))
+        continue;
       if (t.startsWith(path.join(CLI, 'commands') + path.sep) && path.dirname(t) !== home) continue;
       todo.push(t);
     }
@@ -79,7 +80,14 @@ function listedIn(cmd: Command): Set<number> {
   cmd.configureOutput({ writeOut: (s) => (help += s), writeErr: (s) => (help += s) });
   cmd.outputHelp();
   // `run` exits with the command's own status; its help names agentos' own codes in words ("2 usage, 6 not run").
-  if (cmd.name() === 'run') return new Set([0, 1, ...[...help.slice(help.indexOf('Exit status:')).matchAll(/\b(\d+) (?:usage|not run|Ctrl-C)/g)].map((m) => Number(m[1]))]);
+  if (cmd.name() === 'run')
+    return new Set([
+      0,
+      1,
+      ...[...help.slice(help.indexOf('Exit status:')).matchAll(/\b(\d+) (?:usage|not run|Ctrl-C)/g)].map((m) =>
+        Number(m[1]),
+      ),
+    ]);
   const at = help.indexOf('Exit codes:');
   if (at < 0) return new Set();
   return new Set([...help.slice(at).matchAll(/\n {2}(\d+) +\S/g)].map((m) => Number(m[1])));
@@ -125,11 +133,14 @@ const CAUGHT: Record<string, number[]> = {
   index: [ExitCode.TeamStoreUnavailable],
 };
 
-test.each(leaves.filter(([name]) => name !== 'hooks run'))('%s --help lists every exit code its code returns or throws', (name, cmd) => {
-  const listed = listedIn(cmd);
-  const missing = [...codesIn(FOLDER[name] ?? name)].filter((c) => !listed.has(c) && !CAUGHT[name]?.includes(c));
-  expect({ command: name, missing }).toEqual({ command: name, missing: [] });
-});
+test.each(leaves.filter(([name]) => name !== 'hooks run'))(
+  '%s --help lists every exit code its code returns or throws',
+  (name, cmd) => {
+    const listed = listedIn(cmd);
+    const missing = [...codesIn(FOLDER[name] ?? name)].filter((c) => !listed.has(c) && !CAUGHT[name]?.includes(c));
+    expect({ command: name, missing }).toEqual({ command: name, missing: [] });
+  },
+);
 
 test('codes from what src/cli/ shares count for each command that reaches it, and nothing from another command', () => {
   // issue start's --strict exit 4 is thrown in src/cli/brief-check.ts, which ci github reaches too.
@@ -141,5 +152,11 @@ test('codes from what src/cli/ shares count for each command that reaches it, an
   expect(codeFiles('store/index.ts')).toContain(path.join(CLI, 'team-store.ts'));
   expect(codeFiles('store/index.ts')).not.toContain(path.join(CLI, 'publish.ts'));
   for (const folder of ['issue-start', 'ci', 'index', 'store'])
-    expect(codeFiles(folder).filter((f) => f.includes(`${path.sep}commands${path.sep}`) && !f.includes(`${path.sep}commands${path.sep}${folder}${path.sep}`))).toEqual([]);
+    expect(
+      codeFiles(folder).filter(
+        (f) =>
+          f.includes(`${path.sep}commands${path.sep}`) &&
+          !f.includes(`${path.sep}commands${path.sep}${folder}${path.sep}`),
+      ),
+    ).toEqual([]);
 });

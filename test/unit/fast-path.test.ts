@@ -13,7 +13,11 @@ const parse = (line: string[]) => parseFastRoute(line, {});
 
 describe('parseFastRoute', () => {
   it('takes hooks run <event> with its two flags, in both spellings', () => {
-    expect(parse(['hooks', 'run', 'pre-tool-use'])).toEqual({ kind: 'hook', event: 'pre-tool-use', opts: { format: 'claude', onRepeat: 'warn' } });
+    expect(parse(['hooks', 'run', 'pre-tool-use'])).toEqual({
+      kind: 'hook',
+      event: 'pre-tool-use',
+      opts: { format: 'claude', onRepeat: 'warn' },
+    });
     expect(parse(['hooks', 'run', 'post-tool-use', '--format', 'generic', '--on-repeat=ask'])).toEqual({
       kind: 'hook',
       event: 'post-tool-use',
@@ -22,23 +26,69 @@ describe('parseFastRoute', () => {
   });
 
   it('takes attempt check with globals before it, flags, repeated tags and the command after --', () => {
-    expect(parse(['-C', '/p', '-q', 'attempt', 'check', '--tool', 'Bash', '--context=Add Redis', '--tags', 'a, b', '--tags', 'c', '--json', '--', 'npm', 'install', '--save', 'x'])).toEqual({
+    expect(
+      parse([
+        '-C',
+        '/p',
+        '-q',
+        'attempt',
+        'check',
+        '--tool',
+        'Bash',
+        '--context=Add Redis',
+        '--tags',
+        'a, b',
+        '--tags',
+        'c',
+        '--json',
+        '--',
+        'npm',
+        'install',
+        '--save',
+        'x',
+      ]),
+    ).toEqual({
       kind: 'attempt-check',
       globals: { cwd: '/p', quiet: true },
       words: ['npm', 'install', '--save', 'x'],
       opts: { tool: 'Bash', context: 'Add Redis', tags: ['a', 'b', 'c'], json: true },
     });
-    expect(parse(['--cwd=/p', 'attempt', 'check', '--command', 'make x'])).toEqual({ kind: 'attempt-check', globals: { cwd: '/p' }, words: [], opts: { tool: 'shell', tags: [], command: 'make x' } });
+    expect(parse(['--cwd=/p', 'attempt', 'check', '--command', 'make x'])).toEqual({
+      kind: 'attempt-check',
+      globals: { cwd: '/p' },
+      words: [],
+      opts: { tool: 'shell', tags: [], command: 'make x' },
+    });
   });
 
   it('takes run with its flags and the command after --', () => {
-    expect(parse(['run', '--on-repeat', 'block', '--non-interactive', '--session=s1', '--tags', 'x', '--', 'npm', 'test', '--', '-w'])).toEqual({
+    expect(
+      parse([
+        'run',
+        '--on-repeat',
+        'block',
+        '--non-interactive',
+        '--session=s1',
+        '--tags',
+        'x',
+        '--',
+        'npm',
+        'test',
+        '--',
+        '-w',
+      ]),
+    ).toEqual({
       kind: 'run',
       globals: {},
       words: ['npm', 'test', '--', '-w'],
       opts: { onRepeat: 'block', nonInteractive: true, session: 's1', tags: ['x'] },
     });
-    expect(parse(['-C', 'p', 'run', '--', 'true'])).toEqual({ kind: 'run', globals: { cwd: 'p' }, words: ['true'], opts: { onRepeat: 'warn', tags: [] } });
+    expect(parse(['-C', 'p', 'run', '--', 'true'])).toEqual({
+      kind: 'run',
+      globals: { cwd: 'p' },
+      words: ['true'],
+      opts: { onRepeat: 'warn', tags: [] },
+    });
   });
 
   it.each([
@@ -81,8 +131,12 @@ describe('runFastRoute', () => {
     const t = makeIO(root);
     const code = await runFastRoute(parse(['attempt', 'check', '--json'])!, t.io);
     expect(code).toBe(2);
-    expect(t.stderr()).toBe('agentos: attempt check: no command (give it after --, e.g. `agentos attempt check -- npm install x`)\n');
-    expect(JSON.parse(t.stdout())).toEqual({ error: { code: 2, kind: 'UsageError', message: expect.stringMatching(/^attempt check: no command/) } });
+    expect(t.stderr()).toBe(
+      'agentos: attempt check: no command (give it after --, e.g. `agentos attempt check -- npm install x`)\n',
+    );
+    expect(JSON.parse(t.stdout())).toEqual({
+      error: { code: 2, kind: 'UsageError', message: expect.stringMatching(/^attempt check: no command/) },
+    });
   });
 
   it('a hook line runs the hook (fail open on a bad payload: exit 0, one line on stderr)', async () => {

@@ -36,9 +36,44 @@ function rng(seed: number) {
 }
 type R = ReturnType<typeof rng>;
 
-const WORDS = ['deploy', 'cache', 'the', 'auth_sessions', 'Status:', 'rejected', 'superseded by #12', 'Issue #7', '[link](x)', '**bold**', '_em_', '`code`', '|', '#', '<!--', '-->'];
-const MARKERS = ['<!-- agentos:related-past-work -->', '<!-- /agentos:related-past-work -->', '<!-- agentos:linked-past-work -->', '<!-- /agentos:relevant-standards -->'];
-const ESCAPES = ['\x1b[2J', '\x1b]0;pwned\x07', '\x1b]8;;http://evil\x1b\\', '\x9b31m', '\x00', '\x07', '\x7f', '\u202e', '\r', '\r\n', '\t', '\u2028'];
+const WORDS = [
+  'deploy',
+  'cache',
+  'the',
+  'auth_sessions',
+  'Status:',
+  'rejected',
+  'superseded by #12',
+  'Issue #7',
+  '[link](x)',
+  '**bold**',
+  '_em_',
+  '`code`',
+  '|',
+  '#',
+  '<!--',
+  '-->',
+];
+const MARKERS = [
+  '<!-- agentos:related-past-work -->',
+  '<!-- /agentos:related-past-work -->',
+  '<!-- agentos:linked-past-work -->',
+  '<!-- /agentos:relevant-standards -->',
+];
+const ESCAPES = [
+  '\x1b[2J',
+  '\x1b]0;pwned\x07',
+  '\x1b]8;;http://evil\x1b\\',
+  '\x9b31m',
+  '\x00',
+  '\x07',
+  '\x7f',
+  '\u202e',
+  '\r',
+  '\r\n',
+  '\t',
+  '\u2028',
+];
 
 /** A run of one hostile character, sometimes long: what made the old patterns super-linear. */
 function run(r: R): string {
@@ -141,7 +176,11 @@ describe(`fuzz: ${CASES} hostile documents (seed ${SEED})`, () => {
         expect(metadata.summary.length).toBeLessThanOrEqual(300);
         expect((metadata.statusReason ?? '').length).toBeLessThanOrEqual(240);
 
-        const chunks = chunkMarkdown(body, metadata.title, { maxTokens: 254, minTokens: 24, countTokens: approxTokens });
+        const chunks = chunkMarkdown(body, metadata.title, {
+          maxTokens: 254,
+          minTokens: 24,
+          countTokens: approxTokens,
+        });
         for (const ch of chunks) {
           expect(ch.section.length).toBeLessThanOrEqual(200);
           // Over budget only when one unbreakable word is (a 20,000-character run of `_`).
@@ -155,7 +194,11 @@ describe(`fuzz: ${CASES} hostile documents (seed ${SEED})`, () => {
 
         // This document as past work, appended to this document as a brief.
         const m = match(metadata, excerpts[0] ?? '', 0);
-        const parts = { linked: r.next() < 0.3 ? m : null, related: [m, match(metadata, excerpts[1] ?? '', 1)], standards: [] };
+        const parts = {
+          linked: r.next() < 0.3 ? m : null,
+          related: [m, match(metadata, excerpts[1] ?? '', 1)],
+          standards: [],
+        };
         const once = composeBrief(decoded.text, parts);
         expect(composeBrief(once, parts)).toBe(once);
         // What agentos adds: no escapes, no heading or marker of the past document's making.

@@ -40,7 +40,10 @@ test('one word for one thing: the index, the attempt memory and the team store a
       else if (entry.name.endsWith('.ts')) {
         const rel = path.relative(REPO, at);
         if (/store/i.test(entry.name) && !/team-store/.test(rel) && !/commands\/store\//.test(rel)) offenders.push(rel);
-        for (const m of readFileSync(at, 'utf8').matchAll(/export (?:class|interface|type|function|const) (\w*Store\w*)/g)) if (!/TeamStore|Stored/.test(m[1])) offenders.push(`${rel}: ${m[1]}`);
+        for (const m of readFileSync(at, 'utf8').matchAll(
+          /export (?:class|interface|type|function|const) (\w*Store\w*)/g,
+        ))
+          if (!/TeamStore|Stored/.test(m[1])) offenders.push(`${rel}: ${m[1]}`);
       }
     }
   };
@@ -57,9 +60,15 @@ test("a retired word stays retired: not in src/, scripts/, the README or docs/ o
       const cells = row.split('|').map((c) => c.trim());
       // In any case and inside a name (librarianOrder, duplicateCheck), across a line break or a hyphen, plural or not.
       const pattern = new RegExp(cells[1].split(' ').join('[\\s*_-]*') + 's?', 'i');
-      return { word: cells[1], pattern, allowed: new Set([...cells[3].matchAll(/`((?:src|docs|scripts)\/[^`]+)`/g)].map((m) => m[1])) };
+      return {
+        word: cells[1],
+        pattern,
+        allowed: new Set([...cells[3].matchAll(/`((?:src|docs|scripts)\/[^`]+)`/g)].map((m) => m[1])),
+      };
     });
-  expect(retired.map((r) => r.word)).toEqual(expect.arrayContaining(['hybrid', 'Historian', 'Librarian', 'duplicate check']));
+  expect(retired.map((r) => r.word)).toEqual(
+    expect.arrayContaining(['hybrid', 'Historian', 'Librarian', 'duplicate check']),
+  );
   const files: string[] = [
     'README.md',
     ...readdirSync(path.join(REPO, 'docs'))

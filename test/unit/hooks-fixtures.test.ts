@@ -25,7 +25,12 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function run(file: string, event: string, opts: HookRunOptions, mem: FakeAttemptMemory | null = new FakeAttemptMemory()) {
+async function run(
+  file: string,
+  event: string,
+  opts: HookRunOptions,
+  mem: FakeAttemptMemory | null = new FakeAttemptMemory(),
+) {
   const h = hookIO(readFileSync(path.join(DIR, file), 'utf8').replaceAll('PROJECT', root));
   h.io.cwd = root; // where the agent runs the hook (the generic format names no cwd)
   // null: the memory must not even be opened (opening for writing creates the store).
@@ -44,48 +49,117 @@ async function run(file: string, event: string, opts: HookRunOptions, mem: FakeA
 
 const warn = (format: HookRunOptions['format']): HookRunOptions => ({ format, onRepeat: 'warn' });
 
-type Recorded = Partial<Pick<AttemptRecord, 'tool' | 'command' | 'outcome' | 'exitCode' | 'cause' | 'context' | 'sessionId' | 'tags' | 'error'>>;
+type Recorded = Partial<
+  Pick<
+    AttemptRecord,
+    'tool' | 'command' | 'outcome' | 'exitCode' | 'cause' | 'context' | 'sessionId' | 'tags' | 'error'
+  >
+>;
 
 /** Post-tool payloads: what is recorded (null: nothing). */
 const RECORDS: Array<[file: string, format: HookRunOptions['format'], event: string, recorded: Recorded | null]> = [
   // Claude Code: PostToolUse fires for successes only; a failure's error starts "Exit code N".
-  ['post-tool-use-bash.json', 'claude', 'post-tool-use', { tool: 'Bash', command: 'npm install ioredis', outcome: 'success', exitCode: 0, context: 'Add Redis caching' }],
+  [
+    'post-tool-use-bash.json',
+    'claude',
+    'post-tool-use',
+    { tool: 'Bash', command: 'npm install ioredis', outcome: 'success', exitCode: 0, context: 'Add Redis caching' },
+  ],
   ['post-tool-use-write.json', 'claude', 'post-tool-use', { tool: 'Write', outcome: 'success', exitCode: null }],
   [
     'post-tool-use-failure-bash.json',
     'claude',
     'post-tool-use-failure',
-    { outcome: 'failure', exitCode: 1, cause: '404 Not Found - GET https://registry.npmjs.org/redis-node - Not found', error: expect.stringMatching(/^npm error code E404/) as unknown as string },
+    {
+      outcome: 'failure',
+      exitCode: 1,
+      cause: '404 Not Found - GET https://registry.npmjs.org/redis-node - Not found',
+      error: expect.stringMatching(/^npm error code E404/) as unknown as string,
+    },
   ],
   ['post-tool-use-failure-secret.json', 'claude', 'post-tool-use-failure', { outcome: 'failure', exitCode: 22 }],
-  ['post-tool-use-failure-interrupt.json', 'claude', 'post-tool-use-failure', { command: 'npm run test:e2e', outcome: 'unknown', exitCode: null, error: null, tags: ['interrupted'] }],
+  [
+    'post-tool-use-failure-interrupt.json',
+    'claude',
+    'post-tool-use-failure',
+    { command: 'npm run test:e2e', outcome: 'unknown', exitCode: null, error: null, tags: ['interrupted'] },
+  ],
   // Codex: the output alone, no exit status. A failure only where a tool says so; else unknown.
   [
     'codex-post-tool-use.json',
     'codex',
     'post-tool-use',
-    { tool: 'Bash', command: 'npm run lint', outcome: 'failure', exitCode: null, cause: 'Missing script: "lint"', tags: ['outcome-from-output'], sessionId: '019a2b3c-4d5e-7f60-8a9b-0c1d2e3f4a5b' },
+    {
+      tool: 'Bash',
+      command: 'npm run lint',
+      outcome: 'failure',
+      exitCode: null,
+      cause: 'Missing script: "lint"',
+      tags: ['outcome-from-output'],
+      sessionId: '019a2b3c-4d5e-7f60-8a9b-0c1d2e3f4a5b',
+    },
   ],
-  ['codex-post-tool-use-success.json', 'codex', 'post-tool-use', { command: 'npm run lint', outcome: 'unknown', exitCode: null, error: null }],
+  [
+    'codex-post-tool-use-success.json',
+    'codex',
+    'post-tool-use',
+    { command: 'npm run lint', outcome: 'unknown', exitCode: null, error: null },
+  ],
   // Gemini CLI: "Exit Code: N" only when N is not 0; the error is the command's output (returnDisplay).
   [
     'gemini-after-tool-failure.json',
     'gemini',
     'post-tool-use',
-    { tool: 'run_shell_command', outcome: 'failure', exitCode: 1, cause: '404 Not Found - GET https://registry.npmjs.org/redis-node - Not found' },
+    {
+      tool: 'run_shell_command',
+      outcome: 'failure',
+      exitCode: 1,
+      cause: '404 Not Found - GET https://registry.npmjs.org/redis-node - Not found',
+    },
   ],
-  ['gemini-after-tool-success.json', 'gemini', 'post-tool-use', { command: 'npm install ioredis', outcome: 'success', exitCode: 0, error: null }],
+  [
+    'gemini-after-tool-success.json',
+    'gemini',
+    'post-tool-use',
+    { command: 'npm install ioredis', outcome: 'success', exitCode: 0, error: null },
+  ],
   [
     'gemini-after-tool-failure-untrusted.json',
     'gemini',
     'post-tool-use',
-    { command: 'go build ./...', outcome: 'failure', exitCode: 1, cause: 'cmd/app/main.go:4:2: undefined: greet', error: '# example.com/broken/cmd/app\ncmd/app/main.go:4:2: undefined: greet' },
+    {
+      command: 'go build ./...',
+      outcome: 'failure',
+      exitCode: 1,
+      cause: 'cmd/app/main.go:4:2: undefined: greet',
+      error: '# example.com/broken/cmd/app\ncmd/app/main.go:4:2: undefined: greet',
+    },
   ],
-  ['gemini-after-tool-spawn-error.json', 'gemini', 'post-tool-use', { command: 'pnpm install', outcome: 'failure', exitCode: null, error: 'spawn /bin/bash ENOENT' }],
+  [
+    'gemini-after-tool-spawn-error.json',
+    'gemini',
+    'post-tool-use',
+    { command: 'pnpm install', outcome: 'failure', exitCode: null, error: 'spawn /bin/bash ENOENT' },
+  ],
   // Cursor: tool_output is a JSON string; a failing command arrives as postToolUseFailure with its output.
-  ['cursor-post-tool-use.json', 'cursor', 'post-tool-use', { tool: 'Shell', command: 'npm install ioredis', outcome: 'success', exitCode: 0 }],
-  ['cursor-post-tool-use-exit.json', 'cursor', 'post-tool-use', { outcome: 'failure', exitCode: 1, cause: '404 Not Found - GET https://registry.npmjs.org/redis-node - Not found' }],
-  ['cursor-post-tool-use-failure.json', 'cursor', 'post-tool-use-failure', { command: 'make deploy', outcome: 'failure', error: 'Command timed out after 120s' }],
+  [
+    'cursor-post-tool-use.json',
+    'cursor',
+    'post-tool-use',
+    { tool: 'Shell', command: 'npm install ioredis', outcome: 'success', exitCode: 0 },
+  ],
+  [
+    'cursor-post-tool-use-exit.json',
+    'cursor',
+    'post-tool-use',
+    { outcome: 'failure', exitCode: 1, cause: '404 Not Found - GET https://registry.npmjs.org/redis-node - Not found' },
+  ],
+  [
+    'cursor-post-tool-use-failure.json',
+    'cursor',
+    'post-tool-use-failure',
+    { command: 'make deploy', outcome: 'failure', error: 'Command timed out after 120s' },
+  ],
   [
     'cursor-post-tool-use-failure-error.json',
     'cursor',
@@ -100,7 +174,12 @@ const RECORDS: Array<[file: string, format: HookRunOptions['format'], event: str
   ],
   // The person said no: the command never ran, so nothing was tried.
   ['cursor-post-tool-use-failure-denied.json', 'cursor', 'post-tool-use-failure', null],
-  ['generic-failure.json', 'generic', 'post-tool-use', { tool: 'shell', command: 'pip install redis-py', outcome: 'failure', exitCode: 1 }],
+  [
+    'generic-failure.json',
+    'generic',
+    'post-tool-use',
+    { tool: 'shell', command: 'pip install redis-py', outcome: 'failure', exitCode: 1 },
+  ],
 ];
 
 describe('post-tool payloads: what is recorded', () => {
@@ -119,27 +198,53 @@ describe('post-tool payloads: what is recorded', () => {
 /** A failure of the fixture's command, recorded earlier: the pre-tool payload must warn about it. */
 function remembered(command: string, tool: string): FakeAttemptMemory {
   const mem = new FakeAttemptMemory();
-  mem.record({ tool, command, outcome: 'failure', exitCode: 1, error: 'npm error 404 Not Found - GET https://registry.npmjs.org/redis-node' });
+  mem.record({
+    tool,
+    command,
+    outcome: 'failure',
+    exitCode: 1,
+    error: 'npm error 404 Not Found - GET https://registry.npmjs.org/redis-node',
+  });
   return mem;
 }
 
-const PRE: Array<[file: string, format: HookRunOptions['format'], tool: string, command: string, answer: Record<string, unknown>]> = [
+const PRE: Array<
+  [file: string, format: HookRunOptions['format'], tool: string, command: string, answer: Record<string, unknown>]
+> = [
   [
     'pre-tool-use-bash.json',
     'claude',
     'Bash',
     'npm install redis-node',
-    { systemMessage: expect.any(String), hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: expect.stringMatching(/404 Not Found/) } },
+    {
+      systemMessage: expect.any(String),
+      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: expect.stringMatching(/404 Not Found/) },
+    },
   ],
   [
     'codex-pre-tool-use.json',
     'codex',
     'Bash',
     'npm run lint',
-    { systemMessage: expect.any(String), hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: expect.stringMatching(/404 Not Found/) } },
+    {
+      systemMessage: expect.any(String),
+      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: expect.stringMatching(/404 Not Found/) },
+    },
   ],
-  ['gemini-before-tool.json', 'gemini', 'run_shell_command', 'npm install redis-node', { systemMessage: expect.stringMatching(/404 Not Found/) }],
-  ['cursor-before-shell.json', 'cursor', 'Shell', 'npm install redis-node', { permission: 'ask', user_message: expect.stringMatching(/404 Not Found/), agent_message: expect.any(String) }],
+  [
+    'gemini-before-tool.json',
+    'gemini',
+    'run_shell_command',
+    'npm install redis-node',
+    { systemMessage: expect.stringMatching(/404 Not Found/) },
+  ],
+  [
+    'cursor-before-shell.json',
+    'cursor',
+    'Shell',
+    'npm install redis-node',
+    { permission: 'ask', user_message: expect.stringMatching(/404 Not Found/), agent_message: expect.any(String) },
+  ],
 ];
 
 describe('pre-tool payloads: a known failure is warned about in words the agent accepts', () => {
@@ -155,9 +260,36 @@ describe('pre-tool payloads: a known failure is warned about in words the agent 
 });
 
 const SESSION: Array<[file: string, format: HookRunOptions['format'], answer: Record<string, unknown>]> = [
-  ['session-start.json', 'claude', { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: expect.stringMatching(/^## Project context/) } }],
-  ['codex-session-start.json', 'codex', { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: expect.stringMatching(/^## Project context/) } }],
-  ['gemini-session-start.json', 'gemini', { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: expect.stringMatching(/^## Project context/) } }],
+  [
+    'session-start.json',
+    'claude',
+    {
+      hookSpecificOutput: {
+        hookEventName: 'SessionStart',
+        additionalContext: expect.stringMatching(/^## Project context/),
+      },
+    },
+  ],
+  [
+    'codex-session-start.json',
+    'codex',
+    {
+      hookSpecificOutput: {
+        hookEventName: 'SessionStart',
+        additionalContext: expect.stringMatching(/^## Project context/),
+      },
+    },
+  ],
+  [
+    'gemini-session-start.json',
+    'gemini',
+    {
+      hookSpecificOutput: {
+        hookEventName: 'SessionStart',
+        additionalContext: expect.stringMatching(/^## Project context/),
+      },
+    },
+  ],
   ['cursor-session-start.json', 'cursor', { additional_context: expect.stringMatching(/^## Project context/) }],
 ];
 
@@ -169,9 +301,15 @@ describe('session-start payloads: the context in the agent’s own field', () =>
 
 test('every fixture is exercised above and its source is named in the README', () => {
   const readme = readFileSync(path.join(DIR, 'README.md'), 'utf8');
-  const used = new Set([...RECORDS.map((r) => r[0]), ...PRE.map((r) => r[0]), ...SESSION.map((r) => r[0]), ...SETTINGS]);
+  const used = new Set([
+    ...RECORDS.map((r) => r[0]),
+    ...PRE.map((r) => r[0]),
+    ...SESSION.map((r) => r[0]),
+    ...SETTINGS,
+  ]);
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
   expect(files.filter((f) => !used.has(f))).toEqual([]);
   // A row per file: | `file` | event | source |, the source not empty.
-  for (const f of files) expect(readme).toMatch(new RegExp(`^\\| \`${f.replace(/\./g, '\\.')}\` \\| [^|]+ \\| [^|\\s][^\\n]*\\|$`, 'm'));
+  for (const f of files)
+    expect(readme).toMatch(new RegExp(`^\\| \`${f.replace(/\./g, '\\.')}\` \\| [^|]+ \\| [^|\\s][^\\n]*\\|$`, 'm'));
 });

@@ -1,4 +1,12 @@
-import { CLAUDE_HOOKS, formatSettings, installHooks, isOurCommand, lineDiff, parseSettings, uninstallHooks } from '../../src/agents/hooks/agent-settings.js';
+import {
+  CLAUDE_HOOKS,
+  formatSettings,
+  installHooks,
+  isOurCommand,
+  lineDiff,
+  parseSettings,
+  uninstallHooks,
+} from '../../src/agents/hooks/agent-settings.js';
 import { UsageError } from '../../src/shared/errors.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,9 +27,17 @@ describe('installHooks', () => {
   test('into empty settings: one group per event, each calling `hooks run <event>`', () => {
     const { settings, added } = installHooks({}, PREFIX);
     expect(added).toEqual(['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
-    const hooks = settings.hooks as Record<string, Array<{ matcher: string; hooks: Array<{ type: string; command: string; timeout: number }> }>>;
+    const hooks = settings.hooks as Record<
+      string,
+      Array<{ matcher: string; hooks: Array<{ type: string; command: string; timeout: number }> }>
+    >;
     for (const spec of CLAUDE_HOOKS) {
-      expect(hooks[spec.event]).toEqual([{ matcher: spec.matcher, hooks: [{ type: 'command', command: `agentos hooks run ${spec.arg}`, timeout: spec.timeout }] }]);
+      expect(hooks[spec.event]).toEqual([
+        {
+          matcher: spec.matcher,
+          hooks: [{ type: 'command', command: `agentos hooks run ${spec.arg}`, timeout: spec.timeout }],
+        },
+      ]);
     }
   });
 
@@ -55,7 +71,10 @@ describe('installHooks', () => {
   });
 
   test('installing again with other options rewrites the handlers we own, and only those', () => {
-    const first = installHooks({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'their-linter' }] }] } }, PREFIX);
+    const first = installHooks(
+      { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'their-linter' }] }] } },
+      PREFIX,
+    );
     const again = installHooks(first.settings, PREFIX);
     expect([again.added, again.updated]).toEqual([[], []]);
     const ask = installHooks(first.settings, PREFIX, undefined, { 'pre-tool-use': '--on-repeat ask' });
@@ -103,7 +122,9 @@ describe('uninstallHooks', () => {
     };
     const { settings: out, removed } = uninstallHooks(settings);
     expect(removed).toBe(1);
-    expect(out).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './mine.sh' }] }] } });
+    expect(out).toEqual({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './mine.sh' }] }] },
+    });
   });
 
   test('nothing of ours: unchanged, 0 removed', () => {

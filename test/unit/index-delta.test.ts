@@ -3,12 +3,20 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DELTA_FILE, deltaFits, emptyDelta, MIN_DELTA_CHUNKS, mergeMeta, readDelta } from '../../src/work-memory/index/delta.js';
+import {
+  DELTA_FILE,
+  deltaFits,
+  emptyDelta,
+  MIN_DELTA_CHUNKS,
+  mergeMeta,
+  readDelta,
+} from '../../src/work-memory/index/delta.js';
 import { readManifest } from '../../src/work-memory/index/hnsw-index.js';
 import { IndexUnavailableError } from '../../src/shared/errors.js';
 import type { IndexMeta, Manifest, StoredDoc } from '../../src/work-memory/index/types.js';
 
-const doc = (filePath: string, labels: number[]) => ({ filePath, labels, title: filePath, types: ['history'] }) as unknown as StoredDoc;
+const doc = (filePath: string, labels: number[]) =>
+  ({ filePath, labels, title: filePath, types: ['history'] }) as unknown as StoredDoc;
 
 test("the delta's documents follow the base's, its chunks point at them", () => {
   const base: IndexMeta = {
@@ -37,7 +45,10 @@ test('a delta may grow to 5% of its base, and never below MIN_DELTA_CHUNKS', () 
 async function generation(bytes: Buffer, sha = createHash('sha256').update(bytes).digest('hex')) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-delta-'));
   await writeFile(path.join(dir, DELTA_FILE), bytes);
-  const manifest = { delta: { docs: 1, chunks: 1, firstLabel: 3 }, integrity: { extra: { [DELTA_FILE]: { bytes: bytes.length, sha256: sha } } } } as unknown as Manifest;
+  const manifest = {
+    delta: { docs: 1, chunks: 1, firstLabel: 3 },
+    integrity: { extra: { [DELTA_FILE]: { bytes: bytes.length, sha256: sha } } },
+  } as unknown as Manifest;
   return { dir, manifest };
 }
 
@@ -45,7 +56,10 @@ test('a delta is read only as the manifest lists it: a changed byte or another v
   const good = Buffer.from(JSON.stringify({ ...emptyDelta(), docs: [doc('git:c', [3])], chunks: [[3, 0, 'C', 'c']] }));
   const ok = await generation(good);
   expect(readDelta(ok.dir, ok.manifest)?.docs).toHaveLength(1);
-  const tampered = await generation(Buffer.from(good.toString().replace('git:c', 'git:d')), createHash('sha256').update(good).digest('hex'));
+  const tampered = await generation(
+    Buffer.from(good.toString().replace('git:c', 'git:d')),
+    createHash('sha256').update(good).digest('hex'),
+  );
   expect(() => readDelta(tampered.dir, tampered.manifest)).toThrow(IndexUnavailableError);
   expect(() => readDelta(tampered.dir, tampered.manifest)).toThrow(/truncated or corrupt; run `agentos index --full`/);
   const other = await generation(Buffer.from(JSON.stringify({ ...emptyDelta(), version: 9 })));
@@ -59,7 +73,10 @@ test("a generation's delta is read, hashed and parsed once for its readers (inde
   expect(readDelta(ok.dir, ok.manifest)).toBe(first);
   // Rewritten in place (another time on disk) with a changed byte: refused, not answered from memory.
   await new Promise((r) => setTimeout(r, 5));
-  await writeFile(path.join(ok.dir, DELTA_FILE), Buffer.from(JSON.stringify({ ...emptyDelta(), docs: [doc('git:d', [3])] })));
+  await writeFile(
+    path.join(ok.dir, DELTA_FILE),
+    Buffer.from(JSON.stringify({ ...emptyDelta(), docs: [doc('git:d', [3])] })),
+  );
   expect(() => readDelta(ok.dir, ok.manifest)).toThrow(/truncated or corrupt; run `agentos index --full`/);
 });
 

@@ -11,7 +11,13 @@ import { CHUNKING_VERSION } from '../../src/work-memory/chunks/chunk.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config/schema.js';
 import type { ModelIdentity } from '../../src/work-memory/index/build.js';
 import { corpusConfigHash } from '../../src/work-memory/index/corpus-config.js';
-import { checkFreshness, compareWithManifest, describeChanges, indexAgeSeconds, resolveHistoryScope } from '../../src/work-memory/index/freshness.js';
+import {
+  checkFreshness,
+  compareWithManifest,
+  describeChanges,
+  indexAgeSeconds,
+  resolveHistoryScope,
+} from '../../src/work-memory/index/freshness.js';
 import { readCurrent } from '../../src/work-memory/index/hnsw-index.js';
 import { indexPaths } from '../../src/work-memory/index/layout.js';
 import { coverageJson, refreshIfStale } from '../../src/work-memory/index/refresh.js';
@@ -19,7 +25,12 @@ import type { Manifest } from '../../src/work-memory/index/types.js';
 import { fakeManifest, makeProject } from '../helpers/fakes.js';
 
 const config = (): Config => structuredClone(DEFAULT_CONFIG);
-const MODEL: ModelIdentity = { modelId: 'fake/embedder@test', modelFingerprint: 'fake-fingerprint', dimensions: 384, maxTokens: 256 };
+const MODEL: ModelIdentity = {
+  modelId: 'fake/embedder@test',
+  modelFingerprint: 'fake-fingerprint',
+  dimensions: 384,
+  maxTokens: 256,
+};
 
 const STD = 'docs/standards/logging.md';
 const ADR = 'docs/adrs/0001-postgres.md';
@@ -31,7 +42,12 @@ async function statOf(root: string, rel: string) {
 }
 
 /** Write CURRENT and a manifest recording `files` as they are on disk now. */
-async function writeIndex(root: string, files: string[], over: Partial<Manifest> = {}, cfg = config()): Promise<Manifest> {
+async function writeIndex(
+  root: string,
+  files: string[],
+  over: Partial<Manifest> = {},
+  cfg = config(),
+): Promise<Manifest> {
   const m: Manifest = {
     ...fakeManifest(),
     chunkingVersion: CHUNKING_VERSION,
@@ -51,11 +67,21 @@ async function writeIndex(root: string, files: string[], over: Partial<Manifest>
 }
 
 async function project(): Promise<string> {
-  return makeProject({ [STD]: '# Logging\n\nUse pino.\n', [ADR]: '# ADR 1: Postgres\n\nWe use Postgres.\n', [HIST]: '# Issue #12: Upgrade\n\nDone.\n' });
+  return makeProject({
+    [STD]: '# Logging\n\nUse pino.\n',
+    [ADR]: '# ADR 1: Postgres\n\nWe use Postgres.\n',
+    [HIST]: '# Issue #12: Upgrade\n\nDone.\n',
+  });
 }
 
 describe('compareWithManifest (pure)', () => {
-  const m = { files: { 'a.md': { hash: 'x', size: 10, mtimeMs: 1 }, 'b.md': { hash: 'y', size: 20, mtimeMs: 2 }, 'gone.md': { hash: 'z', size: 1, mtimeMs: 1 } } };
+  const m = {
+    files: {
+      'a.md': { hash: 'x', size: 10, mtimeMs: 1 },
+      'b.md': { hash: 'y', size: 20, mtimeMs: 2 },
+      'gone.md': { hash: 'z', size: 1, mtimeMs: 1 },
+    },
+  };
 
   test('added, changed (size or mtime) and removed, each sorted by byte order', () => {
     const d = compareWithManifest(m, [
@@ -92,7 +118,14 @@ describe('checkFreshness (stat scan against the live manifest)', () => {
   test('no index at all', async () => {
     const root = await project();
     const f = await checkFreshness(root, config());
-    expect(f).toMatchObject({ state: 'no_index', generation: null, manifest: null, added: [], changed: [], removed: [] });
+    expect(f).toMatchObject({
+      state: 'no_index',
+      generation: null,
+      manifest: null,
+      added: [],
+      changed: [],
+      removed: [],
+    });
   });
 
   test('an unreadable manifest is reported, not thrown', async () => {
@@ -108,7 +141,15 @@ describe('checkFreshness (stat scan against the live manifest)', () => {
     const root = await project();
     await writeIndex(root, [ADR, HIST, STD]);
     const f = await checkFreshness(root, config(), MODEL);
-    expect(f).toMatchObject({ state: 'fresh', added: [], changed: [], removed: [], configChanged: false, incompatible: null, generation: 'gen-test-1' });
+    expect(f).toMatchObject({
+      state: 'fresh',
+      added: [],
+      changed: [],
+      removed: [],
+      configChanged: false,
+      incompatible: null,
+      generation: 'gen-test-1',
+    });
     expect(f.scanMs).toBeGreaterThan(0);
   });
 
@@ -116,7 +157,14 @@ describe('checkFreshness (stat scan against the live manifest)', () => {
     const root = await project();
     await writeIndex(root, [ADR, HIST, STD], { metadataVersion: undefined });
     const f = await checkFreshness(root, config(), MODEL);
-    expect(f).toMatchObject({ state: 'stale', added: [], changed: [], removed: [], configChanged: false, metadataOutdated: true });
+    expect(f).toMatchObject({
+      state: 'stale',
+      added: [],
+      changed: [],
+      removed: [],
+      configChanged: false,
+      metadataOutdated: true,
+    });
     await writeIndex(root, [ADR, HIST, STD]);
     expect(await checkFreshness(root, config(), MODEL)).toMatchObject({ state: 'fresh', metadataOutdated: false });
   });
@@ -165,7 +213,14 @@ describe('refreshIfStale decides without building when it must not build', () =>
   test('fresh: nothing runs', async () => {
     const root = await project();
     await writeIndex(root, [ADR, HIST, STD]);
-    const o = await refreshIfStale({ root, config: config(), model: MODEL, loadEmbedder: never, noRefresh: false, lockWaitMs: 0 });
+    const o = await refreshIfStale({
+      root,
+      config: config(),
+      model: MODEL,
+      loadEmbedder: never,
+      noRefresh: false,
+      lockWaitMs: 0,
+    });
     expect(o).toMatchObject({ ran: false, skipped: null, error: null, report: null });
     expect(coverageJson(o).refresh.state).toBe('fresh');
   });
@@ -173,7 +228,14 @@ describe('refreshIfStale decides without building when it must not build', () =>
   test('--no-refresh: stale index left as is, the files it misses reported', async () => {
     const root = await project();
     await writeIndex(root, [ADR, STD]);
-    const o = await refreshIfStale({ root, config: config(), model: MODEL, loadEmbedder: never, noRefresh: true, lockWaitMs: 0 });
+    const o = await refreshIfStale({
+      root,
+      config: config(),
+      model: MODEL,
+      loadEmbedder: never,
+      noRefresh: true,
+      lockWaitMs: 0,
+    });
     expect(o).toMatchObject({ ran: false, skipped: 'no-refresh' });
     const c = coverageJson(o);
     expect(c.refresh).toMatchObject({ state: 'stale', ran: false, skipped: 'no-refresh', added: [HIST] });
@@ -183,7 +245,14 @@ describe('refreshIfStale decides without building when it must not build', () =>
   test('incompatible model: not rebuilt in full before a check', async () => {
     const root = await project();
     await writeIndex(root, [ADR, STD], { chunkCount: 2 });
-    const o = await refreshIfStale({ root, config: config(), model: { ...MODEL, modelId: 'other/model@q8' }, loadEmbedder: never, noRefresh: false, lockWaitMs: 0 });
+    const o = await refreshIfStale({
+      root,
+      config: config(),
+      model: { ...MODEL, modelId: 'other/model@q8' },
+      loadEmbedder: never,
+      noRefresh: false,
+      lockWaitMs: 0,
+    });
     expect(o.skipped).toBe('incompatible');
   });
 
@@ -198,7 +267,14 @@ describe('refreshIfStale decides without building when it must not build', () =>
     const root = await project();
     await writeIndex(root, [ADR, STD]);
     // The hand-written generation has no vectors.hnsw: the build would have to start over.
-    const o = await refreshIfStale({ root, config: config(), model: MODEL, loadEmbedder: never, noRefresh: false, lockWaitMs: 0 });
+    const o = await refreshIfStale({
+      root,
+      config: config(),
+      model: MODEL,
+      loadEmbedder: never,
+      noRefresh: false,
+      lockWaitMs: 0,
+    });
     expect(o.ran).toBe(false);
     expect(o.error).toMatch(/^the index cannot be updated in place \(.*vectors\.hnsw.*\); run `agentos index --full`$/);
     expect(coverageJson(o).refresh.state).toBe('refresh_failed');
@@ -215,7 +291,13 @@ describe('coverage for --json', () => {
     await writeIndex(root, [ADR, HIST, STD], { coverage: { standard: 2, history: 1 }, createdAt });
     const o = await refreshIfStale({ root, config: config(), noRefresh: false, lockWaitMs: 0 });
     const c = coverageJson(o);
-    expect(c).toMatchObject({ documents: { standard: 2, history: 1 }, includeHistory: true, generation: 'gen-test-1', indexedAt: createdAt, staleFiles: [] });
+    expect(c).toMatchObject({
+      documents: { standard: 2, history: 1 },
+      includeHistory: true,
+      generation: 'gen-test-1',
+      indexedAt: createdAt,
+      staleFiles: [],
+    });
     expect(c.indexAgeSeconds).toBeGreaterThanOrEqual(89);
     expect(c.indexAgeSeconds).toBeLessThan(120);
   });
@@ -223,7 +305,13 @@ describe('coverage for --json', () => {
   test('no index: nulls, state no_index', async () => {
     const root = await project();
     const c = coverageJson(await refreshIfStale({ root, config: config(), noRefresh: false, lockWaitMs: 0 }));
-    expect(c).toMatchObject({ documents: null, includeHistory: null, generation: null, indexAgeSeconds: null, refresh: { state: 'no_index', ran: false } });
+    expect(c).toMatchObject({
+      documents: null,
+      includeHistory: null,
+      generation: null,
+      indexAgeSeconds: null,
+      refresh: { state: 'no_index', ran: false },
+    });
   });
 
   test('an index from before coverage was recorded gives documents null', () => {
@@ -242,7 +330,11 @@ describe('the index remembers whether it covers history (resolveHistoryScope)', 
   test('no index: history only with --include-history', async () => {
     const root = await project();
     expect(resolveHistoryScope(root, {})).toEqual({ includeHistory: false, kept: false, dropped: false });
-    expect(resolveHistoryScope(root, { includeHistory: true })).toEqual({ includeHistory: true, kept: false, dropped: false });
+    expect(resolveHistoryScope(root, { includeHistory: true })).toEqual({
+      includeHistory: true,
+      kept: false,
+      dropped: false,
+    });
   });
 
   test('after --include-history a plain run keeps history and says it kept it', async () => {
@@ -254,7 +346,11 @@ describe('the index remembers whether it covers history (resolveHistoryScope)', 
   test('--no-history drops it on purpose', async () => {
     const root = await project();
     await writeIndex(root, [ADR, HIST, STD], { includeHistory: true });
-    expect(resolveHistoryScope(root, { noHistory: true })).toEqual({ includeHistory: false, kept: false, dropped: true });
+    expect(resolveHistoryScope(root, { noHistory: true })).toEqual({
+      includeHistory: false,
+      kept: false,
+      dropped: true,
+    });
   });
 
   test('a standards-only index stays standards-only without a flag', async () => {

@@ -61,9 +61,16 @@ describe('detectLayout', () => {
   });
 
   test('an audit/done folder without 001-issue.md files falls back to every markdown file in it', async () => {
-    const root = await makeProject({ 'docs/audit/done/7-x/brief.md': '# x\n', 'docs/audit/done/8-y/brief.md': '# y\n' });
+    const root = await makeProject({
+      'docs/audit/done/7-x/brief.md': '# x\n',
+      'docs/audit/done/8-y/brief.md': '# y\n',
+    });
     const [f] = await detectLayout(root);
-    expect(f).toMatchObject({ folder: 'docs/audit/done', files: 2, globs: [{ glob: 'docs/audit/done/**/*.md', files: 2 }] });
+    expect(f).toMatchObject({
+      folder: 'docs/audit/done',
+      files: 2,
+      globs: [{ glob: 'docs/audit/done/**/*.md', files: 2 }],
+    });
   });
 
   test('a folder named as decision records are, wherever it sits, is proposed by its name; one file alone, dependencies and dot folders are not', async () => {
@@ -84,7 +91,11 @@ describe('detectLayout', () => {
     expect(found.map((f) => [f.folder, f.why, f.globs])).toEqual([
       ['docs/adr', 'architecture decision records', [{ glob: 'docs/adr/**/*.md', files: 2 }]],
       ['doc/adr', 'decision records (by the folder name)', [{ glob: 'doc/adr/**/*.md', files: 2 }]],
-      ['docs/architecture-decisions', 'decision records (by the folder name)', [{ glob: 'docs/architecture-decisions/**/*.md', files: 2 }]],
+      [
+        'docs/architecture-decisions',
+        'decision records (by the folder name)',
+        [{ glob: 'docs/architecture-decisions/**/*.md', files: 2 }],
+      ],
     ]);
   });
 
@@ -95,7 +106,10 @@ describe('detectLayout', () => {
 
 describe('renderConfig', () => {
   test('the commented config parses with the real parser into exactly the chosen globs, other keys at their defaults', () => {
-    const text = renderConfig({ standards: [{ glob: 'docs/decisions/**/*.md', files: 2 }], history: [{ glob: 'issues/closed/**/*.md', files: 1 }] });
+    const text = renderConfig({
+      standards: [{ glob: 'docs/decisions/**/*.md', files: 2 }],
+      history: [{ glob: 'issues/closed/**/*.md', files: 1 }],
+    });
     const parsed = parseConfig(yaml().parse(text));
     expect(parsed.errors).toEqual([]);
     expect(parsed.config.corpus.standards).toEqual(['docs/decisions/**/*.md']);
@@ -117,7 +131,8 @@ describe('renderConfig', () => {
 
   test('.gitignore ignores index, lock, logs, issue outputs, models, memory; never the config', () => {
     const lines = GITIGNORE.split('\n');
-    for (const l of ['index/', '*.lock', 'logs/', 'issues/', 'models/', 'memory/', 'cache/', 'eval/']) expect(lines).toContain(l);
+    for (const l of ['index/', '*.lock', 'logs/', 'issues/', 'models/', 'memory/', 'cache/', 'eval/'])
+      expect(lines).toContain(l);
     expect(lines.filter((l) => /config/.test(l) && !l.startsWith('#'))).toEqual([]);
   });
 });
@@ -165,8 +180,16 @@ describe('runInit', () => {
     const r = await init(root, { yes: true, json: true });
     const j = JSON.parse(r.out);
     expect(j.asked).toBe(false);
-    expect(j.found.map((f: { folder: string }) => f.folder)).toEqual(['docs/decisions', 'docs/rfcs', 'docs/lineage/done', 'issues/closed']);
-    expect(j.corpus.history.map((g: { glob: string }) => g.glob)).toEqual(['docs/lineage/done/*/001-brief.md', 'issues/closed/**/*.md']);
+    expect(j.found.map((f: { folder: string }) => f.folder)).toEqual([
+      'docs/decisions',
+      'docs/rfcs',
+      'docs/lineage/done',
+      'issues/closed',
+    ]);
+    expect(j.corpus.history.map((g: { glob: string }) => g.glob)).toEqual([
+      'docs/lineage/done/*/001-brief.md',
+      'issues/closed/**/*.md',
+    ]);
     expect(j.config).toBe(cfgPath(root));
   });
 
@@ -217,7 +240,11 @@ describe('at a terminal: two checkbox prompts (real @inquirer/prompts on PassThr
     expect(played()).toBe(3);
     expect(r.code).toBe(ExitCode.Ok);
     const parsed = parseConfig(yaml().parse(await readFile(cfgPath(root), 'utf8')));
-    expect(parsed.config.corpus.history).toEqual(['docs/decisions/**/*.md', 'docs/lineage/done/*/001-brief.md', 'issues/closed/**/*.md']);
+    expect(parsed.config.corpus.history).toEqual([
+      'docs/decisions/**/*.md',
+      'docs/lineage/done/*/001-brief.md',
+      'issues/closed/**/*.md',
+    ]);
     expect(parsed.config.corpus.standards).toEqual(['docs/decisions/**/*.md', 'docs/rfcs/**/*.md']);
   });
 
@@ -271,9 +298,16 @@ test('templates and a decision folder’s index page are proposed as exclude, na
     { path: 'docs/decisions/adr-template.md', why: 'a template, not a decision' },
     { path: 'docs/decisions/index.md', why: "the folder's index page" },
   ]);
-  expect(found.find((f) => f.folder === 'docs/standards')!.exclude).toEqual([{ path: 'docs/standards/0000-template.md', why: 'a template, not a decision' }]);
+  expect(found.find((f) => f.folder === 'docs/standards')!.exclude).toEqual([
+    { path: 'docs/standards/0000-template.md', why: 'a template, not a decision' },
+  ]);
   const text = renderConfig(corpusFromChoice(found, ['docs/decisions', 'docs/standards'], []));
   const parsed = parseConfig(yaml().parse(text));
   expect(parsed.errors).toEqual([]);
-  expect(parsed.config.corpus.exclude).toEqual(['docs/decisions/adr-template-minimal.md', 'docs/decisions/adr-template.md', 'docs/decisions/index.md', 'docs/standards/0000-template.md']);
+  expect(parsed.config.corpus.exclude).toEqual([
+    'docs/decisions/adr-template-minimal.md',
+    'docs/decisions/adr-template.md',
+    'docs/decisions/index.md',
+    'docs/standards/0000-template.md',
+  ]);
 });

@@ -10,7 +10,11 @@ const BRIEF = '# Cache builds\n\nMake the Docker build use the layer cache.\n';
 test('issue start --json (a duplicate, linked by policy) has the documented keys', async () => {
   const root = await makeProject({ 'brief.md': BRIEF });
   const t = makeIO(root);
-  await runIssueStart(testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores([0.91, 0.6], [0.8])) }), 'brief.md', { onDuplicate: 'link', context: [], json: true });
+  await runIssueStart(
+    testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores([0.91, 0.6], [0.8])) }),
+    'brief.md',
+    { onDuplicate: 'link', context: [], json: true },
+  );
   const json = JSON.parse(t.stdout());
   expect(json.linked).not.toBeNull();
   const { documented, actual } = compareWithDoc('issue-start', json);
@@ -20,7 +24,10 @@ test('issue start --json (a duplicate, linked by policy) has the documented keys
 test('context --json has the documented keys', async () => {
   const root = await makeProject({ 'brief.md': BRIEF });
   const t = makeIO(root);
-  await runContext(testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores([], [0.8])) }), 'brief.md', { json: true, context: [] });
+  await runContext(testContext(t.io, {}, { deps: () => fakeDeps(indexWithScores([], [0.8])) }), 'brief.md', {
+    json: true,
+    context: [],
+  });
   const { documented, actual } = compareWithDoc('context', JSON.parse(t.stdout()));
   expect(actual).toEqual(documented);
 });

@@ -31,16 +31,23 @@ test("the checker sees an import up a layer, across the two memories, into anoth
     file('knowledge/y.ts', "export { x as y } from './x.js';\n");
     file('elsewhere/z.ts', 'export const z = 1;\n');
     file('cli/commands/ci/index.ts', "import { run } from '../issue-start/index.js';\nexport const ci = run;\n");
-    file('cli/commands/issue-start/index.ts', "import { shared } from '../../shared-part.js';\nexport const run = shared;\n");
+    file(
+      'cli/commands/issue-start/index.ts',
+      "import { shared } from '../../shared-part.js';\nexport const run = shared;\n",
+    );
     file('cli/shared-part.ts', 'export const shared = 1;\n');
     const problems = checkLayers(dir);
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/shared\/a\.ts: imports .*cli\/c\.ts \(shared is below cli\)/),
-        expect.stringMatching(/work-memory\/w\.ts: imports .*attempt-memory\/t\.ts \(work-memory and attempt-memory never import each other/),
+        expect.stringMatching(
+          /work-memory\/w\.ts: imports .*attempt-memory\/t\.ts \(work-memory and attempt-memory never import each other/,
+        ),
         expect.stringMatching(/^import cycle: .*knowledge\/x\.ts -> .*knowledge\/y\.ts$/),
         expect.stringMatching(/elsewhere\/z\.ts: outside the layers/),
-        expect.stringMatching(/cli\/commands\/ci\/index\.ts: imports .*cli\/commands\/issue-start\/index\.ts \(one command never imports another/),
+        expect.stringMatching(
+          /cli\/commands\/ci\/index\.ts: imports .*cli\/commands\/issue-start\/index\.ts \(one command never imports another/,
+        ),
       ]),
     );
     // Importing what src/cli/ shares is allowed.
@@ -57,7 +64,8 @@ test("docs/development.md's layout section names every folder of src/ (two level
   const src = path.join(REPO, 'src');
   for (const top of readdirSync(src).filter((d) => statSync(path.join(src, d)).isDirectory())) {
     expect(layout).toContain(`src/${top}/`);
-    for (const sub of readdirSync(path.join(src, top)).filter((d) => statSync(path.join(src, top, d)).isDirectory())) expect(layout).toContain(`${sub}/`);
+    for (const sub of readdirSync(path.join(src, top)).filter((d) => statSync(path.join(src, top, d)).isDirectory()))
+      expect(layout).toContain(`${sub}/`);
   }
 });
 
@@ -69,7 +77,15 @@ test('docs/commands.md names every command and flag: its usage lines are the com
   const generated = usageLines(buildProgram(makeIO(REPO).io, () => undefined));
   // A changed command: `npm run build && node scripts/readme-synopsis.mjs --write`.
   expect(block).toBe(generated);
-  for (const must of ['agentos store sync', 'agentos mcp', 'agentos hooks install', 'agentos ci github', 'agentos worked-on', '[--scope <scope>]', '[--format <format>]'])
+  for (const must of [
+    'agentos store sync',
+    'agentos mcp',
+    'agentos hooks install',
+    'agentos ci github',
+    'agentos worked-on',
+    '[--scope <scope>]',
+    '[--format <format>]',
+  ])
     expect(block).toContain(must);
   expect(
     generated

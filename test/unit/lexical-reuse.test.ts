@@ -3,11 +3,18 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { buildLexical, keepsTemplates, readLexicalReuse, templatesBuffer, templatesHold } from '../../src/work-memory/lexical/file.js';
+import {
+  buildLexical,
+  keepsTemplates,
+  readLexicalReuse,
+  templatesBuffer,
+  templatesHold,
+} from '../../src/work-memory/lexical/file.js';
 import type { Manifest } from '../../src/work-memory/index/types.js';
 
 /** The part of a generation's manifest a lexical read checks: the file's size and hash. */
-const manifestOf = (buf: Buffer, sha256 = createHash('sha256').update(buf).digest('hex')) => ({ integrity: { extra: { 'lexical.json': { bytes: buf.length, sha256 } } } }) as unknown as Manifest;
+const manifestOf = (buf: Buffer, sha256 = createHash('sha256').update(buf).digest('hex')) =>
+  ({ integrity: { extra: { 'lexical.json': { bytes: buf.length, sha256 } } } }) as unknown as Manifest;
 
 const TEMPLATE = '## Checklist\n\n- [ ] I have read the contributing guide and searched for duplicates before filing\n';
 const docs = Array.from({ length: 40 }, (_, i) => ({
@@ -27,20 +34,33 @@ test('one new document: the others keep their counts without their texts, the bo
   const { dir, manifest } = await saved(docs);
   const reuse = readLexicalReuse(dir, manifest, new Map(docs.map((d) => [d.path, d.hash])))!;
   expect(reuse.templates.hashes.size).toBeGreaterThan(0);
-  const added = { path: 'docs/99.md', text: `# Issue 99\n\nThe gadget flickers on resize.\n\n${TEMPLATE}`, hash: 'h99' };
+  const added = {
+    path: 'docs/99.md',
+    text: `# Issue 99\n\nThe gadget flickers on resize.\n\n${TEMPLATE}`,
+    hash: 'h99',
+  };
   const next = [...docs, added];
   expect(keepsTemplates(reuse, next)).toBe(true);
   // No text for the documents whose counts are reused: a read of one would throw.
   const incremental = buildLexical([...docs.map((d) => ({ ...d, text: null })), added], reuse);
   const full = buildLexical(next);
   // The same counts and boilerplate as a full build (only the count it was found at differs: 40, not 41).
-  const json = (b: Buffer) => JSON.parse(b.toString('utf8')) as { terms: string[]; docs: unknown[]; templates: { hashes: number[]; docs: number } };
+  const json = (b: Buffer) =>
+    JSON.parse(b.toString('utf8')) as {
+      terms: string[];
+      docs: unknown[];
+      templates: { hashes: number[]; docs: number };
+    };
   expect(json(incremental.buffer).terms).toEqual(json(full.buffer).terms);
   expect(json(incremental.buffer).docs).toEqual(json(full.buffer).docs);
   expect(json(incremental.buffer).templates.hashes).toEqual(json(full.buffer).templates.hashes);
   expect(json(incremental.buffer).templates.docs).toBe(40);
   // A changed document is counted again from its text.
-  const changed = next.map((d, i) => (i === 3 ? { ...d, text: d.text.replace('widget', 'sprocket'), hash: 'h3b' } : { ...d, text: i === 3 ? d.text : null }));
+  const changed = next.map((d, i) =>
+    i === 3
+      ? { ...d, text: d.text.replace('widget', 'sprocket'), hash: 'h3b' }
+      : { ...d, text: i === 3 ? d.text : null },
+  );
   const withChange = buildLexical(
     changed.map((d) => (d.path === added.path ? added : d)),
     reuse,
@@ -51,7 +71,14 @@ test('one new document: the others keep their counts without their texts, the bo
 test('a corpus that drifted past the bound finds its boilerplate again, and a hash that does not match is not reused', async () => {
   const { dir, manifest, buffer } = await saved(docs);
   const reuse = readLexicalReuse(dir, manifest, new Map(docs.map((d) => [d.path, d.hash])))!;
-  const many = [...docs, ...Array.from({ length: 20 }, (_, i) => ({ path: `docs/new-${i}.md`, text: `# New ${i}\n\nSomething else entirely ${i}.\n`, hash: `n${i}` }))];
+  const many = [
+    ...docs,
+    ...Array.from({ length: 20 }, (_, i) => ({
+      path: `docs/new-${i}.md`,
+      text: `# New ${i}\n\nSomething else entirely ${i}.\n`,
+      hash: `n${i}`,
+    })),
+  ];
   expect(keepsTemplates(reuse, many)).toBe(false);
   expect(readLexicalReuse(dir, manifestOf(buffer, 'f'.repeat(64)), new Map())).toBeNull();
 });
@@ -65,7 +92,14 @@ test('drift adds up over updates: many small ones find the boilerplate again as 
     await writeFile(path.join(dir, 'lexical.json'), built.buffer);
     const reuse = readLexicalReuse(dir, manifestOf(built.buffer), new Map(current.map((d) => [d.path, d.hash])))!;
     // Each update adds 3 documents: under the bound of 8 alone, past it after three updates.
-    current = [...current, ...Array.from({ length: 3 }, (_, i) => ({ path: `docs/r${round}-${i}.md`, text: `# R ${round} ${i}\n\nMore text ${round} ${i}.\n`, hash: `r${round}${i}` }))];
+    current = [
+      ...current,
+      ...Array.from({ length: 3 }, (_, i) => ({
+        path: `docs/r${round}-${i}.md`,
+        text: `# R ${round} ${i}\n\nMore text ${round} ${i}.\n`,
+        hash: `r${round}${i}`,
+      })),
+    ];
     if (keepsTemplates(reuse, current)) kept++;
     built = buildLexical(current, keepsTemplates(reuse, current) ? reuse : null);
   }
@@ -78,7 +112,10 @@ test('an update that appends keeps the boilerplate by the same bound as keepsTem
   // 40 documents: the bound is max(8, 5% of 40) = 8 documents changed since the boilerplate was found.
   expect(templatesHold(built.data.templates, 8)).toBe(true);
   expect(templatesHold(built.data.templates, 9)).toBe(false);
-  const saved = JSON.parse(templatesBuffer(built.data.templates, 3).toString('utf8')) as { changed: number; hashes: number[] };
+  const saved = JSON.parse(templatesBuffer(built.data.templates, 3).toString('utf8')) as {
+    changed: number;
+    hashes: number[];
+  };
   expect(saved.changed).toBe(3);
   expect(saved.hashes).toEqual([...built.data.templates.hashes]);
 });

@@ -15,7 +15,10 @@ const doc = (p: string, text: string) => {
 describe('tokenize: identifiers whole and split', () => {
   it.each([
     ['Use spotbugs-maven-plugin instead', ['spotbugs-maven-plugin', 'spotbugs', 'maven', 'plugin']],
-    ['ITestAbfsRestOperationException fails', ['itestabfsrestoperationexception', 'test', 'abfs', 'rest', 'operation', 'exception']],
+    [
+      'ITestAbfsRestOperationException fails',
+      ['itestabfsrestoperationexception', 'test', 'abfs', 'rest', 'operation', 'exception'],
+    ],
     ['netty 4.1.46.', ['4.1.46', '4', '1', '46']],
     ['fix CVE-2019-20444 now', ['cve-2019-20444', 'cve', '2019', '20444']],
     ['see src/work-memory/index/build.ts', ['src/work-memory/index/build.ts', 'src', 'index', 'build', 'ts']],
@@ -84,7 +87,10 @@ describe('BM25', () => {
 
 describe('template detection', () => {
   const boiler = 'Steps to reproduce the problem are listed below for the triage team';
-  const texts = Array.from({ length: 10 }, (_, i) => `${boiler}. Report ${i}: the widget${i} crashes when opening file${i}`);
+  const texts = Array.from(
+    { length: 10 },
+    (_, i) => `${boiler}. Report ${i}: the widget${i} crashes when opening file${i}`,
+  );
 
   it('finds text shared by many documents, not text shared by two', () => {
     const set = detectTemplates([...texts, 'unique words about caching layers', 'unique words about caching layers']);

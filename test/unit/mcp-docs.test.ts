@@ -25,7 +25,8 @@ function documentedInput(name: string): Map<string, { optional: boolean; type: s
   expect(line).not.toBeNull();
   const args = new Map<string, { optional: boolean; type: string }>();
   // "name"?: type, where a type may hold quoted alternatives ("a" | "b") and a range (1–50 (default 5)).
-  for (const m of line![1].matchAll(/"(\w+)"(\??): ((?:"[^"]*"|[^,"])+)/g)) args.set(m[1], { optional: m[2] === '?', type: m[3].trim() });
+  for (const m of line![1].matchAll(/"(\w+)"(\??): ((?:"[^"]*"|[^,"])+)/g))
+    args.set(m[1], { optional: m[2] === '?', type: m[3].trim() });
   return args;
 }
 
@@ -47,7 +48,8 @@ describe.each(TOOLS.map((t) => [t.name, t] as const))('%s: the documented input 
 
   test('the same arguments, each optional exactly when the schema says so', () => {
     expect([...args.keys()].sort()).toEqual(Object.keys(tool.input).sort());
-    for (const [arg, d] of args) expect({ arg, optional: (tool.input[arg] as z.ZodType).isOptional() }).toEqual({ arg, optional: d.optional });
+    for (const [arg, d] of args)
+      expect({ arg, optional: (tool.input[arg] as z.ZodType).isOptional() }).toEqual({ arg, optional: d.optional });
   });
 
   test('a call built from the documentation is taken; one without a required argument, or with an unknown one, is not', () => {
@@ -93,5 +95,6 @@ test('the method strings in docs/mcp.md and docs/json.md are the ones the defaul
   const json = readFileSync(path.join(REPO, 'docs', 'json.md'), 'utf8');
   const methods = [...(doc + json).matchAll(/"method": "(embedding:[^"]+)"/g)].map((m) => m[1]);
   expect(methods.length).toBeGreaterThan(0);
-  for (const m of methods) expect(m).toMatch(new RegExp(`^embedding:${model.id.replace(/[/.-]/g, '\\$&')}@${dtype}\\+hnsw`));
+  for (const m of methods)
+    expect(m).toMatch(new RegExp(`^embedding:${model.id.replace(/[/.-]/g, '\\$&')}@${dtype}\\+hnsw`));
 });

@@ -11,7 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { copyFromDir, fetchFromHub, hubBaseUrl } from '../../src/work-memory/embeddings/fetch-model.js';
 import { filesFor, MODEL_FILES, type ModelFile } from '../../src/work-memory/embeddings/model-files.js';
-import { assertModelFiles, MODEL_FETCH_HINT, resolveModelLocation, userModelDir } from '../../src/work-memory/embeddings/model-location.js';
+import {
+  assertModelFiles,
+  MODEL_FETCH_HINT,
+  resolveModelLocation,
+  userModelDir,
+} from '../../src/work-memory/embeddings/model-location.js';
 import { RUNTIME_MISSING } from '../../src/work-memory/embeddings/minilm.js';
 import { ExitCode, ModelUnavailableError } from '../../src/shared/errors.js';
 import { main } from '../../src/cli/cli.js';
@@ -26,7 +31,12 @@ const CONTENT: Record<string, Buffer> = {
   'config.json': Buffer.from('{"hidden_size": 384}'),
   'onnx/model_quantized.onnx': Buffer.alloc(300_000, 7),
 };
-const FILES: ModelFile[] = Object.entries(CONTENT).map(([p, b]) => ({ path: p, sha256: sha(b), bytes: b.length, ...(p.endsWith('.onnx') ? { dtype: 'q8' as const } : {}) }));
+const FILES: ModelFile[] = Object.entries(CONTENT).map(([p, b]) => ({
+  path: p,
+  sha256: sha(b),
+  bytes: b.length,
+  ...(p.endsWith('.onnx') ? { dtype: 'q8' as const } : {}),
+}));
 
 let tmp: string;
 let hubRoot: string;
@@ -53,7 +63,10 @@ describe('fetchFromHub against a local hub', () => {
     try {
       const dest = path.join(tmp, 'cache');
       const seen: number[] = [];
-      const r = await fetchFromHub({ AGENTOS_HUB_URL: hub.url }, { modelId: ID, dtype: 'q8', dest, files: FILES, onProgress: (p) => seen.push(p.doneBytes / p.totalBytes) });
+      const r = await fetchFromHub(
+        { AGENTOS_HUB_URL: hub.url },
+        { modelId: ID, dtype: 'q8', dest, files: FILES, onProgress: (p) => seen.push(p.doneBytes / p.totalBytes) },
+      );
       expect(r.fetched.sort()).toEqual(Object.keys(CONTENT).sort());
       for (const [p, b] of Object.entries(CONTENT)) expect(readFileSync(path.join(dest, ID, p)).equals(b)).toBe(true);
       expect(seen.at(-1)).toBe(1);
@@ -73,9 +86,14 @@ describe('fetchFromHub against a local hub', () => {
     const hub = await startHub(hubRoot, (f) => (f.endsWith('.onnx') ? Buffer.alloc(300_000, 8) : null));
     try {
       const dest = path.join(tmp, 'cache');
-      const err = await fetchFromHub({ AGENTOS_HUB_URL: hub.url }, { modelId: ID, dtype: 'q8', dest, files: FILES }).catch((e: unknown) => e);
+      const err = await fetchFromHub(
+        { AGENTOS_HUB_URL: hub.url },
+        { modelId: ID, dtype: 'q8', dest, files: FILES },
+      ).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ModelUnavailableError);
-      expect((err as Error).message).toMatch(/onnx\/model_quantized\.onnx from http:\/\/127\.0\.0\.1:\d+\/.* does not match its pin/);
+      expect((err as Error).message).toMatch(
+        /onnx\/model_quantized\.onnx from http:\/\/127\.0\.0\.1:\d+\/.* does not match its pin/,
+      );
       expect((await listAll(path.join(dest, ID))).filter((f) => f.includes('.onnx'))).toEqual([]);
     } finally {
       await hub.close();
@@ -85,7 +103,10 @@ describe('fetchFromHub against a local hub', () => {
   test('HTTP 404 names the URL and the status', async () => {
     const hub = await startHub(hubRoot, (f) => (f === 'config.json' ? 404 : null));
     try {
-      const err = await fetchFromHub({ AGENTOS_HUB_URL: hub.url }, { modelId: ID, dtype: 'q8', dest: path.join(tmp, 'c'), files: FILES }).catch((e: unknown) => e);
+      const err = await fetchFromHub(
+        { AGENTOS_HUB_URL: hub.url },
+        { modelId: ID, dtype: 'q8', dest: path.join(tmp, 'c'), files: FILES },
+      ).catch((e: unknown) => e);
       expect((err as Error).message).toContain(`${hub.url}/${ID}/resolve/`);
       expect((err as Error).message).toContain('HTTP 404');
       expect((err as ModelUnavailableError).code).toBe(ExitCode.ModelUnavailable);
@@ -97,7 +118,10 @@ describe('fetchFromHub against a local hub', () => {
   test('offline (nothing listens): one line naming the host and what to do, never "fetch failed"', async () => {
     const hub = await startHub(hubRoot);
     await hub.close(); // the port is now closed
-    const err = await fetchFromHub({ AGENTOS_HUB_URL: hub.url }, { modelId: ID, dtype: 'q8', dest: path.join(tmp, 'c'), files: FILES }).catch((e: unknown) => e);
+    const err = await fetchFromHub(
+      { AGENTOS_HUB_URL: hub.url },
+      { modelId: ID, dtype: 'q8', dest: path.join(tmp, 'c'), files: FILES },
+    ).catch((e: unknown) => e);
     const msg = (err as Error).message;
     expect(msg).toContain(`cannot reach ${hub.url}`);
     expect(msg).toContain('agentos model fetch --from DIR');
@@ -115,16 +139,25 @@ describe('fetchFromHub against a local hub', () => {
 describe('copyFromDir (--from DIR)', () => {
   test('accepts the folder holding <owner>/<name>/ or the model folder itself', async () => {
     const a = await copyFromDir(hubRoot, { modelId: ID, dtype: 'q8', dest: path.join(tmp, 'a'), files: FILES });
-    const b = await copyFromDir(path.join(hubRoot, ID), { modelId: ID, dtype: 'q8', dest: path.join(tmp, 'b'), files: FILES });
+    const b = await copyFromDir(path.join(hubRoot, ID), {
+      modelId: ID,
+      dtype: 'q8',
+      dest: path.join(tmp, 'b'),
+      files: FILES,
+    });
     expect(a.fetched.length).toBe(3);
     expect(b.fetched.length).toBe(3);
   });
 
   test('a missing file or a folder without a model: a one-line error naming it', async () => {
     await rm(path.join(hubRoot, ID, 'config.json'));
-    const e1 = await copyFromDir(hubRoot, { modelId: ID, dtype: 'q8', dest: path.join(tmp, 'a'), files: FILES }).catch((e: unknown) => e);
+    const e1 = await copyFromDir(hubRoot, { modelId: ID, dtype: 'q8', dest: path.join(tmp, 'a'), files: FILES }).catch(
+      (e: unknown) => e,
+    );
     expect((e1 as Error).message).toContain(path.join(hubRoot, ID, 'config.json'));
-    const e2 = await copyFromDir(tmp, { modelId: ID, dtype: 'q8', dest: path.join(tmp, 'b'), files: FILES }).catch((e: unknown) => e);
+    const e2 = await copyFromDir(tmp, { modelId: ID, dtype: 'q8', dest: path.join(tmp, 'b'), files: FILES }).catch(
+      (e: unknown) => e,
+    );
     expect((e2 as Error).message).toMatch(/holds neither/);
   });
 });
@@ -132,7 +165,9 @@ describe('copyFromDir (--from DIR)', () => {
 describe('the pins and the lookup', () => {
   test('q8 needs the tokenizer, config and the int8 weights; every pin is a SHA-256', () => {
     const q8 = filesFor('q8').map((f) => f.path);
-    expect(q8).toEqual(expect.arrayContaining(['tokenizer.json', 'tokenizer_config.json', 'config.json', 'onnx/model_quantized.onnx']));
+    expect(q8).toEqual(
+      expect.arrayContaining(['tokenizer.json', 'tokenizer_config.json', 'config.json', 'onnx/model_quantized.onnx']),
+    );
     for (const f of MODEL_FILES) expect(f.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -151,14 +186,18 @@ describe('the pins and the lookup', () => {
 
   test('the runtime hint installs the onnxruntime-node version package.json pins', () => {
     const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
-    expect(RUNTIME_MISSING).toContain(`onnxruntime-node@${pkg.optionalDependencies['onnxruntime-node']} --onnxruntime-node-install=skip`);
+    expect(RUNTIME_MISSING).toContain(
+      `onnxruntime-node@${pkg.optionalDependencies['onnxruntime-node']} --onnxruntime-node-install=skip`,
+    );
   });
 });
 
 describe('agentos model fetch (the command)', () => {
   test('--from a folder whose files do not match the pins: exit 5, one line on stderr, JSON error on stdout with --json', async () => {
     const root = await makeProject();
-    for (const f of MODEL_FILES) if (!existsSync(path.join(hubRoot, ID, f.path))) await writeFile(path.join(hubRoot, ID, f.path), 'not the pinned bytes');
+    for (const f of MODEL_FILES)
+      if (!existsSync(path.join(hubRoot, ID, f.path)))
+        await writeFile(path.join(hubRoot, ID, f.path), 'not the pinned bytes');
     const t = makeIO(root, { env: { AGENTOS_CACHE_DIR: path.join(tmp, 'cache') } });
     const code = await main(['node', 'agentos', 'model', 'fetch', '--from', hubRoot, '--json'], t.io);
     expect(code).toBe(ExitCode.ModelUnavailable);
@@ -176,7 +215,9 @@ describe('agentos model fetch (the command)', () => {
     const t = makeIO(root, { env: { AGENTOS_CACHE_DIR: cache, AGENTOS_HUB_URL: hub.url } });
     const code = await main(['node', 'agentos', 'model', 'fetch'], t.io);
     expect(code).toBe(ExitCode.ModelUnavailable);
-    expect(t.stderr()).toMatch(new RegExp(`^agentos: cannot reach ${hub.url.replace(/[.]/g, '\\.')} .*agentos model fetch --from DIR.*\\n$`));
+    expect(t.stderr()).toMatch(
+      new RegExp(`^agentos: cannot reach ${hub.url.replace(/[.]/g, '\\.')} .*agentos model fetch --from DIR.*\\n$`),
+    );
     expect(t.stdout()).toBe('');
     expect(await listAll(cache)).toEqual([]);
   });

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { DEFAULT_DTYPE, MODEL_DTYPES, MODEL_FILES as PINNED_FILES, ONNX_FILES, isConfiguredDtype, isModelDtype } from '../../src/work-memory/embeddings/model-files.js';
+import {
+  DEFAULT_DTYPE,
+  MODEL_DTYPES,
+  MODEL_FILES as PINNED_FILES,
+  ONNX_FILES,
+  isConfiguredDtype,
+  isModelDtype,
+} from '../../src/work-memory/embeddings/model-files.js';
 import { onnxFileName, resolveDtype } from '../../src/work-memory/embeddings/model-location.js';
 
 const SCRIPT = readFileSync(path.join(process.cwd(), 'scripts', 'provision-model.sh'), 'utf8');

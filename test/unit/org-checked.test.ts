@@ -1,8 +1,23 @@
 /** Rows read from the team store are input (issue 30, src/work-memory/org/checked.ts). */
 import { checkedMetadata, count, vectorProblem } from '../../src/work-memory/org/checked.js';
 
-const row = (metadata: unknown, over: Record<string, unknown> = {}) => ({ repository: 'acme/web', path: 'docs/a.md', types: ['history'], metadata, lexical_len: 12, ...over });
-const good = { title: 'Cache Docker layers', documentType: 'issue', issueId: '27', summary: 'Builds take 14 minutes.', status: 'done', statusReason: null, contentHash: 'abc' };
+const row = (metadata: unknown, over: Record<string, unknown> = {}) => ({
+  repository: 'acme/web',
+  path: 'docs/a.md',
+  types: ['history'],
+  metadata,
+  lexical_len: 12,
+  ...over,
+});
+const good = {
+  title: 'Cache Docker layers',
+  documentType: 'issue',
+  issueId: '27',
+  summary: 'Builds take 14 minutes.',
+  status: 'done',
+  statusReason: null,
+  contentHash: 'abc',
+};
 
 test('metadata as the index writes it comes back whole; what the index may omit defaults as it would', () => {
   expect(checkedMetadata(row(good))).toEqual({
@@ -22,11 +37,14 @@ test('metadata as the index writes it comes back whole; what the index may omit 
   const lean = checkedMetadata(row({ title: 'T', documentType: 'adr' }, { types: ['standard'] }));
   expect(lean).toMatchObject({ metadata: { issueId: null, summary: '', status: null, statusReason: null } });
   // A megabyte title is cut as the local index cuts it, not a reason to fail.
-  expect((checkedMetadata(row({ ...good, title: 'x'.repeat(1_000_000) })) as { metadata: { title: string } }).metadata.title).toHaveLength(200);
+  expect(
+    (checkedMetadata(row({ ...good, title: 'x'.repeat(1_000_000) })) as { metadata: { title: string } }).metadata.title,
+  ).toHaveLength(200);
 });
 
 test('each way a row can be wrong is one named problem', () => {
-  const problem = (m: unknown, over?: Record<string, unknown>) => (checkedMetadata(row(m, over)) as { problem?: string }).problem;
+  const problem = (m: unknown, over?: Record<string, unknown>) =>
+    (checkedMetadata(row(m, over)) as { problem?: string }).problem;
   expect(problem({ ...good, title: undefined })).toBe('metadata has no title');
   expect(problem({ ...good, title: { $gt: '' } })).toBe('metadata has no title');
   expect(problem({ ...good, documentType: 'virus' })).toBe('metadata has no known documentType');
@@ -39,12 +57,21 @@ test('each way a row can be wrong is one named problem', () => {
   expect(problem('a string')).toBe('metadata is not an object');
   expect(problem(good, { types: ['history', 'secrets'] })).toBe('types is not a list of history/standard');
   // An origin of the wrong shape is dropped, the document kept.
-  expect(checkedMetadata(row({ ...good, origin: { source: 'git', url: 'javascript:alert(1)' } }))).not.toHaveProperty('metadata.origin');
+  expect(checkedMetadata(row({ ...good, origin: { source: 'git', url: 'javascript:alert(1)' } }))).not.toHaveProperty(
+    'metadata.origin',
+  );
 });
 
 test('counts are non-negative safe integers (bigint text included); anything else is not a count', () => {
   expect([count(0), count(12), count('9007199254740991'), count('12')]).toEqual([0, 12, null, 12]);
-  expect([count(-1), count(1.5), count(Number.NaN), count(Infinity), count('1e3'), count(null)]).toEqual([null, null, null, null, null, null]);
+  expect([count(-1), count(1.5), count(Number.NaN), count(Infinity), count('1e3'), count(null)]).toEqual([
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+  ]);
 });
 
 test("a vector must have the model's dimension, finite values and unit length", () => {

@@ -16,14 +16,30 @@ const doc = (p: string, text: string): LexicalDoc => {
   return { path: p, len: tokens.length, tf: termCounts(tokens) };
 };
 
-const fetched = (repository: string, p: string, text: string, vectors: Float32Array[], types: Array<'history' | 'standard'> = ['history']): FetchedDoc => {
+const fetched = (
+  repository: string,
+  p: string,
+  text: string,
+  vectors: Float32Array[],
+  types: Array<'history' | 'standard'> = ['history'],
+): FetchedDoc => {
   const d = doc(p, text);
   return {
     repository,
     path: p,
     lexicalLen: d.len,
     tf: d.tf,
-    metadata: { filePath: p, types, documentType: 'issue', issueId: '12', title: p, summary: '', status: 'done', statusReason: null, contentHash: 'h' },
+    metadata: {
+      filePath: p,
+      types,
+      documentType: 'issue',
+      issueId: '12',
+      title: p,
+      summary: '',
+      status: 'done',
+      statusReason: null,
+      contentHash: 'h',
+    },
     chunks: vectors.map((vector, i) => ({ section: `s${i}`, excerpt: `e${i}`, vector })),
   };
 };
@@ -31,11 +47,27 @@ const fetched = (repository: string, p: string, text: string, vectors: Float32Ar
 describe('orgLexical: BM25 weighed over the whole organisation', () => {
   const localDocs = [doc('a.md', 'redis queue retry budget'), doc('b.md', 'logging json correlation')];
   // The other repositories hold more than was fetched: their statistics count all of it.
-  const theirs = [doc('c.md', 'redis streams consumer'), doc('d.md', 'redis queue backoff retry'), doc('e.md', 'css layout grid')];
-  const repos: OrgRepository[] = [{ id: '1', name: 'acme/web', docs: 3, historyDocs: 3, standardDocs: 0, lexicalLen: theirs.reduce((n, d) => n + d.len, 0) }];
+  const theirs = [
+    doc('c.md', 'redis streams consumer'),
+    doc('d.md', 'redis queue backoff retry'),
+    doc('e.md', 'css layout grid'),
+  ];
+  const repos: OrgRepository[] = [
+    {
+      id: '1',
+      name: 'acme/web',
+      docs: 3,
+      historyDocs: 3,
+      standardDocs: 0,
+      lexicalLen: theirs.reduce((n, d) => n + d.len, 0),
+    },
+  ];
   const orgDf = new Map<string, number>();
   for (const d of theirs) for (const t of d.tf.keys()) orgDf.set(t, (orgDf.get(t) ?? 0) + 1);
-  const everything = new Bm25Index([...localDocs, ...theirs.map((d) => ({ ...d, path: foreignKey('acme/web', d.path) }))]);
+  const everything = new Bm25Index([
+    ...localDocs,
+    ...theirs.map((d) => ({ ...d, path: foreignKey('acme/web', d.path) })),
+  ]);
   const local = new Bm25Index(localDocs);
   const view = orgLexical(
     { bm25: local, templates: { shingle: 8, minDocs: 3, docs: 2, hashes: new Set(), examples: [] } },
@@ -70,7 +102,10 @@ describe('orgLexical: BM25 weighed over the whole organisation', () => {
 
 describe('OrgIndex: the local index and fetched documents as one store', () => {
   const local = new InMemoryIndex([historyDoc(0, { score: 0.6 }), standardDoc(0, { score: 0.5 })]);
-  const foreign = new ForeignDocs([fetched('acme/web', 'docs/issues/12.md', 'x', [basis(0), basis(1)]), fetched('acme/api', 'adr.md', 'y', [basis(2)], ['standard'])]);
+  const foreign = new ForeignDocs([
+    fetched('acme/web', 'docs/issues/12.md', 'x', [basis(0), basis(1)]),
+    fetched('acme/api', 'adr.md', 'y', [basis(2)], ['standard']),
+  ]);
   const index = new OrgIndex(local, foreign, { all: 40, history: 30, standard: 10 });
 
   test('search merges both, best first; counts add the whole of the other repositories', () => {
@@ -86,9 +121,15 @@ describe('OrgIndex: the local index and fetched documents as one store', () => {
   test("another repository's document keeps its repository, its own key, and is other work than this one's issue 12", () => {
     const d = index.doc('acme/web:docs/issues/12.md')!;
     expect(d.repository).toBe('acme/web');
-    expect(index.scoreDoc('acme/web:docs/issues/12.md', [basis(1)])).toMatchObject({ score: expect.closeTo(1, 6), section: 's1', vectorIndex: 0 });
+    expect(index.scoreDoc('acme/web:docs/issues/12.md', [basis(1)])).toMatchObject({
+      score: expect.closeTo(1, 6),
+      section: 's1',
+      vectorIndex: 0,
+    });
     expect(index.docMean('acme/web:docs/issues/12.md')![0]).toBeCloseTo(Math.SQRT1_2, 6);
-    expect(workKey({ issueId: '12', documentType: 'issue', repository: 'acme/web' })).not.toBe(workKey({ issueId: '12', documentType: 'issue' }));
+    expect(workKey({ issueId: '12', documentType: 'issue', repository: 'acme/web' })).not.toBe(
+      workKey({ issueId: '12', documentType: 'issue' }),
+    );
   });
 });
 
@@ -120,7 +161,8 @@ describe('vectorCandidates: widening, then an exact scan when pgvector runs out 
       query: async (text: string, params: unknown[] = []) => {
         statements.push(text.replace(/\s+/g, ' ').trim());
         if (text.includes('WITH nn AS')) return { rows: rows(params[1] as number) };
-        if (text.includes('GROUP BY c.document_id')) return { rows: [{ document_id: 'exact-1' }, { document_id: 'exact-2' }] };
+        if (text.includes('GROUP BY c.document_id'))
+          return { rows: [{ document_id: 'exact-1' }, { document_id: 'exact-2' }] };
         return { rows: [] };
       },
     };
@@ -128,7 +170,9 @@ describe('vectorCandidates: widening, then an exact scan when pgvector runs out 
   }
 
   test('enough documents of the type at the first breadth: one query, no exact scan', async () => {
-    const { client, statements } = fakeClient((limit) => Array.from({ length: limit }, (_, i) => ({ document_id: `d${i % 40}`, repository_id: '1', types: ['history'] })));
+    const { client, statements } = fakeClient((limit) =>
+      Array.from({ length: limit }, (_, i) => ({ document_id: `d${i % 40}`, repository_id: '1', types: ['history'] })),
+    );
     const found = await vectorCandidates(client, [basis(0)], 20, 'history', new Set(['1']));
     expect(found.size).toBe(40);
     expect(statements.filter((s) => s.includes('WITH nn AS'))).toHaveLength(1);
@@ -136,14 +180,21 @@ describe('vectorCandidates: widening, then an exact scan when pgvector runs out 
   });
 
   test("another type's chunks fill pgvector's 1,000 rows: the search widens to the limit, then scans exactly", async () => {
-    const { client, statements } = fakeClient((limit) => Array.from({ length: limit }, (_, i) => ({ document_id: `h${i}`, repository_id: '1', types: ['history'] })));
+    const { client, statements } = fakeClient((limit) =>
+      Array.from({ length: limit }, (_, i) => ({ document_id: `h${i}`, repository_id: '1', types: ['history'] })),
+    );
     const found = await vectorCandidates(client, [basis(0)], 5, 'standard', new Set(['1']));
     expect([...found]).toEqual(['exact-1', 'exact-2']);
     const limits = statements.filter((s) => s.startsWith('SET hnsw.ef_search')).map((s) => Number(s.split('= ')[1]));
     expect(limits).toEqual([40, 160, 640, 1000]);
     // The exact scan runs inside a savepoint, so the setting that forces it is undone for the rest of the read.
     const exact = statements.findIndex((s) => s.includes('GROUP BY c.document_id'));
-    expect(statements.slice(exact - 2, exact + 2)).toEqual(['SAVEPOINT exact', 'SET LOCAL enable_indexscan = off', expect.stringContaining('ANY(d.types)'), 'ROLLBACK TO SAVEPOINT exact']);
+    expect(statements.slice(exact - 2, exact + 2)).toEqual([
+      'SAVEPOINT exact',
+      'SET LOCAL enable_indexscan = off',
+      expect.stringContaining('ANY(d.types)'),
+      'ROLLBACK TO SAVEPOINT exact',
+    ]);
   });
 
   test('the store holds fewer chunks than asked for: what there is, no exact scan', async () => {
@@ -172,7 +223,9 @@ test("a teammate's repository named `github` cannot replace this repository's ow
   const forged = fetched('github', 'issue/7', 'anything', [basis(1)]);
   const r = distinctKeys([forged], (key) => key === 'github:issue/7');
   expect(r.docs).toEqual([]);
-  expect(r.ambiguous).toEqual(['team store: skipped github:issue/7: one name for documents of this repository and github']);
+  expect(r.ambiguous).toEqual([
+    'team store: skipped github:issue/7: one name for documents of this repository and github',
+  ]);
 });
 
 describe('lexicalCandidates: the rarest terms within the postings budget, planned through the terms index', () => {
@@ -205,7 +258,12 @@ describe('lexicalCandidates: the rarest terms within the postings budget, planne
     expect(q.params[1]).toEqual([5, 2]);
     expect(q.text).toContain('WHERE t.term = ANY($1::text[])');
     // Nested loops off for this statement alone: one document lookup per posting cost more than the scan it replaced.
-    expect(statements.map((s) => s.text.split(' ').slice(0, 3).join(' '))).toEqual(['SAVEPOINT lexical', 'SET LOCAL enable_nestloop', 'SELECT t.document_id, sum(q.idf', 'ROLLBACK TO SAVEPOINT']);
+    expect(statements.map((s) => s.text.split(' ').slice(0, 3).join(' '))).toEqual([
+      'SAVEPOINT lexical',
+      'SET LOCAL enable_nestloop',
+      'SELECT t.document_id, sum(q.idf',
+      'ROLLBACK TO SAVEPOINT',
+    ]);
   });
 
   test('a few postings: the planner keeps its nested loop (one lookup each is the cheaper plan there)', async () => {

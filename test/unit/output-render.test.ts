@@ -1,9 +1,16 @@
 /** The alert and the lists (issue 8 §5): wrapped to the width, hanging indent, aligned fields, both paths, both passages. */
 import type { HistoryMatch } from '../../src/work-memory/check/history.js';
-import { renderDuplicateAlert, renderLinked, renderRelated, renderStandards, wrap } from '../../src/work-memory/output/render.js';
+import {
+  renderDuplicateAlert,
+  renderLinked,
+  renderRelated,
+  renderStandards,
+  wrap,
+} from '../../src/work-memory/output/render.js';
 import { makeStyle } from '../../src/shared/style.js';
 
-const long = 'The Docker build re-installs every dependency on each commit because the lockfile is copied after the sources, which defeats the layer cache entirely.';
+const long =
+  'The Docker build re-installs every dependency on each commit because the lockfile is copied after the sources, which defeats the layer cache entirely.';
 const match: HistoryMatch = {
   issueId: '27',
   title: 'Docker Build Optimization for the monorepo services and the CI runners',
@@ -16,7 +23,8 @@ const match: HistoryMatch = {
   documentType: 'issue',
   section: 'Problem',
   excerpt: long,
-  briefExcerpt: 'Our Docker builds take 14 minutes because nothing is cached between CI runs and dependencies are installed again.',
+  briefExcerpt:
+    'Our Docker builds take 14 minutes because nothing is cached between CI runs and dependencies are installed again.',
 };
 
 describe('wrap', () => {
@@ -98,7 +106,14 @@ describe.each([40, 60, 100])('at %i columns', (width) => {
 
   test('a superseded, deprecated or rejected standard says so', async () => {
     const st = await makeStyle(false);
-    const item = { filePath: 'docs/adr/0002-queue-jobs.md', section: 'Decision', snippet: '', title: 'Queue jobs', score: null, source: 'cited' as const };
+    const item = {
+      filePath: 'docs/adr/0002-queue-jobs.md',
+      section: 'Decision',
+      snippet: '',
+      title: 'Queue jobs',
+      score: null,
+      source: 'cited' as const,
+    };
     const out = renderStandards(
       [
         { ...item, status: 'superseded' },

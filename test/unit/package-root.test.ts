@@ -8,7 +8,9 @@ import { REPO } from '../helpers/paths.js';
 describe('packageRoot', () => {
   it('is the folder of the package.json named agentos-cli (the npm package of the agentos command)', () => {
     expect(packageRoot()).toBe(REPO);
-    expect((JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { name: string }).name).toBe('agentos-cli');
+    expect((JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { name: string }).name).toBe(
+      'agentos-cli',
+    );
   });
 
   it('holds bin/agentos.js, which the hook settings point at', () => {

@@ -25,7 +25,13 @@ function project(content?: string): string {
 
 const line = makeProjectLine(
   { ...trackerSameWorkModel(), intercept: -2 },
-  { against: calibrationVersion(), labels: { duplicates: 40, others: 40 }, shipped: metrics(0.7), project: metrics(0.8), now: new Date('2026-12-05T00:00:00Z') },
+  {
+    against: calibrationVersion(),
+    labels: { duplicates: 40, others: 40 },
+    shipped: metrics(0.7),
+    project: metrics(0.8),
+    now: new Date('2026-12-05T00:00:00Z'),
+  },
 );
 
 test('none: the shipped model answers, nothing said', () => {
@@ -41,18 +47,40 @@ test('a line calibrate wrote reads back whole, with its figures', () => {
 });
 
 test.each([
-  ['a weight edited by hand', { ...line, model: { ...line.model, intercept: 5 } }, 'its model does not match its id (edited by hand?)'],
+  [
+    'a weight edited by hand',
+    { ...line, model: { ...line.model, intercept: 5 } },
+    'its model does not match its id (edited by hand?)',
+  ],
   [
     'an unknown feature (its name is not repeated)',
-    { ...line, model: { ...line.model, features: { ...line.model.features, '\u001b[31mbogus': { weight: 1, mean: 0, scale: 1 } } } },
+    {
+      ...line,
+      model: {
+        ...line.model,
+        features: { ...line.model.features, '\u001b[31mbogus': { weight: 1, mean: 0, scale: 1 } },
+      },
+    },
     'its model weighs something that is no feature',
   ],
-  ['a scale of 0', { ...line, model: { ...line.model, features: { gap: { weight: 1, mean: 0, scale: 0 } } } }, 'the numbers of "gap" are not finite (or its scale is not positive)'],
+  [
+    'a scale of 0',
+    { ...line, model: { ...line.model, features: { gap: { weight: 1, mean: 0, scale: 0 } } } },
+    'the numbers of "gap" are not finite (or its scale is not positive)',
+  ],
   ['another version', { ...line, version: 2 }, 'its version is not one this agentos reads'],
-  ['figures that are not shares', { ...line, figures: { ...line.figures, project: { ...line.figures.project, auc: 'high' } } }, 'its figures are not shares'],
+  [
+    'figures that are not shares',
+    { ...line, figures: { ...line.figures, project: { ...line.figures.project, auc: 'high' } } },
+    'its figures are not shares',
+  ],
   ['no figures', { ...line, figures: undefined }, 'its figures are not shares'],
   ['a date with terminal escapes', { ...line, fittedAt: '\u001b]0;owned\u0007' }, 'its date is not one'],
-  ['another calibration', { ...line, against: 'ffffffff' }, `measured against calibration ffffffff, and this agentos ships ${calibrationVersion()}`],
+  [
+    'another calibration',
+    { ...line, against: 'ffffffff' },
+    `measured against calibration ffffffff, and this agentos ships ${calibrationVersion()}`,
+  ],
 ])('%s: set aside and named, the shipped model answers', (_name, content, why) => {
   expect(readProjectLine(project(JSON.stringify(content)))).toEqual({
     line: null,
@@ -63,11 +91,15 @@ test.each([
 test('not a regular file (a link to /dev/zero would never end): set aside before anything is read', () => {
   const root = project();
   symlinkSync('/dev/zero', path.join(root, PROJECT_LINE_FILE));
-  expect(readProjectLine(root).problem).toBe(`${PROJECT_LINE_FILE}: not a regular file; the shipped model answers (\`agentos calibrate --write\` measures a new line)`);
+  expect(readProjectLine(root).problem).toBe(
+    `${PROJECT_LINE_FILE}: not a regular file; the shipped model answers (\`agentos calibrate --write\` measures a new line)`,
+  );
 });
 
 test('not JSON: named in one line, without repeating the file', () => {
   const r = readProjectLine(project('{"version": 1, "\u001b[2J'));
   expect(r.line).toBeNull();
-  expect(r.problem).toBe(`${PROJECT_LINE_FILE}: not readable JSON; the shipped model answers (\`agentos calibrate --write\` measures a new line)`);
+  expect(r.problem).toBe(
+    `${PROJECT_LINE_FILE}: not readable JSON; the shipped model answers (\`agentos calibrate --write\` measures a new line)`,
+  );
 });

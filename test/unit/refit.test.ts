@@ -1,7 +1,14 @@
 /** The project's own line (issue 48): a refit measured out of sample beside the shipped model, kept only when it wins there. */
 import { FEATURE_NAMES, type Features } from '../../src/work-memory/scoring/features.js';
 import { trackerSameWorkModel } from '../../src/work-memory/scoring/calibrated.js';
-import { fitLogistic, foldsOf, refitReport, decideBrief, MIN_PROJECT_LABELS, type LabelledBrief } from '../../src/work-memory/eval/refit.js';
+import {
+  fitLogistic,
+  foldsOf,
+  refitReport,
+  decideBrief,
+  MIN_PROJECT_LABELS,
+  type LabelledBrief,
+} from '../../src/work-memory/eval/refit.js';
 
 const LINES = { duplicate: 0.85, related: 0.5 };
 const zero = (): Features => Object.fromEntries(FEATURE_NAMES.map((n) => [n, 0])) as Features;
@@ -29,8 +36,19 @@ function tracker(duplicates: number, others: number, seed = 7): LabelledBrief[] 
   };
   const out: LabelledBrief[] = [];
   for (let i = 0; i < duplicates; i++)
-    out.push({ id: `d${i}`, cluster: `o${i}`, target: `o${i}`, candidates: [{ ...cand(1, i), path: `o${i}` }, ...[1, 2, 3, 4].map((j) => cand(0, 1000 + i * 10 + j))] });
-  for (let i = 0; i < others; i++) out.push({ id: `n${i}`, cluster: `n${i}`, target: null, candidates: [1, 2, 3, 4, 5].map((j) => cand(0, 5000 + i * 10 + j)) });
+    out.push({
+      id: `d${i}`,
+      cluster: `o${i}`,
+      target: `o${i}`,
+      candidates: [{ ...cand(1, i), path: `o${i}` }, ...[1, 2, 3, 4].map((j) => cand(0, 1000 + i * 10 + j))],
+    });
+  for (let i = 0; i < others; i++)
+    out.push({
+      id: `n${i}`,
+      cluster: `n${i}`,
+      target: null,
+      candidates: [1, 2, 3, 4, 5].map((j) => cand(0, 5000 + i * 10 + j)),
+    });
   return out;
 }
 
@@ -56,7 +74,10 @@ test('a project whose duplicates are told apart by what the shipped model does n
 });
 
 test('a project where nothing but noise is left to learn: the refit does not beat the shipped model and is not kept', () => {
-  const briefs = tracker(60, 60).map((b) => ({ ...b, candidates: b.candidates.map((c) => ({ ...c, features: { ...c.features, filedNear: 0.5 } })) }));
+  const briefs = tracker(60, 60).map((b) => ({
+    ...b,
+    candidates: b.candidates.map((c) => ({ ...c, features: { ...c.features, filedNear: 0.5 } })),
+  }));
   const r = refitReport(briefs, trackerSameWorkModel(), LINES);
   expect(r.earned).toBe(false);
   expect(r.verdict).toMatch(/^not kept: /);
@@ -93,7 +114,16 @@ test('a report and its original asked in turn are one cluster (A finds B, B find
   const { labelledBriefs } = await import('../../src/cli/commands/calibrate/index.js');
   const f = zero();
   const cand = (path: string, label: 0 | 1) => ({ path, label, score: 0.5, features: f });
-  const q = (id: string, target: string | null, history: ReturnType<typeof cand>[]) => ({ id, target, top: 0.5, topPath: null, targetRank: null, targetScore: null, ms: 0, history });
+  const q = (id: string, target: string | null, history: ReturnType<typeof cand>[]) => ({
+    id,
+    target,
+    top: 0.5,
+    topPath: null,
+    targetRank: null,
+    targetScore: null,
+    ms: 0,
+    history,
+  });
   const briefs = labelledBriefs([
     q('tracker:t#1', 'tracker:t#2', [cand('tracker:t#2', 1), cand('tracker:t#9', 0)]),
     q('tracker:t#2', 'tracker:t#1', [cand('tracker:t#1', 1), cand('tracker:t#9', 0)]),

@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-const DESIGN = '# 10116 - Feature: LinkedIn OAuth\n\n## 1. Context & Goal\n* **Issue:** #116\n* **Related Issues:** #117\n\nBody.\n';
+const DESIGN =
+  '# 10116 - Feature: LinkedIn OAuth\n\n## 1. Context & Goal\n* **Issue:** #116\n* **Related Issues:** #117\n\nBody.\n';
 
 function stored(filePath: string, extra: Partial<StoredDoc> = {}): StoredDoc {
   return {
@@ -46,10 +47,22 @@ test('kept documents are read again: the declared issue id and relations, the sa
   const read = await readTextFile(abs, 1e6);
   if (!read.ok) throw new Error('fixture unreadable');
   const file: CorpusFile = { relPath: rel, absPath: abs, types: ['history'], size: DESIGN.length, mtimeMs: 0 };
-  const keep = [stored(rel, { repository: 'acme/app' }), stored('docs/gone.md'), { ...stored('git:abc'), origin: { kind: 'commit' } } as unknown as StoredDoc];
+  const keep = [
+    stored(rel, { repository: 'acme/app' }),
+    stored('docs/gone.md'),
+    { ...stored('git:abc'), origin: { kind: 'commit' } } as unknown as StoredDoc,
+  ];
   const { refreshed, texts } = await refreshKeptMetadata(keep, [file], () => read.hash, 1e6);
   expect(refreshed).toBe(1);
-  expect(keep[0]).toMatchObject({ filePath: rel, issueId: '116', related: ['117'], title: 'LinkedIn OAuth', labels: [3, 4], repository: 'acme/app', types: ['history'] });
+  expect(keep[0]).toMatchObject({
+    filePath: rel,
+    issueId: '116',
+    related: ['117'],
+    title: 'LinkedIn OAuth',
+    labels: [3, 4],
+    repository: 'acme/app',
+    types: ['history'],
+  });
   expect(texts.get(rel)).toBe(DESIGN);
   // No file for it, or not a file at all: left as it was.
   expect(keep[1].issueId).toBe('10116');
@@ -61,14 +74,25 @@ test('a file that changed since the plan keeps what it had (its new text is embe
   const abs = path.join(dir, 'changed.md');
   await writeFile(abs, DESIGN);
   const keep = [stored(rel)];
-  const { refreshed } = await refreshKeptMetadata(keep, [{ relPath: rel, absPath: abs, types: ['history'], size: 1, mtimeMs: 0 }], () => 'another-hash', 1e6);
+  const { refreshed } = await refreshKeptMetadata(
+    keep,
+    [{ relPath: rel, absPath: abs, types: ['history'], size: 1, mtimeMs: 0 }],
+    () => 'another-hash',
+    1e6,
+  );
   expect(refreshed).toBe(0);
   expect(keep[0].issueId).toBe('10116');
 });
 
 test('a refresh for new metadata rules says so, not "the corpus settings"; a file change still names the files', () => {
   const none = { added: [], changed: [], removed: [], sources: [], configChanged: false };
-  expect(refreshStartLine({ ...none, metadataOutdated: true })).toBe('Updating the index: re-reading issue ids and relations as this agentos reads them (no embedding)…');
-  expect(refreshStartLine({ ...none, configChanged: true, metadataOutdated: true })).toBe('Updating the index: the corpus settings changed…');
-  expect(refreshStartLine({ ...none, changed: ['docs/a.md'], metadataOutdated: true })).toBe('Updating the index: 1 file (0 new, 1 changed, 0 deleted) since it was built…');
+  expect(refreshStartLine({ ...none, metadataOutdated: true })).toBe(
+    'Updating the index: re-reading issue ids and relations as this agentos reads them (no embedding)…',
+  );
+  expect(refreshStartLine({ ...none, configChanged: true, metadataOutdated: true })).toBe(
+    'Updating the index: the corpus settings changed…',
+  );
+  expect(refreshStartLine({ ...none, changed: ['docs/a.md'], metadataOutdated: true })).toBe(
+    'Updating the index: 1 file (0 new, 1 changed, 0 deleted) since it was built…',
+  );
 });

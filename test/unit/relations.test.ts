@@ -1,16 +1,30 @@
 /** What a text names as other work (issue 29): relation phrases, related sections, `Issue #N`; never a duplicate, never a list number. */
-import { briefRelations, declaredIssueId, isOwnIssue, namedRelatedIds, namesAsRelated } from '../../src/work-memory/corpus/relations.js';
+import {
+  briefRelations,
+  declaredIssueId,
+  isOwnIssue,
+  namedRelatedIds,
+  namesAsRelated,
+} from '../../src/work-memory/corpus/relations.js';
 
 test('relation phrases name other work, lists included', () => {
   expect(namedRelatedIds('This depends on #4 and #5, and is blocked by #12.')).toEqual(['4', '5', '12']);
   expect(namedRelatedIds('A follow-up to #0031: the same client, the 529 back-off.')).toEqual(['31']);
   expect(namedRelatedIds('Part of #19. See also #22.')).toEqual(['19', '22']);
   // Phrasings of the development histories (complementary to) and of ports and sub-tasks.
-  expect(namedRelatedIds('Complementary to #31. The Edge port of #116, ported from #206.')).toEqual(['31', '116', '206']);
-  expect(namedRelatedIds('A sub-task of #40, the continuation of #41, the counterpart to #42; a sub task of #43.')).toEqual(['40', '41', '42', '43']);
+  expect(namedRelatedIds('Complementary to #31. The Edge port of #116, ported from #206.')).toEqual([
+    '31',
+    '116',
+    '206',
+  ]);
+  expect(
+    namedRelatedIds('A sub-task of #40, the continuation of #41, the counterpart to #42; a sub task of #43.'),
+  ).toEqual(['40', '41', '42', '43']);
   // Not every such word names other work: a port number, a problem that goes on, where a duplicate is tracked.
   expect(namedRelatedIds('Listen on the port of 8080 (#7 asked for it).')).toEqual([]);
-  expect(namedRelatedIds('The timeout continues (#12). This continues to fail, see #12. Closing, tracked in #12.')).toEqual([]);
+  expect(
+    namedRelatedIds('The timeout continues (#12). This continues to fail, see #12. Closing, tracked in #12.'),
+  ).toEqual([]);
   // A re-filed issue is the same work, whatever tense says so.
   expect(namedRelatedIds('Re-filed #12, ported from #12.')).toEqual([]);
 });
@@ -51,7 +65,8 @@ test('a brief knows its own id from its H1, and names as related what it cites',
 
 test('a design asked as a brief knows its own issue from its header field, so the work that names it is its sibling', () => {
   // The head of Aletheia's docs/lld/done/10116-linkedin-oauth.md (public, MIT): the file number is a series of its own.
-  const design = '# 10116 - Feature: LinkedIn OAuth Authentication\n\n## 1. Context & Goal\n* **Issue:** #116\n* **Related Issues:** #117 (spike), #25 (superseded)\n';
+  const design =
+    '# 10116 - Feature: LinkedIn OAuth Authentication\n\n## 1. Context & Goal\n* **Issue:** #116\n* **Related Issues:** #117 (spike), #25 (superseded)\n';
   const b = briefRelations(design);
   expect(b.own).toBe('116');
   expect([...b.related]).toEqual(['25', '117']);
@@ -93,7 +108,11 @@ test('declaredIssueId on hostile input: a megabyte line, a URL that never ends, 
 
 test("isOwnIssue: the brief's stated issue is a file's stated one, one a commit or pull request closes, or GitHub's report of it", () => {
   const brief = briefRelations('# Issue #19: Link checking pipeline\n\nBody.');
-  const origin = (o: { kind: string; ref: string; closes?: string[]; source?: string }) => ({ closes: [], source: 'github', ...o });
+  const origin = (o: { kind: string; ref: string; closes?: string[]; source?: string }) => ({
+    closes: [],
+    source: 'github',
+    ...o,
+  });
   expect(isOwnIssue(brief, { ownIssue: '19' })).toBe(true);
   expect(isOwnIssue(brief, { ownIssue: '019' })).toBe(true);
   expect(isOwnIssue(brief, { ownIssue: '20' })).toBe(false);
@@ -104,7 +123,9 @@ test("isOwnIssue: the brief's stated issue is a file's stated one, one a commit 
   expect(isOwnIssue(brief, { origin: origin({ kind: 'issue', ref: 'BUG-19' }) })).toBe(false);
   // Another tracker's bug 19 is its own series, not the #19 the brief states.
   expect(isOwnIssue(brief, { origin: origin({ kind: 'issue', ref: '19', source: 'tracker' }) })).toBe(false);
-  expect(isOwnIssue(brief, { origin: origin({ kind: 'commit', ref: 'a1b2c3d', closes: ['19'], source: 'git' }) })).toBe(true);
+  expect(isOwnIssue(brief, { origin: origin({ kind: 'commit', ref: 'a1b2c3d', closes: ['19'], source: 'git' }) })).toBe(
+    true,
+  );
   expect(isOwnIssue(brief, {})).toBe(false);
   // A brief that states no issue is nobody's.
   expect(isOwnIssue(briefRelations('# Link checking pipeline\n\nFixes the crawler.'), { ownIssue: '19' })).toBe(false);
@@ -130,9 +151,15 @@ test('a brief states its issue the way a document does: frontmatter, a header fi
 
 test("Bugzilla's references name other work: a clone, a regression's cause, See also bug N", () => {
   // The head Bugzilla writes into every clone (seamonkey bug 1655326, dupes-dev: GitBugs, CC BY 4.0).
-  const clone = '+++ This bug was initially created as a clone of Bug #1645662 +++\n\nI compared 2.53.2 Language Pack help with reality';
+  const clone =
+    '+++ This bug was initially created as a clone of Bug #1645662 +++\n\nI compared 2.53.2 Language Pack help with reality';
   expect(namedRelatedIds(clone)).toEqual(['1645662']);
-  expect(namedRelatedIds('Regressed by bug 1400595. See also bug 12 and bug 13; cloned from bug 0099.')).toEqual(['12', '13', '99', '1400595']);
+  expect(namedRelatedIds('Regressed by bug 1400595. See also bug 12 and bug 13; cloned from bug 0099.')).toEqual([
+    '12',
+    '13',
+    '99',
+    '1400595',
+  ]);
   expect(namedRelatedIds('This is a regression caused by Bug 77.')).toEqual(['77']);
   expect(namedRelatedIds('See also bugs 12 and bug 13.')).toEqual(['12', '13']);
   // A duplicate of bug N is the same work; "bug 3" outside a relation says nothing.

@@ -1,5 +1,12 @@
 /** The calibrated same-work score (issue 20): features, the model and its floors, explanations. */
-import { calibratedScore, commitSameWorkModel, logit, sigmoid, whyInWords, type LogisticModel } from '../../src/work-memory/scoring/calibrated.js';
+import {
+  calibratedScore,
+  commitSameWorkModel,
+  logit,
+  sigmoid,
+  whyInWords,
+  type LogisticModel,
+} from '../../src/work-memory/scoring/calibrated.js';
 import { CALIBRATION } from '../../src/work-memory/scoring/calibration-data.js';
 import {
   computeFeatures,
@@ -100,7 +107,11 @@ describe('features', () => {
 
   test('distinctive terms: a sibling lacks what sets the brief apart (529, not 429), the same work has it', () => {
     const idf = (t: string) => ({ '529': 5, 'back-off': 3, client: 1, retry: 1 })[t] ?? 0.5;
-    const q = query({ briefTokens: ['529', 'back-off', 'client', 'retry', 'retry'], idf, df: (t) => (idf(t) > 0.5 ? 0.02 : 0.3) });
+    const q = query({
+      briefTokens: ['529', 'back-off', 'client', 'retry', 'retry'],
+      idf,
+      df: (t) => (idf(t) > 0.5 ? 0.02 : 0.3),
+    });
     const same = cand(0.8, {
       terms: new Map([
         ['529', 1],
@@ -125,9 +136,16 @@ describe('features', () => {
   });
 
   test('title overlap ignores plurals and numbers', () => {
-    expect([...titleWords('Keep dashboard sessions alive, issue 12')].sort()).toEqual(['alive', 'dashboard', 'keep', 'session']);
+    expect([...titleWords('Keep dashboard sessions alive, issue 12')].sort()).toEqual([
+      'alive',
+      'dashboard',
+      'keep',
+      'session',
+    ]);
     expect([...titleWords('ADR-0002: Structured logging')].sort()).toEqual(['logging', 'structured']);
-    expect(dice(titleWords('Session tokens expire'), titleWords('Keep sessions alive with token refresh'))).toBeCloseTo((2 * 2) / (3 + 5));
+    expect(dice(titleWords('Session tokens expire'), titleWords('Keep sessions alive with token refresh'))).toBeCloseTo(
+      (2 * 2) / (3 + 5),
+    );
     expect(dice(new Set(), new Set(['a']))).toBe(0);
   });
 });
@@ -165,23 +183,36 @@ describe('calibrated score', () => {
     expect(e.score).toBeLessThan(0.85);
     expect(e.score).toBeGreaterThanOrEqual(0.5);
     expect(e.cappedBy).toBe('duplicate-floor');
-    expect(calibratedScore(withLex, features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.25 }), lines).cappedBy).toBeNull();
+    expect(
+      calibratedScore(withLex, features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.25 }), lines).cappedBy,
+    ).toBeNull();
   });
 
   test("a sibling lacks the brief's own words: below the rare-terms floor no alert, related still possible (issue 46)", () => {
     const withRare = { ...model, floors: { ...model.floors, rareDuplicate: 0.2 } };
-    const e = calibratedScore(withRare, features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.9, rareCover: 0.12 }), lines);
+    const e = calibratedScore(
+      withRare,
+      features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.9, rareCover: 0.12 }),
+      lines,
+    );
     expect(e.probability).toBeGreaterThan(0.85);
     expect(e.score).toBeLessThan(0.85);
     expect(e.score).toBeGreaterThanOrEqual(0.5);
     expect(e.cappedBy).toBe('duplicate-floor');
-    expect(calibratedScore(withRare, features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.9, rareCover: 0.25 }), lines).cappedBy).toBeNull();
+    expect(
+      calibratedScore(withRare, features({ cosine: 0.8, cosineMean: 0.95, lexBrief: 0.9, rareCover: 0.25 }), lines)
+        .cappedBy,
+    ).toBeNull();
     // The commit model (issue 46) holds this floor; the markdown and trackers' models do not.
     expect(commitSameWorkModel().floors.rareDuplicate).toBe(0.2);
   });
 
   test('work one text names as related is a sibling: held under the alert line, related kept', () => {
-    const e = calibratedScore(model, features({ cosine: 0.9, cosineMean: 0.95, lexBrief: 0.9, namedRelated: 1 }), lines);
+    const e = calibratedScore(
+      model,
+      features({ cosine: 0.9, cosineMean: 0.95, lexBrief: 0.9, namedRelated: 1 }),
+      lines,
+    );
     expect(e.probability).toBeGreaterThan(0.99);
     expect(e.score).toBeLessThan(0.85);
     expect(e.score).toBeGreaterThanOrEqual(0.5);
@@ -201,20 +232,34 @@ describe('calibrated score', () => {
     const between = calibratedScore(model, { ...weak, cosine: 0.5, sameIssue: 1 }, lines);
     expect(between.score).toBe(0.5);
     expect(between.raisedBy).toBe('same-issue');
-    const confident = calibratedScore(model, features({ cosine: 0.5, cosineMean: 0.95, lexBrief: 0.9, sameIssue: 1 }), lines);
+    const confident = calibratedScore(
+      model,
+      features({ cosine: 0.5, cosineMean: 0.95, lexBrief: 0.9, sameIssue: 1 }),
+      lines,
+    );
     expect(confident.score).toBe(0.85 - 1e-4);
     expect(confident.cappedBy).toBe('duplicate-floor');
     expect(confident.raisedBy).toBe('same-issue');
-    expect([between.raisedTo, confident.raisedTo, calibratedScore(model, { ...weak, sameIssue: 1 }, lines).raisedTo]).toEqual([0.5, 0.5, 0.85]);
+    expect([
+      between.raisedTo,
+      confident.raisedTo,
+      calibratedScore(model, { ...weak, sameIssue: 1 }, lines).raisedTo,
+    ]).toEqual([0.5, 0.5, 0.85]);
     // Already above the line: left as it is, not lowered to it.
-    const strong = calibratedScore(model, features({ cosine: 0.95, cosineMean: 0.95, lexBrief: 0.9, sameIssue: 1 }), lines);
+    const strong = calibratedScore(
+      model,
+      features({ cosine: 0.95, cosineMean: 0.95, lexBrief: 0.9, sameIssue: 1 }),
+      lines,
+    );
     expect(strong.score).toBeGreaterThan(0.85);
     expect(strong.score).toBe(strong.probability);
     // Unrelated texts under one number (another tracker's #12, a renumbered series) are not the same work.
     const far = calibratedScore(model, features({ cosine: 0.3, cosineMean: 0.3, lexBrief: 0.1, sameIssue: 1 }), lines);
     expect(far.score).toBeLessThan(0.5);
     expect(far.raisedBy).toBeNull();
-    expect(whyInWords(far, features({ cosine: 0.3, cosineMean: 0.3, lexBrief: 0.1, sameIssue: 1 }), [])).not.toContain("the brief's own issue");
+    expect(whyInWords(far, features({ cosine: 0.3, cosineMean: 0.3, lexBrief: 0.1, sameIssue: 1 }), [])).not.toContain(
+      "the brief's own issue",
+    );
   });
 
   test('no related either below the related floor, whatever the other evidence', () => {
@@ -250,20 +295,28 @@ describe('calibrated score', () => {
 });
 
 describe('boilerplate chunks of the brief do not pair', () => {
-  const quoted = 'reference check_links.py import http client import re import ssl import time import urllib error import urllib request def find_urls filepath';
+  const quoted =
+    'reference check_links.py import http client import re import ssl import time import urllib error import urllib request def find_urls filepath';
   const corpus = [1, 2, 3, 4, 5].map((i) => `issue ${i} about topic ${i * 7} ${quoted}`);
   const lexical = { templates: detectTemplates(corpus) } as never;
 
   test('a chunk made mostly of text the corpus shares is left out; the rest is kept', () => {
     const vs = [new Float32Array(2), new Float32Array(2)];
-    const s = { method: 'calibrated' as const, lexical, briefText: '', briefChunks: ['Implement a request wrapper module with retries and backoff for the scanner', quoted] };
+    const s = {
+      method: 'calibrated' as const,
+      lexical,
+      briefText: '',
+      briefChunks: ['Implement a request wrapper module with retries and backoff for the scanner', quoted],
+    };
     expect(informativeChunks(vs, s)).toEqual([0]);
   });
 
   test('when every chunk is boilerplate all are kept (something must be compared)', () => {
     const vs = [new Float32Array(2)];
     expect(informativeChunks(vs, { method: 'calibrated', lexical, briefText: '', briefChunks: [quoted] })).toEqual([0]);
-    expect(informativeChunks(vs, { method: 'calibrated', lexical: null, briefText: '', briefChunks: [quoted] })).toEqual([0]);
+    expect(
+      informativeChunks(vs, { method: 'calibrated', lexical: null, briefText: '', briefChunks: [quoted] }),
+    ).toEqual([0]);
   });
 });
 
@@ -283,12 +336,20 @@ describe('the alert says what the calibrated score means, and why', () => {
       documentType: 'issue' as const,
       section: 'Problem',
       excerpt: 'Builds are slow.',
-      components: { cosine: 0.9, lexical: 0.6, shared: [], features: features(), why: ["shares 60% of the brief's weighted terms", 'similar as a whole (cosine 0.85)'] },
+      components: {
+        cosine: 0.9,
+        lexical: 0.6,
+        shared: [],
+        features: features(),
+        why: ["shares 60% of the brief's weighted terms", 'similar as a whole (cosine 0.85)'],
+      },
     };
     const text = renderDuplicateAlert([m], 0.85, await makeStyle(false), 120);
     expect(text).toContain('likely the same work: score ≥ 0.85');
     expect(text).toMatch(/^ {3}Score: {7}0\.9700$/m);
-    expect(text).toMatch(/^ {3}Why: {9}shares 60% of the brief's weighted terms; similar as a whole \(cosine 0\.85\)$/m);
+    expect(text).toMatch(
+      /^ {3}Why: {9}shares 60% of the brief's weighted terms; similar as a whole \(cosine 0\.85\)$/m,
+    );
     expect(text).toMatch(/^ {3}Paths: {7}docs\/audit\/done\/27-x\/001-issue\.md\n {16}docs\/LLDs\/done\/LLD-027\.md$/m);
     expect(text).not.toMatch(/^ {3}: /m);
   });
@@ -302,7 +363,12 @@ describe("wholeText 'all' (eval): every candidate's whole text is read, so saved
     const index = Object.assign(base, {
       docMean: (p: string) => (read.push(p), null),
     });
-    const scoring = { method: 'calibrated' as const, lexical: null, briefText: '# Past work\n\nbody', briefTitle: 'Past work' };
+    const scoring = {
+      method: 'calibrated' as const,
+      lexical: null,
+      briefText: '# Past work\n\nbody',
+      briefTitle: 'Past work',
+    };
     const product = rescore(index, [basis(0)], 10, 'history', scoring);
     const productRead = new Set(read);
     read.length = 0;
@@ -315,7 +381,12 @@ describe("wholeText 'all' (eval): every candidate's whole text is read, so saved
 
 test('keepAll (eval --save): every candidate the retrievers proposed, best first, the k best unchanged at its head', () => {
   const index = indexWithScores([0.92, 0.8, 0.6, 0.4, 0.2, 0.1]);
-  const scoring = { method: 'calibrated' as const, lexical: null, briefText: '# Past work\n\nbody', briefTitle: 'Past work' };
+  const scoring = {
+    method: 'calibrated' as const,
+    lexical: null,
+    briefText: '# Past work\n\nbody',
+    briefTitle: 'Past work',
+  };
   const k2 = rescore(index, [basis(0)], 2, 'history', scoring);
   const all = rescore(index, [basis(0)], 2, 'history', { ...scoring, keepAll: true });
   expect(k2).toHaveLength(2);
@@ -324,7 +395,18 @@ test('keepAll (eval --save): every candidate the retrievers proposed, best first
 });
 
 test("the brief's own issue: a document or a commit that states it is raised to the alert line; another issue's is not", () => {
-  const commit = { source: 'git' as const, kind: 'commit' as const, ref: 'a1b2c3d', pullRequest: null, closes: ['19'], url: null, files: [], fileCount: 0, date: null, author: null };
+  const commit = {
+    source: 'git' as const,
+    kind: 'commit' as const,
+    ref: 'a1b2c3d',
+    pullRequest: null,
+    closes: ['19'],
+    url: null,
+    files: [],
+    fileCount: 0,
+    date: null,
+    author: null,
+  };
   const index = indexWithScores([
     { score: 0.62, meta: { ownIssue: '19' } },
     { score: 0.64, meta: { filePath: 'git:a1b2c3d', origin: commit } },
@@ -332,7 +414,13 @@ test("the brief's own issue: a document or a commit that states it is raised to 
     // A file numbered 19 states nothing: its number may be a series of its own.
     { score: 0.63, meta: { filePath: 'docs/lld/done/LLD-019.md', issueId: '19' } },
   ]);
-  const scoring = (brief: string) => ({ method: 'calibrated' as const, lexical: null, briefText: brief, briefTitle: 'Link checking pipeline', briefRelations: briefRelations(brief) });
+  const scoring = (brief: string) => ({
+    method: 'calibrated' as const,
+    lexical: null,
+    briefText: brief,
+    briefTitle: 'Link checking pipeline',
+    briefRelations: briefRelations(brief),
+  });
   const own = rescore(index, [basis(0)], 10, 'history', scoring('# Issue #19: Link checking pipeline\n\nbody'));
   const byPath = new Map(own.map((m) => [m.filePath, m]));
   for (const p of ['docs/audit/done/101-past-work-0/001-issue.md', 'git:a1b2c3d']) {
@@ -346,10 +434,22 @@ test("the brief's own issue: a document or a commit that states it is raised to 
   }
   // A brief that states no issue, or another one, raises nothing.
   for (const brief of ['# Link checking pipeline\n\nbody', '# Issue #7: Link checking pipeline\n\nbody']) {
-    expect(rescore(index, [basis(0)], 10, 'history', scoring(brief)).every((m) => m.score < 0.85 && m.components?.raisedBy === null)).toBe(true);
+    expect(
+      rescore(index, [basis(0)], 10, 'history', scoring(brief)).every(
+        (m) => m.score < 0.85 && m.components?.raisedBy === null,
+      ),
+    ).toBe(true);
   }
   // A design of #19 indexed as a standard too: as a standard it governs by its rule, not by its issue.
-  const design = { score: 0.62, meta: { filePath: 'docs/lld/done/19-pipeline.md', types: ['history', 'standard'] as CorpusType[], documentType: 'lld' as const, ownIssue: '19' } };
+  const design = {
+    score: 0.62,
+    meta: {
+      filePath: 'docs/lld/done/19-pipeline.md',
+      types: ['history', 'standard'] as CorpusType[],
+      documentType: 'lld' as const,
+      ownIssue: '19',
+    },
+  };
   const both = indexWithScores([design], [design]);
   const brief19 = scoring('# Issue #19: Link checking pipeline\n\nbody');
   const asStandard = rescore(both, [basis(0)], 10, 'standard', brief19);
@@ -360,14 +460,28 @@ test("the brief's own issue: a document or a commit that states it is raised to 
 
 test("the brief's own issue keeps its raise when its whole text was not read (far down the cosine order)", () => {
   // Twenty better passages before it: it is outside the whole-text set, where a stand-in is held under every fully scored candidate.
-  const index = indexWithScores([...Array.from({ length: 20 }, (_, i) => 0.8 - i * 0.005), { score: 0.55, meta: { ownIssue: '19' } }]);
+  const index = indexWithScores([
+    ...Array.from({ length: 20 }, (_, i) => 0.8 - i * 0.005),
+    { score: 0.55, meta: { ownIssue: '19' } },
+  ]);
   const brief = '# Issue #19: Link checking pipeline\n\nbody';
-  const s = { method: 'calibrated' as const, lexical: null, briefText: brief, briefTitle: 'Link checking pipeline', briefRelations: briefRelations(brief) };
-  const own = rescore(index, [basis(0)], 30, 'history', s).find((m) => m.filePath === 'docs/audit/done/121-past-work-20/001-issue.md')!;
+  const s = {
+    method: 'calibrated' as const,
+    lexical: null,
+    briefText: brief,
+    briefTitle: 'Link checking pipeline',
+    briefRelations: briefRelations(brief),
+  };
+  const own = rescore(index, [basis(0)], 30, 'history', s).find(
+    (m) => m.filePath === 'docs/audit/done/121-past-work-20/001-issue.md',
+  )!;
   expect(own.components?.raisedBy).toBe('same-issue');
   expect(own.score).toBeGreaterThanOrEqual(0.85);
   // Between the floors it keeps the related line it was raised to, and no more: what is above it came from the stand-in.
-  const weak = indexWithScores([...Array.from({ length: 20 }, (_, i) => 0.8 - i * 0.005), { score: 0.45, meta: { ownIssue: '19' } }]);
+  const weak = indexWithScores([
+    ...Array.from({ length: 20 }, (_, i) => 0.8 - i * 0.005),
+    { score: 0.45, meta: { ownIssue: '19' } },
+  ]);
   const scored = rescore(weak, [basis(0)], 30, 'history', s);
   const held = scored.find((m) => m.filePath === 'docs/audit/done/121-past-work-20/001-issue.md')!;
   expect(held.components?.raisedBy).toBe('same-issue');
@@ -375,8 +489,15 @@ test("the brief's own issue keeps its raise when its whole text was not read (fa
 });
 
 test('a text that states the issue and names it as other work says nothing sure: the sibling cap holds, nothing is raised', () => {
-  const model: LogisticModel = { intercept: 0, features: { cosineMean: { weight: 4, mean: 0.5, scale: 0.1 } }, floors: { related: 0.4, duplicate: 0.6 } };
-  const e = calibratedScore(model, features({ cosine: 0.7, cosineMean: 0.9, sameIssue: 1, namedRelated: 1 }), { duplicate: 0.85, related: 0.5 });
+  const model: LogisticModel = {
+    intercept: 0,
+    features: { cosineMean: { weight: 4, mean: 0.5, scale: 0.1 } },
+    floors: { related: 0.4, duplicate: 0.6 },
+  };
+  const e = calibratedScore(model, features({ cosine: 0.7, cosineMean: 0.9, sameIssue: 1, namedRelated: 1 }), {
+    duplicate: 0.85,
+    related: 0.5,
+  });
   expect(e.cappedBy).toBe('named-related');
   expect(e.raisedBy).toBeNull();
   expect(e.score).toBeLessThan(0.85);

@@ -46,17 +46,33 @@ test("this repository's own document leads its group, whatever the order: a copy
 });
 
 test("copies are not the brief's reference twice, nor the original's competitor", () => {
-  const q: QueryEvidence = { briefTitle: 'Cache lookups', briefTokens: ['cache', 'lookups'], corpusDocs: 100, idf: () => 1, df: () => 0.01 };
+  const q: QueryEvidence = {
+    briefTitle: 'Cache lookups',
+    briefTokens: ['cache', 'lookups'],
+    corpusDocs: 100,
+    idf: () => 1,
+    df: () => 0.01,
+  };
   const base = { cosineMean: 0.8, lexBrief: 0.5, title: 'Cache lookups', terms: undefined, chunks: 1 };
   const original = { ...base, path: 'docs/a.md', work: 'copy:docs/a.md', cosine: 0.9 };
   const others = [0.6, 0.55, 0.5, 0.45].map((cosine, i) => ({ ...base, path: `o${i}.md`, work: null, cosine }));
-  const copies = Array.from({ length: 30 }, (_, i) => ({ ...base, path: `copies/${i}/a.md`, work: 'copy:docs/a.md', copy: true, cosine: 0.9 }));
+  const copies = Array.from({ length: 30 }, (_, i) => ({
+    ...base,
+    path: `copies/${i}/a.md`,
+    work: 'copy:docs/a.md',
+    copy: true,
+    cosine: 0.9,
+  }));
   const alone = computeFeatures(q, [original, ...others])[0].features;
   const flooded = computeFeatures(q, [original, ...copies, ...others])[0].features;
   expect(flooded.gap).toBeCloseTo(alone.gap, 10);
   expect(flooded.standout).toBeCloseTo(alone.standout, 10);
   // Counted as competitors (as before issue 47), the copies took both away.
-  const counted = computeFeatures(q, [original, ...copies.map((c, i) => ({ ...c, copy: false, work: `w${i}` })), ...others])[0].features;
+  const counted = computeFeatures(q, [
+    original,
+    ...copies.map((c, i) => ({ ...c, copy: false, work: `w${i}` })),
+    ...others,
+  ])[0].features;
   expect(counted.gap).toBeLessThan(alone.gap);
   expect(counted.standout).toBeLessThan(alone.standout);
 });

@@ -26,7 +26,10 @@ const bugzilla = (n: number): FilingPlace => briefPlace('tracker', `firefox/${n}
 
 describe('a report’s place', () => {
   it('is its number in the series its id names: tracker, product prefix, repository', () => {
-    expect(placeOf(origin('tracker', 'issue', 'firefox/1327279'))).toEqual({ series: '|tracker:firefox/', number: 1327279 });
+    expect(placeOf(origin('tracker', 'issue', 'firefox/1327279'))).toEqual({
+      series: '|tracker:firefox/',
+      number: 1327279,
+    });
     expect(placeOf(origin('tracker', 'issue', 'PROJ-0042'))).toEqual({ series: '|tracker:PROJ-', number: 42 });
     expect(placeOf(origin('github', 'issue', '17'))).toEqual({ series: '|github:', number: 17 });
     expect(placeOf(origin('github', 'issue', '17'), 'acme/api')).toEqual({ series: 'acme/api|github:', number: 17 });
@@ -61,7 +64,14 @@ describe('filedNear', () => {
 
   it('never compares numbers of different series, and says nothing of a report alone in its series or with no place', () => {
     const gh = (n: number) => briefPlace('github', String(n))!;
-    const near = filedNear(null, [bugzilla(100), gh(1), bugzilla(200), null, gh(50), { series: 'other|tracker:', number: 7 }]);
+    const near = filedNear(null, [
+      bugzilla(100),
+      gh(1),
+      bugzilla(200),
+      null,
+      gh(50),
+      { series: 'other|tracker:', number: 7 },
+    ]);
     expect(near).toEqual([0, 0, 1, null, 1, null]);
   });
 });
@@ -100,15 +110,41 @@ describe('the scorer reads each report’s place and the brief’s (rank.ts, che
   };
   const index = () => {
     const i = new InMemoryIndex();
-    i.add({ filePath: 'github:issue/3', title: 'Crash on start', issueId: '3', origin: gh('3'), chunks: [{ vector: at(0.8, 1) }] });
-    i.add({ filePath: 'github:issue/40', title: 'Crash on start', issueId: '40', origin: gh('40'), chunks: [{ vector: at(0.8, 2) }] });
-    i.add({ filePath: 'tracker:PROJ-9', title: 'Crash on start', issueId: 'PROJ-9', origin: origin('tracker', 'issue', 'PROJ-9'), chunks: [{ vector: at(0.8, 3) }] });
-    i.add({ filePath: 'docs/done/7-crash.md', title: 'Crash on start', issueId: '7', chunks: [{ vector: at(0.8, 4) }] });
+    i.add({
+      filePath: 'github:issue/3',
+      title: 'Crash on start',
+      issueId: '3',
+      origin: gh('3'),
+      chunks: [{ vector: at(0.8, 1) }],
+    });
+    i.add({
+      filePath: 'github:issue/40',
+      title: 'Crash on start',
+      issueId: '40',
+      origin: gh('40'),
+      chunks: [{ vector: at(0.8, 2) }],
+    });
+    i.add({
+      filePath: 'tracker:PROJ-9',
+      title: 'Crash on start',
+      issueId: 'PROJ-9',
+      origin: origin('tracker', 'issue', 'PROJ-9'),
+      chunks: [{ vector: at(0.8, 3) }],
+    });
+    i.add({
+      filePath: 'docs/done/7-crash.md',
+      title: 'Crash on start',
+      issueId: '7',
+      chunks: [{ vector: at(0.8, 4) }],
+    });
     return i;
   };
   const text = '# Crash on start\n\nThe app crashes on start.';
   const check = (ownIssue?: string) => {
-    const s = { ...scoringFor(structuredClone(DEFAULT_CONFIG), text, { lexical: null, model: true, ownIssue }), method: 'calibrated' as const };
+    const s = {
+      ...scoringFor(structuredClone(DEFAULT_CONFIG), text, { lexical: null, model: true, ownIssue }),
+      method: 'calibrated' as const,
+    };
     return new Map(rescore(index(), [basis(0)], 5, 'history', s).map((m) => [m.filePath, m]));
   };
   const near = (m: Map<string, HistoryMatch>, p: string) => m.get(p)!.components!.features!.filedNear;
@@ -137,7 +173,8 @@ describe('the scorer reads each report’s place and the brief’s (rank.ts, che
 });
 
 describe('the brief’s own place (check/run.ts scoringFor)', () => {
-  const place = (text: string, ownIssue?: string) => scoringFor(structuredClone(DEFAULT_CONFIG), text, { lexical: null, model: true, ownIssue }).briefFiled ?? null;
+  const place = (text: string, ownIssue?: string) =>
+    scoringFor(structuredClone(DEFAULT_CONFIG), text, { lexical: null, model: true, ownIssue }).briefFiled ?? null;
 
   it('is the issue `agentos ci` was told, or the one the brief states, in GitHub’s series', () => {
     expect(place('# Crash on start', '12')).toEqual(briefPlace('github', '12'));

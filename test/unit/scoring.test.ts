@@ -30,7 +30,9 @@ describe('hybrid fusion', () => {
 
   it('the same cosine means less for a generic brief close to everything', () => {
     const generic = referenceOf([0.8, 0.79, 0.78, 0.78, 0.77].map((cosine) => ({ cosine, lexical: 0.3 })));
-    expect(fuse({ cosine: 0.82, lexical: 0.3 }, 'calibrated', generic)).toBeLessThan(fuse({ cosine: 0.82, lexical: 0.3 }, 'calibrated', reference));
+    expect(fuse({ cosine: 0.82, lexical: 0.3 }, 'calibrated', generic)).toBeLessThan(
+      fuse({ cosine: 0.82, lexical: 0.3 }, 'calibrated', reference),
+    );
   });
 
   it('the reference is the 4th best; with fewer candidates the prior is used', () => {
@@ -60,7 +62,12 @@ describe('lexical-only rule (no model)', () => {
 });
 
 describe('one match per past piece of work', () => {
-  const m = (filePath: string, issueId: string | null, documentType: HistoryMatch['documentType'], score: number): HistoryMatch => ({
+  const m = (
+    filePath: string,
+    issueId: string | null,
+    documentType: HistoryMatch['documentType'],
+    score: number,
+  ): HistoryMatch => ({
     issueId,
     title: filePath,
     filePath,
@@ -74,19 +81,38 @@ describe('one match per past piece of work', () => {
   });
 
   it('an issue and its design are one match listing both paths; the best leads', () => {
-    const out = groupByWork([m('docs/LLDs/done/LLD-091.md', '91', 'lld', 0.9), m('docs/audit/done/91-x/001-issue.md', '91', 'issue', 0.8), m('docs/audit/done/92-y/001-issue.md', '92', 'issue', 0.7)]);
+    const out = groupByWork([
+      m('docs/LLDs/done/LLD-091.md', '91', 'lld', 0.9),
+      m('docs/audit/done/91-x/001-issue.md', '91', 'issue', 0.8),
+      m('docs/audit/done/92-y/001-issue.md', '92', 'issue', 0.7),
+    ]);
     expect(out.map((x) => x.filePath)).toEqual(['docs/LLDs/done/LLD-091.md', 'docs/audit/done/92-y/001-issue.md']);
     expect(out[0].paths).toEqual(['docs/LLDs/done/LLD-091.md', 'docs/audit/done/91-x/001-issue.md']);
   });
 
   it('documents without an issue id, and standards, are never merged', () => {
-    const out = groupByWork([m('a.md', null, 'issue', 0.9), m('b.md', null, 'issue', 0.8), m('docs/adrs/0091.md', '91', 'adr', 0.7), m('docs/audit/done/91/001-issue.md', '91', 'issue', 0.6)]);
+    const out = groupByWork([
+      m('a.md', null, 'issue', 0.9),
+      m('b.md', null, 'issue', 0.8),
+      m('docs/adrs/0091.md', '91', 'adr', 0.7),
+      m('docs/audit/done/91/001-issue.md', '91', 'issue', 0.6),
+    ]);
     expect(out).toHaveLength(4);
   });
 });
 
 describe('wrapper headers', () => {
-  const wrapped = ['# LLD Finalized', '', 'Path: docs/lld/active/LLD-042.md', 'Status: APPROVED', '**Reviewed:** 2024-05-01', '', '# Token refresh for long builds', '', 'Body text here.'].join('\n');
+  const wrapped = [
+    '# LLD Finalized',
+    '',
+    'Path: docs/lld/active/LLD-042.md',
+    'Status: APPROVED',
+    '**Reviewed:** 2024-05-01',
+    '',
+    '# Token refresh for long builds',
+    '',
+    'Body text here.',
+  ].join('\n');
 
   it('strips a first H1 followed by key/value lines and then the real H1', () => {
     const { body, header } = stripWrapperHeader(wrapped);
@@ -101,14 +127,24 @@ describe('wrapper headers', () => {
   });
 
   it('leaves ordinary documents alone', () => {
-    for (const text of ['# Title\n\nSome prose.\n\n# Another H1', '# Title\n\n# Second', '# Only\nStatus: done\n\nprose']) {
+    for (const text of [
+      '# Title\n\nSome prose.\n\n# Another H1',
+      '# Title\n\n# Second',
+      '# Only\nStatus: done\n\nprose',
+    ]) {
       expect(stripWrapperHeader(text)).toEqual({ body: text, header: null });
     }
   });
 });
 
 describe('issue folders of revisions', () => {
-  const f = (relPath: string, types: CorpusFile['types'] = ['history']): CorpusFile => ({ relPath, absPath: `/r/${relPath}`, types, size: 1, mtimeMs: 1 });
+  const f = (relPath: string, types: CorpusFile['types'] = ['history']): CorpusFile => ({
+    relPath,
+    absPath: `/r/${relPath}`,
+    types,
+    size: 1,
+    mtimeMs: 1,
+  });
 
   it('keeps 001-issue.md, else the highest draft, else the brief — one per folder', () => {
     const kept = oneDocumentPerIssueFolder([
@@ -121,11 +157,19 @@ describe('issue folders of revisions', () => {
       f('docs/audit/done/3-c/004-draft.md'),
       f('docs/audit/done/3-c/001-brief.md'),
     ]).map((x) => x.relPath);
-    expect(kept).toEqual(['docs/audit/done/1-a/010-draft.md', 'docs/audit/done/2-b/001-brief.md', 'docs/audit/done/3-c/001-issue.md']);
+    expect(kept).toEqual([
+      'docs/audit/done/1-a/010-draft.md',
+      'docs/audit/done/2-b/001-brief.md',
+      'docs/audit/done/3-c/001-issue.md',
+    ]);
   });
 
   it('never drops standards or other files', () => {
-    const files = [f('docs/LLDs/done/LLD-1.md', ['history', 'standard']), f('docs/audit/done/1-a/notes.md'), f('docs/audit/done/1-a/001-brief.md', ['standard'])];
+    const files = [
+      f('docs/LLDs/done/LLD-1.md', ['history', 'standard']),
+      f('docs/audit/done/1-a/notes.md'),
+      f('docs/audit/done/1-a/001-brief.md', ['standard']),
+    ];
     expect(oneDocumentPerIssueFolder(files)).toEqual(files);
   });
 });
@@ -144,7 +188,10 @@ describe('eval inputs', () => {
   it('indexes each cluster original and asks its duplicates with the original as target', () => {
     const split = splitPairs(parsePairs(jsonl, 'f.jsonl'), 0);
     expect(split.history.map((r) => r.id).sort()).toEqual(['p/1', 'p/4', 'p/5']);
-    expect(split.queries).toEqual([expect.objectContaining({ id: 'p/2', target: 'p/1' }), expect.objectContaining({ id: 'p/3', target: 'p/1' })]);
+    expect(split.queries).toEqual([
+      expect.objectContaining({ id: 'p/2', target: 'p/1' }),
+      expect.objectContaining({ id: 'p/3', target: 'p/1' }),
+    ]);
   });
 
   it('held-out clusters are asked whole with nothing to find', () => {
@@ -161,7 +208,11 @@ describe('eval inputs', () => {
 
   it('finds links between past documents', () => {
     // A follow-up and a related issue are siblings, not the same work (issue 29).
-    expect(linkedIssueIds('This is a duplicate of #12. Replaces #7; supersedes #003. Follow-up to #40.\nRelated Issues: #5, #6').sort()).toEqual(['12', '3', '7']);
+    expect(
+      linkedIssueIds(
+        'This is a duplicate of #12. Replaces #7; supersedes #003. Follow-up to #40.\nRelated Issues: #5, #6',
+      ).sort(),
+    ).toEqual(['12', '3', '7']);
     expect(linkedIssueIds('Fixes #12 and mentions #13')).toEqual([]);
     const pairs = linkedPairs([
       { filePath: 'a', issueId: '1', title: 'Cache', text: 'duplicate of #2' },

@@ -13,14 +13,29 @@ import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { readTrackerExport, TrackerFileError } from '../../src/work-memory/sources/tracker.js';
 import { REPO } from '../helpers/paths.js';
 
-const commit = (message: string, author = 'Ada', email = 'ada@example.com') => ({ sha: 'a'.repeat(40), parents: [], author, email, date: '2026-01-02T03:04:05+01:00', message, files: [] });
+const commit = (message: string, author = 'Ada', email = 'ada@example.com') => ({
+  sha: 'a'.repeat(40),
+  parents: [],
+  author,
+  email,
+  date: '2026-01-02T03:04:05+01:00',
+  message,
+  files: [],
+});
 const rules = compileRules({ excludeSubjects: [], excludeAuthors: [] });
 
 describe('LogParser (git log -z with a NUL-separated format)', () => {
-  const record = (sha: string, msg: string, files: string[]) => `\x1e${sha}\0p1 p2\0Ada\0ada@x\x002026-01-01T00:00:00Z\0${msg}\0` + (files.length ? '\n' + files.join('\0') + '\0' : '');
+  const record = (sha: string, msg: string, files: string[]) =>
+    `\x1e${sha}\0p1 p2\0Ada\0ada@x\x002026-01-01T00:00:00Z\0${msg}\0` +
+    (files.length ? '\n' + files.join('\0') + '\0' : '');
   test('commits, their files (one path, or none) and messages holding newlines and field-like text', () => {
     const text =
-      record('1'.repeat(40), 'Fix the parser\n\nBody with \x1f and "M" on a line\n', ['M', 'src/a.ts', 'A', 'src/b.ts']) +
+      record('1'.repeat(40), 'Fix the parser\n\nBody with \x1f and "M" on a line\n', [
+        'M',
+        'src/a.ts',
+        'A',
+        'src/b.ts',
+      ]) +
       record('2'.repeat(40), 'Empty\n', []) +
       record('3'.repeat(40), 'Last\n', ['D', 'old.md']);
     const out = new LogParser().end(text);
@@ -37,7 +52,9 @@ describe('LogParser (git log -z with a NUL-separated format)', () => {
 
   test('a path that looks like the start of a commit is a path', () => {
     const forged = `\x1e${'f'.repeat(40)}`;
-    const out = new LogParser().end(record('1'.repeat(40), 'Real\n', ['A', forged, 'M', 'b.ts']) + record('2'.repeat(40), 'Next\n', []));
+    const out = new LogParser().end(
+      record('1'.repeat(40), 'Real\n', ['A', forged, 'M', 'b.ts']) + record('2'.repeat(40), 'Next\n', []),
+    );
     expect(out.map((c) => c.sha[0])).toEqual(['1', '2']);
     expect(out[0].files.map((f) => f.path)).toEqual([forged, 'b.ts']);
   });
@@ -68,20 +85,35 @@ describe('which commits are work', () => {
     expect(notWork(commit(subject), rules)).toBe(why);
   });
 
-  test.each(['Add a --dry-run flag', 'Fix release notes for prereleases', 'Upgrade dependencies and require Node 22', 'Merge pull request #12 from a/b'])('%s is work', (subject) => {
+  test.each([
+    'Add a --dry-run flag',
+    'Fix release notes for prereleases',
+    'Upgrade dependencies and require Node 22',
+    'Merge pull request #12 from a/b',
+  ])('%s is work', (subject) => {
     expect(notWork(commit(subject), rules)).toBeNull();
   });
 
   test("a merge is judged by its pull request's title in the body, and a bot's branch is a bot's (issue 46)", () => {
     // A person merged it: the merge's author is no bot, its subject no bump.
-    expect(notWork(commit('Merge pull request #5012 from cli/dependabot/go_modules/golang.org/x/net-0.23.0\n\nBump golang.org/x/net from 0.22.0 to 0.23.0', 'Mona Maintainer'), rules)).toBe('bot');
+    expect(
+      notWork(
+        commit(
+          'Merge pull request #5012 from cli/dependabot/go_modules/golang.org/x/net-0.23.0\n\nBump golang.org/x/net from 0.22.0 to 0.23.0',
+          'Mona Maintainer',
+        ),
+        rules,
+      ),
+    ).toBe('bot');
     expect(notWork(commit('Merge pull request #88 from a/deps\n\nUpdate dependencies'), rules)).toBe('dependencies');
     expect(notWork(commit('Merge pull request #89 from a/rel\n\nRelease 2.4.0'), rules)).toBe('release');
     expect(notWork(commit('Merge pull request #90 from a/flag\n\nAdd a --remote flag'), rules)).toBeNull();
   });
 
   test('a bot is not work; configured subjects and authors are left out too', () => {
-    expect(notWork(commit('Fix typo', 'dependabot[bot]', '4+dependabot[bot]@users.noreply.github.com'), rules)).toBe('bot');
+    expect(notWork(commit('Fix typo', 'dependabot[bot]', '4+dependabot[bot]@users.noreply.github.com'), rules)).toBe(
+      'bot',
+    );
     const mine = compileRules({ excludeSubjects: ['^docs:'], excludeAuthors: ['ci@corp'] });
     expect(notWork(commit('docs: tidy'), mine)).toBe('configured');
     expect(notWork(commit('Fix it', 'CI', 'ci@corp.example'), mine)).toBe('configured');
@@ -96,15 +128,23 @@ describe('which commits are work', () => {
     expect(notWork(button, rules)).toBe('revert');
     expect(revertOf(button)).toEqual({ sha: null, title: 'Add caching', reapplies: false });
     // A revert of the revert puts the work back.
-    expect(revertOf(commit(`Revert "Revert "Add caching""\n\nThis reverts commit ${'c'.repeat(40)}.\n`))).toMatchObject({ title: 'Add caching', reapplies: true });
+    expect(revertOf(commit(`Revert "Revert "Add caching""\n\nThis reverts commit ${'c'.repeat(40)}.\n`))).toMatchObject(
+      { title: 'Add caching', reapplies: true },
+    );
     expect(revertOf(commit('Reapply "Add caching"\n'))).toMatchObject({ title: 'Add caching', reapplies: true });
   });
 });
 
 describe('describeWork', () => {
   test('a squash commit: the pull request from "(#N)", the issues it closes, trailers dropped', () => {
-    const w = describeWork(commit('Add gitlab.repoId option (#1224)\n\nFixes #1200, closes #1201 and #1202\n\nSigned-off-by: Ada <ada@x>\n'));
-    expect(w).toMatchObject({ pullRequest: '1224', title: 'Add gitlab.repoId option', closes: ['1200', '1201', '1202'] });
+    const w = describeWork(
+      commit('Add gitlab.repoId option (#1224)\n\nFixes #1200, closes #1201 and #1202\n\nSigned-off-by: Ada <ada@x>\n'),
+    );
+    expect(w).toMatchObject({
+      pullRequest: '1224',
+      title: 'Add gitlab.repoId option',
+      closes: ['1200', '1201', '1202'],
+    });
     expect(w.body).not.toContain('Signed-off-by');
   });
 
@@ -114,15 +154,24 @@ describe('describeWork', () => {
   });
 
   test('a plain commit has no pull request; "resolve #12" closes 12', () => {
-    expect(describeWork(commit('Parse CLI arguments strictly (resolve #1196)'))).toMatchObject({ pullRequest: null, closes: ['1196'] });
+    expect(describeWork(commit('Parse CLI arguments strictly (resolve #1196)'))).toMatchObject({
+      pullRequest: null,
+      closes: ['1196'],
+    });
   });
 });
 
 describe('web addresses from the remote', () => {
   test('https, scp-style and ssh remotes; credentials never kept', () => {
-    expect(webRepo('https://user:s3cret@github.com/acme/tool.git')).toEqual({ host: 'github', base: 'https://github.com/acme/tool' });
+    expect(webRepo('https://user:s3cret@github.com/acme/tool.git')).toEqual({
+      host: 'github',
+      base: 'https://github.com/acme/tool',
+    });
     expect(webRepo('git@github.com:acme/tool.git')?.base).toBe('https://github.com/acme/tool');
-    expect(webRepo('ssh://git@gitlab.example.com/group/sub/tool.git')).toEqual({ host: 'gitlab', base: 'https://gitlab.example.com/group/sub/tool' });
+    expect(webRepo('ssh://git@gitlab.example.com/group/sub/tool.git')).toEqual({
+      host: 'gitlab',
+      base: 'https://gitlab.example.com/group/sub/tool',
+    });
     expect(webRepo('/srv/git/tool.git')).toBeNull();
     const r = webRepo('https://github.com/acme/tool')!;
     expect(pullRequestUrl(r, '12')).toBe('https://github.com/acme/tool/pull/12');
@@ -139,8 +188,18 @@ describe('tracker exports', () => {
     expect(r.docs.map((d) => d.metadata.filePath)).toEqual(['github:issue/212']);
     expect(r.notCompleted).toBe(2);
     const d = r.docs[0].metadata;
-    expect(d).toMatchObject({ issueId: '212', title: 'sync --dry-run is silent when targets list is empty', status: 'done' });
-    expect(d.origin).toMatchObject({ source: 'github', kind: 'issue', ref: '212', url: 'https://github.com/example-org/widget-tool/issues/212', date: '2024-05-14T09:21:37.000Z' });
+    expect(d).toMatchObject({
+      issueId: '212',
+      title: 'sync --dry-run is silent when targets list is empty',
+      status: 'done',
+    });
+    expect(d.origin).toMatchObject({
+      source: 'github',
+      kind: 'issue',
+      ref: '212',
+      url: 'https://github.com/example-org/widget-tool/issues/212',
+      date: '2024-05-14T09:21:37.000Z',
+    });
     expect(r.warnings).toEqual([]);
   });
 
@@ -177,23 +236,48 @@ describe('tracker exports', () => {
 
   test('JSON lines: a bad line is skipped and named, the rest is read; duplicates become labelled pairs', () => {
     const text = [
-      JSON.stringify({ id: 'PROJ-1', title: 'Export to CSV', body: 'As a user…', closed: '2026-01-03', resolution: 'Fixed' }),
+      JSON.stringify({
+        id: 'PROJ-1',
+        title: 'Export to CSV',
+        body: 'As a user…',
+        closed: '2026-01-03',
+        resolution: 'Fixed',
+      }),
       '{not json',
       JSON.stringify({ id: 'PROJ-2', title: '', body: 'x', closed: true }),
-      JSON.stringify({ id: 'PROJ-3', title: 'CSV export', body: 'same', closed: true, resolution: 'Duplicate', duplicate_of: 'PROJ-1' }),
+      JSON.stringify({
+        id: 'PROJ-3',
+        title: 'CSV export',
+        body: 'same',
+        closed: true,
+        resolution: 'Duplicate',
+        duplicate_of: 'PROJ-1',
+      }),
       JSON.stringify({ id: 'PROJ-4', title: 'Dark mode', closed: true, resolution: "Won't Fix" }),
       JSON.stringify({ id: 'PROJ-5', title: 'Open one', closed: false }),
       JSON.stringify({ id: 'PROJ-6', title: 'Bad date', closed: 'yesterday' }),
     ].join('\n');
     const r = readTrackerExport('jira.jsonl', text);
     expect(r.docs.map((d) => d.metadata.filePath)).toEqual(['tracker:PROJ-1']);
-    expect(r.warnings).toEqual(['jira.jsonl: line 2: not valid JSON; skipped', 'jira.jsonl: line 3: no title; skipped', 'jira.jsonl: line 7: "closed" is neither a date nor true/false; skipped']);
+    expect(r.warnings).toEqual([
+      'jira.jsonl: line 2: not valid JSON; skipped',
+      'jira.jsonl: line 3: no title; skipped',
+      'jira.jsonl: line 7: "closed" is neither a date nor true/false; skipped',
+    ]);
     expect(r.duplicates).toEqual([expect.objectContaining({ key: 'tracker:PROJ-3', of: 'tracker:PROJ-1' })]);
     expect(r.notCompleted).toBe(3);
   });
 
   test('hostile gh records fail alone and are named; what is kept is bounded and its link is a web address', () => {
-    const ok = { number: 7, title: 'Fine', body: '', closedAt: '2026-01-01T00:00:00Z', stateReason: 'COMPLETED', labels: [], url: 'https://github.com/a/b/issues/7' };
+    const ok = {
+      number: 7,
+      title: 'Fine',
+      body: '',
+      closedAt: '2026-01-01T00:00:00Z',
+      stateReason: 'COMPLETED',
+      labels: [],
+      url: 'https://github.com/a/b/issues/7',
+    };
     const text =
       '[' +
       [
@@ -241,7 +325,13 @@ describe('readGitSource on a real repository', () => {
     execFileSync('git', args, {
       cwd: dir,
       encoding: 'utf8',
-      env: { ...process.env, GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' },
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'Ada',
+        GIT_AUTHOR_EMAIL: 'ada@example.com',
+        GIT_COMMITTER_NAME: 'Ada',
+        GIT_COMMITTER_EMAIL: 'ada@example.com',
+      },
     }).trim();
   const commitFile = async (file: string, text: string, message: string) => {
     await writeFile(path.join(dir, file), text);
@@ -258,7 +348,8 @@ describe('readGitSource on a real repository', () => {
     await rm(dir, { recursive: true, force: true });
     await rm(`${dir}-msg`, { force: true });
   });
-  const read = (previous: Parameters<typeof readGitSource>[0]['previous'] = null) => readGitSource({ root: dir, branch: null, rules: { excludeSubjects: [], excludeAuthors: [] }, previous });
+  const read = (previous: Parameters<typeof readGitSource>[0]['previous'] = null) =>
+    readGitSource({ root: dir, branch: null, rules: { excludeSubjects: [], excludeAuthors: [] }, previous });
 
   test('merges, squashes, releases and reverts; then only new commits; then a rewritten history in full', async () => {
     await commitFile('a.txt', 'a', 'Add the parser');
@@ -275,8 +366,17 @@ describe('readGitSource on a real repository', () => {
     expect(first.state.skipped).toEqual({ release: 1, revert: 1 });
     const byTitle = new Map(first.docs.map((d) => [d.metadata.title, d.metadata]));
     expect([...byTitle.keys()].sort()).toEqual(['Add a --dry-run flag', 'Add the parser', 'Cache tag lookups']);
-    expect(byTitle.get('Add a --dry-run flag')!.origin).toMatchObject({ kind: 'pull-request', pullRequest: '9', files: ['c.txt'], url: 'https://github.com/acme/tool/pull/9' });
-    expect(byTitle.get('Cache tag lookups')).toMatchObject({ issueId: '3', status: 'superseded', statusReason: expect.stringMatching(/^Reverted in [0-9a-f]{7}/) });
+    expect(byTitle.get('Add a --dry-run flag')!.origin).toMatchObject({
+      kind: 'pull-request',
+      pullRequest: '9',
+      files: ['c.txt'],
+      url: 'https://github.com/acme/tool/pull/9',
+    });
+    expect(byTitle.get('Cache tag lookups')).toMatchObject({
+      issueId: '3',
+      status: 'superseded',
+      statusReason: expect.stringMatching(/^Reverted in [0-9a-f]{7}/),
+    });
     expect(JSON.stringify(first.docs)).not.toContain('token');
 
     // One new commit: one document read, the rest kept.
@@ -288,7 +388,12 @@ describe('readGitSource on a real repository', () => {
     // Nothing new: nothing read.
     expect((await read({ state: second.state, docs: second.docs })).read.mode).toBe('unchanged');
     // Other exclusion rules choose other documents: the history is read again.
-    const ruled = await readGitSource({ root: dir, branch: null, rules: { excludeSubjects: ['^Support '], excludeAuthors: [] }, previous: { state: second.state, docs: second.docs } });
+    const ruled = await readGitSource({
+      root: dir,
+      branch: null,
+      rules: { excludeSubjects: ['^Support '], excludeAuthors: [] },
+      previous: { state: second.state, docs: second.docs },
+    });
     expect(ruled.read).toMatchObject({ mode: 'full', reason: 'the exclusion rules changed' });
     expect(ruled.state.skipped).toMatchObject({ configured: 1 });
 
@@ -305,18 +410,32 @@ describe('readGitSource on a real repository', () => {
     const proxy = await commitFile('p.txt', 'p', 'Route requests through the proxy');
     g('revert', '--no-edit', proxy);
     const first = await read();
-    expect(first.docs.find((d) => d.metadata.title === 'Route requests through the proxy')?.metadata.status).toBe('superseded');
+    expect(first.docs.find((d) => d.metadata.title === 'Route requests through the proxy')?.metadata.status).toBe(
+      'superseded',
+    );
     g('revert', '--no-edit', 'HEAD'); // Revert "Revert "Route requests through the proxy""
     const second = await read({ state: first.state, docs: first.docs });
     expect(second.read.mode).toBe('incremental');
-    expect(second.docs.find((d) => d.metadata.title === 'Route requests through the proxy')?.metadata).toMatchObject({ status: 'done', statusReason: null });
-    expect((await read()).docs.find((d) => d.metadata.title === 'Route requests through the proxy')?.metadata.status).toBe('done');
+    expect(second.docs.find((d) => d.metadata.title === 'Route requests through the proxy')?.metadata).toMatchObject({
+      status: 'done',
+      statusReason: null,
+    });
+    expect(
+      (await read()).docs.find((d) => d.metadata.title === 'Route requests through the proxy')?.metadata.status,
+    ).toBe('done');
 
     await commitFile('c.txt', 'c', 'Cache tag lookups (#40)');
     g('checkout', '-q', '-b', 'revert-40');
     g('revert', '--no-edit', 'HEAD');
     g('checkout', '-q', 'main');
-    g('merge', '-q', '--no-ff', 'revert-40', '-m', 'Merge pull request #41 from acme/revert-40\n\nRevert "Cache tag lookups (#40)"');
+    g(
+      'merge',
+      '-q',
+      '--no-ff',
+      'revert-40',
+      '-m',
+      'Merge pull request #41 from acme/revert-40\n\nRevert "Cache tag lookups (#40)"',
+    );
     const third = await read();
     expect(third.docs.find((d) => d.metadata.title === 'Cache tag lookups')?.metadata.status).toBe('superseded');
     expect(third.docs.map((d) => d.metadata.title)).not.toContain('Revert "Cache tag lookups (#40)"');
@@ -345,7 +464,11 @@ describe('readGitSource on a real repository', () => {
     config.sources.trackers = ['prs.json'];
     const first = await collectSources(dir, config, null);
     expect(first.docs).toHaveLength(1);
-    expect(first.docs[0].metadata).toMatchObject({ filePath: expect.stringMatching(/^git:/), issueId: '212', title: 'sync: warn on empty target list' });
+    expect(first.docs[0].metadata).toMatchObject({
+      filePath: expect.stringMatching(/^git:/),
+      issueId: '212',
+      title: 'sync: warn on empty target list',
+    });
     expect(first.docs[0].text).toContain('First description');
     await writeFile(path.join(dir, 'prs.json'), prs('Second description, after an edit.'));
     const second = await collectSources(dir, config, { state: first.state, docs: first.docs });
@@ -359,7 +482,12 @@ describe('readGitSource on a real repository', () => {
     await mkdir(path.join(dir, 'other'));
     await commitFile('app/a.txt', 'a', 'Add the app parser');
     await commitFile('other/b.txt', 'b', 'Tune the other service');
-    const r = await readGitSource({ root: path.join(dir, 'app'), branch: null, rules: { excludeSubjects: [], excludeAuthors: [] }, previous: null });
+    const r = await readGitSource({
+      root: path.join(dir, 'app'),
+      branch: null,
+      rules: { excludeSubjects: [], excludeAuthors: [] },
+      previous: null,
+    });
     expect(r.docs.map((d) => d.metadata.title)).toEqual(['Add the app parser']);
     expect(r.docs[0].metadata.origin.files).toEqual(['app/a.txt']);
   });
@@ -389,7 +517,11 @@ describe('done, or done and since changed', () => {
   });
   test('changes to a changelog, a version or a lockfile are not changes to the work', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'agentos-since-'));
-    const g = (...args: string[]) => execFileSync('git', ['-c', 'user.name=A', '-c', 'user.email=a@x', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+    const g = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=A', '-c', 'user.email=a@x', ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+      }).trim();
     try {
       g('init', '-q', '-b', 'main');
       const put = async (file: string, text: string, message: string) => {
@@ -428,8 +560,16 @@ describe('done, or done and since changed', () => {
     expect(possibleRegression(bug, { title: 'Fix the CSV export on empty rows' }, changed)).toBe(true);
     // A feature asked for again is the same work, whatever words the brief uses.
     expect(possibleRegression(bug, { title: 'Add a CSV export' }, changed)).toBe(false);
-    expect(possibleRegression('# Add a CSV export\n\nUsers want their rows as CSV.', { title: 'Fix the CSV export on empty rows' }, changed)).toBe(false);
-    expect(possibleRegression(bug, { title: 'Fix the CSV export on empty rows' }, { changed: 0, of: 2, last: null })).toBe(false);
+    expect(
+      possibleRegression(
+        '# Add a CSV export\n\nUsers want their rows as CSV.',
+        { title: 'Fix the CSV export on empty rows' },
+        changed,
+      ),
+    ).toBe(false);
+    expect(
+      possibleRegression(bug, { title: 'Fix the CSV export on empty rows' }, { changed: 0, of: 2, last: null }),
+    ).toBe(false);
     expect(possibleRegression(bug, { title: 'Fix the CSV export on empty rows' }, undefined)).toBe(false);
   });
 });

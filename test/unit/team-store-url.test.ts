@@ -8,12 +8,20 @@ test("libpq's table: require encrypts without verifying, prefer and allow fall b
   const base = 'postgres://ann@db.example/agentos';
   // No sslmode is libpq's default, prefer (node-postgres alone would connect in plain text).
   const none = sslPlan(base);
-  expect([none.mode, q(none.first), q(none.fallback!)]).toEqual(['prefer', { sslmode: 'prefer', uselibpqcompat: 'true' }, { sslmode: 'disable', uselibpqcompat: 'true' }]);
+  expect([none.mode, q(none.first), q(none.fallback!)]).toEqual([
+    'prefer',
+    { sslmode: 'prefer', uselibpqcompat: 'true' },
+    { sslmode: 'disable', uselibpqcompat: 'true' },
+  ]);
   // A Unix socket never speaks TLS (libpq ignores sslmode there): the URL as it is.
   const socket = 'postgres:///agentos?host=/var/run/postgresql';
   expect(sslPlan(socket).first).toBe(socket);
   const req = sslPlan(`${base}?sslmode=require`);
-  expect([req.mode, q(req.first), req.fallback]).toEqual(['require', { sslmode: 'require', uselibpqcompat: 'true' }, null]);
+  expect([req.mode, q(req.first), req.fallback]).toEqual([
+    'require',
+    { sslmode: 'require', uselibpqcompat: 'true' },
+    null,
+  ]);
   const prefer = sslPlan(`${base}?sslmode=prefer`);
   expect([q(prefer.first), q(prefer.fallback!)]).toEqual([
     { sslmode: 'prefer', uselibpqcompat: 'true' },
@@ -23,14 +31,19 @@ test("libpq's table: require encrypts without verifying, prefer and allow fall b
   expect([q(allow.first).sslmode, q(allow.fallback!).sslmode]).toEqual(['disable', 'require']);
   expect(q(sslPlan(`${base}?sslmode=verify-full`).first)).toEqual({ sslmode: 'verify-full', uselibpqcompat: 'true' });
   // The user chose node-postgres' own reading explicitly: left as it is.
-  expect(q(sslPlan(`${base}?sslmode=require&uselibpqcompat=false`).first)).toEqual({ sslmode: 'require', uselibpqcompat: 'false' });
+  expect(q(sslPlan(`${base}?sslmode=require&uselibpqcompat=false`).first)).toEqual({
+    sslmode: 'require',
+    uselibpqcompat: 'false',
+  });
   // PGSSLMODE when the URL has none, as libpq reads it.
   expect(q(sslPlan(base, { PGSSLMODE: 'require' }).first).sslmode).toBe('require');
 });
 
 test('an unknown sslmode is a usage error naming it', () => {
   expect(() => sslPlan('postgres://ann@db.example/agentos?sslmode=no-such-mode')).toThrow(UsageError);
-  expect(() => sslPlan('postgres://ann@db.example/agentos?sslmode=no-such-mode')).toThrow(/sslmode "no-such-mode" is not one of libpq's: disable, allow, prefer, require, verify-ca, verify-full/);
+  expect(() => sslPlan('postgres://ann@db.example/agentos?sslmode=no-such-mode')).toThrow(
+    /sslmode "no-such-mode" is not one of libpq's: disable, allow, prefer, require, verify-ca, verify-full/,
+  );
   expect(() => sslPlan('postgres://a@h/d', { PGSSLMODE: 'yes' })).toThrow(/"yes"/);
   // An empty one is no mode at all, not the default.
   expect(() => sslPlan('postgres://ann@db.example/agentos?sslmode=')).toThrow(/sslmode is empty/);
@@ -49,10 +62,13 @@ test('a remote host without sslmode is warned about; this machine and a socket a
 });
 
 test('a shown URL never holds its password', () => {
-  expect(maskUrl('postgres://ann:s3cret@db.example/agentos?password=also')).toBe('postgres://ann:****@db.example/agentos?password=****');
+  expect(maskUrl('postgres://ann:s3cret@db.example/agentos?password=also')).toBe(
+    'postgres://ann:****@db.example/agentos?password=****',
+  );
   expect(maskUrl('not a url with s3cret')).not.toContain('s3cret');
   // No scheme: `alice:` would parse as one, with the password in its path.
-  for (const url of ['alice:pw@db/x', 'alice:s3cret@db.example:5432/agentos', 'mysql://ann:s3cret@db/x']) expect(maskUrl(url)).not.toMatch(/s3cret|pw@|alice/);
+  for (const url of ['alice:pw@db/x', 'alice:s3cret@db.example:5432/agentos', 'mysql://ann:s3cret@db/x'])
+    expect(maskUrl(url)).not.toMatch(/s3cret|pw@|alice/);
 });
 
 test("a URL's own `options` is refused: the driver would let it replace the session's search_path and DateStyle (issue 47)", () => {

@@ -1,6 +1,11 @@
 // The main-thread side of the inference worker, against stand-in workers (no model).
 import { Worker } from 'node:worker_threads';
-import { endWorker, openWorkerRunner, StartedWorker, WorkerLoadError } from '../../src/work-memory/embeddings/worker-runner.js';
+import {
+  endWorker,
+  openWorkerRunner,
+  StartedWorker,
+  WorkerLoadError,
+} from '../../src/work-memory/embeddings/worker-runner.js';
 
 const spec = { onnxFile: 'model.onnx', fingerprint: 'f', cacheDir: null, memoryArena: false, spinning: false };
 

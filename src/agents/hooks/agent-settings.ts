@@ -16,7 +16,8 @@ export { CLAUDE_HOOKS };
 /** Every event name agentos writes, in any agent's settings. */
 const OUR_EVENTS = new Set(Object.values(AGENTS).flatMap((a) => a.specs.map((s) => s.event)));
 
-const OUR_COMMAND = /(?:^|[\s/"'])agentos(?:\.js)?["']?\s+(?:-C\s+\S+\s+)?hooks\s+run\s+(session-start|pre-tool-use|post-tool-use-failure|post-tool-use)(?![\w-])/;
+const OUR_COMMAND =
+  /(?:^|[\s/"'])agentos(?:\.js)?["']?\s+(?:-C\s+\S+\s+)?hooks\s+run\s+(session-start|pre-tool-use|post-tool-use-failure|post-tool-use)(?![\w-])/;
 
 export function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && OUR_COMMAND.test(command);
@@ -32,14 +33,17 @@ export function parseSettings(text: string | null, file: string): Json {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`${file}: not valid JSON (${(e as Error).message.split('\n')[0]}); fix it first, agentos will not overwrite it`);
+    throw new UsageError(
+      `${file}: not valid JSON (${(e as Error).message.split('\n')[0]}); fix it first, agentos will not overwrite it`,
+    );
   }
   if (!isObject(v)) throw new UsageError(`${file}: expected a JSON object at the top level`);
   if (v.hooks !== undefined && !isObject(v.hooks)) throw new UsageError(`${file}: "hooks" must be an object`);
   if (isObject(v.hooks)) {
     // An event agentos writes must hold a list; other keys (an agent's own switches) are left alone.
     for (const [event, groups] of Object.entries(v.hooks)) {
-      if (OUR_EVENTS.has(event) && !Array.isArray(groups)) throw new UsageError(`${file}: hooks.${event} must be an array`);
+      if (OUR_EVENTS.has(event) && !Array.isArray(groups))
+        throw new UsageError(`${file}: hooks.${event} must be an array`);
     }
   }
   return v;
@@ -54,7 +58,12 @@ export interface MergeResult {
 }
 
 /** Add our handler for each of the agent's events unless one of ours for that event is already there. */
-export function installHooks(settings: Json, commandPrefix: string, agent: AgentHooks = AGENTS.claude, extraArgs: Partial<Record<string, string>> = {}): MergeResult {
+export function installHooks(
+  settings: Json,
+  commandPrefix: string,
+  agent: AgentHooks = AGENTS.claude,
+  extraArgs: Partial<Record<string, string>> = {},
+): MergeResult {
   const out = structuredClone(settings);
   for (const [k, v] of Object.entries(agent.header ?? {})) out[k] ??= v;
   const hooks: Json = isObject(out.hooks) ? out.hooks : {};
@@ -65,7 +74,9 @@ export function installHooks(settings: Json, commandPrefix: string, agent: Agent
     const entries = (Array.isArray(hooks[spec.event]) ? hooks[spec.event] : []) as unknown[];
     const extra = extraArgs[spec.arg] ? ` ${extraArgs[spec.arg]}` : '';
     const command = `${commandPrefix} hooks run ${spec.arg}${format}${extra}`;
-    const ours = entries.flatMap((e) => handlersOf(e)).filter((h) => isOurCommand(h.command) && commandEvent(h.command as string) === spec.arg);
+    const ours = entries
+      .flatMap((e) => handlersOf(e))
+      .filter((h) => isOurCommand(h.command) && commandEvent(h.command as string) === spec.arg);
     if (ours.length) {
       // Ours already: the same options are left alone; other options (an install with another --on-repeat) are rewritten in place.
       const stale = ours.filter((h) => h.command !== command || h.timeout !== spec.timeout);
@@ -74,7 +85,11 @@ export function installHooks(settings: Json, commandPrefix: string, agent: Agent
       continue;
     }
     const matcher = spec.matcher === undefined ? {} : { matcher: spec.matcher };
-    entries.push(agent.layout === 'flat' ? { command, ...matcher, timeout: spec.timeout } : { ...matcher, hooks: [{ type: 'command', command, timeout: spec.timeout }] });
+    entries.push(
+      agent.layout === 'flat'
+        ? { command, ...matcher, timeout: spec.timeout }
+        : { ...matcher, hooks: [{ type: 'command', command, timeout: spec.timeout }] },
+    );
     hooks[spec.event] = entries;
     added.push(spec.event);
   }
@@ -156,7 +171,11 @@ export function lineDiff(before: string, after: string, file: string): string {
   }
   const ctx = 2;
   const from = Math.max(0, start - ctx);
-  const out = [`--- ${file}`, `+++ ${file} (after)`, `@@ -${from + 1},${Math.min(a.length, endA + ctx) - from} +${from + 1},${Math.min(b.length, endB + ctx) - from} @@`];
+  const out = [
+    `--- ${file}`,
+    `+++ ${file} (after)`,
+    `@@ -${from + 1},${Math.min(a.length, endA + ctx) - from} +${from + 1},${Math.min(b.length, endB + ctx) - from} @@`,
+  ];
   for (let i = from; i < start; i++) out.push(` ${a[i]}`);
   for (let i = start; i < endA; i++) out.push(`-${a[i]}`);
   for (let i = start; i < endB; i++) out.push(`+${b[i]}`);

@@ -124,8 +124,10 @@ export const AGENTS: Record<AgentHooks['name'], AgentHooks> = {
 
 /** Agents without a hook mechanism agentos can write to: what to use instead. */
 export const NO_HOOKS: Record<string, string> = {
-  opencode: 'OpenCode has no hook settings file (its hooks are JavaScript plugins); add the MCP server instead: docs/mcp.md#opencode',
-  vscode: 'VS Code (Copilot agent) reads Claude Code hooks from .claude/settings.json: run `agentos hooks install claude`, and add the MCP server: docs/mcp.md#vs-code',
+  opencode:
+    'OpenCode has no hook settings file (its hooks are JavaScript plugins); add the MCP server instead: docs/mcp.md#opencode',
+  vscode:
+    'VS Code (Copilot agent) reads Claude Code hooks from .claude/settings.json: run `agentos hooks install claude`, and add the MCP server: docs/mcp.md#vs-code',
   windsurf: 'Windsurf has no session-start hook; add the MCP server instead: docs/mcp.md',
 };
 

@@ -18,7 +18,15 @@
  *
  * Nothing here redacts: the attempt memory redacts every field it writes.
  */
-import { BACKGROUND_TAG, INTERRUPTED_TAG, isOutcome, OUTCOME_FROM_OUTPUT_TAG, OUTCOMES, type NewAttempt, type Outcome } from '../../attempt-memory/types.js';
+import {
+  BACKGROUND_TAG,
+  INTERRUPTED_TAG,
+  isOutcome,
+  OUTCOME_FROM_OUTPUT_TAG,
+  OUTCOMES,
+  type NewAttempt,
+  type Outcome,
+} from '../../attempt-memory/types.js';
 import { failureSaidIn } from '../../attempt-memory/cause.js';
 import { toolFamily } from '../../attempt-memory/normalise.js';
 
@@ -142,8 +150,10 @@ function outputAttempt(p: Json, tool: string, output: string): NewAttempt {
   const base = callOf(p, tool);
   const said = failureSaidIn(output, base.command);
   // The line that told is kept in the error even when the output is longer than what a record holds.
-  const error = (e: string) => (e.includes(said!.line) ? e : tail(`${said!.line}\n…\n${tail(output, MAX_ERROR_CHARS - said!.line.length - 3)}`));
-  if (said) return { ...base, outcome: 'failure', exitCode: null, error: error(tail(output)), tags: [OUTCOME_FROM_OUTPUT_TAG] };
+  const error = (e: string) =>
+    e.includes(said!.line) ? e : tail(`${said!.line}\n…\n${tail(output, MAX_ERROR_CHARS - said!.line.length - 3)}`);
+  if (said)
+    return { ...base, outcome: 'failure', exitCode: null, error: error(tail(output)), tags: [OUTCOME_FROM_OUTPUT_TAG] };
   return { ...base, outcome: 'unknown', exitCode: null, error: null };
 }
 
@@ -170,17 +180,25 @@ function unfinished(p: Json, tool: string, tag: string): NewAttempt {
  * (when there is one and debug mode is off), so where llmContent opens with `Output: <returnDisplay>` the
  * trailer is exactly the rest; otherwise it is the trailing run of such lines.
  */
-function geminiShell(content: string, display: string | null): { ran: 'yes' | 'no' | 'unknown'; exitCode: number | null; signal: string | null; body: string } {
+function geminiShell(
+  content: string,
+  display: string | null,
+): { ran: 'yes' | 'no' | 'unknown'; exitCode: number | null; signal: string | null; body: string } {
   // 0.62 and later wrap it (textUtils.ts wrapUntrusted).
   const body = content.replace(/^\s*<untrusted_context>\n?/, '').replace(/\n?<\/untrusted_context>\s*$/, '');
   if (!body.startsWith('Output: ')) {
     // Shapes of a command that never ran: blocked ("Command injection detected", policy), not started, outside the workspace.
-    const notRun = /^(Command injection detected|Command was cancelled by user before it could start|Sandbox expansion required)/.test(body) || body === 'Path not in workspace.';
+    const notRun =
+      /^(Command injection detected|Command was cancelled by user before it could start|Sandbox expansion required)/.test(
+        body,
+      ) || body === 'Path not in workspace.';
     return { ran: notRun ? 'no' : 'unknown', exitCode: null, signal: null, body };
   }
   const lines = body.split('\n');
   let trailer: string[];
-  const opening = [display !== null && display !== '' ? `Output: ${display}` : null, 'Output: (empty)'].find((o) => o !== null && (body === o || body.startsWith(`${o}\n`)));
+  const opening = [display !== null && display !== '' ? `Output: ${display}` : null, 'Output: (empty)'].find(
+    (o) => o !== null && (body === o || body.startsWith(`${o}\n`)),
+  );
   if (opening) trailer = body.slice(opening.length + 1).split('\n');
   else {
     let i = lines.length;
@@ -218,11 +236,16 @@ export function geminiAttempt(p: Json): NewAttempt | null {
   if (failed === null && shell.exitCode === null) {
     // shell.ts: a command cancelled by the person, or moved to the background, has not ended.
     if (/^Command was cancelled by user/.test(shell.body)) return unfinished(p, tool, INTERRUPTED_TAG);
-    if (/^Command (moved to|is running in) background/.test(shell.body) || (isObject(p.tool_input) && p.tool_input.is_background === true)) return unfinished(p, tool, BACKGROUND_TAG);
+    if (
+      /^Command (moved to|is running in) background/.test(shell.body) ||
+      (isObject(p.tool_input) && p.tool_input.is_background === true)
+    )
+      return unfinished(p, tool, BACKGROUND_TAG);
   }
   // A command cut off by the inactivity timeout or killed by a signal has failed (no exit code either way).
   const cutOff = /^Command was automatically cancelled/.test(shell.body) ? shell.body.split('\n')[0] : shell.signal;
-  if (shell.ran === 'unknown' && failed === null && cutOff === null) return { ...base, outcome: 'unknown', exitCode: null, error: null };
+  if (shell.ran === 'unknown' && failed === null && cutOff === null)
+    return { ...base, outcome: 'unknown', exitCode: null, error: null };
   const failure = failed !== null || cutOff !== null || (shell.exitCode !== null && shell.exitCode !== 0);
   // returnDisplay is the command's own output (llmContent wraps it in "Output: …", "Process Group PGID: …" and, in 0.62, <untrusted_context>).
   const output = display ?? content;
@@ -230,13 +253,19 @@ export function geminiAttempt(p: Json): NewAttempt | null {
     ...base,
     outcome: failure ? 'failure' : 'success',
     exitCode: shell.exitCode ?? (!failure ? 0 : null),
-    error: failure ? tail(failed ?? ([output, cutOff && !output.includes(cutOff) ? cutOff : null].filter(Boolean).join('\n') || 'tool failed')) : null,
+    error: failure
+      ? tail(
+          failed ??
+            ([output, cutOff && !output.includes(cutOff) ? cutOff : null].filter(Boolean).join('\n') || 'tool failed'),
+        )
+      : null,
   };
 }
 
 /** Cursor's beforeShellExecution gives the command line itself; its tool hooks give tool_name and tool_input. */
 export function cursorToolCall(p: Json): { tool: string; command: string; context: string | null } | null {
-  const command = str(p.command) ?? (p.tool_input !== undefined ? commandOf(str(p.tool_name) ?? 'Shell', p.tool_input) : null);
+  const command =
+    str(p.command) ?? (p.tool_input !== undefined ? commandOf(str(p.tool_name) ?? 'Shell', p.tool_input) : null);
   return command ? { tool: str(p.tool_name) ?? 'Shell', command, context: null } : null;
 }
 
@@ -249,13 +278,21 @@ export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-f
   const tool = str(p.tool_name) ?? 'Shell';
   const command = str(p.command) ?? commandOf(tool, p.tool_input);
   // A record of nothing (no tool named, no command) would be a made-up attempt: the payload is not one of Cursor's.
-  if (!str(p.tool_name) && !str(p.command)?.trim()) throw new PayloadError('no "tool_name" or "command": not a tool call');
+  if (!str(p.tool_name) && !str(p.command)?.trim())
+    throw new PayloadError('no "tool_name" or "command": not a tool call');
   if (event === 'post-tool-use-failure') {
     if (p.failure_type === 'permission_denied') return null;
     if (p.is_interrupt === true) return unfinished(p, tool, INTERRUPTED_TAG);
     // error_message is the command's own output (no exit-code line of Cursor's): no status is read from it.
     const error = str(p.error_message) ?? str(p.failure_type) ?? 'tool call failed';
-    return { tool, command, outcome: 'failure', exitCode: null, error: tail(error), sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined };
+    return {
+      tool,
+      command,
+      outcome: 'failure',
+      exitCode: null,
+      error: tail(error),
+      sessionId: str(p.session_id) ?? str(p.conversation_id) ?? undefined,
+    };
   }
   let output: unknown = p.tool_output;
   if (typeof output === 'string') {
@@ -284,7 +321,12 @@ export function cursorAttempt(p: Json, event: 'post-tool-use' | 'post-tool-use-f
 
 /** What every attempt of a tool call says besides its outcome: the tool, its command line, what it was for, the session. */
 function callOf(p: Json, tool: string): Pick<NewAttempt, 'tool' | 'command' | 'context' | 'sessionId'> {
-  return { tool, command: commandOf(tool, p.tool_input), context: contextOf(p.tool_input), sessionId: str(p.session_id) ?? undefined };
+  return {
+    tool,
+    command: commandOf(tool, p.tool_input),
+    context: contextOf(p.tool_input),
+    sessionId: str(p.session_id) ?? undefined,
+  };
 }
 
 /** Bash's `description` says what the command was for: the attempt's context. */
@@ -297,7 +339,8 @@ export function genericAttempt(p: Json): NewAttempt {
   const tool = str(p.tool);
   const outcome = p.outcome;
   if (!tool) throw new PayloadError('generic record: "tool" (a non-empty string) is required');
-  if (!isOutcome(outcome)) throw new PayloadError(`generic record: "outcome" must be ${OUTCOMES.map((o) => `"${o}"`).join(', ')}`);
+  if (!isOutcome(outcome))
+    throw new PayloadError(`generic record: "outcome" must be ${OUTCOMES.map((o) => `"${o}"`).join(', ')}`);
   const command = str(p.command) ?? commandOf(tool, p.input);
   const tags = Array.isArray(p.tags) ? p.tags.filter((t): t is string => typeof t === 'string' && t !== '') : undefined;
   const error = str(p.error);

@@ -13,7 +13,15 @@ import type { Config } from '../../shared/config/schema.js';
 import type { IO } from '../../shared/io.js';
 import { pastCode, pastQuote, quotePast } from '../../work-memory/output/sections.js';
 import { toolFamily } from '../../attempt-memory/normalise.js';
-import { claudeAttempt, cursorAttempt, cursorToolCall, geminiAttempt, genericAttempt, parsePayload, toolCallOf } from './payload.js';
+import {
+  claudeAttempt,
+  cursorAttempt,
+  cursorToolCall,
+  geminiAttempt,
+  genericAttempt,
+  parsePayload,
+  toolCallOf,
+} from './payload.js';
 
 import { HOOK_EVENTS, type HOOK_FORMATS, type HOOK_ON_REPEAT } from '../../shared/option-values.js';
 
@@ -47,21 +55,35 @@ const CLAUDE_EVENT: Record<HookEvent, string> = {
 
 export async function runHook(event: string, io: IO, opts: HookRunOptions, deps?: HookDeps): Promise<number> {
   try {
-    if (!(HOOK_EVENTS as readonly string[]).includes(event)) throw new Error(`unknown event "${event}" (expected ${HOOK_EVENTS.join(', ')})`);
+    if (!(HOOK_EVENTS as readonly string[]).includes(event))
+      throw new Error(`unknown event "${event}" (expected ${HOOK_EVENTS.join(', ')})`);
     const text = await readStdin(io.stdin);
     const payload = text.trim() === '' ? {} : parsePayload(text);
     const out = await handle(event as HookEvent, payload, io, opts, deps ?? (await defaultDeps()));
     if (out !== null) io.stdout.write(JSON.stringify(out) + '\n');
   } catch (e) {
-    io.stderr.write(`agentos: hook ${event} skipped (fail open): ${(e as Error).message?.split('\n')[0] ?? String(e)}\n`);
+    io.stderr.write(
+      `agentos: hook ${event} skipped (fail open): ${(e as Error).message?.split('\n')[0] ?? String(e)}\n`,
+    );
   }
   return 0;
 }
 
-async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO, opts: HookRunOptions, deps: HookDeps): Promise<unknown> {
+async function handle(
+  event: HookEvent,
+  payload: Record<string, unknown>,
+  io: IO,
+  opts: HookRunOptions,
+  deps: HookDeps,
+): Promise<unknown> {
   const { projectRootOrNull } = await import('../../shared/project.js');
   const { loadConfig } = await import('../../shared/config/load.js');
-  const cwd = payloadCwd(payload) ?? io.env.CLAUDE_PROJECT_DIR ?? io.env.GEMINI_PROJECT_DIR ?? io.env.CURSOR_PROJECT_DIR ?? io.cwd;
+  const cwd =
+    payloadCwd(payload) ??
+    io.env.CLAUDE_PROJECT_DIR ??
+    io.env.GEMINI_PROJECT_DIR ??
+    io.env.CURSOR_PROJECT_DIR ??
+    io.cwd;
   // A hook never creates a project: an agent working in a folder outside any project (no .agentos/, no .git)
   // leaves nothing behind (a user-wide install would otherwise scatter .agentos/ folders).
   const root = projectRootOrNull(cwd);
@@ -78,7 +100,9 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
       memory = await deps.openMemory(root, config, cwd, sharing ? 'write' : 'read');
       if (sharing) await shareFromHook(root, config, memory, io, 'pull');
     } catch (e) {
-      io.stderr.write(`agentos: attempt memory unavailable, session context without it: ${(e as Error).message.split('\n')[0]}\n`);
+      io.stderr.write(
+        `agentos: attempt memory unavailable, session context without it: ${(e as Error).message.split('\n')[0]}\n`,
+      );
     }
     try {
       const context = await deps.recall(root, config, memory);
@@ -95,7 +119,11 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
   const attempt = event === 'pre-tool-use' ? null : attemptOf(opts.format, event, payload);
   if (event !== 'pre-tool-use' && attempt === null) return opts.format === 'generic' ? { recorded: null } : null;
   // VS Code runs the hooks of .claude/settings.json with their matchers ignored: what they would not match is left alone.
-  if (opts.format === 'claude' && !installedMatcherTakes(event, typeof payload.tool_name === 'string' ? payload.tool_name : '')) return null;
+  if (
+    opts.format === 'claude' &&
+    !installedMatcherTakes(event, typeof payload.tool_name === 'string' ? payload.tool_name : '')
+  )
+    return null;
   const memory = await deps.openMemory(root, config, cwd, event === 'pre-tool-use' ? 'read' : 'write');
   try {
     if (event === 'pre-tool-use') {
@@ -117,7 +145,13 @@ async function handle(event: HookEvent, payload: Record<string, unknown>, io: IO
 }
 
 /** Attempts shared with the team (attempts.scope: org), loaded only then; a failure is one line on stderr, the records stay queued. */
-async function shareFromHook(root: string, config: Config, memory: AttemptMemory, io: IO, mode: 'send' | 'pull'): Promise<void> {
+async function shareFromHook(
+  root: string,
+  config: Config,
+  memory: AttemptMemory,
+  io: IO,
+  mode: 'send' | 'pull',
+): Promise<void> {
   const queue = (memory as Partial<AttemptMemoryHandle>).queue ?? null;
   const { shareBestEffort, HOOK_STORE_DEADLINE_MS } = await import('../../attempt-memory/share.js');
   const warning = await shareBestEffort(root, config, queue, io.env, mode, undefined, HOOK_STORE_DEADLINE_MS);
@@ -159,7 +193,8 @@ function repeatAnswer(opts: HookRunOptions, text: string, warnings: RepeatWarnin
       // Claude Code and Codex: the agent sees additionalContext; the person sees systemMessage.
       const specific: Record<string, unknown> = { hookEventName: 'PreToolUse', additionalContext: text };
       // Codex rejects "ask" (and would drop the warning with it): an old `--on-repeat ask` install still only warns there.
-      if (ask && opts.format !== 'codex') Object.assign(specific, { permissionDecision: 'ask', permissionDecisionReason: text });
+      if (ask && opts.format !== 'codex')
+        Object.assign(specific, { permissionDecision: 'ask', permissionDecisionReason: text });
       return { systemMessage: text, hookSpecificOutput: specific };
     }
   }
@@ -212,9 +247,19 @@ function attemptOf(format: HookFormat, event: HookEvent, payload: Record<string,
 }
 
 /** The keys of the attempt memory's config section (`attempts:`) that the hooks read. */
-export function attemptSettings(config: Config): { enabled: boolean; autoInject: boolean; warnOnDuplicateFailure: boolean; maxContextSize: number } {
+export function attemptSettings(config: Config): {
+  enabled: boolean;
+  autoInject: boolean;
+  warnOnDuplicateFailure: boolean;
+  maxContextSize: number;
+} {
   const r = config.attempts;
-  return { enabled: r.enabled, autoInject: r.autoInject, warnOnDuplicateFailure: r.warnOnDuplicateFailure, maxContextSize: r.maxContextSize };
+  return {
+    enabled: r.enabled,
+    autoInject: r.autoInject,
+    warnOnDuplicateFailure: r.warnOnDuplicateFailure,
+    maxContextSize: r.maxContextSize,
+  };
 }
 
 export function warningText(w: RepeatWarning): string {
@@ -235,16 +280,28 @@ export function warningText(w: RepeatWarning): string {
   const err = line ? `: ${pastQuote(line.replace(/`/g, "'"), 240)}` : '';
   const who = f.origin ? ` by ${quotePast(f.origin, 120)} (recorded in the team store)` : '';
   let s = `agentos: this was tried on ${day}${who} and failed${err} (${pastCode(f.command)}, similarity ${w.score.toFixed(2)}).`;
-  const okBy = w.workedInstead?.origin ? ` by ${quotePast(w.workedInstead.origin, 120)} (recorded in the team store)` : '';
-  if (w.workedInstead) s += ` What worked instead: ${pastCode(w.workedInstead.command)} (${w.workedInstead.time.slice(0, 10)}${okBy}).`;
+  const okBy = w.workedInstead?.origin
+    ? ` by ${quotePast(w.workedInstead.origin, 120)} (recorded in the team store)`
+    : '';
+  if (w.workedInstead)
+    s += ` What worked instead: ${pastCode(w.workedInstead.command)} (${w.workedInstead.time.slice(0, 10)}${okBy}).`;
   return s + ' Consider another approach; run it anyway only if something changed.';
 }
 
 function warningJson(w: RepeatWarning) {
   return {
     score: w.score,
-    failure: { id: w.failure.id, time: w.failure.time, tool: w.failure.tool, command: w.failure.command, error: w.failure.error, cause: w.failure.cause },
-    workedInstead: w.workedInstead ? { id: w.workedInstead.id, time: w.workedInstead.time, command: w.workedInstead.command } : null,
+    failure: {
+      id: w.failure.id,
+      time: w.failure.time,
+      tool: w.failure.tool,
+      command: w.failure.command,
+      error: w.failure.error,
+      cause: w.failure.cause,
+    },
+    workedInstead: w.workedInstead
+      ? { id: w.workedInstead.id, time: w.workedInstead.time, command: w.workedInstead.command }
+      : null,
   };
 }
 

@@ -16,11 +16,25 @@ export interface RepeatCheck {
   skipped: string | null;
 }
 
-export async function attemptCheck(s: ProjectSession, a: { command: string; tool: string; context: string | null }): Promise<RepeatCheck> {
+export async function attemptCheck(
+  s: ProjectSession,
+  a: { command: string; tool: string; context: string | null },
+): Promise<RepeatCheck> {
   const r = s.config.attempts;
-  const base = { command: a.command, threshold: r.repeatThreshold, lookbackDays: r.failureLookbackDays, method: 'lexical:attempts' as const };
-  if (!r.enabled) return { ...base, repeat: false, warnings: [], skipped: 'the attempt memory is off (attempts.enabled: false)' };
-  const warnings = (await s.attempts('read')).checkRepeat({ tool: a.tool, command: a.command, context: a.context, tags: [] });
+  const base = {
+    command: a.command,
+    threshold: r.repeatThreshold,
+    lookbackDays: r.failureLookbackDays,
+    method: 'lexical:attempts' as const,
+  };
+  if (!r.enabled)
+    return { ...base, repeat: false, warnings: [], skipped: 'the attempt memory is off (attempts.enabled: false)' };
+  const warnings = (await s.attempts('read')).checkRepeat({
+    tool: a.tool,
+    command: a.command,
+    context: a.context,
+    tags: [],
+  });
   return { ...base, repeat: warnings.length > 0, warnings, skipped: null };
 }
 
@@ -33,7 +47,11 @@ export function renderRepeat(r: RepeatCheck): string {
 /** What a recorded attempt says, one line each for the model (a multi-line command or error could otherwise lay out lines of its own). */
 function oneLineEach(w: RepeatWarning): RepeatWarning {
   const line = (s: string | null) => (s === null ? null : quotePast(s, 300));
-  const record = <T extends { command: string; context: string | null }>(a: T): T => ({ ...a, command: quotePast(a.command, 300), context: line(a.context) });
+  const record = <T extends { command: string; context: string | null }>(a: T): T => ({
+    ...a,
+    command: quotePast(a.command, 300),
+    context: line(a.context),
+  });
   return {
     ...w,
     failure: { ...record(w.failure), cause: line(w.failure.cause), error: line(w.failure.error) },
@@ -41,8 +59,12 @@ function oneLineEach(w: RepeatWarning): RepeatWarning {
   };
 }
 
-export async function attemptRecord(s: ProjectSession, a: NewAttempt): Promise<{ recorded: AttemptRecord | null; reason: string | null; shared?: string }> {
-  if (!s.config.attempts.enabled) return { recorded: null, reason: 'the attempt memory is off (attempts.enabled: false)' };
+export async function attemptRecord(
+  s: ProjectSession,
+  a: NewAttempt,
+): Promise<{ recorded: AttemptRecord | null; reason: string | null; shared?: string }> {
+  if (!s.config.attempts.enabled)
+    return { recorded: null, reason: 'the attempt memory is off (attempts.enabled: false)' };
   const memory = await s.attempts('write');
   const recorded = memory.record({ ...a, sessionId: a.sessionId ?? s.sessionId });
   // attempts.scope: org: to the team now, or queued for later (the answer says which).

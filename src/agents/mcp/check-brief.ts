@@ -65,30 +65,41 @@ export interface BriefCheck {
 }
 
 const ADVICE: Record<BriefCheck['status'], string> = {
-  duplicate_alert: 'This work was probably done before: read the matching past work and tell the user before redoing it.',
+  duplicate_alert:
+    'This work was probably done before: read the matching past work and tell the user before redoing it.',
   related_context: 'Related past work exists: read it (and what failed during it) before starting.',
   clear: 'No similar past work: proceed, following the standards listed.',
-  no_history: 'The index holds no completed work, so nothing was compared (run `agentos index --include-history`); proceed.',
+  no_history:
+    'The index holds no completed work, so nothing was compared (run `agentos index --include-history`); proceed.',
   error: 'The check failed (see error); proceed without it.',
 };
 
 export async function checkBrief(s: ProjectSession, brief: string, scope?: CheckScope): Promise<BriefCheck> {
   const config = s.config;
   const checked = stripAgentosSections(brief);
-  const outcome = await runChecks(checked, config, s.checkDeps(), { history: true, standards: true, scope: scope ?? config.store.scope });
+  const outcome = await runChecks(checked, config, s.checkDeps(), {
+    history: true,
+    standards: true,
+    scope: scope ?? config.store.scope,
+  });
   const h = outcome.history;
   const warnings = [...outcome.warnings];
-  if (outcome.standards.error && outcome.standards.error !== h.error) warnings.push(`standards lookup failed: ${outcome.standards.error}`);
+  if (outcome.standards.error && outcome.standards.error !== h.error)
+    warnings.push(`standards lookup failed: ${outcome.standards.error}`);
   let status: BriefCheck['status'] = h.error ? 'error' : h.status;
   const alerts = status === 'duplicate_alert' ? h.matches.filter((m) => m.score >= config.thresholds.duplicate) : [];
   let dismissed: HistoryMatch[] = [];
   if (alerts.length) {
-    const answers = await readAnswers(s.root).catch((e: unknown) => (warnings.push(`past answers not applied (${errorMessage(e)})`), []));
+    const answers = await readAnswers(s.root).catch(
+      (e: unknown) => (warnings.push(`past answers not applied (${errorMessage(e)})`), []),
+    );
     const split = withoutDismissed(alerts, dismissedFor(answers, briefKey(checked)));
     dismissed = split.dismissed.map((d) => d.match);
     if (split.raise.length === 0) status = 'related_context';
   }
-  const { lookup: tried, warning } = await triedForMatches(h.matches, config.attempts.enabled, () => s.attempts('read'));
+  const { lookup: tried, warning } = await triedForMatches(h.matches, config.attempts.enabled, () =>
+    s.attempts('read'),
+  );
   if (warning) warnings.push(warning);
   const out = (m: HistoryMatch): MatchOut => ({
     id: m.issueId,
@@ -158,14 +169,20 @@ export function failedCheck(error: string, t: { duplicate: number; related: numb
 export function renderCheck(r: BriefCheck): string {
   const lines = [`Status: ${r.status}. ${r.advice}`];
   if (r.error) lines.push(`Error: ${quotePast(r.error)}`);
-  const label = (m: MatchOut) => `${m.id ? `#${quotePast(m.id, 40)} ` : ''}${pastQuote(m.title, 200)} (${quotePast(m.path, 300)})`;
+  const label = (m: MatchOut) =>
+    `${m.id ? `#${quotePast(m.id, 40)} ` : ''}${pastQuote(m.title, 200)} (${quotePast(m.path, 300)})`;
   for (const m of r.matches) {
-    const state = m.status ? `, ${quotePast(m.status, 40)}${m.statusReason ? `: ${pastQuote(m.statusReason, 200)}` : ''}` : '';
-    lines.push(`- ${m.kind === 'duplicate' ? 'Same work' : 'Related'}: ${label(m)} score ${formatScore(m.score)}${state}`);
+    const state = m.status
+      ? `, ${quotePast(m.status, 40)}${m.statusReason ? `: ${pastQuote(m.statusReason, 200)}` : ''}`
+      : '';
+    lines.push(
+      `- ${m.kind === 'duplicate' ? 'Same work' : 'Related'}: ${label(m)} score ${formatScore(m.score)}${state}`,
+    );
     if (m.why.length) lines.push(`  why: ${m.why.map((w) => quotePast(w, 200)).join('; ')}`);
     for (const t of renderTried(m.tried, (x) => quotePast(x, 300))) lines.push(`  tried: ${t}`);
   }
-  for (const m of r.dismissed) lines.push(`- Dismissed before by the user for this brief: ${label(m)} score ${formatScore(m.score)}`);
+  for (const m of r.dismissed)
+    lines.push(`- Dismissed before by the user for this brief: ${label(m)} score ${formatScore(m.score)}`);
   if (r.standards.length) {
     lines.push('Standards that govern this work:');
     for (const st of r.standards) {

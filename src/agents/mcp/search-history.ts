@@ -8,14 +8,28 @@ import { pastQuote, quotePast } from '../../work-memory/output/sections.js';
 
 export interface Found {
   method: string;
-  results: Array<{ id: string | null; title: string; path: string; types: CorpusType[]; score: number | null; status: string | null; section: string; excerpt: string; why: string[] }>;
+  results: Array<{
+    id: string | null;
+    title: string;
+    path: string;
+    types: CorpusType[];
+    score: number | null;
+    status: string | null;
+    section: string;
+    excerpt: string;
+    why: string[];
+  }>;
   /** Results scoring below the line, not listed. */
   belowLine: number;
   line: number;
   warnings: string[];
 }
 
-export async function searchHistory(s: ProjectSession, query: string, o: { type?: CorpusType; limit: number }): Promise<Found> {
+export async function searchHistory(
+  s: ProjectSession,
+  query: string,
+  o: { type?: CorpusType; limit: number },
+): Promise<Found> {
   const [index, loaded] = await Promise.all([
     s.openIndex(),
     s.loadEmbedder().then(
@@ -24,7 +38,10 @@ export async function searchHistory(s: ProjectSession, query: string, o: { type?
     ),
   ]);
   const { lexical, warnings } = queryLexical(loaded, () => s.openLexical());
-  const ranked = await rankQuery(index, loaded.e, lexical, s.config, query, { types: o.type ? [o.type] : ['history', 'standard'], limit: o.limit });
+  const ranked = await rankQuery(index, loaded.e, lexical, s.config, query, {
+    types: o.type ? [o.type] : ['history', 'standard'],
+    limit: o.limit,
+  });
   const line = s.config.search.minScore;
   const kept = ranked.filter((r) => r.score >= line);
   return {
@@ -66,7 +83,14 @@ export async function standardsFor(s: ProjectSession, text: string): Promise<Fou
       status: i.status,
       section: i.section,
       excerpt: i.snippet,
-      why: i.source === 'cited' ? [NAMED] : i.source === 'successor' ? [`${SUCCESSOR} ${i.supersedes ?? ''}`] : i.source === 'standout' ? [STANDS_OUT] : [],
+      why:
+        i.source === 'cited'
+          ? [NAMED]
+          : i.source === 'successor'
+            ? [`${SUCCESSOR} ${i.supersedes ?? ''}`]
+            : i.source === 'standout'
+              ? [STANDS_OUT]
+              : [],
     })),
     belowLine: 0,
     line: s.config.thresholds.standards,
@@ -78,7 +102,9 @@ export async function standardsFor(s: ProjectSession, text: string): Promise<Fou
 export function renderSearch(r: Found, none: string): string {
   const lines = r.results.length ? [] : [none];
   r.results.forEach((x, i) => {
-    const why = x.why.filter((w) => w === NAMED || w === STANDS_OUT || w.startsWith(SUCCESSOR)).map((w) => quotePast(w, 300));
+    const why = x.why
+      .filter((w) => w === NAMED || w === STANDS_OUT || w.startsWith(SUCCESSOR))
+      .map((w) => quotePast(w, 300));
     lines.push(
       `${i + 1}. ${x.id ? `#${quotePast(x.id, 40)} ` : ''}${pastQuote(x.title, 200)} (${quotePast(x.path, 300)}) ${[...why, ...(x.score === null ? [] : [`score ${formatScore(x.score)}`])].join(', ')} [${x.types.join(', ')}]${x.status ? ` ${quotePast(x.status, 40)}` : ''}`,
     );

@@ -48,17 +48,23 @@ export async function serveMcp(io: IO, root: string, opts: McpOptions): Promise<
   for (const w of session.configWarnings) io.stderr.write(`agentos mcp: warning: ${w}\n`);
   const protocolOut = protocolStream(io);
 
-  const server = new McpServer({ name: 'agentos', version: opts.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: 'agentos', version: opts.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   for (const spec of TOOLS) registerTool(server, spec, session, logger, opts.timeoutMs);
 
-  const transport = new StdioServerTransport(io.stdin, protocolOut, { maxBufferSize: opts.maxMessageBytes ?? 64 * 1024 * 1024 });
+  const transport = new StdioServerTransport(io.stdin, protocolOut, {
+    maxBufferSize: opts.maxMessageBytes ?? 64 * 1024 * 1024,
+  });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     // The client closing its end of the pipe is how stdio MCP ends a session.
     io.stdin.once('end', () => resolve());
     io.stdin.once('close', () => resolve());
   });
-  transport.onerror = (e) => logger.warn({ event: 'mcp_transport_error', error: errorMessage(e) }, 'mcp transport error');
+  transport.onerror = (e) =>
+    logger.warn({ event: 'mcp_transport_error', error: errorMessage(e) }, 'mcp transport error');
   await server.connect(transport);
   const readyMs = Math.round(performance.now() - started);
   logger.info({ event: 'mcp_ready', readyMs, root }, 'mcp server ready');
@@ -75,14 +81,26 @@ export async function serveMcp(io: IO, root: string, opts: McpOptions): Promise<
   return 0;
 }
 
-function registerTool(server: McpServer, spec: ToolSpec, session: ProjectSession, logger: Logger, timeoutMs: number): void {
+function registerTool(
+  server: McpServer,
+  spec: ToolSpec,
+  session: ProjectSession,
+  logger: Logger,
+  timeoutMs: number,
+): void {
   server.registerTool(
     spec.name,
     {
       title: spec.title,
       description: spec.description,
       inputSchema: spec.input,
-      annotations: { title: spec.title, readOnlyHint: spec.readOnly, destructiveHint: false, idempotentHint: spec.readOnly, openWorldHint: false },
+      annotations: {
+        title: spec.title,
+        readOnlyHint: spec.readOnly,
+        destructiveHint: false,
+        idempotentHint: spec.readOnly,
+        openWorldHint: false,
+      },
     },
     async (args: Record<string, unknown>, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
       const t0 = performance.now();
@@ -92,14 +110,33 @@ function registerTool(server: McpServer, spec: ToolSpec, session: ProjectSession
         notes = await session.refresh();
         for (const w of notes) logger.warn({ event: 'config_warning', warning: w }, w);
         const answer = await bounded(spec.run(session, args, extra.signal), timeoutMs, extra.signal);
-        logger.info({ event: 'mcp_call', tool: spec.name, ms: Math.round(performance.now() - t0), status: answer.structured.status ?? 'ok' }, `mcp ${spec.name}`);
+        logger.info(
+          {
+            event: 'mcp_call',
+            tool: spec.name,
+            ms: Math.round(performance.now() - t0),
+            status: answer.structured.status ?? 'ok',
+          },
+          `mcp ${spec.name}`,
+        );
         return result(answer, notes);
       } catch (e) {
         const error = errorMessage(e);
-        logger.warn({ event: 'mcp_call', tool: spec.name, ms: Math.round(performance.now() - t0), error }, `mcp ${spec.name} failed`);
+        logger.warn(
+          { event: 'mcp_call', tool: spec.name, ms: Math.round(performance.now() - t0), error },
+          `mcp ${spec.name} failed`,
+        );
         const failOpen = spec.failOpen?.(error, session);
         if (failOpen) return result(failOpen, notes);
-        return { isError: true, content: [{ type: 'text', text: [`agentos ${spec.name} failed: ${error}`, ...notes.map((n) => `Warning: ${n}`)].join('\n') }] };
+        return {
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text: [`agentos ${spec.name} failed: ${error}`, ...notes.map((n) => `Warning: ${n}`)].join('\n'),
+            },
+          ],
+        };
       }
     },
   );
@@ -107,7 +144,8 @@ function registerTool(server: McpServer, spec: ToolSpec, session: ProjectSession
 
 /** An answer as the protocol carries it, with the server's own warnings added to both parts. */
 function result(answer: ToolAnswer, notes: string[]): CallToolResult {
-  if (notes.length === 0) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
+  if (notes.length === 0)
+    return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
   const own = Array.isArray(answer.structured.warnings) ? (answer.structured.warnings as string[]) : [];
   return {
     content: [{ type: 'text', text: [answer.text, ...notes.map((n) => `Warning: ${n}`)].join('\n') }],
@@ -122,7 +160,11 @@ function result(answer: ToolAnswer, notes: string[]): CallToolResult {
  */
 function protocolStream(io: IO): Writable {
   if (io.stdout !== process.stdout) return io.stdout;
-  const write = process.stdout.write.bind(process.stdout) as (chunk: unknown, encoding: BufferEncoding, cb: (e?: Error | null) => void) => boolean;
+  const write = process.stdout.write.bind(process.stdout) as (
+    chunk: unknown,
+    encoding: BufferEncoding,
+    cb: (e?: Error | null) => void,
+  ) => boolean;
   const out = new Writable({ write: (chunk, encoding, cb) => void write(chunk, encoding, cb) });
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   return out;

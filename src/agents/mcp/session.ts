@@ -166,7 +166,13 @@ export class ProjectSession {
     const { openAttemptMemory } = await (this.opener ??= import('../../attempt-memory/open.js'));
     if (this.memory) return this.memory;
     // A writer waits for others at most 5 s: the server must not hang the agent on a busy attempt memory.
-    const opened = openAttemptMemory(this.root, this.config, { sessionId: this.sessionId, cwd: this.root, env: this.env, readOnly: purpose === 'read', busyTimeoutMs: 5000 });
+    const opened = openAttemptMemory(this.root, this.config, {
+      sessionId: this.sessionId,
+      cwd: this.root,
+      env: this.env,
+      readOnly: purpose === 'read',
+      busyTimeoutMs: 5000,
+    });
     // An empty read-only memory has no file behind it: the real one is opened once there is one.
     if (purpose === 'write' || statOrNull(opened.file)) this.memory = opened;
     return opened;

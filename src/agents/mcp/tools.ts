@@ -53,8 +53,15 @@ export const TOOLS: ToolSpec[] = [
       'related_context (related past work worth reading), clear, no_history or error (the check failed; proceed without it). ' +
       'Each match says why it matched and what was tried and failed during that work; the governing standards (ADRs) are listed. Never prompts.',
     input: {
-      brief: text('brief').describe('The brief: markdown text of the new issue or task (an H1 title, then the description).'),
-      scope: z.enum(['repo', 'org']).optional().describe("org: also every other repository in the team store (when one is configured); default the project's store.scope, repo."),
+      brief: text('brief').describe(
+        'The brief: markdown text of the new issue or task (an H1 title, then the description).',
+      ),
+      scope: z
+        .enum(['repo', 'org'])
+        .optional()
+        .describe(
+          "org: also every other repository in the team store (when one is configured); default the project's store.scope, repo.",
+        ),
     },
     readOnly: true,
     run: async (s, a) => {
@@ -73,38 +80,66 @@ export const TOOLS: ToolSpec[] = [
       '"Have we worked on X?": the best-matching past issues, designs and standards for a query, each with its score (calibrated: >= 0.85 likely the same work), status and the passage that matched.',
     input: {
       query: text('query').describe('What to look for, in words (e.g. "retry budget for the HTTP client").'),
-      type: z.enum(['history', 'standard']).optional().describe('Only past work (history) or only standards; default both.'),
+      type: z
+        .enum(['history', 'standard'])
+        .optional()
+        .describe('Only past work (history) or only standards; default both.'),
       limit: z.number().int().min(1).max(50).optional().describe('At most this many results (default 5).'),
     },
     readOnly: true,
     run: async (s, a) => {
-      const r = await searchHistory(s, a.query as string, { type: a.type as 'history' | 'standard' | undefined, limit: (a.limit as number | undefined) ?? 5 });
-      return { text: renderSearch(r, 'No past work or standard matched.'), structured: r as unknown as Record<string, unknown> };
+      const r = await searchHistory(s, a.query as string, {
+        type: a.type as 'history' | 'standard' | undefined,
+        limit: (a.limit as number | undefined) ?? 5,
+      });
+      return {
+        text: renderSearch(r, 'No past work or standard matched.'),
+        structured: r as unknown as Record<string, unknown>,
+      };
     },
   },
   {
     name: 'standards_for',
     title: 'Standards that govern a piece of work',
-    description: 'The ADRs, standards and finished designs that govern the described work (the standards check): read them before deciding how to build it.',
-    input: { text: text('text').describe('The work: a brief, a plan, or a question about how something should be done here.') },
+    description:
+      'The ADRs, standards and finished designs that govern the described work (the standards check): read them before deciding how to build it.',
+    input: {
+      text: text('text').describe('The work: a brief, a plan, or a question about how something should be done here.'),
+    },
     readOnly: true,
     run: async (s, a) => {
       const r = await standardsFor(s, a.text as string);
-      return { text: renderSearch(r, 'No standard governs this (none scored above the standards line).'), structured: r as unknown as Record<string, unknown> };
+      return {
+        text: renderSearch(r, 'No standard governs this (none scored above the standards line).'),
+        structured: r as unknown as Record<string, unknown>,
+      };
     },
   },
   {
     name: 'attempt_check',
     title: 'Has this command failed here before?',
-    description: 'Before running a shell command, ask whether it resembles a recent failure in this project: returns the past failures (date, cause) and what worked instead. Informs; never blocks.',
+    description:
+      'Before running a shell command, ask whether it resembles a recent failure in this project: returns the past failures (date, cause) and what worked instead. Informs; never blocks.',
     input: {
       command: text('command', MAX_COMMAND).describe('The command line about to run.'),
-      tool: z.string().max(100).optional().describe('The tool that runs it (default "shell"; an agent tool name such as "Bash" also works).'),
-      context: z.string().max(10_000).optional().describe('What the command is for (e.g. "adding redis caching"): failures in the same context weigh more.'),
+      tool: z
+        .string()
+        .max(100)
+        .optional()
+        .describe('The tool that runs it (default "shell"; an agent tool name such as "Bash" also works).'),
+      context: z
+        .string()
+        .max(10_000)
+        .optional()
+        .describe('What the command is for (e.g. "adding redis caching"): failures in the same context weigh more.'),
     },
     readOnly: true,
     run: async (s, a) => {
-      const r = await attemptCheck(s, { command: a.command as string, tool: (a.tool as string | undefined) ?? 'shell', context: (a.context as string | undefined) ?? null });
+      const r = await attemptCheck(s, {
+        command: a.command as string,
+        tool: (a.tool as string | undefined) ?? 'shell',
+        context: (a.context as string | undefined) ?? null,
+      });
       return { text: renderRepeat(r), structured: r as unknown as Record<string, unknown> };
     },
   },
@@ -114,14 +149,24 @@ export const TOOLS: ToolSpec[] = [
     description:
       'Record a command or approach that was tried and whether it worked, so that the next agent is warned before repeating a failure and told what worked instead. Secrets and the home folder are redacted before anything is stored.',
     input: {
-      command: text('command', MAX_COMMAND).describe('The command line (or a one-line description of the approach) that was tried.'),
+      command: text('command', MAX_COMMAND).describe(
+        'The command line (or a one-line description of the approach) that was tried.',
+      ),
       outcome: z.enum(OUTCOMES).describe('"unknown" when it ran but nobody saw how it went: kept, never warned about.'),
-      error: z.string().max(MAX_ERROR).optional().describe('Its error output (the cause line is read out of it; long output is cut to both ends).'),
+      error: z
+        .string()
+        .max(MAX_ERROR)
+        .optional()
+        .describe('Its error output (the cause line is read out of it; long output is cut to both ends).'),
       exitCode: z.number().int().optional(),
       tool: z.string().max(100).optional().describe('Default "shell".'),
       context: z.string().max(10_000).optional().describe('What it was for.'),
       tags: z.array(z.string().max(100)).max(32).optional(),
-      work: z.string().max(200).optional().describe('The issue or piece of work it was tried for (e.g. "27"): later checks of related work show it.'),
+      work: z
+        .string()
+        .max(200)
+        .optional()
+        .describe('The issue or piece of work it was tried for (e.g. "27"): later checks of related work show it.'),
     },
     readOnly: false,
     run: async (s, a) => {
@@ -144,7 +189,8 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'recall',
     title: 'What this project learned',
-    description: "The context to start a coding session with: the project's stack, commands that failed here and what worked instead, recent work and the standards that apply widely.",
+    description:
+      "The context to start a coding session with: the project's stack, commands that failed here and what worked instead, recent work and the standards that apply widely.",
     input: {},
     readOnly: true,
     run: async (s) => {
@@ -155,14 +201,18 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'worked_on',
     title: 'What has been worked on',
-    description: 'Completed work grouped by topic and by month, rejected and superseded decisions marked; optionally since a date or on a topic.',
+    description:
+      'Completed work grouped by topic and by month, rejected and superseded decisions marked; optionally since a date or on a topic.',
     input: {
       since: z.string().max(40).optional().describe('A date (YYYY-MM-DD) or an age like 30d, 8w, 6m, 1y.'),
       topic: z.string().max(200).optional().describe('Only topics whose label contains this.'),
     },
     readOnly: true,
     run: async (s, a) => {
-      const r = await workedOnSummary(s, { since: a.since as string | undefined, topic: a.topic as string | undefined });
+      const r = await workedOnSummary(s, {
+        since: a.since as string | undefined,
+        topic: a.topic as string | undefined,
+      });
       return { text: renderWorkedOn(r), structured: r as unknown as Record<string, unknown> };
     },
   },

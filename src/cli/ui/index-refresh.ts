@@ -44,7 +44,8 @@ export async function refreshIndexForCheck(io: IO, ctx: IndexRefreshContext): Pr
       if (p.phase === 'start') ctx.spinner.start(refreshStartLine(p.freshness));
       else if (p.phase === 'model') ctx.spinner.update('Updating the index: loading the model…');
       // Nothing to embed (only removals, or ids read again): no "0/0".
-      else if (p.phase === 'embed' && p.total > 0) ctx.spinner.update(`Updating the index: embedding chunks ${p.done}/${p.total}`);
+      else if (p.phase === 'embed' && p.total > 0)
+        ctx.spinner.update(`Updating the index: embedding chunks ${p.done}/${p.total}`);
       else if (p.phase === 'write') ctx.spinner.update('Updating the index: writing…');
     },
   });
@@ -53,26 +54,41 @@ export async function refreshIndexForCheck(io: IO, ctx: IndexRefreshContext): Pr
     const r = outcome.report;
     ctx.spinner.stop();
     const reread = r.metadataRefreshed ? `, ${r.metadataRefreshed} re-read` : '';
-    if (!ctx.quiet) err(`Index updated before the check (${r.added.length} new, ${r.changed.length} changed, ${r.removed.length} removed${reread}; ${(outcome.refreshMs / 1000).toFixed(1)}s).`);
+    if (!ctx.quiet)
+      err(
+        `Index updated before the check (${r.added.length} new, ${r.changed.length} changed, ${r.removed.length} removed${reread}; ${(outcome.refreshMs / 1000).toFixed(1)}s).`,
+      );
   } else if (outcome.error) {
     ctx.spinner.stop();
-    err(`warning: could not update the index (${outcome.error}); checking against the index as it is, which misses ${missed(b)}`);
+    err(
+      `warning: could not update the index (${outcome.error}); checking against the index as it is, which misses ${missed(b)}`,
+    );
   } else if (outcome.skipped === 'no-refresh') {
     err(`warning: --no-refresh: the index misses ${missed(b)}; run \`agentos index\``);
   } else if (outcome.skipped === 'incompatible') {
-    err(`warning: the index needs a full rebuild (${b.incompatible}) and misses ${missed(b)}; run \`agentos index --full\``);
+    err(
+      `warning: the index needs a full rebuild (${b.incompatible}) and misses ${missed(b)}; run \`agentos index --full\``,
+    );
   } else if (outcome.skipped === 'no-model') {
     err(`warning: the index misses ${missed(b)}; run \`agentos index\``);
   }
   return outcome;
 }
 
-type Changes = { added: string[]; changed: string[]; removed: string[]; sources: string[]; configChanged: boolean; metadataOutdated?: boolean };
+type Changes = {
+  added: string[];
+  changed: string[];
+  removed: string[];
+  sources: string[];
+  configChanged: boolean;
+  metadataOutdated?: boolean;
+};
 
 /** What the spinner says when a refresh starts: what changed, or that only the rules reading ids and relations did. */
 export function refreshStartLine(f: Changes): string {
   const n = f.added.length + f.changed.length + f.removed.length + f.sources.length;
-  if (n === 0 && !f.configChanged && f.metadataOutdated) return 'Updating the index: re-reading issue ids and relations as this agentos reads them (no embedding)…';
+  if (n === 0 && !f.configChanged && f.metadataOutdated)
+    return 'Updating the index: re-reading issue ids and relations as this agentos reads them (no embedding)…';
   if (n === 0 && f.configChanged) return 'Updating the index: the corpus settings changed…';
   return `Updating the index: ${changeCount(f)} since it was built${f.sources.length ? ` (${f.sources.join('; ')})` : ''}…`;
 }
@@ -80,7 +96,8 @@ export function refreshStartLine(f: Changes): string {
 /** "changes to 2 files: a.md (new), b.md (changed)", or the config change when no file differs. */
 function missed(f: Changes): string {
   const list = describeChanges(f);
-  if (!list && !f.configChanged && f.metadataOutdated) return 'the issue ids and relations this agentos reads (an update re-reads them without the model)';
+  if (!list && !f.configChanged && f.metadataOutdated)
+    return 'the issue ids and relations this agentos reads (an update re-reads them without the model)';
   if (!list) return 'the corpus settings changed in .agentos/config.yaml';
   return `changes to ${changeCount(f)}: ${list}`;
 }

@@ -51,7 +51,12 @@ function plainSpinner(io: IO): Spinner {
 }
 
 /** Show a spinner only when `work` takes longer than `delayMs` (model loads are often fast). */
-export async function withDelayedSpinner<T>(spinner: Spinner, text: string, work: Promise<T>, delayMs = 500): Promise<T> {
+export async function withDelayedSpinner<T>(
+  spinner: Spinner,
+  text: string,
+  work: Promise<T>,
+  delayMs = 500,
+): Promise<T> {
   let shown = false;
   const timer = setTimeout(() => {
     shown = true;

@@ -26,7 +26,11 @@ const currentKey = () => (cacheKey ??= `${CONFIG_CACHE_VERSION}:${JSON.stringify
 
 function cachedParse(root: string, text: string): ParsedConfig | null {
   try {
-    const c = JSON.parse(readFileSync(path.join(root, CONFIG_CACHE), 'utf8')) as { key?: string; text?: string; parsed?: ParsedConfig };
+    const c = JSON.parse(readFileSync(path.join(root, CONFIG_CACHE), 'utf8')) as {
+      key?: string;
+      text?: string;
+      parsed?: ParsedConfig;
+    };
     if (c.key === currentKey() && c.text === text && c.parsed) return c.parsed;
   } catch {
     /* no cache, or unreadable: parse */
@@ -42,7 +46,9 @@ export async function loadConfig(root: string): Promise<ParsedConfig> {
     text = (await readRegularFile(file, MAX_CONFIG_BYTES)).toString('utf8');
   } catch (e) {
     if (e instanceof BoundedReadError && e.problem === 'missing') return parseConfig(undefined);
-    throw new UsageError(`${CONFIG_PATH}: cannot read (${e instanceof BoundedReadError ? e.reason : (e as Error).message})`);
+    throw new UsageError(
+      `${CONFIG_PATH}: cannot read (${e instanceof BoundedReadError ? e.reason : (e as Error).message})`,
+    );
   }
   const cached = cachedParse(root, text);
   if (cached) return cached;
@@ -88,7 +94,15 @@ function survivesJson(value: unknown): boolean {
   let ok = true;
   JSON.stringify(value, (_key, v: unknown) => {
     const tag = Object.prototype.toString.call(v);
-    if (v === undefined || typeof v === 'function' || typeof v === 'bigint' || (typeof v === 'number' && !Number.isFinite(v)) || tag === '[object Set]' || tag === '[object Map]') ok = false;
+    if (
+      v === undefined ||
+      typeof v === 'function' ||
+      typeof v === 'bigint' ||
+      (typeof v === 'number' && !Number.isFinite(v)) ||
+      tag === '[object Set]' ||
+      tag === '[object Map]'
+    )
+      ok = false;
     return v;
   });
   return ok;

@@ -69,8 +69,26 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   };
 
   for (const k of Object.keys(raw)) {
-    if (!['corpus', 'sources', 'thresholds', 'history', 'standards', 'model', 'check', 'search', 'attempts', 'retrieval', 'scoring', 'store'].includes(k)) {
-      err(k, 'unknown key (allowed: corpus, sources, thresholds, history, standards, model, check, search, attempts, scoring, store)');
+    if (
+      ![
+        'corpus',
+        'sources',
+        'thresholds',
+        'history',
+        'standards',
+        'model',
+        'check',
+        'search',
+        'attempts',
+        'retrieval',
+        'scoring',
+        'store',
+      ].includes(k)
+    ) {
+      err(
+        k,
+        'unknown key (allowed: corpus, sources, thresholds, history, standards, model, check, search, attempts, scoring, store)',
+      );
     }
   }
 
@@ -92,7 +110,10 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
     config.thresholds.standards = num('thresholds.standards', th.standards, 0, 1) ?? config.thresholds.standards;
   }
   if (!(config.thresholds.related < config.thresholds.duplicate)) {
-    err('thresholds', `related (${config.thresholds.related}) must be below duplicate (${config.thresholds.duplicate})`);
+    err(
+      'thresholds',
+      `related (${config.thresholds.related}) must be below duplicate (${config.thresholds.duplicate})`,
+    );
   }
 
   const hist = section('history', ['k']);
@@ -101,7 +122,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   const std = section('standards', ['k', 'candidates']);
   if (std) {
     config.standards.k = num('standards.k', std.k, 1, 50, true) ?? config.standards.k;
-    config.standards.candidates = num('standards.candidates', std.candidates, 1, 200, true) ?? config.standards.candidates;
+    config.standards.candidates =
+      num('standards.candidates', std.candidates, 1, 200, true) ?? config.standards.candidates;
     if (config.standards.candidates < config.standards.k) {
       warnings.push(`${source}: standards.candidates is below standards.k; using ${config.standards.k}`);
       config.standards.candidates = config.standards.k;
@@ -126,7 +148,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   }
 
   const check = section('check', ['timeout_ms']);
-  if (check) config.check.timeoutMs = num('check.timeout_ms', check.timeout_ms, 100, 600_000, true) ?? config.check.timeoutMs;
+  if (check)
+    config.check.timeoutMs = num('check.timeout_ms', check.timeout_ms, 100, 600_000, true) ?? config.check.timeoutMs;
 
   // `agentos search`: results below this score are not listed (0.0167 is noise, not an answer).
   const search = section('search', ['min_score']);
@@ -139,9 +162,12 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
       if (typeof v !== 'string' || v.trim() === '') err(`store.${key}`, 'expected a non-empty string');
       else config.store[key] = v.trim();
     }
-    if (config.store.url !== null && !/^postgres(ql)?:\/\//.test(config.store.url)) err('store.url', 'expected a postgres:// or postgresql:// URL');
+    if (config.store.url !== null && !/^postgres(ql)?:\/\//.test(config.store.url))
+      err('store.url', 'expected a postgres:// or postgresql:// URL');
     else if (config.store.url !== null && urlHoldsPassword(config.store.url))
-      warnings.push(`${source}: store.url holds a password, and this file is usually committed: keep the password in ~/.pgpass or AGENTOS_DATABASE_URL`);
+      warnings.push(
+        `${source}: store.url holds a password, and this file is usually committed: keep the password in ~/.pgpass or AGENTOS_DATABASE_URL`,
+      );
     if (store.scope !== undefined && store.scope !== null) {
       if (store.scope === 'repo' || store.scope === 'org') config.store.scope = store.scope;
       else err('store.scope', 'expected repo or org');
@@ -157,7 +183,9 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
   const given = (v: unknown) => v !== undefined && v !== null;
   if (given(r.attempts) && given(r.retrieval)) err('retrieval', 'given twice (also as attempts:); keep attempts:');
   else if (given(r.retrieval)) warnings.push(`${source}: retrieval: is now called attempts: (still read; rename it)`);
-  parseAttempts(given(r.retrieval) && !given(r.attempts) ? 'retrieval' : 'attempts', section, num, err, config, (w) => warnings.push(`${source}: ${w}`));
+  parseAttempts(given(r.retrieval) && !given(r.attempts) ? 'retrieval' : 'attempts', section, num, err, config, (w) =>
+    warnings.push(`${source}: ${w}`),
+  );
 
   // scoring (issue 11): how a past document's similarity is computed.
   const scoring = section('scoring', ['method']);
@@ -165,7 +193,8 @@ export function parseConfig(raw: unknown, source = '.agentos/config.yaml'): Pars
     if (scoring.method === 'hybrid') {
       warnings.push(`${source}: scoring.method: hybrid is now called calibrated (still read; rename it)`);
       config.scoring.method = 'calibrated';
-    } else if (!(SCORING_METHODS as readonly unknown[]).includes(scoring.method)) err('scoring.method', `expected ${SCORING_METHODS.join(', ')}, got ${JSON.stringify(scoring.method)}`);
+    } else if (!(SCORING_METHODS as readonly unknown[]).includes(scoring.method))
+      err('scoring.method', `expected ${SCORING_METHODS.join(', ')}, got ${JSON.stringify(scoring.method)}`);
     else config.scoring.method = scoring.method as ScoringMethod;
   }
 
@@ -180,15 +209,21 @@ function parseSources(sec: Raw | null, err: (key: string, problem: string) => vo
   if (typeof gitRaw === 'boolean') g.enabled = gitRaw;
   else if (isObject(gitRaw)) {
     const allowed = ['enabled', 'branch', 'exclude_subjects', 'exclude_authors'];
-    for (const k of Object.keys(gitRaw)) if (!allowed.includes(k)) err(`sources.git.${k}`, `unknown key (allowed: ${allowed.join(', ')})`);
+    for (const k of Object.keys(gitRaw))
+      if (!allowed.includes(k)) err(`sources.git.${k}`, `unknown key (allowed: ${allowed.join(', ')})`);
     g.enabled = true;
     if (gitRaw.enabled !== undefined) {
-      if (typeof gitRaw.enabled !== 'boolean') err('sources.git.enabled', `expected true or false, got ${JSON.stringify(gitRaw.enabled)}`);
+      if (typeof gitRaw.enabled !== 'boolean')
+        err('sources.git.enabled', `expected true or false, got ${JSON.stringify(gitRaw.enabled)}`);
       else g.enabled = gitRaw.enabled;
     }
     if (gitRaw.branch !== undefined && gitRaw.branch !== null) {
       // Passed to git as a revision: never something git would read as an option.
-      if (typeof gitRaw.branch !== 'string' || !/^[\w][\w./-]{0,199}$/.test(gitRaw.branch) || gitRaw.branch.includes('..'))
+      if (
+        typeof gitRaw.branch !== 'string' ||
+        !/^[\w][\w./-]{0,199}$/.test(gitRaw.branch) ||
+        gitRaw.branch.includes('..')
+      )
         err('sources.git.branch', 'expected a branch name (letters, digits, "/", ".", "_", "-")');
       else g.branch = gitRaw.branch;
     }
@@ -211,18 +246,22 @@ function parseSources(sec: Raw | null, err: (key: string, problem: string) => vo
       }
       g[field] = v as string[];
     }
-  } else if (gitRaw !== undefined && gitRaw !== null) err('sources.git', 'expected true, false or a mapping (enabled, branch, exclude_subjects, exclude_authors)');
+  } else if (gitRaw !== undefined && gitRaw !== null)
+    err('sources.git', 'expected true, false or a mapping (enabled, branch, exclude_subjects, exclude_authors)');
   if (sec.github !== undefined && sec.github !== null) {
-    if (typeof sec.github !== 'boolean') err('sources.github', `expected true or false, got ${JSON.stringify(sec.github)}`);
+    if (typeof sec.github !== 'boolean')
+      err('sources.github', `expected true or false, got ${JSON.stringify(sec.github)}`);
     else config.sources.github = sec.github;
   }
   const t = sec.trackers;
   if (t !== undefined && t !== null) {
-    if (!Array.isArray(t) || t.some((x) => typeof x !== 'string' || x.trim() === '')) err('sources.trackers', 'expected a list of export file paths');
+    if (!Array.isArray(t) || t.some((x) => typeof x !== 'string' || x.trim() === ''))
+      err('sources.trackers', 'expected a list of export file paths');
     else {
       for (const p of t as string[]) {
         const problem = globProblem(p);
-        if (problem || /[*?[\]{}]/.test(p)) err('sources.trackers', `bad path "${p}": ${problem ?? 'a file path, not a glob'}`);
+        if (problem || /[*?[\]{}]/.test(p))
+          err('sources.trackers', `bad path "${p}": ${problem ?? 'a file path, not a glob'}`);
       }
       config.sources.trackers = t as string[];
     }
@@ -240,7 +279,8 @@ export function modelIdProblem(id: unknown): string | null {
   if (parts.length !== 2) return `expected "owner/name", got "${id}"`;
   for (const p of parts) {
     if (p === '.' || p === '..') return `expected "owner/name", got "${id}" (contains "${p}")`;
-    if (!/^[A-Za-z0-9][\w.-]{0,95}$/.test(p)) return `expected "owner/name" of letters, digits, ".", "_" and "-", got "${id}"`;
+    if (!/^[A-Za-z0-9][\w.-]{0,95}$/.test(p))
+      return `expected "owner/name" of letters, digits, ".", "_" and "-", got "${id}"`;
   }
   return null;
 }
@@ -277,7 +317,8 @@ function parseAttempts(
     if (snake !== camel && sec[camel] !== undefined && sec[snake] !== undefined) {
       err(`${name}.${snake}`, `given twice (also as ${camel})`);
     }
-    if (snake !== camel && sec[camel] !== undefined && sec[snake] === undefined) warn(`${name}.${camel} is now spelled ${snake} (still read; rename it)`);
+    if (snake !== camel && sec[camel] !== undefined && sec[snake] === undefined)
+      warn(`${name}.${camel} is now spelled ${snake} (still read; rename it)`);
     return sec[snake] !== undefined ? [`${name}.${snake}`, sec[snake]] : [`${name}.${camel}`, sec[camel]];
   };
   const bool = (camel: 'enabled' | 'warnOnDuplicateFailure' | 'autoInject') => {
@@ -303,7 +344,10 @@ function parseAttempts(
   r.repeatThreshold = num(...pick('repeatThreshold'), 0.01, 1) ?? r.repeatThreshold;
   r.maxContextSize = num(...pick('maxContextSize'), 100, 1_000_000, true) ?? r.maxContextSize;
   if (r.failureLookbackDays > r.archiveAfterDays) {
-    err(name, `failure_lookback_days (${r.failureLookbackDays}) must not exceed archive_after_days (${r.archiveAfterDays}): archived failures never warn`);
+    err(
+      name,
+      `failure_lookback_days (${r.failureLookbackDays}) must not exceed archive_after_days (${r.archiveAfterDays}): archived failures never warn`,
+    );
   }
 }
 

@@ -91,7 +91,13 @@ export interface Config {
 
 export const DEFAULT_CONFIG: Config = {
   corpus: {
-    standards: ['docs/adrs/**/*.md', 'docs/adr/**/*.md', 'docs/standards/**/*.md', 'docs/LLDs/done/*.md', 'docs/lld/done/*.md'],
+    standards: [
+      'docs/adrs/**/*.md',
+      'docs/adr/**/*.md',
+      'docs/standards/**/*.md',
+      'docs/LLDs/done/*.md',
+      'docs/lld/done/*.md',
+    ],
     history: [
       'docs/audit/done/*/001-issue.md',
       // Issue folders of revisions: one document per folder is kept (src/work-memory/corpus/layouts.ts).
@@ -107,7 +113,11 @@ export const DEFAULT_CONFIG: Config = {
   },
   thresholds: { duplicate: 0.85, related: 0.5, standards: 0.5 },
   history: { k: 3 },
-  sources: { git: { enabled: false, branch: null, excludeSubjects: [], excludeAuthors: [] }, trackers: [], github: false },
+  sources: {
+    git: { enabled: false, branch: null, excludeSubjects: [], excludeAuthors: [] },
+    trackers: [],
+    github: false,
+  },
   standards: { k: 3, candidates: 5 },
   model: { dir: null, id: 'Xenova/all-MiniLM-L6-v2', dtype: DEFAULT_DTYPE },
   check: { timeoutMs: 30_000 },

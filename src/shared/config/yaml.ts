@@ -53,7 +53,10 @@ export function yamlDepth(text: string): number {
     if (i === line.length || line[i] === '#') continue;
     const indent = i;
     let indicators = 0;
-    while ((line[i] === '-' || line[i] === '?' || line[i] === ':') && (i + 1 === line.length || line[i + 1] === ' ' || line[i + 1] === '\t')) {
+    while (
+      (line[i] === '-' || line[i] === '?' || line[i] === ':') &&
+      (i + 1 === line.length || line[i + 1] === ' ' || line[i + 1] === '\t')
+    ) {
       indicators++;
       i++;
       while (line[i] === ' ' || line[i] === '\t') i++;

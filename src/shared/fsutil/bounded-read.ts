@@ -43,7 +43,8 @@ function errnoReason(e: unknown): { problem: BoundedReadProblem; reason: string;
   return { problem: 'unreadable', reason: code ?? (e as Error).message.split('\n')[0], code };
 }
 
-export const kb = (n: number) => (n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n / 1024)} KB`);
+export const kb = (n: number) =>
+  n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n / 1024)} KB`;
 
 /**
  * The bytes of a regular file of at most `maxBytes`; anything else is a
@@ -98,7 +99,11 @@ export async function readRegularFile(file: string, maxBytes: number): Promise<B
 }
 
 /** At most `maxBytes` of a stream (stdin); more is a BoundedReadError, and reading stops there. */
-export async function readStreamBounded(stream: NodeJS.ReadableStream, maxBytes: number, label: string): Promise<Buffer> {
+export async function readStreamBounded(
+  stream: NodeJS.ReadableStream,
+  maxBytes: number,
+  label: string,
+): Promise<Buffer> {
   const parts: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream) {

@@ -18,7 +18,12 @@ export type TeamStoreClient = PgClient;
  * statement (a sync of a large repository, or one waiting for another sync of the same
  * repository, needs longer than a status query).
  */
-export async function connectTeamStore(url: string, timeoutMs: number, workMs = timeoutMs, lockMs?: number): Promise<TeamStoreClient> {
+export async function connectTeamStore(
+  url: string,
+  timeoutMs: number,
+  workMs = timeoutMs,
+  lockMs?: number,
+): Promise<TeamStoreClient> {
   const plan = sslPlan(url, process.env);
   try {
     return await connectOnce(plan.first, timeoutMs, workMs, lockMs);
@@ -40,7 +45,10 @@ export const READ_LOCK_MS = 1000;
 function isTlsRefusal(e: unknown): boolean {
   const raw = (e as { cause?: unknown }).cause ?? e;
   const m = errorMessage(raw);
-  return /does not support SSL/i.test(m) || ((raw as { code?: string }).code === '28000' && /no encryption|SSL off|no pg_hba\.conf entry/i.test(m));
+  return (
+    /does not support SSL/i.test(m) ||
+    ((raw as { code?: string }).code === '28000' && /no encryption|SSL off|no pg_hba\.conf entry/i.test(m))
+  );
 }
 
 async function connectOnce(url: string, timeoutMs: number, workMs: number, lockMs?: number): Promise<TeamStoreClient> {
@@ -60,7 +68,9 @@ async function connectOnce(url: string, timeoutMs: number, workMs: number, lockM
     });
   } catch (e) {
     // The driver parses the URL here (and reads any sslrootcert file): the URL is the user's to fix.
-    throw new UsageError(`the store URL is not usable (${errorMessage(e).replace(/postgres(ql)?:\/\/\S+/g, '<url>')}); expected postgres://user@host:port/database`);
+    throw new UsageError(
+      `the store URL is not usable (${errorMessage(e).replace(/postgres(ql)?:\/\/\S+/g, '<url>')}); expected postgres://user@host:port/database`,
+    );
   }
   // A server going away later must not crash the process: the query in flight reports it.
   client.on('error', () => undefined);
@@ -77,7 +87,11 @@ async function connectOnce(url: string, timeoutMs: number, workMs: number, lockM
 /** Whether an error came from the driver or the server (and so means the store), not from agentos itself. */
 export function isTeamStoreError(e: unknown): boolean {
   const code = (e as { code?: unknown }).code;
-  return e instanceof TeamStoreUnavailableError || typeof code === 'string' || /Connection terminated|connection/i.test(errorMessage(e));
+  return (
+    e instanceof TeamStoreUnavailableError ||
+    typeof code === 'string' ||
+    /Connection terminated|connection/i.test(errorMessage(e))
+  );
 }
 
 /** A driver or server error as one line naming the store (host, port, database) and the problem. */
@@ -86,14 +100,29 @@ export function storeError(e: unknown, url: string, timeoutMs: number): TeamStor
   const code = (e as { code?: string }).code;
   const message = errorMessage(e);
   if (e instanceof TeamStoreUnavailableError) return e;
-  if (code === 'ECONNREFUSED') return new TeamStoreUnavailableError(`cannot reach the store at ${where} (connection refused): is the server running?`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new TeamStoreUnavailableError(`cannot reach the store at ${where} (unknown host)`);
-  if (code === '28P01' || code === '28000') return new TeamStoreUnavailableError(`the store at ${where} refused the credentials (${code === '28P01' ? 'wrong password' : 'not allowed to connect'})`);
+  if (code === 'ECONNREFUSED')
+    return new TeamStoreUnavailableError(
+      `cannot reach the store at ${where} (connection refused): is the server running?`,
+    );
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new TeamStoreUnavailableError(`cannot reach the store at ${where} (unknown host)`);
+  if (code === '28P01' || code === '28000')
+    return new TeamStoreUnavailableError(
+      `the store at ${where} refused the credentials (${code === '28P01' ? 'wrong password' : 'not allowed to connect'})`,
+    );
   if (code === '3D000') return new TeamStoreUnavailableError(`the store at ${where} has no such database`);
-  if (code === '55P03') return new TeamStoreUnavailableError(`the store at ${where} is busy: a lock on its tables was held too long (another sync, or a session holding a table lock)`);
-  if (code === '57014' || /timeout|timed out/i.test(message)) return new TeamStoreUnavailableError(`no answer from the store at ${where} within ${(timeoutMs / 1000).toFixed(1)} s`);
+  if (code === '55P03')
+    return new TeamStoreUnavailableError(
+      `the store at ${where} is busy: a lock on its tables was held too long (another sync, or a session holding a table lock)`,
+    );
+  if (code === '57014' || /timeout|timed out/i.test(message))
+    return new TeamStoreUnavailableError(
+      `no answer from the store at ${where} within ${(timeoutMs / 1000).toFixed(1)} s`,
+    );
   // The driver's message can quote the connection string in some errors: never pass a password on.
-  return new TeamStoreUnavailableError(`the store at ${where} failed: ${message.replace(/postgres(ql)?:\/\/\S+/g, '<url>')}`);
+  return new TeamStoreUnavailableError(
+    `the store at ${where} failed: ${message.replace(/postgres(ql)?:\/\/\S+/g, '<url>')}`,
+  );
 }
 
 /**
@@ -102,11 +131,23 @@ export function storeError(e: unknown, url: string, timeoutMs: number): TeamStor
  * connection is destroyed, so nothing is left running on the server's side for us.
  * The store's failures come back as one TeamStoreUnavailableError line.
  */
-export async function withTeamStoreDeadline<T>(url: string, deadlineMs: number, work: (client: TeamStoreClient) => Promise<T>): Promise<T> {
+export async function withTeamStoreDeadline<T>(
+  url: string,
+  deadlineMs: number,
+  work: (client: TeamStoreClient) => Promise<T>,
+): Promise<T> {
   // The deadline starts before connecting: connecting and the work share it.
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TeamStoreUnavailableError(`no answer from the store at ${target(url)} within ${(deadlineMs / 1000).toFixed(1)} s`)), deadlineMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new TeamStoreUnavailableError(
+            `no answer from the store at ${target(url)} within ${(deadlineMs / 1000).toFixed(1)} s`,
+          ),
+        ),
+      deadlineMs,
+    );
     timer.unref();
   });
   expired.catch(() => undefined); // raced below; never an unhandled rejection

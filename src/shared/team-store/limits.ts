@@ -5,4 +5,11 @@
  * (work-memory/org/fetch.ts), and the server counts it for nothing in the statistics the score
  * reads (schema.ts, version 7): what is never read weighs nothing either.
  */
-export const DOCUMENT_LIMITS = { chunks: 10_000, terms: 200_000, path: 4096, section: 2000, excerpt: 4000, metadataBytes: 1_000_000 } as const;
+export const DOCUMENT_LIMITS = {
+  chunks: 10_000,
+  terms: 200_000,
+  path: 4096,
+  section: 2000,
+  excerpt: 4000,
+  metadataBytes: 1_000_000,
+} as const;

@@ -13,7 +13,9 @@ export function repositoryName(root: string, config: Config): string {
   if (config.store.repository) return normaliseRepositoryName(config.store.repository);
   const remote = originUrl(root);
   if (remote) return normaliseRepositoryName(remote);
-  throw new UsageError('the team store needs a name for this repository: it has no git remote "origin"; set store.repository in .agentos/config.yaml');
+  throw new UsageError(
+    'the team store needs a name for this repository: it has no git remote "origin"; set store.repository in .agentos/config.yaml',
+  );
 }
 
 function originUrl(root: string): string | null {

@@ -42,7 +42,15 @@ const keepOwnersSql = (who: Who) =>
      END $$`;
 
 /** The tables a writer adds rows to (and, through the functions below, removes its own from). */
-const WRITTEN = ['repositories', 'documents', 'chunks', 'document_terms', 'repository_terms', 'attempts', 'forgotten_attempts'];
+const WRITTEN = [
+  'repositories',
+  'documents',
+  'chunks',
+  'document_terms',
+  'repository_terms',
+  'attempts',
+  'forgotten_attempts',
+];
 
 /**
  * Every repository's statistics as the server counts them, once (a migration): `counts` says which
@@ -168,7 +176,12 @@ const VERSION_6: string[] = [
      END $$`,
   `REVOKE ALL ON FUNCTION agentos.tombstone_attempt() FROM PUBLIC`,
   `CREATE TRIGGER attempts_tombstone AFTER DELETE ON agentos.attempts FOR EACH ROW EXECUTE FUNCTION agentos.tombstone_attempt()`,
-  ...['refresh_statistics(bigint)', 'remove_documents(bigint, bigint[])', 'remove_repository(text)', 'forget_attempts(text[])'].flatMap((f) => [
+  ...[
+    'refresh_statistics(bigint)',
+    'remove_documents(bigint, bigint[])',
+    'remove_repository(text)',
+    'forget_attempts(text[])',
+  ].flatMap((f) => [
     `REVOKE ALL ON FUNCTION agentos.${f} FROM PUBLIC`,
     `GRANT EXECUTE ON FUNCTION agentos.${f} TO agentos_writer`,
   ]),
@@ -279,7 +292,15 @@ export const MIGRATIONS: string[][] = [
     // Who owns a repository, and its name, change only by an administrator: an owner may not hand it away or rename it.
     keepOwnersSql('current_user'),
     `CREATE TRIGGER repositories_keep_owners BEFORE UPDATE ON agentos.repositories FOR EACH ROW EXECUTE FUNCTION agentos.keep_owners()`,
-    ...['repositories', 'documents', 'chunks', 'document_terms', 'repository_terms', 'attempts', 'forgotten_attempts'].flatMap((t) => [
+    ...[
+      'repositories',
+      'documents',
+      'chunks',
+      'document_terms',
+      'repository_terms',
+      'attempts',
+      'forgotten_attempts',
+    ].flatMap((t) => [
       `ALTER TABLE agentos.${t} ENABLE ROW LEVEL SECURITY`,
       `CREATE POLICY ${t}_read ON agentos.${t} FOR SELECT USING (true)`,
     ]),
@@ -371,7 +392,9 @@ export const MIGRATION_WAIT_MS = 30_000;
 export async function migrationLock(client: TeamStoreClient, waitMs = MIGRATION_WAIT_MS): Promise<void> {
   const until = Date.now() + waitMs;
   for (;;) {
-    const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [MIGRATION_LOCK]);
+    const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [
+      MIGRATION_LOCK,
+    ]);
     if (got.rows[0]?.ok) return;
     if (Date.now() >= until) {
       const holder = await client.query<{ pid: number; usename: string | null }>(
@@ -393,7 +416,9 @@ export async function migrate(client: TeamStoreClient): Promise<MigrationResult>
   // this one made every `store init` wait), so only an upgrade waits for it.
   const current = await schemaVersion(client).catch(() => null);
   if (current === SCHEMA_VERSION) {
-    const vector = await client.query<{ extversion: string }>(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`);
+    const vector = await client.query<{ extversion: string }>(
+      `SELECT extversion FROM pg_extension WHERE extname = 'vector'`,
+    );
     if (vector.rows[0]) return { from: current, to: current, vector: vector.rows[0].extversion, adopted: 0 };
   }
   await client.query('BEGIN');
@@ -403,22 +428,34 @@ export async function migrate(client: TeamStoreClient): Promise<MigrationResult>
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${STORE_SCHEMA}`);
     } catch (e) {
       if ((e as { code?: string }).code === '42501')
-        throw new TeamStoreUnavailableError(`this user may not create the "${STORE_SCHEMA}" schema; run \`agentos store init\` as the database owner (docs/team-store.md)`);
+        throw new TeamStoreUnavailableError(
+          `this user may not create the "${STORE_SCHEMA}" schema; run \`agentos store init\` as the database owner (docs/team-store.md)`,
+        );
       throw e;
     }
     // Tables are created in the store's schema (the first on the path); the extension's type is found in public.
     await client.query(`SET LOCAL search_path = ${SEARCH_PATH}`);
-    const available = await client.query<{ default_version: string }>(`SELECT default_version FROM pg_available_extensions WHERE name = 'vector'`);
-    if (available.rows.length === 0) throw new TeamStoreUnavailableError('the server has no pgvector extension (pg_available_extensions has no "vector"); install pgvector on the PostgreSQL server');
+    const available = await client.query<{ default_version: string }>(
+      `SELECT default_version FROM pg_available_extensions WHERE name = 'vector'`,
+    );
+    if (available.rows.length === 0)
+      throw new TeamStoreUnavailableError(
+        'the server has no pgvector extension (pg_available_extensions has no "vector"); install pgvector on the PostgreSQL server',
+      );
     try {
       await client.query('CREATE EXTENSION IF NOT EXISTS vector');
     } catch (e) {
       if ((e as { code?: string }).code === '42501')
-        throw new TeamStoreUnavailableError('this user may not create the pgvector extension; ask an administrator to run CREATE EXTENSION vector in this database');
+        throw new TeamStoreUnavailableError(
+          'this user may not create the pgvector extension; ask an administrator to run CREATE EXTENSION vector in this database',
+        );
       throw e;
     }
     const from = await schemaVersion(client);
-    if (from > SCHEMA_VERSION) throw new TeamStoreUnavailableError(`the store's schema is version ${from}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`);
+    if (from > SCHEMA_VERSION)
+      throw new TeamStoreUnavailableError(
+        `the store's schema is version ${from}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`,
+      );
     try {
       for (let v = from; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v]) await client.query(sql);
     } catch (e) {
@@ -429,10 +466,20 @@ export async function migrate(client: TeamStoreClient): Promise<MigrationResult>
       throw e;
     }
     if (from < SCHEMA_VERSION) {
-      await client.query(`INSERT INTO agentos_schema (version) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version, migrated_at = now()`, [SCHEMA_VERSION]);
+      await client.query(
+        `INSERT INTO agentos_schema (version) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version, migrated_at = now()`,
+        [SCHEMA_VERSION],
+      );
     }
-    const vector = await client.query<{ extversion: string }>(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`);
-    const adopted = from > 0 && from < 4 ? Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${STORE_SCHEMA}.repositories`)).rows[0].n) : 0;
+    const vector = await client.query<{ extversion: string }>(
+      `SELECT extversion FROM pg_extension WHERE extname = 'vector'`,
+    );
+    const adopted =
+      from > 0 && from < 4
+        ? Number(
+            (await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${STORE_SCHEMA}.repositories`)).rows[0].n,
+          )
+        : 0;
     await client.query('COMMIT');
     return { from, to: SCHEMA_VERSION, vector: vector.rows[0]?.extversion ?? 'unknown', adopted };
   } catch (e) {

@@ -8,7 +8,8 @@ import { UsageError } from '../errors.js';
 
 export function storeUrl(env: NodeJS.ProcessEnv, config: Config): string | null {
   const fromEnv = env.AGENTOS_DATABASE_URL?.trim();
-  if (fromEnv && !/^postgres(ql)?:\/\//.test(fromEnv)) throw new UsageError('AGENTOS_DATABASE_URL: expected a postgres:// or postgresql:// URL');
+  if (fromEnv && !/^postgres(ql)?:\/\//.test(fromEnv))
+    throw new UsageError('AGENTOS_DATABASE_URL: expected a postgres:// or postgresql:// URL');
   return fromEnv ? fromEnv : config.store.url;
 }
 
@@ -80,11 +81,20 @@ export function sslPlan(url: string, env: NodeJS.ProcessEnv = {}): SslPlan {
     return { mode: null, first: url, fallback: null };
   }
   // The driver lets a URL's `options` replace the session settings agentos relies on (search_path, DateStyle).
-  if (u.searchParams.has('options')) throw new UsageError("the store URL's options parameter is not supported: agentos sets the session's own (search_path, DateStyle, lock_timeout)");
+  if (u.searchParams.has('options'))
+    throw new UsageError(
+      "the store URL's options parameter is not supported: agentos sets the session's own (search_path, DateStyle, lock_timeout)",
+    );
   const given = u.searchParams.has('sslmode') ? u.searchParams.get('sslmode')! : (env.PGSSLMODE ?? null);
-  if (given !== null && given.trim() === '') throw new UsageError(`the store URL's sslmode is empty: give one of libpq's (${SSL_MODES.join(', ')}), or leave it out for ${DEFAULT_SSL_MODE}`);
+  if (given !== null && given.trim() === '')
+    throw new UsageError(
+      `the store URL's sslmode is empty: give one of libpq's (${SSL_MODES.join(', ')}), or leave it out for ${DEFAULT_SSL_MODE}`,
+    );
   const raw = given?.trim() ?? DEFAULT_SSL_MODE;
-  if (!(SSL_MODES as readonly string[]).includes(raw)) throw new UsageError(`the store URL's sslmode "${raw.slice(0, 40)}" is not one of libpq's: ${SSL_MODES.join(', ')}`);
+  if (!(SSL_MODES as readonly string[]).includes(raw))
+    throw new UsageError(
+      `the store URL's sslmode "${raw.slice(0, 40)}" is not one of libpq's: ${SSL_MODES.join(', ')}`,
+    );
   // libpq over a Unix socket: no TLS, whatever the mode (as libpq, which ignores sslmode there).
   if (hostOf(u, env).startsWith('/')) return { mode: raw as SslMode, first: url, fallback: null };
   const mode = raw as SslMode;

@@ -31,7 +31,8 @@ export function formatScore(score: number): string {
 }
 
 /** Whether a match's score is the calibrated chance of the same work (it carries the features it was computed from), not a cosine similarity. */
-export const isSameWorkScore = (m: { components?: { features?: unknown } | null }): boolean => Boolean(m.components?.features);
+export const isSameWorkScore = (m: { components?: { features?: unknown } | null }): boolean =>
+  Boolean(m.components?.features);
 
 /** A match's score as every answer shows it, named for what it is: "score 0.9100" (calibrated: the chance of the same work, as the MCP answer and the alert say) or "similarity 0.9100" (cosine, standout). */
 export function scoreText(m: { score: number; components?: { features?: unknown } | null }): string {

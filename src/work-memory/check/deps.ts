@@ -14,7 +14,12 @@ import { openOrgView, type OrgRequest } from '../org/open.js';
 import { readProjectLine } from '../scoring/project-line.js';
 
 /** The real memory behind the checks: the MiniLM embedder and the HNSW index of the project. */
-export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: string, worker: StartedWorker | null = null): CheckDeps {
+export function defaultCheckDeps(
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  root: string,
+  worker: StartedWorker | null = null,
+): CheckDeps {
   const model = modelSetup(env, config, root, worker);
   return {
     method: `embedding:${model.identity.modelId}+hnsw`,
@@ -28,12 +33,23 @@ export function defaultCheckDeps(env: NodeJS.ProcessEnv, config: Config, root: s
 }
 
 /** The org-scope reader for a check, when a store is configured (the CLI's and the MCP server's checks alike). */
-export function orgOpener(env: NodeJS.ProcessEnv, config: Config, root: string, model: ModelMatch): CheckDeps['openOrg'] {
+export function orgOpener(
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  root: string,
+  model: ModelMatch,
+): CheckDeps['openOrg'] {
   return storeConfigured(env, config) ? (q) => openOrg(env, config, root, model, q) : undefined;
 }
 
 /** The org view from the team store, within store.timeout_ms from connecting to the last row. */
-async function openOrg(env: NodeJS.ProcessEnv, config: Config, root: string, model: ModelMatch, q: Omit<OrgRequest, 'self' | 'model'>) {
+async function openOrg(
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  root: string,
+  model: ModelMatch,
+  q: Omit<OrgRequest, 'self' | 'model'>,
+) {
   const url = storeUrl(env, config)!;
   let self: string | null = null;
   const notes: string[] = [];
@@ -45,11 +61,16 @@ async function openOrg(env: NodeJS.ProcessEnv, config: Config, root: string, mod
   } catch {
     // No name: it cannot have been synced by this clone, so every repository there is another. Said, since a
     // copy synced elsewhere under a configured name would then be compared as another repository.
-    notes.push('this repository has no name in the team store (no store.repository, no git remote origin): every repository there is compared as another');
+    notes.push(
+      'this repository has no name in the team store (no store.repository, no git remote origin): every repository there is compared as another',
+    );
   }
   return withTeamStoreDeadline(url, config.store.timeoutMs, async (client) => {
     const version = await schemaVersion(client);
-    if (version !== SCHEMA_VERSION) throw new TeamStoreUnavailableError(`the store's schema is version ${version}, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``);
+    if (version !== SCHEMA_VERSION)
+      throw new TeamStoreUnavailableError(
+        `the store's schema is version ${version}, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``,
+      );
     const view = await openOrgView(client, { ...q, self, model });
     return { ...view, notes: [...notes, ...view.notes], where: target(url) };
   });

@@ -24,7 +24,11 @@ export async function embedBrief(text: string, embedder: Embedder, notes?: strin
 }
 
 /** The brief's chunks (their text, for "why it matched") and their vectors. */
-export async function embedBriefChunks(text: string, embedder: Embedder, notes?: string[]): Promise<{ texts: string[]; vectors: Float32Array[] }> {
+export async function embedBriefChunks(
+  text: string,
+  embedder: Embedder,
+  notes?: string[],
+): Promise<{ texts: string[]; vectors: Float32Array[] }> {
   const { metadata, body } = extractMetadata('brief.md', text, ['history'], '');
   const chunks = chunkMarkdown(body, metadata.title, {
     maxTokens: embedder.maxTokens - 2,
@@ -33,13 +37,23 @@ export async function embedBriefChunks(text: string, embedder: Embedder, notes?:
   });
   const capped = chunks.length ? capBriefChunks(chunks, notes) : [];
   const texts = capped.length ? capped.map((c) => c.text) : [text.slice(0, MAX_CHECK_CHARS)];
-  const vectors = await embedder.embed(capped.length ? capped.map((c) => c.embedText) : [text.slice(0, MAX_CHECK_CHARS)]);
+  const vectors = await embedder.embed(
+    capped.length ? capped.map((c) => c.embedText) : [text.slice(0, MAX_CHECK_CHARS)],
+  );
   return { texts, vectors };
 }
 
 /** The history check proper: nearest k past documents, classified on the top score. */
-export function checkHistory(index: VectorIndex, briefVectors: Float32Array[], k: number, thresholds: Thresholds, scoring?: Scoring): HistoryCheck {
-  const nearest = scoring ? rescore(index, briefVectors, k, 'history', scoring) : nearestDocuments(index, briefVectors, k, 'history');
+export function checkHistory(
+  index: VectorIndex,
+  briefVectors: Float32Array[],
+  k: number,
+  thresholds: Thresholds,
+  scoring?: Scoring,
+): HistoryCheck {
+  const nearest = scoring
+    ? rescore(index, briefVectors, k, 'history', scoring)
+    : nearestDocuments(index, briefVectors, k, 'history');
   const status = classifyScore(nearest[0]?.score, thresholds);
   const matches = nearest.filter((m) => m.score >= thresholds.related);
   return { status, matches, nearest };

@@ -15,10 +15,16 @@ export interface NoHistory {
  * not look, so the result is not "clear". Counts the history globs (a stat scan)
  * to tell a wrong glob from an index built without `--include-history`.
  */
-export async function explainNoHistory(root: string, config: Config, indexIncludesHistory: boolean | null): Promise<NoHistory> {
+export async function explainNoHistory(
+  root: string,
+  config: Config,
+  indexIncludesHistory: boolean | null,
+): Promise<NoHistory> {
   const historyGlobs = await countGlobMatches(root, config.corpus, ['history']);
   const matched = historyGlobs.reduce((n, g) => n + g.files, 0);
-  const globs = historyGlobs.length ? `history globs matched 0 files: ${listGlobs(historyGlobs.map((g) => g.glob))}` : 'corpus.history names no folder';
+  const globs = historyGlobs.length
+    ? `history globs matched 0 files: ${listGlobs(historyGlobs.map((g) => g.glob))}`
+    : 'corpus.history names no folder';
   // Completed work that is not in files: most repositories keep it in git and a tracker (docs/sources.md).
   const sources = sourceNames(config);
   let message: string;
@@ -38,5 +44,9 @@ export async function explainNoHistory(root: string, config: Config, indexInclud
 
 function sourceNames(config: Config): string[] {
   const s = config.sources;
-  return [...(s.git.enabled ? ['git'] : []), ...(s.github ? ['GitHub (gh)'] : []), ...(s.trackers.length ? ['tracker exports'] : [])];
+  return [
+    ...(s.git.enabled ? ['git'] : []),
+    ...(s.github ? ['GitHub (gh)'] : []),
+    ...(s.trackers.length ? ['tracker exports'] : []),
+  ];
 }

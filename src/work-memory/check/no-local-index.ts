@@ -7,7 +7,12 @@ import type { LexicalData } from '../lexical/file.js';
 import { Bm25Index } from '../lexical/bm25.js';
 import { INDEX_FORMAT_VERSION, type Manifest, type VectorIndex } from '../index/types.js';
 
-export function emptyLocalIndex(identity: { modelId: string; modelFingerprint: string; dimensions: number; maxTokens: number }): { index: VectorIndex; lexical: LexicalData } {
+export function emptyLocalIndex(identity: {
+  modelId: string;
+  modelFingerprint: string;
+  dimensions: number;
+  maxTokens: number;
+}): { index: VectorIndex; lexical: LexicalData } {
   const manifest = {
     formatVersion: INDEX_FORMAT_VERSION,
     ...identity,
@@ -29,5 +34,11 @@ export function emptyLocalIndex(identity: { modelId: string; modelFingerprint: s
     docCount: () => 0,
     docMean: () => null,
   };
-  return { index: index, lexical: { bm25: new Bm25Index([]), templates: { shingle: 0, minDocs: Infinity, docs: 0, hashes: new Set(), examples: [] } } };
+  return {
+    index: index,
+    lexical: {
+      bm25: new Bm25Index([]),
+      templates: { shingle: 0, minDocs: Infinity, docs: 0, hashes: new Set(), examples: [] },
+    },
+  };
 }

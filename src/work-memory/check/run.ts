@@ -30,7 +30,14 @@ export function briefTitle(text: string): string {
 export function scoringFor(
   config: Config,
   text: string,
-  o: { lexical: LexicalData | null; chunks?: string[]; model: boolean; ownIssue?: string; filed?: FilingPlace | null; trackerModel?: LogisticModel },
+  o: {
+    lexical: LexicalData | null;
+    chunks?: string[];
+    model: boolean;
+    ownIssue?: string;
+    filed?: FilingPlace | null;
+    trackerModel?: LogisticModel;
+  },
 ): Scoring {
   const relations = briefRelations(text, o.ownIssue);
   // A brief that is issue #N (told by `agentos ci`, or stated as the same-issue rule reads it) stands at
@@ -143,7 +150,12 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * failure comes back as status "error" with its message, and the caller
  * proceeds (fail open) and says so.
  */
-export async function runChecks(briefText: string, config: Config, deps: CheckDeps, opts: { history: boolean; standards: boolean; scope?: CheckScope; ownIssue?: string }): Promise<CheckOutcome> {
+export async function runChecks(
+  briefText: string,
+  config: Config,
+  deps: CheckDeps,
+  opts: { history: boolean; standards: boolean; scope?: CheckScope; ownIssue?: string },
+): Promise<CheckOutcome> {
   const timings: Record<string, number> = {};
   const warnings: string[] = [];
   const t = () => performance.now();
@@ -151,14 +163,18 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
     const error = errorMessage(e);
     return {
       history: { status: 'error', matches: [], nearest: [], error, method: 'none' },
-      standards: e instanceof IndexUnavailableError && e.reason === 'missing' ? { items: [], error: NO_INDEX, noIndex: true, method: 'none' } : { items: [], error, method: 'none' },
+      standards:
+        e instanceof IndexUnavailableError && e.reason === 'missing'
+          ? { items: [], error: NO_INDEX, noIndex: true, method: 'none' }
+          : { items: [], error, method: 'none' },
       warnings,
       timings,
     };
   };
   // No index here, but a team store to ask (`--scope org`): its repositories are the whole history.
   const orgWithoutIndex = opts.scope === 'org' && opts.history && deps.openOrg !== undefined;
-  const askStoreInstead = (e: unknown) => orgWithoutIndex && e instanceof IndexUnavailableError && e.reason === 'missing';
+  const askStoreInstead = (e: unknown) =>
+    orgWithoutIndex && e instanceof IndexUnavailableError && e.reason === 'missing';
   let noLocalIndex = false;
   try {
     return await withTimeout(
@@ -174,7 +190,9 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
             (s) => ((timings.indexLoadMs = t() - t0), s),
             (e: unknown) => {
               if (!askStoreInstead(e)) throw e;
-              warnings.push('this project has no index of its own: compared with the team store only, and no standards attached');
+              warnings.push(
+                'this project has no index of its own: compared with the team store only, and no standards attached',
+              );
               return null;
             },
           ),
@@ -191,7 +209,9 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         ]).then(([l, s, x]) => {
           if (s) return [l, s, x] as const;
           noLocalIndex = true;
-          const empty = emptyLocalIndex(deps.identity ?? { modelId: 'unknown', modelFingerprint: 'unknown', dimensions: 384, maxTokens: 256 });
+          const empty = emptyLocalIndex(
+            deps.identity ?? { modelId: 'unknown', modelFingerprint: 'unknown', dimensions: 384, maxTokens: 256 },
+          );
           return [l, empty.index, empty.lexical] as const;
         });
         // No model: the keyword fallback answers when there is a lexical index (and says so).
@@ -207,20 +227,51 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
         const t1 = t();
         const limited = briefForCheck(briefText); // bounded work per brief, and the user is told which part
         if (limited.note) warnings.push(limited.note);
-        const { texts, vectors } = loaded.embedder ? await embedBriefChunks(limited.text, loaded.embedder, warnings) : { texts: [], vectors: [] };
+        const { texts, vectors } = loaded.embedder
+          ? await embedBriefChunks(limited.text, loaded.embedder, warnings)
+          : { texts: [], vectors: [] };
         timings.embedMs = t() - t1;
         // The calibrated score needs the lexical index; without one the score is the cosine (and a warning said why).
-        const scoring = scoringFor(config, limited.text, { lexical, chunks: texts, model: Boolean(loaded.embedder), ownIssue: opts.ownIssue, trackerModel: own.line?.model });
+        const scoring = scoringFor(config, limited.text, {
+          lexical,
+          chunks: texts,
+          model: Boolean(loaded.embedder),
+          ownIssue: opts.ownIssue,
+          trackerModel: own.line?.model,
+        });
         const t2 = t();
         let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
         if (opts.history) {
           const org =
-            opts.scope === 'org' ? await orgHistory(deps, { local: index, localLexical: lexical, noLocalIndex, vectors, scoring, k: config.history.k, type: 'history' }, warnings, method) : null;
+            opts.scope === 'org'
+              ? await orgHistory(
+                  deps,
+                  {
+                    local: index,
+                    localLexical: lexical,
+                    noLocalIndex,
+                    vectors,
+                    scoring,
+                    k: config.history.k,
+                    type: 'history',
+                  },
+                  warnings,
+                  method,
+                )
+              : null;
           const against = org ?? { index, scoring, method, scope: 'repo' as const, info: undefined };
           // Documents, not chunks read: an org view holds only the candidates it fetched, and counts the whole organisation.
           if ((against.index.docCount?.('history') ?? against.index.count('history')) === 0) {
             // Nothing to compare with: saying "clear" would claim a check that did not happen.
-            history = { status: 'no_history', matches: [], nearest: [], error: null, method: against.method, scope: against.scope, org: against.info };
+            history = {
+              status: 'no_history',
+              matches: [],
+              nearest: [],
+              error: null,
+              method: against.method,
+              scope: against.scope,
+              org: against.info,
+            };
           } else {
             const h = checkHistory(against.index, vectors, config.history.k, config.thresholds, against.scoring);
             history = { ...h, error: null, method: against.method, scope: against.scope, org: against.info };
@@ -236,7 +287,12 @@ export async function runChecks(briefText: string, config: Config, deps: CheckDe
           const relatedHere =
             opts.history && history.scope !== 'org'
               ? shown
-              : new Set((index.count('history') > 0 ? checkHistory(index, vectors, config.history.k, config.thresholds, scoring).matches : []).flatMap(matchPaths));
+              : new Set(
+                  (index.count('history') > 0
+                    ? checkHistory(index, vectors, config.history.k, config.thresholds, scoring).matches
+                    : []
+                  ).flatMap(matchPaths),
+                );
           standards.items = retrieveStandards(
             index,
             vectors,
@@ -276,7 +332,10 @@ async function orgHistory(deps: CheckDeps, q: Omit<OrgRequest, 'self' | 'model'>
   try {
     const view = await deps.openOrg(q);
     warnings.push(...view.notes);
-    if (view.otherModel.length) warnings.push(`${view.otherModel.length} repositories in the team store were indexed with another model and were not compared: ${view.otherModel.join(', ')}`);
+    if (view.otherModel.length)
+      warnings.push(
+        `${view.otherModel.length} repositories in the team store were indexed with another model and were not compared: ${view.otherModel.join(', ')}`,
+      );
     const scoring = { ...q.scoring, lexical: view.lexical };
     return {
       index: view.index,

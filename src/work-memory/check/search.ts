@@ -19,12 +19,23 @@ export interface SearchResult extends HistoryMatch {
  * documents across the index, past work scored as the check scores it (same work),
  * standards as the standards check does (governs), merged by path keeping the higher score.
  */
-export function searchIndex(index: VectorIndex, vectors: Float32Array[], scoring: Scoring, o: { types: CorpusType[]; limit: number }): SearchResult[] {
+export function searchIndex(
+  index: VectorIndex,
+  vectors: Float32Array[],
+  scoring: Scoring,
+  o: { types: CorpusType[]; limit: number },
+): SearchResult[] {
   return mergeByPath(o.types.map((type) => [type, rankType(index, vectors, scoring, type, o.limit)]));
 }
 
 /** One type's best documents, none when the index holds none of that type. */
-function rankType(index: VectorIndex, vectors: Float32Array[], scoring: Scoring, type: CorpusType, limit: number): HistoryMatch[] {
+function rankType(
+  index: VectorIndex,
+  vectors: Float32Array[],
+  scoring: Scoring,
+  type: CorpusType,
+  limit: number,
+): HistoryMatch[] {
   return index.count(type) === 0 ? [] : rescore(index, vectors, limit, type, scoring);
 }
 
@@ -47,7 +58,10 @@ function mergeByPath(perType: Array<[CorpusType, HistoryMatch[]]>): SearchResult
  * answers alone, which a warning says; with neither, the model's error. Warnings are
  * returned for the caller to show where it shows them.
  */
-export function queryLexical(loaded: { e: Embedder | null; error: unknown }, open: () => LexicalData): { lexical: LexicalData | null; warnings: string[] } {
+export function queryLexical(
+  loaded: { e: Embedder | null; error: unknown },
+  open: () => LexicalData,
+): { lexical: LexicalData | null; warnings: string[] } {
   const warnings: string[] = [];
   let lexical: LexicalData | null = null;
   try {
@@ -56,7 +70,10 @@ export function queryLexical(loaded: { e: Embedder | null; error: unknown }, ope
     if (!loaded.e) throw loaded.error; // no model and no lexical index: the model's error
     warnings.push(`lexical index unavailable (${errorMessage(e)}); scoring by cosine alone`);
   }
-  if (!loaded.e) warnings.push(`the model could not be loaded (${errorMessage(loaded.error)}); searching the lexical index (method: lexical)`);
+  if (!loaded.e)
+    warnings.push(
+      `the model could not be loaded (${errorMessage(loaded.error)}); searching the lexical index (method: lexical)`,
+    );
   return { lexical, warnings };
 }
 

@@ -46,7 +46,10 @@ export interface StandardsRule {
  */
 export const STANDOUT = { floor: 0.3, ratio: 4, group: 2, window: 10, minStandards: 3 };
 
-export function standingOut<T extends { documentType: string; score: number }>(view: readonly T[], standards: number): T[] {
+export function standingOut<T extends { documentType: string; score: number }>(
+  view: readonly T[],
+  standards: number,
+): T[] {
   if (standards < STANDOUT.minStandards) return [];
   const ranked = view.filter((m) => !isDesign(m)).sort((a, b) => b.score - a.score);
   const beyond = view.length >= STANDOUT.window ? Math.min(...view.map((m) => m.score)) : 0;
@@ -89,25 +92,44 @@ export function retrieveStandards(
   // A wider look than `candidates` for what stands out (STANDOUT); the line is applied to the best `candidates` as before.
   const calibrated = scoring?.method === 'calibrated';
   const wide = scoring
-    ? rescore(index, briefVectors, calibrated ? Math.max(rule.candidates, STANDOUT.window) : rule.candidates, 'standard', scoring)
+    ? rescore(
+        index,
+        briefVectors,
+        calibrated ? Math.max(rule.candidates, STANDOUT.window) : rule.candidates,
+        'standard',
+        scoring,
+      )
     : nearestDocuments(index, briefVectors, rule.candidates, 'standard');
   const nearest = wide.slice(0, rule.candidates);
   // A design or issue also indexed as history (ADRs and standards are never gated, whatever globs match them).
-  const pastWork = (m: { filePath: string; documentType: string }) => isDesign(m) && (index.doc?.(m.filePath)?.types.includes('history') ?? true);
+  const pastWork = (m: { filePath: string; documentType: string }) =>
+    isDesign(m) && (index.doc?.(m.filePath)?.types.includes('history') ?? true);
   const named = new Set(cited);
   const scored = new Map(nearest.map((m) => [m.filePath, m]));
   // What the brief names comes first and is not counted against `k`: the author said it governs.
   const own = [...named]
     .flatMap((p): StandardContext[] => {
       const m = scored.get(p);
-      if (m) return [{ filePath: p, title: m.title, section: m.section, score: m.score, snippet: snippetOf(m), status: m.status, source: 'cited' }];
+      if (m)
+        return [
+          {
+            filePath: p,
+            title: m.title,
+            section: m.section,
+            score: m.score,
+            snippet: snippetOf(m),
+            status: m.status,
+            source: 'cited',
+          },
+        ];
       const d = index.doc?.(p);
       return d ? [unscored(d, 'cited')] : [];
     })
     .slice(0, MAX_CITED);
   const attached = new Set(own.map((s) => s.filePath));
   const standout = new Set(calibrated ? standingOut(wide, standardCount(index)).map((m) => m.filePath) : []);
-  const overLine = (m: HistoryMatch) => nearest.includes(m) && m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath));
+  const overLine = (m: HistoryMatch) =>
+    nearest.includes(m) && m.score >= rule.threshold && (!relatedWork || !pastWork(m) || relatedWork.has(m.filePath));
   const kept = wide.filter((m) => !attached.has(m.filePath) && (overLine(m) || standout.has(m.filePath)));
   // The best `candidates` by score, then the line, then ADRs/standards before designs: a design above
   // the line is never cut for an ADR below it.
@@ -138,7 +160,9 @@ export function retrieveStandards(
  */
 export function withSuccessors(index: VectorIndex, items: StandardContext[]): StandardContext[] {
   if (!items.some((s) => s.status === 'superseded')) return items;
-  const docs = (index.documents?.('standard') ?? []).filter((d) => d.documentType === 'adr' || d.documentType === 'standard');
+  const docs = (index.documents?.('standard') ?? []).filter(
+    (d) => d.documentType === 'adr' || d.documentType === 'standard',
+  );
   const listed = new Set(items.map((s) => s.filePath));
   const out: StandardContext[] = [];
   for (const item of items) {
@@ -157,7 +181,15 @@ export function withSuccessors(index: VectorIndex, items: StandardContext[]): St
 }
 /** A standard attached for what was said of it, not for a score: its metadata stands in for a passage. */
 function unscored(d: StoredDoc, source: 'cited' | 'successor'): StandardContext {
-  return { filePath: d.filePath, title: d.title, section: d.title, score: null, snippet: d.summary, status: d.status, source };
+  return {
+    filePath: d.filePath,
+    title: d.title,
+    section: d.title,
+    score: null,
+    snippet: d.summary,
+    status: d.status,
+    source,
+  };
 }
 
 /** Steps followed along a chain of supersessions (2 by 3 by 4 …). */
@@ -247,14 +279,24 @@ export async function readManualContext(files: string[], cwd: string, root: stri
       buf = await readRegularFile(abs, 1024 * 1024);
     } catch (e) {
       if (e instanceof BoundedReadError) throw new UsageError(`${f}: cannot read context file: ${e.reason}`);
-      throw new UsageError(`${f}: cannot read context file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      throw new UsageError(
+        `${f}: cannot read context file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
     }
     const decoded = decodeText(buf, 1024 * 1024);
     if (!decoded.ok) throw new UsageError(`${f}: cannot use context file: ${decoded.reason}`);
     const rel = path.relative(root, abs);
     const filePath = rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel.split(path.sep).join('/');
     const { metadata } = extractMetadata(filePath, decoded.text, ['standard'], decoded.hash);
-    out.push({ filePath, title: metadata.title, section: metadata.title, score: null, snippet: metadata.summary, status: metadata.status, source: 'manual' });
+    out.push({
+      filePath,
+      title: metadata.title,
+      section: metadata.title,
+      score: null,
+      snippet: metadata.summary,
+      status: metadata.status,
+      source: 'manual',
+    });
   }
   return out;
 }

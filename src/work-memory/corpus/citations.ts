@@ -29,7 +29,8 @@ const STANDARD_WORD = /\bstandards?[ \t#:_\u00a0\u2013-]{0,3}(0\d{2,5})/gi;
  * After a number, a list or range goes on: ", 10218", " and 10219", "-10219", " to ADR-0009".
  * Sticky, one step at a time, a bounded number of steps.
  */
-const NEXT = /(?:[ \t]{0,3}(,|&|\/|and|or)[ \t]{0,3}|[ \t]{0,3}([-\u2013])[ \t]{0,3}|[ \t]{1,3}(to)[ \t]{1,3})((?:adrs?|standards?)[ \t#:_\u00a0\u2013-]{0,3})?(\d{1,6})/iy;
+const NEXT =
+  /(?:[ \t]{0,3}(,|&|\/|and|or)[ \t]{0,3}|[ \t]{0,3}([-\u2013])[ \t]{0,3}|[ \t]{1,3}(to)[ \t]{1,3})((?:adrs?|standards?)[ \t#:_\u00a0\u2013-]{0,3})?(\d{1,6})/iy;
 const MAX_LIST = 20;
 /** Longest range expanded ("ADRs 1-9999" is not a citation of 9,999 decisions). */
 const MAX_RANGE = 20;
@@ -116,7 +117,8 @@ function readList(text: string, at: number, first: string, out: Set<number>): nu
  */
 function runsOn(text: string, at: number, first: boolean): boolean {
   const c = text[at] ?? '';
-  if (first && (c === '-' || c === '\u2013')) return !/^[-\u2013][ \t]{0,3}(?:\d|adr|standard)/i.test(text.slice(at, at + 16));
+  if (first && (c === '-' || c === '\u2013'))
+    return !/^[-\u2013][ \t]{0,3}(?:\d|adr|standard)/i.test(text.slice(at, at + 16));
   if (c === '.') return /\w/.test(text[at + 1] ?? '');
   return /[\w\u2013-]/.test(c);
 }
@@ -145,13 +147,16 @@ function fileMentions(text: string): Mentions {
     const file = segments[segments.length - 1];
     const isFile = file.endsWith('.md');
     if (isFile && segments.length === 1) bare.add(file);
-    else if (isFile) for (let i = Math.max(0, segments.length - MAX_SEGMENTS); i < segments.length - 1; i++) tails.add(segments.slice(i).join('/'));
+    else if (isFile)
+      for (let i = Math.max(0, segments.length - MAX_SEGMENTS); i < segments.length - 1; i++)
+        tails.add(segments.slice(i).join('/'));
     const stem = file.replace(/\.md$/, '');
     if (!STEM_ALONE.test(stem)) continue;
     stems.add(stem);
     const n = stemNumber(stem);
     // Only a name written as a file says which document its number means: "10-minutes" or "2.0.1-beta" is not one.
-    if (n !== null && (isFile || segments.length > 1) && slugWords(stem).length > 0) fileStemsByNumber.set(n, (fileStemsByNumber.get(n) ?? new Set()).add(stem));
+    if (n !== null && (isFile || segments.length > 1) && slugWords(stem).length > 0)
+      fileStemsByNumber.set(n, (fileStemsByNumber.get(n) ?? new Set()).add(stem));
   }
   return {
     names(path: string): boolean {

@@ -17,19 +17,23 @@ export function splitFrontmatter(text: string): Frontmatter {
   const m = FENCE.exec(text);
   if (!m) return { data: {}, body: text, error: null };
   const body = text.slice(m[0].length);
-  if (m[1].length > MAX_FRONTMATTER_CHARS) return { data: {}, body, error: `frontmatter larger than ${MAX_FRONTMATTER_CHARS / 1024} KB, ignored` };
+  if (m[1].length > MAX_FRONTMATTER_CHARS)
+    return { data: {}, body, error: `frontmatter larger than ${MAX_FRONTMATTER_CHARS / 1024} KB, ignored` };
   const deep = yamlTooDeep(m[1]);
   if (deep) return { data: {}, body, error: `frontmatter ${deep}, ignored` };
   try {
     const data = yaml().parse(m[1], { maxAliasCount: 50, logLevel: 'error' });
     if (data === null || data === undefined) return { data: {}, body, error: null };
-    if (typeof data !== 'object' || Array.isArray(data)) return { data: {}, body, error: 'frontmatter is not a mapping' };
+    if (typeof data !== 'object' || Array.isArray(data))
+      return { data: {}, body, error: 'frontmatter is not a mapping' };
     return { data: data as Record<string, unknown>, body, error: null };
   } catch (e) {
     // `title: ADR009: Entity References` is not YAML (a second `: `), and real projects are full of it: read
     // the plain `key: value` lines, and say so.
     const plain = plainLines(m[1]);
-    const how = Object.keys(plain).length ? `read its plain key: value lines (${Object.keys(plain).slice(0, 4).join(', ')})` : 'using the file name and headings instead';
+    const how = Object.keys(plain).length
+      ? `read its plain key: value lines (${Object.keys(plain).slice(0, 4).join(', ')})`
+      : 'using the file name and headings instead';
     return { data: plain, body, error: `malformed YAML frontmatter (${(e as Error).message.split('\n')[0]}); ${how}` };
   }
 }

@@ -13,7 +13,11 @@ export interface GlobCount {
  * How many files each corpus glob selects, so a user whose index came out
  * empty (or without history) is told which globs matched nothing.
  */
-export async function countGlobMatches(root: string, corpus: Config['corpus'], types: CorpusType[] = ['standard', 'history']): Promise<GlobCount[]> {
+export async function countGlobMatches(
+  root: string,
+  corpus: Config['corpus'],
+  types: CorpusType[] = ['standard', 'history'],
+): Promise<GlobCount[]> {
   const out: GlobCount[] = [];
   for (const type of types) {
     for (const glob of type === 'standard' ? corpus.standards : corpus.history) {

@@ -8,7 +8,8 @@ export function firstH1(body: string): string | null {
   let inFence = false;
   for (const line of body.split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    if (!inFence && /^#\s+\S/.test(line)) return headingText(line.slice(1, 1 + MAX_TITLE_CHARS * 2)).slice(0, MAX_TITLE_CHARS);
+    if (!inFence && /^#\s+\S/.test(line))
+      return headingText(line.slice(1, 1 + MAX_TITLE_CHARS * 2)).slice(0, MAX_TITLE_CHARS);
   }
   return null;
 }

@@ -26,7 +26,12 @@ const SUMMARY_CHARS = 300;
 export const METADATA_VERSION = 6;
 
 /** Everything we show about a past document, derived from its path and text. */
-export function extractMetadata(relPath: string, text: string, types: CorpusType[], contentHash: string): ExtractedMetadata {
+export function extractMetadata(
+  relPath: string,
+  text: string,
+  types: CorpusType[],
+  contentHash: string,
+): ExtractedMetadata {
   const warnings: string[] = [];
   // Callers normally pass normalized text; CRLF here would hide the frontmatter and status lines.
   const fm = splitFrontmatter(normalizeText(text));
@@ -40,12 +45,17 @@ export function extractMetadata(relPath: string, text: string, types: CorpusType
   // only an explicit frontmatter id links them to an issue.
   const isStanding = documentType === 'standard' || documentType === 'adr';
   // The header field is read before a tool's wrapper header is stripped: `Issue: #116` may sit in it.
-  const issueId = isStanding ? extractIssueId(relPath, fm.data, null, true) : extractIssueId(relPath, fm.data, h1, false, fm.body);
+  const issueId = isStanding
+    ? extractIssueId(relPath, fm.data, null, true)
+    : extractIssueId(relPath, fm.data, h1, false, fm.body);
   if (issueId === null && documentType !== 'standard' && documentType !== 'adr') {
     warnings.push(`${relPath}: no issue id found (frontmatter, file or folder name, or H1); indexed without one`);
   }
   const fmTitle = stringField(fm.data.title);
-  const title = truncate(fmTitle ?? (h1 ? cleanTitle(h1) : null) ?? path.basename(relPath, path.extname(relPath)), MAX_TITLE_CHARS);
+  const title = truncate(
+    fmTitle ?? (h1 ? cleanTitle(h1) : null) ?? path.basename(relPath, path.extname(relPath)),
+    MAX_TITLE_CHARS,
+  );
   const { status, reason } = extractStatus(fm.data, fm.body);
   const related = isStanding ? {} : relatedOf(body, issueId);
   const ownIssue = isStanding ? null : statedIssueId(fm.data, h1, fm.body);
@@ -85,7 +95,13 @@ function stringField(v: unknown): string | null {
  * the design of issue #116 `10116-linkedin-oauth.md`, and the issues that cite
  * it say #116.
  */
-export function extractIssueId(relPath: string, data: Record<string, unknown>, h1: string | null, frontmatterOnly = false, body: string | null = null): string | null {
+export function extractIssueId(
+  relPath: string,
+  data: Record<string, unknown>,
+  h1: string | null,
+  frontmatterOnly = false,
+  body: string | null = null,
+): string | null {
   for (const key of ['issue_id', 'issue']) {
     const v = stringField(data[key])?.slice(0, 64);
     if (v) {
@@ -161,7 +177,8 @@ const stripMd = (s: string) =>
  * (standards.ts). A link to anything but a markdown file ("superseded by [the platform fetch](https://…)") is not a
  * record. Each part bounded: a long line of brackets is read once.
  */
-const SUPERSEDED_BY = /\bsuper[sc]eded\s+by\s+(\[[^[\]\n|]{1,120}\]\([^()\s]{1,300}?\.md(?:#[^()\s]{0,100})?\)|[A-Z]+-?\d+|#\d+)/i;
+const SUPERSEDED_BY =
+  /\bsuper[sc]eded\s+by\s+(\[[^[\]\n|]{1,120}\]\([^()\s]{1,300}?\.md(?:#[^()\s]{0,100})?\)|[A-Z]+-?\d+|#\d+)/i;
 
 /** The sentence that says so, not a template's list of the statuses one may choose (MADR: `[proposed | … | superseded by [ADR-0005](…)]`). */
 function supersededBy(text: string): string | null {
@@ -176,7 +193,10 @@ function supersededBy(text: string): string | null {
  * list item or table row). A rejection or supersession is what later users
  * must see, so the reason is kept when the text gives one.
  */
-export function extractStatus(data: Record<string, unknown>, body: string): { status: DocStatus | null; reason: string | null } {
+export function extractStatus(
+  data: Record<string, unknown>,
+  body: string,
+): { status: DocStatus | null; reason: string | null } {
   const lines = body.split('\n');
   let status: DocStatus | null = null;
   let rest = '';
@@ -270,7 +290,10 @@ function cleanReason(rest: string): string | null {
 function findRejectionReason(lines: string[]): string | null {
   for (const raw of lines) {
     const line = stripMd(raw).replace(/^\s*[-*>]\s*/, '');
-    const m = /^(?:rejection reason|reason(?: for rejection)?|rejected because|why (?:it was )?rejected|rejected)\s*[:—–-]\s*(.{8,})$/i.exec(line);
+    const m =
+      /^(?:rejection reason|reason(?: for rejection)?|rejected because|why (?:it was )?rejected|rejected)\s*[:—–-]\s*(.{8,})$/i.exec(
+        line,
+      );
     if (m) return truncate(m[1], 240);
   }
   // A section about the rejection/decision: its first paragraph.
@@ -284,7 +307,8 @@ function findRejectionReason(lines: string[]): string | null {
   return null;
 }
 
-const SUMMARY_HEADINGS = /^#{2,3}\s+(?:\d+(?:\.\d+)*\.?\s*)?(objective|summary|goal|context(?: & goal)?|problem|overview|user story|tl;?dr|abstract)\b/i;
+const SUMMARY_HEADINGS =
+  /^#{2,3}\s+(?:\d+(?:\.\d+)*\.?\s*)?(objective|summary|goal|context(?: & goal)?|problem|overview|user story|tl;?dr|abstract)\b/i;
 
 /** The objective/summary section's first paragraph, else the first paragraph; about 300 chars. */
 export function extractSummary(body: string): string {
@@ -319,7 +343,8 @@ function firstParagraph(lines: string[], start: number): string | null {
       if (out.length) break;
       continue;
     }
-    if (out.length === 0 && /^[-*]?\s*\**(status|date|author|owner|issue|labels?|deciders|priority)\**\s*:/i.test(line)) continue;
+    if (out.length === 0 && /^[-*]?\s*\**(status|date|author|owner|issue|labels?|deciders|priority)\**\s*:/i.test(line))
+      continue;
     const piece = stripMd(line.replace(/^[-*]\s+/, '').slice(0, SUMMARY_CHARS * 4));
     out.push(piece);
     outChars += piece.length + 1;

@@ -15,7 +15,12 @@ export async function readTextFile(absPath: string, maxBytes: number): Promise<R
     // Bounded and regular files only: a FIFO or device swapped in after the scan is refused, not read.
     buf = await readRegularFile(absPath, maxBytes);
   } catch (e) {
-    if (e instanceof BoundedReadError) return { ok: false, reason: e.problem === 'too-large' || e.problem === 'not-regular' ? e.reason : `unreadable (${e.code ?? e.reason})` };
+    if (e instanceof BoundedReadError)
+      return {
+        ok: false,
+        reason:
+          e.problem === 'too-large' || e.problem === 'not-regular' ? e.reason : `unreadable (${e.code ?? e.reason})`,
+      };
     return { ok: false, reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
   return decodeText(buf, maxBytes);

@@ -22,7 +22,8 @@ export function namedRelatedIds(text: string, ownId: string | null = null): stri
   const ids = new Set<string>();
   const add = (n: string) => ids.add(String(Number(n)));
   const body = text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text;
-  for (const re of RELATION_PHRASES) for (const m of body.matchAll(re)) for (const n of m[1].matchAll(ISSUE_REF)) add(n[1]);
+  for (const re of RELATION_PHRASES)
+    for (const m of body.matchAll(re)) for (const n of m[1].matchAll(ISSUE_REF)) add(n[1]);
   for (const m of body.matchAll(SPELLED_OUT)) add(m[1]);
   for (const line of relatedSectionLines(body)) for (const n of line.matchAll(ISSUE_REF)) add(n[1]);
   for (const re of SAME_WORK) for (const m of body.matchAll(re)) ids.delete(String(Number(m[1])));
@@ -49,7 +50,8 @@ const SPELLED_OUT = /\bissue\s+#\s?0*(\d{1,7})\b/gi;
 const SAME_WORK: RegExp[] = [
   /\b(?:duplicates?(?:\s+of)?|dup(?:e)?\s+of|same\s+as|reopen(?:s|ed|ing)?|re-?fil(?:es?|ed|ing)|replaces|replacing|supersedes|superseding|resolves|fixes|closes)\s+(?:(?:issue\s+)?#\s?|bug\s+#?\s?)0*(\d{1,7})\b/gi,
 ];
-const RELATED_HEADING = /^(?:#{1,6}\s*|\*\*)?\s*(?:related(?:\s+(?:issues?|work|prs?))?|dependencies|depends\s+on|prerequisites?|see\s+also|follow[- ]?ups?|blocked\s+by)\b/i;
+const RELATED_HEADING =
+  /^(?:#{1,6}\s*|\*\*)?\s*(?:related(?:\s+(?:issues?|work|prs?))?|dependencies|depends\s+on|prerequisites?|see\s+also|follow[- ]?ups?|blocked\s+by)\b/i;
 
 /** Lines of a section headed Related / Dependencies / See also, up to the next heading (a `**Related Issues:** …` line is its own section). */
 function relatedSectionLines(text: string): string[] {
@@ -86,7 +88,12 @@ export interface BriefRelations {
  * whose title may well open with another issue's number); null, none; absent, read from the text.
  */
 export function briefRelations(text: string, ownIssue?: string | null): BriefRelations {
-  const own = ownIssue === undefined ? statedIssueOf(text) : ownIssue === null ? null : (/^0*(\d{1,7})$/.exec(ownIssue)?.[1] ?? null);
+  const own =
+    ownIssue === undefined
+      ? statedIssueOf(text)
+      : ownIssue === null
+        ? null
+        : (/^0*(\d{1,7})$/.exec(ownIssue)?.[1] ?? null);
   return { own, related: new Set(namedRelatedIds(text, own)) };
 }
 
@@ -107,7 +114,8 @@ const OWN_HEADING = /^(?:issue\s*)?#\s?0*(\d{1,7})\b/i;
 export function statedIssueId(data: Record<string, unknown>, h1: string | null, body: string): string | null {
   for (const key of ['issue_id', 'issue']) {
     const v = data[key];
-    const s = typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v.trim().slice(0, 64) : '';
+    const s =
+      typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v.trim().slice(0, 64) : '';
     if (s) {
       // `19`, `#19`, or the issue's address.
       const m = /^#?\s*0*(\d{1,7})$/.exec(s) ?? /^https?:\/\/\S{1,200}\/issues\/0*(\d{1,7})$/.exec(s);
@@ -127,7 +135,8 @@ const DECLARED_HEAD_LINES = 40;
  * a field naming the text's own issue. `Related issues:`, `Parent issue:` and the like name other work,
  * and so does `Tracking issue:` (on GitHub a sub-issue names its epic that way).
  */
-const DECLARED_ISSUE = /^(?:github\s+)?issue\s*:\s*(?:\[\s*)?(?:#\s?0*(\d{1,7})\b|https?:\/\/[^\s)\]]{1,200}\/issues\/0*(\d{1,7})\b)/i;
+const DECLARED_ISSUE =
+  /^(?:github\s+)?issue\s*:\s*(?:\[\s*)?(?:#\s?0*(\d{1,7})\b|https?:\/\/[^\s)\]]{1,200}\/issues\/0*(\d{1,7})\b)/i;
 
 /**
  * The issue a text's header declares as its own, when it declares exactly one
@@ -158,7 +167,10 @@ export function declaredIssueId(body: string): string | null {
  * a commit or pull request that closes it, or GitHub's report of it. A file or folder number
  * alone is not enough: designs and ADRs are often numbered in a series of their own.
  */
-export function isOwnIssue(brief: BriefRelations, doc: { ownIssue?: string; origin?: { source: string; kind: string; ref: string; closes: string[] } }): boolean {
+export function isOwnIssue(
+  brief: BriefRelations,
+  doc: { ownIssue?: string; origin?: { source: string; kind: string; ref: string; closes: string[] } },
+): boolean {
   if (brief.own === null) return false;
   const own = String(Number(brief.own));
   const same = (id: string | undefined) => id !== undefined && /^\d{1,9}$/.test(id) && String(Number(id)) === own;

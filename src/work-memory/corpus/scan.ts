@@ -59,13 +59,21 @@ export async function scanCorpus(root: string, globs: CorpusGlobs, includeHistor
         skipped.set(rel, checked);
         continue;
       }
-      byPath.set(rel, { relPath: rel, absPath: checked.abs, types: [type], size: checked.size, mtimeMs: checked.mtimeMs });
+      byPath.set(rel, {
+        relPath: rel,
+        absPath: checked.abs,
+        types: [type],
+        size: checked.size,
+        mtimeMs: checked.mtimeMs,
+      });
     }
   }
   const files = oneDocumentPerIssueFolder([...byPath.values()]).sort((a, b) => compareText(a.relPath, b.relPath));
   return {
     files,
-    skipped: [...skipped].map(([relPath, reason]) => ({ relPath, reason })).sort((a, b) => compareText(a.relPath, b.relPath)),
+    skipped: [...skipped]
+      .map(([relPath, reason]) => ({ relPath, reason }))
+      .sort((a, b) => compareText(a.relPath, b.relPath)),
   };
 }
 
@@ -74,7 +82,8 @@ export async function scanCorpus(root: string, globs: CorpusGlobs, includeHistor
  * documents): `rel` is built here from directory entry names joined by `/`, which
  * hold no `/`, `.` or `..` segment, and `realRoot` is already a resolved path.
  */
-const under = (realRoot: string, rel: string) => (rel === '' ? realRoot : realRoot === '/' ? `/${rel}` : `${realRoot}/${rel}`);
+const under = (realRoot: string, rel: string) =>
+  rel === '' ? realRoot : realRoot === '/' ? `/${rel}` : `${realRoot}/${rel}`;
 
 const outside = (realRoot: string, real: string) => {
   const back = path.relative(realRoot, real);
@@ -82,7 +91,11 @@ const outside = (realRoot: string, real: string) => {
 };
 
 /** Make sure the file really lives inside the repository (resolving symlinks when one was crossed). */
-function checkInside(realRoot: string, rel: string, viaLink: boolean): { abs: string; size: number; mtimeMs: number } | string {
+function checkInside(
+  realRoot: string,
+  rel: string,
+  viaLink: boolean,
+): { abs: string; size: number; mtimeMs: number } | string {
   let abs = under(realRoot, rel);
   if (viaLink) {
     try {
@@ -145,7 +158,11 @@ function expandGlobs(realRoot: string, globs: string[], skipped: Map<string, str
       const name = path.posix.basename(scan.base).toLowerCase();
       for (const d of resolveBaseCaseInsensitive(realRoot, dir === '.' ? '' : dir, listings)) {
         for (const e of list(under(realRoot, d.rel), listings)) {
-          if (e.name.toLowerCase() === name) found.push({ f: { rel: d.rel ? `${d.rel}/${e.name}` : e.name, viaLink: d.viaLink || e.isSymbolicLink() }, glob: index });
+          if (e.name.toLowerCase() === name)
+            found.push({
+              f: { rel: d.rel ? `${d.rel}/${e.name}` : e.name, viaLink: d.viaLink || e.isSymbolicLink() },
+              glob: index,
+            });
         }
       }
       return;
@@ -231,7 +248,8 @@ function walk(
       }
     }
     if (isDir) {
-      if (depth > 1 && !SKIP_DIRS.has(e.name)) walk(realRoot, { rel, viaLink }, firstMatch, out, skipped, seen, listings, depth - 1);
+      if (depth > 1 && !SKIP_DIRS.has(e.name))
+        walk(realRoot, { rel, viaLink }, firstMatch, out, skipped, seen, listings, depth - 1);
     } else {
       const glob = firstMatch(rel);
       if (glob >= 0) out.push({ f: { rel, viaLink }, glob });

@@ -3,10 +3,12 @@ export type DocumentType = 'issue' | 'lld' | 'standard' | 'adr';
 export type DocStatus = 'done' | 'accepted' | 'rejected' | 'superseded' | 'deprecated' | 'proposed' | 'open';
 
 /** A standard that no longer stands (superseded, deprecated, rejected): shown as such wherever it is listed, never as a rule to follow. */
-export const standsNoLonger = (status: string | null | undefined): boolean => status === 'superseded' || status === 'deprecated' || status === 'rejected';
+export const standsNoLonger = (status: string | null | undefined): boolean =>
+  status === 'superseded' || status === 'deprecated' || status === 'rejected';
 
 /** How every output marks a standard that no longer stands (`SUPERSEDED`), or null when it stands. */
-export const noLongerStandingWord = (status: string | null | undefined): string | null => (standsNoLonger(status) ? status!.toUpperCase() : null);
+export const noLongerStandingWord = (status: string | null | undefined): string | null =>
+  standsNoLonger(status) ? status!.toUpperCase() : null;
 
 /** A file the corpus globs selected, not yet read. */
 export interface CorpusFile {

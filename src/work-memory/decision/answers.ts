@@ -81,13 +81,33 @@ export async function readAnswers(root: string): Promise<Answer[]> {
  * Abort names the top one ("this appears to duplicate #N"): the others shown
  * beside them get no label.
  */
-export async function recordAnswers(root: string, briefSha256: string, alerts: HistoryMatch[], action: DuplicateAction, linked: HistoryMatch | null, scale: string): Promise<void> {
+export async function recordAnswers(
+  root: string,
+  briefSha256: string,
+  alerts: HistoryMatch[],
+  action: DuplicateAction,
+  linked: HistoryMatch | null,
+  scale: string,
+): Promise<void> {
   if (!alerts.length) return;
   const at = new Date().toISOString();
-  const named = action === 'ignore' ? alerts : action === 'link' ? alerts.filter((m) => m.filePath === (linked ?? alerts[0]).filePath) : alerts.slice(0, 1);
+  const named =
+    action === 'ignore'
+      ? alerts
+      : action === 'link'
+        ? alerts.filter((m) => m.filePath === (linked ?? alerts[0]).filePath)
+        : alerts.slice(0, 1);
   const text = named
     .map((m) => {
-      const a: Answer = { at, briefSha256, issueId: m.issueId, filePath: m.filePath, score: m.score, answer: action, scale };
+      const a: Answer = {
+        at,
+        briefSha256,
+        issueId: m.issueId,
+        filePath: m.filePath,
+        score: m.score,
+        answer: action,
+        scale,
+      };
       return JSON.stringify(a);
     })
     .join('\n');
@@ -109,11 +129,28 @@ export async function recordMaintainerAnswer(
   issue?: number,
 ): Promise<number> {
   // missed: a duplicate agentos did not alert on, one line with no match (recall's denominator).
-  const named = action === 'missed' ? [{ id: null, path: '', score: 0 }] : action === 'ignore' ? data.alerts : data.alerts.slice(0, 1);
+  const named =
+    action === 'missed'
+      ? [{ id: null, path: '', score: 0 }]
+      : action === 'ignore'
+        ? data.alerts
+        : data.alerts.slice(0, 1);
   if (!named.length) return 0;
   const at = new Date().toISOString();
   const text = named
-    .map((m) => JSON.stringify({ at, briefSha256: data.brief, issueId: m.id, filePath: m.path, score: m.score, answer: action, scale, by: 'maintainer', ...(issue ? { issue } : {}) } satisfies Answer))
+    .map((m) =>
+      JSON.stringify({
+        at,
+        briefSha256: data.brief,
+        issueId: m.id,
+        filePath: m.path,
+        score: m.score,
+        answer: action,
+        scale,
+        by: 'maintainer',
+        ...(issue ? { issue } : {}),
+      } satisfies Answer),
+    )
     .join('\n');
   ensureMemoryDir(root);
   await appendFile(answersFile(root), text + '\n', { flag: 'a' });
@@ -125,7 +162,13 @@ export async function recordMaintainerAnswer(
  * answered, how many were the same work (closed as a duplicate) — precision; of the issues they closed
  * as duplicates, how many agentos had alerted on — recall. Per brief, its latest answer.
  */
-export function maintainerFigures(answers: Answer[]): { confirmed: number; removed: number; missed: number; precision: number | null; recall: number | null } {
+export function maintainerFigures(answers: Answer[]): {
+  confirmed: number;
+  removed: number;
+  missed: number;
+  precision: number | null;
+  recall: number | null;
+} {
   // Per issue when the answer names it (an issue's edits are versions of one brief), else per brief.
   const latest = new Map<string, Answer>();
   for (const a of answers) {
@@ -181,7 +224,9 @@ function sameBaseScale(kept: string, scale: string, filePath?: string): boolean 
   const k = kept.replace(/^hybrid@/, 'calibrated@');
   if (kept === scale || k === scale) return true;
   const then = /^calibrated@(\w+)$/.exec(k)?.[1];
-  return Boolean(then && filePath !== undefined && scale === `calibrated@${calibrationVersion()}` && sameModelAs(then, filePath));
+  return Boolean(
+    then && filePath !== undefined && scale === `calibrated@${calibrationVersion()}` && sameModelAs(then, filePath),
+  );
 }
 
 /** The Ignore answers for this brief, by matched path (every path of the match's work counts). */
@@ -192,7 +237,10 @@ export function dismissedFor(answers: Answer[], briefSha256: string): Map<string
 }
 
 /** Split alerts into those still to raise and those this brief's user dismissed before. */
-export function withoutDismissed(alerts: HistoryMatch[], dismissed: Map<string, Answer>): { raise: HistoryMatch[]; dismissed: Array<{ match: HistoryMatch; answer: Answer }> } {
+export function withoutDismissed(
+  alerts: HistoryMatch[],
+  dismissed: Map<string, Answer>,
+): { raise: HistoryMatch[]; dismissed: Array<{ match: HistoryMatch; answer: Answer }> } {
   const raise: HistoryMatch[] = [];
   const gone: Array<{ match: HistoryMatch; answer: Answer }> = [];
   for (const m of alerts) {

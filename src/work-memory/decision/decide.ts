@@ -20,7 +20,10 @@ export interface DuplicateAsker {
  * Decide what happens to a duplicate alert: ask when a person can answer,
  * else apply the policy (default link: never auto-abort, keep the knowledge).
  */
-export async function decideDuplicate(alerts: HistoryMatch[], opts: { canPrompt: boolean; policy: DuplicateAction; asker: DuplicateAsker | null }): Promise<Decision> {
+export async function decideDuplicate(
+  alerts: HistoryMatch[],
+  opts: { canPrompt: boolean; policy: DuplicateAction; asker: DuplicateAsker | null },
+): Promise<Decision> {
   if (alerts.length === 0) return { action: 'proceed', by: 'none', linked: null };
   if (opts.canPrompt && opts.asker) {
     const action = await opts.asker.askAction(alerts);

@@ -26,7 +26,10 @@ export const ACTION_PROMPT = {
  * already queued, in raw mode, for a moment before the prompt is shown. A Ctrl-C
  * among the discarded keys still cancels. Only on a TTY: piped input is data.
  */
-export async function discardTypeAhead(input: Readable & { isTTY?: boolean; isRaw?: boolean; setRawMode?: (m: boolean) => unknown }, ms = 60): Promise<void> {
+export async function discardTypeAhead(
+  input: Readable & { isTTY?: boolean; isRaw?: boolean; setRawMode?: (m: boolean) => unknown },
+  ms = 60,
+): Promise<void> {
   if (!input.isTTY || typeof input.setRawMode !== 'function') return;
   const wasRaw = Boolean(input.isRaw);
   let interrupted = false;
@@ -61,7 +64,15 @@ export function inquirerAsker(input: Readable, output: Writable): DuplicateAsker
     askAction: (_matches) =>
       guard(async (context) => {
         const { expand } = await import('@inquirer/prompts');
-        return (await expand({ message: ACTION_PROMPT.message, default: ACTION_PROMPT.default, expanded: true, choices: ACTION_PROMPT.choices.map((c) => ({ ...c })) }, context)) as DuplicateAction;
+        return (await expand(
+          {
+            message: ACTION_PROMPT.message,
+            default: ACTION_PROMPT.default,
+            expanded: true,
+            choices: ACTION_PROMPT.choices.map((c) => ({ ...c })),
+          },
+          context,
+        )) as DuplicateAction;
       }),
     askWhich: (matches) =>
       guard(async (context) => {
@@ -69,7 +80,10 @@ export function inquirerAsker(input: Readable, output: Writable): DuplicateAsker
         return select<HistoryMatch>(
           {
             message: 'Link which past work?',
-            choices: matches.map((m) => ({ name: `Issue ${issueLabel(safeForTerminal(m))} (${scoreText(m)})`, value: m })),
+            choices: matches.map((m) => ({
+              name: `Issue ${issueLabel(safeForTerminal(m))} (${scoreText(m)})`,
+              value: m,
+            })),
           },
           context,
         );

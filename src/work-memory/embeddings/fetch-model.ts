@@ -57,7 +57,13 @@ async function hasPinned(file: string, f: ModelFile): Promise<boolean> {
  * moved into place only when size and SHA-256 match the pin, so a cut download
  * or a tampered mirror never leaves a file that looks installed.
  */
-async function installVerified(source: Readable, dest: string, f: ModelFile, origin: string, onBytes: (n: number) => void): Promise<void> {
+async function installVerified(
+  source: Readable,
+  dest: string,
+  f: ModelFile,
+  origin: string,
+  onBytes: (n: number) => void,
+): Promise<void> {
   await mkdir(path.dirname(dest), { recursive: true });
   const tmp = `${dest}.tmp-${process.pid}`;
   const hash = createHash('sha256');
@@ -84,10 +90,14 @@ async function installVerified(source: Readable, dest: string, f: ModelFile, ori
   }
 }
 
-async function fetchFiles(opts: FetchOptions, open: (f: ModelFile) => Promise<{ body: Readable; origin: string }>): Promise<FetchReport> {
+async function fetchFiles(
+  opts: FetchOptions,
+  open: (f: ModelFile) => Promise<{ body: Readable; origin: string }>,
+): Promise<FetchReport> {
   const folder = path.join(opts.dest, opts.modelId);
   const files = filesFor(opts.dtype, opts.files);
-  if (!files.some((f) => f.path.endsWith('.onnx'))) throw new ModelUnavailableError(`no pinned weights for dtype ${opts.dtype}: use dtype q8`);
+  if (!files.some((f) => f.path.endsWith('.onnx')))
+    throw new ModelUnavailableError(`no pinned weights for dtype ${opts.dtype}: use dtype q8`);
   const report: FetchReport = { folder, fetched: [], kept: [], bytes: 0 };
   const todo: ModelFile[] = [];
   for (const f of files) {
@@ -110,7 +120,11 @@ async function fetchFiles(opts: FetchOptions, open: (f: ModelFile) => Promise<{ 
 }
 
 /** Download the pinned files from the hub (or `AGENTOS_HUB_URL`), checking each SHA-256. */
-export async function fetchFromHub(env: NodeJS.ProcessEnv, opts: FetchOptions, fetchImpl: typeof fetch = fetch): Promise<FetchReport> {
+export async function fetchFromHub(
+  env: NodeJS.ProcessEnv,
+  opts: FetchOptions,
+  fetchImpl: typeof fetch = fetch,
+): Promise<FetchReport> {
   const base = hubBaseUrl(env);
   return fetchFiles(opts, async (f) => {
     if (f.built) {
@@ -128,7 +142,10 @@ export async function fetchFromHub(env: NodeJS.ProcessEnv, opts: FetchOptions, f
         `cannot reach ${base} (${errorMessage(cause ?? e)}): connect to the internet and run \`agentos model fetch\` again, or copy the model from a machine that has it with \`agentos model fetch --from DIR\``,
       );
     }
-    if (!res.ok || !res.body) throw new ModelUnavailableError(`${url}: HTTP ${res.status}; the model could not be downloaded (try \`agentos model fetch --from DIR\`)`);
+    if (!res.ok || !res.body)
+      throw new ModelUnavailableError(
+        `${url}: HTTP ${res.status}; the model could not be downloaded (try \`agentos model fetch --from DIR\`)`,
+      );
     return { body: Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), origin: url };
   });
 }
@@ -140,8 +157,12 @@ export async function fetchFromHub(env: NodeJS.ProcessEnv, opts: FetchOptions, f
 export async function copyFromDir(from: string, opts: FetchOptions): Promise<FetchReport> {
   const candidates = [path.join(from, opts.modelId), from];
   const src = candidates.find((d) => existsSync(path.join(d, 'tokenizer.json')));
-  if (!src) throw new ModelUnavailableError(`${from}: holds neither ${opts.modelId}/ nor tokenizer.json; point --from at a folder with the model files`);
-  if (path.resolve(src) === path.resolve(opts.dest, opts.modelId)) throw new ModelUnavailableError(`${from}: is the destination itself`);
+  if (!src)
+    throw new ModelUnavailableError(
+      `${from}: holds neither ${opts.modelId}/ nor tokenizer.json; point --from at a folder with the model files`,
+    );
+  if (path.resolve(src) === path.resolve(opts.dest, opts.modelId))
+    throw new ModelUnavailableError(`${from}: is the destination itself`);
   return fetchFiles(opts, async (f) => {
     const file = path.join(src, f.path);
     if (!existsSync(file)) throw new ModelUnavailableError(`${file}: missing (the model needs ${f.path})`);

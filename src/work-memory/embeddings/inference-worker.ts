@@ -11,7 +11,10 @@ import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '../../shared/errors.js';
 import { loadOrt, openRowRunner, type RowRunner, type SessionSpec } from './onnx-session.js';
 
-export type ToWorker = { type: 'open'; spec: SessionSpec } | { type: 'run'; id: number; rows: readonly Int32Array[] } | { type: 'quit' };
+export type ToWorker =
+  | { type: 'open'; spec: SessionSpec }
+  | { type: 'run'; id: number; rows: readonly Int32Array[] }
+  | { type: 'quit' };
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'failed'; message: string; code?: string }

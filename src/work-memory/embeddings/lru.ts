@@ -11,7 +11,10 @@ import type { Embedder } from './embedder.js';
 /** Texts kept (384 floats each: 1.5 KB; 512 texts ≈ 0.8 MB). */
 export const EMBED_CACHE_SIZE = 512;
 
-export function lruEmbedder(inner: Embedder, size = EMBED_CACHE_SIZE): Embedder & { readonly cacheStats: { hits: number; misses: number } } {
+export function lruEmbedder(
+  inner: Embedder,
+  size = EMBED_CACHE_SIZE,
+): Embedder & { readonly cacheStats: { hits: number; misses: number } } {
   // Map keeps insertion order: re-inserting on a hit makes it least recently used last.
   const cache = new Map<string, Float32Array>();
   const cacheStats = { hits: 0, misses: 0 };

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { ModelUnavailableError, errorMessage } from '../../shared/errors.js';
 import type { Embedder } from './embedder.js';
 import type { ModelDtype } from './model-files.js';
-import { assertModelFiles, fingerprintFile, MODEL_FETCH_HINT, onnxFileName, type ModelLocation } from './model-location.js';
+import {
+  assertModelFiles,
+  fingerprintFile,
+  MODEL_FETCH_HINT,
+  onnxFileName,
+  type ModelLocation,
+} from './model-location.js';
 import { isMissingRuntime, openRowRunner, RUNTIME_MISSING, type RowRunner, type SessionSpec } from './onnx-session.js';
 import { loadTokenizer, type Tokenizer } from './tokenizer.js';
 import type { StartedWorker } from './worker-runner.js';
@@ -84,10 +90,19 @@ export class MiniLMEmbedder implements Embedder {
     const folder = path.join(opts.location.dir, opts.modelId);
     const onnxFile = path.join(folder, onnxFileName(opts.dtype));
     const fingerprint = opts.fingerprint ?? (existsSync(onnxFile) ? fingerprintFile(onnxFile) : 'unknown');
-    const spec: SessionSpec = { onnxFile, fingerprint, cacheDir: opts.cacheDir ?? null, memoryArena: opts.memoryArena ?? false, spinning: opts.spinning ?? false };
+    const spec: SessionSpec = {
+      onnxFile,
+      fingerprint,
+      cacheDir: opts.cacheDir ?? null,
+      memoryArena: opts.memoryArena ?? false,
+      spinning: opts.spinning ?? false,
+    };
     try {
       // The session and the tokenizer load side by side (truly so when the session loads in the worker).
-      const [runner, { tokenizer }] = await Promise.all([openRunner(spec, opts.worker ?? null), loadTokenizer(folder, { cacheDir: opts.cacheDir ?? null })]);
+      const [runner, { tokenizer }] = await Promise.all([
+        openRunner(spec, opts.worker ?? null),
+        loadTokenizer(folder, { cacheDir: opts.cacheDir ?? null }),
+      ]);
       return new MiniLMEmbedder(`${opts.modelId}@${opts.dtype}`, fingerprint, tokenizer, runner, opts.dtype);
     } catch (e) {
       if (isMissingRuntime(e)) throw new ModelUnavailableError(RUNTIME_MISSING);

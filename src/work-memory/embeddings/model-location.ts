@@ -14,7 +14,8 @@ export interface ModelLocation {
 }
 
 /** What to do when the model is missing: the one line every command prints. */
-export const MODEL_FETCH_HINT = 'run `agentos model fetch` to download it (about 23 MB), or `agentos model fetch --from DIR` to copy it from a folder';
+export const MODEL_FETCH_HINT =
+  'run `agentos model fetch` to download it (about 23 MB), or `agentos model fetch --from DIR` to copy it from a folder';
 
 /**
  * Per-user cache: the optimised graph (~90 MB, depends only on the weights,
@@ -46,7 +47,14 @@ export function requiredFiles(dtype: ModelDtype): string[] {
  * fills. Nothing is downloaded behind the user's back: a missing model is an
  * error that says to run `agentos model fetch`.
  */
-export function resolveModelLocation(env: NodeJS.ProcessEnv, configDir: string | null, projectRoot: string, modelId: string, dtype: ConfiguredDtype, cwd: string = process.cwd()): ModelLocation {
+export function resolveModelLocation(
+  env: NodeJS.ProcessEnv,
+  configDir: string | null,
+  projectRoot: string,
+  modelId: string,
+  dtype: ConfiguredDtype,
+  cwd: string = process.cwd(),
+): ModelLocation {
   const cache = userModelDir(env);
   // An environment variable is relative to where the user typed it; config is relative to the project.
   if (env.AGENTOS_MODEL_DIR) return { dir: path.resolve(cwd, env.AGENTOS_MODEL_DIR), source: 'AGENTOS_MODEL_DIR' };
@@ -98,7 +106,9 @@ export function assertModelFiles(loc: ModelLocation, modelId: string, dtype: Mod
   const folder = path.join(loc.dir, modelId);
   const missing = requiredFiles(dtype).filter((f) => !existsSync(path.join(folder, f)));
   if (missing.length) {
-    throw new ModelUnavailableError(`model not found: ${folder} (from ${loc.source}) is missing ${missing.join(', ')}; ${MODEL_FETCH_HINT}`);
+    throw new ModelUnavailableError(
+      `model not found: ${folder} (from ${loc.source}) is missing ${missing.join(', ')}; ${MODEL_FETCH_HINT}`,
+    );
   }
 }
 

@@ -132,15 +132,25 @@ const WEIGHTS_FILE = 'model.data';
 async function createSession(ort: Ort, spec: SessionSpec) {
   const { onnxFile, fingerprint, cacheDir, memoryArena, spinning } = spec;
   // Intra-op threads from the cores this process may use (affinity, cgroups), not ORT's guess.
-  const base = { executionProviders: ['cpu'], enableCpuMemArena: memoryArena, intraOpNumThreads: availableParallelism(), interOpNumThreads: 1 };
+  const base = {
+    executionProviders: ['cpu'],
+    enableCpuMemArena: memoryArena,
+    intraOpNumThreads: availableParallelism(),
+    interOpNumThreads: 1,
+  };
   const threads = { 'session.intra_op.allow_spinning': spinning ? '1' : '0' };
   // A session that optimises the graph itself (not one opened from the cache, already optimised).
   const optimising = { ...threads, 'optimization.disable_specified_optimizers': DISABLED_FUSIONS };
-  if (!cacheDir || fingerprint === 'unknown') return ort.InferenceSession.create(onnxFile, { ...base, extra: optimising, graphOptimizationLevel: 'all' });
+  if (!cacheDir || fingerprint === 'unknown')
+    return ort.InferenceSession.create(onnxFile, { ...base, extra: optimising, graphOptimizationLevel: 'all' });
   const entry = path.join(cacheDir, `minilm-${fingerprint}-ort${ortVersion()}-${process.arch}-${GRAPH_RECIPE}`);
   if (existsSync(path.join(entry, GRAPH_FILE))) {
     try {
-      return await ort.InferenceSession.create(path.join(entry, GRAPH_FILE), { ...base, extra: threads, graphOptimizationLevel: 'disabled' });
+      return await ort.InferenceSession.create(path.join(entry, GRAPH_FILE), {
+        ...base,
+        extra: threads,
+        graphOptimizationLevel: 'disabled',
+      });
     } catch {
       await rm(entry, { recursive: true, force: true });
     }
@@ -185,5 +195,8 @@ export const RUNTIME_MISSING =
 
 export function isMissingRuntime(e: unknown): boolean {
   const err = e as { code?: string; message?: string };
-  return (err?.code === 'ERR_MODULE_NOT_FOUND' || err?.code === 'MODULE_NOT_FOUND') && /onnxruntime-node/.test(err.message ?? '');
+  return (
+    (err?.code === 'ERR_MODULE_NOT_FOUND' || err?.code === 'MODULE_NOT_FOUND') &&
+    /onnxruntime-node/.test(err.message ?? '')
+  );
 }

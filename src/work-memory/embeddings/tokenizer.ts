@@ -41,7 +41,10 @@ interface TokenizerJson {
  * way. A slow test checks the pinned pair line by line, and that both ways give
  * the same ids on the reference texts, the demo corpus and the docs.
  */
-export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean; cacheDir?: string | null } = {}): Promise<LoadedTokenizer> {
+export async function loadTokenizer(
+  folder: string,
+  opts: { fastVocab?: boolean; cacheDir?: string | null } = {},
+): Promise<LoadedTokenizer> {
   const vocabFile = path.join(folder, 'vocab.txt');
   // The pinned pair read before: its tokenizer.json without the 30,522-entry vocabulary (issue 50: parsing
   // and hashing the 700 KB file was ~12 ms of a cold check, and most of the garbage collected before the query).
@@ -51,10 +54,15 @@ export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean;
   if (cached) {
     const [{ Tokenizer }, config, vocabText] = await Promise.all([
       import('@huggingface/tokenizers'),
-      readFile(path.join(folder, 'tokenizer_config.json'), 'utf8').then((t) => JSON.parse(t) as Record<string, unknown>),
+      readFile(path.join(folder, 'tokenizer_config.json'), 'utf8').then(
+        (t) => JSON.parse(t) as Record<string, unknown>,
+      ),
       readFile(vocabFile, 'utf8'),
     ]);
-    const built = withVocab(new Tokenizer(cached, config) as unknown as Tokenizer & { model?: Partial<WordPieceModel> }, vocabFromLines(vocabText));
+    const built = withVocab(
+      new Tokenizer(cached, config) as unknown as Tokenizer & { model?: Partial<WordPieceModel> },
+      vocabFromLines(vocabText),
+    );
     if (built) return built;
   }
   const [{ Tokenizer }, jsonText, config, vocabText] = await Promise.all([
@@ -68,16 +76,23 @@ export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean;
   // Only for the pinned pair of files (model-files.ts), which the slow tests compare line by line.
   const pinned = vocabText !== null && isPinned('vocab.txt', vocabText) && isPinned('tokenizer.json', jsonText);
   const vocab = pinned && json.model?.type === 'WordPiece' && full ? vocabFromLines(vocabText) : null;
-  const libraryWay = (): LoadedTokenizer => ({ tokenizer: new Tokenizer(json, config) as unknown as Tokenizer, vocabFrom: 'tokenizer.json' });
+  const libraryWay = (): LoadedTokenizer => ({
+    tokenizer: new Tokenizer(json, config) as unknown as Tokenizer,
+    vocabFrom: 'tokenizer.json',
+  });
   if (!vocab || !full) return libraryWay();
   const model = json.model!;
   // Only the tokens the constructor looks up itself: the unknown token and the added ones.
   const stub: Record<string, number> = {};
-  for (const t of [model.unk_token ?? '[UNK]', ...(json.added_tokens ?? []).map((a) => a.content)]) if (t in full) stub[t] = full[t];
+  for (const t of [model.unk_token ?? '[UNK]', ...(json.added_tokens ?? []).map((a) => a.content)])
+    if (t in full) stub[t] = full[t];
   const slim = { ...json, model: { ...model, vocab: stub } };
   // Kept as it is before the library sees it (its constructor may keep or change what it is given).
   const slimText = JSON.stringify(slim);
-  const built = withVocab(new Tokenizer(slim, config) as unknown as Tokenizer & { model?: Partial<WordPieceModel> }, vocab);
+  const built = withVocab(
+    new Tokenizer(slim, config) as unknown as Tokenizer & { model?: Partial<WordPieceModel> },
+    vocab,
+  );
   if (!built) return libraryWay(); // another version's internals
   // A cache: never a reason to fail. Written only for the very files that were hashed (none replaced meanwhile).
   if (opts.cacheDir && before) await writeSlim(opts.cacheDir, folder, slimText, before).catch(() => undefined);
@@ -85,9 +100,13 @@ export async function loadTokenizer(folder: string, opts: { fastVocab?: boolean;
 }
 
 /** The tokenizer given the vocabulary read from vocab.txt, or null when its internals are another version's. */
-function withVocab(tokenizer: Tokenizer & { model?: Partial<WordPieceModel> }, vocab: { map: Map<string, number>; list: string[] }): LoadedTokenizer | null {
+function withVocab(
+  tokenizer: Tokenizer & { model?: Partial<WordPieceModel> },
+  vocab: { map: Map<string, number>; list: string[] },
+): LoadedTokenizer | null {
   const wp = tokenizer.model;
-  if (!wp || !(wp.tokens_to_ids instanceof Map) || !Array.isArray(wp.vocab) || typeof wp.unk_token !== 'string') return null;
+  if (!wp || !(wp.tokens_to_ids instanceof Map) || !Array.isArray(wp.vocab) || typeof wp.unk_token !== 'string')
+    return null;
   wp.tokens_to_ids = vocab.map;
   wp.vocab = vocab.list;
   wp.unk_token_id = vocab.map.get(wp.unk_token);
@@ -100,17 +119,27 @@ function withVocab(tokenizer: Tokenizer & { model?: Partial<WordPieceModel> }, v
  */
 const SLIM_VERSION = 1;
 function slimFile(cacheDir: string, folder: string): string {
-  return path.join(cacheDir, `tokenizer-slim-${createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 16)}.json`);
+  return path.join(
+    cacheDir,
+    `tokenizer-slim-${createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 16)}.json`,
+  );
 }
 
 async function filesKey(folder: string): Promise<string> {
-  const parts = await Promise.all(['tokenizer.json', 'vocab.txt'].map((f) => stat(path.join(folder, f)).then((st) => `${f}:${st.size}:${st.mtimeMs}:${st.ino}`)));
+  const parts = await Promise.all(
+    ['tokenizer.json', 'vocab.txt'].map((f) =>
+      stat(path.join(folder, f)).then((st) => `${f}:${st.size}:${st.mtimeMs}:${st.ino}`),
+    ),
+  );
   return `${SLIM_VERSION}|${parts.join('|')}`;
 }
 
 async function readSlim(cacheDir: string, folder: string, key: string): Promise<TokenizerJson | null> {
   try {
-    const kept = JSON.parse(await readFile(slimFile(cacheDir, folder), 'utf8')) as { key?: string; json?: TokenizerJson };
+    const kept = JSON.parse(await readFile(slimFile(cacheDir, folder), 'utf8')) as {
+      key?: string;
+      json?: TokenizerJson;
+    };
     return kept.key === key && kept.json?.model?.type === 'WordPiece' ? kept.json : null;
   } catch {
     return null; // none yet, or unreadable: the files are read whole

@@ -4,7 +4,10 @@
  * "related" issue is sibling work (issue 29, corpus/relations.ts): "related"
  * is its right band, so it is not a positive here.
  */
-const LINKS: RegExp[] = [/\bduplicates?\s+(?:of\s+)?#\s?(\d+)/gi, /\b(?:replaces|replacing|supersedes|superseding)\s+(?:issue\s+)?#\s?(\d+)/gi];
+const LINKS: RegExp[] = [
+  /\bduplicates?\s+(?:of\s+)?#\s?(\d+)/gi,
+  /\b(?:replaces|replacing|supersedes|superseding)\s+(?:issue\s+)?#\s?(\d+)/gi,
+];
 
 /** Issue ids a document names as duplicate, replaced or superseded work. */
 export function linkedIssueIds(text: string): string[] {
@@ -50,6 +53,7 @@ export function linkedPairs(docs: LinkDoc[]): Map<string, Set<string>> {
     const k = titleKey(d.title);
     if (k) byTitle.set(k, [...(byTitle.get(k) ?? []), d]);
   }
-  for (const group of byTitle.values()) for (let i = 0; i < group.length; i++) for (let j = i + 1; j < group.length; j++) add(group[i], group[j]);
+  for (const group of byTitle.values())
+    for (let i = 0; i < group.length; i++) for (let j = i + 1; j < group.length; j++) add(group[i], group[j]);
   return out;
 }

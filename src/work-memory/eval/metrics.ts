@@ -36,8 +36,20 @@ export interface EvalMetrics {
   queries: { duplicates: number; nonDuplicates: number };
   top1: number;
   top3: number;
-  alert: { threshold: number; precision: number; recall: number; precisionAtBase: number; baseRate: number; falseAlerts: number };
-  related: { threshold: number; duplicatesReaching: number; duplicatesTargetShown: number; nonDuplicatesReaching: number };
+  alert: {
+    threshold: number;
+    precision: number;
+    recall: number;
+    precisionAtBase: number;
+    baseRate: number;
+    falseAlerts: number;
+  };
+  related: {
+    threshold: number;
+    duplicatesReaching: number;
+    duplicatesTargetShown: number;
+    nonDuplicatesReaching: number;
+  };
   auc: number;
   timings: { queryMsMedian: number; queryMsP95: number };
 }
@@ -83,7 +95,11 @@ function quantile(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 }
 
-export function summarize(results: QueryResult[], thresholds: { duplicate: number; related: number }, baseRate = 0.1): EvalMetrics {
+export function summarize(
+  results: QueryResult[],
+  thresholds: { duplicate: number; related: number },
+  baseRate = 0.1,
+): EvalMetrics {
   const pos = results.filter((r) => r.target !== null);
   const neg = results.filter((r) => r.target === null);
   const alertRow = bandRow(results, thresholds.duplicate, baseRate);
@@ -94,11 +110,22 @@ export function summarize(results: QueryResult[], thresholds: { duplicate: numbe
     queries: { duplicates: pos.length, nonDuplicates: neg.length },
     top1: share(pos.filter((r) => r.targetRank === 1).length, pos.length),
     top3: share(pos.filter((r) => r.targetRank !== null && r.targetRank <= 3).length, pos.length),
-    alert: { threshold: thresholds.duplicate, precision: share(correct, alerts.length), recall: alertRow.recall, precisionAtBase: alertRow.precisionAtBase, baseRate, falseAlerts: alertRow.noise },
+    alert: {
+      threshold: thresholds.duplicate,
+      precision: share(correct, alerts.length),
+      recall: alertRow.recall,
+      precisionAtBase: alertRow.precisionAtBase,
+      baseRate,
+      falseAlerts: alertRow.noise,
+    },
     related: {
       threshold: thresholds.related,
       duplicatesReaching: relRow.dupReach,
-      duplicatesTargetShown: share(pos.filter((r) => r.targetScore !== null && r.targetScore >= thresholds.related && (r.targetRank ?? 99) <= 3).length, pos.length),
+      duplicatesTargetShown: share(
+        pos.filter((r) => r.targetScore !== null && r.targetScore >= thresholds.related && (r.targetRank ?? 99) <= 3)
+          .length,
+        pos.length,
+      ),
       nonDuplicatesReaching: relRow.noise,
     },
     auc: auc(
@@ -126,8 +153,21 @@ export function tradeOff(results: QueryResult[], baseRate = 0.1): BandRow[] {
 }
 
 /** Lowest duplicate threshold reaching the precision target, lowest related threshold within the noise target. */
-export function proposeThresholds(rows: BandRow[], targetPrecision: number, targetNoise: number): { duplicate: number | null; related: number | null } {
-  const dup = rows.find((r) => r.precisionAtBase >= targetPrecision && rows.filter((x) => x.threshold > r.threshold).every((x) => x.precisionAtBase >= targetPrecision || x.recall === 0));
+export function proposeThresholds(
+  rows: BandRow[],
+  targetPrecision: number,
+  targetNoise: number,
+): { duplicate: number | null; related: number | null } {
+  const dup = rows.find(
+    (r) =>
+      r.precisionAtBase >= targetPrecision &&
+      rows
+        .filter((x) => x.threshold > r.threshold)
+        .every((x) => x.precisionAtBase >= targetPrecision || x.recall === 0),
+  );
   const rel = rows.find((r) => r.noise <= targetNoise);
-  return { duplicate: dup?.threshold ?? null, related: rel && (!dup || rel.threshold < dup.threshold) ? rel.threshold : null };
+  return {
+    duplicate: dup?.threshold ?? null,
+    related: rel && (!dup || rel.threshold < dup.threshold) ? rel.threshold : null,
+  };
 }

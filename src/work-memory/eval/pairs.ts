@@ -98,7 +98,8 @@ export function splitPairs(reports: LabelledReport[], heldOut = 0.2, subset = 1)
       for (const m of members) queries.push({ id: m.id, text: reportText(m), target: null });
       continue;
     }
-    const original = members.find((m) => !m.duplicateOf || !byId.has(m.duplicateOf)) ?? members.find((m) => m.id === root)!;
+    const original =
+      members.find((m) => !m.duplicateOf || !byId.has(m.duplicateOf)) ?? members.find((m) => m.id === root)!;
     history.push(original);
     for (const m of members) if (m !== original) queries.push({ id: m.id, text: reportText(m), target: original.id });
   }

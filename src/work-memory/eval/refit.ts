@@ -17,7 +17,16 @@ import type { FeatureName, Features } from '../scoring/features.js';
 import { summarize, type EvalMetrics, type QueryResult } from './metrics.js';
 
 /** What a refit may weigh: the shipped trackers' features, and filing order. */
-export const PROJECT_FEATURES: FeatureName[] = ['gap', 'standout', 'lexBrief', 'title', 'docChunks', 'docRareCover', 'neighbourGap', 'filedNear'];
+export const PROJECT_FEATURES: FeatureName[] = [
+  'gap',
+  'standout',
+  'lexBrief',
+  'title',
+  'docChunks',
+  'docRareCover',
+  'neighbourGap',
+  'filedNear',
+];
 /** Labels needed before a refit is measured at all: fewer say nothing out of sample. */
 export const MIN_PROJECT_LABELS = { duplicates: 30, others: 30 };
 export const FOLDS = 5;
@@ -64,7 +73,9 @@ export interface RefitReport {
 
 /** What the model decides for one brief: its top candidate, and where the original ranks. */
 export function decideBrief(model: LogisticModel, b: LabelledBrief, lines: Lines): QueryResult {
-  const scored = b.candidates.map((c) => ({ c, s: calibratedScore(model, c.features, lines).score })).sort((x, y) => y.s - x.s);
+  const scored = b.candidates
+    .map((c) => ({ c, s: calibratedScore(model, c.features, lines).score }))
+    .sort((x, y) => y.s - x.s);
   const rank = b.target ? scored.findIndex((x) => x.c.label === 1) : -1;
   const top = scored[0];
   return {
@@ -79,7 +90,12 @@ export function decideBrief(model: LogisticModel, b: LabelledBrief, lines: Lines
 }
 
 /** Logistic regression by Newton's method: standardised features, an L2 penalty, positives weighted to half the negatives' weight. */
-export function fitLogistic(samples: Array<{ y: 0 | 1; f: Features }>, names: FeatureName[], floors: LogisticModel['floors'], lambda = 1): LogisticModel {
+export function fitLogistic(
+  samples: Array<{ y: 0 | 1; f: Features }>,
+  names: FeatureName[],
+  floors: LogisticModel['floors'],
+  lambda = 1,
+): LogisticModel {
   const n = samples.length;
   const mean: number[] = [];
   const scale: number[] = [];
@@ -163,7 +179,12 @@ function falseAlerts(model: LogisticModel, briefs: LabelledBrief[], lines: Lines
  * The intercept moved (never the weights) until briefs with nothing to find alert no more often
  * than `allowed`: the least it must move, found by bisection on the training briefs.
  */
-export function placeIntercept(model: LogisticModel, briefs: LabelledBrief[], lines: Lines, allowed: number): LogisticModel | null {
+export function placeIntercept(
+  model: LogisticModel,
+  briefs: LabelledBrief[],
+  lines: Lines,
+  allowed: number,
+): LogisticModel | null {
   const at = (shift: number) => ({ ...model, intercept: model.intercept + shift });
   if (falseAlerts(model, briefs, lines) <= allowed) return model;
   let lo = -20;
@@ -185,10 +206,20 @@ export function placeIntercept(model: LogisticModel, briefs: LabelledBrief[], li
 export const PLACEMENT_MARGIN = 0.75;
 
 /** Fit on `train` and place the line there (false alerts held under the shipped model's, at most MAX_FALSE_ALERTS, with PLACEMENT_MARGIN). */
-export function refitOn(train: LabelledBrief[], shipped: LogisticModel, lines: Lines, names = PROJECT_FEATURES): LogisticModel | null {
+export function refitOn(
+  train: LabelledBrief[],
+  shipped: LogisticModel,
+  lines: Lines,
+  names = PROJECT_FEATURES,
+): LogisticModel | null {
   const samples = train.flatMap((b) => b.candidates.map((c) => ({ y: c.label, f: c.features })));
   const fitted = fitLogistic(samples, names, shipped.floors);
-  return placeIntercept(fitted, train, lines, PLACEMENT_MARGIN * Math.min(MAX_FALSE_ALERTS, falseAlerts(shipped, train, lines)));
+  return placeIntercept(
+    fitted,
+    train,
+    lines,
+    PLACEMENT_MARGIN * Math.min(MAX_FALSE_ALERTS, falseAlerts(shipped, train, lines)),
+  );
 }
 
 /** Folds by duplicate cluster, in a fixed order (a report and its original are never on two sides). */
@@ -214,12 +245,27 @@ function hash(s: string): number {
  * its alerts right at least as often (precision at a 10% duplicate rate), and as many duplicates
  * alerting (recall). A line that wins only by alerting less is not kept.
  */
-export function refitReport(briefs: LabelledBrief[], shipped: LogisticModel, lines: Lines, names = PROJECT_FEATURES): RefitReport {
-  const usable = briefs.filter((b) => b.candidates.length > 0 && (!b.target || b.candidates.some((c) => c.label === 1)));
+export function refitReport(
+  briefs: LabelledBrief[],
+  shipped: LogisticModel,
+  lines: Lines,
+  names = PROJECT_FEATURES,
+): RefitReport {
+  const usable = briefs.filter(
+    (b) => b.candidates.length > 0 && (!b.target || b.candidates.some((c) => c.label === 1)),
+  );
   const labels = { duplicates: usable.filter((b) => b.target).length, others: usable.filter((b) => !b.target).length };
   if (labels.duplicates < MIN_PROJECT_LABELS.duplicates || labels.others < MIN_PROJECT_LABELS.others) {
     const tooFew = `${labels.duplicates} labelled duplicates and ${labels.others} reports with nothing to find; a refit needs ${MIN_PROJECT_LABELS.duplicates} and ${MIN_PROJECT_LABELS.others}`;
-    return { labels, tooFew, shipped: null, refit: null, earned: false, verdict: `too few labels: ${tooFew}`, model: null };
+    return {
+      labels,
+      tooFew,
+      shipped: null,
+      refit: null,
+      earned: false,
+      verdict: `too few labels: ${tooFew}`,
+      model: null,
+    };
   }
   const folds = foldsOf(usable);
   const shippedResults: QueryResult[] = [];

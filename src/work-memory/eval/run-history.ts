@@ -25,7 +25,12 @@ const CANDIDATES = 30;
 
 /** The candidates as a refit reads them: path, label, score and features. */
 function candidatesOf(all: HistoryMatch[], hit: (m: HistoryMatch) => boolean): NonNullable<QueryResult['history']> {
-  return all.map((m) => ({ path: m.filePath, label: hit(m) ? 1 : 0, score: m.score, features: m.components?.features ?? null }));
+  return all.map((m) => ({
+    path: m.filePath,
+    label: hit(m) ? 1 : 0,
+    score: m.score,
+    features: m.components?.features ?? null,
+  }));
 }
 
 /**
@@ -35,7 +40,12 @@ function candidatesOf(all: HistoryMatch[], hit: (m: HistoryMatch) => boolean): N
  * duplicates; the rest count as "nothing to find" (an upper bound on noise:
  * unlabelled relations exist).
  */
-export async function runHistoryEval(o: { root: string; config: Config; model: ModelSetup; onProgress?: (m: string) => void }): Promise<HistoryEvalRun> {
+export async function runHistoryEval(o: {
+  root: string;
+  config: Config;
+  model: ModelSetup;
+  onProgress?: (m: string) => void;
+}): Promise<HistoryEvalRun> {
   const t0 = performance.now();
   const index = await openIndex(o.root, o.model.identity);
   let lexical = null;
@@ -49,10 +59,13 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
   const texts = new Map<string, string>();
   // Work read from git or a tracker has no file: its text is kept in the generation.
   const generation = readCurrent(o.root);
-  const sources = generation ? await readLiveSources(o.root, generation, index.manifest) : { texts: new Map<string, string>(), duplicates: [] };
+  const sources = generation
+    ? await readLiveSources(o.root, generation, index.manifest)
+    : { texts: new Map<string, string>(), duplicates: [] };
   for (const d of history) {
     const kept = d.origin ? sources.texts.get(d.filePath) : undefined;
-    const read = kept !== undefined ? null : await readTextFile(path.join(o.root, d.filePath), o.config.corpus.maxFileBytes);
+    const read =
+      kept !== undefined ? null : await readTextFile(path.join(o.root, d.filePath), o.config.corpus.maxFileBytes);
     const text = kept ?? (read?.ok ? read.text : d.title);
     texts.set(d.filePath, text);
     docs.push({ filePath: d.filePath, issueId: d.issueId, title: d.title, text });
@@ -66,7 +79,12 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
     const sameWork = (p: string) => p === d.filePath || (d.issueId !== null && index.doc(p)?.issueId === d.issueId);
     // The product's own scoring rule (title, floors at the configured lines, cosine without a lexical index).
     // Every candidate kept (keepAll), its features read whole: the rows a refit of the project's line reads (eval/refit.ts).
-    const scoring: Scoring = { ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true, filed: placeOf(d.origin) }), exclude: sameWork, keepAll: true, wholeText: 'all' };
+    const scoring: Scoring = {
+      ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true, filed: placeOf(d.origin) }),
+      exclude: sameWork,
+      keepAll: true,
+      wholeText: 'all',
+    };
     const s0 = performance.now();
     const { nearest: all } = checkHistory(index, vectors, CANDIDATES, o.config.thresholds, scoring);
     const nearest = all.slice(0, NEAREST);
@@ -93,7 +111,11 @@ export async function runHistoryEval(o: { root: string; config: Config; model: M
     for (const p of pairs) {
       const s0 = performance.now();
       const vectors = await embedBrief(p.text, embedder);
-      const scoring: Scoring = { ...scoringFor(o.config, p.text, { lexical, model: true, filed: placeOfKey(p.key) }), keepAll: true, wholeText: 'all' };
+      const scoring: Scoring = {
+        ...scoringFor(o.config, p.text, { lexical, model: true, filed: placeOfKey(p.key) }),
+        keepAll: true,
+        wholeText: 'all',
+      };
       const { nearest: all } = checkHistory(index, vectors, CANDIDATES, o.config.thresholds, scoring);
       const nearest = all.slice(0, NEAREST);
       const rank = nearest.findIndex((m) => matchPaths(m).includes(p.of));

@@ -96,7 +96,11 @@ interface Built {
 
 export async function runSet(o: SetRunOptions): Promise<SetRun> {
   let embedder: CachingEmbedder | null = null;
-  const load = async () => (embedder ??= new CachingEmbedder(await o.loadEmbedder(), path.join(o.work, `embeddings-${o.model.modelFingerprint}.bin`)));
+  const load = async () =>
+    (embedder ??= new CachingEmbedder(
+      await o.loadEmbedder(),
+      path.join(o.work, `embeddings-${o.model.modelFingerprint}.bin`),
+    ));
   const timings = { buildMs: 0, embedMs: 0, queryMs: 0 };
   const built: Built[] = [];
   for (const p of o.projects) {
@@ -145,7 +149,9 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
   const records = p.docs.filter((d) => d.record);
   if (records.length) {
     // The tracker's export, one JSON line per closed report: ids must be what the export reader accepts.
-    const lines = records.map((d) => JSON.stringify({ id: d.id, title: d.record!.title, body: d.record!.body, closed: true }));
+    const lines = records.map((d) =>
+      JSON.stringify({ id: d.id, title: d.record!.title, body: d.record!.body, closed: true }),
+    );
     await mkdir(root, { recursive: true });
     await writeFile(path.join(root, TRACKER_EXPORT), lines.join('\n') + '\n');
     for (const d of records) pathOf.set(d.id, `tracker:${d.id}`);
@@ -154,7 +160,8 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
     if (d.record) continue;
     const target = path.resolve(root, d.relPath);
     // A labelled set is input: its paths must stay inside the scratch project.
-    if (path.isAbsolute(d.relPath) || !target.startsWith(root + path.sep)) throw new UsageError(`${p.name}: document ${d.id} has a path outside the project (${d.relPath})`);
+    if (path.isAbsolute(d.relPath) || !target.startsWith(root + path.sep))
+      throw new UsageError(`${p.name}: document ${d.id} has a path outside the project (${d.relPath})`);
     pathOf.set(d.id, d.relPath);
     await mkdir(path.join(root, path.dirname(d.relPath)), { recursive: true });
     await writeFile(path.join(root, d.relPath), d.text);
@@ -167,10 +174,23 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
       standards: p.docs.filter((d) => !d.record && d.types.includes('standard')).map((d) => literalGlob(d.relPath)),
       exclude: [],
     },
-    sources: { ...o.config.sources, git: { ...o.config.sources.git, enabled: false }, github: false, trackers: records.length ? [TRACKER_EXPORT] : [] },
+    sources: {
+      ...o.config.sources,
+      git: { ...o.config.sources.git, enabled: false },
+      github: false,
+      trackers: records.length ? [TRACKER_EXPORT] : [],
+    },
   };
   o.onProgress?.(`indexing ${p.name}: ${p.docs.length} documents`);
-  const report = await buildIndex({ root, config, includeHistory: true, full: true, model: o.model, loadEmbedder: load, lockWaitMs: 0 });
+  const report = await buildIndex({
+    root,
+    config,
+    includeHistory: true,
+    full: true,
+    model: o.model,
+    loadEmbedder: load,
+    lockWaitMs: 0,
+  });
   const index = await openIndex(root);
   // A measurement over documents the index skipped measures nothing: say which, with the build's reason.
   const missing = p.docs.filter((d) => !index.doc(pathOf.get(d.id)!));
@@ -178,8 +198,12 @@ async function buildProject(p: EvalProject, o: SetRunOptions, load: () => Promis
     const first = missing[0];
     // A file says why in `skipped`; a report of the export on the line the eval wrote it.
     const line = first.record ? records.indexOf(first) + 1 : 0;
-    const why = first.record ? report.warnings.find((w) => w.startsWith(`${TRACKER_EXPORT}: line ${line}:`)) : report.skipped.find((x) => x.relPath === first.relPath)?.reason;
-    throw new UsageError(`${p.name}: ${missing.length} of ${p.docs.length} documents were not indexed (first: ${first.id}: ${why ?? 'no reason given'})`);
+    const why = first.record
+      ? report.warnings.find((w) => w.startsWith(`${TRACKER_EXPORT}: line ${line}:`))
+      : report.skipped.find((x) => x.relPath === first.relPath)?.reason;
+    throw new UsageError(
+      `${p.name}: ${missing.length} of ${p.docs.length} documents were not indexed (first: ${first.id}: ${why ?? 'no reason given'})`,
+    );
   }
   return { project: p, root, index, lexical: openLexical(root), pathOf };
 }
@@ -208,13 +232,32 @@ async function embedAll(briefs: string[], e: Embedder, onProgress?: (m: string) 
 }
 
 function emptyResult(id: string, project: string, kind: string, group: string): CaseResult {
-  return { id, project, kind, group, target: null, top: 0, topPath: null, targetRank: null, targetScore: null, ms: 0, targets: [], topPaths: [], relatedPaths: [], history: [] };
+  return {
+    id,
+    project,
+    kind,
+    group,
+    target: null,
+    top: 0,
+    topPath: null,
+    targetRank: null,
+    targetScore: null,
+    ms: 0,
+    targets: [],
+    topPaths: [],
+    relatedPaths: [],
+    history: [],
+  };
 }
 
 function caseScoring(b: Built, c: EvalCase, chunks: string[], config: Config): Scoring {
   const excluded = new Set(c.exclude.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p));
   const filed = c.reportId !== undefined ? briefPlace('tracker', c.reportId) : null;
-  return { ...scoringFor(config, c.text, { lexical: b.lexical, chunks, model: true, filed }), exclude: excluded.size ? (p) => excluded.has(p) : undefined, wholeText: 'all' };
+  return {
+    ...scoringFor(config, c.text, { lexical: b.lexical, chunks, model: true, filed }),
+    exclude: excluded.size ? (p) => excluded.has(p) : undefined,
+    wholeText: 'all',
+  };
 }
 
 /** A brief as `eval --save` asks it: its candidates kept whole, so a refit does not start from what the shipped score chose. */
@@ -251,12 +294,30 @@ async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<
     targetRank: rank >= 0 ? rank + 1 : null,
     targetScore: rank >= 0 ? nearest[rank].score : null,
     ms,
-    history: all.map((m) => ({ path: m.filePath, label: hits(m) ? 1 : 0, score: m.score, features: m.components?.features ?? null })),
-    standards: b.index.docCount('standard') > 0 ? { governing, candidates: await askStandards(b, c, e, config, governing), standardDocs: standardCount(b.index) } : undefined,
+    history: all.map((m) => ({
+      path: m.filePath,
+      label: hits(m) ? 1 : 0,
+      score: m.score,
+      features: m.components?.features ?? null,
+    })),
+    standards:
+      b.index.docCount('standard') > 0
+        ? {
+            governing,
+            candidates: await askStandards(b, c, e, config, governing),
+            standardDocs: standardCount(b.index),
+          }
+        : undefined,
   };
 }
 
-async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, governing: string[]): Promise<Candidate[]> {
+async function askStandards(
+  b: Built,
+  c: EvalCase,
+  e: Embedder,
+  config: Config,
+  governing: string[],
+): Promise<Candidate[]> {
   const { texts, vectors } = await embedBriefChunks(c.text, e);
   const gov = new Set(governing);
   const scoring = caseScoring(b, c, texts, config);
@@ -272,12 +333,23 @@ async function askStandards(b: Built, c: EvalCase, e: Embedder, config: Config, 
     score: m.score,
     features: m.components?.features ?? null,
     documentType: m.documentType,
-    ...(isDesign(m) && b.index.doc?.(m.filePath)?.types.includes('history') ? { relatedWork: related.has(m.filePath), historyScore: historyScore.get(m.filePath) ?? null } : {}),
+    ...(isDesign(m) && b.index.doc?.(m.filePath)?.types.includes('history')
+      ? { relatedWork: related.has(m.filePath), historyScore: historyScore.get(m.filePath) ?? null }
+      : {}),
     ...(named.has(m.filePath) ? { cited: named.get(m.filePath) } : {}),
   }));
   const reached = new Set(found.map((m) => m.filePath));
   for (const [p, i] of named) {
-    if (!reached.has(p)) out.push({ path: p, label: gov.has(p) ? 1 : 0, score: 0, features: null, documentType: b.index.doc?.(p)?.documentType, cited: i, unreached: true });
+    if (!reached.has(p))
+      out.push({
+        path: p,
+        label: gov.has(p) ? 1 : 0,
+        score: 0,
+        features: null,
+        documentType: b.index.doc?.(p)?.documentType,
+        cited: i,
+        unreached: true,
+      });
   }
   return out;
 }

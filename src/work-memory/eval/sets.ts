@@ -118,7 +118,8 @@ interface QueryRow {
 }
 
 function jsonl<T>(file: string): T[] {
-  if (!existsSync(file)) throw new UsageError(`${file}: missing (a markdown eval folder holds corpus.jsonl and queries.jsonl)`);
+  if (!existsSync(file))
+    throw new UsageError(`${file}: missing (a markdown eval folder holds corpus.jsonl and queries.jsonl)`);
   return readFileSync(file, 'utf8')
     .split('\n')
     .map((l, i) => {
@@ -153,7 +154,12 @@ export function loadMarkdownSet(dir: string): EvalProject[] {
   const repos = [...new Set(corpus.map((c) => c.repo))].sort();
   return repos.map((repo) => {
     const rows = corpus.filter((c) => c.repo === repo);
-    const docs: EvalDoc[] = rows.map((c) => ({ id: c.doc_id, relPath: c.source_path, text: read(c.path), types: typesOf(c.kind) }));
+    const docs: EvalDoc[] = rows.map((c) => ({
+      id: c.doc_id,
+      relPath: c.source_path,
+      text: read(c.path),
+      types: typesOf(c.kind),
+    }));
     const standards = rows.filter((c) => isStandardKind(c.kind));
     const kindOf = new Map(rows.map((c) => [c.doc_id, c.kind]));
     const cases: EvalCase[] = queries
@@ -180,7 +186,16 @@ export function loadMarkdownSet(dir: string): EvalProject[] {
       const text = read(c.path);
       const cited = citedStandards(text, standards);
       if (!cited.length) continue;
-      cases.push({ id: `${c.doc_id}#cites`, text, expected: [], exclude: [c.doc_id], kind: 'design_cites_standard', group: `design:${c.doc_id}`, governing: cited, related: [] });
+      cases.push({
+        id: `${c.doc_id}#cites`,
+        text,
+        expected: [],
+        exclude: [c.doc_id],
+        kind: 'design_cites_standard',
+        group: `design:${c.doc_id}`,
+        governing: cited,
+        related: [],
+      });
     }
     cases.push(...siblingCases(rows, cases, read));
     return { name: repo, docs, cases };
@@ -198,13 +213,24 @@ export function loadMarkdownSet(dir: string): EvalProject[] {
 export function siblingCases(rows: CorpusRow[], cases: EvalCase[], read: (rel: string) => string): EvalCase[] {
   const history = rows.filter((r) => typesOf(r.kind).includes('history'));
   const issueOf = new Map(history.map((r) => [r.doc_id, r.issue_number]));
-  const docsOf = (n: number | undefined) => (n === undefined ? [] : history.filter((r) => r.issue_number === n).map((r) => r.doc_id));
+  const docsOf = (n: number | undefined) =>
+    n === undefined ? [] : history.filter((r) => r.issue_number === n).map((r) => r.doc_id);
   const out: EvalCase[] = [];
   for (const c of cases) {
     if (!c.expected.length) continue;
     const own = new Set([...c.exclude, ...c.expected, ...c.expected.flatMap((id) => docsOf(issueOf.get(id)))]);
     const related = c.related.filter((id) => issueOf.has(id) && !own.has(id));
-    if (related.length) out.push({ ...c, id: `${c.id}#sibling`, expected: [], exclude: [...own].sort(), kind: 'sibling', group: `sibling:${c.group}`, governing: [], related });
+    if (related.length)
+      out.push({
+        ...c,
+        id: `${c.id}#sibling`,
+        expected: [],
+        exclude: [...own].sort(),
+        kind: 'sibling',
+        group: `sibling:${c.group}`,
+        governing: [],
+        related,
+      });
   }
   const numbers = new Set(history.map((r) => r.issue_number).filter((n): n is number => n !== undefined));
   const links = new Map<number, Set<number>>();
@@ -225,7 +251,16 @@ export function siblingCases(rows: CorpusRow[], cases: EvalCase[], read: (rel: s
       const text = read(r.path);
       if (asked.has(text)) continue;
       asked.add(text);
-      out.push({ id: `${r.doc_id}#sibling`, text, expected: [], exclude: docsOf(n), kind: 'sibling', group: `sibling:${r.repo}#${n}`, governing: [], related });
+      out.push({
+        id: `${r.doc_id}#sibling`,
+        text,
+        expected: [],
+        exclude: docsOf(n),
+        kind: 'sibling',
+        group: `sibling:${r.repo}#${n}`,
+        governing: [],
+        related,
+      });
     }
   }
   return out;
@@ -237,7 +272,10 @@ export function siblingCases(rows: CorpusRow[], cases: EvalCase[], read: (rel: s
  * repository's renumbering prefix (`0216` = `10216`). A labelling aid for the
  * development sets, not product logic.
  */
-export function citedStandards(text: string, standards: Array<{ doc_id: string; source_path: string; kind: string }>): string[] {
+export function citedStandards(
+  text: string,
+  standards: Array<{ doc_id: string; source_path: string; kind: string }>,
+): string[] {
   const out: string[] = [];
   for (const s of standards) {
     const stem = path.basename(s.source_path, '.md');
@@ -251,7 +289,9 @@ export function citedStandards(text: string, standards: Array<{ doc_id: string; 
       alternatives.push(s.kind === 'adr' ? `adr[\\s#-]*0*(?:${nums})\\b` : `standards?[\\s#-]*0*(?:${nums})\\b`);
     }
     // A file stem counts only when it names one document (a number and a slug), on word boundaries: `api` is not cited by "rapid".
-    const stemCited = [...forms].some((f) => /\d/.test(f) && f.length >= 8 && new RegExp(`(^|[^\\w-])${escapeRegExp(f)}($|[^\\w-])`, 'i').test(text));
+    const stemCited = [...forms].some(
+      (f) => /\d/.test(f) && f.length >= 8 && new RegExp(`(^|[^\\w-])${escapeRegExp(f)}($|[^\\w-])`, 'i').test(text),
+    );
     if (stemCited || alternatives.some((a) => new RegExp(a, 'i').test(text))) out.push(s.doc_id);
   }
   return out;
@@ -289,7 +329,12 @@ export function restrictTo(p: EvalProject, docs: EvalDoc[], name: string): EvalP
     docs,
     cases: p.cases.map((c) => {
       const expected = c.expected.filter((id) => ids.has(id));
-      return { ...c, expected, kind: c.expected.length && !expected.length ? 'novel' : c.kind, governing: c.governing.filter((id) => ids.has(id)) };
+      return {
+        ...c,
+        expected,
+        kind: c.expected.length && !expected.length ? 'novel' : c.kind,
+        governing: c.governing.filter((id) => ids.has(id)),
+      };
     }),
   };
 }

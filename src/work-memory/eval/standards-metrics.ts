@@ -39,11 +39,18 @@ export function attached(c: CaseResult, rule: StandardsMetricsRule): string[] {
   const first = new Set(named.map((x) => x.path));
   // Of what retrieval reached (a named one keeps its place among the best `candidates`, as in the product).
   const reached = [...all].filter((x) => !x.unreached).sort((a, b) => b.score - a.score);
-  const top = reached.slice(0, rule.candidates).filter((x) => !first.has(x.path) && x.score >= rule.threshold && x.relatedWork !== false);
+  const top = reached
+    .slice(0, rule.candidates)
+    .filter((x) => !first.has(x.path) && x.score >= rule.threshold && x.relatedWork !== false);
   // And what stands far above the other ADRs and standards among those the eval saved (STANDOUT.window of them).
   // (A save from before the count was kept says nothing of it: taken as enough.)
   const view = reached.slice(0, STANDOUT.window).map((x) => ({ ...x, documentType: x.documentType ?? 'standard' }));
-  const out = rule.standout === false ? [] : standingOut(view, c.standards?.standardDocs ?? STANDOUT.minStandards).filter((x) => !first.has(x.path) && !top.some((t) => t.path === x.path));
+  const out =
+    rule.standout === false
+      ? []
+      : standingOut(view, c.standards?.standardDocs ?? STANDOUT.minStandards).filter(
+          (x) => !first.has(x.path) && !top.some((t) => t.path === x.path),
+        );
   const cands = [...top, ...out];
   return [
     ...named.map((x) => x.path),

@@ -37,7 +37,9 @@ export function pooled(projects: EvalProject[]): EvalProject {
   const pre = (i: number, id: string) => `p${i + 1}/${id}`;
   return {
     name: 'pool',
-    docs: projects.flatMap((p, i) => p.docs.map((d) => ({ ...d, id: pre(i, d.id), relPath: `projects/${i + 1}/${d.relPath}` }))),
+    docs: projects.flatMap((p, i) =>
+      p.docs.map((d) => ({ ...d, id: pre(i, d.id), relPath: `projects/${i + 1}/${d.relPath}` })),
+    ),
     cases: projects.flatMap((p, i) =>
       p.cases
         .filter((c) => c.kind !== 'design_cites_standard')
@@ -55,7 +57,11 @@ export function pooled(projects: EvalProject[]): EvalProject {
   };
 }
 
-export async function runSweep(projects: EvalProject[], sizes: number[], o: Omit<SetRunOptions, 'projects' | 'crossStandards'>): Promise<{ rows: SweepRow[]; results: Record<number, CaseResult[]> }> {
+export async function runSweep(
+  projects: EvalProject[],
+  sizes: number[],
+  o: Omit<SetRunOptions, 'projects' | 'crossStandards'>,
+): Promise<{ rows: SweepRow[]; results: Record<number, CaseResult[]> }> {
   const pool = pooled(projects);
   const rows: SweepRow[] = [];
   const results: Record<number, CaseResult[]> = {};
@@ -71,7 +77,10 @@ export async function runSweep(projects: EvalProject[], sizes: number[], o: Omit
       documents: docs.length,
       duplicates: m.queries.duplicates,
       nonDuplicates: m.queries.nonDuplicates,
-      falseAlerts: m.queries.nonDuplicates ? history.filter((r) => r.target === null && r.top >= o.config.thresholds.duplicate).length / m.queries.nonDuplicates : 0,
+      falseAlerts: m.queries.nonDuplicates
+        ? history.filter((r) => r.target === null && r.top >= o.config.thresholds.duplicate).length /
+          m.queries.nonDuplicates
+        : 0,
       relatedNoise: m.related.nonDuplicatesReaching,
       recall: m.alert.recall,
     });

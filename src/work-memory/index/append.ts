@@ -18,7 +18,16 @@ import { unreadableWarning } from '../sources/collect.js';
 import type { BuildOptions, BuildReport } from './build-types.js';
 import { chunkDoc } from './chunk-doc.js';
 import { corpusConfigHash } from './corpus-config.js';
-import { APPEND_FORMAT_VERSION, DELTA_FILE, DELTA_VECTORS, deltaFits, emptyDelta, readChecked, readDelta, type DeltaJson } from './delta.js';
+import {
+  APPEND_FORMAT_VERSION,
+  DELTA_FILE,
+  DELTA_VECTORS,
+  deltaFits,
+  emptyDelta,
+  readChecked,
+  readDelta,
+  type DeltaJson,
+} from './delta.js';
 import { embedAll } from './embed-schedule.js';
 import { excerptOf } from './graph-update.js';
 import { readManifest } from './hnsw-index.js';
@@ -30,13 +39,22 @@ import { statDiff } from './update-plan.js';
 import { appendGeneration, pruneGenerations } from './write.js';
 
 /** Whether this configuration's sources can be appended to: git alone (a tracker export is read whole on each update). */
-const appendable = (o: BuildOptions) => !o.full && o.includeHistory && o.config.sources.git.enabled && o.config.sources.trackers.length === 0 && !o.config.sources.github;
+const appendable = (o: BuildOptions) =>
+  !o.full &&
+  o.includeHistory &&
+  o.config.sources.git.enabled &&
+  o.config.sources.trackers.length === 0 &&
+  !o.config.sources.github;
 
 /**
  * The update as an append to generation `previous`, or null when it is not one. `incompatible`
  * says why the manifest cannot be updated in place at all (build.ts incompatibility).
  */
-export async function tryAppend(o: BuildOptions, previous: string, incompatible: (m: Manifest) => string | null): Promise<BuildReport | null> {
+export async function tryAppend(
+  o: BuildOptions,
+  previous: string,
+  incompatible: (m: Manifest) => string | null,
+): Promise<BuildReport | null> {
   if (!appendable(o)) return null;
   const { root, config } = o;
   const dir = indexPaths(root).generation(previous).dir;
@@ -47,10 +65,27 @@ export async function tryAppend(o: BuildOptions, previous: string, incompatible:
     return null;
   }
   const gitState = manifest.sources?.git;
-  if (!gitState || manifest.sources?.trackers?.length || incompatible(manifest) || metadataOutdated(manifest) || !manifest.includeHistory) return null;
-  if (manifest.corpusConfigHash !== corpusConfigHash(config, true) || !manifest.integrity.extra?.[LEXICAL_FILE] || !manifest.coverage) return null;
+  if (
+    !gitState ||
+    manifest.sources?.trackers?.length ||
+    incompatible(manifest) ||
+    metadataOutdated(manifest) ||
+    !manifest.includeHistory
+  )
+    return null;
+  if (
+    manifest.corpusConfigHash !== corpusConfigHash(config, true) ||
+    !manifest.integrity.extra?.[LEXICAL_FILE] ||
+    !manifest.coverage
+  )
+    return null;
   // The model as recorded, field by field (incompatibility() lets an empty index change model: it has nothing to keep).
-  if (manifest.modelId !== o.model.modelId || manifest.dimensions !== o.model.dimensions || manifest.maxTokens !== o.model.maxTokens) return null;
+  if (
+    manifest.modelId !== o.model.modelId ||
+    manifest.dimensions !== o.model.dimensions ||
+    manifest.maxTokens !== o.model.maxTokens
+  )
+    return null;
   const found = readTemplates(dir, manifest);
   if (!found) return null;
   const { templates } = found;
@@ -68,7 +103,13 @@ export async function tryAppend(o: BuildOptions, previous: string, incompatible:
     stillSkipped.push({ relPath: f.relPath, reason: read.ok ? why : read.reason });
   }
 
-  const git = await readGitSource({ root, branch: config.sources.git.branch, rules: config.sources.git, previous: { state: gitState, docs: [] }, appendOnly: true });
+  const git = await readGitSource({
+    root,
+    branch: config.sources.git.branch,
+    rules: config.sources.git,
+    previous: { state: gitState, docs: [] },
+    appendOnly: true,
+  });
   if (!git) return null;
   const total = Object.keys(manifest.files).length + git.state.documents;
   o.onProgress?.({ phase: 'scan', files: scan.files.length + git.state.documents });
@@ -87,7 +128,11 @@ export async function tryAppend(o: BuildOptions, previous: string, incompatible:
     firstBuild: false,
     wrote: false,
     generation: previous,
-    sources: { documents: git.state.documents, git: { ...git.read, ref: git.state.ref, documents: git.state.documents, notWork: git.state.skipped }, trackers: [] },
+    sources: {
+      documents: git.state.documents,
+      git: { ...git.read, ref: git.state.ref, documents: git.state.documents, notWork: git.state.skipped },
+      trackers: [],
+    },
   };
   if (git.read.mode === 'unchanged') {
     await pruneGenerations(root, { tempOnly: true });
@@ -105,7 +150,12 @@ export async function tryAppend(o: BuildOptions, previous: string, incompatible:
       o.onProgress?.({ phase: 'model' });
       embedder = await o.loadEmbedder();
       // Other weights under the same name: the whole update says so and rebuilds.
-      if (manifest.modelFingerprint !== 'unknown' && embedder.modelFingerprint !== 'unknown' && embedder.modelFingerprint !== manifest.modelFingerprint) return null;
+      if (
+        manifest.modelFingerprint !== 'unknown' &&
+        embedder.modelFingerprint !== 'unknown' &&
+        embedder.modelFingerprint !== manifest.modelFingerprint
+      )
+        return null;
     }
     const chunks = chunkDoc(embedder, d.metadata.filePath, d.text, d.metadata.title, report.warnings);
     if (chunks.length) prepared.push({ doc: d, chunks });
@@ -135,7 +185,8 @@ export async function tryAppend(o: BuildOptions, previous: string, incompatible:
     }
     graph.readIndexSync(path.join(dir, DELTA_VECTORS), true);
   } else graph.initIndex(Math.max(16, newChunks), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
-  if (graph.getCurrentCount() + newChunks > graph.getMaxElements()) graph.resizeIndex(Math.ceil((graph.getCurrentCount() + newChunks) * 1.5));
+  if (graph.getCurrentCount() + newChunks > graph.getMaxElements())
+    graph.resizeIndex(Math.ceil((graph.getCurrentCount() + newChunks) * 1.5));
   const firstLabel = manifest.delta?.firstLabel ?? manifest.nextLabel;
   let label = manifest.nextLabel;
   let v = 0;

@@ -11,7 +11,11 @@ export interface ModelIdentity {
   maxTokens: number;
 }
 
-export type BuildProgress = { phase: 'scan'; files: number } | { phase: 'model' } | { phase: 'embed'; done: number; total: number; tokens?: number; totalTokens?: number } | { phase: 'write' };
+export type BuildProgress =
+  | { phase: 'scan'; files: number }
+  | { phase: 'model' }
+  | { phase: 'embed'; done: number; total: number; tokens?: number; totalTokens?: number }
+  | { phase: 'write' };
 
 export interface BuildOptions {
   root: string;
@@ -50,7 +54,9 @@ export interface BuildReport {
   /** What git and the tracker exports gave (null when no source besides files is configured or history is off). */
   sources: {
     documents: number;
-    git: (NonNullable<CollectedSources['git']> & { ref: string; documents: number; notWork: Record<string, number> }) | null;
+    git:
+      | (NonNullable<CollectedSources['git']> & { ref: string; documents: number; notWork: Record<string, number> })
+      | null;
     trackers: Array<{ path: string; documents: number }>;
   } | null;
 }

@@ -73,14 +73,18 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     fullRebuildReason = damaged; // first build: nothing to explain, unless the pointer was damaged
   }
   if (opts.incrementalOnly && (fullRebuildReason || !previousName)) {
-    throw new IndexUnavailableError(`the index cannot be updated in place (${fullRebuildReason ?? 'there is none'}); run \`agentos index --full\``);
+    throw new IndexUnavailableError(
+      `the index cannot be updated in place (${fullRebuildReason ?? 'there is none'}); run \`agentos index --full\``,
+    );
   }
 
   const scan = await scanCorpus(root, config.corpus, opts.includeHistory);
   // Work that lives in git or a tracker export, read beside the files (history only).
   const sources: CollectedSources | null =
     opts.includeHistory && sourcesConfigured(config)
-      ? await collectSources(root, config, existing ? await readPreviousSources(existing, previousName!, root) : null, { fetch: opts.fetchSources })
+      ? await collectSources(root, config, existing ? await readPreviousSources(existing, previousName!, root) : null, {
+          fetch: opts.fetchSources,
+        })
       : null;
   opts.onProgress?.({ phase: 'scan', files: scan.files.length + (sources?.docs.length ?? 0) });
   const report: BuildReport = {
@@ -90,18 +94,31 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     unchanged: 0,
     removed: [],
     skipped: [...scan.skipped],
-    warnings: [...(appendFailed ? [`index: appending the new work failed (${appendFailed}); the index was written whole`] : []), ...(sources?.warnings ?? [])],
+    warnings: [
+      ...(appendFailed ? [`index: appending the new work failed (${appendFailed}); the index was written whole`] : []),
+      ...(sources?.warnings ?? []),
+    ],
     chunks: 0,
     chunksEmbedded: 0,
     tokensEmbedded: 0,
     fullRebuildReason,
-    firstBuild: !previousName || (existing !== null && existing.manifest.chunkCount === 0 && Object.keys(existing.manifest.files).length === 0),
+    firstBuild:
+      !previousName ||
+      (existing !== null && existing.manifest.chunkCount === 0 && Object.keys(existing.manifest.files).length === 0),
     wrote: false,
     generation: previousName,
     sources: sources
       ? {
           documents: sources.docs.length,
-          git: sources.git && sources.state.git ? { ...sources.git, ref: sources.state.git.ref, documents: sources.state.git.documents, notWork: sources.state.git.skipped } : null,
+          git:
+            sources.git && sources.state.git
+              ? {
+                  ...sources.git,
+                  ref: sources.state.git.ref,
+                  documents: sources.state.git.documents,
+                  notWork: sources.state.git.skipped,
+                }
+              : null,
           trackers: (sources.state.trackers ?? []).map((t) => ({ path: t.path, documents: t.documents })),
         }
       : null,
@@ -125,14 +142,21 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     plan.metaOnlyChange ||
     sourcePlan.metaOnlyChange ||
     (existing !== null &&
-      (existing.manifest.corpusConfigHash !== configHash || !existing.manifest.coverage || JSON.stringify(existing.manifest.sources ?? null) !== JSON.stringify(sources?.state ?? null)));
+      (existing.manifest.corpusConfigHash !== configHash ||
+        !existing.manifest.coverage ||
+        JSON.stringify(existing.manifest.sources ?? null) !== JSON.stringify(sources?.state ?? null)));
 
   // 2. Read, describe and chunk what must be embedded; the model loads only now.
   const prepared: Prepared[] = [];
   const readTexts = new Map<string, string>(sources?.docs.map((d) => [d.metadata.filePath, d.text]));
   // Unchanged files of an index read by older metadata rules get their ids and relations read again (no embedding).
   if (existing && metadataOutdated(existing.manifest)) {
-    const { texts, refreshed } = await refreshKeptMetadata(plan.keep, scan.files, (p) => plan.statUpdates[p]?.hash, config.corpus.maxFileBytes);
+    const { texts, refreshed } = await refreshKeptMetadata(
+      plan.keep,
+      scan.files,
+      (p) => plan.statUpdates[p]?.hash,
+      config.corpus.maxFileBytes,
+    );
     for (const [p, t] of texts) readTexts.set(p, t);
     report.metadataRefreshed = refreshed;
     metaOnlyChange = true;
@@ -182,7 +206,8 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     (oldDocs.has(d.metadata.filePath) ? report.changed : report.added).push(d.metadata.filePath);
   }
 
-  if (existing && JSON.stringify(existing.manifest.skipped ?? {}) !== JSON.stringify(skippedStats)) metaOnlyChange = true;
+  if (existing && JSON.stringify(existing.manifest.skipped ?? {}) !== JSON.stringify(skippedStats))
+    metaOnlyChange = true;
   // An index from before the lexical index existed gets one on the next run.
   if (existing && !existing.manifest.integrity.extra?.['lexical.json']) metaOnlyChange = true;
   const nothingToDo = existing && prepared.length === 0 && report.removed.length === 0;
@@ -204,8 +229,15 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
 
   // 4. The graph and the metadata (graph-update.ts), then the generation, swapped in atomically.
   const dims = opts.model.dimensions;
-  const dropped = [...oldDocs.values()].filter((d) => report.changed.includes(d.filePath) || report.removed.includes(d.filePath));
-  const { graph: graph, meta, nextLabel, deletedCount } = await updateGraph({ existing, keep: plan.keep, dropped, prepared, vectors, dimensions: dims });
+  const dropped = [...oldDocs.values()].filter(
+    (d) => report.changed.includes(d.filePath) || report.removed.includes(d.filePath),
+  );
+  const {
+    graph: graph,
+    meta,
+    nextLabel,
+    deletedCount,
+  } = await updateGraph({ existing, keep: plan.keep, dropped, prepared, vectors, dimensions: dims });
   const { docs, chunks } = meta;
   const files: Manifest['files'] = {};
   for (const d of docs) if (!d.origin) files[d.filePath] = plan.statUpdates[d.filePath];
@@ -214,7 +246,8 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     formatVersion: INDEX_FORMAT_VERSION,
     modelId: opts.model.modelId,
     // A hub-loaded model is fingerprinted only once loaded: record what was really used.
-    modelFingerprint: opts.model.modelFingerprint === 'unknown' && embedder ? embedder.modelFingerprint : opts.model.modelFingerprint,
+    modelFingerprint:
+      opts.model.modelFingerprint === 'unknown' && embedder ? embedder.modelFingerprint : opts.model.modelFingerprint,
     dimensions: dims,
     maxTokens: opts.model.maxTokens,
     chunkingVersion: CHUNKING_VERSION,
@@ -234,7 +267,10 @@ async function buildLocked(opts: BuildOptions): Promise<BuildReport> {
     ...(sources ? { sources: sources.state } : {}),
   };
   // Linked only when the graph is the base's as it was: appended work (delta.ts) joins it now.
-  const vectorsSource = nothingToDo && existing && previousName && !existing.manifest.delta ? { linkFrom: indexPaths(root).generation(previousName).vectors } : { graph };
+  const vectorsSource =
+    nothingToDo && existing && previousName && !existing.manifest.delta
+      ? { linkFrom: indexPaths(root).generation(previousName).vectors }
+      : { graph };
   // The generation before this one: its term counts are reused for documents whose content did not change.
   const previousLexical =
     existing && previousName && existing.manifest.integrity.extra?.[LEXICAL_FILE]
@@ -271,9 +307,11 @@ export function incompatibility(m: Manifest, model: ModelIdentity): string | nul
   if (m.modelId !== model.modelId) return `the model changed (${m.modelId} -> ${model.modelId})`;
   // "unknown" is a hub model not fingerprinted before it loads: no evidence the weights changed.
   const known = m.modelFingerprint !== 'unknown' && model.modelFingerprint !== 'unknown';
-  if (known && m.modelFingerprint !== model.modelFingerprint) return `the model weights changed (${m.modelFingerprint} -> ${model.modelFingerprint})`;
+  if (known && m.modelFingerprint !== model.modelFingerprint)
+    return `the model weights changed (${m.modelFingerprint} -> ${model.modelFingerprint})`;
   if (m.dimensions !== model.dimensions) return `the vector size changed (${m.dimensions} -> ${model.dimensions})`;
   if (m.maxTokens !== model.maxTokens) return `the model window changed (${m.maxTokens} -> ${model.maxTokens})`;
-  if (m.chunkingVersion !== CHUNKING_VERSION) return `the chunking changed (v${m.chunkingVersion} -> v${CHUNKING_VERSION})`;
+  if (m.chunkingVersion !== CHUNKING_VERSION)
+    return `the chunking changed (v${m.chunkingVersion} -> v${CHUNKING_VERSION})`;
   return null;
 }

@@ -8,7 +8,12 @@ import type { Config } from '../../shared/config/schema.js';
  */
 export function corpusConfigHash(config: Config, includeHistory: boolean): string {
   const c = config.corpus;
-  const parts: Record<string, unknown> = { standards: c.standards, history: includeHistory ? c.history : [], exclude: c.exclude, maxFileBytes: c.maxFileBytes };
+  const parts: Record<string, unknown> = {
+    standards: c.standards,
+    history: includeHistory ? c.history : [],
+    exclude: c.exclude,
+    maxFileBytes: c.maxFileBytes,
+  };
   // Sources join the identity only when used, so indexes built before they existed stay fresh.
   const s = config.sources;
   if (includeHistory && (s.git.enabled || s.trackers.length || s.github)) parts.sources = s;

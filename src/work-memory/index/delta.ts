@@ -40,7 +40,8 @@ export interface DeltaJson {
 export const emptyDelta = (): DeltaJson => ({ version: DELTA_VERSION, docs: [], chunks: [], lexical: [], texts: {} });
 
 /** Whether a delta of `deltaChunks` chunks beside a base of `baseChunks` is still small enough to append to. */
-export const deltaFits = (deltaChunks: number, baseChunks: number): boolean => deltaChunks <= Math.max(MIN_DELTA_CHUNKS, MAX_DELTA_SHARE * baseChunks);
+export const deltaFits = (deltaChunks: number, baseChunks: number): boolean =>
+  deltaChunks <= Math.max(MIN_DELTA_CHUNKS, MAX_DELTA_SHARE * baseChunks);
 
 /** The bytes of one of a generation's extra files, checked against the manifest (bounded by it). */
 export function readChecked(dir: string, name: string, manifest: Manifest): Buffer {
@@ -51,8 +52,11 @@ export function readChecked(dir: string, name: string, manifest: Manifest): Buff
   try {
     buf = readRegularFileSync(file, want.bytes + 1);
   } catch (e) {
-    if (e instanceof BoundedReadError && e.problem === 'missing') throw Object.assign(new Error(e.message), { code: 'ENOENT' });
-    throw new IndexUnavailableError(`index file ${file} is unusable (${e instanceof BoundedReadError ? e.reason : (e as Error).message}); run \`agentos index --full\``);
+    if (e instanceof BoundedReadError && e.problem === 'missing')
+      throw Object.assign(new Error(e.message), { code: 'ENOENT' });
+    throw new IndexUnavailableError(
+      `index file ${file} is unusable (${e instanceof BoundedReadError ? e.reason : (e as Error).message}); run \`agentos index --full\``,
+    );
   }
   if (buf.length !== want.bytes || createHash('sha256').update(buf).digest('hex') !== want.sha256) {
     throw new IndexUnavailableError(`index file ${file} is truncated or corrupt; run \`agentos index --full\``);
@@ -93,10 +97,19 @@ function parseDelta(dir: string, manifest: Manifest): DeltaJson {
     json = JSON.parse(readChecked(dir, DELTA_FILE, manifest).toString('utf8')) as DeltaJson;
   } catch (e) {
     if (e instanceof IndexUnavailableError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw e;
-    throw new IndexUnavailableError(`index file ${path.join(dir, DELTA_FILE)} is corrupt (${(e as Error).message}); run \`agentos index --full\``);
+    throw new IndexUnavailableError(
+      `index file ${path.join(dir, DELTA_FILE)} is corrupt (${(e as Error).message}); run \`agentos index --full\``,
+    );
   }
-  if (json.version !== DELTA_VERSION || !Array.isArray(json.docs) || !Array.isArray(json.chunks) || !Array.isArray(json.lexical)) {
-    throw new IndexUnavailableError(`index file ${path.join(dir, DELTA_FILE)} is of another version; run \`agentos index --full\``);
+  if (
+    json.version !== DELTA_VERSION ||
+    !Array.isArray(json.docs) ||
+    !Array.isArray(json.chunks) ||
+    !Array.isArray(json.lexical)
+  ) {
+    throw new IndexUnavailableError(
+      `index file ${path.join(dir, DELTA_FILE)} is of another version; run \`agentos index --full\``,
+    );
   }
   return json;
 }
@@ -105,5 +118,8 @@ function parseDelta(dir: string, manifest: Manifest): DeltaJson {
 export function mergeMeta(base: IndexMeta, delta: DeltaJson | null): IndexMeta {
   if (!delta || delta.docs.length === 0) return base;
   const offset = base.docs.length;
-  return { docs: [...base.docs, ...delta.docs], chunks: [...base.chunks, ...delta.chunks.map(([l, i, s, e]): StoredChunk => [l, i + offset, s, e])] };
+  return {
+    docs: [...base.docs, ...delta.docs],
+    chunks: [...base.chunks, ...delta.chunks.map(([l, i, s, e]): StoredChunk => [l, i + offset, s, e])],
+  };
 }

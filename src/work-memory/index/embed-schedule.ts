@@ -9,7 +9,11 @@ export const EMBED_SLICE = 64;
  * by the embedder from chunking, so the sort costs a lookup each. Vectors come back
  * in the order of `texts`.
  */
-export async function embedAll(embedder: Embedder, texts: string[], onProgress?: (p: { done: number; total: number; tokens: number; totalTokens: number }) => void): Promise<Float32Array[]> {
+export async function embedAll(
+  embedder: Embedder,
+  texts: string[],
+  onProgress?: (p: { done: number; total: number; tokens: number; totalTokens: number }) => void,
+): Promise<Float32Array[]> {
   const vectors = new Array<Float32Array>(texts.length);
   const lengths = texts.map((t) => Math.min(embedder.countTokens(t), embedder.maxTokens - 2) + 2);
   const order = texts.map((_, i) => i).sort((a, b) => lengths[a] - lengths[b]);
@@ -23,7 +27,12 @@ export async function embedAll(embedder: Embedder, texts: string[], onProgress?:
       vectors[j] = out[k];
       tokensDone += lengths[j];
     });
-    onProgress?.({ done: Math.min(i + EMBED_SLICE, texts.length), total: texts.length, tokens: tokensDone, totalTokens });
+    onProgress?.({
+      done: Math.min(i + EMBED_SLICE, texts.length),
+      total: texts.length,
+      tokens: tokensDone,
+      totalTokens,
+    });
   }
   return vectors;
 }

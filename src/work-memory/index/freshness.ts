@@ -42,7 +42,10 @@ export interface Freshness {
 }
 
 /** Pure comparison of a stat scan with the manifest (update-plan.ts statDiff, as the build makes it); every list sorted by byte order. */
-export function compareWithManifest(manifest: Pick<Manifest, 'files' | 'skipped'>, files: Pick<CorpusFile, 'relPath' | 'size' | 'mtimeMs'>[]) {
+export function compareWithManifest(
+  manifest: Pick<Manifest, 'files' | 'skipped'>,
+  files: Pick<CorpusFile, 'relPath' | 'size' | 'mtimeMs'>[],
+) {
   const d = statDiff(manifest, files);
   const paths = (fs: Array<{ relPath: string }>) => fs.map((f) => f.relPath).sort(compareText);
   return { added: paths(d.added), changed: paths(d.changed), removed: d.removed };
@@ -76,10 +79,14 @@ export async function checkFreshness(root: string, config: Config, model?: Model
   // The index covers what it was built to cover: history only if it was built with it.
   const scan = await scanCorpus(root, config.corpus, manifest.includeHistory);
   const diff = compareWithManifest(manifest, scan.files);
-  const configChanged = manifest.corpusConfigHash !== undefined && manifest.corpusConfigHash !== corpusConfigHash(config, manifest.includeHistory);
-  const sources = manifest.includeHistory && sourcesConfigured(config) ? await sourceChanges(root, config, manifest.sources) : [];
+  const configChanged =
+    manifest.corpusConfigHash !== undefined &&
+    manifest.corpusConfigHash !== corpusConfigHash(config, manifest.includeHistory);
+  const sources =
+    manifest.includeHistory && sourcesConfigured(config) ? await sourceChanges(root, config, manifest.sources) : [];
   const outdated = metadataOutdated(manifest);
-  const stale = diff.added.length + diff.changed.length + diff.removed.length + sources.length > 0 || configChanged || outdated;
+  const stale =
+    diff.added.length + diff.changed.length + diff.removed.length + sources.length > 0 || configChanged || outdated;
   return {
     ...base,
     state: stale ? 'stale' : 'fresh',
@@ -102,8 +109,16 @@ export function indexAgeSeconds(manifest: Manifest | null, now = Date.now()): nu
 }
 
 /** "2 files changed since the index: a.md (new), b.md (changed)" style list, capped for the terminal. */
-export function describeChanges(f: Pick<Freshness, 'added' | 'changed' | 'removed'> & { sources?: string[] }, max = 5): string {
-  const all = [...(f.sources ?? []), ...f.added.map((p) => `${p} (new)`), ...f.changed.map((p) => `${p} (changed)`), ...f.removed.map((p) => `${p} (deleted)`)];
+export function describeChanges(
+  f: Pick<Freshness, 'added' | 'changed' | 'removed'> & { sources?: string[] },
+  max = 5,
+): string {
+  const all = [
+    ...(f.sources ?? []),
+    ...f.added.map((p) => `${p} (new)`),
+    ...f.changed.map((p) => `${p} (changed)`),
+    ...f.removed.map((p) => `${p} (deleted)`),
+  ];
   const shown = all.slice(0, max).join(', ');
   return all.length > max ? `${shown}, and ${all.length - max} more` : shown;
 }
@@ -122,7 +137,10 @@ export interface HistoryScope {
  * `--include-history` must not silently drop completed work); `--include-history`
  * and `--no-history` change it on purpose.
  */
-export function resolveHistoryScope(root: string, flags: { includeHistory?: boolean; noHistory?: boolean }): HistoryScope {
+export function resolveHistoryScope(
+  root: string,
+  flags: { includeHistory?: boolean; noHistory?: boolean },
+): HistoryScope {
   // An unreadable index remembers nothing; the build says why it rebuilds.
   const previous = readLiveManifest(root)?.includeHistory === true;
   if (flags.includeHistory) return { includeHistory: true, kept: false, dropped: false };

@@ -53,7 +53,8 @@ export async function updateGraph(o: {
     // Work appended since the base was written (delta.ts) joins the base graph: this generation is written whole.
     const appended = existing.appendedLabels();
     if (appended.length) {
-      if (graph.getCurrentCount() + appended.length > graph.getMaxElements()) graph.resizeIndex(graph.getCurrentCount() + appended.length + newCount);
+      if (graph.getCurrentCount() + appended.length > graph.getMaxElements())
+        graph.resizeIndex(graph.getCurrentCount() + appended.length + newCount);
       for (const l of appended) graph.addPoint(existing.vector(l), l);
     }
     for (const d of o.dropped) for (const l of d.labels) graph.markDelete(l);
@@ -97,7 +98,13 @@ export async function updateGraph(o: {
 }
 
 /** A fresh graph holding only the live points of the kept documents (labels preserved). */
-function compact(hnsw: Awaited<ReturnType<typeof loadHnswlib>>, dims: number, old: HnswGraph, keep: StoredDoc[], capacity: number): HnswGraph {
+function compact(
+  hnsw: Awaited<ReturnType<typeof loadHnswlib>>,
+  dims: number,
+  old: HnswGraph,
+  keep: StoredDoc[],
+  capacity: number,
+): HnswGraph {
   const fresh = new hnsw.HierarchicalNSW('ip', dims);
   fresh.initIndex(Math.max(16, capacity), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
   for (const d of keep) for (const l of d.labels) fresh.addPoint(old.getPoint(l), l);
@@ -111,7 +118,9 @@ export function excerptOf(text: string): string {
     .replace(/[*`>]/g, '')
     // Emphasis underscores only: `auth_sessions` keeps its underscore. One match per run, decided by
     // its neighbours: `_+(?!\w)` retried every start in a run (quadratic on a 1 MB line of `_`).
-    .replace(/_+/g, (run: string, at: number, all: string) => (/\w/.test(all[at - 1] ?? '') && /\w/.test(all[at + run.length] ?? '') ? run : ''))
+    .replace(/_+/g, (run: string, at: number, all: string) =>
+      /\w/.test(all[at - 1] ?? '') && /\w/.test(all[at + run.length] ?? '') ? run : '',
+    )
     .replace(/\s+/g, ' ')
     .trim();
   return truncate(plain, EXCERPT_CHARS);

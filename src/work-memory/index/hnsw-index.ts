@@ -4,7 +4,14 @@ import { IndexUnavailableError } from '../../shared/errors.js';
 import { BoundedReadError, fileKind, readRegularFileSync } from '../../shared/fsutil/bounded-read.js';
 import type { CorpusType } from '../corpus/types.js';
 import { indexPaths } from './layout.js';
-import { INDEX_FORMAT_VERSION, type IndexMeta, type Manifest, type SearchHit, type StoredDoc, type VectorIndex } from './types.js';
+import {
+  INDEX_FORMAT_VERSION,
+  type IndexMeta,
+  type Manifest,
+  type SearchHit,
+  type StoredDoc,
+  type VectorIndex,
+} from './types.js';
 import { loadHnswlib, type HnswGraph } from './hnswlib.js';
 import { normalise } from '../embeddings/embedder.js';
 import { APPEND_FORMAT_VERSION, DELTA_VECTORS, mergeMeta, readChecked, readDelta } from './delta.js';
@@ -139,7 +146,8 @@ export class HnswIndex implements VectorIndex {
         const v = vectors[vectorIndex];
         let dot = 0;
         for (let i = 0; i < v.length; i++) dot += v[i] * point[i];
-        if (!best || dot > best.score) best = { label, score: dot, doc, section: c.section, excerpt: c.excerpt, vectorIndex };
+        if (!best || dot > best.score)
+          best = { label, score: dot, doc, section: c.section, excerpt: c.excerpt, vectorIndex };
       }
     }
     if (sum) {
@@ -154,7 +162,8 @@ export class HnswIndex implements VectorIndex {
     if (n === 0 || k <= 0) return [];
     const want = Math.min(k, n);
     const bit = type ? TYPE_BIT[type] : 0;
-    const filter = bit && n < this.counts.all ? (label: number) => ((this.byLabel.get(label)?.bits ?? 0) & bit) !== 0 : undefined;
+    const filter =
+      bit && n < this.counts.all ? (label: number) => ((this.byLabel.get(label)?.bits ?? 0) & bit) !== 0 : undefined;
     const query = Array.from(vector);
     const hits: SearchHit[] = [];
     // Base and delta each give their nearest; the best `want` of both are the index's.
@@ -233,13 +242,18 @@ export function readManifest(file: string): Manifest {
   let m: Manifest;
   try {
     m = JSON.parse(readRegularFileSync(file, MAX_MANIFEST_BYTES).toString('utf8')) as Manifest;
-    if (typeof m !== 'object' || m === null || typeof m.integrity !== 'object' || m.integrity === null) throw new Error('not an index manifest');
+    if (typeof m !== 'object' || m === null || typeof m.integrity !== 'object' || m.integrity === null)
+      throw new Error('not an index manifest');
   } catch (e) {
-    throw new IndexUnavailableError(`index manifest ${file} is unreadable or corrupt (${(e as Error).message.split('\n')[0]}); ${REBUILD_HINT}`);
+    throw new IndexUnavailableError(
+      `index manifest ${file} is unreadable or corrupt (${(e as Error).message.split('\n')[0]}); ${REBUILD_HINT}`,
+    );
   }
   // A generation with appended work (delta.ts) is the same format with one more part.
   if (m.formatVersion !== INDEX_FORMAT_VERSION && !(m.formatVersion === APPEND_FORMAT_VERSION && m.delta)) {
-    throw new IndexUnavailableError(`index format ${m.formatVersion} is not the format this agentos reads (${INDEX_FORMAT_VERSION}); ${REBUILD_HINT}`);
+    throw new IndexUnavailableError(
+      `index format ${m.formatVersion} is not the format this agentos reads (${INDEX_FORMAT_VERSION}); ${REBUILD_HINT}`,
+    );
   }
   return m;
 }
@@ -253,13 +267,16 @@ export async function openIndex(root: string, expected?: ExpectedModel): Promise
   // A writer may retire the generation between reading CURRENT and opening it: retry once.
   for (let attempt = 0; ; attempt++) {
     const name = readCurrent(root);
-    if (!name) throw new IndexUnavailableError(`no index in ${paths.dir}; run \`agentos index --include-history\``, 'missing');
+    if (!name)
+      throw new IndexUnavailableError(`no index in ${paths.dir}; run \`agentos index --include-history\``, 'missing');
     try {
       return await openGeneration(root, name, expected);
     } catch (e) {
       if (attempt === 0 && (e as NodeJS.ErrnoException).code === 'ENOENT' && readCurrent(root) !== name) continue;
       if (e instanceof IndexUnavailableError) throw e;
-      throw new IndexUnavailableError(`index ${paths.generation(name).dir} is unreadable (${(e as Error).message}); ${REBUILD_HINT}`);
+      throw new IndexUnavailableError(
+        `index ${paths.generation(name).dir} is unreadable (${(e as Error).message}); ${REBUILD_HINT}`,
+      );
     }
   }
 }
@@ -269,27 +286,42 @@ export async function openGeneration(root: string, name: string, expected?: Expe
   const manifest = readManifest(g.manifest);
   if (expected) {
     if (manifest.modelId !== expected.modelId || manifest.dimensions !== expected.dimensions) {
-      throw new IndexUnavailableError(`index was built with ${manifest.modelId} (${manifest.dimensions} dims), not ${expected.modelId}; ${REBUILD_HINT}`);
+      throw new IndexUnavailableError(
+        `index was built with ${manifest.modelId} (${manifest.dimensions} dims), not ${expected.modelId}; ${REBUILD_HINT}`,
+      );
     }
     if (manifest.modelFingerprint !== expected.modelFingerprint && expected.modelFingerprint !== 'unknown') {
-      throw new IndexUnavailableError(`index was built with other weights of ${manifest.modelId} (fingerprint ${manifest.modelFingerprint}, now ${expected.modelFingerprint}); ${REBUILD_HINT}`);
+      throw new IndexUnavailableError(
+        `index was built with other weights of ${manifest.modelId} (fingerprint ${manifest.modelFingerprint}, now ${expected.modelFingerprint}); ${REBUILD_HINT}`,
+      );
     }
   }
   const vecStat = statSync(g.vectors);
-  if (!vecStat.isFile()) throw new IndexUnavailableError(`index file ${g.vectors} is a ${fileKind(vecStat)}, not a regular file; ${REBUILD_HINT}`);
+  if (!vecStat.isFile())
+    throw new IndexUnavailableError(
+      `index file ${g.vectors} is a ${fileKind(vecStat)}, not a regular file; ${REBUILD_HINT}`,
+    );
   const vecBytes = vecStat.size;
   if (vecBytes !== manifest.integrity.vectorsBytes || headSha(g.vectors) !== manifest.integrity.vectorsHeadSha256) {
-    throw new IndexUnavailableError(`index file ${g.vectors} is truncated or corrupt (${vecBytes} bytes, expected ${manifest.integrity.vectorsBytes}); ${REBUILD_HINT}`);
+    throw new IndexUnavailableError(
+      `index file ${g.vectors} is truncated or corrupt (${vecBytes} bytes, expected ${manifest.integrity.vectorsBytes}); ${REBUILD_HINT}`,
+    );
   }
   let metaBuf: Buffer;
   try {
     // The manifest says how big meta.json is: never read more than that (plus one byte to notice growth).
     metaBuf = readRegularFileSync(g.meta, manifest.integrity.metaBytes + 1);
   } catch (e) {
-    if (e instanceof BoundedReadError && e.problem === 'missing') throw Object.assign(new Error(e.message), { code: 'ENOENT' });
-    throw new IndexUnavailableError(`index metadata ${g.meta} is unusable (${e instanceof BoundedReadError ? e.reason : (e as Error).message}); ${REBUILD_HINT}`);
+    if (e instanceof BoundedReadError && e.problem === 'missing')
+      throw Object.assign(new Error(e.message), { code: 'ENOENT' });
+    throw new IndexUnavailableError(
+      `index metadata ${g.meta} is unusable (${e instanceof BoundedReadError ? e.reason : (e as Error).message}); ${REBUILD_HINT}`,
+    );
   }
-  if (metaBuf.length !== manifest.integrity.metaBytes || createHash('sha256').update(metaBuf).digest('hex') !== manifest.integrity.metaSha256) {
+  if (
+    metaBuf.length !== manifest.integrity.metaBytes ||
+    createHash('sha256').update(metaBuf).digest('hex') !== manifest.integrity.metaSha256
+  ) {
     throw new IndexUnavailableError(`index metadata ${g.meta} is truncated or corrupt; ${REBUILD_HINT}`);
   }
   let meta: IndexMeta;

@@ -2,13 +2,23 @@ import { createRequire } from 'node:module';
 
 /** hnswlib-node is a native addon: load it only when an index is touched. */
 export interface HnswGraph {
-  initIndex(maxElements: number, m?: number, efConstruction?: number, randomSeed?: number, allowReplaceDeleted?: boolean): void;
+  initIndex(
+    maxElements: number,
+    m?: number,
+    efConstruction?: number,
+    randomSeed?: number,
+    allowReplaceDeleted?: boolean,
+  ): void;
   readIndexSync(filename: string, allowReplaceDeleted?: boolean): void;
   writeIndexSync(filename: string): void;
   resizeIndex(n: number): void;
   addPoint(point: number[] | Float32Array, label: number, replaceDeleted?: boolean): void;
   markDelete(label: number): void;
-  searchKnn(q: number[] | Float32Array, k: number, filter?: (label: number) => boolean): { distances: number[]; neighbors: number[] };
+  searchKnn(
+    q: number[] | Float32Array,
+    k: number,
+    filter?: (label: number) => boolean,
+  ): { distances: number[]; neighbors: number[] };
   getIdsList(): number[];
   getPoint(label: number): number[];
   getCurrentCount(): number;

@@ -4,7 +4,14 @@ import type { Config } from '../../shared/config/schema.js';
 import type { ModelIdentity } from './build.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import type { StartedWorker } from '../embeddings/worker-runner.js';
-import { fingerprintFile, modelCacheDir, onnxFileName, resolveDtype, resolveModelLocation, type ModelLocation } from '../embeddings/model-location.js';
+import {
+  fingerprintFile,
+  modelCacheDir,
+  onnxFileName,
+  resolveDtype,
+  resolveModelLocation,
+  type ModelLocation,
+} from '../embeddings/model-location.js';
 import { AUTO_DTYPES, type ModelDtype } from '../embeddings/model-files.js';
 import { readLiveManifest } from './hnsw-index.js';
 
@@ -22,7 +29,12 @@ export interface ModelSetup {
 }
 
 /** `worker`: the inference worker started for this run (bin/agentos.js → main → here); the first load takes it. */
-export function modelSetup(env: NodeJS.ProcessEnv, config: Config, root: string, worker: StartedWorker | null = null): ModelSetup {
+export function modelSetup(
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  root: string,
+  worker: StartedWorker | null = null,
+): ModelSetup {
   const { id } = config.model;
   const location = resolveModelLocation(env, config.model.dir, root, id, config.model.dtype);
   // No weights at all (`auto`): keep the dtype the index was built with, so the keyword

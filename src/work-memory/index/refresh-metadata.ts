@@ -31,7 +31,12 @@ export async function refreshKeptMetadata(
     if (!read.ok || read.hash !== hashOf(doc.filePath)) continue;
     const { metadata } = extractMetadata(doc.filePath, read.text, doc.types, read.hash);
     // Labels (the vectors) and the repository stay; everything read from the text is read again.
-    keep[i] = { ...metadata, types: doc.types, labels: doc.labels, ...(doc.repository ? { repository: doc.repository } : {}) };
+    keep[i] = {
+      ...metadata,
+      types: doc.types,
+      labels: doc.labels,
+      ...(doc.repository ? { repository: doc.repository } : {}),
+    };
     texts.set(doc.filePath, read.text);
     refreshed++;
   }

@@ -43,7 +43,15 @@ export interface RefreshOptions {
  */
 export async function refreshIfStale(opts: RefreshOptions): Promise<RefreshOutcome> {
   const before = await checkFreshness(opts.root, opts.config, opts.model);
-  const outcome: RefreshOutcome = { before, ran: false, skipped: null, report: null, error: null, refreshMs: 0, manifest: before.manifest };
+  const outcome: RefreshOutcome = {
+    before,
+    ran: false,
+    skipped: null,
+    report: null,
+    error: null,
+    refreshMs: 0,
+    manifest: before.manifest,
+  };
   if (before.state !== 'stale' || !before.manifest) return outcome;
   if (opts.noRefresh) return { ...outcome, skipped: 'no-refresh' };
   // A model or chunking change means a full rebuild: too long to do silently before a check.
@@ -64,7 +72,13 @@ export async function refreshIfStale(opts: RefreshOptions): Promise<RefreshOutco
       // A corrupt or unreadable index is not rebuilt in full before a check: the check fails open saying so.
       incrementalOnly: true,
     });
-    return { ...outcome, ran: true, report, refreshMs: performance.now() - started, manifest: readLiveManifest(opts.root) ?? before.manifest };
+    return {
+      ...outcome,
+      ran: true,
+      report,
+      refreshMs: performance.now() - started,
+      manifest: readLiveManifest(opts.root) ?? before.manifest,
+    };
   } catch (e) {
     return { ...outcome, error: errorMessage(e), refreshMs: performance.now() - started };
   }

@@ -35,7 +35,9 @@ export interface SourcePlan {
 export function planSources(existing: HnswIndex | null, sources: CollectedSources | null): SourcePlan {
   const plan: SourcePlan = { keep: [], toEmbed: [], removed: [], metaOnlyChange: false };
   const present = new Set<string>();
-  const old = new Map((existing?.meta.docs ?? []).filter((d) => d.origin || isSourceKey(d.filePath)).map((d) => [d.filePath, d]));
+  const old = new Map(
+    (existing?.meta.docs ?? []).filter((d) => d.origin || isSourceKey(d.filePath)).map((d) => [d.filePath, d]),
+  );
   const newKeys = new Set((sources?.docs ?? []).map((d) => d.metadata.filePath));
   // A rebased or cherry-picked commit has a new sha but the same text: its vectors are reused.
   const movable = new Map<string, StoredDoc>();
@@ -47,13 +49,15 @@ export function planSources(existing: HnswIndex | null, sources: CollectedSource
     present.add(key);
     const same = old.get(key);
     // The vectors are of the chunks' text and title: both must be the same to keep them.
-    const fits = (p: StoredDoc | undefined) => p !== undefined && p.contentHash === d.metadata.contentHash && p.title === d.metadata.title;
+    const fits = (p: StoredDoc | undefined) =>
+      p !== undefined && p.contentHash === d.metadata.contentHash && p.title === d.metadata.title;
     const candidate = same ?? movable.get(d.metadata.contentHash);
     const prev = fits(candidate) ? candidate : undefined;
     if (prev && !claimed.has(prev)) {
       claimed.add(prev);
       const next: StoredDoc = { ...d.metadata, labels: prev.labels };
-      if (prev !== same || JSON.stringify({ ...prev, labels: [] }) !== JSON.stringify({ ...next, labels: [] })) plan.metaOnlyChange = true;
+      if (prev !== same || JSON.stringify({ ...prev, labels: [] }) !== JSON.stringify({ ...next, labels: [] }))
+        plan.metaOnlyChange = true;
       plan.keep.push(next);
     } else {
       plan.toEmbed.push(d);
@@ -84,7 +88,11 @@ async function readSourcesJson(root: string, generation: string, manifest: Manif
 }
 
 /** The previous generation's source documents (metadata and text) and state, or null when it has none (read the sources again in full). */
-export async function readPreviousSources(existing: HnswIndex, generation: string, root: string): Promise<PreviousSources | null> {
+export async function readPreviousSources(
+  existing: HnswIndex,
+  generation: string,
+  root: string,
+): Promise<PreviousSources | null> {
   const state = existing.manifest.sources;
   const json = state ? await readSourcesJson(root, generation, existing.manifest) : null;
   if (!state || !json) return null;
@@ -99,12 +107,23 @@ export async function readPreviousSources(existing: HnswIndex, generation: strin
 }
 
 /** The live generation's source texts and labelled pairs (empty when it holds none, or they cannot be read). */
-export async function readLiveSources(root: string, generation: string, manifest: Manifest): Promise<{ texts: Map<string, string>; duplicates: DuplicatePair[] }> {
+export async function readLiveSources(
+  root: string,
+  generation: string,
+  manifest: Manifest,
+): Promise<{ texts: Map<string, string>; duplicates: DuplicatePair[] }> {
   const json = await readSourcesJson(root, generation, manifest);
-  return { texts: new Map(Object.entries(json?.texts ?? {})), duplicates: Array.isArray(json?.duplicates) ? json.duplicates : [] };
+  return {
+    texts: new Map(Object.entries(json?.texts ?? {})),
+    duplicates: Array.isArray(json?.duplicates) ? json.duplicates : [],
+  };
 }
 
 export function sourcesBuffer(s: CollectedSources): Buffer {
-  const json: SourcesJson = { version: SOURCES_VERSION, texts: Object.fromEntries(s.docs.map((d) => [d.metadata.filePath, d.text])), duplicates: s.duplicates };
+  const json: SourcesJson = {
+    version: SOURCES_VERSION,
+    texts: Object.fromEntries(s.docs.map((d) => [d.metadata.filePath, d.text])),
+    duplicates: s.duplicates,
+  };
   return Buffer.from(JSON.stringify(json));
 }

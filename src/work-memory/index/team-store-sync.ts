@@ -35,11 +35,26 @@ const ROWS_PER_INSERT = 5000;
 /** The vector size the schema holds (all-MiniLM-L6-v2). */
 const STORE_DIMENSIONS = 384;
 
-export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex, lexical: LexicalData | null, repository: string): Promise<SyncReport> {
+export async function syncToTeamStore(
+  client: TeamStoreClient,
+  local: HnswIndex,
+  lexical: LexicalData | null,
+  repository: string,
+): Promise<SyncReport> {
   const { manifest, meta } = local;
   if (manifest.dimensions !== STORE_DIMENSIONS)
-    throw new TeamStoreUnavailableError(`the store holds ${STORE_DIMENSIONS}-dimension vectors; this index has ${manifest.dimensions} (${manifest.modelId})`);
-  const report: SyncReport = { repository, added: [], changed: [], removed: [], unchanged: 0, chunks: 0, replacedAll: null };
+    throw new TeamStoreUnavailableError(
+      `the store holds ${STORE_DIMENSIONS}-dimension vectors; this index has ${manifest.dimensions} (${manifest.modelId})`,
+    );
+  const report: SyncReport = {
+    repository,
+    added: [],
+    changed: [],
+    removed: [],
+    unchanged: 0,
+    chunks: 0,
+    replacedAll: null,
+  };
   const terms = new Map((lexical?.bm25.docs ?? []).map((d) => [d.path, d]));
   await client.query('BEGIN');
   try {
@@ -59,11 +74,17 @@ export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex,
     // Rows leave only through the store's own functions (schema version 6: writers hold no DELETE).
     if (report.replacedAll) await client.query('SELECT agentos.remove_documents($1, NULL)', [repoId]);
     const remote = new Map(
-      (await client.query<{ id: string; path: string; sync_digest: string }>('SELECT id, path, sync_digest FROM documents WHERE repository_id = $1', [repoId])).rows.map((r) => [r.path, r]),
+      (
+        await client.query<{ id: string; path: string; sync_digest: string }>(
+          'SELECT id, path, sync_digest FROM documents WHERE repository_id = $1',
+          [repoId],
+        )
+      ).rows.map((r) => [r.path, r]),
     );
     const localPaths = new Set(meta.docs.map((d) => d.filePath));
     const gone = [...remote.values()].filter((r) => !localPaths.has(r.path));
-    if (gone.length) await client.query('SELECT agentos.remove_documents($1, $2::bigint[])', [repoId, gone.map((r) => r.id)]);
+    if (gone.length)
+      await client.query('SELECT agentos.remove_documents($1, $2::bigint[])', [repoId, gone.map((r) => r.id)]);
     report.removed = gone.map((r) => r.path).sort();
     const chunksByDoc = new Map<number, Array<{ label: number; section: string; excerpt: string }>>();
     for (const [label, docIndex, section, excerpt] of meta.chunks) {
@@ -72,7 +93,14 @@ export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex,
       chunksByDoc.set(docIndex, list);
     }
     // What to send: every document whose digest the server does not have.
-    const outgoing: Array<{ i: number; doc: StoredDoc; hash: string; digest: string; metadata: object; lex: LexicalDoc | undefined }> = [];
+    const outgoing: Array<{
+      i: number;
+      doc: StoredDoc;
+      hash: string;
+      digest: string;
+      metadata: object;
+      lex: LexicalDoc | undefined;
+    }> = [];
     const replaced: string[] = [];
     for (const [i, doc] of meta.docs.entries()) {
       const hash = manifest.files[doc.filePath]?.hash ?? doc.contentHash;
@@ -101,10 +129,17 @@ export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex,
       const termRows: unknown[][] = [];
       for (const o of batch) {
         const docId = ids.get(o.doc.filePath)!;
-        (chunksByDoc.get(o.i) ?? []).forEach((c, ordinal) => chunkRows.push([docId, ordinal, c.section, c.excerpt, vectorText(local.vector(c.label))]));
+        (chunksByDoc.get(o.i) ?? []).forEach((c, ordinal) =>
+          chunkRows.push([docId, ordinal, c.section, c.excerpt, vectorText(local.vector(c.label))]),
+        );
         if (o.lex) for (const [term, n] of o.lex.tf) termRows.push([docId, term, n]);
       }
-      await insertColumns(client, 'chunks (document_id, ordinal, section, excerpt, embedding)', ['bigint', 'integer', 'text', 'text', 'vector'], chunkRows);
+      await insertColumns(
+        client,
+        'chunks (document_id, ordinal, section, excerpt, embedding)',
+        ['bigint', 'integer', 'text', 'text', 'vector'],
+        chunkRows,
+      );
       await insertColumns(client, 'document_terms (document_id, term, tf)', ['bigint', 'text', 'integer'], termRows);
       report.chunks += chunkRows.length;
     }
@@ -112,14 +147,17 @@ export async function syncToTeamStore(client: TeamStoreClient, local: HnswIndex,
       // The repository's BM25 statistics for the org-scope check (totals, document frequencies, lengths): the server counts them from the rows.
       await client.query('SELECT agentos.refresh_statistics($1)', [repoId]);
     }
-    await client.query('UPDATE repositories SET model_id = $2, model_fingerprint = $3, dimensions = $4, max_tokens = $5, chunking_version = $6, synced_at = now() WHERE id = $1', [
-      repoId,
-      manifest.modelId,
-      manifest.modelFingerprint,
-      manifest.dimensions,
-      manifest.maxTokens,
-      manifest.chunkingVersion,
-    ]);
+    await client.query(
+      'UPDATE repositories SET model_id = $2, model_fingerprint = $3, dimensions = $4, max_tokens = $5, chunking_version = $6, synced_at = now() WHERE id = $1',
+      [
+        repoId,
+        manifest.modelId,
+        manifest.modelFingerprint,
+        manifest.dimensions,
+        manifest.maxTokens,
+        manifest.chunkingVersion,
+      ],
+    );
     await client.query('COMMIT');
     return report;
   } catch (e) {
@@ -144,18 +182,26 @@ interface RepoRow {
 function identityChange(was: RepoRow, m: HnswIndex['manifest']): string | null {
   if (was.model_id === null) return null; // never synced
   if (was.model_id !== m.modelId) return `the model changed (${was.model_id} -> ${m.modelId})`;
-  if (was.model_fingerprint !== m.modelFingerprint && was.model_fingerprint !== 'unknown' && m.modelFingerprint !== 'unknown')
+  if (
+    was.model_fingerprint !== m.modelFingerprint &&
+    was.model_fingerprint !== 'unknown' &&
+    m.modelFingerprint !== 'unknown'
+  )
     return `the model weights changed (${was.model_fingerprint} -> ${m.modelFingerprint})`;
   if (was.dimensions !== m.dimensions) return `the vector size changed (${was.dimensions} -> ${m.dimensions})`;
   if (was.max_tokens !== m.maxTokens) return `the model window changed (${was.max_tokens} -> ${m.maxTokens})`;
-  if (was.chunking_version !== m.chunkingVersion) return `the chunking changed (v${was.chunking_version} -> v${m.chunkingVersion})`;
+  if (was.chunking_version !== m.chunkingVersion)
+    return `the chunking changed (v${was.chunking_version} -> v${m.chunkingVersion})`;
   return null;
 }
 
 /** What the server holds of a document, in one value: its content, types, metadata and term counts. */
 function syncDigest(hash: string, metadata: object, tf: Map<string, number> | undefined): string {
   const h = createHash('sha256').update(hash).update('\0').update(JSON.stringify(metadata)).update('\0');
-  for (const [term, n] of [...(tf ?? new Map<string, number>())].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) h.update(`${term}:${n}\n`);
+  for (const [term, n] of [...(tf ?? new Map<string, number>())].sort((a, b) =>
+    a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0,
+  ))
+    h.update(`${term}:${n}\n`);
   return h.digest('hex');
 }
 
@@ -187,7 +233,10 @@ async function insertColumns(client: TeamStoreClient, into: string, types: strin
     // pg_catalog's unnest by name (ROWS FROM: the many-array unnest cannot be qualified): where anyone may
     // create in \`public\` (PostgreSQL 14 and older), their unnest(bigint[]) would match exactly and run as
     // whoever syncs (CVE-2018-1058).
-    await client.query(`INSERT INTO ${into} SELECT * FROM ROWS FROM (${params.map((p) => `pg_catalog.unnest(${p})`).join(', ')})`, columns);
+    await client.query(
+      `INSERT INTO ${into} SELECT * FROM ROWS FROM (${params.map((p) => `pg_catalog.unnest(${p})`).join(', ')})`,
+      columns,
+    );
   }
 }
 
@@ -208,6 +257,7 @@ export async function notYours(client: TeamStoreClient, repository: string): Pro
     .query<{ w: boolean }>(`SELECT pg_catalog.pg_has_role(session_user, 'agentos_writer', 'MEMBER') AS w`)
     .then((r) => r.rows[0]?.w)
     .catch(() => undefined);
-  if (writer === false) return `${name}: this login may only read the team store (agentos_reader); a writer publishes (docs/team-store.md)`;
+  if (writer === false)
+    return `${name}: this login may only read the team store (agentos_reader); a writer publishes (docs/team-store.md)`;
   return `${name}: the team store refused this login's change to it (docs/team-store.md)`;
 }

@@ -26,7 +26,10 @@ export interface StatDiff<F> {
 }
 
 /** The pure stat comparison of a scan with the manifest. */
-export function statDiff<F extends Pick<CorpusFile, 'relPath' | 'size' | 'mtimeMs'>>(manifest: Pick<Manifest, 'files' | 'skipped'>, files: F[]): StatDiff<F> {
+export function statDiff<F extends Pick<CorpusFile, 'relPath' | 'size' | 'mtimeMs'>>(
+  manifest: Pick<Manifest, 'files' | 'skipped'>,
+  files: F[],
+): StatDiff<F> {
   const d: StatDiff<F> = { same: [], changed: [], added: [], skippedSame: [], removed: [] };
   const seen = new Set<string>();
   for (const f of files) {
@@ -64,10 +67,22 @@ export interface UpdatePlan {
 }
 
 /** The plan for `files` against the live generation (`existing`, null for a first or full build). */
-export async function planUpdate(existing: HnswIndex | null, files: CorpusFile[], maxFileBytes: number): Promise<UpdatePlan> {
+export async function planUpdate(
+  existing: HnswIndex | null,
+  files: CorpusFile[],
+  maxFileBytes: number,
+): Promise<UpdatePlan> {
   const oldDocs = new Map((existing?.meta.docs ?? []).map((d) => [d.filePath, d]));
   const manifest: Pick<Manifest, 'files' | 'skipped'> = existing?.manifest ?? { files: {} };
-  const plan: UpdatePlan = { keep: [], toEmbed: [], reads: new Map(), statUpdates: {}, unchanged: 0, removed: [], metaOnlyChange: false };
+  const plan: UpdatePlan = {
+    keep: [],
+    toEmbed: [],
+    reads: new Map(),
+    statUpdates: {},
+    unchanged: 0,
+    removed: [],
+    metaOnlyChange: false,
+  };
   const keep = (f: CorpusFile, prevDoc: StoredDoc, hash: string) => {
     const types = [...f.types].sort();
     if (types.join() !== prevDoc.types.join()) plan.metaOnlyChange = true;

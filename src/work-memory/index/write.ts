@@ -56,7 +56,8 @@ export async function writeGeneration(
     },
   };
   await writeFile(path.join(tmp, 'manifest.json'), JSON.stringify(full, null, 1));
-  for (const f of ['vectors.hnsw', 'meta.json', ...Object.keys(extra), 'manifest.json']) await fsyncPath(path.join(tmp, f));
+  for (const f of ['vectors.hnsw', 'meta.json', ...Object.keys(extra), 'manifest.json'])
+    await fsyncPath(path.join(tmp, f));
   await swapIn(root, tmp, name);
   return name;
 }
@@ -77,20 +78,29 @@ async function swapIn(root: string, tmp: string, name: string): Promise<void> {
  * is linked unchanged (its bytes, sizes and hashes are the manifest's already), `files` are
  * written beside them and listed in the manifest's integrity, and the swap is writeGeneration's.
  */
-export async function appendGeneration(root: string, previous: string, manifest: Manifest, files: Record<string, Buffer>): Promise<string> {
+export async function appendGeneration(
+  root: string,
+  previous: string,
+  manifest: Manifest,
+  files: Record<string, Buffer>,
+): Promise<string> {
   const paths = indexPaths(root);
   const name = `gen-${Date.now().toString(36)}-${process.pid}`;
   const tmp = path.join(paths.dir, `.tmp-${name}`);
   await mkdir(tmp);
   const from = paths.generation(previous).dir;
-  for (const f of await readdir(from)) if (f !== 'manifest.json' && !(f in files)) await linkOrCopy(path.join(from, f), path.join(tmp, f));
+  for (const f of await readdir(from))
+    if (f !== 'manifest.json' && !(f in files)) await linkOrCopy(path.join(from, f), path.join(tmp, f));
   const extra = { ...(manifest.integrity.extra ?? {}) };
   for (const [file, buf] of Object.entries(files)) {
     await writeFile(path.join(tmp, file), buf);
     await fsyncPath(path.join(tmp, file));
     extra[file] = { bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
   }
-  await writeFile(path.join(tmp, 'manifest.json'), JSON.stringify({ ...manifest, integrity: { ...manifest.integrity, extra } }, null, 1));
+  await writeFile(
+    path.join(tmp, 'manifest.json'),
+    JSON.stringify({ ...manifest, integrity: { ...manifest.integrity, extra } }, null, 1),
+  );
   await fsyncPath(path.join(tmp, 'manifest.json'));
   await swapIn(root, tmp, name);
   return name;
@@ -127,7 +137,8 @@ export async function pruneGenerations(root: string, opts: { keep: string[] } | 
     return;
   }
   for (const e of entries) {
-    const stale = (keep !== null && e.startsWith('gen-') && !keep.includes(e)) || e.startsWith('.tmp-') || /^CURRENT\.tmp-/.test(e);
+    const stale =
+      (keep !== null && e.startsWith('gen-') && !keep.includes(e)) || e.startsWith('.tmp-') || /^CURRENT\.tmp-/.test(e);
     if (stale) await rm(path.join(dir, e), { recursive: true, force: true });
   }
 }

@@ -33,8 +33,21 @@ interface TemplatesJson {
   changed?: number;
 }
 
-const templatesToJson = (t: TemplateSet, changed: number): TemplatesJson => ({ shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: [...t.hashes], examples: t.examples, changed });
-const templatesFromJson = (t: TemplatesJson): TemplateSet => ({ shingle: t.shingle, minDocs: t.minDocs, docs: t.docs, hashes: new Set(t.hashes), examples: t.examples });
+const templatesToJson = (t: TemplateSet, changed: number): TemplatesJson => ({
+  shingle: t.shingle,
+  minDocs: t.minDocs,
+  docs: t.docs,
+  hashes: [...t.hashes],
+  examples: t.examples,
+  changed,
+});
+const templatesFromJson = (t: TemplatesJson): TemplateSet => ({
+  shingle: t.shingle,
+  minDocs: t.minDocs,
+  docs: t.docs,
+  hashes: new Set(t.hashes),
+  examples: t.examples,
+});
 
 export interface LexicalData {
   bm25: Bm25Index;
@@ -68,7 +81,9 @@ const TEMPLATE_DRIFT_MIN = 8;
 /** Documents added, changed or removed since the boilerplate was found: the updates before this one's and this one's. */
 function drift(reuse: LexicalReuse, docs: Array<{ path: string; hash?: string }>): number {
   const paths = new Set(docs.map((d) => d.path));
-  const now = docs.filter((d) => d.hash === undefined || reuse.docs.get(d.path)?.hash !== d.hash).length + [...reuse.docs.keys()].filter((p) => !paths.has(p)).length;
+  const now =
+    docs.filter((d) => d.hash === undefined || reuse.docs.get(d.path)?.hash !== d.hash).length +
+    [...reuse.docs.keys()].filter((p) => !paths.has(p)).length;
   return reuse.changed + now;
 }
 
@@ -83,7 +98,10 @@ export function keepsTemplates(reuse: LexicalReuse | null, docs: Array<{ path: s
  * TEMPLATE_DRIFT from where it was found: an update then costs its new documents, not the corpus.
  * `text` may be null for a document whose counts are reused (then it is never needed).
  */
-export function buildLexical(docs: Array<{ path: string; text: string | null; hash?: string }>, reuse: LexicalReuse | null = null): { data: LexicalData; buffer: Buffer; changed: number } {
+export function buildLexical(
+  docs: Array<{ path: string; text: string | null; hash?: string }>,
+  reuse: LexicalReuse | null = null,
+): { data: LexicalData; buffer: Buffer; changed: number } {
   const keep = keepsTemplates(reuse, docs);
   const textOf = (d: (typeof docs)[number]) => {
     if (d.text === null) throw new Error(`lexical index: no text for ${d.path}`);
@@ -116,7 +134,11 @@ export function buildLexical(docs: Array<{ path: string; text: string | null; ha
     }),
     templates: templatesToJson(templates, keep ? drift(reuse!, docs) : 0),
   };
-  return { data: { bm25: new Bm25Index(lexDocs), templates }, buffer: Buffer.from(JSON.stringify(json)), changed: json.templates.changed ?? 0 };
+  return {
+    data: { bm25: new Bm25Index(lexDocs), templates },
+    buffer: Buffer.from(JSON.stringify(json)),
+    changed: json.templates.changed ?? 0,
+  };
 }
 
 /** templates.json's bytes for a lexical build's boilerplate, with the documents that have changed since it was found. */
@@ -130,7 +152,9 @@ export function templatesBuffer(t: TemplateSet, changed: number): Buffer {
  */
 export function readTemplates(dir: string, manifest: Manifest): { templates: TemplateSet; changed: number } | null {
   try {
-    const t = JSON.parse(readChecked(dir, TEMPLATES_FILE, manifest).toString('utf8')) as TemplatesJson & { version: number };
+    const t = JSON.parse(readChecked(dir, TEMPLATES_FILE, manifest).toString('utf8')) as TemplatesJson & {
+      version: number;
+    };
     if (t.version !== LEXICAL_VERSION || !Array.isArray(t.hashes) || typeof t.changed !== 'number') return null;
     return { templates: templatesFromJson(t), changed: t.changed };
   } catch {
@@ -146,7 +170,9 @@ export function templatesHold(t: TemplateSet, changed: number): boolean {
 function parse(buf: Buffer, file: string): LexicalJson {
   const json = JSON.parse(buf.toString('utf8')) as LexicalJson;
   if (json.version !== LEXICAL_VERSION || !Array.isArray(json.terms) || !Array.isArray(json.docs)) {
-    throw new Error(`${file}: lexical index format ${String(json.version)} is not ${LEXICAL_VERSION}; run \`agentos index --full\``);
+    throw new Error(
+      `${file}: lexical index format ${String(json.version)} is not ${LEXICAL_VERSION}; run \`agentos index --full\``,
+    );
   }
   return json;
 }
@@ -172,13 +198,19 @@ export function readLexicalReuse(dir: string, manifest: Manifest, hashes: Map<st
 }
 
 /** A generation's lexical side: its base file's documents, then those appended since (delta.ts). */
-export function decodeGeneration(dir: string, manifest: Manifest): { docs: LexicalDoc[]; templates: TemplateSet; changed: number } {
+export function decodeGeneration(
+  dir: string,
+  manifest: Manifest,
+): { docs: LexicalDoc[]; templates: TemplateSet; changed: number } {
   const sha = manifest.integrity.extra?.[LEXICAL_FILE]?.sha256;
   if (!sha) throw new Error(`index generation ${dir} has no lexical index; run \`agentos index\``);
   const base = decode(path.join(dir, LEXICAL_FILE), sha);
   const delta = readDelta(dir, manifest);
   if (!delta) return base;
-  return { ...base, docs: [...base.docs, ...delta.lexical.map(([p, len, pairs]): LexicalDoc => ({ path: p, len, tf: new Map(pairs) }))] };
+  return {
+    ...base,
+    docs: [...base.docs, ...delta.lexical.map(([p, len, pairs]): LexicalDoc => ({ path: p, len, tf: new Map(pairs) }))],
+  };
 }
 
 /** Load a generation's lexical index, appended work included. */
@@ -218,12 +250,19 @@ export function openLexical(root: string): LexicalData {
 }
 
 /** For `agentos status`: what the live index treats as boilerplate (null when no index or no lexical file). */
-export function readTemplateSummary(root: string): { minDocs: number; docs: number; shingles: number; examples: Array<{ text: string; docs: number }> } | null {
+export function readTemplateSummary(
+  root: string,
+): { minDocs: number; docs: number; shingles: number; examples: Array<{ text: string; docs: number }> } | null {
   try {
     const name = readCurrent(root);
     if (!name) return null;
     const json = parse(readFileSync(path.join(indexPaths(root).generation(name).dir, LEXICAL_FILE)), LEXICAL_FILE);
-    return { minDocs: json.templates.minDocs, docs: json.templates.docs, shingles: json.templates.hashes.length, examples: json.templates.examples };
+    return {
+      minDocs: json.templates.minDocs,
+      docs: json.templates.docs,
+      shingles: json.templates.hashes.length,
+      examples: json.templates.examples,
+    };
   } catch {
     return null;
   }

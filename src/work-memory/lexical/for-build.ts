@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { readTextFile } from '../corpus/read.js';
 import type { Manifest, StoredDoc } from '../index/types.js';
-import { buildLexical, keepsTemplates, LEXICAL_FILE, readLexicalReuse, templatesBuffer, TEMPLATES_FILE } from './file.js';
+import {
+  buildLexical,
+  keepsTemplates,
+  LEXICAL_FILE,
+  readLexicalReuse,
+  templatesBuffer,
+  TEMPLATES_FILE,
+} from './file.js';
 
 /**
  * The lexical files of a new index generation. A first build counts every document's text; an
@@ -15,7 +22,9 @@ export async function lexicalFiles(
   maxBytes: number,
   previous: { dir: string; manifest: Manifest; docs: StoredDoc[] } | null = null,
 ): Promise<Record<string, Buffer>> {
-  const reuse = previous ? readLexicalReuse(previous.dir, previous.manifest, new Map(previous.docs.map((d) => [d.filePath, d.contentHash]))) : null;
+  const reuse = previous
+    ? readLexicalReuse(previous.dir, previous.manifest, new Map(previous.docs.map((d) => [d.filePath, d.contentHash])))
+    : null;
   const keep = keepsTemplates(
     reuse,
     docs.map((d) => ({ path: d.filePath, hash: d.contentHash })),

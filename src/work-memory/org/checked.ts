@@ -15,7 +15,15 @@ import { checkedOrigin } from '../sources/types.js';
 export const UNIT_TOLERANCE = 0.01;
 
 const DOC_TYPES: ReadonlySet<string> = new Set<DocumentType>(['issue', 'lld', 'standard', 'adr']);
-const STATUSES: ReadonlySet<string> = new Set<DocStatus>(['done', 'accepted', 'rejected', 'superseded', 'deprecated', 'proposed', 'open']);
+const STATUSES: ReadonlySet<string> = new Set<DocStatus>([
+  'done',
+  'accepted',
+  'rejected',
+  'superseded',
+  'deprecated',
+  'proposed',
+  'open',
+]);
 const CORPUS_TYPES: ReadonlySet<string> = new Set<CorpusType>(['history', 'standard']);
 const MAX_SUMMARY_CHARS = 2000;
 
@@ -33,7 +41,8 @@ const nullableString = (v: unknown, max: number) => v === null || v === undefine
 /** The row's metadata as the index writes it, or why not. Optional fields the index may omit default as it would. */
 export function checkedMetadata(row: RawDocRow): { metadata: DocMetadata } | { problem: string } {
   const types = row.types;
-  if (!Array.isArray(types) || types.length === 0 || !types.every((t) => CORPUS_TYPES.has(t as string))) return { problem: 'types is not a list of history/standard' };
+  if (!Array.isArray(types) || types.length === 0 || !types.every((t) => CORPUS_TYPES.has(t as string)))
+    return { problem: 'types is not a list of history/standard' };
   const m = row.metadata;
   if (typeof m !== 'object' || m === null || Array.isArray(m)) return { problem: 'metadata is not an object' };
   const o = m as Record<string, unknown>;
@@ -41,10 +50,16 @@ export function checkedMetadata(row: RawDocRow): { metadata: DocMetadata } | { p
   if (!DOC_TYPES.has(o.documentType as string)) return { problem: 'metadata has no known documentType' };
   if (!nullableString(o.issueId, 64)) return { problem: 'metadata issueId is not text' };
   if (o.summary !== undefined && typeof o.summary !== 'string') return { problem: 'metadata summary is not text' };
-  if (o.status !== undefined && o.status !== null && !STATUSES.has(o.status as string)) return { problem: 'metadata status is not a known status' };
+  if (o.status !== undefined && o.status !== null && !STATUSES.has(o.status as string))
+    return { problem: 'metadata status is not a known status' };
   if (!nullableString(o.statusReason, MAX_SUMMARY_CHARS)) return { problem: 'metadata statusReason is not text' };
-  if (o.related !== undefined && !(Array.isArray(o.related) && o.related.length <= 200 && o.related.every((x) => isString(x, 16)))) return { problem: 'metadata related is not a list of ids' };
-  if (o.ownIssue !== undefined && !(typeof o.ownIssue === 'string' && /^[1-9]\d{0,6}$/.test(o.ownIssue))) return { problem: 'metadata ownIssue is not an issue number' };
+  if (
+    o.related !== undefined &&
+    !(Array.isArray(o.related) && o.related.length <= 200 && o.related.every((x) => isString(x, 16)))
+  )
+    return { problem: 'metadata related is not a list of ids' };
+  if (o.ownIssue !== undefined && !(typeof o.ownIssue === 'string' && /^[1-9]\d{0,6}$/.test(o.ownIssue)))
+    return { problem: 'metadata ownIssue is not an issue number' };
   const origin = checkedOrigin(o.origin);
   const metadata: DocMetadata = {
     filePath: row.path,

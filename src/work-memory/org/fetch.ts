@@ -32,7 +32,11 @@ export interface ModelMatch {
 }
 
 /** The other repositories, split into those whose vectors compare with this model's and those indexed another way. */
-export async function orgRepositories(client: TeamStoreClient, self: string | null, model: ModelMatch): Promise<{ usable: OrgRepository[]; otherModel: string[]; broken: string[] }> {
+export async function orgRepositories(
+  client: TeamStoreClient,
+  self: string | null,
+  model: ModelMatch,
+): Promise<{ usable: OrgRepository[]; otherModel: string[]; broken: string[] }> {
   const rows = await client.query<{
     id: string;
     name: string;
@@ -53,7 +57,9 @@ export async function orgRepositories(client: TeamStoreClient, self: string | nu
   for (const r of rows.rows) {
     // A look-alike name (a zero-width space, another case of the host, a compatibility form) stands beside the one it imitates.
     if (!isNormalRepositoryName(r.name)) {
-      broken.push(`team store: skipped repository ${named(r.name)}: its name holds invisible characters or is not in the form the store keeps (a look-alike of another name)`);
+      broken.push(
+        `team store: skipped repository ${named(r.name)}: its name holds invisible characters or is not in the form the store keeps (a look-alike of another name)`,
+      );
       continue;
     }
     // Totals the scores depend on (corpus size, mean length): a negative or absurd one would skew every score.
@@ -62,9 +68,21 @@ export async function orgRepositories(client: TeamStoreClient, self: string | nu
       broken.push(`team store: skipped repository ${named(r.name)}: its document totals are not non-negative counts`);
       continue;
     }
-    const sameWeights = r.model_fingerprint === model.modelFingerprint || r.model_fingerprint === 'unknown' || model.modelFingerprint === 'unknown';
-    if (r.model_id !== model.modelId || r.dimensions !== model.dimensions || !sameWeights) otherModel.push(named(r.name));
-    else usable.push({ id: r.id, name: r.name, docs: r.docs, historyDocs: r.history_docs, standardDocs: r.standard_docs, lexicalLen: Number(r.lexical_len) });
+    const sameWeights =
+      r.model_fingerprint === model.modelFingerprint ||
+      r.model_fingerprint === 'unknown' ||
+      model.modelFingerprint === 'unknown';
+    if (r.model_id !== model.modelId || r.dimensions !== model.dimensions || !sameWeights)
+      otherModel.push(named(r.name));
+    else
+      usable.push({
+        id: r.id,
+        name: r.name,
+        docs: r.docs,
+        historyDocs: r.history_docs,
+        standardDocs: r.standard_docs,
+        lexicalLen: Number(r.lexical_len),
+      });
   }
   return { usable, otherModel, broken };
 }
@@ -79,7 +97,13 @@ const CHUNKS_PER_DOC = 8;
  * least `want` of `type` when the store holds them: the search widens as the local one
  * does (src/work-memory/scoring/match.ts), up to pgvector's limit.
  */
-export async function vectorCandidates(client: TeamStoreClient, vectors: Float32Array[], want: number, type: CorpusType, repositories: Set<string>): Promise<Set<string>> {
+export async function vectorCandidates(
+  client: TeamStoreClient,
+  vectors: Float32Array[],
+  want: number,
+  type: CorpusType,
+  repositories: Set<string>,
+): Promise<Set<string>> {
   const found = new Set<string>();
   for (const v of vectors) {
     const literal = vectorText(v);
@@ -90,7 +114,9 @@ export async function vectorCandidates(client: TeamStoreClient, vectors: Float32
          SELECT nn.document_id, d.repository_id, d.types FROM nn JOIN documents d ON d.id = nn.document_id`,
         [literal, limit],
       );
-      const mine = new Set(rows.rows.filter((r) => repositories.has(r.repository_id) && r.types.includes(type)).map((r) => r.document_id));
+      const mine = new Set(
+        rows.rows.filter((r) => repositories.has(r.repository_id) && r.types.includes(type)).map((r) => r.document_id),
+      );
       // Enough documents, or the whole store read (fewer chunks than asked for).
       if (mine.size >= want || rows.rows.length < limit) {
         for (const id of mine) found.add(id);
@@ -108,7 +134,13 @@ export async function vectorCandidates(client: TeamStoreClient, vectors: Float32
 }
 
 /** The `want` nearest documents of these repositories and type by a sequential scan (pgvector 0.6 filters only after its index). */
-async function exactCandidates(client: TeamStoreClient, literal: string, want: number, type: CorpusType, repositories: string[]): Promise<string[]> {
+async function exactCandidates(
+  client: TeamStoreClient,
+  literal: string,
+  want: number,
+  type: CorpusType,
+  repositories: string[],
+): Promise<string[]> {
   const rows = await withPlannerSetting(client, 'exact', 'enable_indexscan = off', () =>
     client.query<{ document_id: string }>(
       `SELECT c.document_id, max(-(c.embedding <#> $1::vector)) AS s FROM chunks c JOIN documents d ON d.id = c.document_id
@@ -123,7 +155,12 @@ async function exactCandidates(client: TeamStoreClient, literal: string, want: n
  * One statement planned with a setting of its own (`SET LOCAL` inside savepoint `name`; none when `setting` is
  * null): rolling back to the savepoint ends the setting, and the rest of the read (one snapshot) plans as usual.
  */
-async function withPlannerSetting<T>(client: TeamStoreClient, name: string, setting: string | null, run: () => Promise<T>): Promise<T> {
+async function withPlannerSetting<T>(
+  client: TeamStoreClient,
+  name: string,
+  setting: string | null,
+  run: () => Promise<T>,
+): Promise<T> {
   await client.query(`SAVEPOINT ${name}`); // names and settings are this file's literals, never input
   try {
     if (setting) await client.query(`SET LOCAL ${setting}`);
@@ -134,7 +171,11 @@ async function withPlannerSetting<T>(client: TeamStoreClient, name: string, sett
 }
 
 /** Documents of the given repositories holding a term, per term. */
-export async function orgDocumentFrequencies(client: TeamStoreClient, terms: string[], repositories: string[]): Promise<Map<string, number>> {
+export async function orgDocumentFrequencies(
+  client: TeamStoreClient,
+  terms: string[],
+  repositories: string[],
+): Promise<Map<string, number>> {
   if (!terms.length || !repositories.length) return new Map();
   const rows = await client.query<{ term: string; df: string }>(
     // Each repository's count held to [0, its documents]: one repository's wrong statistics cannot turn another's scores into NaN.
@@ -185,17 +226,21 @@ export async function lexicalCandidates(
   // store (6M rows, 300 ms a check at 1M chunks); told the terms (`= ANY`) it reads theirs, but one document
   // lookup per posting unless nested loops are off (bench/store-bench.mjs --explain: 309 -> 166 ms at 191,000 postings).
   // Nested loops off only for many postings: for a few, one lookup each beats hashing every document of the organisation.
-  const rows = await withPlannerSetting(client, 'lexical', postings > NESTED_LOOP_POSTINGS ? 'enable_nestloop = off' : null, () =>
-    client.query<{ document_id: string }>(
-      // tf and lengths held non-negative: a forged row cannot rank itself first with a negative denominator.
-      `SELECT t.document_id, sum(q.idf * (GREATEST(t.tf, 0) * ($3::float8 + 1)) / (GREATEST(t.tf, 0) + $3::float8 * (1 - $4::float8 + $4::float8 * GREATEST(d.lexical_len, 0) / $5::float8) + 1e-9)) AS s
+  const rows = await withPlannerSetting(
+    client,
+    'lexical',
+    postings > NESTED_LOOP_POSTINGS ? 'enable_nestloop = off' : null,
+    () =>
+      client.query<{ document_id: string }>(
+        // tf and lengths held non-negative: a forged row cannot rank itself first with a negative denominator.
+        `SELECT t.document_id, sum(q.idf * (GREATEST(t.tf, 0) * ($3::float8 + 1)) / (GREATEST(t.tf, 0) + $3::float8 * (1 - $4::float8 + $4::float8 * GREATEST(d.lexical_len, 0) / $5::float8) + 1e-9)) AS s
        FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::float8[])) AS q(term, idf)
        JOIN document_terms t ON t.term = q.term
        JOIN documents d ON d.id = t.document_id
        WHERE t.term = ANY($1::text[]) AND d.repository_id = ANY($6::bigint[])
        GROUP BY t.document_id ORDER BY s DESC, t.document_id LIMIT $7`,
-      [terms.map((t) => t.term), terms.map((t) => t.idf), K1, B, avgLen, repositories, want],
-    ),
+        [terms.map((t) => t.term), terms.map((t) => t.idf), K1, B, avgLen, repositories, want],
+      ),
   );
   return new Set(rows.rows.map((r) => r.document_id));
 }
@@ -214,10 +259,24 @@ export interface FetchedDoc {
  * The candidates whole. Each is checked (org/checked.ts) before it is scored: a document
  * whose metadata, vectors or counts do not have their shape is left out, and named in `skipped`.
  */
-export async function fetchDocuments(client: TeamStoreClient, ids: string[], dimensions: number): Promise<{ docs: FetchedDoc[]; skipped: string[] }> {
+export async function fetchDocuments(
+  client: TeamStoreClient,
+  ids: string[],
+  dimensions: number,
+): Promise<{ docs: FetchedDoc[]; skipped: string[] }> {
   if (!ids.length) return { docs: [], skipped: [] };
   // How big each is, before any of it is read: a document of a million chunks or terms would hold up every check.
-  const docs = await client.query<{ id: string; repository: string; path: string; types: unknown; metadata: unknown; lexical_len: unknown; chunks: string; terms: string; meta_bytes: number }>(
+  const docs = await client.query<{
+    id: string;
+    repository: string;
+    path: string;
+    types: unknown;
+    metadata: unknown;
+    lexical_len: unknown;
+    chunks: string;
+    terms: string;
+    meta_bytes: number;
+  }>(
     // pg_catalog's by name (a writer's public.pg_column_size("any") would win the match), and the text's length,
     // not the compressed size stored. Counted only one past the limit.
     `SELECT d.id, r.name AS repository, left(d.path, ${MAX_DOC.path + 1}) AS path, d.types,
@@ -239,10 +298,20 @@ export async function fetchDocuments(client: TeamStoreClient, ids: string[], dim
     const checked = checkedMetadata(r);
     const lexicalLen = count(r.lexical_len);
     if ('problem' in checked || lexicalLen === null) {
-      bad.set(r.id, `team store: skipped ${named(r.repository)}:${named(r.path)}: ${'problem' in checked ? checked.problem : 'its lexical length is not a count'}`);
+      bad.set(
+        r.id,
+        `team store: skipped ${named(r.repository)}:${named(r.path)}: ${'problem' in checked ? checked.problem : 'its lexical length is not a count'}`,
+      );
       continue;
     }
-    byId.set(r.id, { repository: r.repository, path: r.path, metadata: checked.metadata, lexicalLen, chunks: [], tf: new Map() });
+    byId.set(r.id, {
+      repository: r.repository,
+      path: r.path,
+      metadata: checked.metadata,
+      lexicalLen,
+      chunks: [],
+      tf: new Map(),
+    });
   }
   const chunks = await client.query<{ document_id: string; section: unknown; excerpt: unknown; v: unknown }>(
     `SELECT document_id, left(section, ${MAX_DOC.section + 1}) AS section, left(excerpt, ${MAX_DOC.excerpt + 1}) AS excerpt, vector_send(embedding) AS v FROM chunks WHERE document_id = ANY($1::bigint[]) ORDER BY document_id, ordinal`,
@@ -267,13 +336,19 @@ export async function fetchDocuments(client: TeamStoreClient, ids: string[], dim
     }
     doc.chunks.push({ section: c.section as string, excerpt: c.excerpt as string, vector });
   }
-  const terms = await client.query<{ document_id: string; term: string; tf: unknown }>(`SELECT document_id, term, tf FROM document_terms WHERE document_id = ANY($1::bigint[])`, [[...byId.keys()]]);
+  const terms = await client.query<{ document_id: string; term: string; tf: unknown }>(
+    `SELECT document_id, term, tf FROM document_terms WHERE document_id = ANY($1::bigint[])`,
+    [[...byId.keys()]],
+  );
   for (const t of terms.rows) {
     const doc = byId.get(t.document_id);
     if (!doc) continue;
     const tf = count(t.tf);
     if (tf === null || tf === 0) {
-      bad.set(t.document_id, `team store: skipped ${named(doc.repository)}:${named(doc.path)}: a term count that is not a positive count`);
+      bad.set(
+        t.document_id,
+        `team store: skipped ${named(doc.repository)}:${named(doc.path)}: a term count that is not a positive count`,
+      );
       byId.delete(t.document_id);
       continue;
     }
@@ -289,7 +364,8 @@ function sizeProblem(r: { path: string; chunks: string; terms: string; meta_byte
   if (r.path.length > MAX_DOC.path) return `its path is longer than ${MAX_DOC.path} characters`;
   if (Number(r.chunks) > MAX_DOC.chunks) return `more than ${MAX_DOC.chunks} chunks`;
   if (Number(r.terms) > MAX_DOC.terms) return `more than ${MAX_DOC.terms} terms`;
-  if (Number(r.meta_bytes) > MAX_DOC.metadataBytes) return `metadata of ${r.meta_bytes} bytes (at most ${MAX_DOC.metadataBytes})`;
+  if (Number(r.meta_bytes) > MAX_DOC.metadataBytes)
+    return `metadata of ${r.meta_bytes} bytes (at most ${MAX_DOC.metadataBytes})`;
   return null;
 }
 

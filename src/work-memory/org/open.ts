@@ -8,7 +8,15 @@ import type { CorpusType } from '../corpus/types.js';
 import type { VectorIndex } from '../index/types.js';
 import { lexicalTokens, type LexicalData } from '../lexical/file.js';
 import { candidateDepth, informativeChunks, lexicalOnlyDepth, type Scoring } from '../scoring/rank.js';
-import { fetchDocuments, lexicalCandidates, orgDocumentFrequencies, orgRepositories, vectorCandidates, type FetchedDoc, type ModelMatch } from './fetch.js';
+import {
+  fetchDocuments,
+  lexicalCandidates,
+  orgDocumentFrequencies,
+  orgRepositories,
+  vectorCandidates,
+  type FetchedDoc,
+  type ModelMatch,
+} from './fetch.js';
 import { foreignKey, ForeignDocs, OrgIndex, orgCorpusStats, orgLexical } from './org-view.js';
 import { oneLine } from '../../shared/sanitize.js';
 import { bm25Idf } from '../lexical/bm25.js';
@@ -72,14 +80,19 @@ async function readView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView
   const candidates = new Set<string>();
   if (q.scoring.method !== 'lexical' && q.vectors.length) {
     const kept = informativeChunks(q.vectors, q.scoring).map((i) => q.vectors[i]);
-    for (const id of await vectorCandidates(client, kept, candidateDepth(q.k, q.scoring), q.type, idSet)) candidates.add(id);
+    for (const id of await vectorCandidates(client, kept, candidateDepth(q.k, q.scoring), q.type, idSet))
+      candidates.add(id);
   }
   const orgDf = new Map<string, number>();
   const stats = q.localLexical ? orgCorpusStats(q.localLexical.bm25, usable, orgDf) : null;
   if (q.localLexical && stats) {
     const tokens = [...new Set(lexicalTokens(q.scoring.briefText, q.localLexical.templates))];
     for (const [term, df] of await orgDocumentFrequencies(client, tokens, ids)) orgDf.set(term, df);
-    const weighted = tokens.map((term) => ({ term, df: orgDf.get(term) ?? 0, idf: bm25Idf(stats.docCount, stats.df(term)) }));
+    const weighted = tokens.map((term) => ({
+      term,
+      df: orgDf.get(term) ?? 0,
+      idf: bm25Idf(stats.docCount, stats.df(term)),
+    }));
     // As deep as rescore reads the lexical list: `want` with the model, the keyword fallback's depth without.
     const depth = q.scoring.method === 'lexical' ? lexicalOnlyDepth(q.k) : candidateDepth(q.k, q.scoring);
     for (const id of await lexicalCandidates(client, weighted, stats.avgLen, depth, ids)) candidates.add(id);
@@ -114,7 +127,10 @@ async function readView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView
  * fetched one whose key is one of this repository's own (a repository named `github` with the path `issue/7`
  * spells the local `github:issue/7`): the local document is never replaced.
  */
-export function distinctKeys(docs: FetchedDoc[], isLocal: (key: string) => boolean = () => false): { docs: FetchedDoc[]; ambiguous: string[] } {
+export function distinctKeys(
+  docs: FetchedDoc[],
+  isLocal: (key: string) => boolean = () => false,
+): { docs: FetchedDoc[]; ambiguous: string[] } {
   const owners = new Map<string, Set<string>>();
   for (const d of docs) {
     const key = foreignKey(d.repository, d.path);
@@ -122,7 +138,8 @@ export function distinctKeys(docs: FetchedDoc[], isLocal: (key: string) => boole
   }
   const clash = [...owners].filter(([key, repos]) => repos.size > 1 || isLocal(key));
   const ambiguous = clash.map(
-    ([key, repos]) => `team store: skipped ${oneLine(key, 200)}: one name for documents of ${[...(isLocal(key) ? ['this repository'] : []), ...[...repos].map((r) => oneLine(r, 100))].join(' and ')}`,
+    ([key, repos]) =>
+      `team store: skipped ${oneLine(key, 200)}: one name for documents of ${[...(isLocal(key) ? ['this repository'] : []), ...[...repos].map((r) => oneLine(r, 100))].join(' and ')}`,
   );
   const left = new Set(clash.map(([key]) => key));
   return { docs: docs.filter((d) => !left.has(foreignKey(d.repository, d.path))), ambiguous };
@@ -130,5 +147,7 @@ export function distinctKeys(docs: FetchedDoc[], isLocal: (key: string) => boole
 
 const MAX_NOTES = 5;
 function capped(notes: string[], max: number): string[] {
-  return notes.length <= max ? notes : [...notes.slice(0, max), `team store: ${notes.length - max} more rows skipped for the same kinds of reasons`];
+  return notes.length <= max
+    ? notes
+    : [...notes.slice(0, max), `team store: ${notes.length - max} more rows skipped for the same kinds of reasons`];
 }

@@ -67,7 +67,13 @@ export class ForeignDocs {
   search(vector: Float32Array, k: number, type?: CorpusType): SearchHit[] {
     return this.chunks
       .filter((c) => !type || c.doc.types.includes(type))
-      .map((c) => ({ label: c.label, score: dot(vector, c.vector), doc: c.doc, section: c.section, excerpt: c.excerpt }))
+      .map((c) => ({
+        label: c.label,
+        score: dot(vector, c.vector),
+        doc: c.doc,
+        section: c.section,
+        excerpt: c.excerpt,
+      }))
       .sort((a, b) => b.score - a.score || a.label - b.label)
       .slice(0, Math.max(0, k));
   }
@@ -79,7 +85,8 @@ export class ForeignDocs {
     for (const c of entry.chunks)
       vectors.forEach((v, vectorIndex) => {
         const score = dot(v, c.vector);
-        if (!best || score > best.score) best = { label: c.label, score, doc: entry.doc, section: c.section, excerpt: c.excerpt, vectorIndex };
+        if (!best || score > best.score)
+          best = { label: c.label, score, doc: entry.doc, section: c.section, excerpt: c.excerpt, vectorIndex };
       });
     return best;
   }
@@ -103,11 +110,15 @@ export class OrgIndex implements VectorIndex {
   }
 
   search(vector: Float32Array, k: number, type?: CorpusType): SearchHit[] {
-    return [...this.local.search(vector, k, type), ...this.foreign.search(vector, k, type)].sort((a, b) => b.score - a.score).slice(0, Math.max(0, k));
+    return [...this.local.search(vector, k, type), ...this.foreign.search(vector, k, type)]
+      .sort((a, b) => b.score - a.score)
+      .slice(0, Math.max(0, k));
   }
 
   scoreDoc(filePath: string, vectors: Float32Array[]): (SearchHit & { vectorIndex: number }) | null {
-    return this.foreign.has(filePath) ? this.foreign.scoreDoc(filePath, vectors) : (this.local.scoreDoc?.(filePath, vectors) ?? null);
+    return this.foreign.has(filePath)
+      ? this.foreign.scoreDoc(filePath, vectors)
+      : (this.local.scoreDoc?.(filePath, vectors) ?? null);
   }
 
   doc(filePath: string): StoredDoc | undefined {
@@ -128,15 +139,27 @@ export class OrgIndex implements VectorIndex {
  * document count, summed over this repository's lexical index and the other
  * repositories' totals (`orgDf`: their document counts per term, read live).
  */
-export function orgCorpusStats(local: Bm25Index, repositories: OrgRepository[], orgDf: Map<string, number>): CorpusStats {
+export function orgCorpusStats(
+  local: Bm25Index,
+  repositories: OrgRepository[],
+  orgDf: Map<string, number>,
+): CorpusStats {
   const docCount = local.docs.length + repositories.reduce((n, r) => n + r.docs, 0);
   const totalLen = local.heldLength + repositories.reduce((n, r) => n + r.lexicalLen, 0);
-  return { docCount, avgLen: docCount ? Math.max(1, totalLen / docCount) : 1, df: (term) => local.heldDf(term) + (orgDf.get(term) ?? 0) };
+  return {
+    docCount,
+    avgLen: docCount ? Math.max(1, totalLen / docCount) : 1,
+    df: (term) => local.heldDf(term) + (orgDf.get(term) ?? 0),
+  };
 }
 
 /** This repository's lexical index plus the fetched documents, weighing terms as the whole organisation does. */
 export function orgLexical(local: LexicalData, fetched: FetchedDoc[], stats: CorpusStats): LexicalData {
-  const foreignDocs: LexicalDoc[] = fetched.map((f) => ({ path: foreignKey(f.repository, f.path), len: f.lexicalLen, tf: f.tf }));
+  const foreignDocs: LexicalDoc[] = fetched.map((f) => ({
+    path: foreignKey(f.repository, f.path),
+    len: f.lexicalLen,
+    tf: f.tf,
+  }));
   const bm25 = new Bm25Index([...local.bm25.docs, ...foreignDocs], stats);
   // Boilerplate is judged by this repository's templates: the brief is written here.
   return { bm25, templates: local.templates };

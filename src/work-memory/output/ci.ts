@@ -106,7 +106,9 @@ function safe(s: string, max = 200): string {
 /** The matches raised as the same work: the result's own `alert` flags, else (older results) every match over the line on an alert. */
 export function alertsOf(r: CiReport, duplicate: number): CiMatch[] {
   if (r.status !== 'duplicate_alert') return [];
-  return r.matches.some((m) => m.alert !== undefined) ? r.matches.filter((m) => m.alert === true) : r.matches.filter((m) => m.score >= duplicate);
+  return r.matches.some((m) => m.alert !== undefined)
+    ? r.matches.filter((m) => m.alert === true)
+    : r.matches.filter((m) => m.score >= duplicate);
 }
 
 /** Ids are made of [\w.-] only (originRef's rule): the reference agentos shows on purpose stays a reference. */
@@ -114,7 +116,13 @@ const id = (s: string) => s.replace(/[^\w.-]/g, '').slice(0, 40);
 
 /** "#27: Title"; the title through `text` (markdown: safe; an annotation is plain text, escaped by the runner's rules). */
 function label(m: CiMatch, text: (t: string) => string = (t) => safe(t)): string {
-  const ref = m.pullRequest ? `pull request #${id(m.pullRequest)}` : m.source === 'git' && m.ref ? `commit ${id(m.ref).slice(0, 7)}` : m.id ? `#${id(m.id)}` : null;
+  const ref = m.pullRequest
+    ? `pull request #${id(m.pullRequest)}`
+    : m.source === 'git' && m.ref
+      ? `commit ${id(m.ref).slice(0, 7)}`
+      : m.id
+        ? `#${id(m.id)}`
+        : null;
   return `${ref ? `${ref}: ` : ''}${text(m.title)}`;
 }
 
@@ -127,7 +135,10 @@ function linkOf(m: CiMatch, o: CiOptions): string | null {
 function matchLine(m: CiMatch, o: CiOptions): string {
   const link = linkOf(m, o);
   const name = link ? `[${label(m)}](${link})` : `${label(m)} (${pastCode(m.path)})`;
-  const status = m.status && m.status !== 'done' ? `, ${safe(m.status, 30)}${m.statusReason ? `: ${safe(m.statusReason, 120)}` : ''}` : '';
+  const status =
+    m.status && m.status !== 'done'
+      ? `, ${safe(m.status, 30)}${m.statusReason ? `: ${safe(m.statusReason, 120)}` : ''}`
+      : '';
   const from = m.repository ? `, from ${safe(m.repository, 80)}` : '';
   const why = m.components?.why?.length ? ` — ${m.components.why.map((w) => safe(w, 160)).join('; ')}` : '';
   return `- **${name}** (${scoreText(m)}${status}${from})${why}`;
@@ -147,7 +158,12 @@ export function renderCommentMarkdown(r: CiReport, o: CiOptions & { labelled?: b
     lines.push(`**agentos could not check this against past work** (${safe(r.error, 300)}).`);
   } else if (alerts.length) {
     // A re-proposal of what was decided against is not "done": it says what it is.
-    lines.push(alerts.every((m) => m.status === 'rejected') ? '### agentos: this was proposed before and rejected' : '### agentos: this looks like work already done', '');
+    lines.push(
+      alerts.every((m) => m.status === 'rejected')
+        ? '### agentos: this was proposed before and rejected'
+        : '### agentos: this looks like work already done',
+      '',
+    );
     lines.push(...alerts.map((m) => matchLine(m, o)));
     if (related.length) lines.push('', '**Related work**', '', ...related.map((m) => matchLine(m, o)));
   } else if (related.length) {
@@ -160,7 +176,10 @@ export function renderCommentMarkdown(r: CiReport, o: CiOptions & { labelled?: b
     lines.push('', '**Standards that govern this work**', '');
     for (const s of standards) {
       const link = o.fileLink?.(s.filePath);
-      const name = link && /^https?:\/\/[^\s<>()]+$/.test(link) ? `[${safe(s.title)}](${link})` : `${safe(s.title)} (${pastCode(s.filePath)})`;
+      const name =
+        link && /^https?:\/\/[^\s<>()]+$/.test(link)
+          ? `[${safe(s.title)}](${link})`
+          : `${safe(s.title)} (${pastCode(s.filePath)})`;
       lines.push(`- ${standingOf(s)}${name}${s.section ? ` — ${safe(s.section, 120)}` : ''}${whyAttached(s)}`);
     }
   }
@@ -205,8 +224,21 @@ export function commentData(body: string): CommentData | null {
       /^[0-9a-f]{64}$/.test(d.brief) &&
       Array.isArray(d.alerts) &&
       d.alerts.length <= 20 &&
-      d.alerts.every((a) => (a.id === null || typeof a.id === 'string') && typeof a.path === 'string' && typeof a.score === 'number' && a.score >= 0 && a.score <= 1);
-    return ok ? { brief: d.brief, alerts: d.alerts.map((a) => ({ id: a.id, path: a.path, score: a.score })), ...(d.labelled === true ? { labelled: true } : {}) } : null;
+      d.alerts.every(
+        (a) =>
+          (a.id === null || typeof a.id === 'string') &&
+          typeof a.path === 'string' &&
+          typeof a.score === 'number' &&
+          a.score >= 0 &&
+          a.score <= 1,
+      );
+    return ok
+      ? {
+          brief: d.brief,
+          alerts: d.alerts.map((a) => ({ id: a.id, path: a.path, score: a.score })),
+          ...(d.labelled === true ? { labelled: true } : {}),
+        }
+      : null;
   } catch {
     return null;
   }
@@ -220,14 +252,31 @@ export function commentData(body: string): CommentData | null {
 export function renderGithub(r: CiReport, o: CiOptions): { annotations: string[]; summary: string } {
   const at = { file: o.briefFile, line: o.briefFile ? 1 : undefined };
   const lines: string[] = [];
-  if (r.error) lines.push(annotation('warning', { ...at, title: 'agentos: check failed' }, `agentos could not check this brief: ${quotePast(r.error, 300)}`));
+  if (r.error)
+    lines.push(
+      annotation(
+        'warning',
+        { ...at, title: 'agentos: check failed' },
+        `agentos could not check this brief: ${quotePast(r.error, 300)}`,
+      ),
+    );
   const alerts = alertsOf(r, o.duplicate);
   for (const m of r.matches) {
     const alert = alerts.includes(m);
-    const title = !alert ? 'agentos: related work' : m.status === 'rejected' ? 'agentos: proposed before and rejected' : 'agentos: possible duplicate';
+    const title = !alert
+      ? 'agentos: related work'
+      : m.status === 'rejected'
+        ? 'agentos: proposed before and rejected'
+        : 'agentos: possible duplicate';
     const link = linkOf(m, o);
     const why = m.components?.why?.length ? `; ${m.components.why.map((w) => quotePast(w, 160)).join('; ')}` : '';
-    lines.push(annotation(alert ? 'warning' : 'notice', { ...at, title }, `${label(m, (t) => oneLine(t, 200))} (${scoreText(m)})${why}${link ? ` ${link}` : ''}`));
+    lines.push(
+      annotation(
+        alert ? 'warning' : 'notice',
+        { ...at, title },
+        `${label(m, (t) => oneLine(t, 200))} (${scoreText(m)})${why}${link ? ` ${link}` : ''}`,
+      ),
+    );
   }
   const summary = renderCommentMarkdown(r, o)
     .split('\n')

@@ -9,7 +9,19 @@ import type { WorkOrigin } from '../corpus/types.js';
 export function originJson(o: WorkOrigin | undefined) {
   // The same keys for every match: a file's say what it is not.
   if (!o)
-    return { source: 'file' as const, ref: null, kind: null, pullRequest: null, closes: [] as string[], url: null, files: [] as string[], fileCount: 0, date: null, author: null, mergedBy: null };
+    return {
+      source: 'file' as const,
+      ref: null,
+      kind: null,
+      pullRequest: null,
+      closes: [] as string[],
+      url: null,
+      files: [] as string[],
+      fileCount: 0,
+      date: null,
+      author: null,
+      mergedBy: null,
+    };
   return {
     source: o.source,
     ref: o.ref,
@@ -30,7 +42,8 @@ const id = (s: string) => s.replace(/[^\w.#/-]/g, '').slice(0, 64);
 
 /** "pull request #1324", "commit 1a2b3c4", "issue #12", "PROJ-12". */
 export function originRef(o: WorkOrigin): string {
-  if (o.pullRequest) return `${o.source === 'git' || o.source === 'github' ? 'pull request' : 'change'} #${id(o.pullRequest)}`;
+  if (o.pullRequest)
+    return `${o.source === 'git' || o.source === 'github' ? 'pull request' : 'change'} #${id(o.pullRequest)}`;
   if (o.source === 'git') return `commit ${id(o.ref).slice(0, 7)}`;
   return o.source === 'github' ? `issue #${id(o.ref)}` : id(o.ref);
 }

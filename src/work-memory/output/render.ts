@@ -77,10 +77,18 @@ function statusValue(m: HistoryMatch, st: Style): { text: string; paint: (s: str
 }
 
 /** The duplicate alert, for stderr, wrapped to `width` columns. */
-export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number, st: Style, width = 80, notes: MatchNotes = noNotes): string {
+export function renderDuplicateAlert(
+  matches: HistoryMatch[],
+  threshold: number,
+  st: Style,
+  width = 80,
+  notes: MatchNotes = noNotes,
+): string {
   // The calibrated score is the chance that it is the same work: say so, not "similarity" (issue 20).
   const calibrated = matches.some(isSameWorkScore);
-  const head = calibrated ? `⚠ Similar past work detected (likely the same work: score ≥ ${threshold})` : `⚠ Similar past work detected (similarity ≥ ${threshold})`;
+  const head = calibrated
+    ? `⚠ Similar past work detected (likely the same work: score ≥ ${threshold})`
+    : `⚠ Similar past work detected (similarity ≥ ${threshold})`;
   const lines = [...wrap(head, width, 2, 0).map((l, i) => st.bold(st.yellow(i ? `  ${l}` : l))), ''];
   for (const m of matches.map(safeMatch)) {
     lines.push(...wrap(workLabel(m), width, 3, 1).map((l, i) => (i === 0 ? ` ${st.bold(l)}` : `   ${st.bold(l)}`)));
@@ -113,7 +121,12 @@ export function renderDuplicateAlert(matches: HistoryMatch[], threshold: number,
 export function renderLinked(m: HistoryMatch, outPath: string, st: Style, width = 80): string {
   m = safeMatch(m);
   const paths = m.paths?.length ? m.paths : [m.filePath];
-  return wrap(`${st.green('Linked')} ${workLabel(m)} (${m.origin?.url ?? paths.map(keyLabel).join(', ')}) under "Linked Past Work" in ${outPath}`, width, 2, 0).join('\n  ');
+  return wrap(
+    `${st.green('Linked')} ${workLabel(m)} (${m.origin?.url ?? paths.map(keyLabel).join(', ')}) under "Linked Past Work" in ${outPath}`,
+    width,
+    2,
+    0,
+  ).join('\n  ');
 }
 
 /** One-screen summary of the outcome, for stderr. */
@@ -123,10 +136,18 @@ export function renderRelated(matches: HistoryMatch[], st: Style, width = 80, no
     const status = m.status === 'rejected' || m.status === 'superseded' ? ` ${m.status.toUpperCase()}` : '';
     const score = formatScore(m.score);
     const indent = `  - ${score}${status}  `.length;
-    const where = m.origin ? [originDone(m.origin), m.origin.url].filter(Boolean).join(' · ') : (m.paths?.length ? m.paths : [m.filePath]).join(', ');
+    const where = m.origin
+      ? [originDone(m.origin), m.origin.url].filter(Boolean).join(' · ')
+      : (m.paths?.length ? m.paths : [m.filePath]).join(', ');
     const body = wrap(`${workLabel(m)} — ${where}`, width, indent);
-    lines.push(`  - ${st.dim(score)}${status ? st.bold(st.red(status)) : ''}  ${body[0]}`, ...body.slice(1).map((l) => ' '.repeat(indent) + l));
-    for (const n of notes(m, terminalSafe)) lines.push(...wrap(`${n.label}: ${n.text}`, width, indent).map((l, i) => ' '.repeat(indent) + (i ? l : st.yellow(l))));
+    lines.push(
+      `  - ${st.dim(score)}${status ? st.bold(st.red(status)) : ''}  ${body[0]}`,
+      ...body.slice(1).map((l) => ' '.repeat(indent) + l),
+    );
+    for (const n of notes(m, terminalSafe))
+      lines.push(
+        ...wrap(`${n.label}: ${n.text}`, width, indent).map((l, i) => ' '.repeat(indent) + (i ? l : st.yellow(l))),
+      );
   }
   return lines.join('\n');
 }
@@ -137,13 +158,17 @@ export function renderStandards(items: StandardContext[], st: Style, width = 80)
   for (const s of items) {
     // Manual context and a standard the brief names are there because someone said so, not for their score.
     // One that stands out was attached under the line: its score says so (render it, and the line, as they are).
-    const score = (s.source === 'retrieved' || s.source === 'standout') && s.score !== null ? formatScore(s.score) : s.source;
+    const score =
+      (s.source === 'retrieved' || s.source === 'standout') && s.score !== null ? formatScore(s.score) : s.source;
     // A standard that no longer stands says so here too, as in the brief's section: it is context, not a rule to follow.
     const word = noLongerStandingWord(s.status);
     const status = word ? ` ${word}` : '';
     const indent = `  - ${score.padEnd(6)}${status}  `.length;
     const body = wrap(`${s.filePath} › ${s.section}`, width, indent);
-    lines.push(`  - ${st.dim(score.padEnd(6))}${status ? st.bold(st.red(status)) : ''}  ${body[0]}`, ...body.slice(1).map((l) => ' '.repeat(indent) + l));
+    lines.push(
+      `  - ${st.dim(score.padEnd(6))}${status ? st.bold(st.red(status)) : ''}  ${body[0]}`,
+      ...body.slice(1).map((l) => ' '.repeat(indent) + l),
+    );
   }
   return lines.join('\n');
 }

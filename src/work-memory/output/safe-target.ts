@@ -43,7 +43,13 @@ export function isOwnCheckRecord(file: string): boolean {
     if (typeof data !== 'object' || data === null) return false;
     if (data.kind === CHECK_RECORD_KIND) return true;
     const brief = data.brief as Record<string, unknown> | undefined;
-    return typeof data.status === 'string' && typeof data.decision === 'string' && typeof brief === 'object' && brief !== null && 'sha256' in brief;
+    return (
+      typeof data.status === 'string' &&
+      typeof data.decision === 'string' &&
+      typeof brief === 'object' &&
+      brief !== null &&
+      'sha256' in brief
+    );
   } catch {
     return false;
   }

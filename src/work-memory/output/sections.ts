@@ -55,7 +55,9 @@ function codePath(p: string, max = 1000): string {
 }
 
 /** The past match with every shown field quoted. */
-function quoted<T extends { title: string; summary?: string; statusReason?: string | null; filePath: string }>(m: T): T {
+function quoted<T extends { title: string; summary?: string; statusReason?: string | null; filePath: string }>(
+  m: T,
+): T {
   return {
     ...m,
     title: quotePast(m.title, 200),
@@ -75,9 +77,11 @@ function whereLines(m: HistoryMatch): string[] {
   const o = m.origin;
   if (!o) return [`Path: \`${m.filePath}\``];
   const files = originFiles(o);
-  return [`Done: ${quotePast(`${originRef(o)}, ${originDone(o)}`)}`, o.url ? `Link: <${quotePast(o.url, 2048).replace(/[<>]/g, '')}>` : '', files ? `Files: \`${codePath(files)}\`` : ''].filter(
-    Boolean,
-  );
+  return [
+    `Done: ${quotePast(`${originRef(o)}, ${originDone(o)}`)}`,
+    o.url ? `Link: <${quotePast(o.url, 2048).replace(/[<>]/g, '')}>` : '',
+    files ? `Files: \`${codePath(files)}\`` : '',
+  ].filter(Boolean);
 }
 
 function statusText(m: HistoryMatch): string {
@@ -89,7 +93,12 @@ function statusText(m: HistoryMatch): string {
 export function relatedPastWorkSection(matches: HistoryMatch[], notes: MatchNotes = noNotes): string {
   const noted = new Map(matches.map((m) => [m.filePath, notes(m, (t) => quotePast(t, 300))]));
   matches = matches.map(quoted);
-  const lines = ['## Related Past Work', '', '_Added by `agentos issue start`: completed work similar to this brief._', ''];
+  const lines = [
+    '## Related Past Work',
+    '',
+    '_Added by `agentos issue start`: completed work similar to this brief._',
+    '',
+  ];
   for (const m of matches) {
     const status = statusText(m);
     lines.push(`- **${workLabel(m)}** (${scoreText(m)}${status ? `, status: ${status}` : ''}${fromTeam(m)})`);
@@ -118,10 +127,16 @@ export function linkedPastWorkSection(m: HistoryMatch, notes: MatchNotes = noNot
 }
 
 /** "2. Queue jobs in PostgreSQL" is the title "Queue jobs in PostgreSQL" with its number (Nygard's ADR heading). */
-const sameHeading = (section: string, title: string) => section === title || section.replace(/^(?:adr[- ]?)?\d+(?:\.\d+)*[.:)]?\s+/i, '') === title;
+const sameHeading = (section: string, title: string) =>
+  section === title || section.replace(/^(?:adr[- ]?)?\d+(?:\.\d+)*[.:)]?\s+/i, '') === title;
 
 export function relevantStandardsSection(items: StandardContext[]): string {
-  const lines = ['## Relevant Standards', '', '_Added by `agentos issue start`: standing decisions that govern this work._', ''];
+  const lines = [
+    '## Relevant Standards',
+    '',
+    '_Added by `agentos issue start`: standing decisions that govern this work._',
+    '',
+  ];
   for (const s of items) {
     const [title, section] = [quotePast(s.title, 200), quotePast(s.section ?? '', 200)];
     const where = section && !sameHeading(section, title) ? `${title} › ${section}` : title;
@@ -184,12 +199,17 @@ export function removeSection(brief: string, id: SectionId): string {
   const [s, e] = findSection(brief, id);
   if (s === -1 || e < s) return brief;
   // trimEnd, not `/\s*$/`: that retries every start in a run of spaces (quadratic).
-  return (brief.slice(0, s).trimEnd() + '\n' + brief.slice(e + end(id).length).replace(/^\s*/, '\n')).replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    (brief.slice(0, s).trimEnd() + '\n' + brief.slice(e + end(id).length).replace(/^\s*/, '\n'))
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }
 
 /** The user's own text: agentos' sections must not count when the brief is checked again. */
 export function stripAgentosSections(brief: string): string {
   let out = brief;
-  for (const id of ['linked-past-work', 'related-past-work', 'relevant-standards'] as const) out = removeSection(out, id);
+  for (const id of ['linked-past-work', 'related-past-work', 'relevant-standards'] as const)
+    out = removeSection(out, id);
   return out;
 }

@@ -43,7 +43,10 @@ export interface Explained {
 /** Just below a line: a capped score must never reach the band its evidence does not support. */
 const BELOW = 1e-4;
 
-export function logit(model: LogisticModel, f: Features): { z: number; contributions: Partial<Record<FeatureName, number>> } {
+export function logit(
+  model: LogisticModel,
+  f: Features,
+): { z: number; contributions: Partial<Record<FeatureName, number>> } {
   let z = model.intercept;
   const contributions: Partial<Record<FeatureName, number>> = {};
   for (const name of FEATURE_NAMES) {
@@ -59,7 +62,11 @@ export function logit(model: LogisticModel, f: Features): { z: number; contribut
 export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 /** Score one candidate with a model and the lines its floors protect. */
-export function calibratedScore(model: LogisticModel, f: Features, lines: { duplicate: number; related: number }): Explained {
+export function calibratedScore(
+  model: LogisticModel,
+  f: Features,
+  lines: { duplicate: number; related: number },
+): Explained {
   const { z, contributions } = logit(model, f);
   const probability = sigmoid(z);
   let score = probability;
@@ -87,7 +94,12 @@ export function calibratedScore(model: LogisticModel, f: Features, lines: { dupl
       score = lines.duplicate - BELOW;
       cappedBy = 'duplicate-floor';
     } else score = Math.max(score, raisedTo);
-  } else if ((f.cosine < model.floors.duplicate || f.lexBrief < (model.floors.lexicalDuplicate ?? 0) || f.rareCover < (model.floors.rareDuplicate ?? 0)) && score >= lines.duplicate - BELOW) {
+  } else if (
+    (f.cosine < model.floors.duplicate ||
+      f.lexBrief < (model.floors.lexicalDuplicate ?? 0) ||
+      f.rareCover < (model.floors.rareDuplicate ?? 0)) &&
+    score >= lines.duplicate - BELOW
+  ) {
     score = lines.duplicate - BELOW;
     cappedBy = 'duplicate-floor';
   }

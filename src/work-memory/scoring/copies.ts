@@ -32,7 +32,9 @@ const sameTitle = (a: string, b: string) => titleKey(a) === titleKey(b);
  */
 export function copyLeaders(cands: Candidate[], means: Array<Float32Array | null>): number[] {
   const leader = cands.map(() => -1);
-  const order = cands.map((_, i) => i).sort((a, b) => Number(!!cands[a].repository) - Number(!!cands[b].repository) || a - b);
+  const order = cands
+    .map((_, i) => i)
+    .sort((a, b) => Number(!!cands[a].repository) - Number(!!cands[b].repository) || a - b);
   for (let oj = 1; oj < order.length; oj++) {
     const j = order[oj];
     const mj = means[j];

@@ -147,7 +147,10 @@ export function dice(a: Set<string>, b: Set<string>): number {
 }
 
 /** Features of every candidate of one query (relative ones need all of them). */
-export function computeFeatures(q: QueryEvidence, cands: CandidateEvidence[]): Array<{ features: Features; sharedIdentifiers: string[] }> {
+export function computeFeatures(
+  q: QueryEvidence,
+  cands: CandidateEvidence[],
+): Array<{ features: Features; sharedIdentifiers: string[] }> {
   const cosines = cands
     .filter((c) => !c.copy)
     .map((c) => c.cosine)

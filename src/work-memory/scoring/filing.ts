@@ -50,7 +50,8 @@ export function briefPlace(source: 'github' | 'tracker', ref: string): FilingPla
  * (no place, or another series) comes after every report: nearer is newer.
  */
 export function filedNear(brief: FilingPlace | null, places: Array<FilingPlace | null>): Array<number | null> {
-  const distance = (p: FilingPlace) => (brief && brief.series === p.series ? Math.abs(brief.number - p.number) : -p.number);
+  const distance = (p: FilingPlace) =>
+    brief && brief.series === p.series ? Math.abs(brief.number - p.number) : -p.number;
   const bySeries = new Map<string, number[]>();
   places.forEach((p) => {
     if (!p) return;

@@ -56,7 +56,10 @@ export function lexicalOnlyScore(norm: number, verbatim: boolean): number {
 }
 
 /** Both ways, at least VERBATIM_OVERLAP of the distinct terms are shared. */
-export function nearVerbatim(briefTokens: string[], docTerms: { has(t: string): boolean; size: number } | undefined): boolean {
+export function nearVerbatim(
+  briefTokens: string[],
+  docTerms: { has(t: string): boolean; size: number } | undefined,
+): boolean {
   if (!docTerms || docTerms.size === 0) return false;
   const brief = new Set(briefTokens);
   if (brief.size === 0) return false;

@@ -60,7 +60,12 @@ const CHUNKS_PER_DOC = 8;
  * Score each past document by its best (brief chunk, document chunk) pair and
  * keep the k best distinct documents.
  */
-export function nearestDocuments(index: VectorIndex, briefVectors: Float32Array[], k: number, type: 'history' | 'standard'): HistoryMatch[] {
+export function nearestDocuments(
+  index: VectorIndex,
+  briefVectors: Float32Array[],
+  k: number,
+  type: 'history' | 'standard',
+): HistoryMatch[] {
   const best = new Map<string, { hit: SearchHit; chunk: number }>();
   const available = index.count(type);
   // One long document can fill every chunk retrieved: widen until k documents or the whole index.

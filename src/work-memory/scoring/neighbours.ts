@@ -27,7 +27,13 @@ export function nearestOtherWork(
   for (let want = (index.doc?.(doc.filePath)?.labels.length ?? 1) + PASSAGES_BEYOND_OWN; ; want *= 4) {
     for (const hit of index.search(mean, want, type)) {
       const p = hit.doc.filePath;
-      if (p === doc.filePath || hit.doc.repository !== doc.repository || exclude?.(p) || (own !== null && workKey(hit.doc) === own)) continue;
+      if (
+        p === doc.filePath ||
+        hit.doc.repository !== doc.repository ||
+        exclude?.(p) ||
+        (own !== null && workKey(hit.doc) === own)
+      )
+        continue;
       return hit.score;
     }
     if (want >= available) return null;

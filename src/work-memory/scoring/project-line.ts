@@ -38,13 +38,22 @@ export interface ProjectLine {
   model: LogisticModel;
 }
 
-export const figuresOf = (m: EvalMetrics): LineFigures => ({ auc: m.auc, top1: m.top1, recall: m.alert.recall, precisionAtBase: m.alert.precisionAtBase, falseAlerts: m.alert.falseAlerts });
+export const figuresOf = (m: EvalMetrics): LineFigures => ({
+  auc: m.auc,
+  top1: m.top1,
+  recall: m.alert.recall,
+  precisionAtBase: m.alert.precisionAtBase,
+  falseAlerts: m.alert.falseAlerts,
+});
 
 export function lineId(model: LogisticModel): string {
   return createHash('sha256').update(JSON.stringify(model)).digest('hex').slice(0, 8);
 }
 
-export function makeProjectLine(model: LogisticModel, o: { against: string; labels: ProjectLine['labels']; shipped: EvalMetrics; project: EvalMetrics; now?: Date }): ProjectLine {
+export function makeProjectLine(
+  model: LogisticModel,
+  o: { against: string; labels: ProjectLine['labels']; shipped: EvalMetrics; project: EvalMetrics; now?: Date },
+): ProjectLine {
   return {
     version: 1,
     id: lineId(model),
@@ -62,9 +71,15 @@ export function makeProjectLine(model: LogisticModel, o: { against: string; labe
  * file of at most MAX_BYTES, every field checked, nothing of its text repeated but what is checked to be safe.
  * A line measured against another shipped calibration is set aside: its figures compared another model.
  */
-export function readProjectLine(root: string, calibration: string = CALIBRATION.version): { line: ProjectLine | null; problem: string | null } {
+export function readProjectLine(
+  root: string,
+  calibration: string = CALIBRATION.version,
+): { line: ProjectLine | null; problem: string | null } {
   const file = path.join(root, PROJECT_LINE_FILE);
-  const unusable = (why: string) => ({ line: null, problem: `${PROJECT_LINE_FILE}: ${why}; the shipped model answers (\`agentos calibrate --write\` measures a new line)` });
+  const unusable = (why: string) => ({
+    line: null,
+    problem: `${PROJECT_LINE_FILE}: ${why}; the shipped model answers (\`agentos calibrate --write\` measures a new line)`,
+  });
   let st;
   try {
     st = lstatSync(file);
@@ -82,7 +97,8 @@ export function readProjectLine(root: string, calibration: string = CALIBRATION.
   const why = problemOf(parsed);
   if (why) return unusable(why);
   const line = parsed as ProjectLine;
-  if (line.against !== calibration) return unusable(`measured against calibration ${line.against}, and this agentos ships ${calibration}`);
+  if (line.against !== calibration)
+    return unusable(`measured against calibration ${line.against}, and this agentos ships ${calibration}`);
   return { line, problem: null };
 }
 
@@ -97,17 +113,21 @@ function problemOf(v: unknown): string | null {
   if (o.version !== 1) return 'its version is not one this agentos reads';
   if (typeof o.id !== 'string' || !/^[0-9a-f]{8}$/.test(o.id)) return 'its id is not one';
   if (typeof o.fittedAt !== 'string' || !/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(o.fittedAt)) return 'its date is not one';
-  if (typeof o.against !== 'string' || !/^[0-9a-f]{8}$/.test(o.against)) return 'the calibration it was measured against is not named';
+  if (typeof o.against !== 'string' || !/^[0-9a-f]{8}$/.test(o.against))
+    return 'the calibration it was measured against is not named';
   if (!o.labels || !count(o.labels.duplicates) || !count(o.labels.others)) return 'its label counts are not counts';
   const figures = o.figures as Partial<ProjectLine['figures']> | undefined;
   for (const f of [figures?.shipped, figures?.project])
-    if (!f || !(['auc', 'top1', 'recall', 'precisionAtBase', 'falseAlerts'] as const).every((k) => share(f[k]))) return 'its figures are not shares';
+    if (!f || !(['auc', 'top1', 'recall', 'precisionAtBase', 'falseAlerts'] as const).every((k) => share(f[k])))
+      return 'its figures are not shares';
   const m = o.model;
-  if (!m || typeof m !== 'object' || !finite(m.intercept) || !m.features || typeof m.features !== 'object') return 'it holds no model';
+  if (!m || typeof m !== 'object' || !finite(m.intercept) || !m.features || typeof m.features !== 'object')
+    return 'it holds no model';
   for (const [name, p] of Object.entries(m.features)) {
     if (!(FEATURE_NAMES as readonly string[]).includes(name)) return 'its model weighs something that is no feature';
     const q = p as { weight?: unknown; mean?: unknown; scale?: unknown };
-    if (!finite(q.weight) || !finite(q.mean) || !finite(q.scale) || q.scale <= 0) return `the numbers of "${name as FeatureName}" are not finite (or its scale is not positive)`;
+    if (!finite(q.weight) || !finite(q.mean) || !finite(q.scale) || q.scale <= 0)
+      return `the numbers of "${name as FeatureName}" are not finite (or its scale is not positive)`;
   }
   if (!m.floors || !finite(m.floors.related) || !finite(m.floors.duplicate)) return 'its floors are not numbers';
   if (lineId(m) !== o.id) return 'its model does not match its id (edited by hand?)';

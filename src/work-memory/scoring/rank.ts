@@ -10,7 +10,14 @@ import { fuse, referenceOf, type ScoringMethod } from './standout.js';
 import { computeFeatures } from './features.js';
 import { copyLeaders, titleKey } from './copies.js';
 import type { LogisticModel } from './calibration-types.js';
-import { calibratedScore, commitSameWorkModel, governsModel, sameWorkModel, trackerSameWorkModel, whyInWords } from './calibrated.js';
+import {
+  calibratedScore,
+  commitSameWorkModel,
+  governsModel,
+  sameWorkModel,
+  trackerSameWorkModel,
+  whyInWords,
+} from './calibrated.js';
 import { dot, meanVector } from '../embeddings/embedder.js';
 import { nearestOtherWork } from './neighbours.js';
 import { isOwnIssue, namesAsRelated, type BriefRelations } from '../corpus/relations.js';
@@ -66,7 +73,13 @@ export function lexicalOnlyDepth(k: number): number {
  * method and keep the k best documents. Documents found only lexically get
  * their exact best-chunk cosine from the index.
  */
-export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k: number, type: CorpusType, s: Scoring): HistoryMatch[] {
+export function rescore(
+  index: VectorIndex | null,
+  allVectors: Float32Array[],
+  k: number,
+  type: CorpusType,
+  s: Scoring,
+): HistoryMatch[] {
   if (s.method === 'lexical' || !index) return lexicalOnly(index, k, lexicalOnlyDepth(k), type, s);
   const kept = informativeChunks(allVectors, s);
   const briefVectors = kept.map((i) => allVectors[i]);
@@ -95,7 +108,11 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   if (s.method === 'standout') {
     // The issue-11 score, kept to compare against: both parts relative to the brief's 4th-best candidate.
     const reference = referenceOf(parts.map(({ base }) => base));
-    return ranked(parts.map(({ m, base }) => withExcerpt({ ...m, score: fuse(base, 'calibrated', reference), components: { ...base, reference } }, s)));
+    return ranked(
+      parts.map(({ m, base }) =>
+        withExcerpt({ ...m, score: fuse(base, 'calibrated', reference), components: { ...base, reference } }, s),
+      ),
+    );
   }
   const mean = meanVector(briefVectors);
   const model = type === 'standard' ? governsModel() : sameWorkModel();
@@ -126,12 +143,17 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
   for (const t of titles) titled.set(t, (titled.get(t) ?? 0) + 1);
   const leaders = copyLeaders(
     parts.map(({ m }) => m),
-    parts.map(({ m }, i) => docMeans[i] ?? (m.repository && (titled.get(titles[i]) ?? 0) > 1 ? (index.docMean?.(m.filePath) ?? null) : null)),
+    parts.map(
+      ({ m }, i) =>
+        docMeans[i] ??
+        (m.repository && (titled.get(titles[i]) ?? 0) > 1 ? (index.docMean?.(m.filePath) ?? null) : null),
+    ),
   );
   // A copy joins its leader's work (the leader keeps its own: an issue and its design stay one work).
   const copied = new Set(leaders.filter((l) => l >= 0));
   const groupKey = (l: number) => workKey(parts[l].m) ?? `copy:${parts[l].m.filePath}`;
-  const workOf = (i: number) => (leaders[i] >= 0 ? groupKey(leaders[i]) : copied.has(i) ? groupKey(i) : workKey(parts[i].m));
+  const workOf = (i: number) =>
+    leaders[i] >= 0 ? groupKey(leaders[i]) : copied.has(i) ? groupKey(i) : workKey(parts[i].m);
   // A graph search per candidate, only where its model reads it (bug reports; eval: every past work).
   // Another repository's (org scope) is not searched: its repository's other work is not at hand.
   const wanted = (i: number) => type === 'history' && (s.wholeText === 'all' || readsNeighbours(modelFor(i)));
@@ -164,15 +186,22 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
         terms: s.lexical?.bm25.termsOf(m.filePath),
         chunks: doc?.labels.length ?? 1,
         // Issue numbers name work in this repository only: another repository's #12 is not the #12 a brief cites.
-        namedRelated: s.briefRelations && !m.repository ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related }) : false,
+        namedRelated:
+          s.briefRelations && !m.repository
+            ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related })
+            : false,
         nearestOther: nearest[i],
         filed: type === 'history' ? placeOf(m.origin ?? doc?.origin, m.repository) : null,
         // A standard governs by its rule, not by its issue: only past work is the brief's own issue.
-        sameIssue: type === 'history' && s.briefRelations && !m.repository ? isOwnIssue(s.briefRelations, { ownIssue: doc?.ownIssue, origin: m.origin ?? doc?.origin }) : false,
+        sameIssue:
+          type === 'history' && s.briefRelations && !m.repository
+            ? isOwnIssue(s.briefRelations, { ownIssue: doc?.ownIssue, origin: m.origin ?? doc?.origin })
+            : false,
       };
     }),
   );
-  const lines = s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
+  const lines =
+    s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
   // Where a model reads the nearest other work and it was not read (the whole text not read, another
   // repository's document), it is not known: it reads as the fit's average document.
   evidence.forEach(({ features }, i) => {
@@ -189,7 +218,10 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
     const e = explained[i];
     // The line the brief's own issue was raised to rests on facts the stand-in does not flatter (its id, its best
     // passage): that much it keeps; anything above it came from the flattered features and is held like the rest.
-    const score = fullyScored[i] || !Number.isFinite(floorOfFull) ? e.score : Math.max(e.raisedTo, Math.min(e.score, floorOfFull * (1 - 1e-6)));
+    const score =
+      fullyScored[i] || !Number.isFinite(floorOfFull)
+        ? e.score
+        : Math.max(e.raisedTo, Math.min(e.score, floorOfFull * (1 - 1e-6)));
     return withExcerpt(
       {
         ...m,
@@ -203,7 +235,10 @@ export function rescore(index: VectorIndex | null, allVectors: Float32Array[], k
           raisedBy: e.raisedBy,
           sharedIdentifiers,
           // Which part of a commit matched: its message, or what its diff adds (docs lines, names: git-source.ts).
-          why: [...(m.section === CHANGE_WORDS_SECTION ? [CHANGE_WORDS_WHY] : []), ...whyInWords(e, features, sharedIdentifiers, modelFor(i))].slice(0, 3),
+          why: [
+            ...(m.section === CHANGE_WORDS_SECTION ? [CHANGE_WORDS_WHY] : []),
+            ...whyInWords(e, features, sharedIdentifiers, modelFor(i)),
+          ].slice(0, 3),
         },
       },
       s,
@@ -241,7 +276,8 @@ export const TEMPLATE_CHUNK_SHARE = 0.5;
 export function informativeChunks(vectors: Float32Array[], s: Scoring): number[] {
   const all = vectors.map((_, i) => i);
   const templates = s.lexical?.templates;
-  if (!templates || templates.hashes.size === 0 || !s.briefChunks || s.briefChunks.length !== vectors.length) return all;
+  if (!templates || templates.hashes.size === 0 || !s.briefChunks || s.briefChunks.length !== vectors.length)
+    return all;
   const keep = all.filter((i) => stripTemplates(s.briefChunks![i], templates).share < TEMPLATE_CHUNK_SHARE);
   return keep.length ? keep : all;
 }

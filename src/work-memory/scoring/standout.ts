@@ -45,6 +45,7 @@ export function referenceOf(all: ScoreComponents[]): ScoreComponents {
 
 export function fuse(c: ScoreComponents, method: ScoringMethod, reference: ScoreComponents = PRIOR_REFERENCE): number {
   if (method === 'cosine') return c.cosine;
-  const z = WEIGHTS.w0 + WEIGHTS.cosine * (c.cosine - reference.cosine) + WEIGHTS.lexical * (c.lexical - reference.lexical);
+  const z =
+    WEIGHTS.w0 + WEIGHTS.cosine * (c.cosine - reference.cosine) + WEIGHTS.lexical * (c.lexical - reference.lexical);
   return 1 / (1 + Math.exp(-z));
 }

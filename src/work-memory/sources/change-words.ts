@@ -53,7 +53,8 @@ export const NOT_WORDS_PATHSPEC = [
 ];
 
 // README, CHANGELOG, release notes, changesets, anything under a docs folder, man pages, and markdown-like files.
-const DOC_FILE = /(?:^|\/)(?:readme|changelog|changes|history|news|release[-_ ]?notes)[^/]*$|(?:^|\/)(?:docs?|documentation|man|\.changeset)\/|\.(?:md|mdx|markdown|rst|adoc|txt|[1-9])$/i;
+const DOC_FILE =
+  /(?:^|\/)(?:readme|changelog|changes|history|news|release[-_ ]?notes)[^/]*$|(?:^|\/)(?:docs?|documentation|man|\.changeset)\/|\.(?:md|mdx|markdown|rst|adoc|txt|[1-9])$/i;
 const FLAG = /(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*/gi;
 // A declaration (`function alias(`, `def alias`, `class Alias`), a prototype method (`Command.prototype.alias = `),
 // a method of a class (`  alias(name) {`, `async parseArgs(argv) {`) or a Go method (`func (c *Cmd) Alias(`).
@@ -174,7 +175,12 @@ export const namesIn = (line: string): string[] => namedIn(line).map((n) => n.na
  * selector, flag spec (`-f, --foo`) or code (`cmd._aliases[0]`).
  */
 function isMessage(s: string): boolean {
-  if (!/\s/.test(s) || /^[-+]/.test(s) || /[/\\]\S*[/\\]|:\/\/|[{}<>=;()[\]]|[A-Za-z_]\.[A-Za-z_]|^[.#]?[\w-]+(?:\s+[.#][\w-]+)+$/.test(s)) return false;
+  if (
+    !/\s/.test(s) ||
+    /^[-+]/.test(s) ||
+    /[/\\]\S*[/\\]|:\/\/|[{}<>=;()[\]]|[A-Za-z_]\.[A-Za-z_]|^[.#]?[\w-]+(?:\s+[.#][\w-]+)+$/.test(s)
+  )
+    return false;
   const letters = s.replace(/[^\p{L}\s]/gu, '').length;
   return letters >= s.length * 0.75 && (s.match(WORDS)?.length ?? 0) >= 2;
 }
@@ -239,7 +245,12 @@ class Collector {
       // Collected past the bound (moved lines are taken out at the end), within reason.
       if (!this.fenced && this.docChars < MAX_DOC_CHARS * 4) {
         const clean = cleanDocLine(line);
-        if (!CODE_LIKE.test(clean) && clean.length >= 12 && (clean.match(WORDS)?.length ?? 0) >= 3 && !this.docs.includes(clean)) {
+        if (
+          !CODE_LIKE.test(clean) &&
+          clean.length >= 12 &&
+          (clean.match(WORDS)?.length ?? 0) >= 3 &&
+          !this.docs.includes(clean)
+        ) {
           this.docs.push(clean);
           this.docChars += clean.length + 1;
         }
@@ -323,7 +334,8 @@ export class PatchWords {
       return;
     }
     if (l.startsWith('+') && this.path && !this.collector.full()) this.collector.add(this.path, l.slice(1));
-    else if (l.startsWith('-') && !l.startsWith('--- ') && this.oldPath) this.collector.remove(this.oldPath, l.slice(1));
+    else if (l.startsWith('-') && !l.startsWith('--- ') && this.oldPath)
+      this.collector.remove(this.oldPath, l.slice(1));
   }
 
   /** The commit being read when the patch stopped (git died on it): dropped unread, its sha returned. */
@@ -367,7 +379,12 @@ export interface ChangeWordsRead {
  * left without words and the read goes on from its parent: its words are extra evidence, and the
  * history is indexed by subjects and files all the same.
  */
-export async function readChangeWords(cwd: string, range: string, wanted: (sha: string) => boolean, paths: string[] = []): Promise<ChangeWordsRead> {
+export async function readChangeWords(
+  cwd: string,
+  range: string,
+  wanted: (sha: string) => boolean,
+  paths: string[] = [],
+): Promise<ChangeWordsRead> {
   const flags = [
     'log',
     '--first-parent',
@@ -392,7 +409,11 @@ export async function readChangeWords(cwd: string, range: string, wanted: (sha: 
   for (;;) {
     try {
       // A line past MAX_CARRY (a one-line 50 MB file) is no one's words: skipped to its end, never held.
-      for await (const l of gitLines(cwd, [...flags, from, ...pathspec], { maxLine: MAX_CARRY, what: `log -p ${range}` })) parser.line(l);
+      for await (const l of gitLines(cwd, [...flags, from, ...pathspec], {
+        maxLine: MAX_CARRY,
+        what: `log -p ${range}`,
+      }))
+        parser.line(l);
       parser.flush();
       break;
     } catch (e) {

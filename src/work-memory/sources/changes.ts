@@ -17,7 +17,10 @@ export async function sourceChanges(root: string, config: Config, state: Sources
     try {
       const { ref, head } = await resolveRef(root, config.sources.git.branch);
       const was = state?.git;
-      if (!was || was.ref !== ref || was.head !== head) out.push(`git: ${short(ref)} ${was ? `moved ${was.head.slice(0, 7) || '(none)'} -> ${head.slice(0, 7) || '(none)'}` : 'not read yet'}`);
+      if (!was || was.ref !== ref || was.head !== head)
+        out.push(
+          `git: ${short(ref)} ${was ? `moved ${was.head.slice(0, 7) || '(none)'} -> ${head.slice(0, 7) || '(none)'}` : 'not read yet'}`,
+        );
     } catch (e) {
       out.push(`git: cannot be read (${(e as Error).message.replace(/^sources\.git: /, '')})`);
     }
@@ -31,7 +34,8 @@ export async function sourceChanges(root: string, config: Config, state: Sources
       now = null;
     }
     if (!now && !was && !required) continue; // a gh export not fetched yet, as when the index was built
-    if (!was || !now || was.size !== now.size || was.mtimeMs !== now.mtimeMs) out.push(`${rel} (${!now ? 'missing' : was ? 'changed' : 'new'})`);
+    if (!was || !now || was.size !== now.size || was.mtimeMs !== now.mtimeMs)
+      out.push(`${rel} (${!now ? 'missing' : was ? 'changed' : 'new'})`);
   }
   return out;
 }

@@ -29,25 +29,43 @@ export interface PreviousSources {
 }
 
 /** Whether the configuration names any source besides files. */
-export const sourcesConfigured = (c: Config) => c.sources.git.enabled || c.sources.trackers.length > 0 || c.sources.github;
+export const sourcesConfigured = (c: Config) =>
+  c.sources.git.enabled || c.sources.trackers.length > 0 || c.sources.github;
 
 /** Every export read: the configured ones (required), and gh's fetched ones (read when present). */
 export function trackerFiles(c: Config): Array<{ path: string; required: boolean }> {
   const own = c.sources.trackers.map((p) => ({ path: p, required: true }));
-  return c.sources.github ? [...own, { path: GITHUB_ISSUES_FILE, required: false }, { path: GITHUB_PULLS_FILE, required: false }] : own;
+  return c.sources.github
+    ? [...own, { path: GITHUB_ISSUES_FILE, required: false }, { path: GITHUB_PULLS_FILE, required: false }]
+    : own;
 }
 
-export async function collectSources(root: string, config: Config, previous: PreviousSources | null, opts: { fetch?: boolean } = {}): Promise<CollectedSources> {
+export async function collectSources(
+  root: string,
+  config: Config,
+  previous: PreviousSources | null,
+  opts: { fetch?: boolean } = {},
+): Promise<CollectedSources> {
   const out: CollectedSources = { docs: [], state: {}, duplicates: [], warnings: [], git: null };
   // Only an explicit `index` goes to the network; a refresh before a check reads the last fetch.
   if (config.sources.github && opts.fetch) out.warnings.push(...(await fetchGithub(root)));
   let gitDocs: SourceDoc[] = [];
   if (config.sources.git.enabled) {
-    const prevGit = previous?.state.git ? { state: previous.state.git, docs: previous.docs.filter((d) => d.metadata.origin.source === 'git') } : null;
-    const g = await readGitSource({ root, branch: config.sources.git.branch, rules: config.sources.git, previous: prevGit });
+    const prevGit = previous?.state.git
+      ? { state: previous.state.git, docs: previous.docs.filter((d) => d.metadata.origin.source === 'git') }
+      : null;
+    const g = await readGitSource({
+      root,
+      branch: config.sources.git.branch,
+      rules: config.sources.git,
+      previous: prevGit,
+    });
     gitDocs = g.docs;
     out.state.git = g.state;
-    if (!g.state.head) out.warnings.push(`sources.git: no commit on ${g.state.ref} in ${root} (not a git repository, or nothing committed yet)`);
+    if (!g.state.head)
+      out.warnings.push(
+        `sources.git: no commit on ${g.state.ref} in ${root} (not a git repository, or nothing committed yet)`,
+      );
     const u = g.read.unreadable;
     if (u) out.warnings.push(unreadableWarning(u));
     out.git = g.read;
@@ -87,7 +105,9 @@ const DESCRIPTION = '\n\n## Pull request\n\n';
 /** One document per pull request, and the issue a pull request closes as its work id. */
 function join(gitDocs: SourceDoc[], trackerDocs: SourceDoc[]): SourceDoc[] {
   const pulls = new Map<string, SourceDoc>();
-  for (const d of trackerDocs) if (d.metadata.origin.source === 'github' && d.metadata.origin.kind === 'pull-request') pulls.set(d.metadata.origin.ref, d);
+  for (const d of trackerDocs)
+    if (d.metadata.origin.source === 'github' && d.metadata.origin.kind === 'pull-request')
+      pulls.set(d.metadata.origin.ref, d);
   const merged = new Set<string>();
   const git = gitDocs.map((g) => {
     const pr = g.metadata.origin.pullRequest;

@@ -33,16 +33,23 @@ export class GitError extends UsageError {
 }
 
 /** Run git in `cwd` and return its trimmed stdout (small outputs only), or throw GitError with its first stderr line. */
-export function git(cwd: string, args: string[], opts: { allowFail?: boolean } = {}): Promise<{ code: number; stdout: string }> {
+export function git(
+  cwd: string,
+  args: string[],
+  opts: { allowFail?: boolean } = {},
+): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let errText = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (errText += d.length + errText.length < 4096 ? d : ''));
-    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
+    child.on('error', (e) =>
+      reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)),
+    );
     child.on('close', (code) => {
-      if (code !== 0 && !opts.allowFail) reject(new GitError(`git ${args[0]}: ${firstLine(errText) || `exit ${code}`}`));
+      if (code !== 0 && !opts.allowFail)
+        reject(new GitError(`git ${args[0]}: ${firstLine(errText) || `exit ${code}`}`));
       else resolve({ code: code ?? 1, stdout: out.trim() });
     });
   });
@@ -53,8 +60,22 @@ export function git(cwd: string, args: string[], opts: { allowFail?: boolean } =
  * time. First-parent: on the default branch a merge stands for its pull request, and its
  * files are the pull request's (`--diff-merges=first-parent`).
  */
-export async function* readLog(cwd: string, range: string, opts: { maxCount?: number; paths?: string[] } = {}): AsyncGenerator<GitCommit> {
-  const args = ['log', '-z', '--first-parent', await mergeDiffFlag(cwd), '--name-status', '--no-renames', '--no-color', '--encoding=UTF-8', `--format=${FORMAT}`];
+export async function* readLog(
+  cwd: string,
+  range: string,
+  opts: { maxCount?: number; paths?: string[] } = {},
+): AsyncGenerator<GitCommit> {
+  const args = [
+    'log',
+    '-z',
+    '--first-parent',
+    await mergeDiffFlag(cwd),
+    '--name-status',
+    '--no-renames',
+    '--no-color',
+    '--encoding=UTF-8',
+    `--format=${FORMAT}`,
+  ];
   if (opts.maxCount) args.push(`--max-count=${opts.maxCount}`);
   args.push(range, '--', ...(opts.paths ?? []));
   const parser = new LogParser();
@@ -67,12 +88,18 @@ export async function* readLog(cwd: string, range: string, opts: { maxCount?: nu
  * whole); the process is ended if the reader stops early. A failed command throws GitError naming
  * it (`what`) with git's first stderr line, unless `allowFail` (then what it printed is all there is).
  */
-async function* gitText(cwd: string, args: string[], opts: { allowFail?: boolean; what?: string } = {}): AsyncGenerator<string> {
+async function* gitText(
+  cwd: string,
+  args: string[],
+  opts: { allowFail?: boolean; what?: string } = {},
+): AsyncGenerator<string> {
   const child = spawn('git', gitArgs(args), { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let errText = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (errText = (errText + d).slice(0, 4096)));
   const closed = new Promise<number>((resolve, reject) => {
-    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
+    child.on('error', (e) =>
+      reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)),
+    );
     child.on('close', (code) => resolve(code ?? 1));
   });
   closed.catch(() => undefined); // awaited below; a spawn error must not surface first as an unhandled rejection
@@ -85,7 +112,8 @@ async function* gitText(cwd: string, args: string[], opts: { allowFail?: boolean
     if (child.exitCode === null) child.kill();
   }
   const code = await closed;
-  if (code !== 0 && !opts.allowFail) throw new GitError(`git ${opts.what ?? args[0]}: ${firstLine(errText) || `exit ${code}`}`);
+  if (code !== 0 && !opts.allowFail)
+    throw new GitError(`git ${opts.what ?? args[0]}: ${firstLine(errText) || `exit ${code}`}`);
 }
 
 /**
@@ -96,11 +124,17 @@ export function authorsOf(cwd: string, shas: string[]): Promise<Map<string, stri
   return new Promise((resolve, reject) => {
     const out = new Map<string, string>();
     if (!shas.length) return resolve(out);
-    const child = spawn('git', gitArgs(['log', '--no-walk=unsorted', '--stdin', '--format=%H%x00%aN']), { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', gitArgs(['log', '--no-walk=unsorted', '--stdin', '--format=%H%x00%aN']), {
+      cwd,
+      env: gitEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let text = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
     child.stderr.resume();
-    child.on('error', (e) => reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
+    child.on('error', (e) =>
+      reject(new GitError(`git could not run (${(e as NodeJS.ErrnoException).code ?? e.message})`)),
+    );
     child.on('close', () => {
       for (const line of text.split('\n')) {
         const [sha, author] = line.split('\0');
@@ -117,7 +151,11 @@ export function authorsOf(cwd: string, shas: string[]): Promise<Map<string, stri
  * The lines of a git command's output (gitText). A line longer than `maxLine` (a one-line 50 MB
  * file in a patch) is skipped to its end, never held or re-split.
  */
-export async function* gitLines(cwd: string, args: string[], opts: { maxLine?: number; allowFail?: boolean; what?: string } = {}): AsyncGenerator<string> {
+export async function* gitLines(
+  cwd: string,
+  args: string[],
+  opts: { maxLine?: number; allowFail?: boolean; what?: string } = {},
+): AsyncGenerator<string> {
   const maxLine = opts.maxLine ?? Infinity;
   let carry = '';
   let skipping = false;
@@ -141,8 +179,21 @@ export async function* gitLines(cwd: string, args: string[], opts: { maxLine?: n
  * the sorted `path old-blob new-blob` of every file it changed. A commit whose signature with old
  * and new swapped is an earlier commit's signature put those files back as they were: it undid it.
  */
-export async function blobSignatures(cwd: string, range: string, opts: { maxCount?: number; paths?: string[] } = {}): Promise<Array<{ sha: string; forward: string; inverse: string }>> {
-  const args = ['log', '--first-parent', await mergeDiffFlag(cwd), '--raw', '--no-abbrev', '--no-renames', '--no-color', '--format=%x1e%H'];
+export async function blobSignatures(
+  cwd: string,
+  range: string,
+  opts: { maxCount?: number; paths?: string[] } = {},
+): Promise<Array<{ sha: string; forward: string; inverse: string }>> {
+  const args = [
+    'log',
+    '--first-parent',
+    await mergeDiffFlag(cwd),
+    '--raw',
+    '--no-abbrev',
+    '--no-renames',
+    '--no-color',
+    '--format=%x1e%H',
+  ];
   if (opts.maxCount) args.push(`--max-count=${opts.maxCount}`);
   args.push(range, '--', ...(opts.paths ?? []));
   const out: Array<{ sha: string; forward: string; inverse: string }> = [];
@@ -231,7 +282,15 @@ export class LogParser {
   private finishHeader(): void {
     const [sha, parents, author, email, date, message] = this.header;
     this.header = [];
-    this.current = { sha, parents: parents ? parents.split(' ') : [], author, email, date, message: message ?? '', files: [] };
+    this.current = {
+      sha,
+      parents: parents ? parents.split(' ') : [],
+      author,
+      email,
+      date,
+      message: message ?? '',
+      files: [],
+    };
   }
 }
 

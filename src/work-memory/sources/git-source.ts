@@ -86,7 +86,11 @@ const LOCAL_DEFAULTS = ['main', 'master', 'trunk', 'develop', 'development'];
 export async function resolveRef(root: string, branch: string | null): Promise<{ ref: string; head: string }> {
   if (branch) return { ref: branch, head: await headOf(root, branch) };
   const names = LOCAL_DEFAULTS.map((n) => `refs/heads/${n}`);
-  const listed = await git(root, ['for-each-ref', '--format=%(refname)%00%(symref)%00%(objectname)', ORIGIN_HEAD, ...names], { allowFail: true });
+  const listed = await git(
+    root,
+    ['for-each-ref', '--format=%(refname)%00%(symref)%00%(objectname)', ORIGIN_HEAD, ...names],
+    { allowFail: true },
+  );
   const found = new Map<string, { symref: string; sha: string }>();
   for (const line of listed.code === 0 ? listed.stdout.split('\n') : []) {
     const [name, symref, sha] = line.split('\0');
@@ -97,7 +101,11 @@ export async function resolveRef(root: string, branch: string | null): Promise<{
   if (origin) return { ref: origin.symref || ORIGIN_HEAD, head: origin.sha };
   // No remote to say: the repository's own setting names it first, when it is a branch here.
   const configured = await git(root, ['config', '--get', 'init.defaultBranch'], { allowFail: true });
-  if (configured.code === 0 && /^[\w./-]{1,100}$/.test(configured.stdout) && !LOCAL_DEFAULTS.includes(configured.stdout)) {
+  if (
+    configured.code === 0 &&
+    /^[\w./-]{1,100}$/.test(configured.stdout) &&
+    !LOCAL_DEFAULTS.includes(configured.stdout)
+  ) {
     const own = `refs/heads/${configured.stdout}`;
     const sha = await headOf(root, own);
     if (sha) {
@@ -120,13 +128,21 @@ export async function resolveRef(root: string, branch: string | null): Promise<{
  * with HEAD descends from the others' (ancestry, not dates: commits made in one second tie; no
  * history walk, as this runs before every check).
  */
-async function sharedMostRecently(root: string, branches: Array<{ ref: string; head: string }>): Promise<{ ref: string; head: string }> {
+async function sharedMostRecently(
+  root: string,
+  branches: Array<{ ref: string; head: string }>,
+): Promise<{ ref: string; head: string }> {
   let best: { ref: string; head: string; base: string } | null = null;
   for (const b of branches) {
     const r = await git(root, ['merge-base', 'HEAD', b.head], { allowFail: true });
     const base = r.code === 0 ? r.stdout.split('\n')[0] : '';
     if (!base) continue;
-    if (!best || (base !== best.base && (await git(root, ['merge-base', '--is-ancestor', best.base, base], { allowFail: true })).code === 0)) best = { ...b, base };
+    if (
+      !best ||
+      (base !== best.base &&
+        (await git(root, ['merge-base', '--is-ancestor', best.base, base], { allowFail: true })).code === 0)
+    )
+      best = { ...b, base };
   }
   return best ? { ref: best.ref, head: best.head } : branches[0];
 }
@@ -169,16 +185,27 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   const boundary = await shallowBoundary(o.root);
   const shallowKey = boundary.length ? sha256(boundary.join('\n')).slice(0, 16) : undefined;
   const sameDepth = o.previous?.state.shallow === shallowKey;
-  const prev = o.previous && sameRules && sameReading && sameDepth && /^[0-9a-f]{40,64}$/.test(o.previous.state.head) ? o.previous : null;
+  const prev =
+    o.previous && sameRules && sameReading && sameDepth && /^[0-9a-f]{40,64}$/.test(o.previous.state.head)
+      ? o.previous
+      : null;
   const shallowNote = boundary.length ? await shallowSince(o.root, boundary) : null;
   if (prev && prev.state.ref === ref && prev.state.head === head) {
-    return { docs: prev.docs, state: prev.state, read: { mode: 'unchanged', commits: 0, reason: null, shallow: shallowNote } };
+    return {
+      docs: prev.docs,
+      state: prev.state,
+      read: { mode: 'unchanged', commits: 0, reason: null, shallow: shallowNote },
+    };
   }
   const skipped: Record<string, number> = {};
   // A branch that no longer resolves is not new work: the whole update says so and drops its documents.
   if (o.appendOnly && !head) return null;
   if (!head)
-    return { docs: [], state: { ref, head, documents: 0, skipped, rules: rulesKey, reading: GIT_READING_VERSION, shallow: shallowKey }, read: { mode: 'full', commits: 0, reason: 'no commits' } };
+    return {
+      docs: [],
+      state: { ref, head, documents: 0, skipped, rules: rulesKey, reading: GIT_READING_VERSION, shallow: shallowKey },
+      read: { mode: 'full', commits: 0, reason: 'no commits' },
+    };
   const remote = await git(o.root, ['remote', 'get-url', 'origin'], { allowFail: true });
   const repo = remote.code === 0 ? webRepo(remote.stdout) : null;
   const rules = compileRules(o.rules);
@@ -238,12 +265,22 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
     o.root,
     merges.map((c) => c.parents[1]),
   );
-  const fresh = work.map((c) => toDoc(c, repo, words.get(c.sha) ?? null, c.parents.length > 1 ? (branchAuthors.get(c.parents[1]) ?? null) : null));
+  const fresh = work.map((c) =>
+    toDoc(c, repo, words.get(c.sha) ?? null, c.parents.length > 1 ? (branchAuthors.get(c.parents[1]) ?? null) : null),
+  );
   if (incremental) for (const [k, v] of Object.entries(prev!.state.skipped)) skipped[k] = (skipped[k] ?? 0) + v;
   // Appending: the new work alone, unless a revert among it changes work already indexed.
   if (o.appendOnly) {
     if (verdicts.size) return null;
-    const state = { ref, head, documents: prev!.state.documents + fresh.length, skipped, rules: rulesKey, reading: GIT_READING_VERSION, shallow: shallowKey };
+    const state = {
+      ref,
+      head,
+      documents: prev!.state.documents + fresh.length,
+      skipped,
+      rules: rulesKey,
+      reading: GIT_READING_VERSION,
+      shallow: shallowKey,
+    };
     return { docs: fresh, state, read: { mode: 'incremental', commits, reason, shallow: shallowNote, unreadable } };
   }
   // Newest first, as git gives them; a revert marks the work it undid.
@@ -251,7 +288,15 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
   if (verdicts.size) markReverted(docs, verdicts);
   return {
     docs,
-    state: { ref, head, documents: docs.length, skipped, rules: rulesKey, reading: GIT_READING_VERSION, shallow: shallowKey },
+    state: {
+      ref,
+      head,
+      documents: docs.length,
+      skipped,
+      rules: rulesKey,
+      reading: GIT_READING_VERSION,
+      shallow: shallowKey,
+    },
     read: { mode: incremental ? 'incremental' : 'full', commits, reason, shallow: shallowNote, unreadable },
   };
 }
@@ -267,12 +312,15 @@ function recordRevert(verdicts: Verdicts, c: GitCommit, undoes: string | null): 
   const r = revertOf(c);
   if (!r && !undoes) return;
   // A revert that a newer commit undid undoes nothing now.
-  const cancelled = verdicts.get(`sha:${c.sha}`) ?? [...verdicts].find(([k, v]) => v && k.length < 44 && k.startsWith('sha:') && c.sha.startsWith(k.slice(4)))?.[1];
+  const cancelled =
+    verdicts.get(`sha:${c.sha}`) ??
+    [...verdicts].find(([k, v]) => v && k.length < 44 && k.startsWith('sha:') && c.sha.startsWith(k.slice(4)))?.[1];
   if (cancelled) return;
   if (undoes && !verdicts.has(`sha:${undoes}`)) verdicts.set(`sha:${undoes}`, { sha: c.sha, date: c.date });
   if (!r) return;
   if (r.sha && !verdicts.has(`sha:${r.sha}`)) verdicts.set(`sha:${r.sha}`, { sha: c.sha, date: c.date });
-  if (r.title && !verdicts.has(`title:${r.title}`)) verdicts.set(`title:${r.title}`, r.reapplies ? null : { sha: c.sha, date: c.date });
+  if (r.title && !verdicts.has(`title:${r.title}`))
+    verdicts.set(`title:${r.title}`, r.reapplies ? null : { sha: c.sha, date: c.date });
 }
 
 /** How far back, in first-parent commits, an update looks for the change a new commit undoes. */
@@ -285,7 +333,12 @@ const REVERT_LOOKBACK = 5000;
  * after the same files changed again in between is not seen this way (its blobs differ); its title
  * still says so when git wrote it.
  */
-async function inverseReverts(root: string, range: string, before: string | null, paths: string[]): Promise<Map<string, string>> {
+async function inverseReverts(
+  root: string,
+  range: string,
+  before: string | null,
+  paths: string[],
+): Promise<Map<string, string>> {
   // A full read walks the whole history (raw logs are cheap); an update, its new commits and then, from where the
   // last read stopped, as far back as the lookback: two walks that do not overlap.
   const recent = await blobSignatures(root, range, { paths });
@@ -316,18 +369,27 @@ function markReverted(docs: SourceDoc[], verdicts: Verdicts): void {
     let v = verdicts.get(`sha:${sha}`) ?? verdicts.get(short.find((k) => sha.startsWith(k.slice(4))) ?? '');
     // By title: the newest work of that title older than the revert (GitHub's revert button names no sha).
     const byTitle = verdicts.get(`title:${m.title}`);
-    if (v === undefined && byTitle !== undefined && !titled.has(m.title) && (byTitle === null || (m.origin.date ?? '') <= byTitle.date)) {
+    if (
+      v === undefined &&
+      byTitle !== undefined &&
+      !titled.has(m.title) &&
+      (byTitle === null || (m.origin.date ?? '') <= byTitle.date)
+    ) {
       v = byTitle;
       titled.add(m.title);
     }
     if (v === undefined) continue;
     if (v === null) {
       // Put back by a later revert of the revert.
-      if (m.status === 'superseded' && m.statusReason?.startsWith('Reverted in')) docs[i] = { ...docs[i], metadata: { ...m, status: 'done', statusReason: null } };
+      if (m.status === 'superseded' && m.statusReason?.startsWith('Reverted in'))
+        docs[i] = { ...docs[i], metadata: { ...m, status: 'done', statusReason: null } };
       continue;
     }
     const status: DocStatus = 'superseded';
-    docs[i] = { ...docs[i], metadata: { ...m, status, statusReason: `Reverted in ${v.sha.slice(0, 7)} (${v.date.slice(0, 10)})` } };
+    docs[i] = {
+      ...docs[i],
+      metadata: { ...m, status, statusReason: `Reverted in ${v.sha.slice(0, 7)} (${v.date.slice(0, 10)})` },
+    };
   }
 }
 
@@ -336,8 +398,12 @@ function toDoc(c: GitCommit, repo: WebRepo | null, words: ChangeWords | null, br
   const paths = c.files.map((f) => f.path);
   const title = cutAtWord(w.title, MAX_TITLE_CHARS);
   const body = cutAtWord(w.body, MAX_BODY_CHARS);
-  const shown = paths.slice(0, FILES_IN_TEXT).join(', ') + (paths.length > FILES_IN_TEXT ? `, and ${paths.length - FILES_IN_TEXT} more` : '');
-  const said = words ? [`## ${CHANGE_WORDS_SECTION}`, words.docs, words.names.length ? `Names: ${words.names.join(', ')}` : ''] : [];
+  const shown =
+    paths.slice(0, FILES_IN_TEXT).join(', ') +
+    (paths.length > FILES_IN_TEXT ? `, and ${paths.length - FILES_IN_TEXT} more` : '');
+  const said = words
+    ? [`## ${CHANGE_WORDS_SECTION}`, words.docs, words.names.length ? `Names: ${words.names.join(', ')}` : '']
+    : [];
   const text = [`# ${title}`, body, paths.length ? `Files: ${shown}` : '', ...said].filter(Boolean).join('\n\n') + '\n';
   const summary = (body || w.title).replace(/\s+/g, ' ').slice(0, 300);
   return {
@@ -375,7 +441,9 @@ function toDoc(c: GitCommit, repo: WebRepo | null, words: ChangeWords | null, br
 async function shallowSince(root: string, boundary: string[]): Promise<string> {
   const dates = await git(root, ['show', '-s', '--format=%cI', ...boundary.slice(0, 50)], { allowFail: true });
   const oldest = dates.stdout.split('\n').filter(Boolean).sort()[0];
-  return oldest ? `a shallow clone: history before ${oldest.slice(0, 10)} is not there (git fetch --unshallow reads the rest)` : 'a shallow clone: older history is not there';
+  return oldest
+    ? `a shallow clone: history before ${oldest.slice(0, 10)} is not there (git fetch --unshallow reads the rest)`
+    : 'a shallow clone: older history is not there';
 }
 
 /**

@@ -23,7 +23,8 @@ const DEPENDENCIES =
   /^(?:(?:chore|build|fix)\((?:deps|deps-dev|dependencies|package)\)|(?:update|upgrade|bump)(?: all)? (?:the )?(?:deps|dependencies|dev ?dependencies|devdeps|lockfile|package-lock(?:\.json)?)\s*$|bump \S+ from \S+ to \S+|update dependency \S+ to|chore: bump \S+|update \S+ to version \S+\s*$)/i;
 // Bringing the default branch into a branch, or a branch merged without a pull request's title.
 const MERGE_OF_BRANCH = /^merge (?:(?:remote-tracking )?branch '[^']*'(?: of \S+)?(?: into \S+)?|tag '[^']*')\s*$/i;
-const BOT = /\[bot\]|^(?:dependabot|renovate|greenkeeper|github-actions|snyk-bot|semantic-release-bot|mergify|imgbot|allcontributors)\b/i;
+const BOT =
+  /\[bot\]|^(?:dependabot|renovate|greenkeeper|github-actions|snyk-bot|semantic-release-bot|mergify|imgbot|allcontributors)\b/i;
 
 const PULL_REQUEST_MERGE = /^Merge pull request #(\d+) from \S+/;
 const SQUASH_NUMBER = /\(#(\d+)\)\s*$/;
@@ -46,7 +47,10 @@ export interface WorkCommit {
 }
 
 export function compileRules(r: GitRules): { subjects: RegExp[]; authors: RegExp[] } {
-  return { subjects: r.excludeSubjects.map((s) => new RegExp(s, 'i')), authors: r.excludeAuthors.map((s) => new RegExp(s, 'i')) };
+  return {
+    subjects: r.excludeSubjects.map((s) => new RegExp(s, 'i')),
+    authors: r.excludeAuthors.map((s) => new RegExp(s, 'i')),
+  };
 }
 
 // A pull request merged from a dependency bot's branch ("Merge pull request #12 from o/dependabot/npm_and_yarn/x").
@@ -137,7 +141,8 @@ export function describeWork(c: GitCommit): WorkCommit {
     .join('\n')
     .trim();
   const closes = new Set<string>();
-  for (const m of c.message.matchAll(CLOSES)) for (const n of m[1].matchAll(/#(\d+)/g)) if (n[1] !== pullRequest) closes.add(n[1]);
+  for (const m of c.message.matchAll(CLOSES))
+    for (const n of m[1].matchAll(/#(\d+)/g)) if (n[1] !== pullRequest) closes.add(n[1]);
   return { commit: c, pullRequest, closes: [...closes], title: title || subject, body };
 }
 

@@ -19,7 +19,11 @@ const TIMEOUT_MS = 120_000;
 /** Run `gh` in `cwd`; its stdout, or why it failed (one line, never a token: gh prints none). */
 function gh(cwd: string, args: string[]): Promise<{ ok: true; stdout: string } | { ok: false; reason: string }> {
   return new Promise((resolve) => {
-    const child = spawn('gh', args, { cwd, env: { ...process.env, GH_PROMPT_DISABLED: '1', NO_COLOR: '1', GH_NO_UPDATE_NOTIFIER: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('gh', args, {
+      cwd,
+      env: { ...process.env, GH_PROMPT_DISABLED: '1', NO_COLOR: '1', GH_NO_UPDATE_NOTIFIER: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     let err = '';
     const timer = setTimeout(() => child.kill(), TIMEOUT_MS);
@@ -27,12 +31,21 @@ function gh(cwd: string, args: string[]): Promise<{ ok: true; stdout: string } |
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(0, 2000)));
     child.on('error', (e) => {
       clearTimeout(timer);
-      resolve({ ok: false, reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gh is not installed' : e.message });
+      resolve({
+        ok: false,
+        reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gh is not installed' : e.message,
+      });
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve({ ok: true, stdout: Buffer.concat(out).toString('utf8') });
-      else resolve({ ok: false, reason: signal ? `gh timed out after ${TIMEOUT_MS / 1000} s` : err.trim().split('\n')[0] || `gh exited ${code}` });
+      else
+        resolve({
+          ok: false,
+          reason: signal
+            ? `gh timed out after ${TIMEOUT_MS / 1000} s`
+            : err.trim().split('\n')[0] || `gh exited ${code}`,
+        });
     });
   });
 }
@@ -52,7 +65,9 @@ export async function fetchGithub(root: string): Promise<string[]> {
   ] as const) {
     const r = await gh(root, [...args]);
     if (!r.ok) {
-      warnings.push(`sources.github: \`gh ${args.slice(0, 2).join(' ')}\` failed (${r.reason}); using the last export in ${file}, if any`);
+      warnings.push(
+        `sources.github: \`gh ${args.slice(0, 2).join(' ')}\` failed (${r.reason}); using the last export in ${file}, if any`,
+      );
       continue;
     }
     // Saved only when it is an export: a proxy's HTML page never replaces a good file.

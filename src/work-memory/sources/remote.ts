@@ -35,7 +35,13 @@ export function webRepo(remoteUrl: string): WebRepo | null {
     .replace(/\.git\/?$/, '')
     .replace(/\/+$/, '');
   if (!/^[\w.-]+(?:\/[\w.-]+)+$/.test(repoPath) || !/^[\w.-]+$/.test(host)) return null;
-  const kind = /(^|\.)github\.com$/i.test(host) ? 'github' : /gitlab/i.test(host) ? 'gitlab' : /(^|\.)bitbucket\.org$/i.test(host) ? 'bitbucket' : 'other';
+  const kind = /(^|\.)github\.com$/i.test(host)
+    ? 'github'
+    : /gitlab/i.test(host)
+      ? 'gitlab'
+      : /(^|\.)bitbucket\.org$/i.test(host)
+        ? 'bitbucket'
+        : 'other';
   return { host: kind, base: `https://${host.toLowerCase()}/${repoPath}` };
 }
 

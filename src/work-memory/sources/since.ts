@@ -27,7 +27,12 @@ const BOOKKEEPING =
  * counts as a change (the commits the index keeps: not releases, dependency updates, bots,
  * reverts), and only on the files that carry the work (not changelogs, versions, lockfiles).
  */
-export async function changedSince(root: string, origin: WorkOrigin, ref: string, rules: GitRules = NO_RULES): Promise<ChangedSince | null> {
+export async function changedSince(
+  root: string,
+  origin: WorkOrigin,
+  ref: string,
+  rules: GitRules = NO_RULES,
+): Promise<ChangedSince | null> {
   if (origin.source !== 'git' || !/^[0-9a-f]{40,64}$/.test(origin.ref)) return null;
   const files = origin.files.filter((f) => !BOOKKEEPING.test(f));
   if (files.length === 0) return null;
@@ -62,7 +67,8 @@ export function describeChangedSince(c: ChangedSince): string {
   return `${c.changed} of its ${c.of} files changed since${last}`;
 }
 
-const BUG = /\b(bug|broken|breaks?|regress(?:ion|ed)?|fails?|failing|failure|errors?|crash(?:es|ed)?|exception|no longer|stopped working|does(?:n't| not) work|wrong)\b/i;
+const BUG =
+  /\b(bug|broken|breaks?|regress(?:ion|ed)?|fails?|failing|failure|errors?|crash(?:es|ed)?|exception|no longer|stopped working|does(?:n't| not) work|wrong)\b/i;
 
 /** A brief that reports something broken (its title or opening paragraph says so). */
 export function isBugBrief(text: string): boolean {
@@ -74,7 +80,12 @@ export function isBugBrief(text: string): boolean {
 }
 
 /** `changedSince` for each match from git (at most the few a check shows), by path. */
-export async function changedSinceFor(root: string, matches: Array<{ filePath: string; origin?: WorkOrigin }>, ref: string | null, rules?: GitRules): Promise<Map<string, ChangedSince>> {
+export async function changedSinceFor(
+  root: string,
+  matches: Array<{ filePath: string; origin?: WorkOrigin }>,
+  ref: string | null,
+  rules?: GitRules,
+): Promise<Map<string, ChangedSince>> {
   const out = new Map<string, ChangedSince>();
   if (!ref) return out;
   for (const m of matches) {
@@ -91,11 +102,20 @@ export function sinceNotes(since: Map<string, ChangedSince>, regressions: Array<
     const c = since.get(m.filePath);
     if (!c) return [];
     const line = { label: 'Since', text: safe(describeChangedSince(c)) };
-    return regressions.some((r) => r.filePath === m.filePath) ? [line, { label: 'Regression?', text: 'a bug in work whose files changed after it: a possible regression, not a duplicate' }] : [line];
+    return regressions.some((r) => r.filePath === m.filePath)
+      ? [
+          line,
+          {
+            label: 'Regression?',
+            text: 'a bug in work whose files changed after it: a possible regression, not a duplicate',
+          },
+        ]
+      : [line];
   };
 }
 
-const FIX = /^\W*(?:fix(?:e[sd])?|bug ?fix|hotfix|repair|resolve[sd]?|correct(?:s|ed)?|handle|prevent|avoid|don'?t|do not)\b|\b(?:regression|crash(?:es|ed)?|bug)\b/i;
+const FIX =
+  /^\W*(?:fix(?:e[sd])?|bug ?fix|hotfix|repair|resolve[sd]?|correct(?:s|ed)?|handle|prevent|avoid|don'?t|do not)\b|\b(?:regression|crash(?:es|ed)?|bug)\b/i;
 
 /**
  * Whether a match may be a regression: the brief reports something broken, the past work

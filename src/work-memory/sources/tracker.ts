@@ -62,12 +62,19 @@ export function readTrackerExport(name: string, text: string): TrackerRead {
       warnings.push(`${name}: line ${i + 1}: not valid JSON; skipped`);
     }
   });
-  if (records.length === 0 && warnings.length > 0) throw new TrackerFileError(`${name}: no line is a JSON object (expected JSON lines of {id, title, body, closed, resolution})`);
+  if (records.length === 0 && warnings.length > 0)
+    throw new TrackerFileError(
+      `${name}: no line is a JSON object (expected JSON lines of {id, title, body, closed, resolution})`,
+    );
   const read = readRecords(name, records, 'tracker');
   return { ...read, warnings: [...warnings, ...read.warnings] };
 }
 
-function readRecords(name: string, records: Array<{ where: string; value: unknown }>, source: 'github' | 'tracker'): TrackerRead {
+function readRecords(
+  name: string,
+  records: Array<{ where: string; value: unknown }>,
+  source: 'github' | 'tracker',
+): TrackerRead {
   const out: TrackerRead = { docs: [], duplicates: [], warnings: [], notCompleted: 0 };
   const seen = new Set<string>();
   for (const { where, value } of records) {
@@ -111,8 +118,12 @@ interface Record_ {
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const login = (v: unknown): string | null => (isObject(v) ? (str(v.login) ?? str(v.name)) : null);
-const date = (v: unknown): string | null => (typeof v === 'string' && v !== '' && Number.isFinite(Date.parse(v)) && Math.abs(Date.parse(v)) < 8.64e15 ? new Date(Date.parse(v)).toISOString() : null);
-const webUrl = (v: unknown): string | null => (typeof v === 'string' && /^https?:\/\/[^\s@]+$/.test(v) && v.length <= 2048 ? v : null);
+const date = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' && Number.isFinite(Date.parse(v)) && Math.abs(Date.parse(v)) < 8.64e15
+    ? new Date(Date.parse(v)).toISOString()
+    : null;
+const webUrl = (v: unknown): string | null =>
+  typeof v === 'string' && /^https?:\/\/[^\s@]+$/.test(v) && v.length <= 2048 ? v : null;
 
 /** One item of `gh issue list --json …` or `gh pr list --json …`, or why it cannot be used. */
 function githubRecord(v: unknown): Record_ | string {
@@ -124,7 +135,9 @@ function githubRecord(v: unknown): Record_ | string {
   const body = v.body === undefined || v.body === null ? '' : str(v.body);
   if (body === null) return '"body" is not text';
   const isPull = 'mergedAt' in v || 'mergeCommit' in v || 'closingIssuesReferences' in v;
-  const labels = Array.isArray(v.labels) ? v.labels.map((l) => (isObject(l) ? str(l.name) : str(l))).filter((l): l is string => !!l) : [];
+  const labels = Array.isArray(v.labels)
+    ? v.labels.map((l) => (isObject(l) ? str(l.name) : str(l))).filter((l): l is string => !!l)
+    : [];
   const labelled = (re: RegExp) => labels.some((l) => re.test(l));
   const reason = (str(v.stateReason) ?? '').toLowerCase().replace(/_/g, ' ');
   const state = (str(v.state) ?? '').toUpperCase();
@@ -138,7 +151,10 @@ function githubRecord(v: unknown): Record_ | string {
   } else {
     when = date(v.closedAt);
     const closed = when !== null || state === 'CLOSED';
-    completed = closed && (reason === '' || reason === 'completed') && !labelled(/^(duplicate|wontfix|won't fix|invalid|not planned)$/i);
+    completed =
+      closed &&
+      (reason === '' || reason === 'completed') &&
+      !labelled(/^(duplicate|wontfix|won't fix|invalid|not planned)$/i);
   }
   // An issue of another repository (`Fixes upstream/lib#19`) is not this repository's #19.
   const home = repositoryOf(str(v.url));
@@ -148,11 +164,18 @@ function githubRecord(v: unknown): Record_ | string {
   };
   const closes = Array.isArray(v.closingIssuesReferences)
     ? v.closingIssuesReferences
-        .map((r) => (isObject(r) && typeof r.number === 'number' && Number.isSafeInteger(r.number) && ownRepository(r) ? String(r.number) : null))
+        .map((r) =>
+          isObject(r) && typeof r.number === 'number' && Number.isSafeInteger(r.number) && ownRepository(r)
+            ? String(r.number)
+            : null,
+        )
         .filter((n): n is string => n !== null)
     : [];
-  const files = Array.isArray(v.files) ? v.files.map((f) => (isObject(f) ? str(f.path) : null)).filter((p): p is string => !!p) : [];
-  const dup = /^duplicate$/.test(reason) || labelled(/^duplicate$/i) ? (/\bduplicate of #(\d+)/i.exec(body)?.[1] ?? null) : null;
+  const files = Array.isArray(v.files)
+    ? v.files.map((f) => (isObject(f) ? str(f.path) : null)).filter((p): p is string => !!p)
+    : [];
+  const dup =
+    /^duplicate$/.test(reason) || labelled(/^duplicate$/i) ? (/\bduplicate of #(\d+)/i.exec(body)?.[1] ?? null) : null;
   return {
     key: `github:${isPull ? 'pull' : 'issue'}/${number}`,
     number: String(number),
@@ -171,7 +194,9 @@ function githubRecord(v: unknown): Record_ | string {
 
 /** `owner/name` of a GitHub issue or pull request address, lower-cased; null when it is not one. */
 function repositoryOf(url: string | null): string | null {
-  const m = url ? /^https:\/\/[^/\s]{1,200}\/([^/\s]{1,100}\/[^/\s]{1,100})\/(?:issues|pull)\/\d{1,9}$/i.exec(url) : null;
+  const m = url
+    ? /^https:\/\/[^/\s]{1,200}\/([^/\s]{1,100}\/[^/\s]{1,100})\/(?:issues|pull)\/\d{1,9}$/i.exec(url)
+    : null;
   return m ? m[1].toLowerCase() : null;
 }
 
@@ -184,13 +209,16 @@ function linesRecord(v: unknown): Record_ | string {
   if (!title) return 'no title';
   const body = v.body === undefined || v.body === null ? '' : str(v.body);
   if (body === null) return '"body" is not text';
-  if (v.resolution !== undefined && v.resolution !== null && typeof v.resolution !== 'string') return '"resolution" is not text';
+  if (v.resolution !== undefined && v.resolution !== null && typeof v.resolution !== 'string')
+    return '"resolution" is not text';
   const resolution = (str(v.resolution) ?? '').trim().toLowerCase().replace(/[_-]+/g, ' ');
   const closedDate = date(v.closed);
   const closed = v.closed === true || closedDate !== null;
-  if (v.closed !== undefined && v.closed !== null && typeof v.closed !== 'boolean' && closedDate === null) return '"closed" is neither a date nor true/false';
+  if (v.closed !== undefined && v.closed !== null && typeof v.closed !== 'boolean' && closedDate === null)
+    return '"closed" is neither a date nor true/false';
   const dupRaw = v.duplicate_of;
-  const duplicateOf = typeof dupRaw === 'number' && Number.isFinite(dupRaw) ? String(dupRaw) : (str(dupRaw)?.trim() ?? null);
+  const duplicateOf =
+    typeof dupRaw === 'number' && Number.isFinite(dupRaw) ? String(dupRaw) : (str(dupRaw)?.trim() ?? null);
   if (duplicateOf !== null && !/^[\w.#/-]{1,64}$/.test(duplicateOf)) return '"duplicate_of" is not an id';
   return {
     key: `tracker:${id}`,

@@ -12,7 +12,15 @@ export interface SourceDoc {
 export interface SourcesState {
   /** `rules`: the exclusion rules the documents were chosen by (a change reads the history again). */
   /** `reading`: how much of each commit was read into its text (git-source.ts GIT_READING_VERSION; absent: 1); `shallow`: a shallow clone's boundary, as a key (absent: a whole history). */
-  git?: { ref: string; head: string; documents: number; skipped: Record<string, number>; rules?: string; reading?: number; shallow?: string };
+  git?: {
+    ref: string;
+    head: string;
+    documents: number;
+    skipped: Record<string, number>;
+    rules?: string;
+    reading?: number;
+    shallow?: string;
+  };
   trackers?: Array<{ path: string; size: number; mtimeMs: number; documents: number }>;
 }
 

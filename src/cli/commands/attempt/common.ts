@@ -25,6 +25,7 @@ export function paint(io: IO, stream: 'stdout' | 'stderr'): Promise<Paint> {
 export function requireCommand(words: string[] | undefined, flag: string | undefined, what: string): string {
   const fromArgs = words && words.length ? words : null;
   if (fromArgs && flag) throw new UsageError(`${what}: give the command after -- or with --command, not both`);
-  if (!fromArgs && !flag) throw new UsageError(`${what}: no command (give it after --, e.g. \`agentos ${what} -- npm install x\`)`);
+  if (!fromArgs && !flag)
+    throw new UsageError(`${what}: no command (give it after --, e.g. \`agentos ${what} -- npm install x\`)`);
   return fromArgs ? commandLine(fromArgs) : (flag as string);
 }

@@ -6,7 +6,9 @@ import { type CommandDeps, exitCodesHelp, attemptInt, attemptSince, parsePositiv
 
 /** `agentos attempt`: its flags, help and exit codes; the run function is loaded only when it runs. */
 export function define(program: Command, { context, setCode }: CommandDeps): void {
-  const attempt = program.command('attempt').description('the attempt memory: what was tried, what failed, what worked');
+  const attempt = program
+    .command('attempt')
+    .description('the attempt memory: what was tried, what failed, what worked');
   attempt
     .command('record')
     .description('record one attempt (or JSON from stdin with "-")')
@@ -20,14 +22,20 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
     .option('--exit-code <n>', 'the exit code', attemptInt)
     .option('--duration-ms <n>', 'how long it took', attemptInt)
     .option('--session <id>', 'session id (default $AGENTOS_SESSION, else one per process)')
-    .option('--work <id>', 'the issue it was tried for (default $AGENTOS_WORK, else the brief `issue start` began on this branch, else a number in the branch name)')
+    .option(
+      '--work <id>',
+      'the issue it was tried for (default $AGENTOS_WORK, else the brief `issue start` began on this branch, else a number in the branch name)',
+    )
     .option('--json', 'print the stored records as JSON on stdout')
     .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (source: string | undefined, opts) => {
       const { runAttemptRecord } = await import('./index.js');
       setCode(await runAttemptRecord(context(), source, opts));
     });
-  addFlags(attempt.command('check').description(ATTEMPT_CHECK.description).argument('[command...]', 'the command, after --'), ATTEMPT_CHECK)
+  addFlags(
+    attempt.command('check').description(ATTEMPT_CHECK.description).argument('[command...]', 'the command, after --'),
+    ATTEMPT_CHECK,
+  )
     .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (words: string[], opts) => {
       const { runAttemptCheck } = await import('./index.js');

@@ -24,18 +24,24 @@ export interface RecordOptions {
   json?: boolean;
 }
 
-export async function runAttemptRecord(ctx: CommandContext, source: string | undefined, opts: RecordOptions): Promise<number> {
+export async function runAttemptRecord(
+  ctx: CommandContext,
+  source: string | undefined,
+  opts: RecordOptions,
+): Promise<number> {
   const { io } = ctx;
   let attempts: NewAttempt[];
   if (source === '-') {
-    if (opts.command || opts.outcome) throw new UsageError('attempt record -: the attempt comes from stdin; do not also give --command or --outcome');
+    if (opts.command || opts.outcome)
+      throw new UsageError('attempt record -: the attempt comes from stdin; do not also give --command or --outcome');
     // --work applies to records from stdin that do not name their own.
     attempts = parseAttempts(await readAll(io.stdin));
   } else if (source !== undefined) {
     throw new UsageError(`attempt record: unexpected argument "${source}" (use - to read JSON from stdin)`);
   } else {
     if (!opts.outcome) throw new UsageError('attempt record: --outcome success|failure|unknown is required');
-    if (opts.command === undefined || opts.command.trim() === '') throw new UsageError('attempt record: --command is required');
+    if (opts.command === undefined || opts.command.trim() === '')
+      throw new UsageError('attempt record: --command is required');
     attempts = [
       {
         tool: opts.tool,
@@ -52,18 +58,24 @@ export async function runAttemptRecord(ctx: CommandContext, source: string | und
   }
   const project = await loadProject(ctx);
   if (!project.config.attempts.enabled) {
-    io.stderr.write('agentos: attempt memory is off (attempts.enabled: false in .agentos/config.yaml); nothing recorded.\n');
+    io.stderr.write(
+      'agentos: attempt memory is off (attempts.enabled: false in .agentos/config.yaml); nothing recorded.\n',
+    );
     if (opts.json) io.stdout.write(JSON.stringify({ recorded: [] }, null, 2) + '\n');
     return ExitCode.Ok;
   }
   const memory = await ctx.attempts('write', opts.session);
   try {
-    const recorded = attempts.map((a) => memory.record({ ...a, sessionId: a.sessionId ?? opts.session, work: a.work ?? opts.work }));
+    const recorded = attempts.map((a) =>
+      memory.record({ ...a, sessionId: a.sessionId ?? opts.session, work: a.work ?? opts.work }),
+    );
     // attempts.scope: org: sent to the team now, or queued for a later run (one warning says which).
     const warning = await shareBestEffort(ctx.root(), project.config, memory.queue, io.env, 'send');
     if (warning) io.stderr.write(`agentos: warning: ${warning}\n`);
     if (opts.json) io.stdout.write(JSON.stringify({ recorded }, null, 2) + '\n');
-    else for (const r of recorded) io.stdout.write(`Recorded ${r.outcome} ${r.id}${r.tags.length ? ` (tags: ${r.tags.join(', ')})` : ''}\n`);
+    else
+      for (const r of recorded)
+        io.stdout.write(`Recorded ${r.outcome} ${r.id}${r.tags.length ? ` (tags: ${r.tags.join(', ')})` : ''}\n`);
   } finally {
     memory.close();
   }
@@ -95,13 +107,25 @@ export async function runAttemptCheck(ctx: CommandContext, words: string[], opts
   } catch (e) {
     // The check informs; it never blocks. Say what failed.
     io.stderr.write(`agentos: attempt check failed: ${errorMessage(e)}. No history was consulted.\n`);
-    if (opts.json) io.stdout.write(JSON.stringify({ command, status: 'error', error: errorMessage(e), repeat: false, warnings: [] }, null, 2) + '\n');
+    if (opts.json)
+      io.stdout.write(
+        JSON.stringify({ command, status: 'error', error: errorMessage(e), repeat: false, warnings: [] }, null, 2) +
+          '\n',
+      );
     return ExitCode.Ok;
   }
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ command, status: 'ok', method: 'lexical:attempts', threshold, repeat: warnings.length > 0, warnings }, null, 2) + '\n');
+    io.stdout.write(
+      JSON.stringify(
+        { command, status: 'ok', method: 'lexical:attempts', threshold, repeat: warnings.length > 0, warnings },
+        null,
+        2,
+      ) + '\n',
+    );
   } else if (warnings.length > 0) {
-    io.stdout.write(renderRepeatWarning(warnings, threshold, project.config.attempts.failureLookbackDays, await paint(io, 'stdout')));
+    io.stdout.write(
+      renderRepeatWarning(warnings, threshold, project.config.attempts.failureLookbackDays, await paint(io, 'stdout')),
+    );
   } else {
     io.stdout.write(`No similar failure in the last ${project.config.attempts.failureLookbackDays} days.\n`);
   }
@@ -118,13 +142,23 @@ async function refreshFromTeam(ctx: CommandContext, config: Config): Promise<voi
   try {
     const writable = await ctx.attempts('write');
     try {
-      const warning = await shareBestEffort(ctx.root(), config, writable.queue, ctx.io.env, 'refresh', () => new Date(), HOOK_STORE_DEADLINE_MS);
+      const warning = await shareBestEffort(
+        ctx.root(),
+        config,
+        writable.queue,
+        ctx.io.env,
+        'refresh',
+        () => new Date(),
+        HOOK_STORE_DEADLINE_MS,
+      );
       if (warning) ctx.io.stderr.write(`agentos: warning: ${warning}\n`);
     } finally {
       writable.close();
     }
   } catch (e) {
-    ctx.io.stderr.write(`agentos: warning: the team's attempts were not refreshed (${errorMessage(e)}); checked against this machine's records\n`);
+    ctx.io.stderr.write(
+      `agentos: warning: the team's attempts were not refreshed (${errorMessage(e)}); checked against this machine's records\n`,
+    );
   }
 }
 
@@ -141,7 +175,8 @@ export interface ListOptions {
 
 export async function runAttemptList(ctx: CommandContext, opts: ListOptions): Promise<number> {
   const { io } = ctx;
-  if (opts.failures && opts.successes) throw new UsageError('attempt list: --failures and --successes exclude each other');
+  if (opts.failures && opts.successes)
+    throw new UsageError('attempt list: --failures and --successes exclude each other');
   const memory = await ctx.attempts('write');
   try {
     const records = memory.list({
@@ -171,7 +206,20 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const FIELDS = new Set(['tool', 'command', 'outcome', 'exitCode', 'durationMs', 'error', 'context', 'tags', 'sessionId', 'cwd', 'time', 'work']);
+const FIELDS = new Set([
+  'tool',
+  'command',
+  'outcome',
+  'exitCode',
+  'durationMs',
+  'error',
+  'context',
+  'tags',
+  'sessionId',
+  'cwd',
+  'time',
+  'work',
+]);
 
 /** One JSON object, a JSON array of them, or JSON lines. Errors name stdin, the line and the field. */
 export function parseAttempts(text: string): NewAttempt[] {
@@ -179,7 +227,10 @@ export function parseAttempts(text: string): NewAttempt[] {
   let values: { value: unknown; where: string }[];
   try {
     const whole = JSON.parse(text) as unknown;
-    values = (Array.isArray(whole) ? whole : [whole]).map((value, i) => ({ value, where: Array.isArray(whole) ? `stdin: item ${i + 1}` : 'stdin' }));
+    values = (Array.isArray(whole) ? whole : [whole]).map((value, i) => ({
+      value,
+      where: Array.isArray(whole) ? `stdin: item ${i + 1}` : 'stdin',
+    }));
   } catch {
     values = [];
     text.split('\n').forEach((line, i) => {
@@ -197,7 +248,8 @@ export function parseAttempts(text: string): NewAttempt[] {
 function validateAttempt(v: unknown, where: string): NewAttempt {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new UsageError(`${where}: expected a JSON object`);
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!FIELDS.has(k)) throw new UsageError(`${where}: ${k}: unknown field (allowed: ${[...FIELDS].join(', ')})`);
+  for (const k of Object.keys(o))
+    if (!FIELDS.has(k)) throw new UsageError(`${where}: ${k}: unknown field (allowed: ${[...FIELDS].join(', ')})`);
   const str = (k: string, required = false): string | undefined => {
     if (o[k] === undefined || o[k] === null) {
       if (required) throw new UsageError(`${where}: ${k}: required`);
@@ -208,12 +260,15 @@ function validateAttempt(v: unknown, where: string): NewAttempt {
   };
   const int = (k: string): number | undefined => {
     if (o[k] === undefined || o[k] === null) return undefined;
-    if (typeof o[k] !== 'number' || !Number.isInteger(o[k])) throw new UsageError(`${where}: ${k}: expected an integer`);
+    if (typeof o[k] !== 'number' || !Number.isInteger(o[k]))
+      throw new UsageError(`${where}: ${k}: expected an integer`);
     return o[k] as number;
   };
   const outcome = str('outcome', true);
-  if (!isOutcome(outcome)) throw new UsageError(`${where}: outcome: expected ${OUTCOMES.map((o) => `"${o}"`).join(', ')}`);
-  if (o.tags !== undefined && (!Array.isArray(o.tags) || o.tags.some((t) => typeof t !== 'string'))) throw new UsageError(`${where}: tags: expected a list of strings`);
+  if (!isOutcome(outcome))
+    throw new UsageError(`${where}: outcome: expected ${OUTCOMES.map((o) => `"${o}"`).join(', ')}`);
+  if (o.tags !== undefined && (!Array.isArray(o.tags) || o.tags.some((t) => typeof t !== 'string')))
+    throw new UsageError(`${where}: tags: expected a list of strings`);
   const time = str('time');
   if (time !== undefined && Number.isNaN(new Date(time).getTime())) throw new UsageError(`${where}: time: not a date`);
   return {

@@ -7,7 +7,13 @@ import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { proposeThresholds, tradeOff, type BandRow, type QueryResult } from '../../../work-memory/eval/metrics.js';
 import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { evaluate, historyCase } from '../../evaluate.js';
-import { maintainerFigures, projectScale, readAnswers, sameScale, type Answer } from '../../../work-memory/decision/answers.js';
+import {
+  maintainerFigures,
+  projectScale,
+  readAnswers,
+  sameScale,
+  type Answer,
+} from '../../../work-memory/decision/answers.js';
 import { FOLDS, refitReport, type LabelledBrief, type RefitReport } from '../../../work-memory/eval/refit.js';
 import { calibrationVersion, isTrackerReport, trackerSameWorkModel } from '../../../work-memory/scoring/calibrated.js';
 import { figuresOf, makeProjectLine, PROJECT_LINE_FILE } from '../../../work-memory/scoring/project-line.js';
@@ -77,7 +83,8 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
     } catch (e) {
       throw new UsageError(`${opts.results}: cannot read eval results (${(e as Error).message.split('\n')[0]})`);
     }
-    if (!Array.isArray(parsed.results)) throw new UsageError(`${opts.results}: not the output of \`agentos eval --save\``);
+    if (!Array.isArray(parsed.results))
+      throw new UsageError(`${opts.results}: not the output of \`agentos eval --save\``);
     results = parsed.results;
     ownHistory = parsed.report?.source === 'history';
   } else {
@@ -87,7 +94,8 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
       const root = ctx.root();
       const all = await readAnswers(root);
       const answered = answerResults(all, projectScale((await ctx.config()).config, root));
-      if (answered.length && !globals.quiet) io.stderr.write(`${answered.length} answers given at the duplicate prompt or on the tracker count as labels\n`);
+      if (answered.length && !globals.quiet)
+        io.stderr.write(`${answered.length} answers given at the duplicate prompt or on the tracker count as labels\n`);
       results = [...results, ...answered];
       maintainers = maintainerFigures(all);
     }
@@ -96,10 +104,16 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
   const config = (await ctx.config()).config;
   // The project's own line: the trackers' model refitted on these labels, measured out of sample beside the shipped one.
   const lines = { duplicate: config.thresholds.duplicate, related: config.thresholds.related };
-  const refits = [...labelledBriefs(asked)].map(([project, briefs]) => ({ project, ...refitReport(briefs, trackerSameWorkModel(), lines) }));
+  const refits = [...labelledBriefs(asked)].map(([project, briefs]) => ({
+    project,
+    ...refitReport(briefs, trackerSameWorkModel(), lines),
+  }));
   const rows = tradeOff(asked);
   const proposal = proposeThresholds(rows, opts.targetPrecision, opts.targetNoise);
-  const labels = { same: asked.filter((r) => r.target !== null).length, notSame: asked.filter((r) => r.target === null).length };
+  const labels = {
+    same: asked.filter((r) => r.target !== null).length,
+    notSame: asked.filter((r) => r.target === null).length,
+  };
   let wrote: string | null = null;
   let wroteLine: string | null = null;
   let retiredLine: string | null = null;
@@ -107,7 +121,12 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
   const own = ownHistory ? refits.find((r) => r.earned && r.model) : undefined;
   const lineFile = path.join(ctx.root(), PROJECT_LINE_FILE);
   if (opts.write && own?.model && own.shipped && own.refit) {
-    const line = makeProjectLine(own.model, { against: calibrationVersion(), labels: own.labels, shipped: own.shipped, project: own.refit });
+    const line = makeProjectLine(own.model, {
+      against: calibrationVersion(),
+      labels: own.labels,
+      shipped: own.shipped,
+      project: own.refit,
+    });
     await mkdir(path.dirname(lineFile), { recursive: true });
     await writeFileAtomic(lineFile, JSON.stringify(line, null, 2) + '\n');
     wroteLine = lineFile;
@@ -123,7 +142,10 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
         `calibrate: ${labels.same} labelled same-work briefs and ${labels.notSame} with nothing the same; the lines move at ${MIN_LABELS.same} and ${MIN_LABELS.notSame} (answers at the prompt, "duplicate of #N" links, a tracker's duplicates); nothing written`,
       );
     }
-    if (proposal.duplicate === null || proposal.related === null) throw new UsageError('calibrate: no thresholds meet the targets; nothing written (loosen --target-precision or --target-noise)');
+    if (proposal.duplicate === null || proposal.related === null)
+      throw new UsageError(
+        'calibrate: no thresholds meet the targets; nothing written (loosen --target-precision or --target-noise)',
+      );
     wrote = await writeThresholds(ctx.root(), proposal.duplicate, proposal.related);
   }
   const projectLine = refits.map((r) => ({
@@ -136,7 +158,21 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
   }));
   if (opts.json) {
     io.stdout.write(
-      JSON.stringify({ targets: { precision: opts.targetPrecision, noise: opts.targetNoise }, labels, maintainers, proposal, wrote, table: rows, projectLine, wroteLine, retiredLine }, null, 2) + '\n',
+      JSON.stringify(
+        {
+          targets: { precision: opts.targetPrecision, noise: opts.targetNoise },
+          labels,
+          maintainers,
+          proposal,
+          wrote,
+          table: rows,
+          projectLine,
+          wroteLine,
+          retiredLine,
+        },
+        null,
+        2,
+      ) + '\n',
     );
     return ExitCode.Ok;
   }
@@ -155,9 +191,18 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
       `(targets: alert precision >= ${opts.targetPrecision} at 10% duplicates, noise <= ${opts.targetNoise}).\n`,
   );
   if (refits.length) io.stdout.write('\n' + renderRefits(refits) + '\n');
-  if (retiredLine) io.stdout.write(`Removed the project's line (${retiredLine}): it no longer beats the shipped model; the shipped model answers.\n`);
-  if (wroteLine) io.stdout.write(`Wrote the project's line to ${wroteLine}; the thresholds stay as they are (the line was placed at them).\n`);
-  else io.stdout.write(wrote ? `Wrote thresholds to ${wrote}.\n` : 'Not written (use --write to save them to .agentos/config.yaml).\n');
+  if (retiredLine)
+    io.stdout.write(
+      `Removed the project's line (${retiredLine}): it no longer beats the shipped model; the shipped model answers.\n`,
+    );
+  if (wroteLine)
+    io.stdout.write(
+      `Wrote the project's line to ${wroteLine}; the thresholds stay as they are (the line was placed at them).\n`,
+    );
+  else
+    io.stdout.write(
+      wrote ? `Wrote thresholds to ${wrote}.\n` : 'Not written (use --write to save them to .agentos/config.yaml).\n',
+    );
   return ExitCode.Ok;
 }
 
@@ -180,7 +225,12 @@ export function labelledBriefs(results: Array<QueryResult & { project?: string }
     if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
   };
   // Only briefs a tracker's report could answer: a project with no tracker has no line of its own to measure.
-  const kept = results.filter((r) => r.history && (r.target === null || isTrackerReport(r.target)) && r.history.some((c) => c.features && isTrackerReport(c.path)));
+  const kept = results.filter(
+    (r) =>
+      r.history &&
+      (r.target === null || isTrackerReport(r.target)) &&
+      r.history.some((c) => c.features && isTrackerReport(c.path)),
+  );
   // Names are per project: the same path in two development trackers is two reports.
   const inProject = (r: { project?: string }, name: string) => `${r.project ?? ''}\u0000${name}`;
   for (const r of kept) {
@@ -189,7 +239,9 @@ export function labelledBriefs(results: Array<QueryResult & { project?: string }
   }
   const out = new Map<string, LabelledBrief[]>();
   for (const r of kept) {
-    const candidates = r.history!.filter((c) => c.features && isTrackerReport(c.path)).map((c) => ({ path: c.path, label: c.label, features: c.features! }));
+    const candidates = r
+      .history!.filter((c) => c.features && isTrackerReport(c.path))
+      .map((c) => ({ path: c.path, label: c.label, features: c.features! }));
     const project = r.project ?? 'this project';
     const list = out.get(project) ?? [];
     list.push({ id: r.id, cluster: find(inProject(r, r.id)), target: r.target, candidates });
@@ -203,14 +255,18 @@ function renderRefits(refits: Array<RefitReport & { project: string }>): string 
     `The project's own line: the trackers' model refitted on each project's labels, measured out of sample (${FOLDS}-fold by duplicate cluster) beside the shipped model on the same folds.`,
   ];
   for (const r of refits) {
-    lines.push(`  ${r.project}: ${r.labels.duplicates} labelled duplicates, ${r.labels.others} reports with nothing to find`);
+    lines.push(
+      `  ${r.project}: ${r.labels.duplicates} labelled duplicates, ${r.labels.others} reports with nothing to find`,
+    );
     if (r.shipped && r.refit) {
       lines.push('              AUC   first  alert recall  precision@10%  false alerts');
       for (const [name, m] of [
         ['shipped', r.shipped],
         ['project', r.refit],
       ] as const)
-        lines.push(`    ${name.padEnd(8)} ${m.auc.toFixed(3)}  ${pct(m.top1)}       ${pct(m.alert.recall)}        ${pct(m.alert.precisionAtBase)}       ${pct(m.alert.falseAlerts)}`);
+        lines.push(
+          `    ${name.padEnd(8)} ${m.auc.toFixed(3)}  ${pct(m.top1)}       ${pct(m.alert.recall)}        ${pct(m.alert.precisionAtBase)}       ${pct(m.alert.falseAlerts)}`,
+        );
     }
     lines.push(`    ${r.verdict}`);
   }
@@ -222,7 +278,9 @@ function renderTable(rows: BandRow[], p: { duplicate: number | null; related: nu
   for (const r of rows) {
     if (Math.round(r.threshold * 100) % 5 !== 0 && r.threshold !== p.duplicate && r.threshold !== p.related) continue;
     const mark = r.threshold === p.duplicate ? '  <- duplicate' : r.threshold === p.related ? '  <- related' : '';
-    lines.push(`${r.threshold.toFixed(2).padStart(9)}  ${pct(r.recall)}     ${pct(r.precisionAtBase)}  ${pct(r.noise)}  ${pct(r.dupReach)}${mark}`);
+    lines.push(
+      `${r.threshold.toFixed(2).padStart(9)}  ${pct(r.recall)}     ${pct(r.precisionAtBase)}  ${pct(r.noise)}  ${pct(r.dupReach)}${mark}`,
+    );
   }
   return lines.join('\n');
 }

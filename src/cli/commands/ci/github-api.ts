@@ -27,7 +27,14 @@ export class GitHubApi {
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
-  private async call(method: string, path: string, what: string, permission: string, body?: unknown, absentIsDone = false): Promise<unknown> {
+  private async call(
+    method: string,
+    path: string,
+    what: string,
+    permission: string,
+    body?: unknown,
+    absentIsDone = false,
+  ): Promise<unknown> {
     let res: Response;
     try {
       res = await this.fetchImpl(`${this.base.replace(/\/+$/, '')}${path}`, {
@@ -43,7 +50,10 @@ export class GitHubApi {
         signal: AbortSignal.timeout(30_000),
       });
     } catch (e) {
-      throw new ExitError(`GitHub could not be reached to ${what} (${oneLine((e as Error).message, 200)})`, ExitCode.TrackerRefused);
+      throw new ExitError(
+        `GitHub could not be reached to ${what} (${oneLine((e as Error).message, 200)})`,
+        ExitCode.TrackerRefused,
+      );
     }
     const text = await res.text();
     if (res.status === 404 && absentIsDone) return null;
@@ -54,13 +64,18 @@ export class GitHubApi {
       } catch {
         message = text;
       }
-      const limited = res.status === 429 || (res.status === 403 && (res.headers.get('x-ratelimit-remaining') === '0' || /rate limit/i.test(message)));
+      const limited =
+        res.status === 429 ||
+        (res.status === 403 && (res.headers.get('x-ratelimit-remaining') === '0' || /rate limit/i.test(message)));
       const hint = limited
         ? `; rate limited${res.headers.get('x-ratelimit-reset') ? ` until ${new Date(Number(res.headers.get('x-ratelimit-reset')) * 1000).toISOString()}` : ''}`
         : res.status === 401 || res.status === 403 || res.status === 404
           ? `; the workflow's token needs \`permissions: ${permission}\``
           : '';
-      throw new ExitError(`GitHub refused to ${what} (${res.status} ${oneLine(message, 200).replaceAll(this.token, '***')})${hint}`, ExitCode.TrackerRefused);
+      throw new ExitError(
+        `GitHub refused to ${what} (${res.status} ${oneLine(message, 200).replaceAll(this.token, '***')})${hint}`,
+        ExitCode.TrackerRefused,
+      );
     }
     return text ? JSON.parse(text) : null;
   }
@@ -68,14 +83,25 @@ export class GitHubApi {
   /** Our comment among the issue's (the first by the bot's login that starts with `marker`), or null. */
   async findComment(issue: number, marker: string): Promise<IssueComment | null> {
     for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
-      const list = (await this.call('GET', `/repos/${this.repo}/issues/${issue}/comments?per_page=100&page=${page}`, `read the comments of #${issue}`, 'issues: read')) as Array<{
+      const list = (await this.call(
+        'GET',
+        `/repos/${this.repo}/issues/${issue}/comments?per_page=100&page=${page}`,
+        `read the comments of #${issue}`,
+        'issues: read',
+      )) as Array<{
         id?: unknown;
         body?: unknown;
         user?: { type?: unknown; login?: unknown } | null;
       }>;
       if (!Array.isArray(list)) return null;
       for (const c of list) {
-        if (typeof c.id === 'number' && typeof c.body === 'string' && c.body.startsWith(marker) && c.user?.login === this.botLogin) return { id: c.id, body: c.body };
+        if (
+          typeof c.id === 'number' &&
+          typeof c.body === 'string' &&
+          c.body.startsWith(marker) &&
+          c.user?.login === this.botLogin
+        )
+          return { id: c.id, body: c.body };
       }
       if (list.length < 100) return null;
     }
@@ -83,28 +109,54 @@ export class GitHubApi {
   }
 
   async createComment(issue: number, body: string): Promise<number> {
-    const r = (await this.call('POST', `/repos/${this.repo}/issues/${issue}/comments`, `comment on #${issue}`, 'issues: write', { body })) as { id?: unknown };
+    const r = (await this.call(
+      'POST',
+      `/repos/${this.repo}/issues/${issue}/comments`,
+      `comment on #${issue}`,
+      'issues: write',
+      { body },
+    )) as { id?: unknown };
     return typeof r?.id === 'number' ? r.id : 0;
   }
 
   async updateComment(id: number, body: string): Promise<void> {
-    await this.call('PATCH', `/repos/${this.repo}/issues/comments/${id}`, `edit comment ${id}`, 'issues: write', { body });
+    await this.call('PATCH', `/repos/${this.repo}/issues/comments/${id}`, `edit comment ${id}`, 'issues: write', {
+      body,
+    });
   }
 
   async addLabel(issue: number, label: string): Promise<void> {
-    await this.call('POST', `/repos/${this.repo}/issues/${issue}/labels`, `label #${issue} "${label}"`, 'issues: write', { labels: [label] });
+    await this.call(
+      'POST',
+      `/repos/${this.repo}/issues/${issue}/labels`,
+      `label #${issue} "${label}"`,
+      'issues: write',
+      { labels: [label] },
+    );
   }
 
   /** Takes the label off (GitHub answers 404 when it is not on the issue: already done). */
   async removeLabel(issue: number, label: string): Promise<void> {
-    await this.call('DELETE', `/repos/${this.repo}/issues/${issue}/labels/${encodeURIComponent(label)}`, `remove the label "${label}" from #${issue}`, 'issues: write', undefined, true);
+    await this.call(
+      'DELETE',
+      `/repos/${this.repo}/issues/${issue}/labels/${encodeURIComponent(label)}`,
+      `remove the label "${label}" from #${issue}`,
+      'issues: write',
+      undefined,
+      true,
+    );
   }
 
   /** Paths a pull request adds or changes (removed files have nothing to check). */
   async pullRequestFiles(pr: number): Promise<string[]> {
     const out: string[] = [];
     for (let page = 1; page <= MAX_FILE_PAGES; page++) {
-      const list = (await this.call('GET', `/repos/${this.repo}/pulls/${pr}/files?per_page=100&page=${page}`, `list the files of pull request #${pr}`, 'pull-requests: read')) as Array<{
+      const list = (await this.call(
+        'GET',
+        `/repos/${this.repo}/pulls/${pr}/files?per_page=100&page=${page}`,
+        `list the files of pull request #${pr}`,
+        'pull-requests: read',
+      )) as Array<{
         filename?: unknown;
         status?: unknown;
       }>;

@@ -19,7 +19,15 @@ import picomatch from 'picomatch';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { oneLine } from '../../../shared/sanitize.js';
-import { alertsOf, COMMENT_MARKER, commentData, dataLine, githubFileLink, renderCommentMarkdown, type CiReport } from '../../../work-memory/output/ci.js';
+import {
+  alertsOf,
+  COMMENT_MARKER,
+  commentData,
+  dataLine,
+  githubFileLink,
+  renderCommentMarkdown,
+  type CiReport,
+} from '../../../work-memory/output/ci.js';
 import { annotation, writeWorkflowCommand } from '../../../shared/actions-log.js';
 import { briefKey, projectScale, recordMaintainerAnswer } from '../../../work-memory/decision/answers.js';
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
@@ -73,14 +81,17 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
   const { io } = ctx;
   const name = opts.eventName ?? io.env.GITHUB_EVENT_NAME;
   const file = opts.event ?? io.env.GITHUB_EVENT_PATH;
-  if (!name || !file) throw new UsageError('ci github: no event (run it in a GitHub Actions job, or give --event-name and --event FILE)');
+  if (!name || !file)
+    throw new UsageError('ci github: no event (run it in a GitHub Actions job, or give --event-name and --event FILE)');
   const payload = await readEvent(file);
   const action = typeof payload.action === 'string' ? payload.action : '';
   const say = (s: string) => io.stderr.write(`agentos: ${s}\n`);
   if (name === 'pull_request_target') {
     // It runs with the base repository's write token on the base branch's checkout: a brief the pull request
     // adds is not there, and checking out its head would run its files with that token and that cache.
-    throw new UsageError('ci github: pull_request_target is not supported (use pull_request: fork runs get a read-only token and their own cache; docs/ci.md)');
+    throw new UsageError(
+      'ci github: pull_request_target is not supported (use pull_request: fork runs get a read-only token and their own cache; docs/ci.md)',
+    );
   }
   const api = opts.dryRun ? null : githubApi(io.env, opts.botLogin ?? DEFAULT_BOT_LOGIN);
 
@@ -89,12 +100,15 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
     if (issue.isPullRequest) return ExitCode.Ok;
     if (['opened', 'edited', 'reopened'].includes(action)) {
       // A closed issue is past work (and, read from the tracker, in the index): edits to it are not new work.
-      if (issue.state !== 'open') return (say(`#${issue.number} is ${oneLine(issue.state, 20)}: not checked`), ExitCode.Ok);
+      if (issue.state !== 'open')
+        return (say(`#${issue.number} is ${oneLine(issue.state, 20)}: not checked`), ExitCode.Ok);
       // A bot that keeps an issue up to date (a dependency dashboard, edited many times a day) files no new work by editing it.
-      if (action === 'edited' && (payload.sender as { type?: unknown } | undefined)?.type === 'Bot') return (say(`#${issue.number}: edited by a bot: not checked`), ExitCode.Ok);
+      if (action === 'edited' && (payload.sender as { type?: unknown } | undefined)?.type === 'Bot')
+        return (say(`#${issue.number}: edited by a bot: not checked`), ExitCode.Ok);
       return checkIssue(ctx, api, issue, opts, say);
     }
-    if (action === 'closed' || action === 'unlabeled') return maintainerAnswer(ctx, api, issue, payload, action, opts, say);
+    if (action === 'closed' || action === 'unlabeled')
+      return maintainerAnswer(ctx, api, issue, payload, action, opts, say);
     say(`issues.${oneLine(action, 40)}: nothing to do`);
     return ExitCode.Ok;
   }
@@ -110,13 +124,21 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
       // One brief that cannot be read (empty, binary, too large, a link out of the checkout) is named and skipped: the others are still checked.
       const brief = await prBrief(ctx, file).catch((e: unknown) => {
         if (!(e instanceof UsageError)) throw e;
-        writeWorkflowCommand(io.stdout, annotation('warning', { file, line: 1, title: 'agentos: brief not checked' }, oneLine(e.message, 300)));
+        writeWorkflowCommand(
+          io.stdout,
+          annotation('warning', { file, line: 1, title: 'agentos: brief not checked' }, oneLine(e.message, 300)),
+        );
         return null;
       });
       if (!brief) continue;
       // Annotations on stdout for the runner, the summary to $GITHUB_STEP_SUMMARY.
       const c = await checkBrief(ctx, brief, { context: [], machine: true });
-      await writeResult(io, 'github', checkResult(c, await policyDecision(c)), ciOptions(io, ctx.root(), c.brief.absPath, c.config));
+      await writeResult(
+        io,
+        'github',
+        checkResult(c, await policyDecision(c)),
+        ciOptions(io, ctx.root(), c.brief.absPath, c.config),
+      );
     }
     return ExitCode.Ok;
   }
@@ -124,14 +146,27 @@ export async function runCiGithub(ctx: CommandContext, opts: CiGithubOptions): P
   return ExitCode.Ok;
 }
 
-async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Issue, opts: CiGithubOptions, say: (s: string) => void): Promise<number> {
+async function checkIssue(
+  ctx: CommandContext,
+  api: GitHubApi | null,
+  issue: Issue,
+  opts: CiGithubOptions,
+  say: (s: string) => void,
+): Promise<number> {
   // The issue's own record, once the tracker export has it, is left out by the check itself (check/run.ts scoringFor).
   const report = await check(ctx, issueBrief(issue), issue.number);
   const { config } = await ctx.config();
   if (report.error || report.status === 'error' || report.status === 'no_history') {
     // Failed open: nothing is said on the issue (an earlier comment stands), and the job log says why.
     const why = report.error ?? 'no past work in the index';
-    writeWorkflowCommand(ctx.io.stdout, annotation('warning', { title: 'agentos: check failed' }, oneLine(`agentos could not check #${issue.number}: ${why}`, 400)));
+    writeWorkflowCommand(
+      ctx.io.stdout,
+      annotation(
+        'warning',
+        { title: 'agentos: check failed' },
+        oneLine(`agentos could not check #${issue.number}: ${why}`, 400),
+      ),
+    );
     say(`#${issue.number}: not checked (${oneLine(why, 200)}); nothing posted`);
     return ExitCode.Ok;
   }
@@ -145,7 +180,11 @@ async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Iss
   const unlabel = alerts.length === 0 && Boolean(before?.labelled) && hasLabel(issue, opts.label);
   const labelled = (Boolean(before?.labelled) || label) && !unlabel;
   const body = worth
-    ? renderCommentMarkdown(report, { duplicate: config.thresholds.duplicate, fileLink: githubFileLink(ctx.io.env), labelled })
+    ? renderCommentMarkdown(report, {
+        duplicate: config.thresholds.duplicate,
+        fileLink: githubFileLink(ctx.io.env),
+        labelled,
+      })
     : `${COMMENT_MARKER}\n${dataLine({ brief: report.brief.key ?? report.brief.sha256, alerts: [], ...(labelled ? { labelled } : {}) })}\nagentos: after the last edit this issue no longer matches earlier work.\n`;
   if (!api) {
     ctx.io.stdout.write(worth ? body : '');
@@ -158,7 +197,9 @@ async function checkIssue(ctx: CommandContext, api: GitHubApi | null, issue: Iss
     // An earlier version of this issue matched: that comment no longer holds.
     if (ours) await api.updateComment(ours.id, body);
     if (unlabel) await api.removeLabel(issue.number, opts.label);
-    say(`#${issue.number}: no earlier work like it${ours ? ' (the earlier comment now says so)' : ''}${unlabel ? `; label "${opts.label}" removed` : ''}`);
+    say(
+      `#${issue.number}: no earlier work like it${ours ? ' (the earlier comment now says so)' : ''}${unlabel ? `; label "${opts.label}" removed` : ''}`,
+    );
     return ExitCode.Ok;
   }
   // The label first: the comment says the issue is labelled, and a label GitHub refused must not be said to be there.
@@ -185,7 +226,8 @@ async function maintainerAnswer(
   const sender = payload.sender as { type?: unknown; login?: unknown } | undefined;
   const removed = (payload.label as { name?: unknown } | undefined)?.name;
   const removedOurs = typeof removed === 'string' && sameLabel(removed, opts.label);
-  const answer = action === 'closed' ? (issue.stateReason === 'duplicate' ? 'abort' : null) : removedOurs ? 'ignore' : null;
+  const answer =
+    action === 'closed' ? (issue.stateReason === 'duplicate' ? 'abort' : null) : removedOurs ? 'ignore' : null;
   if (!answer || !api) return ExitCode.Ok;
   // A maintainer's answer: not a bot's, and not the issue's own author's unless they are a maintainer
   // (closing someone else's issue or removing a label takes triage rights on GitHub; closing one's own does not).
@@ -193,7 +235,9 @@ async function maintainerAnswer(
   // agentos itself (its label taken off when an edit made the issue clear) answers nothing, whatever token it acts with.
   const bySelf = typeof sender?.login === 'string' && sender.login === (opts.botLogin ?? DEFAULT_BOT_LOGIN);
   if (sender?.type === 'Bot' || bySelf || (byAuthor && !MAINTAINER_ASSOCIATIONS.has(issue.association ?? ''))) {
-    say(`#${issue.number}: ${action} by ${sender?.type === 'Bot' || bySelf ? 'a bot' : 'its author'}: not a maintainer's answer`);
+    say(
+      `#${issue.number}: ${action} by ${sender?.type === 'Bot' || bySelf ? 'a bot' : 'its author'}: not a maintainer's answer`,
+    );
     return ExitCode.Ok;
   }
   const ours = await api.findComment(issue.number, COMMENT_MARKER);
@@ -202,13 +246,23 @@ async function maintainerAnswer(
   if (!data?.alerts.length) {
     // A duplicate agentos did not alert on: what recall is measured against.
     if (answer === 'abort') {
-      await recordMaintainerAnswer(ctx.root(), { brief: briefKey(stripAgentosSections(normalizeText(issueBrief(issue)))), alerts: [] }, 'missed', projectScale(config, ctx.root()), issue.number);
-      say(`#${issue.number}: closed as a duplicate agentos had not alerted on; kept as a miss for \`agentos calibrate\``);
+      await recordMaintainerAnswer(
+        ctx.root(),
+        { brief: briefKey(stripAgentosSections(normalizeText(issueBrief(issue)))), alerts: [] },
+        'missed',
+        projectScale(config, ctx.root()),
+        issue.number,
+      );
+      say(
+        `#${issue.number}: closed as a duplicate agentos had not alerted on; kept as a miss for \`agentos calibrate\``,
+      );
     }
     return ExitCode.Ok;
   }
   const n = await recordMaintainerAnswer(ctx.root(), data, answer, projectScale(config, ctx.root()), issue.number);
-  say(`#${issue.number}: ${answer === 'abort' ? 'closed as a duplicate' : `label "${opts.label}" removed`}: ${n} answer${n === 1 ? '' : 's'} kept for \`agentos calibrate\``);
+  say(
+    `#${issue.number}: ${answer === 'abort' ? 'closed as a duplicate' : `label "${opts.label}" removed`}: ${n} answer${n === 1 ? '' : 's'} kept for \`agentos calibrate\``,
+  );
   return ExitCode.Ok;
 }
 
@@ -247,13 +301,15 @@ async function readEvent(file: string): Promise<Record<string, unknown>> {
   } catch (e) {
     throw new UsageError(`${file}: not a GitHub event payload (${oneLine((e as Error).message, 120)})`);
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new UsageError(`${file}: not a GitHub event payload (not a JSON object)`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new UsageError(`${file}: not a GitHub event payload (not a JSON object)`);
   return v as Record<string, unknown>;
 }
 
 function issueOf(payload: Record<string, unknown>, file: string): Issue {
   const i = payload.issue as Record<string, unknown> | undefined;
-  if (!i || typeof i.number !== 'number' || !Number.isInteger(i.number) || i.number < 1) throw new UsageError(`${file}: issue.number is missing`);
+  if (!i || typeof i.number !== 'number' || !Number.isInteger(i.number) || i.number < 1)
+    throw new UsageError(`${file}: issue.number is missing`);
   if (typeof i.title !== 'string') throw new UsageError(`${file}: issue.title is not text`);
   const user = i.user as { login?: unknown } | undefined;
   return {
@@ -265,14 +321,19 @@ function issueOf(payload: Record<string, unknown>, file: string): Issue {
     isPullRequest: i.pull_request !== undefined && i.pull_request !== null,
     author: typeof user?.login === 'string' ? user.login : null,
     association: typeof i.author_association === 'string' ? i.author_association : null,
-    labels: Array.isArray(i.labels) ? i.labels.map((l) => (l as { name?: unknown } | null)?.name).filter((n): n is string => typeof n === 'string') : [],
+    labels: Array.isArray(i.labels)
+      ? i.labels.map((l) => (l as { name?: unknown } | null)?.name).filter((n): n is string => typeof n === 'string')
+      : [],
   };
 }
 
 function githubApi(env: NodeJS.ProcessEnv, botLogin: string): GitHubApi {
   const token = env.GITHUB_TOKEN || env.GH_TOKEN;
   const repo = env.GITHUB_REPOSITORY;
-  if (!token) throw new UsageError('ci github: no token (set GITHUB_TOKEN: `env: GITHUB_TOKEN: ${{ github.token }}`, or run with --dry-run)');
+  if (!token)
+    throw new UsageError(
+      'ci github: no token (set GITHUB_TOKEN: `env: GITHUB_TOKEN: ${{ github.token }}`, or run with --dry-run)',
+    );
   if (!repo || !/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new UsageError('ci github: GITHUB_REPOSITORY is not owner/name');
   return new GitHubApi(env.GITHUB_API_URL || 'https://api.github.com', token, repo, botLogin);
 }

@@ -25,13 +25,31 @@ export async function runContext(ctx: CommandContext, briefArg: string, opts: Co
   const manual = await readManualContext(opts.context ?? [], io.cwd, root);
   const deps = await ctx.checkDeps();
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
-  const index = await refreshIndexForCheck(io, { root, config, model: deps.identity, loadEmbedder: deps.loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
+  const index = await refreshIndexForCheck(io, {
+    root,
+    config,
+    model: deps.identity,
+    loadEmbedder: deps.loadEmbedder,
+    noRefresh: opts.refresh === false,
+    spinner,
+    quiet: Boolean(globals.quiet),
+  });
   const outcome = await runChecks(stripAgentosSections(brief.text), config, deps, { history: false, standards: true });
-  if (outcome.standards.error) io.stderr.write(`warning: ${outcome.standards.noIndex ? outcome.standards.error : `standards context unavailable: ${outcome.standards.error}`}\n`);
+  if (outcome.standards.error)
+    io.stderr.write(
+      `warning: ${outcome.standards.noIndex ? outcome.standards.error : `standards context unavailable: ${outcome.standards.error}`}\n`,
+    );
   const items = mergeContext(manual, outcome.standards.items);
   const logger = await ctx.logger();
   logRetrievedStandards(logger, outcome.standards.items);
-  if (opts.json) io.stdout.write(JSON.stringify({ method: outcome.standards.method, error: outcome.standards.error, items, coverage: coverageJson(index) }, null, 2) + '\n');
+  if (opts.json)
+    io.stdout.write(
+      JSON.stringify(
+        { method: outcome.standards.method, error: outcome.standards.error, items, coverage: coverageJson(index) },
+        null,
+        2,
+      ) + '\n',
+    );
   else if (items.length) io.stdout.write(relevantStandardsSection(items) + '\n');
   else io.stderr.write('No relevant standards found.\n');
   return ExitCode.Ok;

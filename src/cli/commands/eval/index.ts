@@ -21,7 +21,10 @@ function renderMetrics(m: EvalMetrics, indent = '  '): string[] {
 
 export function renderReport(r: EvalReport): string {
   const m = r.metrics;
-  const lines = [`Evaluation of ${r.source} (${r.scoring} scoring, calibration ${r.calibration}, ${r.indexed} documents indexed)`, ...renderMetrics(m)];
+  const lines = [
+    `Evaluation of ${r.source} (${r.scoring} scoring, calibration ${r.calibration}, ${r.indexed} documents indexed)`,
+    ...renderMetrics(m),
+  ];
   for (const [name, pm] of Object.entries(r.byProject ?? {})) {
     if (Object.keys(r.byProject ?? {}).length < 2) break;
     lines.push(`  ${name}`, ...renderMetrics(pm, '    '));
@@ -43,7 +46,9 @@ export function renderReport(r: EvalReport): string {
     }
   }
   lines.push(
-    `  timings                     query median ${m.timings.queryMsMedian.toFixed(1)} ms, p95 ${m.timings.queryMsP95.toFixed(1)} ms; ${Object.entries(r.timings)
+    `  timings                     query median ${m.timings.queryMsMedian.toFixed(1)} ms, p95 ${m.timings.queryMsP95.toFixed(1)} ms; ${Object.entries(
+      r.timings,
+    )
       .map(([k, v]) => `${k} ${Math.round(v)} ms`)
       .join(', ')}`,
   );
@@ -53,7 +58,8 @@ export function renderReport(r: EvalReport): string {
 export async function runEval(ctx: CommandContext, opts: EvalOptions): Promise<number> {
   const { io } = ctx;
   if (opts.pairs === '') throw new UsageError('eval: --pairs needs a file');
-  if (opts.sweep && !opts.pairs) throw new UsageError('eval: --sweep needs --pairs (a labelled set to sample projects from)');
+  if (opts.sweep && !opts.pairs)
+    throw new UsageError('eval: --sweep needs --pairs (a labelled set to sample projects from)');
   const { report, results } = await evaluate(ctx, opts);
   if (opts.save) await writeFile(path.resolve(io.cwd, opts.save), JSON.stringify({ report, results }) + '\n');
   io.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : renderReport(report) + '\n');

@@ -3,7 +3,13 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
-import { formatSettings, installHooks, lineDiff, parseSettings, uninstallHooks } from '../../../agents/hooks/agent-settings.js';
+import {
+  formatSettings,
+  installHooks,
+  lineDiff,
+  parseSettings,
+  uninstallHooks,
+} from '../../../agents/hooks/agent-settings.js';
 import { packageRoot } from '../../../shared/package-root.js';
 import { AGENTS, NO_HOOKS, agentNamed, type AgentHooks } from '../../../agents/hooks/agents.js';
 
@@ -17,14 +23,20 @@ export interface HooksInstallOptions {
 }
 
 /** Which settings file of the agent: project (default, shared), local (not committed; Claude Code only) or user. */
-export function settingsFile(ctx: CommandContext, opts: { user?: boolean; local?: boolean; project?: boolean }, agent: AgentHooks = AGENTS.claude): string {
-  if ([opts.user, opts.local, opts.project].filter(Boolean).length > 1) throw new UsageError('hooks: choose one of --project, --local, --user');
+export function settingsFile(
+  ctx: CommandContext,
+  opts: { user?: boolean; local?: boolean; project?: boolean },
+  agent: AgentHooks = AGENTS.claude,
+): string {
+  if ([opts.user, opts.local, opts.project].filter(Boolean).length > 1)
+    throw new UsageError('hooks: choose one of --project, --local, --user');
   if (opts.user) {
     const home = ctx.io.env.HOME ?? ctx.io.env.USERPROFILE;
     if (!home) throw new UsageError('hooks --user: HOME is not set');
     return path.join(home, ...agent.files.user.split('/'));
   }
-  if (opts.local && !agent.files.local) throw new UsageError(`hooks --local: ${agent.label} has no local settings file (use --project or --user)`);
+  if (opts.local && !agent.files.local)
+    throw new UsageError(`hooks --local: ${agent.label} has no local settings file (use --project or --user)`);
   const root = ctx.root();
   return path.join(root, ...(opts.local ? agent.files.local! : agent.files.project).split('/'));
 }
@@ -69,7 +81,9 @@ export async function runHooksInstall(ctx: CommandContext, agent: string, opts: 
   const { io } = ctx;
   const spec = agentFor(agent, 'install');
   if (opts.onRepeat === 'ask' && !spec.canAsk)
-    throw new UsageError(`hooks install ${spec.name}: --on-repeat ask: ${spec.label}'s hooks cannot ask for a confirmation${spec.cannotAsk ? ` (${spec.cannotAsk})` : ''}; use warn`);
+    throw new UsageError(
+      `hooks install ${spec.name}: --on-repeat ask: ${spec.label}'s hooks cannot ask for a confirmation${spec.cannotAsk ? ` (${spec.cannotAsk})` : ''}; use warn`,
+    );
   const file = settingsFile(ctx, opts, spec);
   const before = readText(file);
   const settings = parseSettings(before, file);
@@ -88,15 +102,22 @@ export async function runHooksInstall(ctx: CommandContext, agent: string, opts: 
   }
   await writeAtomic(file, after);
   if (added.length) io.stderr.write(`installed agentos ${spec.label} hooks (${added.join(', ')}) in ${file}\n`);
-  if (updated.length) io.stderr.write(`updated agentos ${spec.label} hooks (${updated.join(', ')}) in ${file} to these options\n`);
+  if (updated.length)
+    io.stderr.write(`updated agentos ${spec.label} hooks (${updated.join(', ')}) in ${file} to these options\n`);
   if (spec.note) io.stderr.write(`note: ${spec.note}\n`);
   if (!opts.command && prefix !== 'agentos' && !opts.user && !opts.local) {
-    io.stderr.write(`note: the hook command is an absolute path (${prefix}); for a shared settings file put agentos on PATH or pass --command\n`);
+    io.stderr.write(
+      `note: the hook command is an absolute path (${prefix}); for a shared settings file put agentos on PATH or pass --command\n`,
+    );
   }
   return ExitCode.Ok;
 }
 
-export async function runHooksUninstall(ctx: CommandContext, agent: string, opts: { user?: boolean; project?: boolean; local?: boolean; dryRun?: boolean }): Promise<number> {
+export async function runHooksUninstall(
+  ctx: CommandContext,
+  agent: string,
+  opts: { user?: boolean; project?: boolean; local?: boolean; dryRun?: boolean },
+): Promise<number> {
   const { io } = ctx;
   const spec = agentFor(agent, 'uninstall');
   const file = settingsFile(ctx, opts, spec);

@@ -18,13 +18,21 @@ export async function emptyGlobWarnings(
   if (report.scanned === 0) {
     const globs = await count(root, config.corpus, includeHistory ? ['standard', 'history'] : ['standard']);
     const empty = globs.filter((g) => g.files === 0).map((g) => g.glob);
-    return { globs, warnings: [`no files matched the corpus globs (${listGlobs([...new Set(empty)])} matched nothing); ${hint}`] };
+    return {
+      globs,
+      warnings: [`no files matched the corpus globs (${listGlobs([...new Set(empty)])} matched nothing); ${hint}`],
+    };
   }
   // Git or a tracker export gave completed work: history globs matching nothing is no problem.
   if (includeHistory && !report.sources?.documents) {
     const globs = await count(root, config.corpus, ['history']);
     if (globs.every((g) => g.files === 0)) {
-      return { globs, warnings: [`history globs matched 0 files (${listGlobs(globs.map((g) => g.glob))}): no completed work is indexed; ${hint}`] };
+      return {
+        globs,
+        warnings: [
+          `history globs matched 0 files (${listGlobs(globs.map((g) => g.glob))}): no completed work is indexed; ${hint}`,
+        ],
+      };
     }
   }
   return { globs: [], warnings: [] };

@@ -23,13 +23,16 @@ export async function runIndex(ctx: CommandContext, opts: IndexOptions): Promise
   const { io, globals } = ctx;
   const started = performance.now();
   const root = ctx.root();
-  if (opts.includeHistory && opts.history === false) throw new UsageError('--include-history and --no-history contradict each other; choose one');
+  if (opts.includeHistory && opts.history === false)
+    throw new UsageError('--include-history and --no-history contradict each other; choose one');
   const { config, warnings: configWarnings } = await ctx.config();
   for (const w of configWarnings) io.stderr.write(`warning: ${w}\n`);
   // The index remembers whether it covers history; flags change that on purpose.
   const scope = resolveHistoryScope(root, { includeHistory: opts.includeHistory, noHistory: opts.history === false });
-  if (scope.kept && !globals.quiet) io.stderr.write('Keeping history: the index already covers completed work (--no-history drops it).\n');
-  if (scope.dropped && !globals.quiet) io.stderr.write('Dropping history: --no-history removes completed work from the index.\n');
+  if (scope.kept && !globals.quiet)
+    io.stderr.write('Keeping history: the index already covers completed work (--no-history drops it).\n');
+  if (scope.dropped && !globals.quiet)
+    io.stderr.write('Dropping history: --no-history removes completed work from the index.\n');
   const model = modelSetup(io.env, config, root);
   assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet));
@@ -72,7 +75,20 @@ export async function runIndex(ctx: CommandContext, opts: IndexOptions): Promise
   await logIndexRun(root, report, seconds, scope.includeHistory);
   if (opts.json) {
     const history = { includeHistory: scope.includeHistory, historyKept: scope.kept, historyDropped: scope.dropped };
-    io.stdout.write(JSON.stringify({ root, ...report, ...history, emptyGlobs: empty.globs, seconds: Number(seconds.toFixed(3)), model: model.identity.modelId }, null, 2) + '\n');
+    io.stdout.write(
+      JSON.stringify(
+        {
+          root,
+          ...report,
+          ...history,
+          emptyGlobs: empty.globs,
+          seconds: Number(seconds.toFixed(3)),
+          model: model.identity.modelId,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
   } else {
     await printSummary(io, report, seconds, scope.includeHistory);
   }
@@ -98,7 +114,9 @@ async function syncIfConfigured(ctx: CommandContext): Promise<void> {
     const r = await syncTeamStore(ctx);
     if (!ctx.globals.quiet) ctx.io.stderr.write(describeSync(r) + '\n');
   } catch (e) {
-    ctx.io.stderr.write(`warning: the team store was not updated (${errorMessage(e)}); the local index is; run \`agentos store sync\` when the store is back\n`);
+    ctx.io.stderr.write(
+      `warning: the team store was not updated (${errorMessage(e)}); the local index is; run \`agentos store sync\` when the store is back\n`,
+    );
   }
 }
 
@@ -107,12 +125,19 @@ async function syncIfConfigured(ctx: CommandContext): Promise<void> {
  * embedding phase began (the cost is per token, and chunks vary 10x in length;
  * batches run shortest first, so a chunk-based ETA would be far too low).
  */
-export function embedProgressLine(p: { done: number; total: number; tokens?: number; totalTokens?: number }, elapsedS: number): string {
+export function embedProgressLine(
+  p: { done: number; total: number; tokens?: number; totalTokens?: number },
+  elapsedS: number,
+): string {
   const chunks = `Embedding chunks ${p.done}/${p.total}`;
-  if (p.tokens === undefined || !p.totalTokens) return `${chunks} (${Math.round((100 * p.done) / Math.max(1, p.total))}%)`;
+  if (p.tokens === undefined || !p.totalTokens)
+    return `${chunks} (${Math.round((100 * p.done) / Math.max(1, p.total))}%)`;
   const pct = Math.round((100 * p.tokens) / p.totalTokens);
   const tokens = `tokens ${p.tokens.toLocaleString('en-US')}/${p.totalTokens.toLocaleString('en-US')} (${pct}%)`;
-  const eta = p.tokens > 0 && p.tokens < p.totalTokens && elapsedS > 0 ? ` · ETA ${Math.ceil((elapsedS / p.tokens) * (p.totalTokens - p.tokens))}s` : '';
+  const eta =
+    p.tokens > 0 && p.tokens < p.totalTokens && elapsedS > 0
+      ? ` · ETA ${Math.ceil((elapsedS / p.tokens) * (p.totalTokens - p.tokens))}s`
+      : '';
   return `${chunks} · ${tokens}${eta}`;
 }
 
@@ -167,12 +192,17 @@ async function printSummary(io: IO, r: BuildReport, seconds: number, includeHist
   const out = (s = '') => io.stdout.write(s + '\n');
   if (r.fullRebuildReason) out(`Full rebuild: ${r.fullRebuildReason}.`);
   else if (r.firstBuild && r.wrote) out('First build of the index.');
-  out(`${bold(r.wrote ? 'Index updated' : 'Index up to date')}${includeHistory ? ' (standards + history)' : ' (standards only)'} in ${seconds.toFixed(2)}s`);
+  out(
+    `${bold(r.wrote ? 'Index updated' : 'Index up to date')}${includeHistory ? ' (standards + history)' : ' (standards only)'} in ${seconds.toFixed(2)}s`,
+  );
   out(`  files scanned  ${r.scanned - (r.sources?.documents ?? 0)}`);
   if (r.sources?.git) out(`  git history    ${gitLine(r.sources.git)}`);
-  for (const t of r.sources?.trackers ?? []) out(`  tracker        ${terminalSafe(t.path)}: ${plural(t.documents, 'piece')} of completed work`);
+  for (const t of r.sources?.trackers ?? [])
+    out(`  tracker        ${terminalSafe(t.path)}: ${plural(t.documents, 'piece')} of completed work`);
   out(`  indexed        ${r.added.length + r.changed.length} (${r.added.length} new, ${r.changed.length} changed)`);
-  out(`  unchanged      ${r.unchanged}${r.metadataRefreshed ? ` (${r.metadataRefreshed} re-read: issue ids and relations as this agentos reads them)` : ''}`);
+  out(
+    `  unchanged      ${r.unchanged}${r.metadataRefreshed ? ` (${r.metadataRefreshed} re-read: issue ids and relations as this agentos reads them)` : ''}`,
+  );
   out(`  removed        ${r.removed.length}`);
   out(`  skipped        ${r.skipped.length}`);
   for (const s of r.skipped) out(`    - ${terminalSafe(s.relPath)}: ${terminalSafe(s.reason)}`);

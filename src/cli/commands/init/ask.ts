@@ -27,13 +27,17 @@ export function inquirerInitAsker(input: Readable, output: Writable): InitAsker 
     // Each prompt ends its output when done: each gets its own proxy of `output`.
     const context = () => ({ input, output: keepOpen(output), clearPromptOnDone: false, signal: controller.signal });
     const ask = (message: string, type: 'history' | 'standard') =>
-      checkbox<string>({ message, choices: found.map((f) => ({ name: label(f), value: f.folder, checked: f.types.includes(type) })) }, context());
+      checkbox<string>(
+        { message, choices: found.map((f) => ({ name: label(f), value: f.folder, checked: f.types.includes(type) })) },
+        context(),
+      );
     try {
       const history = await ask(INIT_PROMPTS.history, 'history');
       const standards = await ask(INIT_PROMPTS.standards, 'standard');
       return { history, standards };
     } catch (e) {
-      if (e instanceof Error && (e.name === 'ExitPromptError' || e.name === 'AbortPromptError')) throw new PromptCancelled();
+      if (e instanceof Error && (e.name === 'ExitPromptError' || e.name === 'AbortPromptError'))
+        throw new PromptCancelled();
       throw e;
     } finally {
       input.removeListener('end', cancel);

@@ -15,10 +15,19 @@ const q = (s: string) => JSON.stringify(s); // a YAML double-quoted scalar is a 
  * corpus is set; every other key is shown commented out at its default, so a
  * default stays a default (and `agentos status` says so) until someone edits it.
  */
-export function renderConfig(corpus: InitCorpus, sources: { git: boolean; github?: boolean } = { git: false }, when = new Date()): string {
+export function renderConfig(
+  corpus: InitCorpus,
+  sources: { git: boolean; github?: boolean } = { git: false },
+  when = new Date(),
+): string {
   const d = DEFAULT_CONFIG;
   const list = (items: InitCorpus['standards'], none: string) =>
-    items.length ? items.map((g) => `    - ${q(g.glob)}${' '.repeat(Math.max(1, 40 - q(g.glob).length))}# ${g.files} file${g.files === 1 ? '' : 's'} now`) : [`    # ${none}`];
+    items.length
+      ? items.map(
+          (g) =>
+            `    - ${q(g.glob)}${' '.repeat(Math.max(1, 40 - q(g.glob).length))}# ${g.files} file${g.files === 1 ? '' : 's'} now`,
+        )
+      : [`    # ${none}`];
   return [
     `# agentos configuration, written by \`agentos init\` on ${when.toISOString().slice(0, 10)}.`,
     '# Commit this file; .agentos/.gitignore keeps the index, logs and outputs out of git.',
@@ -36,7 +45,10 @@ export function renderConfig(corpus: InitCorpus, sources: { git: boolean; github
     ...(corpus.exclude?.length
       ? [
           '  exclude:                                  # globs never indexed',
-          ...corpus.exclude.map((x) => `    - ${q(literalGlob(x.path))}${' '.repeat(Math.max(1, 40 - q(literalGlob(x.path)).length))}# ${x.why}`),
+          ...corpus.exclude.map(
+            (x) =>
+              `    - ${q(literalGlob(x.path))}${' '.repeat(Math.max(1, 40 - q(literalGlob(x.path)).length))}# ${x.why}`,
+          ),
         ]
       : ['  exclude: []                               # globs never indexed']),
     `  # max_file_kb: ${d.corpus.maxFileBytes / 1024}                        # larger files are skipped`,

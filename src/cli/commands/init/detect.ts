@@ -22,14 +22,24 @@ export const CANDIDATES: Candidate[] = [
   { folder: 'docs/adr', types: ['standard'], globs: [['docs/adr/**/*.md']], why: 'architecture decision records' },
   { folder: 'docs/adrs', types: ['standard'], globs: [['docs/adrs/**/*.md']], why: 'architecture decision records' },
   { folder: 'docs/decisions', types: ['standard'], globs: [['docs/decisions/**/*.md']], why: 'decision records' },
-  { folder: 'docs/architecture/decisions', types: ['standard'], globs: [['docs/architecture/decisions/**/*.md']], why: 'decision records' },
+  {
+    folder: 'docs/architecture/decisions',
+    types: ['standard'],
+    globs: [['docs/architecture/decisions/**/*.md']],
+    why: 'decision records',
+  },
   { folder: 'adr', types: ['standard'], globs: [['adr/**/*.md']], why: 'architecture decision records' },
   { folder: 'docs/rfcs', types: ['standard'], globs: [['docs/rfcs/**/*.md']], why: 'RFCs' },
   { folder: 'rfcs', types: ['standard'], globs: [['rfcs/**/*.md']], why: 'RFCs' },
   { folder: 'docs/standards', types: ['standard'], globs: [['docs/standards/**/*.md']], why: 'standards' },
   { folder: 'docs/conventions', types: ['standard'], globs: [['docs/conventions/**/*.md']], why: 'conventions' },
   { folder: 'docs/lld/done', types: ['standard', 'history'], globs: [['docs/lld/done/*.md']], why: 'finished designs' },
-  { folder: 'docs/llds/done', types: ['standard', 'history'], globs: [['docs/llds/done/*.md']], why: 'finished designs' },
+  {
+    folder: 'docs/llds/done',
+    types: ['standard', 'history'],
+    globs: [['docs/llds/done/*.md']],
+    why: 'finished designs',
+  },
   {
     folder: 'docs/audit/done',
     types: ['history'],
@@ -46,7 +56,12 @@ export const CANDIDATES: Candidate[] = [
   { folder: 'issues/done', types: ['history'], globs: [['issues/done/**/*.md']], why: 'finished issues' },
   { folder: 'docs/issues/closed', types: ['history'], globs: [['docs/issues/closed/**/*.md']], why: 'closed issues' },
   { folder: 'docs/issues/done', types: ['history'], globs: [['docs/issues/done/**/*.md']], why: 'finished issues' },
-  { folder: 'docs/designs/done', types: ['standard', 'history'], globs: [['docs/designs/done/**/*.md']], why: 'finished designs' },
+  {
+    folder: 'docs/designs/done',
+    types: ['standard', 'history'],
+    globs: [['docs/designs/done/**/*.md']],
+    why: 'finished designs',
+  },
 ];
 
 /**
@@ -54,10 +69,27 @@ export const CANDIDATES: Candidate[] = [
  * `docs/architecture-decisions`; `architecture/decisions`; `docs/decision-records`; `rfcs`),
  * wherever it sits: the list above holds the usual places, this finds the rest by name.
  */
-const DECISION_FOLDER = /^(?:adrs?|decisions?|decision[-_]records?|architecture[-_]decisions?|architecture[-_]decision[-_]records?|rfcs?)$/i;
+const DECISION_FOLDER =
+  /^(?:adrs?|decisions?|decision[-_]records?|architecture[-_]decisions?|architecture[-_]decision[-_]records?|rfcs?)$/i;
 const BY_NAME = 'decision records (by the folder name)';
 /** Folders never searched for decision records: dependencies, build output, tooling, and code (`src/decisions/` is a module). */
-const NOT_SEARCHED = new Set(['node_modules', 'vendor', 'dist', 'build', 'out', 'target', 'coverage', 'bower_components', '__pycache__', 'src', 'lib', 'internal', 'pkg', 'test', 'tests']);
+const NOT_SEARCHED = new Set([
+  'node_modules',
+  'vendor',
+  'dist',
+  'build',
+  'out',
+  'target',
+  'coverage',
+  'bower_components',
+  '__pycache__',
+  'src',
+  'lib',
+  'internal',
+  'pkg',
+  'test',
+  'tests',
+]);
 /** How deep and how wide the search goes: init on a large monorepo stays a stat walk of a few thousand folders. */
 const SEARCH_DEPTH = 4;
 const SEARCH_FOLDERS = 5000;
@@ -128,20 +160,30 @@ async function notDecisions(root: string, folder: string): Promise<{ path: strin
  * Which candidate folders exist with markdown in them, and the globs to use.
  * Stat only; `exclude` of the current config applies.
  */
-export async function detectLayout(root: string, exclude: Config['corpus']['exclude'] = [], candidates?: Candidate[]): Promise<FoundFolder[]> {
+export async function detectLayout(
+  root: string,
+  exclude: Config['corpus']['exclude'] = [],
+  candidates?: Candidate[],
+): Promise<FoundFolder[]> {
   const found: FoundFolder[] = [];
   // The usual places first, then any other folder named as decision records are (not one already proposed, nor inside one).
   const known = CANDIDATES.map((c) => c.folder.toLowerCase());
   const inKnown = (f: string) => known.some((k) => f.toLowerCase() === k || f.toLowerCase().startsWith(`${k}/`));
   candidates ??= [
     ...CANDIDATES,
-    ...(await decisionFolders(root)).filter((f) => !inKnown(f)).map((f): Candidate => ({ folder: f, types: ['standard'], globs: [[`${literalGlob(f)}/**/*.md`]], why: BY_NAME })),
+    ...(await decisionFolders(root))
+      .filter((f) => !inKnown(f))
+      .map(
+        (f): Candidate => ({ folder: f, types: ['standard'], globs: [[`${literalGlob(f)}/**/*.md`]], why: BY_NAME }),
+      ),
   ];
   // The same folder spelled twice (docs/lld/done vs docs/LLD/done) must be offered once.
   const seen = new Set<string>();
   for (const c of candidates) {
     for (const set of c.globs) {
-      const counts = await countGlobMatches(root, { standards: set, history: [], exclude, maxFileBytes: 0 }, ['standard']);
+      const counts = await countGlobMatches(root, { standards: set, history: [], exclude, maxFileBytes: 0 }, [
+        'standard',
+      ]);
       const files = counts.reduce((n, g) => n + g.files, 0);
       // A folder found by its name alone is proposed with two records or more: one README in `src/decisions/` is code's.
       if (files === 0 || (c.why === BY_NAME && files < 2)) continue;
@@ -150,7 +192,13 @@ export async function detectLayout(root: string, exclude: Config['corpus']['excl
         seen.add(key);
         // Standing decisions only: a template or an index page attached to a brief would stand for a rule it is not.
         const skip = c.types.length === 1 && c.types[0] === 'standard' ? await notDecisions(root, c.folder) : [];
-        const kept = skip.length ? await countGlobMatches(root, { standards: set, history: [], exclude: [...exclude, ...skip.map((x) => x.path)], maxFileBytes: 0 }, ['standard']) : counts;
+        const kept = skip.length
+          ? await countGlobMatches(
+              root,
+              { standards: set, history: [], exclude: [...exclude, ...skip.map((x) => x.path)], maxFileBytes: 0 },
+              ['standard'],
+            )
+          : counts;
         found.push({
           folder: c.folder,
           types: c.types,
@@ -167,7 +215,15 @@ export async function detectLayout(root: string, exclude: Config['corpus']['excl
 }
 
 /** The corpus section from the folders chosen for each role. */
-export function corpusFromChoice(found: FoundFolder[], standards: string[], history: string[]): { standards: FoundFolder['globs']; history: FoundFolder['globs']; exclude: FoundFolder['exclude'] } {
+export function corpusFromChoice(
+  found: FoundFolder[],
+  standards: string[],
+  history: string[],
+): { standards: FoundFolder['globs']; history: FoundFolder['globs']; exclude: FoundFolder['exclude'] } {
   const pick = (folders: string[]) => found.filter((f) => folders.includes(f.folder)).flatMap((f) => f.globs);
-  return { standards: pick(standards), history: pick(history), exclude: found.filter((f) => standards.includes(f.folder)).flatMap((f) => f.exclude) };
+  return {
+    standards: pick(standards),
+    history: pick(history),
+    exclude: found.filter((f) => standards.includes(f.folder)).flatMap((f) => f.exclude),
+  };
 }

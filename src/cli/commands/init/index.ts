@@ -30,7 +30,9 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
   const root = ctx.root();
   const configFile = path.join(root, CONFIG_PATH);
   if (existsSync(configFile) && !opts.force) {
-    throw new UsageError(`${CONFIG_PATH} already exists in ${root}; agentos init never overwrites it (use --force to replace it)`);
+    throw new UsageError(
+      `${CONFIG_PATH} already exists in ${root}; agentos init never overwrites it (use --force to replace it)`,
+    );
   }
   const out = (s = '') => io.stdout.write(s + '\n');
   const err = (s = '') => io.stderr.write(s + '\n');
@@ -45,9 +47,13 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
   // With a GitHub remote and a signed-in GitHub CLI, its closed issues and merged pull requests too.
   const onGithub = gitHistory !== null && (await githubRemote(root));
   const github = onGithub && (await ghReady(root));
-  if (github && !opts.json) out('GitHub CLI signed in: `agentos index` will fetch closed issues and merged pull requests with gh -> history');
+  if (github && !opts.json)
+    out('GitHub CLI signed in: `agentos index` will fetch closed issues and merged pull requests with gh -> history');
   // Said when it is off too: pull requests' descriptions and the issues they close are much of what merged work says.
-  else if (onGithub && !opts.json) out('GitHub CLI not signed in (`gh auth status`): pull request descriptions and closed issues are not read; git history only');
+  else if (onGithub && !opts.json)
+    out(
+      'GitHub CLI not signed in (`gh auth status`): pull request descriptions and closed issues are not read; git history only',
+    );
   if (!opts.json) printFound(out, root, found, gitHistory);
 
   // Ask only a person at a terminal; --yes (or no terminal, or CI) takes the proposal.
@@ -73,13 +79,33 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
   if (writeIgnore) await writeFileAtomic(gitignoreFile, GITIGNORE);
 
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ root, found, gitHistory, github, chosen: choice, corpus, config: configFile, gitignore: writeIgnore ? gitignoreFile : null, asked: interactive }, null, 2) + '\n');
+    io.stdout.write(
+      JSON.stringify(
+        {
+          root,
+          found,
+          gitHistory,
+          github,
+          chosen: choice,
+          corpus,
+          config: configFile,
+          gitignore: writeIgnore ? gitignoreFile : null,
+          asked: interactive,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     return ExitCode.Ok;
   }
   out(
     `Wrote ${CONFIG_PATH} (${corpus.standards.length} standards glob${corpus.standards.length === 1 ? '' : 's'}, ${corpus.history.length} history glob${corpus.history.length === 1 ? '' : 's'}${gitHistory ? ', git history' : ''}).`,
   );
-  out(writeIgnore ? `Wrote ${GITIGNORE_PATH} (index, logs, issue outputs, models and memory stay out of git; commit the config).` : `Kept the existing ${GITIGNORE_PATH}.`);
+  out(
+    writeIgnore
+      ? `Wrote ${GITIGNORE_PATH} (index, logs, issue outputs, models and memory stay out of git; commit the config).`
+      : `Kept the existing ${GITIGNORE_PATH}.`,
+  );
   if (corpus.standards.length + corpus.history.length === 0 && !gitHistory) {
     out('No known folders were found: add your globs to the config, then run `agentos index --include-history`.');
   } else {
@@ -88,7 +114,12 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
   return ExitCode.Ok;
 }
 
-function printFound(out: (s?: string) => void, root: string, found: FoundFolder[], gitHistory: { ref: string; commits: number } | null): void {
+function printFound(
+  out: (s?: string) => void,
+  root: string,
+  found: FoundFolder[],
+  gitHistory: { ref: string; commits: number } | null,
+): void {
   if (gitHistory)
     out(
       `Git history in ${root}: ${gitHistory.commits} commit${gitHistory.commits === 1 ? '' : 's'} on ${gitHistory.ref.replace(/^refs\/(heads|remotes)\//, '')} -> history (pull requests and commits as completed work)`,

@@ -9,17 +9,41 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
     .description('check a new brief against past work and standards, then write the brief to use')
     .argument('<brief>', 'the brief (markdown file; "-" reads stdin)')
     .option('--non-interactive', 'never prompt (also when stdin is not a TTY or CI is set)')
-    .addOption(new Option('--on-duplicate <action>', 'what to do with a duplicate when not prompting').choices(['abort', 'link', 'ignore']).default('link'))
+    .addOption(
+      new Option('--on-duplicate <action>', 'what to do with a duplicate when not prompting')
+        .choices(['abort', 'link', 'ignore'])
+        .default('link'),
+    )
     .option('-o, --out <file>', 'where to write the brief to use (default .agentos/issues/<slug>/brief.md)')
     .option('--print', 'write the brief to use on stdout')
     .option('--json', 'print the result as JSON on stdout (= --format json)')
-    .addOption(new Option('--format <format>', 'the result on stdout: json, markdown (a comment body), github (annotations and a job summary; docs/ci.md)').choices(['json', 'markdown', 'github']))
+    .addOption(
+      new Option(
+        '--format <format>',
+        'the result on stdout: json, markdown (a comment body), github (annotations and a job summary; docs/ci.md)',
+      ).choices(['json', 'markdown', 'github']),
+    )
     .option('--strict', 'exit non-zero when the history check fails instead of proceeding')
     .option('--context <file>', 'attach this document as context (repeatable; wins over retrieved ones)', collect, [])
     .option('--no-refresh', 'do not bring a stale index up to date first (warns which files it misses)')
-    .addOption(new Option('--duplicate-threshold <score>', 'for this run: alert at or above this score (default: config thresholds.duplicate)').argParser(parseScore))
-    .addOption(new Option('--related-threshold <score>', 'for this run: add related work at or above this score (default: config thresholds.related)').argParser(parseScore))
-    .addOption(new Option('--scope <scope>', 'compare with this repository, or every repository in the team store (default: config store.scope, repo)').choices(['repo', 'org']))
+    .addOption(
+      new Option(
+        '--duplicate-threshold <score>',
+        'for this run: alert at or above this score (default: config thresholds.duplicate)',
+      ).argParser(parseScore),
+    )
+    .addOption(
+      new Option(
+        '--related-threshold <score>',
+        'for this run: add related work at or above this score (default: config thresholds.related)',
+      ).argParser(parseScore),
+    )
+    .addOption(
+      new Option(
+        '--scope <scope>',
+        'compare with this repository, or every repository in the team store (default: config store.scope, repo)',
+      ).choices(['repo', 'org']),
+    )
     .addHelpText(
       'after',
       examples(

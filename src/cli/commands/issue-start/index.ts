@@ -15,13 +15,25 @@ import { answerScale, lineOfMethod, answersFile, recordAnswers } from '../../../
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { currentBranch, noteStartedWork, workId } from '../../../attempt-memory/work.js';
 import { canPrompt } from '../../../shared/io.js';
-import { renderDuplicateAlert, renderLinked, renderRelated, renderStandards } from '../../../work-memory/output/render.js';
+import {
+  renderDuplicateAlert,
+  renderLinked,
+  renderRelated,
+  renderStandards,
+} from '../../../work-memory/output/render.js';
 import { composeBrief } from '../../../work-memory/output/compose.js';
 import { slugify } from '../../../work-memory/output/write.js';
 import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { CHECK_RECORD_KIND, checkRecordPath, isSameFile } from '../../../work-memory/output/safe-target.js';
 import { terminalSafe } from '../../../shared/sanitize.js';
-import { applyThresholdFlags, checkBrief, checkResult, ciOptions, writeResult, type BriefCheckOptions } from '../../brief-check.js';
+import {
+  applyThresholdFlags,
+  checkBrief,
+  checkResult,
+  ciOptions,
+  writeResult,
+  type BriefCheckOptions,
+} from '../../brief-check.js';
 
 export interface IssueStartOptions extends Omit<BriefCheckOptions, 'context' | 'machine'> {
   nonInteractive?: boolean;
@@ -36,20 +48,28 @@ export interface IssueStartOptions extends Omit<BriefCheckOptions, 'context' | '
 
 export async function runIssueStart(ctx: CommandContext, briefArg: string, opts: IssueStartOptions): Promise<number> {
   const { io } = ctx;
-  if (opts.json && opts.format && opts.format !== 'json') throw new UsageError(`--json and --format ${opts.format} both choose what stdout carries; choose one`);
+  if (opts.json && opts.format && opts.format !== 'json')
+    throw new UsageError(`--json and --format ${opts.format} both choose what stdout carries; choose one`);
   const format = opts.json ? 'json' : (opts.format ?? null);
-  if (opts.print && format) throw new UsageError(`--print and --${format === 'json' ? 'json' : `format ${format}`} both write to stdout; choose one`);
+  if (opts.print && format)
+    throw new UsageError(
+      `--print and --${format === 'json' ? 'json' : `format ${format}`} both write to stdout; choose one`,
+    );
   const root = ctx.root();
   const { config } = await ctx.config();
   // Bad flags are refused before the brief is read (the check applies them again, the same way).
   applyThresholdFlags(config, opts);
   checkScope(io.env, config, opts.scope);
   const brief = await readBrief(briefArg, io.cwd, io.stdin);
-  const title = cleanTitle(firstH1(brief.text) ?? (brief.absPath ? path.basename(brief.absPath, path.extname(brief.absPath)) : 'brief'));
+  const title = cleanTitle(
+    firstH1(brief.text) ?? (brief.absPath ? path.basename(brief.absPath, path.extname(brief.absPath)) : 'brief'),
+  );
   const ownDir = path.join(root, '.agentos', 'issues', slugify(title, `brief-${brief.hash.slice(0, 8)}`));
   const outPath = opts.out ? path.resolve(io.cwd, opts.out) : path.join(ownDir, 'brief.md');
   if (brief.absPath && (path.resolve(outPath) === brief.absPath || isSameFile(outPath, brief.absPath))) {
-    throw new UsageError(`${opts.out ?? path.relative(io.cwd, outPath)}: is the brief itself; agentos never modifies the brief in place (choose another --out)`);
+    throw new UsageError(
+      `${opts.out ?? path.relative(io.cwd, outPath)}: is the brief itself; agentos never modifies the brief in place (choose another --out)`,
+    );
   }
   const c = await checkBrief(ctx, brief, { ...opts, context: opts.context ?? [], machine: format !== null });
   const { outcome, alerts, standards, notes, logger, logBase, st, err, note, width, briefSha256 } = c;
@@ -64,17 +84,35 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
     });
   } catch (e) {
     if (e instanceof PromptCancelled) {
-      logger.info({ ...logBase, event: 'decision', status: outcome.history.status, decision: 'cancelled', decidedBy: 'user', matches: summarize(alerts) }, 'cancelled at prompt');
+      logger.info(
+        {
+          ...logBase,
+          event: 'decision',
+          status: outcome.history.status,
+          decision: 'cancelled',
+          decidedBy: 'user',
+          matches: summarize(alerts),
+        },
+        'cancelled at prompt',
+      );
       err('Cancelled: nothing was written.');
       return ExitCode.Cancelled;
     }
     throw e;
   }
-  if (alerts.length && decision.by === 'policy') err(`Not prompting (non-interactive): applying --on-duplicate ${decision.action}.`);
+  if (alerts.length && decision.by === 'policy')
+    err(`Not prompting (non-interactive): applying --on-duplicate ${decision.action}.`);
   if (decision.by === 'user' && decision.action !== 'proceed') {
     // A person's answer is remembered (Ignore) and kept as a label for `agentos calibrate`.
     const action = decision.action;
-    await recordAnswers(root, briefSha256, alerts, action, decision.linked, answerScale(config, lineOfMethod(outcome.history.method))).catch((e: unknown) =>
+    await recordAnswers(
+      root,
+      briefSha256,
+      alerts,
+      action,
+      decision.linked,
+      answerScale(config, lineOfMethod(outcome.history.method)),
+    ).catch((e: unknown) =>
       err(st.yellow(`warning: could not record the answer in ${answersFile(root)} (${(e as Error).message})`)),
     );
   }
@@ -97,7 +135,11 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   // 3. Act: abort writes nothing; everything else writes the brief to use.
   if (decision.action === 'abort') {
     const top = alerts[0];
-    err(st.red(`Aborted: this appears to duplicate ${top.issueId ? `#${terminalSafe(top.issueId)}` : terminalSafe(top.filePath)}`));
+    err(
+      st.red(
+        `Aborted: this appears to duplicate ${top.issueId ? `#${terminalSafe(top.issueId)}` : terminalSafe(top.filePath)}`,
+      ),
+    );
     if (format) await writeResult(io, format, result, ciOptions(io, root, brief.absPath, config));
     return ExitCode.AbortedDuplicate;
   }
@@ -105,11 +147,20 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
   const composed = composeBrief(brief.text, { linked: decision.linked, related, standards, notes });
   await writeFileAtomic(outPath, composed);
   const recordPath = checkRecordPath(outPath, ownDir, brief.absPath);
-  await writeFileAtomic(recordPath, JSON.stringify({ kind: CHECK_RECORD_KIND, ...result, output: outPath }, null, 2) + '\n');
+  await writeFileAtomic(
+    recordPath,
+    JSON.stringify({ kind: CHECK_RECORD_KIND, ...result, output: outPath }, null, 2) + '\n',
+  );
   // Attempts recorded from now on, on this branch, belong to this brief's work (src/attempt-memory/work.ts).
   const work = briefWork(root, brief.absPath, brief.text);
-  if (work) await noteStartedWork(root, work, title, currentBranch(root)).catch((e: unknown) => err(st.yellow(`warning: could not note the work begun (${(e as Error).message})`)));
-  if (path.dirname(recordPath) !== path.dirname(outPath)) err(`Check record: ${path.relative(io.cwd, recordPath)} (an existing check.json beside the brief is not agentos' file)`);
+  if (work)
+    await noteStartedWork(root, work, title, currentBranch(root)).catch((e: unknown) =>
+      err(st.yellow(`warning: could not note the work begun (${(e as Error).message})`)),
+    );
+  if (path.dirname(recordPath) !== path.dirname(outPath))
+    err(
+      `Check record: ${path.relative(io.cwd, recordPath)} (an existing check.json beside the brief is not agentos' file)`,
+    );
   result.output = outPath;
 
   const shownOut = path.relative(io.cwd, outPath) || outPath;
@@ -120,7 +171,11 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
     // A stale index that was not refreshed answered: say so beside the result.
     const missed = result.coverage.staleFiles.length;
     note(
-      missed ? st.yellow(`No similar past work found in the index, which misses ${missed} changed file${missed === 1 ? '' : 's'} (see the warning above).`) : st.green('✓ No similar past work found.'),
+      missed
+        ? st.yellow(
+            `No similar past work found in the index, which misses ${missed} changed file${missed === 1 ? '' : 's'} (see the warning above).`,
+          )
+        : st.green('✓ No similar past work found.'),
     );
   }
   note(`Brief to use: ${shownOut}`);
@@ -133,7 +188,9 @@ export async function runIssueStart(ctx: CommandContext, briefArg: string, opts:
 /** The brief's own issue id (front matter, its folder, a header field such as `Issue: #116`, its file name, its H1), as the index would read it. */
 function briefWork(root: string, absPath: string | null, text: string): string | null {
   const rel = absPath ? path.relative(root, absPath).split(path.sep).join('/') : 'brief.md';
-  return workId(extractMetadata(rel.startsWith('..') ? path.basename(rel) : rel, text, ['history'], '').metadata.issueId);
+  return workId(
+    extractMetadata(rel.startsWith('..') ? path.basename(rel) : rel, text, ['history'], '').metadata.issueId,
+  );
 }
 
 function summarize(matches: { issueId: string | null; filePath: string; score: number }[]) {

@@ -1,7 +1,12 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { CommandContext } from '../../context.js';
-import { copyFromDir, fetchFromHub, hubBaseUrl, type FetchReport } from '../../../work-memory/embeddings/fetch-model.js';
+import {
+  copyFromDir,
+  fetchFromHub,
+  hubBaseUrl,
+  type FetchReport,
+} from '../../../work-memory/embeddings/fetch-model.js';
 import { resolveModelLocation, userModelDir } from '../../../work-memory/embeddings/model-location.js';
 import { ExitCode } from '../../../shared/errors.js';
 import { createProgress } from '../../ui/progress.js';
@@ -39,12 +44,32 @@ export async function runModelFetch(ctx: CommandContext, opts: ModelFetchOptions
   const dtype = config.model.dtype === 'auto' ? 'q8' : config.model.dtype;
   const base = { modelId: config.model.id, dtype, dest };
   const label = opts.from ? `Copying ${config.model.id}` : `Downloading ${config.model.id}`;
-  const onProgress = (p: { doneBytes: number; totalBytes: number }) => progress.update(p.doneBytes, p.totalBytes, label);
-  const report: FetchReport = opts.from ? await copyFromDir(path.resolve(io.cwd, opts.from), { ...base, onProgress }) : await fetchFromHub(io.env, { ...base, onProgress });
+  const onProgress = (p: { doneBytes: number; totalBytes: number }) =>
+    progress.update(p.doneBytes, p.totalBytes, label);
+  const report: FetchReport = opts.from
+    ? await copyFromDir(path.resolve(io.cwd, opts.from), { ...base, onProgress })
+    : await fetchFromHub(io.env, { ...base, onProgress });
   const source = opts.from ? path.resolve(io.cwd, opts.from) : hubBaseUrl(io.env);
-  if (report.fetched.length) progress.done(`${opts.from ? 'Copied' : 'Downloaded'} ${report.fetched.length} files (${(report.bytes / 1e6).toFixed(1)} MB), SHA-256 verified`);
+  if (report.fetched.length)
+    progress.done(
+      `${opts.from ? 'Copied' : 'Downloaded'} ${report.fetched.length} files (${(report.bytes / 1e6).toFixed(1)} MB), SHA-256 verified`,
+    );
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ model: config.model.id, dtype, folder: report.folder, source, fetched: report.fetched, kept: report.kept, bytes: report.bytes }, null, 2) + '\n');
+    io.stdout.write(
+      JSON.stringify(
+        {
+          model: config.model.id,
+          dtype,
+          folder: report.folder,
+          source,
+          fetched: report.fetched,
+          kept: report.kept,
+          bytes: report.bytes,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
   } else {
     const kept = report.kept.length ? ` (${report.kept.length} already in place)` : '';
     io.stdout.write(`Model ready: ${report.folder}${kept}\n`);

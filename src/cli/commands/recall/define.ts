@@ -6,8 +6,14 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
   // --- recall, worked-on, hooks (issue 10) ---
   program
     .command('recall')
-    .description('the context a new agent session starts with: project summary, failures to avoid, what works, recent work, standards')
-    .addOption(new Option('--format <format>', 'output format (claude: the SessionStart hook JSON)').choices(['markdown', 'json', 'claude']).default('markdown'))
+    .description(
+      'the context a new agent session starts with: project summary, failures to avoid, what works, recent work, standards',
+    )
+    .addOption(
+      new Option('--format <format>', 'output format (claude: the SessionStart hook JSON)')
+        .choices(['markdown', 'json', 'claude'])
+        .default('markdown'),
+    )
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4]))
     .action(async (opts) => {
       const { runRecall } = await import('./index.js');

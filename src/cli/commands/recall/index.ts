@@ -16,14 +16,19 @@ export async function runRecall(ctx: CommandContext, opts: RecallOptions): Promi
   try {
     memory = await ctx.attempts('read');
   } catch (e) {
-    io.stderr.write(`warning: attempt memory unavailable (${(e as Error).message.split('\n')[0]}); recall without it\n`);
+    io.stderr.write(
+      `warning: attempt memory unavailable (${(e as Error).message.split('\n')[0]}); recall without it\n`,
+    );
   }
   try {
     const r = await buildRecall(root, config, memory);
     if (!globals.quiet) for (const n of r.notes) io.stderr.write(`note: ${n}\n`);
     const markdown = renderRecallMarkdown(r, config.attempts.maxContextSize);
     if (opts.format === 'json') io.stdout.write(JSON.stringify(recallJson(r, markdown), null, 2) + '\n');
-    else if (opts.format === 'claude') io.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: markdown } }) + '\n');
+    else if (opts.format === 'claude')
+      io.stdout.write(
+        JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: markdown } }) + '\n',
+      );
     else io.stdout.write(markdown + '\n');
     return ExitCode.Ok;
   } finally {

@@ -42,7 +42,8 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
   const shared = async (warning: string | null) => {
     if (warning) io.stderr.write(`agentos: warning: ${warning}\n`);
   };
-  const failOpen = (what: string, e: unknown) => io.stderr.write(`agentos: ${what} failed: ${errorMessage(e)}. Running the command without attempt memory.\n`);
+  const failOpen = (what: string, e: unknown) =>
+    io.stderr.write(`agentos: ${what} failed: ${errorMessage(e)}. Running the command without attempt memory.\n`);
 
   // A bad -C is a usage error before anything runs (the memory's failures, below, fail open).
   ctx.root();
@@ -68,7 +69,14 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
   }
 
   if (warnings.length > 0) {
-    io.stderr.write(renderRepeatWarning(warnings, config.attempts.repeatThreshold, config.attempts.failureLookbackDays, await styleFor(io, 'stderr')));
+    io.stderr.write(
+      renderRepeatWarning(
+        warnings,
+        config.attempts.repeatThreshold,
+        config.attempts.failureLookbackDays,
+        await styleFor(io, 'stderr'),
+      ),
+    );
     const decision = await decide(io, opts, ctx.prompts.proceed);
     if (decision !== 'proceeded') {
       safely(
@@ -89,7 +97,13 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
   // Under a coding agent stdout is a pipe: tee it too, since tsc, pytest and go test print their errors there.
   // The command's own output passes through as it is, past the job log's guard (shared/actions-log.ts): its commands are its own.
   const out = unguarded(io.stdout);
-  const result = await runChild(argv, { cwd: io.cwd, env: io.env, stderr: unguarded(io.stderr), stdout: out.isTTY ? undefined : out, interactive: Boolean(io.stdin.isTTY) });
+  const result = await runChild(argv, {
+    cwd: io.cwd,
+    env: io.env,
+    stderr: unguarded(io.stderr),
+    stdout: out.isTTY ? undefined : out,
+    interactive: Boolean(io.stdin.isTTY),
+  });
   if (result.spawnError) io.stderr.write(`agentos: ${result.spawnError}\n`);
 
   if (memory) {
@@ -113,10 +127,13 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
             warnings.map((w) => w.failure.id),
             rec.id,
           );
-          say(`it worked this time: ${warnings.length === 1 ? 'the old failure is' : `${warnings.length} old failures are`} marked overridden.`);
+          say(
+            `it worked this time: ${warnings.length === 1 ? 'the old failure is' : `${warnings.length} old failures are`} marked overridden.`,
+          );
         }
       },
-      (e) => io.stderr.write(`agentos: recording the attempt failed: ${errorMessage(e)}. The command's result stands.\n`),
+      (e) =>
+        io.stderr.write(`agentos: recording the attempt failed: ${errorMessage(e)}. The command's result stands.\n`),
     );
     await shared(await shareBestEffort(ctx.root(), config, m.queue, io.env, 'send'));
     m.close();
@@ -125,7 +142,11 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
 }
 
 /** np's rule: decide (the policy), then ask (a person at a terminal), then act. */
-async function decide(io: IO, opts: RunOptions, asker: ProceedAsker | undefined): Promise<'proceeded' | 'declined' | 'blocked' | 'cancelled'> {
+async function decide(
+  io: IO,
+  opts: RunOptions,
+  asker: ProceedAsker | undefined,
+): Promise<'proceeded' | 'declined' | 'blocked' | 'cancelled'> {
   if (canPrompt(io, Boolean(opts.nonInteractive))) {
     const ask = asker ?? inquirerProceed(io.stdin, io.stderr);
     try {

@@ -43,7 +43,15 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
   // One model load serves a refresh of a stale index and the query.
   let loading: ReturnType<typeof model.load> | null = null;
   const loadEmbedder = () => (loading ??= model.load());
-  const refreshed = await refreshIndexForCheck(io, { root, config, model: model.identity, loadEmbedder, noRefresh: opts.refresh === false, spinner, quiet: Boolean(globals.quiet) });
+  const refreshed = await refreshIndexForCheck(io, {
+    root,
+    config,
+    model: model.identity,
+    loadEmbedder,
+    noRefresh: opts.refresh === false,
+    spinner,
+    quiet: Boolean(globals.quiet),
+  });
   const coverage = coverageJson(refreshed);
   const [index, loaded] = await withDelayedSpinner(
     spinner,
@@ -60,16 +68,46 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   const embedder = loaded.e;
   if (index.count() === 0 && scope === 'repo') {
-    io.stderr.write('The index is empty: nothing matched the corpus globs. Run `agentos status` to see what each glob matches, or `agentos init`.\n');
-    if (opts.json) io.stdout.write(JSON.stringify({ query, method: null, minScore: opts.minScore ?? config.search.minScore, belowMinScore: 0, results: [], coverage }, null, 2) + '\n');
+    io.stderr.write(
+      'The index is empty: nothing matched the corpus globs. Run `agentos status` to see what each glob matches, or `agentos init`.\n',
+    );
+    if (opts.json)
+      io.stdout.write(
+        JSON.stringify(
+          {
+            query,
+            method: null,
+            minScore: opts.minScore ?? config.search.minScore,
+            belowMinScore: 0,
+            results: [],
+            coverage,
+          },
+          null,
+          2,
+        ) + '\n',
+      );
     return ExitCode.Ok;
   }
-  debugLine(io, globals, `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`);
-  const org = scope === 'org' ? await orgSearch(ctx, embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical') : undefined;
-  const ranked = await rankQuery(index, embedder, lexical, config, query, { types: opts.type ? [opts.type] : ['history', 'standard'], limit: opts.limit, org: org?.search });
+  debugLine(
+    io,
+    globals,
+    `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`,
+  );
+  const org =
+    scope === 'org' ? await orgSearch(ctx, embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical') : undefined;
+  const ranked = await rankQuery(index, embedder, lexical, config, query, {
+    types: opts.type ? [opts.type] : ['history', 'standard'],
+    limit: opts.limit,
+    org: org?.search,
+  });
   const minScore = opts.minScore ?? config.search.minScore;
   const results = ranked.filter((r) => r.score >= minScore).slice(0, opts.limit);
-  await logSearch(root, { query, type: opts.type ?? null, minScore, results: results.map((r) => ({ path: r.filePath, score: r.score })) });
+  await logSearch(root, {
+    query,
+    type: opts.type ?? null,
+    minScore,
+    results: results.map((r) => ({ path: r.filePath, score: r.score })),
+  });
   const below = ranked.length - ranked.filter((r) => r.score >= minScore).length;
   if (opts.json) {
     io.stdout.write(
@@ -105,11 +143,16 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
   }
   const st = await makeStyle(useColor(io, 'stdout'));
   if (results.length === 0)
-    io.stdout.write(`No results scoring ${formatScore(minScore)} or more${below ? ` (${below} below; --min-score 0 lists them)` : ''}.
+    io.stdout
+      .write(`No results scoring ${formatScore(minScore)} or more${below ? ` (${below} below; --min-score 0 lists them)` : ''}.
 `);
   results.forEach((raw, i) => {
     const r = safeForTerminal(raw); // past text may carry terminal escapes
-    const status = r.status ? (r.status === 'rejected' || r.status === 'superseded' ? st.red(r.status.toUpperCase()) : r.status) : '';
+    const status = r.status
+      ? r.status === 'rejected' || r.status === 'superseded'
+        ? st.red(r.status.toUpperCase())
+        : r.status
+      : '';
     io.stdout.write(
       `${i + 1}. ${st.bold(r.origin ? workLabel(r) : r.documentType === 'issue' || r.issueId ? `Issue ${issueLabel(r)}` : r.title)}  ${formatScore(r.score)}  [${r.types.join(', ')}]${status ? `  ${status}` : ''}\n`,
     );
@@ -136,7 +179,9 @@ async function orgSearch(ctx: CommandContext, method: string) {
   const state: { search?: OrgSearch; answered: OrgSummary | null } = { answered: null };
   const warned = new Set<string>();
   if (!deps.openOrg) {
-    ctx.io.stderr.write(`warning: store.scope is org but no team store is configured (AGENTOS_DATABASE_URL or store.url); answered from this repository's local index only (method: ${method})\n`);
+    ctx.io.stderr.write(
+      `warning: store.scope is org but no team store is configured (AGENTOS_DATABASE_URL or store.url); answered from this repository's local index only (method: ${method})\n`,
+    );
     return undefined;
   }
   state.search = {

@@ -5,7 +5,9 @@ import { type CommandDeps, exitCodesHelp } from '../../define.js';
 export function define(program: Command, { context, setCode }: CommandDeps): void {
   program
     .command('status')
-    .description('effective config and where each value came from, files per glob, model, index age and coverage, changes since the index, lock, log')
+    .description(
+      'effective config and where each value came from, files per glob, model, index age and coverage, changes since the index, lock, log',
+    )
     .option('--json', 'print the status as JSON on stdout')
     .addHelpText('after', exitCodesHelp([0, 1, 2]))
     .action(async (opts) => {

@@ -31,11 +31,23 @@ export interface StatusReport {
     modelFingerprint: string | null;
     /** Why the index needs a full rebuild with the current model (null: it does not). */
     incompatible: string | null;
-    changedSinceIndex: { added: string[]; changed: string[]; removed: string[]; configChanged: boolean; metadataOutdated?: boolean };
+    changedSinceIndex: {
+      added: string[];
+      changed: string[];
+      removed: string[];
+      configChanged: boolean;
+      metadataOutdated?: boolean;
+    };
   };
   /** Completed work besides files (git, tracker exports): as the index last read it, and whether it moved since. */
   sources: {
-    git: { enabled: boolean; ref: string | null; head: string | null; documents: number | null; notWork: Record<string, number> | null } | null;
+    git: {
+      enabled: boolean;
+      ref: string | null;
+      head: string | null;
+      documents: number | null;
+      notWork: Record<string, number> | null;
+    } | null;
     trackers: Array<{ path: string; documents: number | null }>;
     changedSinceIndex: string[];
   };
@@ -57,7 +69,9 @@ export async function gatherStatus(root: string, config: Config, env: NodeJS.Pro
   const setup = modelSetup(env, config, root);
   const fresh = await checkFreshness(root, config, setup.identity);
   const m = fresh.manifest;
-  const modelFile = setup.location.dir ? path.join(setup.location.dir, config.model.id, onnxFileName(setup.dtype)) : null;
+  const modelFile = setup.location.dir
+    ? path.join(setup.location.dir, config.model.id, onnxFileName(setup.dtype))
+    : null;
   const configFile = path.join(root, '.agentos', 'config.yaml');
   return {
     root,
@@ -82,13 +96,28 @@ export async function gatherStatus(root: string, config: Config, env: NodeJS.Pro
       modelId: m?.modelId ?? null,
       modelFingerprint: m?.modelFingerprint ?? null,
       incompatible: fresh.incompatible,
-      changedSinceIndex: { added: fresh.added, changed: fresh.changed, removed: fresh.removed, configChanged: fresh.configChanged, metadataOutdated: fresh.metadataOutdated ?? false },
+      changedSinceIndex: {
+        added: fresh.added,
+        changed: fresh.changed,
+        removed: fresh.removed,
+        configChanged: fresh.configChanged,
+        metadataOutdated: fresh.metadataOutdated ?? false,
+      },
     },
     sources: {
       git: config.sources.git.enabled
-        ? { enabled: true, ref: m?.sources?.git?.ref ?? null, head: m?.sources?.git?.head ?? null, documents: m?.sources?.git?.documents ?? null, notWork: m?.sources?.git?.skipped ?? null }
+        ? {
+            enabled: true,
+            ref: m?.sources?.git?.ref ?? null,
+            head: m?.sources?.git?.head ?? null,
+            documents: m?.sources?.git?.documents ?? null,
+            notWork: m?.sources?.git?.skipped ?? null,
+          }
         : null,
-      trackers: config.sources.trackers.map((p) => ({ path: p, documents: m?.sources?.trackers?.find((t) => t.path === p)?.documents ?? null })),
+      trackers: config.sources.trackers.map((p) => ({
+        path: p,
+        documents: m?.sources?.trackers?.find((t) => t.path === p)?.documents ?? null,
+      })),
       changedSinceIndex: fresh.sources,
     },
     lock: { holder: readLockHolder(indexPaths(root).lock), file: indexPaths(root).lock },
@@ -101,8 +130,17 @@ export async function gatherStatus(root: string, config: Config, env: NodeJS.Pro
 function readLockHolder(file: string): StatusReport['lock']['holder'] {
   try {
     // Bounded and regular only, as the lock itself reads it: a lock pointing at /dev/zero must not hang status.
-    const h = JSON.parse(readRegularFileSync(file, 4096).toString('utf8')) as { pid: number; host: string; startedAt: string };
-    return { pid: h.pid, host: h.host, startedAt: h.startedAt, alive: h.host === hostname() ? processAlive(h.pid) : null };
+    const h = JSON.parse(readRegularFileSync(file, 4096).toString('utf8')) as {
+      pid: number;
+      host: string;
+      startedAt: string;
+    };
+    return {
+      pid: h.pid,
+      host: h.host,
+      startedAt: h.startedAt,
+      alive: h.host === hostname() ? processAlive(h.pid) : null,
+    };
   } catch {
     return null;
   }

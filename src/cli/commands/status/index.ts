@@ -26,7 +26,8 @@ export function renderStatus(r: StatusReport): string {
   for (const s of r.config.settings) lines.push(`  ${s.key.padEnd(width)}  ${JSON.stringify(s.value)}  (${s.source})`);
   lines.push('', 'Files matched per glob:');
   const gw = Math.max(0, ...r.globs.map((g) => g.glob.length));
-  for (const g of r.globs) lines.push(`  ${g.type.padEnd(8)} ${g.glob.padEnd(gw)}  ${g.files}${g.files === 0 ? '  (matches nothing)' : ''}`);
+  for (const g of r.globs)
+    lines.push(`  ${g.type.padEnd(8)} ${g.glob.padEnd(gw)}  ${g.files}${g.files === 0 ? '  (matches nothing)' : ''}`);
   const src = r.sources;
   if (src.git || src.trackers.length) {
     lines.push('', 'Sources of completed work besides files:');
@@ -40,12 +41,17 @@ export function renderStatus(r: StatusReport): string {
       );
       if (out) lines.push(`  not work     ${out}`);
     }
-    for (const t of src.trackers) lines.push(`  tracker      ${t.path}: ${t.documents === null ? 'not read yet' : `${t.documents} pieces of work`}`);
+    for (const t of src.trackers)
+      lines.push(
+        `  tracker      ${t.path}: ${t.documents === null ? 'not read yet' : `${t.documents} pieces of work`}`,
+      );
     if (src.changedSinceIndex.length) lines.push(`  changed      ${src.changedSinceIndex.join('; ')}`);
   }
   const m = r.model;
   lines.push('', `Model: ${m.id}`);
-  lines.push(`  location     ${m.dir ?? 'Transformers.js cache (hub download)'} (from ${m.source})${m.dir && !m.present ? ' — MISSING' : ''}`);
+  lines.push(
+    `  location     ${m.dir ?? 'Transformers.js cache (hub download)'} (from ${m.source})${m.dir && !m.present ? ' — MISSING' : ''}`,
+  );
   lines.push(`  fingerprint  ${m.fingerprint}`);
   const i = r.index;
   lines.push('', 'Index:');
@@ -58,7 +64,9 @@ export function renderStatus(r: StatusReport): string {
     lines.push(
       `  documents    ${i.documents ? `${i.documents.standard} standard, ${i.documents.history} history` : 'unknown (index from an older agentos; `agentos index` records it)'}; ${i.chunks} chunks`,
     );
-    lines.push(`  model        ${i.modelId} (${i.modelFingerprint})${i.incompatible ? ` — needs \`agentos index --full\`: ${i.incompatible}` : ''}`);
+    lines.push(
+      `  model        ${i.modelId} (${i.modelFingerprint})${i.incompatible ? ` — needs \`agentos index --full\`: ${i.incompatible}` : ''}`,
+    );
     const c = i.changedSinceIndex;
     const n = c.added.length + c.changed.length + c.removed.length;
     lines.push(
@@ -76,7 +84,8 @@ export function renderStatus(r: StatusReport): string {
       ? 'Templates: none recorded (no lexical index yet: run `agentos index`)'
       : `Templates: ${t.shingles} boilerplate shingle${t.shingles === 1 ? '' : 's'} shared by >= ${t.minDocs} of ${t.docs} documents (left out of lexical scoring)`,
   );
-  for (const e of t?.examples.slice(0, 5) ?? []) lines.push(`  ${e.docs} docs: "${terminalSafe(e.text.length > 70 ? e.text.slice(0, 69) + '…' : e.text)}"`);
+  for (const e of t?.examples.slice(0, 5) ?? [])
+    lines.push(`  ${e.docs} docs: "${terminalSafe(e.text.length > 70 ? e.text.slice(0, 69) + '…' : e.text)}"`);
   lines.push(...lineLines(r.line));
   return lines.join('\n') + '\n';
 }

@@ -60,7 +60,8 @@ function readRawConfig(root: string): unknown {
  */
 function fromFile(raw: unknown, field: string, key: string): boolean {
   const spellings = [key, field];
-  for (const k of [key, field]) if (k.startsWith('attempts.')) spellings.push(`retrieval.${k.slice('attempts.'.length)}`);
+  for (const k of [key, field])
+    if (k.startsWith('attempts.')) spellings.push(`retrieval.${k.slice('attempts.'.length)}`);
   // `sources.git: true` is the short spelling of `sources.git.enabled: true`.
   if (key === 'sources.git.enabled') spellings.push('sources.git');
   return spellings.some((k) => hasPath(raw, k));

@@ -3,7 +3,11 @@ import { type CommandDeps, examples, exitCodesHelp } from '../../define.js';
 
 /** `agentos store`: its flags, help and exit codes; the run function is loaded only when it runs. */
 export function define(program: Command, { context, setCode }: CommandDeps): void {
-  const store = program.command('store').description('the team store (PostgreSQL + pgvector; AGENTOS_DATABASE_URL or store.url): create its schema, see what it holds');
+  const store = program
+    .command('store')
+    .description(
+      'the team store (PostgreSQL + pgvector; AGENTOS_DATABASE_URL or store.url): create its schema, see what it holds',
+    );
   store
     .command('init')
     .description("create or migrate the store's schema (idempotent, versioned; safe when several run at once)")
@@ -16,7 +20,9 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
     });
   store
     .command('sync')
-    .description("push this repository's live index into the team store: only what changed, in one transaction (index does it after a build when store.publish is true)")
+    .description(
+      "push this repository's live index into the team store: only what changed, in one transaction (index does it after a build when store.publish is true)",
+    )
     .option('--json', 'print the result as JSON on stdout')
     .option('--any-branch', "replace the team's copy from a branch other than the default one")
     .addHelpText('after', exitCodesHelp([0, 1, 2, 4, 7]))
@@ -26,7 +32,9 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
     });
   store
     .command('remove <name>')
-    .description('take a repository out of the team store (its owners or an administrator only; the name, typed out, is the confirmation)')
+    .description(
+      'take a repository out of the team store (its owners or an administrator only; the name, typed out, is the confirmation)',
+    )
     .option('--json', 'print the result as JSON on stdout')
     .addHelpText('after', examples('agentos store remove github.com/acme/old-prototype'))
     .addHelpText('after', exitCodesHelp([0, 1, 2, 7]))
@@ -36,7 +44,9 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
     });
   store
     .command('status')
-    .description('which server answered (URL with its password masked), the schema version, the repositories and their documents')
+    .description(
+      'which server answered (URL with its password masked), the schema version, the repositories and their documents',
+    )
     .option('--json', 'print as JSON on stdout')
     .addHelpText('after', exitCodesHelp([0, 1, 2, 7]))
     .action(async (opts) => {

@@ -52,8 +52,12 @@ export async function runStoreStatus(ctx: CommandContext, opts: { json?: boolean
   if (s.schema.state === 'current') {
     out(`Repositories: ${s.repositories.length}`);
     // Names come from other people's repositories: shown without terminal escapes.
-    for (const r of s.repositories) out(`  ${terminalSafe(r.name)}: ${r.documents} documents, ${r.chunks} chunks, last sync ${r.syncedAt ?? 'never'}`);
-    if (s.schema.state === 'current') out(`Shared attempts: ${s.attempts.failures} failures, ${s.attempts.successes} successes`);
+    for (const r of s.repositories)
+      out(
+        `  ${terminalSafe(r.name)}: ${r.documents} documents, ${r.chunks} chunks, last sync ${r.syncedAt ?? 'never'}`,
+      );
+    if (s.schema.state === 'current')
+      out(`Shared attempts: ${s.attempts.failures} failures, ${s.attempts.successes} successes`);
   }
   return ExitCode.Ok;
 }
@@ -65,21 +69,34 @@ export async function runStoreStatus(ctx: CommandContext, opts: { json?: boolean
  * and the command says whose it is.
  */
 export async function runStoreRemove(ctx: CommandContext, name: string, opts: { json?: boolean }): Promise<number> {
-  if (!name.trim()) throw new UsageError('store remove: name the repository to remove (as `agentos store status` lists it)');
+  if (!name.trim())
+    throw new UsageError('store remove: name the repository to remove (as `agentos store status` lists it)');
   const result = await withTeamStore(ctx, async (client) => {
     const { SCHEMA_VERSION, schemaVersion } = await import('../../../shared/team-store/schema.js');
     const version = await schemaVersion(client);
-    if (version !== SCHEMA_VERSION) throw new TeamStoreUnavailableError(`the store's schema is version ${version}, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``);
+    if (version !== SCHEMA_VERSION)
+      throw new TeamStoreUnavailableError(
+        `the store's schema is version ${version}, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``,
+      );
     const exists = await client.query<{ docs: number }>('SELECT docs FROM repositories WHERE name = $1', [name]);
     if (!exists.rows.length) return { removed: false as const, documents: 0, missing: true };
     // Through the store's function (writers hold no DELETE): null when it is not the caller's to remove.
     const gone = await client.query<{ id: string | null }>('SELECT agentos.remove_repository($1) AS id', [name]);
     const removed = gone.rows[0]?.id != null;
-    return { removed, documents: exists.rows[0].docs, missing: false, refusal: removed ? null : await notYours(client, name) };
+    return {
+      removed,
+      documents: exists.rows[0].docs,
+      missing: false,
+      refusal: removed ? null : await notYours(client, name),
+    };
   });
-  if (result.missing) throw new UsageError(`store remove: the team store has no repository named ${terminalSafe(name)}`);
+  if (result.missing)
+    throw new UsageError(`store remove: the team store has no repository named ${terminalSafe(name)}`);
   if (!result.removed) throw new TeamStoreUnavailableError(result.refusal ?? `${terminalSafe(name)}: not removed`);
-  if (opts.json) ctx.io.stdout.write(JSON.stringify({ repository: name, removed: true, documents: result.documents }, null, 2) + '\n');
+  if (opts.json)
+    ctx.io.stdout.write(
+      JSON.stringify({ repository: name, removed: true, documents: result.documents }, null, 2) + '\n',
+    );
   else ctx.io.stdout.write(`Removed ${terminalSafe(name)} from the team store (${result.documents} documents).\n`);
   return ExitCode.Ok;
 }

@@ -7,7 +7,10 @@ import { MAX_PULL_ROWS, notMemberWarning, shareAttempts, type ShareReport } from
 import { repositoryName } from '../../../shared/team-store/repository.js';
 
 /** Push this repository's live index into the team store (what `index` does after a build when a store is configured). */
-export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean; anyBranch?: boolean }): Promise<number> {
+export async function runStoreSync(
+  ctx: CommandContext,
+  opts: { json?: boolean; anyBranch?: boolean },
+): Promise<number> {
   const why = await notPublishing(ctx, { explicit: true, anyBranch: opts.anyBranch === true });
   if (why) throw new UsageError(`store sync: ${why}`);
   const report = await syncTeamStore(ctx);
@@ -28,10 +31,15 @@ export async function runStoreSync(ctx: CommandContext, opts: { json?: boolean; 
         `Shared attempts: ${attempts.sent} sent, ${attempts.pulled} received from the team, ${attempts.forgotten} forgotten${attempts.queued ? `, ${attempts.queued} still queued` : ''}${attempts.truncated ? ` (more from the team on the next sync: one reads at most ${MAX_PULL_ROWS})` : ''}.\n`,
       );
   }
-  if (attempts?.notMember) ctx.io.stderr.write(`warning: ${notMemberWarning(repositoryName(ctx.root(), (await ctx.config()).config), attempts.notMember)}\n`);
+  if (attempts?.notMember)
+    ctx.io.stderr.write(
+      `warning: ${notMemberWarning(repositoryName(ctx.root(), (await ctx.config()).config), attempts.notMember)}\n`,
+    );
   if (attemptsFailed) {
     if (!(attemptsFailed instanceof TeamStoreUnavailableError)) throw attemptsFailed;
-    ctx.io.stderr.write(`agentos: the documents were synced; the shared attempts were not (${errorMessage(attemptsFailed)}): they stay queued\n`);
+    ctx.io.stderr.write(
+      `agentos: the documents were synced; the shared attempts were not (${errorMessage(attemptsFailed)}): they stay queued\n`,
+    );
     return ExitCode.TeamStoreUnavailable;
   }
   return ExitCode.Ok;
@@ -42,7 +50,9 @@ async function syncAttempts(ctx: CommandContext): Promise<ShareReport | null> {
   if (!sharingAttempts(ctx.io.env, config) || !config.attempts.enabled) return null;
   const memory = await ctx.attempts('write');
   try {
-    return memory.queue ? await shareAttempts(ctx.root(), config, memory.queue, { pull: true, force: true, env: ctx.io.env }) : null;
+    return memory.queue
+      ? await shareAttempts(ctx.root(), config, memory.queue, { pull: true, force: true, env: ctx.io.env })
+      : null;
   } finally {
     memory.close();
   }

@@ -18,11 +18,18 @@ export interface WorkedOnOptions {
 export async function runWorkedOn(ctx: CommandContext, opts: WorkedOnOptions): Promise<number> {
   const { io } = ctx;
   const since = opts.since === undefined ? undefined : parseSince(opts.since);
-  if (since === null) throw new UsageError(`--since ${opts.since}: expected a calendar date (YYYY-MM-DD) or an age up to a century, like 30d, 8w, 6m, 1y`);
+  if (since === null)
+    throw new UsageError(
+      `--since ${opts.since}: expected a calendar date (YYYY-MM-DD) or an age up to a century, like 30d, 8w, 6m, 1y`,
+    );
   const root = ctx.root();
   await ctx.config(); // an invalid config is an error here, as in every command
   const k = await indexKnowledge(root);
-  if (!k) throw new IndexUnavailableError(`no index in ${path.join(root, '.agentos', 'index')}; run \`agentos index --include-history\``, 'missing');
+  if (!k)
+    throw new IndexUnavailableError(
+      `no index in ${path.join(root, '.agentos', 'index')}; run \`agentos index --include-history\``,
+      'missing',
+    );
   let stats: AttemptStats | null = null;
   try {
     const memory = await ctx.attempts('read');
@@ -32,10 +39,13 @@ export async function runWorkedOn(ctx: CommandContext, opts: WorkedOnOptions): P
       memory.close();
     }
   } catch (e) {
-    io.stderr.write(`warning: attempt memory unavailable (${(e as Error).message.split('\n')[0]}); no attempt statistics\n`);
+    io.stderr.write(
+      `warning: attempt memory unavailable (${(e as Error).message.split('\n')[0]}); no attempt statistics\n`,
+    );
   }
   const w = workedOn(k.knowledge, stats, { since, topic: opts.topic });
-  if (k.knowledge.history.length === 0) io.stderr.write('No completed work in the index: index it with `agentos index --include-history`.\n');
+  if (k.knowledge.history.length === 0)
+    io.stderr.write('No completed work in the index: index it with `agentos index --include-history`.\n');
   if (opts.html) {
     const out = path.resolve(io.cwd, opts.html);
     let dir: string;
@@ -50,7 +60,8 @@ export async function runWorkedOn(ctx: CommandContext, opts: WorkedOnOptions): P
     await rename(tmp, file);
     io.stderr.write(`wrote ${file} (${w.topics.length} topics, ${w.totalItems} items)\n`);
   }
-  if (opts.json) io.stdout.write(JSON.stringify({ ...w, clusterThreshold: k.knowledge.clusterThreshold }, null, 2) + '\n');
+  if (opts.json)
+    io.stdout.write(JSON.stringify({ ...w, clusterThreshold: k.knowledge.clusterThreshold }, null, 2) + '\n');
   else if (!opts.html) io.stdout.write(renderWorkedOnText(w));
   return ExitCode.Ok;
 }
