@@ -8,11 +8,8 @@
  * id is its primary key). After a failed attempt to reach the store, runs wait a
  * minute before trying again, so that hooks stay fast while it is down.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Config } from '../shared/config/schema.js';
 import { errorMessage, TeamStoreUnavailableError } from '../shared/errors.js';
-import { ensureMemoryDir } from '../shared/fsutil/memory-dir.js';
 import { withTeamStoreDeadline, type TeamStoreClient } from '../shared/team-store/connect.js';
 import { repositoryName } from '../shared/team-store/repository.js';
 import { SCHEMA_VERSION, schemaVersion } from '../shared/team-store/schema.js';
@@ -21,6 +18,7 @@ import { oneLine } from '../shared/sanitize.js';
 import type { SharedQueue } from './open.js';
 import type { AttemptRecord } from './types.js';
 import { fromWire, WIRE_MAX, WIRE_MAX_TAGS, WIRE_MAX_TAGS_BYTES, wireRecord, type WireRow } from './share-wire.js';
+import { clearBackoff, inBackoff, noteBackoff, noteConnecting } from './share-backoff.js';
 
 /** The text columns of a shared attempt, each read bounded. */
 const TEXT_COLUMNS = Object.keys(WIRE_MAX) as Array<keyof typeof WIRE_MAX>;
@@ -51,8 +49,6 @@ export interface ShareReport {
 const BATCH = 500;
 /** Rows one pull reads at most (a flood of a teammate's records would otherwise hold up the command that pulls); the next pull goes on from there. */
 export const MAX_PULL_ROWS = 5_000;
-/** After a failure to reach the store, automatic sends wait this long (an explicit `store sync` does not). */
-const BACKOFF_MS = 60_000;
 /** Automatic pulls (`run`, hooks) at most this often. */
 export const PULL_EVERY_MS = 5 * 60_000;
 
@@ -306,54 +302,6 @@ function resumeCursor(text: string | null): { at: string; id: string; through: s
       : null;
   } catch {
     return null;
-  }
-}
-
-function backoffFile(root: string): string {
-  return path.join(ensureMemoryDir(root), 'store-unreachable');
-}
-
-/**
- * In the back-off after a failure (the file holds its time), or after a call that began connecting and
- * never finished within its deadline (`connecting <time> <deadline ms>`: its process was killed). A call
- * still within its deadline is no reason to wait: processes recording at the same time all send.
- */
-function inBackoff(root: string, now: Date): boolean {
-  try {
-    const text = readFileSync(backoffFile(root), 'utf8').trim();
-    const connecting = /^connecting (\S+) (\d+)$/.exec(text);
-    const since = now.getTime() - Date.parse(connecting ? connecting[1] : text);
-    // A mark from the future (the clock stepped back) is no reason to wait for hours: only 0 <= since counts.
-    return since >= 0 && since < BACKOFF_MS && (!connecting || since > Number(connecting[2]) + KILLED_AFTER_MS);
-  } catch {
-    return false;
-  }
-}
-
-/** A connecting mark older than its deadline by this much was left by a process that did not get to finish. */
-const KILLED_AFTER_MS = 1000;
-
-function noteConnecting(root: string, now: Date, deadlineMs: number): void {
-  try {
-    writeFileSync(backoffFile(root), `connecting ${now.toISOString()} ${Math.round(deadlineMs)}\n`);
-  } catch {
-    /* the back-off is an optimisation: never a reason to fail */
-  }
-}
-
-function noteBackoff(root: string, now: Date): void {
-  try {
-    writeFileSync(backoffFile(root), now.toISOString() + '\n');
-  } catch {
-    /* the back-off is an optimisation: never a reason to fail */
-  }
-}
-
-function clearBackoff(root: string): void {
-  try {
-    writeFileSync(backoffFile(root), '');
-  } catch {
-    /* as above */
   }
 }
 

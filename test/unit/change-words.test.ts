@@ -1,12 +1,6 @@
 /** What a change says about itself (issue 46): docs lines and names read from its diff, bounded. */
-import {
-  cleanDocLine,
-  MAX_DOC_CHARS,
-  MAX_NAMES,
-  namesIn,
-  PatchWords,
-  splitIdentifier,
-} from '../../src/work-memory/sources/change-words.js';
+import { MAX_DOC_CHARS, MAX_NAMES, PatchWords } from '../../src/work-memory/sources/change-words.js';
+import { cleanDocLine, namesIn, splitIdentifier } from '../../src/work-memory/sources/change-names.js';
 
 const SHA = 'a'.repeat(40);
 const OTHER = 'b'.repeat(40);

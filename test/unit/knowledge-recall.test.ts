@@ -1,5 +1,6 @@
 import { autoThreshold, clusterVectors, normalize } from '../../src/knowledge/cluster.js';
-import { detectTechStack, summarizeTechStack, type FileSource } from '../../src/knowledge/tech-stack.js';
+import { summarizeTechStack } from '../../src/knowledge/tech-stack.js';
+import { detectTechStack, type FileSource } from '../../src/knowledge/tech-stack-detect.js';
 import {
   antiPatternsOf,
   MAX_PER_TEAMMATE,

@@ -9,10 +9,10 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { cutAtWord } from '../../shared/text/linear.js';
 import path from 'node:path';
 import { sha256 } from '../corpus/read.js';
-import type { DocStatus } from '../corpus/types.js';
-import { authorsOf, blobSignatures, git, readLog, type GitCommit } from './git-log.js';
+import { authorsOf, git, readLog, type GitCommit } from './git-log.js';
 import { readChangeWords, type ChangeWords } from './change-words.js';
-import { compileRules, describeWork, notWork, revertOf, type GitRules, type NotWork } from './git-work.js';
+import { inverseReverts, markReverted, recordRevert, type Verdicts } from './reverts.js';
+import { compileRules, describeWork, notWork, type GitRules, type NotWork } from './git-work.js';
 import { commitUrl, pullRequestUrl, webRepo, type WebRepo } from './remote.js';
 import { CHANGE_WORDS_SECTION, type SourceDoc, type SourcesState } from './types.js';
 
@@ -299,98 +299,6 @@ export async function readGitSource(o: GitSourceOptions): Promise<GitSourceResul
     },
     read: { mode: incremental ? 'incremental' : 'full', commits, reason, shallow: shallowNote, unreadable },
   };
-}
-
-/**
- * What the newest revert decided about a piece of work, by `sha:<sha>` or `title:<title>`:
- * undone (by which commit), or put back (null). Commits come newest first, so the first
- * verdict on a piece of work is the one that stands.
- */
-type Verdicts = Map<string, { sha: string; date: string } | null>;
-
-function recordRevert(verdicts: Verdicts, c: GitCommit, undoes: string | null): void {
-  const r = revertOf(c);
-  if (!r && !undoes) return;
-  // A revert that a newer commit undid undoes nothing now.
-  const cancelled =
-    verdicts.get(`sha:${c.sha}`) ??
-    [...verdicts].find(([k, v]) => v && k.length < 44 && k.startsWith('sha:') && c.sha.startsWith(k.slice(4)))?.[1];
-  if (cancelled) return;
-  if (undoes && !verdicts.has(`sha:${undoes}`)) verdicts.set(`sha:${undoes}`, { sha: c.sha, date: c.date });
-  if (!r) return;
-  if (r.sha && !verdicts.has(`sha:${r.sha}`)) verdicts.set(`sha:${r.sha}`, { sha: c.sha, date: c.date });
-  if (r.title && !verdicts.has(`title:${r.title}`))
-    verdicts.set(`title:${r.title}`, r.reapplies ? null : { sha: c.sha, date: c.date });
-}
-
-/** How far back, in first-parent commits, an update looks for the change a new commit undoes. */
-const REVERT_LOOKBACK = 5000;
-
-/**
- * The commits of `range` that undo an earlier first-parent commit, by what they did to their files
- * (git-log.ts blobSignatures): reverting sha -> reverted sha, the nearest older commit whose files it
- * put back exactly as they were before it. A change that is its own inverse undoes nothing. A revert
- * after the same files changed again in between is not seen this way (its blobs differ); its title
- * still says so when git wrote it.
- */
-async function inverseReverts(
-  root: string,
-  range: string,
-  before: string | null,
-  paths: string[],
-): Promise<Map<string, string>> {
-  // A full read walks the whole history (raw logs are cheap); an update, its new commits and then, from where the
-  // last read stopped, as far back as the lookback: two walks that do not overlap.
-  const recent = await blobSignatures(root, range, { paths });
-  if (!recent.length) return new Map();
-  const older = before ? await blobSignatures(root, before, { paths, maxCount: REVERT_LOOKBACK }) : [];
-  return matchInverses([...recent, ...older], recent.length);
-}
-
-/** Of `history` (newest first), each of its first `count` commits that is the inverse of an older one: reverting sha -> reverted sha. */
-function matchInverses(history: Awaited<ReturnType<typeof blobSignatures>>, count: number): Map<string, string> {
-  const out = new Map<string, string>();
-  const older = new Map<string, number[]>();
-  history.forEach((c, i) => older.set(c.forward, [...(older.get(c.forward) ?? []), i]));
-  history.slice(0, count).forEach((c, i) => {
-    if (c.inverse === c.forward) return;
-    const target = older.get(c.inverse)?.find((j) => j > i);
-    if (target !== undefined) out.set(c.sha, history[target].sha);
-  });
-  return out;
-}
-
-function markReverted(docs: SourceDoc[], verdicts: Verdicts): void {
-  const short = [...verdicts.keys()].filter((k) => k.startsWith('sha:') && k.length < 44);
-  const titled = new Set<string>();
-  for (let i = 0; i < docs.length; i++) {
-    const m = docs[i].metadata;
-    const sha = m.origin.ref;
-    let v = verdicts.get(`sha:${sha}`) ?? verdicts.get(short.find((k) => sha.startsWith(k.slice(4))) ?? '');
-    // By title: the newest work of that title older than the revert (GitHub's revert button names no sha).
-    const byTitle = verdicts.get(`title:${m.title}`);
-    if (
-      v === undefined &&
-      byTitle !== undefined &&
-      !titled.has(m.title) &&
-      (byTitle === null || (m.origin.date ?? '') <= byTitle.date)
-    ) {
-      v = byTitle;
-      titled.add(m.title);
-    }
-    if (v === undefined) continue;
-    if (v === null) {
-      // Put back by a later revert of the revert.
-      if (m.status === 'superseded' && m.statusReason?.startsWith('Reverted in'))
-        docs[i] = { ...docs[i], metadata: { ...m, status: 'done', statusReason: null } };
-      continue;
-    }
-    const status: DocStatus = 'superseded';
-    docs[i] = {
-      ...docs[i],
-      metadata: { ...m, status, statusReason: `Reverted in ${v.sha.slice(0, 7)} (${v.date.slice(0, 10)})` },
-    };
-  }
 }
 
 function toDoc(c: GitCommit, repo: WebRepo | null, words: ChangeWords | null, branchAuthor: string | null): SourceDoc {
