@@ -81,6 +81,42 @@ export function rescore(
   s: Scoring,
 ): HistoryMatch[] {
   if (s.method === 'lexical' || !index) return lexicalOnly(index, k, lexicalOnlyDepth(k), type, s);
+  const c = candidatesOf(index, allVectors, k, type, s);
+  const ranked = (scored: HistoryMatch[]) => groupByWork(scored.sort(byScore)).slice(0, s.keepAll ? undefined : k);
+  if (s.method === 'cosine') return ranked(c.parts.map(({ m, base }) => withExcerpt({ ...m, components: base }, s)));
+  if (s.method === 'standout') {
+    // The issue-11 score, kept to compare against: both parts relative to the brief's 4th-best candidate.
+    const reference = referenceOf(c.parts.map(({ base }) => base));
+    return ranked(
+      c.parts.map(({ m, base }) =>
+        withExcerpt({ ...m, score: fuse(base, 'calibrated', reference), components: { ...base, reference } }, s),
+      ),
+    );
+  }
+  return ranked(calibratedMatches(index, c, type, s));
+}
+
+/** A candidate and the parts every method reports: best-passage cosine, lexical share, shared rare terms. */
+interface Part {
+  m: HistoryMatch;
+  base: { cosine: number; lexical: number; shared: string[] };
+}
+
+/** The brief's candidates (both retrievers' best), with what every method reads of them. */
+interface Candidates {
+  parts: Part[];
+  /** The brief's informative chunk vectors, and its lexical tokens. */
+  briefVectors: Float32Array[];
+  tokens: string[];
+}
+
+function candidatesOf(
+  index: VectorIndex,
+  allVectors: Float32Array[],
+  k: number,
+  type: CorpusType,
+  s: Scoring,
+): Candidates {
   const kept = informativeChunks(allVectors, s);
   const briefVectors = kept.map((i) => allVectors[i]);
   const want = candidateDepth(k, s);
@@ -98,32 +134,29 @@ export function rescore(
     .filter((m) => !s.exclude?.(m.filePath))
     .map((m) => {
       const lex = s.lexical?.bm25.scoreDoc(tokens, m.filePath) ?? null;
-      // The parts every method reports: best-passage cosine, lexical share, shared rare terms.
       const base = { cosine: m.score, lexical: lex?.norm ?? 0, shared: lex?.shared ?? [] };
       // Back to the brief's own chunk numbering (briefExcerpt).
       return { m: m.briefChunk !== undefined ? { ...m, briefChunk: kept[m.briefChunk] } : m, base };
     });
-  const ranked = (scored: HistoryMatch[]) => groupByWork(scored.sort(byScore)).slice(0, s.keepAll ? undefined : k);
-  if (s.method === 'cosine') return ranked(parts.map(({ m, base }) => withExcerpt({ ...m, components: base }, s)));
-  if (s.method === 'standout') {
-    // The issue-11 score, kept to compare against: both parts relative to the brief's 4th-best candidate.
-    const reference = referenceOf(parts.map(({ base }) => base));
-    return ranked(
-      parts.map(({ m, base }) =>
-        withExcerpt({ ...m, score: fuse(base, 'calibrated', reference), components: { ...base, reference } }, s),
-      ),
-    );
-  }
-  const mean = meanVector(briefVectors);
-  const model = type === 'standard' ? governsModel() : sameWorkModel();
-  // Work read from git and a tracker's reports have their own fits: a brief covers a short commit's
-  // vocabulary easily, and bug reports are placed on their own lines (calibrated.ts).
-  const modelFor = (i: number) => {
-    const origin = parts[i].m.origin;
-    if (type !== 'history' || !origin) return model;
-    if (origin.source === 'git') return commitSameWorkModel();
-    return origin.kind === 'issue' ? (s.trackerModel ?? trackerSameWorkModel()) : model;
-  };
+  return { parts, briefVectors, tokens };
+}
+
+/**
+ * The model a candidate is scored by. Work read from git and a tracker's reports have their own fits: a
+ * brief covers a short commit's vocabulary easily, and bug reports are placed on their own lines (calibrated.ts).
+ */
+function modelOf(part: Part, type: CorpusType, s: Scoring): LogisticModel {
+  if (type === 'standard') return governsModel();
+  const origin = part.m.origin;
+  if (type !== 'history' || !origin) return sameWorkModel();
+  if (origin.source === 'git') return commitSameWorkModel();
+  return origin.kind === 'issue' ? (s.trackerModel ?? trackerSameWorkModel()) : sameWorkModel();
+}
+
+/** The calibrated score of every candidate (calibrated.ts), with its features, contributions and why. */
+function calibratedMatches(index: VectorIndex, c: Candidates, type: CorpusType, s: Scoring): HistoryMatch[] {
+  const { parts } = c;
+  const models = parts.map((p) => modelOf(p, type, s));
   // Each candidate is read whole down to its own model's related floor: a refit of the trackers' model
   // moves no markdown score (calibrate keeps a model's labels across versions only while that holds).
   const whole =
@@ -131,13 +164,65 @@ export function rescore(
       ? new Set(parts.map((_, i) => i))
       : wholeTextSet(
           parts.map(({ base }) => base),
-          parts.map((_, i) => modelFor(i).floors.related - WHOLE_TEXT_MARGIN),
+          models.map((m) => m.floors.related - WHOLE_TEXT_MARGIN),
         );
   // The whole text is read back only where it can matter: a candidate under the related floor
   // cannot reach "related" whatever its other features, and its own cosine stands in.
   const docMeans = parts.map(({ m }, i) => (whole.has(i) ? (index.docMean?.(m.filePath) ?? null) : null));
-  // Another repository's copy of a candidate is the same work: neither its competitor nor the brief's reference twice (copies.ts).
-  // A copy may rank below where whole texts are read: another repository's candidate under a title another candidate has is read for this alone.
+  const works = worksOf(index, parts, docMeans);
+  // A graph search per candidate, only where its model reads it (bug reports; eval: every past work).
+  // Another repository's (org scope) is not searched: its repository's other work is not at hand.
+  const wanted = (i: number) => type === 'history' && (s.wholeText === 'all' || readsNeighbours(models[i]));
+  const nearest = parts.map(({ m }, i) => {
+    const docMean = docMeans[i];
+    return docMean && wanted(i) && !m.repository ? nearestOtherWork(index, type, m, docMean, s.exclude) : undefined;
+  });
+  const evidence = evidenceOf(index, c, type, s, { docMeans, works, nearest });
+  const lines =
+    s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
+  // Where a model reads the nearest other work and it was not read (the whole text not read, another
+  // repository's document), it is not known: it reads as the fit's average document.
+  evidence.forEach(({ features }, i) => {
+    const weighed = models[i].features.neighbourGap;
+    if (nearest[i] === undefined && weighed) features.neighbourGap = weighed.mean;
+  });
+  const explained = parts.map((_, i) => calibratedScore(models[i], evidence[i].features, lines));
+  // Candidates whose whole text was not read (far under the related floor) stood in with their best
+  // passage, which flatters them: they never rank above one that was scored on the whole evidence.
+  const floorOfFull = Math.min(...explained.filter((_, i) => whole.has(i)).map((e) => e.score));
+  return parts.map(({ m, base }, i) => {
+    const { features, sharedIdentifiers } = evidence[i];
+    const e = explained[i];
+    // The line the brief's own issue was raised to rests on facts the stand-in does not flatter (its id, its best
+    // passage): that much it keeps; anything above it came from the flattered features and is held like the rest.
+    const score =
+      whole.has(i) || !Number.isFinite(floorOfFull)
+        ? e.score
+        : Math.max(e.raisedTo, Math.min(e.score, floorOfFull * (1 - 1e-6)));
+    const components = {
+      ...base,
+      features,
+      contributions: e.contributions,
+      probability: e.probability,
+      cappedBy: e.cappedBy,
+      raisedBy: e.raisedBy,
+      sharedIdentifiers,
+      // Which part of a commit matched: its message, or what its diff adds (docs lines, names: git-source.ts).
+      why: [
+        ...(m.section === CHANGE_WORDS_SECTION ? [CHANGE_WORDS_WHY] : []),
+        ...whyInWords(e, features, sharedIdentifiers, models[i]),
+      ].slice(0, 3),
+    };
+    return withExcerpt({ ...m, score, components }, s);
+  });
+}
+
+/**
+ * The piece of work each candidate belongs to. Another repository's copy of a candidate is the same work:
+ * neither its competitor nor the brief's reference twice (copies.ts). A copy may rank below where whole
+ * texts are read: another repository's candidate under a title another candidate has is read for this alone.
+ */
+function worksOf(index: VectorIndex, parts: Part[], docMeans: Array<Float32Array | null>): Works {
   const titles = parts.map(({ m }) => titleKey(m.title));
   const titled = new Map<string, number>();
   for (const t of titles) titled.set(t, (titled.get(t) ?? 0) + 1);
@@ -154,17 +239,32 @@ export function rescore(
   const groupKey = (l: number) => workKey(parts[l].m) ?? `copy:${parts[l].m.filePath}`;
   const workOf = (i: number) =>
     leaders[i] >= 0 ? groupKey(leaders[i]) : copied.has(i) ? groupKey(i) : workKey(parts[i].m);
-  // A graph search per candidate, only where its model reads it (bug reports; eval: every past work).
-  // Another repository's (org scope) is not searched: its repository's other work is not at hand.
-  const wanted = (i: number) => type === 'history' && (s.wholeText === 'all' || readsNeighbours(modelFor(i)));
-  const nearest = parts.map(({ m }, i) => {
-    const docMean = docMeans[i];
-    return docMean && wanted(i) && !m.repository ? nearestOtherWork(index, type, m, docMean, s.exclude) : undefined;
-  });
-  const evidence = computeFeatures(
+  return { workOf, leaders };
+}
+
+/** Each candidate's piece of work, and for a copy the candidate it copies (copies.ts; -1: none). */
+interface Works {
+  workOf: (i: number) => string | null;
+  leaders: number[];
+}
+
+/** The features of every candidate against the brief (features.ts). */
+function evidenceOf(
+  index: VectorIndex,
+  c: Candidates,
+  type: CorpusType,
+  s: Scoring,
+  read: {
+    docMeans: Array<Float32Array | null>;
+    works: Works;
+    nearest: Array<number | null | undefined>;
+  },
+): ReturnType<typeof computeFeatures> {
+  const mean = meanVector(c.briefVectors);
+  return computeFeatures(
     {
       briefTitle: s.briefTitle ?? '',
-      briefTokens: tokens,
+      briefTokens: c.tokens,
       corpusDocs: index.docCount?.(type) ?? index.count(type),
       briefFiled: s.briefFiled,
       idf: (t) => s.lexical?.bm25.idf(t) ?? 0,
@@ -172,13 +272,13 @@ export function rescore(
       idfSum: s.lexical ? (p) => s.lexical!.bm25.idfSum(p) : undefined,
       stats: s.lexical?.bm25,
     },
-    parts.map(({ m, base }, i) => {
+    c.parts.map(({ m, base }, i) => {
       const doc = index.doc?.(m.filePath);
-      const docMean = docMeans[i];
+      const docMean = read.docMeans[i];
       return {
         path: m.filePath,
-        work: workOf(i),
-        copy: leaders[i] >= 0,
+        work: read.works.workOf(i),
+        copy: read.works.leaders[i] >= 0,
         cosine: m.score,
         cosineMean: docMean ? dot(mean, docMean) : m.score,
         lexBrief: base.lexical,
@@ -190,7 +290,7 @@ export function rescore(
           s.briefRelations && !m.repository
             ? namesAsRelated(s.briefRelations, { issueId: m.issueId, related: doc?.related })
             : false,
-        nearestOther: nearest[i],
+        nearestOther: read.nearest[i],
         filed: type === 'history' ? placeOf(m.origin ?? doc?.origin, m.repository) : null,
         // A standard governs by its rule, not by its issue: only past work is the brief's own issue.
         sameIssue:
@@ -200,51 +300,6 @@ export function rescore(
       };
     }),
   );
-  const lines =
-    s.lines?.[type] ?? (type === 'standard' ? { duplicate: 0.5, related: 0.5 } : { duplicate: 0.85, related: 0.5 });
-  // Where a model reads the nearest other work and it was not read (the whole text not read, another
-  // repository's document), it is not known: it reads as the fit's average document.
-  evidence.forEach(({ features }, i) => {
-    const weighed = modelFor(i).features.neighbourGap;
-    if (nearest[i] === undefined && weighed) features.neighbourGap = weighed.mean;
-  });
-  const explained = parts.map((_, i) => calibratedScore(modelFor(i), evidence[i].features, lines));
-  // Candidates whose whole text was not read (far under the related floor) stood in with their best
-  // passage, which flatters them: they never rank above one that was scored on the whole evidence.
-  const fullyScored = parts.map((_, i) => whole.has(i));
-  const floorOfFull = Math.min(...explained.filter((_, i) => fullyScored[i]).map((e) => e.score));
-  const scored = parts.map(({ m, base }, i) => {
-    const { features, sharedIdentifiers } = evidence[i];
-    const e = explained[i];
-    // The line the brief's own issue was raised to rests on facts the stand-in does not flatter (its id, its best
-    // passage): that much it keeps; anything above it came from the flattered features and is held like the rest.
-    const score =
-      fullyScored[i] || !Number.isFinite(floorOfFull)
-        ? e.score
-        : Math.max(e.raisedTo, Math.min(e.score, floorOfFull * (1 - 1e-6)));
-    return withExcerpt(
-      {
-        ...m,
-        score,
-        components: {
-          ...base,
-          features,
-          contributions: e.contributions,
-          probability: e.probability,
-          cappedBy: e.cappedBy,
-          raisedBy: e.raisedBy,
-          sharedIdentifiers,
-          // Which part of a commit matched: its message, or what its diff adds (docs lines, names: git-source.ts).
-          why: [
-            ...(m.section === CHANGE_WORDS_SECTION ? [CHANGE_WORDS_WHY] : []),
-            ...whyInWords(e, features, sharedIdentifiers, modelFor(i)),
-          ].slice(0, 3),
-        },
-      },
-      s,
-    );
-  });
-  return ranked(scored);
 }
 
 /** Said first when a commit's best passage is what its diff adds, not its message. */
