@@ -31,7 +31,7 @@ import {
 import { embedAll } from './embed-schedule.js';
 import { excerptOf } from './graph-update.js';
 import { readManifest } from './hnsw-index.js';
-import { HNSW_EF_CONSTRUCTION, HNSW_M, loadHnswlib } from './hnswlib.js';
+import { HNSW_EF_CONSTRUCTION, HNSW_M, loadHnswlib, type HnswGraph } from './hnswlib.js';
 import { indexPaths } from './layout.js';
 import { metadataOutdated } from './refresh-metadata.js';
 import type { Manifest, StoredChunk } from './types.js';
@@ -56,8 +56,84 @@ export async function tryAppend(
   incompatible: (m: Manifest) => string | null,
 ): Promise<BuildReport | null> {
   if (!appendable(o)) return null;
-  const { root, config } = o;
-  const dir = indexPaths(root).generation(previous).dir;
+  const { root } = o;
+  const base = appendableBase(o, previous, incompatible);
+  if (!base) return null;
+  const { dir, manifest, templates } = base;
+  const files = await filesAsBefore(o, manifest);
+  if (!files) return null;
+  const git = await readGitSource({
+    root,
+    branch: o.config.sources.git.branch,
+    rules: o.config.sources.git,
+    previous: { state: base.gitState, docs: [] },
+    appendOnly: true,
+  });
+  if (!git) return null;
+  o.onProgress?.({ phase: 'scan', files: files.scan.files.length + git.state.documents });
+  const report = appendReport(manifest, previous, files, git);
+  if (git.read.mode === 'unchanged') {
+    await pruneGenerations(root, { tempOnly: true });
+    return report;
+  }
+
+  const delta = manifest.delta ? readDeltaOrNull(dir, manifest) : emptyDelta();
+  if (!delta) return null;
+  // The boilerplate found before holds for this many more documents, as it would for a whole update (lexical/file.ts).
+  if (!templatesHold(templates, base.changed + delta.docs.length + git.docs.length)) return null;
+  const chunked = await chunkNewWork(o, manifest, git.docs, report);
+  if (!chunked) return null;
+  const { prepared, embedder } = chunked;
+  const newChunks = prepared.reduce((n, p) => n + p.chunks.length, 0);
+  const baseChunks = manifest.chunkCount - (manifest.delta?.chunks ?? 0);
+  // Grown past its share of the base: this update writes the generation whole, the delta folded in.
+  if (!deltaFits(delta.chunks.length + newChunks, baseChunks)) return null;
+
+  const texts = prepared.flatMap((p) => p.chunks.map((c) => c.embedText));
+  const before = embedder?.stats?.tokens ?? 0;
+  const vectors = embedder ? await embedAll(embedder, texts, (p) => o.onProgress?.({ phase: 'embed', ...p })) : [];
+  report.chunksEmbedded = texts.length;
+  report.tokensEmbedded = (embedder?.stats?.tokens ?? 0) - before;
+  o.onProgress?.({ phase: 'write' });
+
+  const graph = await deltaGraph(dir, manifest, delta, newChunks);
+  if (!graph) return null;
+  const added = addToDelta(graph, delta, prepared, vectors, manifest.nextLabel, templates);
+  report.added.push(...added.paths);
+  const written: Record<string, Buffer> = {};
+  if (delta.docs.length) {
+    written[DELTA_FILE] = Buffer.from(JSON.stringify(delta));
+    written[DELTA_VECTORS] = graphBytes(graph, indexPaths(root).dir);
+  }
+  const next: Manifest = {
+    ...manifest,
+    formatVersion: delta.docs.length ? APPEND_FORMAT_VERSION : manifest.formatVersion,
+    createdAt: new Date().toISOString(),
+    chunkCount: manifest.chunkCount + newChunks,
+    nextLabel: added.nextLabel,
+    coverage: { standard: manifest.coverage.standard, history: manifest.coverage.history + added.history },
+    sources: { ...manifest.sources, git: git.state },
+    ...(delta.docs.length
+      ? {
+          delta: {
+            docs: delta.docs.length,
+            chunks: delta.chunks.length,
+            firstLabel: manifest.delta?.firstLabel ?? manifest.nextLabel,
+          },
+        }
+      : {}),
+  };
+  const name = await appendGeneration(root, previous, next, written);
+  await pruneGenerations(root, { keep: [name, previous] });
+  report.wrote = true;
+  report.generation = name;
+  report.chunks = next.chunkCount;
+  return report;
+}
+
+/** The previous generation, when an append can build on it: its manifest, git state and boilerplate templates. */
+function appendableBase(o: BuildOptions, previous: string, incompatible: (m: Manifest) => string | null) {
+  const dir = indexPaths(o.root).generation(previous).dir;
   let manifest: Manifest;
   try {
     manifest = readManifest(path.join(dir, 'manifest.json'));
@@ -74,7 +150,7 @@ export async function tryAppend(
   )
     return null;
   if (
-    manifest.corpusConfigHash !== corpusConfigHash(config, true) ||
+    manifest.corpusConfigHash !== corpusConfigHash(o.config, true) ||
     !manifest.integrity.extra?.[LEXICAL_FILE] ||
     !manifest.coverage
   )
@@ -88,38 +164,44 @@ export async function tryAppend(
     return null;
   const found = readTemplates(dir, manifest);
   if (!found) return null;
-  const { templates } = found;
+  return { dir, manifest: manifest as Manifest & { coverage: NonNullable<Manifest['coverage']> }, gitState, ...found };
+}
 
-  // The files exactly as the manifest has them (a touched file is a change here: the whole update reads its hash).
-  const scan = await scanCorpus(root, config.corpus, true);
+/** The files exactly as the manifest has them, or null (a touched file is a change here: the whole update reads its hash). */
+async function filesAsBefore(
+  o: BuildOptions,
+  manifest: Manifest,
+): Promise<{ scan: Awaited<ReturnType<typeof scanCorpus>>; stillSkipped: BuildReport['skipped'] } | null> {
+  const scan = await scanCorpus(o.root, o.config.corpus, true);
   const diff = statDiff(manifest, scan.files);
   if (diff.changed.length || diff.added.length || diff.removed.length) return null;
   // A file skipped before is looked at again, as a whole update does: one that reads now is a change.
   const stillSkipped: BuildReport['skipped'] = [];
   for (const f of diff.skippedSame) {
     const why = manifest.skipped?.[f.relPath]?.reason ?? 'skipped';
-    const read = await readTextFile(f.absPath, config.corpus.maxFileBytes);
+    const read = await readTextFile(f.absPath, o.config.corpus.maxFileBytes);
     if (read.ok && why !== 'no text to index') return null;
     stillSkipped.push({ relPath: f.relPath, reason: read.ok ? why : read.reason });
   }
+  return { scan, stillSkipped };
+}
 
-  const git = await readGitSource({
-    root,
-    branch: config.sources.git.branch,
-    rules: config.sources.git,
-    previous: { state: gitState, docs: [] },
-    appendOnly: true,
-  });
-  if (!git) return null;
+type GitRead = NonNullable<Awaited<ReturnType<typeof readGitSource>>>;
+
+function appendReport(
+  manifest: Manifest,
+  previous: string,
+  files: NonNullable<Awaited<ReturnType<typeof filesAsBefore>>>,
+  git: GitRead,
+): BuildReport {
   const total = Object.keys(manifest.files).length + git.state.documents;
-  o.onProgress?.({ phase: 'scan', files: scan.files.length + git.state.documents });
-  const report: BuildReport = {
-    scanned: scan.files.length + git.state.documents,
+  return {
+    scanned: files.scan.files.length + git.state.documents,
     added: [],
     changed: [],
     unchanged: total - git.docs.length,
     removed: [],
-    skipped: [...scan.skipped, ...stillSkipped],
+    skipped: [...files.scan.skipped, ...files.stillSkipped],
     warnings: git.read.unreadable ? [unreadableWarning(git.read.unreadable)] : [],
     chunks: manifest.chunkCount,
     chunksEmbedded: 0,
@@ -134,18 +216,13 @@ export async function tryAppend(
       trackers: [],
     },
   };
-  if (git.read.mode === 'unchanged') {
-    await pruneGenerations(root, { tempOnly: true });
-    return report;
-  }
+}
 
-  const delta = manifest.delta ? readDeltaOrNull(dir, manifest) : emptyDelta();
-  if (!delta) return null;
-  // The boilerplate found before holds for this many more documents, as it would for a whole update (lexical/file.ts).
-  if (!templatesHold(templates, found.changed + delta.docs.length + git.docs.length)) return null;
+/** The new work chunked, the model loaded for the first; null when the model's weights are not the index's. */
+async function chunkNewWork(o: BuildOptions, manifest: Manifest, docs: GitRead['docs'], report: BuildReport) {
   let embedder: Embedder | null = null;
-  const prepared = [];
-  for (const d of git.docs) {
+  const prepared: Array<{ doc: GitRead['docs'][number]; chunks: ReturnType<typeof chunkDoc> }> = [];
+  for (const d of docs) {
     if (!embedder) {
       o.onProgress?.({ phase: 'model' });
       embedder = await o.loadEmbedder();
@@ -161,19 +238,11 @@ export async function tryAppend(
     if (chunks.length) prepared.push({ doc: d, chunks });
     else report.skipped.push({ relPath: d.metadata.filePath, reason: 'no text to index' });
   }
-  const newChunks = prepared.reduce((n, p) => n + p.chunks.length, 0);
-  const baseChunks = manifest.chunkCount - (manifest.delta?.chunks ?? 0);
-  // Grown past its share of the base: this update writes the generation whole, the delta folded in.
-  if (!deltaFits(delta.chunks.length + newChunks, baseChunks)) return null;
+  return { prepared, embedder };
+}
 
-  const texts = prepared.flatMap((p) => p.chunks.map((c) => c.embedText));
-  const before = embedder?.stats?.tokens ?? 0;
-  const vectors = embedder ? await embedAll(embedder, texts, (p) => o.onProgress?.({ phase: 'embed', ...p })) : [];
-  report.chunksEmbedded = texts.length;
-  report.tokensEmbedded = (embedder?.stats?.tokens ?? 0) - before;
-  o.onProgress?.({ phase: 'write' });
-
-  // The delta's graph: the one before it with the new points added (labels go on from the manifest's next).
+/** The delta's graph: the one before it (checked first), or a new one, with room for the new points; null when damaged. */
+async function deltaGraph(dir: string, manifest: Manifest, delta: DeltaJson, newChunks: number) {
   const hnsw = await loadHnswlib();
   const graph = new hnsw.HierarchicalNSW('ip', manifest.dimensions);
   if (delta.chunks.length) {
@@ -187,10 +256,22 @@ export async function tryAppend(
   } else graph.initIndex(Math.max(16, newChunks), HNSW_M, HNSW_EF_CONSTRUCTION, 100, true);
   if (graph.getCurrentCount() + newChunks > graph.getMaxElements())
     graph.resizeIndex(Math.ceil((graph.getCurrentCount() + newChunks) * 1.5));
-  const firstLabel = manifest.delta?.firstLabel ?? manifest.nextLabel;
-  let label = manifest.nextLabel;
+  return graph;
+}
+
+/** The new work's points, chunks, documents, term counts and texts added to the delta (labels go on from `nextLabel`). */
+function addToDelta(
+  graph: HnswGraph,
+  delta: DeltaJson,
+  prepared: NonNullable<Awaited<ReturnType<typeof chunkNewWork>>>['prepared'],
+  vectors: Float32Array[],
+  nextLabel: number,
+  templates: Parameters<typeof lexicalTokens>[1],
+): { nextLabel: number; history: number; paths: string[] } {
+  let label = nextLabel;
   let v = 0;
   let history = 0;
+  const paths: string[] = [];
   for (const p of prepared) {
     const docIndex = delta.docs.length;
     const labels: number[] = [];
@@ -204,29 +285,9 @@ export async function tryAppend(
     delta.lexical.push([p.doc.metadata.filePath, tokens.length, [...termCounts(tokens)]]);
     delta.texts[p.doc.metadata.filePath] = p.doc.text;
     if (p.doc.metadata.types.includes('history')) history++;
-    report.added.push(p.doc.metadata.filePath);
+    paths.push(p.doc.metadata.filePath);
   }
-  const files: Record<string, Buffer> = {};
-  if (delta.docs.length) {
-    files[DELTA_FILE] = Buffer.from(JSON.stringify(delta));
-    files[DELTA_VECTORS] = graphBytes(graph, indexPaths(root).dir);
-  }
-  const next: Manifest = {
-    ...manifest,
-    formatVersion: delta.docs.length ? APPEND_FORMAT_VERSION : manifest.formatVersion,
-    createdAt: new Date().toISOString(),
-    chunkCount: manifest.chunkCount + newChunks,
-    nextLabel: label,
-    coverage: { standard: manifest.coverage.standard, history: manifest.coverage.history + history },
-    sources: { ...manifest.sources, git: git.state },
-    ...(delta.docs.length ? { delta: { docs: delta.docs.length, chunks: delta.chunks.length, firstLabel } } : {}),
-  };
-  const name = await appendGeneration(root, previous, next, files);
-  await pruneGenerations(root, { keep: [name, previous] });
-  report.wrote = true;
-  report.generation = name;
-  report.chunks = next.chunkCount;
-  return report;
+  return { nextLabel: label, history, paths };
 }
 
 function readDeltaOrNull(dir: string, manifest: Manifest): DeltaJson | null {
