@@ -154,12 +154,12 @@ export async function runChecks(
   briefText: string,
   config: Config,
   deps: CheckDeps,
-  opts: { history: boolean; standards: boolean; scope?: CheckScope; ownIssue?: string },
+  opts: CheckOptions,
 ): Promise<CheckOutcome> {
-  const timings: Record<string, number> = {};
-  const warnings: string[] = [];
-  const t = () => performance.now();
-  const failed = (e: unknown): CheckOutcome => {
+  const run: CheckRun = { timings: {}, warnings: [] };
+  try {
+    return await withTimeout(checkOnce(briefText, config, deps, opts, run), config.check.timeoutMs);
+  } catch (e) {
     const error = errorMessage(e);
     return {
       history: { status: 'error', matches: [], nearest: [], error, method: 'none' },
@@ -167,154 +167,184 @@ export async function runChecks(
         e instanceof IndexUnavailableError && e.reason === 'missing'
           ? { items: [], error: NO_INDEX, noIndex: true, method: 'none' }
           : { items: [], error, method: 'none' },
-      warnings,
-      timings,
+      warnings: run.warnings,
+      timings: run.timings,
     };
-  };
+  }
+}
+
+type CheckOptions = { history: boolean; standards: boolean; scope?: CheckScope; ownIssue?: string };
+/** What a check gathers as it goes, kept when it fails or times out. */
+type CheckRun = { timings: Record<string, number>; warnings: string[] };
+const now = () => performance.now();
+
+async function checkOnce(
+  briefText: string,
+  config: Config,
+  deps: CheckDeps,
+  opts: CheckOptions,
+  run: CheckRun,
+): Promise<CheckOutcome> {
+  const { timings, warnings } = run;
+  const { loaded, index, lexical, noLocalIndex } = await loadAll(deps, opts, run);
+  // No model: the keyword fallback answers when there is a lexical index (and says so).
+  if (!loaded.embedder && !lexical) throw loaded.error;
+  const own = deps.projectLine?.() ?? { line: null, problem: null };
+  if (own.problem) warnings.push(own.problem);
+  // Which line decided a tracker's report is part of the method every answer reports.
+  const method = loaded.embedder ? `${deps.method}${own.line ? `+project-line@${own.line.id}` : ''}` : 'lexical';
+  if (!loaded.embedder)
+    warnings.push(
+      `the model could not be loaded (${errorMessage(loaded.error)}); answering from the lexical index (method: lexical), which never reports a duplicate unless the brief is a near-verbatim copy`,
+    );
+  const t1 = now();
+  const limited = briefForCheck(briefText); // bounded work per brief, and the user is told which part
+  if (limited.note) warnings.push(limited.note);
+  const { texts, vectors } = loaded.embedder
+    ? await embedBriefChunks(limited.text, loaded.embedder, warnings)
+    : { texts: [], vectors: [] };
+  timings.embedMs = now() - t1;
+  // The calibrated score needs the lexical index; without one the score is the cosine (and a warning said why).
+  const scoring = scoringFor(config, limited.text, {
+    lexical,
+    chunks: texts,
+    model: Boolean(loaded.embedder),
+    ownIssue: opts.ownIssue,
+    trackerModel: own.line?.model,
+  });
+  const t2 = now();
+  const asked = { index, lexical, noLocalIndex, vectors, scoring, method };
+  const history = opts.history
+    ? await historyOutcome(config, deps, opts, asked, run)
+    : { status: 'clear' as const, matches: [], nearest: [], error: null, method };
+  const standards = opts.standards
+    ? standardsOutcome(config, opts, asked, history, briefText)
+    : { items: [], error: null, method };
+  timings.queryMs = now() - t2;
+  return { history, standards, warnings, timings };
+}
+
+/** The model, the index and the lexical index, loaded in parallel: they are independent and all take time. */
+async function loadAll(deps: CheckDeps, opts: CheckOptions, run: CheckRun) {
+  const { timings, warnings } = run;
   // No index here, but a team store to ask (`--scope org`): its repositories are the whole history.
   const orgWithoutIndex = opts.scope === 'org' && opts.history && deps.openOrg !== undefined;
   const askStoreInstead = (e: unknown) =>
     orgWithoutIndex && e instanceof IndexUnavailableError && e.reason === 'missing';
-  let noLocalIndex = false;
-  try {
-    return await withTimeout(
-      (async (): Promise<CheckOutcome> => {
-        const t0 = t();
-        // Model and indexes load in parallel: they are independent and all take time.
-        const [loaded, index, lexical] = await Promise.all([
-          deps.loadEmbedder().then(
-            (e) => ((timings.modelLoadMs = t() - t0), { embedder: e, error: null }),
-            (e: unknown) => ({ embedder: null, error: e }),
-          ),
-          deps.openIndex().then(
-            (s) => ((timings.indexLoadMs = t() - t0), s),
-            (e: unknown) => {
-              if (!askStoreInstead(e)) throw e;
-              warnings.push(
-                'this project has no index of its own: compared with the team store only, and no standards attached',
-              );
-              return null;
-            },
-          ),
-          deps.openLexical
-            ? deps.openLexical().then(
-                (l) => ((timings.lexicalLoadMs = t() - t0), l),
-                (e: unknown) => {
-                  if (askStoreInstead(e)) return null;
-                  warnings.push(`lexical index unavailable (${errorMessage(e)}); scoring by cosine alone`);
-                  return null;
-                },
-              )
-            : Promise.resolve(null),
-        ]).then(([l, s, x]) => {
-          if (s) return [l, s, x] as const;
-          noLocalIndex = true;
-          const empty = emptyLocalIndex(
-            deps.identity ?? { modelId: 'unknown', modelFingerprint: 'unknown', dimensions: 384, maxTokens: 256 },
-          );
-          return [l, empty.index, empty.lexical] as const;
-        });
-        // No model: the keyword fallback answers when there is a lexical index (and says so).
-        if (!loaded.embedder && !lexical) throw loaded.error;
-        const own = deps.projectLine?.() ?? { line: null, problem: null };
-        if (own.problem) warnings.push(own.problem);
-        // Which line decided a tracker's report is part of the method every answer reports.
-        const method = loaded.embedder ? `${deps.method}${own.line ? `+project-line@${own.line.id}` : ''}` : 'lexical';
-        if (!loaded.embedder)
-          warnings.push(
-            `the model could not be loaded (${errorMessage(loaded.error)}); answering from the lexical index (method: lexical), which never reports a duplicate unless the brief is a near-verbatim copy`,
-          );
-        const t1 = t();
-        const limited = briefForCheck(briefText); // bounded work per brief, and the user is told which part
-        if (limited.note) warnings.push(limited.note);
-        const { texts, vectors } = loaded.embedder
-          ? await embedBriefChunks(limited.text, loaded.embedder, warnings)
-          : { texts: [], vectors: [] };
-        timings.embedMs = t() - t1;
-        // The calibrated score needs the lexical index; without one the score is the cosine (and a warning said why).
-        const scoring = scoringFor(config, limited.text, {
-          lexical,
-          chunks: texts,
-          model: Boolean(loaded.embedder),
-          ownIssue: opts.ownIssue,
-          trackerModel: own.line?.model,
-        });
-        const t2 = t();
-        let history: HistoryOutcome = { status: 'clear', matches: [], nearest: [], error: null, method };
-        if (opts.history) {
-          const org =
-            opts.scope === 'org'
-              ? await orgHistory(
-                  deps,
-                  {
-                    local: index,
-                    localLexical: lexical,
-                    noLocalIndex,
-                    vectors,
-                    scoring,
-                    k: config.history.k,
-                    type: 'history',
-                  },
-                  warnings,
-                  method,
-                )
-              : null;
-          const against = org ?? { index, scoring, method, scope: 'repo' as const, info: undefined };
-          // Documents, not chunks read: an org view holds only the candidates it fetched, and counts the whole organisation.
-          if ((against.index.docCount?.('history') ?? against.index.count('history')) === 0) {
-            // Nothing to compare with: saying "clear" would claim a check that did not happen.
-            history = {
-              status: 'no_history',
-              matches: [],
-              nearest: [],
-              error: null,
-              method: against.method,
-              scope: against.scope,
-              org: against.info,
-            };
-          } else {
-            const h = checkHistory(against.index, vectors, config.history.k, config.thresholds, against.scoring);
-            history = { ...h, error: null, method: against.method, scope: against.scope, org: against.info };
-          }
-          if (org) timings.orgMs = org.ms;
-        }
-        const standards: StandardsOutcome = { items: [], error: null, method };
-        // What the history check shows (a duplicate or related work): a design there is not repeated as a standard.
-        const shown = new Set(history.matches.flatMap(matchPaths));
-        if (opts.standards) {
-          // A design is attached only where this repository's history check places it as related work (standards.ts):
-          // the check above when it ran on this repository, else one for the gate alone.
-          const relatedHere =
-            opts.history && history.scope !== 'org'
-              ? shown
-              : new Set(
-                  (index.count('history') > 0
-                    ? checkHistory(index, vectors, config.history.k, config.thresholds, scoring).matches
-                    : []
-                  ).flatMap(matchPaths),
-                );
-          standards.items = retrieveStandards(
-            index,
-            vectors,
-            {
-              candidates: config.standards.candidates,
-              threshold: config.thresholds.standards,
-              k: config.standards.k,
-            },
-            scoring,
-            relatedHere,
-            standardsNamedIn(index, briefText),
-          ).filter((s) => !shown.has(s.filePath));
-          standards.items = withSuccessors(index, standards.items);
-        }
-        timings.queryMs = t() - t2;
-        return { history, standards, warnings, timings };
-      })(),
-      config.check.timeoutMs,
-    );
-  } catch (e) {
-    return failed(e);
-  }
+  const t0 = now();
+  const [loaded, index, lexical] = await Promise.all([
+    deps.loadEmbedder().then(
+      (e) => ((timings.modelLoadMs = now() - t0), { embedder: e, error: null }),
+      (e: unknown) => ({ embedder: null, error: e }),
+    ),
+    deps.openIndex().then(
+      (s) => ((timings.indexLoadMs = now() - t0), s),
+      (e: unknown) => {
+        if (!askStoreInstead(e)) throw e;
+        warnings.push(
+          'this project has no index of its own: compared with the team store only, and no standards attached',
+        );
+        return null;
+      },
+    ),
+    deps.openLexical
+      ? deps.openLexical().then(
+          (l) => ((timings.lexicalLoadMs = now() - t0), l),
+          (e: unknown) => {
+            if (askStoreInstead(e)) return null;
+            warnings.push(`lexical index unavailable (${errorMessage(e)}); scoring by cosine alone`);
+            return null;
+          },
+        )
+      : Promise.resolve(null),
+  ]);
+  if (index) return { loaded, index, lexical, noLocalIndex: false };
+  const empty = emptyLocalIndex(
+    deps.identity ?? { modelId: 'unknown', modelFingerprint: 'unknown', dimensions: 384, maxTokens: 256 },
+  );
+  return { loaded, index: empty.index, lexical: empty.lexical, noLocalIndex: true };
+}
+
+/** What the check asks with: the index and lexical index, the brief's vectors and scoring, and the method it reports. */
+interface Asked {
+  index: VectorIndex;
+  lexical: LexicalData | null;
+  noLocalIndex: boolean;
+  vectors: Float32Array[];
+  scoring: Scoring;
+  method: string;
+}
+
+async function historyOutcome(
+  config: Config,
+  deps: CheckDeps,
+  opts: CheckOptions,
+  q: Asked,
+  run: CheckRun,
+): Promise<HistoryOutcome> {
+  const org =
+    opts.scope === 'org'
+      ? await orgHistory(
+          deps,
+          {
+            local: q.index,
+            localLexical: q.lexical,
+            noLocalIndex: q.noLocalIndex,
+            vectors: q.vectors,
+            scoring: q.scoring,
+            k: config.history.k,
+            type: 'history',
+          },
+          run.warnings,
+          q.method,
+        )
+      : null;
+  if (org) run.timings.orgMs = org.ms;
+  const against = org ?? {
+    index: q.index,
+    scoring: q.scoring,
+    method: q.method,
+    scope: 'repo' as const,
+    info: undefined,
+  };
+  const said = { error: null, method: against.method, scope: against.scope, org: against.info };
+  // Documents, not chunks read: an org view holds only the candidates it fetched, and counts the whole organisation.
+  if ((against.index.docCount?.('history') ?? against.index.count('history')) === 0)
+    // Nothing to compare with: saying "clear" would claim a check that did not happen.
+    return { status: 'no_history', matches: [], nearest: [], ...said };
+  return { ...checkHistory(against.index, q.vectors, config.history.k, config.thresholds, against.scoring), ...said };
+}
+
+function standardsOutcome(
+  config: Config,
+  opts: CheckOptions,
+  q: Asked,
+  history: HistoryOutcome,
+  briefText: string,
+): StandardsOutcome {
+  const { index, vectors, scoring } = q;
+  // What the history check shows (a duplicate or related work): a design there is not repeated as a standard.
+  const shown = new Set(history.matches.flatMap(matchPaths));
+  // A design is attached only where this repository's history check places it as related work (standards.ts):
+  // the check above when it ran on this repository, else one for the gate alone.
+  const relatedHere =
+    opts.history && history.scope !== 'org'
+      ? shown
+      : new Set(
+          (index.count('history') > 0
+            ? checkHistory(index, vectors, config.history.k, config.thresholds, scoring).matches
+            : []
+          ).flatMap(matchPaths),
+        );
+  const items = retrieveStandards(
+    index,
+    vectors,
+    { candidates: config.standards.candidates, threshold: config.thresholds.standards, k: config.standards.k },
+    scoring,
+    relatedHere,
+    standardsNamedIn(index, briefText),
+  ).filter((s) => !shown.has(s.filePath));
+  return { items: withSuccessors(index, items), error: null, method: q.method };
 }
 
 /**
