@@ -6,16 +6,7 @@
  * comments. (One command never imports another; both import this.)
  */
 import { existsSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  githubFileLink,
-  renderCommentMarkdown,
-  renderGithub,
-  type CiOptions,
-  type CiReport,
-} from '../work-memory/output/ci.js';
-import { writeWorkflowCommand } from '../shared/actions-log.js';
 import type { CommandContext } from './context.js';
 import type { Config } from '../shared/config/schema.js';
 import { ExitCode, ExitError, UsageError } from '../shared/errors.js';
@@ -24,7 +15,6 @@ import { makeStyle } from '../shared/style.js';
 import { safeForTerminal, terminalSafe } from '../shared/sanitize.js';
 import type { Brief } from '../work-memory/check/brief.js';
 import type { HistoryMatch } from '../work-memory/check/history.js';
-import { matchPaths } from '../work-memory/scoring/match.js';
 import { explainNoHistory } from '../work-memory/check/no-history.js';
 import { runChecks, type CheckOutcome, type CheckScope } from '../work-memory/check/run.js';
 import { mergeContext, readManualContext, type StandardContext } from '../work-memory/check/standards.js';
@@ -37,11 +27,9 @@ import {
   withoutDismissed,
   type Answer,
 } from '../work-memory/decision/answers.js';
-import type { Decision } from '../work-memory/decision/decide.js';
-import { coverageJson, type RefreshOutcome } from '../work-memory/index/refresh.js';
+import type { RefreshOutcome } from '../work-memory/index/refresh.js';
 import { indexPaths } from '../work-memory/index/layout.js';
 import type { MatchNotes } from '../work-memory/output/notes.js';
-import { originJson } from '../work-memory/output/origin.js';
 import { stripAgentosSections, workLabel } from '../work-memory/output/sections.js';
 import {
   changedSinceFor,
@@ -99,11 +87,95 @@ export async function checkBrief(ctx: CommandContext, brief: Brief, opts: BriefC
     if (!globals.quiet) err(s);
   };
   for (const w of configWarnings) err(`warning: ${w}`);
+  const { index, checkedText, outcome } = await refreshAndCheck(ctx, brief, opts, { config, deps, scope });
+  const logger = await loggerLoading;
+  const logBase = { brief: brief.absPath ? path.relative(root, brief.absPath) : 'stdin', briefSha256: brief.hash };
+  sayWhatFailed(outcome, opts, { st, err, note, logger, logBase });
+  const noHistory =
+    outcome.history.status === 'no_history'
+      ? await explainNoHistory(root, config, index.manifest?.includeHistory ?? null)
+      : null;
+  if (noHistory) err(st.yellow(noHistory.message));
+  const standards: StandardContext[] = mergeContext(manual, outcome.standards.items);
+  const { tried, since, regressions, notes } = await notesOnMatches(ctx, config, outcome, index, checkedText, err);
+  logRetrievedStandards(logger, outcome.standards.items, logBase);
+  const briefSha256 = briefKey(checkedText);
+  const { alerts, dismissed } = await alertsToRaise(
+    root,
+    config,
+    outcome,
+    { regressions, since, briefSha256 },
+    { st, err, note },
+  );
+  return {
+    brief,
+    config,
+    checkedText,
+    briefSha256,
+    index,
+    outcome,
+    standards,
+    noHistory,
+    alerts,
+    dismissed,
+    regressions,
+    since,
+    tried,
+    notes,
+    logger,
+    logBase,
+    st,
+    err,
+    note,
+    width: textWidth(io.stderr),
+  };
+}
 
+/**
+ * What the matches carry beside their score: what was tried during that work and failed (the attempt memory
+ * joined to the work memory), and for work from git whether its files changed since, a bug brief on such work
+ * being a possible regression (docs/sources.md).
+ */
+async function notesOnMatches(
+  ctx: CommandContext,
+  config: Config,
+  outcome: CheckOutcome,
+  index: RefreshOutcome,
+  checkedText: string,
+  err: (s?: string) => void,
+) {
+  const root = ctx.root();
+  const { lookup: tried, warning: triedWarning } = await triedForMatches(
+    outcome.history.matches,
+    config.attempts.enabled,
+    () => ctx.attempts('read'),
+  );
+  if (triedWarning) err(`warning: ${triedWarning}`);
+  const since = await changedSinceFor(
+    root,
+    outcome.history.matches,
+    index.manifest?.sources?.git?.ref ?? null,
+    config.sources.git,
+  );
+  const regressions = outcome.history.matches.filter((m) => possibleRegression(checkedText, m, since.get(m.filePath)));
+  const triedNote = triedNotes(tried);
+  const notes: MatchNotes = (m, safe) => [...sinceNotes(since, regressions)(m, safe), ...triedNote(m, safe)];
+  return { tried, since, regressions, notes };
+}
+
+/** The index brought up to date (unless --no-refresh), then the check of the brief, timed and traced under --verbose. */
+async function refreshAndCheck(
+  ctx: CommandContext,
+  brief: Brief,
+  opts: BriefCheckOptions,
+  o: { config: Config; deps: Awaited<ReturnType<CommandContext['checkDeps']>>; scope: CheckScope },
+): Promise<{ index: RefreshOutcome; checkedText: string; outcome: CheckOutcome }> {
+  const { io, globals } = ctx;
+  const { config, deps, scope } = o;
   const spinner = await createSpinner(io, Boolean(globals.quiet) || opts.machine);
   // Never check against an index that has not seen the newest files (src/work-memory/index/refresh.ts).
   const index: RefreshOutcome = await refreshIndexForCheck(io, {
-    root,
+    root: ctx.root(),
     config,
     model: deps.identity,
     loadEmbedder: deps.loadEmbedder,
@@ -127,9 +199,23 @@ export async function checkBrief(ctx: CommandContext, brief: Brief, opts: BriefC
   );
   // Which thread ran the model (the worker bin/agentos.js started, or this one); a load that failed or is still running is not waited for.
   debugLine(io, globals, `model session: ${deps.loadedEmbedder?.()?.sessionIn ?? 'not loaded'}`);
-  const logger = await loggerLoading;
-  const logBase = { brief: brief.absPath ? path.relative(root, brief.absPath) : 'stdin', briefSha256: brief.hash };
+  return { index, checkedText, outcome };
+}
 
+/** How a check speaks on stderr: styled, plain, and notes that --quiet silences. */
+interface Say {
+  st: Awaited<ReturnType<typeof makeStyle>>;
+  err: (s?: string) => void;
+  note: (s?: string) => void;
+}
+
+/** What failed and which method answered, on stderr (fail open), and in the log; --strict ends the run on a failed history check. */
+function sayWhatFailed(
+  outcome: CheckOutcome,
+  opts: BriefCheckOptions,
+  o: Say & { logger: Awaited<ReturnType<CommandContext['logger']>>; logBase: Record<string, string> },
+): void {
+  const { st, err, note, logger, logBase } = o;
   if (outcome.history.error) {
     err(st.yellow(FAIL_OPEN(outcome.history.error)));
     logger.warn(
@@ -155,48 +241,34 @@ export async function checkBrief(ctx: CommandContext, brief: Brief, opts: BriefC
   }
   for (const w of outcome.warnings) err(st.yellow(`warning: ${w}`));
   if (outcome.history.org) note(st.dim(describeScope(outcome.history.org)));
-  const noHistory =
-    outcome.history.status === 'no_history'
-      ? await explainNoHistory(root, config, index.manifest?.includeHistory ?? null)
-      : null;
-  if (noHistory) err(st.yellow(noHistory.message));
-  const standards: StandardContext[] = mergeContext(manual, outcome.standards.items);
-  // What was tried during the matched past work and failed (the attempt memory joined to the work memory).
-  const { lookup: tried, warning: triedWarning } = await triedForMatches(
-    outcome.history.matches,
-    config.attempts.enabled,
-    () => ctx.attempts('read'),
-  );
-  if (triedWarning) err(`warning: ${triedWarning}`);
-  // For work from git: whether its files changed since, and a bug brief on such work is a possible regression (docs/sources.md).
-  const since = await changedSinceFor(
-    root,
-    outcome.history.matches,
-    index.manifest?.sources?.git?.ref ?? null,
-    config.sources.git,
-  );
-  const regressions = outcome.history.matches.filter((m) => possibleRegression(checkedText, m, since.get(m.filePath)));
-  const triedNote = triedNotes(tried);
-  const notes: MatchNotes = (m, safe) => [...sinceNotes(since, regressions)(m, safe), ...triedNote(m, safe)];
-  logRetrievedStandards(logger, outcome.standards.items, logBase);
+}
 
-  // Alerts to raise: never again on a match this brief's user dismissed, never a possible regression.
-  const briefSha256 = briefKey(checkedText);
-  // A possible regression of done work is offered as related work to look at, not as a duplicate to abort.
+/**
+ * Alerts to raise: never again on a match this brief's user dismissed, never a possible regression (offered as
+ * related work to look at, not as a duplicate to abort). An alert with nothing left to raise reads as related work.
+ */
+async function alertsToRaise(
+  root: string,
+  config: Config,
+  outcome: CheckOutcome,
+  o: { regressions: HistoryMatch[]; since: Map<string, ChangedSince>; briefSha256: string },
+  say: Say,
+) {
+  const { st, err, note } = say;
   const candidates =
     outcome.history.status === 'duplicate_alert'
-      ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate && !regressions.includes(m))
+      ? outcome.history.matches.filter((m) => m.score >= config.thresholds.duplicate && !o.regressions.includes(m))
       : [];
-  for (const m of regressions)
+  for (const m of o.regressions)
     if (m.score >= config.thresholds.duplicate)
       note(
         st.yellow(
-          `Possible regression of ${workLabel(safeForTerminal(m))}: ${describeChangedSince(since.get(m.filePath)!)}.`,
+          `Possible regression of ${workLabel(safeForTerminal(m))}: ${describeChangedSince(o.since.get(m.filePath)!)}.`,
         ),
       );
   const { raise: alerts, dismissed } = withoutDismissed(
     candidates,
-    dismissedFor(candidates.length ? await readAnswersOrWarn(root, err) : [], briefSha256),
+    dismissedFor(candidates.length ? await readAnswersOrWarn(root, err) : [], o.briefSha256),
   );
   for (const d of dismissed) {
     const who = d.match.issueId
@@ -209,89 +281,7 @@ export async function checkBrief(ctx: CommandContext, brief: Brief, opts: BriefC
     );
   }
   if (outcome.history.status === 'duplicate_alert' && !alerts.length) outcome.history.status = 'related_context';
-  return {
-    brief,
-    config,
-    checkedText,
-    briefSha256,
-    index,
-    outcome,
-    standards,
-    noHistory,
-    alerts,
-    dismissed,
-    regressions,
-    since,
-    tried,
-    notes,
-    logger,
-    logBase,
-    st,
-    err,
-    note,
-    width: textWidth(io.stderr),
-  };
-}
-
-/** The result as `--json` (and `--format`, and `ci github`) gives it, once the decision is made. */
-export function checkResult(c: BriefCheck, decision: Decision) {
-  const { outcome, since, tried, alerts, regressions } = c;
-  return {
-    status: outcome.history.status,
-    decision: decision.action,
-    decidedBy: decision.by,
-    method: outcome.history.method,
-    error: outcome.history.error,
-    scope: outcome.history.scope ?? 'repo',
-    org: outcome.history.org ?? null,
-    // alert: raised as the same work (not dismissed before, not a possible regression): what the prompt, a comment or an annotation alerts on.
-    matches: outcome.history.matches.map((m) => ({
-      ...jsonMatch(m, since),
-      alert: alerts.includes(m),
-      possibleRegression: regressions.includes(m),
-      tried: tried(m),
-    })),
-    nearest: outcome.history.nearest.map((m) => jsonMatch(m, since)),
-    linked: decision.linked ? { ...jsonMatch(decision.linked, since), tried: tried(decision.linked) } : null,
-    dismissed: c.dismissed.map((d) => ({ ...jsonMatch(d.match, since), dismissedAt: d.answer.at })),
-    standards: { method: outcome.standards.method, error: outcome.standards.error, items: c.standards },
-    // key: the brief as answers know it (text as checked: newlines normalised, agentos' sections out), for Ignore and calibrate.
-    brief: { path: c.brief.absPath, sha256: c.brief.hash, key: c.briefSha256 },
-    output: null as string | null,
-    warnings: outcome.warnings,
-    timings: Object.fromEntries(Object.entries(outcome.timings).map(([k, v]) => [k, Math.round(v)])),
-    coverage: coverageJson(c.index),
-    noHistory: c.noHistory,
-  };
-}
-
-/**
- * The result for a machine. github: the annotations on stdout (the runner reads workflow commands
- * there), the summary appended to $GITHUB_STEP_SUMMARY when the runner gives one, else on stdout.
- */
-export async function writeResult(
-  io: CommandContext['io'],
-  format: 'json' | 'markdown' | 'github',
-  result: CiReport,
-  o: CiOptions,
-): Promise<void> {
-  if (format === 'json') return void io.stdout.write(JSON.stringify(result, null, 2) + '\n');
-  if (format === 'markdown') return void io.stdout.write(renderCommentMarkdown(result, o));
-  const { annotations, summary } = renderGithub(result, o);
-  for (const line of annotations) writeWorkflowCommand(io.stdout, line);
-  const file = io.env.GITHUB_STEP_SUMMARY;
-  if (file) await appendFile(file, summary + '\n');
-  else io.stdout.write(summary);
-}
-
-/** Links to this repository's files where the run knows where it is browsed (a GitHub Actions run: server, repository, commit). */
-export function ciOptions(io: CommandContext['io'], root: string, briefPath: string | null, config: Config): CiOptions {
-  const rel = briefPath ? path.relative(root, briefPath).split(path.sep).join('/') : null;
-  return {
-    duplicate: config.thresholds.duplicate,
-    fileLink: githubFileLink(io.env),
-    briefFile: rel && !rel.startsWith('..') ? rel : (briefPath ?? undefined),
-  };
+  return { alerts, dismissed };
 }
 
 /** Past answers; unreadable answers warn and count as none (the check still runs). */
@@ -315,24 +305,4 @@ export function applyThresholdFlags(
   if (!(related < duplicate))
     throw new UsageError(`--related-threshold (${related}) must be below --duplicate-threshold (${duplicate})`);
   config.thresholds = { ...config.thresholds, duplicate, related };
-}
-
-function jsonMatch(m: HistoryMatch, since?: Map<string, ChangedSince>) {
-  return {
-    id: m.issueId,
-    title: m.title,
-    path: m.filePath,
-    score: m.score, // full precision: a rounded 0.85 must not sit beside status "related_context"
-    status: m.status,
-    statusReason: m.statusReason,
-    summary: m.summary,
-    section: m.section,
-    excerpt: m.excerpt,
-    paths: matchPaths(m),
-    repository: m.repository ?? null,
-    ...originJson(m.origin),
-    changedSince: since?.get(m.filePath) ?? null,
-    briefExcerpt: m.briefExcerpt ?? null,
-    components: m.components ?? null,
-  };
 }

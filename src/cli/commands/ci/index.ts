@@ -33,7 +33,8 @@ import { briefKey, projectScale, recordMaintainerAnswer } from '../../../work-me
 import { stripAgentosSections } from '../../../work-memory/output/sections.js';
 import { normalizeText } from '../../../work-memory/corpus/read.js';
 import { GitHubApi } from './github-api.js';
-import { checkBrief, checkResult, ciOptions, writeResult, type BriefCheck } from '../../brief-check.js';
+import { checkBrief, type BriefCheck } from '../../brief-check.js';
+import { checkResult, ciOptions, writeResult } from '../../brief-result.js';
 import { briefFromText, readBrief, type Brief } from '../../../work-memory/check/brief.js';
 import { decideDuplicate } from '../../../work-memory/decision/decide.js';
 import { renderDuplicateAlert } from '../../../work-memory/output/render.js';

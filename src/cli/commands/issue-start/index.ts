@@ -26,14 +26,8 @@ import { slugify } from '../../../work-memory/output/write.js';
 import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { CHECK_RECORD_KIND, checkRecordPath, isSameFile } from '../../../work-memory/output/safe-target.js';
 import { terminalSafe } from '../../../shared/sanitize.js';
-import {
-  applyThresholdFlags,
-  checkBrief,
-  checkResult,
-  ciOptions,
-  writeResult,
-  type BriefCheckOptions,
-} from '../../brief-check.js';
+import { applyThresholdFlags, checkBrief, type BriefCheckOptions } from '../../brief-check.js';
+import { checkResult, ciOptions, writeResult } from '../../brief-result.js';
 
 export interface IssueStartOptions extends Omit<BriefCheckOptions, 'context' | 'machine'> {
   nonInteractive?: boolean;
