@@ -1,4 +1,5 @@
 import type { CommandContext } from '../../context.js';
+import type { Config } from '../../../shared/config/schema.js';
 import { formatScore } from '../../../work-memory/check/classify.js';
 import type { CorpusType } from '../../../work-memory/corpus/types.js';
 import { assertExplicitModelDir } from '../../../work-memory/embeddings/model-location.js';
@@ -36,11 +37,64 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
   const root = ctx.root();
   const { config } = await ctx.config();
   const scope = checkScope(io.env, config, opts.scope);
+  const t0 = performance.now();
+  const { model, index, embedder, lexical, coverage } = await loadForSearch(ctx, config, opts);
+  const minScore = opts.minScore ?? config.search.minScore;
+  if (index.count() === 0 && scope === 'repo') {
+    io.stderr.write(
+      'The index is empty: nothing matched the corpus globs. Run `agentos status` to see what each glob matches, or `agentos init`.\n',
+    );
+    if (opts.json)
+      io.stdout.write(
+        JSON.stringify({ query, method: null, minScore, belowMinScore: 0, results: [], coverage }, null, 2) + '\n',
+      );
+    return ExitCode.Ok;
+  }
+  debugLine(
+    io,
+    globals,
+    `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`,
+  );
+  const method = embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical';
+  const org = scope === 'org' ? await orgSearch(ctx, method) : undefined;
+  const ranked = await rankQuery(index, embedder, lexical, config, query, {
+    types: opts.type ? [opts.type] : ['history', 'standard'],
+    limit: opts.limit,
+    org: org?.search,
+  });
+  const results = ranked.filter((r) => r.score >= minScore).slice(0, opts.limit);
+  await logSearch(root, {
+    query,
+    type: opts.type ?? null,
+    minScore,
+    results: results.map((r) => ({ path: r.filePath, score: r.score })),
+  });
+  const below = ranked.length - ranked.filter((r) => r.score >= minScore).length;
+  if (opts.json) {
+    const answered = org?.answered;
+    const head = { query, method: method + (answered ? '+pgvector' : ''), scope: answered ? 'org' : 'repo' };
+    const json = {
+      ...head,
+      org: answered ?? null,
+      minScore,
+      belowMinScore: below,
+      coverage,
+      results: results.map(resultJson),
+    };
+    io.stdout.write(JSON.stringify(json, null, 2) + '\n');
+    return ExitCode.Ok;
+  }
+  await writeResults(io, results, minScore, below);
+  return ExitCode.Ok;
+}
+
+/** The index brought up to date (unless --no-refresh), then it and the model loaded together: one model load serves both. */
+async function loadForSearch(ctx: CommandContext, config: Config, opts: SearchOptions) {
+  const { io, globals } = ctx;
+  const root = ctx.root();
   const model = await ctx.model();
   assertExplicitModelDir(model.location);
   const spinner = await createSpinner(io, Boolean(globals.quiet) || Boolean(opts.json));
-  const t0 = performance.now();
-  // One model load serves a refresh of a stale index and the query.
   let loading: ReturnType<typeof model.load> | null = null;
   const loadEmbedder = () => (loading ??= model.load());
   const refreshed = await refreshIndexForCheck(io, {
@@ -52,7 +106,6 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
     spinner,
     quiet: Boolean(globals.quiet),
   });
-  const coverage = coverageJson(refreshed);
   const [index, loaded] = await withDelayedSpinner(
     spinner,
     'Loading model and index…',
@@ -66,81 +119,30 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
   );
   const { lexical, warnings } = queryLexical(loaded, () => openLexical(root));
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
-  const embedder = loaded.e;
-  if (index.count() === 0 && scope === 'repo') {
-    io.stderr.write(
-      'The index is empty: nothing matched the corpus globs. Run `agentos status` to see what each glob matches, or `agentos init`.\n',
-    );
-    if (opts.json)
-      io.stdout.write(
-        JSON.stringify(
-          {
-            query,
-            method: null,
-            minScore: opts.minScore ?? config.search.minScore,
-            belowMinScore: 0,
-            results: [],
-            coverage,
-          },
-          null,
-          2,
-        ) + '\n',
-      );
-    return ExitCode.Ok;
-  }
-  debugLine(
-    io,
-    globals,
-    `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`,
-  );
-  const org =
-    scope === 'org' ? await orgSearch(ctx, embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical') : undefined;
-  const ranked = await rankQuery(index, embedder, lexical, config, query, {
-    types: opts.type ? [opts.type] : ['history', 'standard'],
-    limit: opts.limit,
-    org: org?.search,
-  });
-  const minScore = opts.minScore ?? config.search.minScore;
-  const results = ranked.filter((r) => r.score >= minScore).slice(0, opts.limit);
-  await logSearch(root, {
-    query,
-    type: opts.type ?? null,
-    minScore,
-    results: results.map((r) => ({ path: r.filePath, score: r.score })),
-  });
-  const below = ranked.length - ranked.filter((r) => r.score >= minScore).length;
-  if (opts.json) {
-    io.stdout.write(
-      JSON.stringify(
-        {
-          query,
-          method: (embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical') + (org?.answered ? '+pgvector' : ''),
-          scope: org?.answered ? 'org' : 'repo',
-          org: org?.answered ?? null,
-          minScore,
-          belowMinScore: below,
-          coverage,
-          results: results.map((r) => ({
-            type: r.types.sort(),
-            id: r.issueId,
-            title: r.title,
-            section: r.section,
-            score: r.score,
-            status: r.status,
-            statusReason: r.statusReason,
-            documentType: r.documentType,
-            path: r.filePath,
-            repository: r.repository ?? null,
-            ...originJson(r.origin),
-            excerpt: r.excerpt,
-          })),
-        },
-        null,
-        2,
-      ) + '\n',
-    );
-    return ExitCode.Ok;
-  }
+  return { model, index, embedder: loaded.e, lexical, coverage: coverageJson(refreshed) };
+}
+
+type Ranked = Awaited<ReturnType<typeof rankQuery>>[number];
+
+function resultJson(r: Ranked) {
+  return {
+    type: r.types.sort(),
+    id: r.issueId,
+    title: r.title,
+    section: r.section,
+    score: r.score,
+    status: r.status,
+    statusReason: r.statusReason,
+    documentType: r.documentType,
+    path: r.filePath,
+    repository: r.repository ?? null,
+    ...originJson(r.origin),
+    excerpt: r.excerpt,
+  };
+}
+
+/** The results as a person reads them: a numbered line each, where it is, and its best passage. */
+async function writeResults(io: CommandContext['io'], results: Ranked[], minScore: number, below: number) {
   const st = await makeStyle(useColor(io, 'stdout'));
   if (results.length === 0)
     io.stdout
@@ -167,7 +169,6 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
     io.stdout.write(`   ${st.dim(where)}\n`);
     if (r.excerpt) io.stdout.write(`   ${r.excerpt}\n`);
   });
-  return ExitCode.Ok;
 }
 
 /**
