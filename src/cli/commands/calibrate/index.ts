@@ -70,36 +70,8 @@ export function answerResults(answers: Answer[], scale?: string): QueryResult[] 
 
 /** Decide thresholds from an evaluation; show the trade-off; write config only when asked. */
 export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions): Promise<number> {
-  const { io, globals } = ctx;
-  let results: QueryResult[];
-  let maintainers: ReturnType<typeof maintainerFigures> | null = null;
-  // The project's own history (asked now, or saved by `agentos eval --save` without --pairs): only it places the project's line.
-  let ownHistory = !opts.pairs && !opts.results;
-  if (opts.results) {
-    const file = path.resolve(io.cwd, opts.results);
-    let parsed: { results?: QueryResult[]; report?: { source?: unknown } };
-    try {
-      parsed = JSON.parse(await readFile(file, 'utf8')) as { results?: QueryResult[]; report?: { source?: unknown } };
-    } catch (e) {
-      throw new UsageError(`${opts.results}: cannot read eval results (${(e as Error).message.split('\n')[0]})`);
-    }
-    if (!Array.isArray(parsed.results))
-      throw new UsageError(`${opts.results}: not the output of \`agentos eval --save\``);
-    results = parsed.results;
-    ownHistory = parsed.report?.source === 'history';
-  } else {
-    results = (await evaluate(ctx, { pairs: opts.pairs, limit: 0, subset: opts.subset })).results;
-    if (!opts.pairs) {
-      // The project's own labels: what people answered at the duplicate prompt.
-      const root = ctx.root();
-      const all = await readAnswers(root);
-      const answered = answerResults(all, projectScale((await ctx.config()).config, root));
-      if (answered.length && !globals.quiet)
-        io.stderr.write(`${answered.length} answers given at the duplicate prompt or on the tracker count as labels\n`);
-      results = [...results, ...answered];
-      maintainers = maintainerFigures(all);
-    }
-  }
+  const { io } = ctx;
+  const { results, maintainers, ownHistory } = await labelledResults(ctx, opts);
   const asked = results.filter(historyCase);
   const config = (await ctx.config()).config;
   // The project's own line: the trackers' model refitted on these labels, measured out of sample beside the shipped one.
@@ -114,65 +86,20 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
     same: asked.filter((r) => r.target !== null).length,
     notSame: asked.filter((r) => r.target === null).length,
   };
-  let wrote: string | null = null;
-  let wroteLine: string | null = null;
-  let retiredLine: string | null = null;
-  // Only the project's own history places its line (a development set is someone else's tracker).
-  const own = ownHistory ? refits.find((r) => r.earned && r.model) : undefined;
-  const lineFile = path.join(ctx.root(), PROJECT_LINE_FILE);
-  if (opts.write && own?.model && own.shipped && own.refit) {
-    const line = makeProjectLine(own.model, {
-      against: calibrationVersion(),
-      labels: own.labels,
-      shipped: own.shipped,
-      project: own.refit,
-    });
-    await mkdir(path.dirname(lineFile), { recursive: true });
-    await writeFileAtomic(lineFile, JSON.stringify(line, null, 2) + '\n');
-    wroteLine = lineFile;
-  } else if (opts.write && ownHistory && refits.some((r) => r.refit) && existsSync(lineFile)) {
-    // A line that no longer beats the shipped model goes: the shipped model answers again.
-    await rm(lineFile, { force: true });
-    retiredLine = lineFile;
-  }
-  if (opts.write && !wroteLine) {
-    // A project's own lines move only on enough of its own labels: a handful of answers would set them by chance.
-    if (labels.same < MIN_LABELS.same || labels.notSame < MIN_LABELS.notSame) {
-      throw new UsageError(
-        `calibrate: ${labels.same} labelled same-work briefs and ${labels.notSame} with nothing the same; the lines move at ${MIN_LABELS.same} and ${MIN_LABELS.notSame} (answers at the prompt, "duplicate of #N" links, a tracker's duplicates); nothing written`,
-      );
-    }
-    if (proposal.duplicate === null || proposal.related === null)
-      throw new UsageError(
-        'calibrate: no thresholds meet the targets; nothing written (loosen --target-precision or --target-noise)',
-      );
-    wrote = await writeThresholds(ctx.root(), proposal.duplicate, proposal.related);
-  }
-  const projectLine = refits.map((r) => ({
-    project: r.project,
-    labels: r.labels,
-    shipped: r.shipped && figuresOf(r.shipped),
-    refit: r.refit && figuresOf(r.refit),
-    earned: r.earned,
-    verdict: r.verdict,
-  }));
+  const written = await writeWhatEarned(ctx, opts, { ownHistory, refits, labels, proposal });
   if (opts.json) {
+    const projectLine = refits.map((r) => ({
+      project: r.project,
+      labels: r.labels,
+      shipped: r.shipped && figuresOf(r.shipped),
+      refit: r.refit && figuresOf(r.refit),
+      earned: r.earned,
+      verdict: r.verdict,
+    }));
+    const targets = { precision: opts.targetPrecision, noise: opts.targetNoise };
+    const json = { targets, labels, maintainers, proposal, wrote: written.wrote, table: rows, projectLine };
     io.stdout.write(
-      JSON.stringify(
-        {
-          targets: { precision: opts.targetPrecision, noise: opts.targetNoise },
-          labels,
-          maintainers,
-          proposal,
-          wrote,
-          table: rows,
-          projectLine,
-          wroteLine,
-          retiredLine,
-        },
-        null,
-        2,
-      ) + '\n',
+      JSON.stringify({ ...json, wroteLine: written.wroteLine, retiredLine: written.retiredLine }, null, 2) + '\n',
     );
     return ExitCode.Ok;
   }
@@ -191,19 +118,100 @@ export async function runCalibrate(ctx: CommandContext, opts: CalibrateOptions):
       `(targets: alert precision >= ${opts.targetPrecision} at 10% duplicates, noise <= ${opts.targetNoise}).\n`,
   );
   if (refits.length) io.stdout.write('\n' + renderRefits(refits) + '\n');
-  if (retiredLine)
+  if (written.retiredLine)
     io.stdout.write(
-      `Removed the project's line (${retiredLine}): it no longer beats the shipped model; the shipped model answers.\n`,
+      `Removed the project's line (${written.retiredLine}): it no longer beats the shipped model; the shipped model answers.\n`,
     );
-  if (wroteLine)
+  if (written.wroteLine)
     io.stdout.write(
-      `Wrote the project's line to ${wroteLine}; the thresholds stay as they are (the line was placed at them).\n`,
+      `Wrote the project's line to ${written.wroteLine}; the thresholds stay as they are (the line was placed at them).\n`,
     );
   else
     io.stdout.write(
-      wrote ? `Wrote thresholds to ${wrote}.\n` : 'Not written (use --write to save them to .agentos/config.yaml).\n',
+      written.wrote
+        ? `Wrote thresholds to ${written.wrote}.\n`
+        : 'Not written (use --write to save them to .agentos/config.yaml).\n',
     );
   return ExitCode.Ok;
+}
+
+/**
+ * The labelled results calibrate reads: a saved evaluation (`--results`), or one run now (`--pairs`, else the
+ * project's own history plus the answers people gave at the duplicate prompt and on the tracker).
+ */
+async function labelledResults(ctx: CommandContext, opts: CalibrateOptions) {
+  const { io, globals } = ctx;
+  // The project's own history (asked now, or saved by `agentos eval --save` without --pairs): only it places the project's line.
+  if (opts.results) {
+    const file = path.resolve(io.cwd, opts.results);
+    let parsed: { results?: QueryResult[]; report?: { source?: unknown } };
+    try {
+      parsed = JSON.parse(await readFile(file, 'utf8')) as { results?: QueryResult[]; report?: { source?: unknown } };
+    } catch (e) {
+      throw new UsageError(`${opts.results}: cannot read eval results (${(e as Error).message.split('\n')[0]})`);
+    }
+    if (!Array.isArray(parsed.results))
+      throw new UsageError(`${opts.results}: not the output of \`agentos eval --save\``);
+    return { results: parsed.results, maintainers: null, ownHistory: parsed.report?.source === 'history' };
+  }
+  const results = (await evaluate(ctx, { pairs: opts.pairs, limit: 0, subset: opts.subset })).results;
+  if (opts.pairs) return { results, maintainers: null, ownHistory: false };
+  // The project's own labels: what people answered at the duplicate prompt.
+  const root = ctx.root();
+  const all = await readAnswers(root);
+  const answered = answerResults(all, projectScale((await ctx.config()).config, root));
+  if (answered.length && !globals.quiet)
+    io.stderr.write(`${answered.length} answers given at the duplicate prompt or on the tracker count as labels\n`);
+  return { results: [...results, ...answered], maintainers: maintainerFigures(all), ownHistory: true };
+}
+
+/**
+ * With --write, what the labels earned: the project's own line where its refit beats the shipped model (or the
+ * old line removed where it no longer does), else thresholds, and only on enough of the project's own labels.
+ */
+async function writeWhatEarned(
+  ctx: CommandContext,
+  opts: CalibrateOptions,
+  o: {
+    ownHistory: boolean;
+    refits: Array<ReturnType<typeof refitReport> & { project: string }>;
+    labels: { same: number; notSame: number };
+    proposal: ReturnType<typeof proposeThresholds>;
+  },
+): Promise<{ wrote: string | null; wroteLine: string | null; retiredLine: string | null }> {
+  const { refits, labels, proposal } = o;
+  let wroteLine: string | null = null;
+  let retiredLine: string | null = null;
+  // Only the project's own history places its line (a development set is someone else's tracker).
+  const own = o.ownHistory ? refits.find((r) => r.earned && r.model) : undefined;
+  const lineFile = path.join(ctx.root(), PROJECT_LINE_FILE);
+  if (opts.write && own?.model && own.shipped && own.refit) {
+    const line = makeProjectLine(own.model, {
+      against: calibrationVersion(),
+      labels: own.labels,
+      shipped: own.shipped,
+      project: own.refit,
+    });
+    await mkdir(path.dirname(lineFile), { recursive: true });
+    await writeFileAtomic(lineFile, JSON.stringify(line, null, 2) + '\n');
+    wroteLine = lineFile;
+  } else if (opts.write && o.ownHistory && refits.some((r) => r.refit) && existsSync(lineFile)) {
+    // A line that no longer beats the shipped model goes: the shipped model answers again.
+    await rm(lineFile, { force: true });
+    retiredLine = lineFile;
+  }
+  if (!opts.write || wroteLine) return { wrote: null, wroteLine, retiredLine };
+  // A project's own lines move only on enough of its own labels: a handful of answers would set them by chance.
+  if (labels.same < MIN_LABELS.same || labels.notSame < MIN_LABELS.notSame) {
+    throw new UsageError(
+      `calibrate: ${labels.same} labelled same-work briefs and ${labels.notSame} with nothing the same; the lines move at ${MIN_LABELS.same} and ${MIN_LABELS.notSame} (answers at the prompt, "duplicate of #N" links, a tracker's duplicates); nothing written`,
+    );
+  }
+  if (proposal.duplicate === null || proposal.related === null)
+    throw new UsageError(
+      'calibrate: no thresholds meet the targets; nothing written (loosen --target-precision or --target-noise)',
+    );
+  return { wrote: await writeThresholds(ctx.root(), proposal.duplicate, proposal.related), wroteLine, retiredLine };
 }
 
 /**
