@@ -41,7 +41,7 @@ export async function syncToTeamStore(
   lexical: LexicalData | null,
   repository: string,
 ): Promise<SyncReport> {
-  const { manifest, meta } = local;
+  const { manifest } = local;
   if (manifest.dimensions !== STORE_DIMENSIONS)
     throw new TeamStoreUnavailableError(
       `the store holds ${STORE_DIMENSIONS}-dimension vectors; this index has ${manifest.dimensions} (${manifest.modelId})`,
@@ -55,94 +55,11 @@ export async function syncToTeamStore(
     chunks: 0,
     replacedAll: null,
   };
-  const terms = new Map((lexical?.bm25.docs ?? []).map((d) => [d.path, d]));
   await client.query('BEGIN');
   try {
-    // The upsert locks the repository's row until COMMIT: another sync of it waits here.
-    const repo = await client
-      .query<RepoRow>(
-        `INSERT INTO repositories (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, model_id, model_fingerprint, dimensions, max_tokens, chunking_version`,
-        [repository],
-      )
-      .catch((e: unknown) => {
-        // Row-level security: the repository was published by someone else (or this role may only read): said after the rollback.
-        if ((e as { code?: string }).code === '42501') throw new Refused();
-        throw e;
-      });
-    const repoId = repo.rows[0].id;
-    report.replacedAll = identityChange(repo.rows[0], manifest);
-    // Rows leave only through the store's own functions (schema version 6: writers hold no DELETE).
-    if (report.replacedAll) await client.query('SELECT agentos.remove_documents($1, NULL)', [repoId]);
-    const remote = new Map(
-      (
-        await client.query<{ id: string; path: string; sync_digest: string }>(
-          'SELECT id, path, sync_digest FROM documents WHERE repository_id = $1',
-          [repoId],
-        )
-      ).rows.map((r) => [r.path, r]),
-    );
-    const localPaths = new Set(meta.docs.map((d) => d.filePath));
-    const gone = [...remote.values()].filter((r) => !localPaths.has(r.path));
-    if (gone.length)
-      await client.query('SELECT agentos.remove_documents($1, $2::bigint[])', [repoId, gone.map((r) => r.id)]);
-    report.removed = gone.map((r) => r.path).sort();
-    const chunksByDoc = new Map<number, Array<{ label: number; section: string; excerpt: string }>>();
-    for (const [label, docIndex, section, excerpt] of meta.chunks) {
-      const list = chunksByDoc.get(docIndex) ?? [];
-      list.push({ label, section, excerpt });
-      chunksByDoc.set(docIndex, list);
-    }
-    // What to send: every document whose digest the server does not have.
-    const outgoing: Array<{
-      i: number;
-      doc: StoredDoc;
-      hash: string;
-      digest: string;
-      metadata: object;
-      lex: LexicalDoc | undefined;
-    }> = [];
-    const replaced: string[] = [];
-    for (const [i, doc] of meta.docs.entries()) {
-      const hash = manifest.files[doc.filePath]?.hash ?? doc.contentHash;
-      const lex = terms.get(doc.filePath);
-      const { labels: _labels, ...metadata } = doc as StoredDoc;
-      const digest = syncDigest(hash, metadata, lex?.tf);
-      const there = remote.get(doc.filePath);
-      if (there && there.sync_digest === digest) {
-        report.unchanged++;
-        continue;
-      }
-      if (there) replaced.push(there.id);
-      (there ? report.changed : report.added).push(doc.filePath);
-      outgoing.push({ i, doc, hash, digest, metadata, lex });
-    }
-    if (replaced.length) await client.query('SELECT agentos.remove_documents($1, $2::bigint[])', [repoId, replaced]);
-    // Documents in batches, then their chunks and terms in multi-row INSERTs across documents:
-    // a round trip per few hundred rows, not three per document.
-    for (let start = 0; start < outgoing.length; start += DOCS_PER_BATCH) {
-      const batch = outgoing.slice(start, start + DOCS_PER_BATCH);
-      const ids = await insertReturningIds(
-        client,
-        batch.map((o) => [repoId, o.doc.filePath, o.hash, o.digest, o.doc.types, JSON.stringify(o.metadata)]),
-      );
-      const chunkRows: unknown[][] = [];
-      const termRows: unknown[][] = [];
-      for (const o of batch) {
-        const docId = ids.get(o.doc.filePath)!;
-        (chunksByDoc.get(o.i) ?? []).forEach((c, ordinal) =>
-          chunkRows.push([docId, ordinal, c.section, c.excerpt, vectorText(local.vector(c.label))]),
-        );
-        if (o.lex) for (const [term, n] of o.lex.tf) termRows.push([docId, term, n]);
-      }
-      await insertColumns(
-        client,
-        'chunks (document_id, ordinal, section, excerpt, embedding)',
-        ['bigint', 'integer', 'text', 'text', 'vector'],
-        chunkRows,
-      );
-      await insertColumns(client, 'document_terms (document_id, term, tf)', ['bigint', 'text', 'integer'], termRows);
-      report.chunks += chunkRows.length;
-    }
+    const repoId = await claimRepository(client, repository, manifest, report);
+    const outgoing = await whatToSend(client, repoId, local, lexical, report);
+    await sendDocuments(client, repoId, local, outgoing, report);
     if (report.replacedAll || report.added.length || report.changed.length || report.removed.length) {
       // The repository's BM25 statistics for the org-scope check (totals, document frequencies, lengths): the server counts them from the rows.
       await client.query('SELECT agentos.refresh_statistics($1)', [repoId]);
@@ -164,6 +81,132 @@ export async function syncToTeamStore(
     await client.query('ROLLBACK').catch(() => undefined);
     if (e instanceof Refused) throw new TeamStoreUnavailableError(await notYours(client, repository));
     throw e;
+  }
+}
+
+/**
+ * The repository's row, created or locked (the upsert holds it until COMMIT: another sync of it waits here); every
+ * document of it removed when the model or chunking it was indexed with changed.
+ */
+async function claimRepository(
+  client: TeamStoreClient,
+  repository: string,
+  manifest: HnswIndex['manifest'],
+  report: SyncReport,
+): Promise<string> {
+  const repo = await client
+    .query<RepoRow>(
+      `INSERT INTO repositories (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, model_id, model_fingerprint, dimensions, max_tokens, chunking_version`,
+      [repository],
+    )
+    .catch((e: unknown) => {
+      // Row-level security: the repository was published by someone else (or this role may only read): said after the rollback.
+      if ((e as { code?: string }).code === '42501') throw new Refused();
+      throw e;
+    });
+  const repoId = repo.rows[0].id;
+  report.replacedAll = identityChange(repo.rows[0], manifest);
+  // Rows leave only through the store's own functions (schema version 6: writers hold no DELETE).
+  if (report.replacedAll) await client.query('SELECT agentos.remove_documents($1, NULL)', [repoId]);
+  return repoId;
+}
+
+/** A document the server does not have as it is here: its index in the local metadata, and what the store keeps of it. */
+interface Outgoing {
+  i: number;
+  doc: StoredDoc;
+  hash: string;
+  digest: string;
+  metadata: object;
+  lex: LexicalDoc | undefined;
+}
+
+/**
+ * What to send: every document whose digest the server does not have. Documents gone here, and the old rows of
+ * changed ones, are removed first; the report counts what is added, changed, removed and left.
+ */
+async function whatToSend(
+  client: TeamStoreClient,
+  repoId: string,
+  local: HnswIndex,
+  lexical: LexicalData | null,
+  report: SyncReport,
+): Promise<Outgoing[]> {
+  const { manifest, meta } = local;
+  const terms = new Map((lexical?.bm25.docs ?? []).map((d) => [d.path, d]));
+  const remote = new Map(
+    (
+      await client.query<{ id: string; path: string; sync_digest: string }>(
+        'SELECT id, path, sync_digest FROM documents WHERE repository_id = $1',
+        [repoId],
+      )
+    ).rows.map((r) => [r.path, r]),
+  );
+  const localPaths = new Set(meta.docs.map((d) => d.filePath));
+  const gone = [...remote.values()].filter((r) => !localPaths.has(r.path));
+  if (gone.length)
+    await client.query('SELECT agentos.remove_documents($1, $2::bigint[])', [repoId, gone.map((r) => r.id)]);
+  report.removed = gone.map((r) => r.path).sort();
+  const outgoing: Outgoing[] = [];
+  const replaced: string[] = [];
+  for (const [i, doc] of meta.docs.entries()) {
+    const hash = manifest.files[doc.filePath]?.hash ?? doc.contentHash;
+    const lex = terms.get(doc.filePath);
+    const { labels: _labels, ...metadata } = doc as StoredDoc;
+    const digest = syncDigest(hash, metadata, lex?.tf);
+    const there = remote.get(doc.filePath);
+    if (there && there.sync_digest === digest) {
+      report.unchanged++;
+      continue;
+    }
+    if (there) replaced.push(there.id);
+    (there ? report.changed : report.added).push(doc.filePath);
+    outgoing.push({ i, doc, hash, digest, metadata, lex });
+  }
+  if (replaced.length) await client.query('SELECT agentos.remove_documents($1, $2::bigint[])', [repoId, replaced]);
+  return outgoing;
+}
+
+/**
+ * Documents in batches, then their chunks and terms in multi-row INSERTs across documents: a round trip per few
+ * hundred rows, not three per document.
+ */
+async function sendDocuments(
+  client: TeamStoreClient,
+  repoId: string,
+  local: HnswIndex,
+  outgoing: Outgoing[],
+  report: SyncReport,
+): Promise<void> {
+  const chunksByDoc = new Map<number, Array<{ label: number; section: string; excerpt: string }>>();
+  for (const [label, docIndex, section, excerpt] of local.meta.chunks) {
+    const list = chunksByDoc.get(docIndex) ?? [];
+    list.push({ label, section, excerpt });
+    chunksByDoc.set(docIndex, list);
+  }
+  for (let start = 0; start < outgoing.length; start += DOCS_PER_BATCH) {
+    const batch = outgoing.slice(start, start + DOCS_PER_BATCH);
+    const ids = await insertReturningIds(
+      client,
+      batch.map((o) => [repoId, o.doc.filePath, o.hash, o.digest, o.doc.types, JSON.stringify(o.metadata)]),
+    );
+    const chunkRows: unknown[][] = [];
+    const termRows: unknown[][] = [];
+    for (const o of batch) {
+      const docId = ids.get(o.doc.filePath)!;
+      (chunksByDoc.get(o.i) ?? []).forEach((c, ordinal) =>
+        chunkRows.push([docId, ordinal, c.section, c.excerpt, vectorText(local.vector(c.label))]),
+      );
+      if (o.lex) for (const [term, n] of o.lex.tf) termRows.push([docId, term, n]);
+    }
+    await insertColumns(
+      client,
+      'chunks (document_id, ordinal, section, excerpt, embedding)',
+      ['bigint', 'integer', 'text', 'text', 'vector'],
+      chunkRows,
+    );
+    await insertColumns(client, 'document_terms (document_id, term, tf)', ['bigint', 'text', 'integer'], termRows);
+    report.chunks += chunkRows.length;
   }
 }
 
