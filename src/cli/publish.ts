@@ -67,7 +67,7 @@ export async function notPublishing(
     return 'this repository is not published to the team store: set store.publish: true in .agentos/config.yaml (the whole team can read what is published)';
   const root = ctx.root();
   const { git } = await import('../work-memory/sources/git-log.js');
-  const { hasGitHistory, resolveRef } = await import('../work-memory/sources/git-source.js');
+  const { hasGitHistory, resolveRef } = await import('../work-memory/sources/git-branch.js');
   // An empty clone (or a folder out of git) replaced the team's copy with nothing: no history, no publish.
   if (!(await hasGitHistory(root)))
     return "this repository has no git history: nothing it indexes can replace the team's copy";

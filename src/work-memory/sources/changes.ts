@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../shared/config/schema.js';
-import { resolveRef } from './git-source.js';
+import { resolveRef } from './git-branch.js';
 import type { SourcesState } from './types.js';
 import { trackerFiles } from './collect.js';
 

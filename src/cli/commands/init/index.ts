@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../../../shared/fsutil/atomic-write.js';
 import { inquirerInitAsker, type InitChoice } from './ask.js';
 import { GITIGNORE, renderConfig } from './config-text.js';
 import { corpusFromChoice, detectLayout, type FoundFolder } from './detect.js';
-import { detectGitHistory, githubRemote } from '../../../work-memory/sources/git-source.js';
+import { detectGitHistory, githubRemote } from '../../../work-memory/sources/git-branch.js';
 import { ghReady } from '../../../work-memory/sources/github-fetch.js';
 
 export interface InitOptions {
