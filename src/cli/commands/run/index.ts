@@ -67,31 +67,9 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
       failOpen('the repeat check', e);
     }
   }
-
   if (warnings.length > 0) {
-    io.stderr.write(
-      renderRepeatWarning(
-        warnings,
-        config.attempts.repeatThreshold,
-        config.attempts.failureLookbackDays,
-        await styleFor(io, 'stderr'),
-      ),
-    );
-    const decision = await decide(io, opts, ctx.prompts.proceed);
-    if (decision !== 'proceeded') {
-      safely(
-        () => memory!.noteWarning(warnings, command, decision === 'cancelled' ? 'declined' : decision),
-        (e) => failOpen('noting the warning', e),
-      );
-      memory?.close();
-      if (decision === 'cancelled') return ExitCode.Cancelled;
-      say(decision === 'blocked' ? 'not run: it repeats a recent failure (--on-repeat block).' : 'not run.');
-      return ExitCode.RepeatBlocked;
-    }
-    safely(
-      () => memory!.noteWarning(warnings, command, 'proceeded'),
-      (e) => failOpen('noting the warning', e),
-    );
+    const stopped = await warnBeforeRepeat(ctx, opts, { memory, config, command, warnings, say, failOpen });
+    if (stopped !== null) return stopped;
   }
 
   // Under a coding agent stdout is a pipe: tee it too, since tsc, pytest and go test print their errors there.
@@ -105,40 +83,90 @@ export async function runRun(ctx: CommandContext, argv: string[], opts: RunOptio
     interactive: Boolean(io.stdin.isTTY),
   });
   if (result.spawnError) io.stderr.write(`agentos: ${result.spawnError}\n`);
-
   if (memory) {
-    const m = memory;
-    safely(
-      () => {
-        const rec = m.record({
-          tool: 'shell',
-          command,
-          outcome: result.exitCode === 0 ? 'success' : 'failure',
-          exitCode: result.exitCode,
-          durationMs: result.durationMs,
-          error: result.exitCode === 0 ? null : failureText(result),
-          context: opts.context ?? null,
-          tags: opts.tags,
-          sessionId: opts.session,
-        });
-        // It worked despite the warning: those failures are stale, never raised again for it.
-        if (rec.outcome === 'success' && warnings.length > 0) {
-          m.markOverridden(
-            warnings.map((w) => w.failure.id),
-            rec.id,
-          );
-          say(
-            `it worked this time: ${warnings.length === 1 ? 'the old failure is' : `${warnings.length} old failures are`} marked overridden.`,
-          );
-        }
-      },
-      (e) =>
-        io.stderr.write(`agentos: recording the attempt failed: ${errorMessage(e)}. The command's result stands.\n`),
-    );
-    await shared(await shareBestEffort(ctx.root(), config, m.queue, io.env, 'send'));
-    m.close();
+    recordOutcome(io, memory, { command, result, opts, warnings, say });
+    await shared(await shareBestEffort(ctx.root(), config, memory.queue, io.env, 'send'));
+    memory.close();
   }
   return result.exitCode;
+}
+
+/** The warning before a known failure is repeated, and the decision: null to run it, else the exit code (not run). */
+async function warnBeforeRepeat(
+  ctx: CommandContext,
+  opts: RunOptions,
+  o: {
+    memory: AttemptMemoryHandle | null;
+    config: Config;
+    command: string;
+    warnings: RepeatWarning[];
+    say: (line: string) => void;
+    failOpen: (what: string, e: unknown) => void;
+  },
+): Promise<number | null> {
+  const { io } = ctx;
+  const { memory, config, command, warnings, say, failOpen } = o;
+  io.stderr.write(
+    renderRepeatWarning(
+      warnings,
+      config.attempts.repeatThreshold,
+      config.attempts.failureLookbackDays,
+      await styleFor(io, 'stderr'),
+    ),
+  );
+  const decision = await decide(io, opts, ctx.prompts.proceed);
+  if (decision === 'proceeded') {
+    safely(
+      () => memory!.noteWarning(warnings, command, 'proceeded'),
+      (e) => failOpen('noting the warning', e),
+    );
+    return null;
+  }
+  safely(
+    () => memory!.noteWarning(warnings, command, decision === 'cancelled' ? 'declined' : decision),
+    (e) => failOpen('noting the warning', e),
+  );
+  memory?.close();
+  if (decision === 'cancelled') return ExitCode.Cancelled;
+  say(decision === 'blocked' ? 'not run: it repeats a recent failure (--on-repeat block).' : 'not run.');
+  return ExitCode.RepeatBlocked;
+}
+
+/**
+ * The command's outcome recorded; a success after a warning marks those failures overridden (stale, never raised
+ * again for it). A failure to record is said, and the command's result stands.
+ */
+function recordOutcome(
+  io: IO,
+  m: AttemptMemoryHandle,
+  o: { command: string; result: ChildResult; opts: RunOptions; warnings: RepeatWarning[]; say: (line: string) => void },
+): void {
+  const { command, result, opts, warnings, say } = o;
+  safely(
+    () => {
+      const rec = m.record({
+        tool: 'shell',
+        command,
+        outcome: result.exitCode === 0 ? 'success' : 'failure',
+        exitCode: result.exitCode,
+        durationMs: result.durationMs,
+        error: result.exitCode === 0 ? null : failureText(result),
+        context: opts.context ?? null,
+        tags: opts.tags,
+        sessionId: opts.session,
+      });
+      if (rec.outcome === 'success' && warnings.length > 0) {
+        m.markOverridden(
+          warnings.map((w) => w.failure.id),
+          rec.id,
+        );
+        say(
+          `it worked this time: ${warnings.length === 1 ? 'the old failure is' : `${warnings.length} old failures are`} marked overridden.`,
+        );
+      }
+    },
+    (e) => io.stderr.write(`agentos: recording the attempt failed: ${errorMessage(e)}. The command's result stands.\n`),
+  );
 }
 
 /** np's rule: decide (the policy), then ask (a person at a terminal), then act. */
