@@ -265,7 +265,19 @@ export async function fetchDocuments(
   dimensions: number,
 ): Promise<{ docs: FetchedDoc[]; skipped: string[] }> {
   if (!ids.length) return { docs: [], skipped: [] };
-  // How big each is, before any of it is read: a document of a million chunks or terms would hold up every check.
+  const bad = new Map<string, string>();
+  const byId = await documentsOf(client, ids, bad);
+  await chunksOf(client, byId, dimensions, bad);
+  await termsOf(client, byId, bad);
+  return { docs: [...byId.values()], skipped: [...bad.values()] };
+}
+
+/** Why a document was left out, as a warning names it. */
+const skippedLine = (doc: { repository: string; path: string }, problem: string) =>
+  `team store: skipped ${named(doc.repository)}:${named(doc.path)}: ${problem}`;
+
+/** The documents' own rows, each sized before any of it is read: a document of a million chunks or terms would hold up every check. */
+async function documentsOf(client: TeamStoreClient, ids: string[], bad: Map<string, string>) {
   const docs = await client.query<{
     id: string;
     repository: string;
@@ -288,31 +300,31 @@ export async function fetchDocuments(
     [ids],
   );
   const byId = new Map<string, FetchedDoc>();
-  const bad = new Map<string, string>();
   for (const r of docs.rows) {
     const size = sizeProblem(r);
     if (size) {
-      bad.set(r.id, `team store: skipped ${named(r.repository)}:${named(r.path)}: ${size}`);
+      bad.set(r.id, skippedLine(r, size));
       continue;
     }
     const checked = checkedMetadata(r);
     const lexicalLen = count(r.lexical_len);
     if ('problem' in checked || lexicalLen === null) {
-      bad.set(
-        r.id,
-        `team store: skipped ${named(r.repository)}:${named(r.path)}: ${'problem' in checked ? checked.problem : 'its lexical length is not a count'}`,
-      );
+      bad.set(r.id, skippedLine(r, 'problem' in checked ? checked.problem : 'its lexical length is not a count'));
       continue;
     }
-    byId.set(r.id, {
-      repository: r.repository,
-      path: r.path,
-      metadata: checked.metadata,
-      lexicalLen,
-      chunks: [],
-      tf: new Map(),
-    });
+    const doc = { repository: r.repository, path: r.path, metadata: checked.metadata, lexicalLen };
+    byId.set(r.id, { ...doc, chunks: [], tf: new Map() });
   }
+  return byId;
+}
+
+/** Each document's chunks, in order, their vectors read in pgvector's binary form; a bad chunk leaves its document out. */
+async function chunksOf(
+  client: TeamStoreClient,
+  byId: Map<string, FetchedDoc>,
+  dimensions: number,
+  bad: Map<string, string>,
+): Promise<void> {
   const chunks = await client.query<{ document_id: string; section: unknown; excerpt: unknown; v: unknown }>(
     `SELECT document_id, left(section, ${MAX_DOC.section + 1}) AS section, left(excerpt, ${MAX_DOC.excerpt + 1}) AS excerpt, vector_send(embedding) AS v FROM chunks WHERE document_id = ANY($1::bigint[]) ORDER BY document_id, ordinal`,
     [[...byId.keys()]],
@@ -330,12 +342,20 @@ export async function fetchDocuments(
           ? 'a chunk whose text is longer than agentos writes'
           : null);
     if (problem) {
-      bad.set(c.document_id, `team store: skipped ${named(doc.repository)}:${named(doc.path)}: ${problem}`);
+      bad.set(c.document_id, skippedLine(doc, problem));
       byId.delete(c.document_id);
       continue;
     }
     doc.chunks.push({ section: c.section as string, excerpt: c.excerpt as string, vector });
   }
+}
+
+/** Each document's term counts; a count that is not a positive count leaves its document out. */
+async function termsOf(
+  client: TeamStoreClient,
+  byId: Map<string, FetchedDoc>,
+  bad: Map<string, string>,
+): Promise<void> {
   const terms = await client.query<{ document_id: string; term: string; tf: unknown }>(
     `SELECT document_id, term, tf FROM document_terms WHERE document_id = ANY($1::bigint[])`,
     [[...byId.keys()]],
@@ -345,16 +365,12 @@ export async function fetchDocuments(
     if (!doc) continue;
     const tf = count(t.tf);
     if (tf === null || tf === 0) {
-      bad.set(
-        t.document_id,
-        `team store: skipped ${named(doc.repository)}:${named(doc.path)}: a term count that is not a positive count`,
-      );
+      bad.set(t.document_id, skippedLine(doc, 'a term count that is not a positive count'));
       byId.delete(t.document_id);
       continue;
     }
     doc.tf.set(t.term, tf);
   }
-  return { docs: [...byId.values()], skipped: [...bad.values()] };
 }
 
 /** The most a fetched document may hold (the server's statistics leave a larger one out too). */
