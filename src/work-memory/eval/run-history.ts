@@ -55,9 +55,28 @@ export async function runHistoryEval(o: {
     lexical = null;
   }
   const history = index.meta.docs.filter((d) => d.types.includes('history'));
+  const { texts, links, sources } = await historyTexts(o, index, history);
+  const loadMs = performance.now() - t0;
+  const results: QueryResult[] = [];
+  const t1 = performance.now();
+  for (const d of history) results.push(askOwnDocument(o.config, index, lexical, d, texts, links));
+  // Reports a tracker closed as duplicates of indexed work: asked as briefs (embedded, the model loads), their original the target.
+  const pairs = sources.duplicates.filter((p) => index.doc(p.of));
+  if (pairs.length) {
+    o.onProgress?.(`${pairs.length} reports the tracker closed as duplicates: checking each against the index`);
+    const embedder = await o.model.load('query');
+    for (const p of pairs) results.push(await askClosedDuplicate(o.config, index, lexical, embedder, p));
+  }
+  return { results, timings: { loadMs, queryMs: performance.now() - t1 }, indexed: history.length };
+}
+
+type EvalIndex = Awaited<ReturnType<typeof openIndex>>;
+type HistoryDoc = EvalIndex['meta']['docs'][number];
+
+/** Every past document's text (work from git or a tracker has no file: its text is kept in the generation), and which are linked. */
+async function historyTexts(o: { root: string; config: Config }, index: EvalIndex, history: HistoryDoc[]) {
   const docs: LinkDoc[] = [];
   const texts = new Map<string, string>();
-  // Work read from git or a tracker has no file: its text is kept in the generation.
   const generation = readCurrent(o.root);
   const sources = generation
     ? await readLiveSources(o.root, generation, index.manifest)
@@ -70,66 +89,73 @@ export async function runHistoryEval(o: {
     texts.set(d.filePath, text);
     docs.push({ filePath: d.filePath, issueId: d.issueId, title: d.title, text });
   }
-  const links = linkedPairs(docs);
-  const loadMs = performance.now() - t0;
-  const results: QueryResult[] = [];
-  const t1 = performance.now();
-  for (const d of history) {
-    const vectors = d.labels.map((l) => Float32Array.from(index.vector(l)));
-    const sameWork = (p: string) => p === d.filePath || (d.issueId !== null && index.doc(p)?.issueId === d.issueId);
-    // The product's own scoring rule (title, floors at the configured lines, cosine without a lexical index).
-    // Every candidate kept (keepAll), its features read whole: the rows a refit of the project's line reads (eval/refit.ts).
-    const scoring: Scoring = {
-      ...scoringFor(o.config, texts.get(d.filePath) ?? '', { lexical, model: true, filed: placeOf(d.origin) }),
-      exclude: sameWork,
-      keepAll: true,
-      wholeText: 'all',
-    };
-    const s0 = performance.now();
-    const { nearest: all } = checkHistory(index, vectors, CANDIDATES, o.config.thresholds, scoring);
-    const nearest = all.slice(0, NEAREST);
-    const targets = links.get(d.filePath);
-    const rank = targets ? nearest.findIndex((m) => matchPaths(m).some((p) => targets.has(p))) : -1;
-    const top = nearest[0];
-    const target = targets ? (rank >= 0 ? nearest[rank].filePath : [...targets][0]) : null;
-    results.push({
-      id: d.filePath,
-      target,
-      top: top?.score ?? 0,
-      topPath: top ? (targets && matchPaths(top).some((p) => targets.has(p)) ? target : top.filePath) : null,
-      targetRank: rank >= 0 ? rank + 1 : null,
-      targetScore: rank >= 0 ? nearest[rank].score : null,
-      ms: performance.now() - s0,
-      history: candidatesOf(all, (m) => Boolean(targets && matchPaths(m).some((p) => targets.has(p)))),
-    });
-  }
-  // Reports a tracker closed as duplicates of indexed work: asked as briefs (embedded, the model loads), their original the target.
-  const pairs = sources.duplicates.filter((p) => index.doc(p.of));
-  if (pairs.length) {
-    o.onProgress?.(`${pairs.length} reports the tracker closed as duplicates: checking each against the index`);
-    const embedder = await o.model.load('query');
-    for (const p of pairs) {
-      const s0 = performance.now();
-      const vectors = await embedBrief(p.text, embedder);
-      const scoring: Scoring = {
-        ...scoringFor(o.config, p.text, { lexical, model: true, filed: placeOfKey(p.key) }),
-        keepAll: true,
-        wholeText: 'all',
-      };
-      const { nearest: all } = checkHistory(index, vectors, CANDIDATES, o.config.thresholds, scoring);
-      const nearest = all.slice(0, NEAREST);
-      const rank = nearest.findIndex((m) => matchPaths(m).includes(p.of));
-      results.push({
-        id: p.key,
-        target: p.of,
-        top: nearest[0]?.score ?? 0,
-        topPath: nearest[0] ? (rank === 0 ? p.of : nearest[0].filePath) : null,
-        targetRank: rank >= 0 ? rank + 1 : null,
-        targetScore: rank >= 0 ? nearest[rank].score : null,
-        ms: performance.now() - s0,
-        history: candidatesOf(all, (m) => matchPaths(m).includes(p.of)),
-      });
-    }
-  }
-  return { results, timings: { loadMs, queryMs: performance.now() - t1 }, indexed: history.length };
+  return { texts, links: linkedPairs(docs), sources };
+}
+
+/** One past document asked as a brief, by its stored chunk vectors, its own work excluded. */
+function askOwnDocument(
+  config: Config,
+  index: EvalIndex,
+  lexical: Scoring['lexical'],
+  d: HistoryDoc,
+  texts: Map<string, string>,
+  links: ReturnType<typeof linkedPairs>,
+): QueryResult {
+  const vectors = d.labels.map((l) => Float32Array.from(index.vector(l)));
+  const sameWork = (p: string) => p === d.filePath || (d.issueId !== null && index.doc(p)?.issueId === d.issueId);
+  // The product's own scoring rule (title, floors at the configured lines, cosine without a lexical index).
+  // Every candidate kept (keepAll), its features read whole: the rows a refit of the project's line reads (eval/refit.ts).
+  const scoring: Scoring = {
+    ...scoringFor(config, texts.get(d.filePath) ?? '', { lexical, model: true, filed: placeOf(d.origin) }),
+    exclude: sameWork,
+    keepAll: true,
+    wholeText: 'all',
+  };
+  const s0 = performance.now();
+  const { nearest: all } = checkHistory(index, vectors, CANDIDATES, config.thresholds, scoring);
+  const nearest = all.slice(0, NEAREST);
+  const targets = links.get(d.filePath);
+  const rank = targets ? nearest.findIndex((m) => matchPaths(m).some((p) => targets.has(p))) : -1;
+  const top = nearest[0];
+  const target = targets ? (rank >= 0 ? nearest[rank].filePath : [...targets][0]) : null;
+  return {
+    id: d.filePath,
+    target,
+    top: top?.score ?? 0,
+    topPath: top ? (targets && matchPaths(top).some((p) => targets.has(p)) ? target : top.filePath) : null,
+    targetRank: rank >= 0 ? rank + 1 : null,
+    targetScore: rank >= 0 ? nearest[rank].score : null,
+    ms: performance.now() - s0,
+    history: candidatesOf(all, (m) => Boolean(targets && matchPaths(m).some((p) => targets.has(p)))),
+  };
+}
+
+/** A report the tracker closed as a duplicate, embedded and asked as a brief; its original is the target. */
+async function askClosedDuplicate(
+  config: Config,
+  index: EvalIndex,
+  lexical: Scoring['lexical'],
+  embedder: Awaited<ReturnType<ModelSetup['load']>>,
+  p: { key: string; of: string; text: string },
+): Promise<QueryResult> {
+  const s0 = performance.now();
+  const vectors = await embedBrief(p.text, embedder);
+  const scoring: Scoring = {
+    ...scoringFor(config, p.text, { lexical, model: true, filed: placeOfKey(p.key) }),
+    keepAll: true,
+    wholeText: 'all',
+  };
+  const { nearest: all } = checkHistory(index, vectors, CANDIDATES, config.thresholds, scoring);
+  const nearest = all.slice(0, NEAREST);
+  const rank = nearest.findIndex((m) => matchPaths(m).includes(p.of));
+  return {
+    id: p.key,
+    target: p.of,
+    top: nearest[0]?.score ?? 0,
+    topPath: nearest[0] ? (rank === 0 ? p.of : nearest[0].filePath) : null,
+    targetRank: rank >= 0 ? rank + 1 : null,
+    targetScore: rank >= 0 ? nearest[rank].score : null,
+    ms: performance.now() - s0,
+    history: candidatesOf(all, (m) => matchPaths(m).includes(p.of)),
+  };
 }
