@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type { CommandContext } from './context.js';
+import type { Config } from '../shared/config/schema.js';
 import { modelSetup } from '../work-memory/index/model-setup.js';
 import { summarize, type EvalMetrics, type QueryResult } from '../work-memory/eval/metrics.js';
 import { standardsMetrics, type StandardsMetrics } from '../work-memory/eval/standards-metrics.js';
@@ -60,57 +61,7 @@ export async function evaluate(
     if (!globals.quiet) io.stderr.write(`${m}\n`);
   };
   const method = `embedding:${model.identity.modelId}+hnsw`;
-  if (opts.pairs) {
-    const file = path.resolve(io.cwd, opts.pairs);
-    const { loadEvalSet, sampleById } = await import('../work-memory/eval/sets.js');
-    const { runSet } = await import('../work-memory/eval/run-set.js');
-    let projects = loadEvalSet(file, { subset: opts.subset });
-    if (opts.limit > 0) projects = projects.map((p) => ({ ...p, cases: sampleById(p.cases, opts.limit) }));
-    const work = path.resolve(
-      io.cwd,
-      opts.work ?? path.join(root, '.agentos', 'eval', path.basename(file).replace(/\W+/g, '-')),
-    );
-    const base = { work, config, model: model.identity, loadEmbedder: () => model.load('batch'), onProgress: progress };
-    const run = await runSet({ ...base, projects, crossStandards: true });
-    const history = run.results.filter(historyCase);
-    // What stands out is the calibrated score's rule only (check/standards.ts), as the product applies it.
-    const rule = {
-      threshold: config.thresholds.standards,
-      k: config.standards.k,
-      candidates: config.standards.candidates,
-      standout: config.scoring.method === 'calibrated',
-    };
-    const hasStandards = run.results.some((r) => r.standards && r.standards.governing.length > 0);
-    const report: EvalReport = {
-      source: opts.pairs,
-      method,
-      scoring: config.scoring.method,
-      calibration: calibrationVersion(),
-      indexed: run.indexed,
-      metrics: summarize(history, config.thresholds),
-      byProject: Object.fromEntries(
-        projects.map((p) => [
-          p.name,
-          summarize(
-            history.filter((r) => r.project === p.name),
-            config.thresholds,
-          ),
-        ]),
-      ),
-      ...(hasStandards ? { standards: { ...standardsMetrics(run.results, rule), rule } } : {}),
-      timings: run.timings,
-    };
-    if (opts.sweep) {
-      const { runSweep, DEFAULT_SIZES } = await import('../work-memory/eval/sweep.js');
-      report.sweep = (
-        await runSweep(projects, opts.sweep === true ? DEFAULT_SIZES : opts.sweep, {
-          ...base,
-          work: path.join(work, 'sweep'),
-        })
-      ).rows;
-    }
-    return { report, results: run.results };
-  }
+  if (opts.pairs) return evaluatePairs(ctx, opts, { pairs: opts.pairs, config, model, method, progress });
   const { runHistoryEval } = await import('../work-memory/eval/run-history.js');
   const run = await runHistoryEval({ root, config, model, onProgress: progress });
   return {
@@ -125,4 +76,70 @@ export async function evaluate(
     },
     results: run.results,
   };
+}
+
+/** An evaluation on labelled pairs (`--pairs`): each project indexed in its own folder and its briefs asked. */
+async function evaluatePairs(
+  ctx: CommandContext,
+  opts: EvalOptions,
+  o: {
+    pairs: string;
+    config: Config;
+    model: ReturnType<typeof modelSetup>;
+    method: string;
+    progress: (m: string) => void;
+  },
+): Promise<{ report: EvalReport; results: QueryResult[] }> {
+  const { io } = ctx;
+  const root = ctx.root();
+  const { config, model, method, progress } = o;
+  const file = path.resolve(io.cwd, o.pairs);
+  const { loadEvalSet, sampleById } = await import('../work-memory/eval/sets.js');
+  const { runSet } = await import('../work-memory/eval/run-set.js');
+  let projects = loadEvalSet(file, { subset: opts.subset });
+  if (opts.limit > 0) projects = projects.map((p) => ({ ...p, cases: sampleById(p.cases, opts.limit) }));
+  const work = path.resolve(
+    io.cwd,
+    opts.work ?? path.join(root, '.agentos', 'eval', path.basename(file).replace(/\W+/g, '-')),
+  );
+  const base = { work, config, model: model.identity, loadEmbedder: () => model.load('batch'), onProgress: progress };
+  const run = await runSet({ ...base, projects, crossStandards: true });
+  const history = run.results.filter(historyCase);
+  // What stands out is the calibrated score's rule only (check/standards.ts), as the product applies it.
+  const rule = {
+    threshold: config.thresholds.standards,
+    k: config.standards.k,
+    candidates: config.standards.candidates,
+    standout: config.scoring.method === 'calibrated',
+  };
+  const hasStandards = run.results.some((r) => r.standards && r.standards.governing.length > 0);
+  const report: EvalReport = {
+    source: o.pairs,
+    method,
+    scoring: config.scoring.method,
+    calibration: calibrationVersion(),
+    indexed: run.indexed,
+    metrics: summarize(history, config.thresholds),
+    byProject: Object.fromEntries(
+      projects.map((p) => [
+        p.name,
+        summarize(
+          history.filter((r) => r.project === p.name),
+          config.thresholds,
+        ),
+      ]),
+    ),
+    ...(hasStandards ? { standards: { ...standardsMetrics(run.results, rule), rule } } : {}),
+    timings: run.timings,
+  };
+  if (opts.sweep) {
+    const { runSweep, DEFAULT_SIZES } = await import('../work-memory/eval/sweep.js');
+    report.sweep = (
+      await runSweep(projects, opts.sweep === true ? DEFAULT_SIZES : opts.sweep, {
+        ...base,
+        work: path.join(work, 'sweep'),
+      })
+    ).rows;
+  }
+  return { report, results: run.results };
 }

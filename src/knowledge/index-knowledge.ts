@@ -116,63 +116,68 @@ async function computeKnowledge(root: string, generation: string): Promise<Index
     );
   const sortedHistory = order.map((i) => history[i]);
   const sortedDocs = order.map((i) => historyDocs[i]);
-
-  let topics: Topic[] = [];
-  let threshold: number | null = null;
-  let standards: WideStandard[] = [];
-  if (sortedDocs.length > 0) {
-    const centroid = (d: StoredDoc) => {
-      const v = new Float64Array(manifest.dimensions);
-      for (const label of d.labels) {
-        const p = index.vector(label);
-        for (let i = 0; i < v.length; i++) v[i] += p[i];
-      }
-      return normalize(v);
-    };
-    const hv = sortedDocs.map(centroid);
-    const result = clusterVectors(hv);
-    threshold = result.threshold;
-    topics = result.clusters.map((c) => {
-      const dates = c.members
-        .map((i) => sortedHistory[i].date)
-        .filter((x): x is string => x !== null)
-        .sort();
-      return {
-        label: sortedHistory[c.central].title,
-        items: c.members,
-        cohesion: c.cohesion,
-        from: dates[0] ?? null,
-        to: dates[dates.length - 1] ?? null,
-      };
-    });
-    // Standards still in force: the nearest one of each history document gets a vote.
-    const live = standardDocs.filter((d) => !['rejected', 'superseded', 'deprecated'].includes(d.status ?? ''));
-    const sv = live.map(centroid);
-    const votes = new Array<number>(live.length).fill(0);
-    const sums = new Array<number>(live.length).fill(0);
-    hv.forEach((h, hi) => {
-      const self = sortedDocs[hi];
-      let b = -1;
-      let bs = -Infinity;
-      sv.forEach((s, j) => {
-        // A design indexed as both types must not vote for itself, nor for its own issue's documents.
-        if (live[j].filePath === self.filePath || (self.issueId !== null && live[j].issueId === self.issueId)) return;
-        const x = dot(h, s);
-        sums[j] += x;
-        if (x > bs) {
-          bs = x;
-          b = j;
-        }
-      });
-      if (b >= 0) votes[b]++;
-    });
-    standards = live
-      .map((d, j) => ({ ...known(d), votes: votes[j], meanScore: sums[j] / hv.length }))
-      .sort((a, b) => b.votes - a.votes || b.meanScore - a.meanScore || compareText(a.path, b.path));
-  } else {
-    standards = standardDocs.map((d) => ({ ...known(d), votes: 0, meanScore: 0 }));
+  if (sortedDocs.length === 0) {
+    const standards = standardDocs.map((d) => ({ ...known(d), votes: 0, meanScore: 0 }));
+    return { generation, history: sortedHistory, topics: [], clusterThreshold: null, standards };
   }
-  return { generation, history: sortedHistory, topics, clusterThreshold: threshold, standards };
+  const centroid = (d: StoredDoc) => {
+    const v = new Float64Array(manifest.dimensions);
+    for (const label of d.labels) {
+      const p = index.vector(label);
+      for (let i = 0; i < v.length; i++) v[i] += p[i];
+    }
+    return normalize(v);
+  };
+  const hv = sortedDocs.map(centroid);
+  const result = clusterVectors(hv);
+  const topics = result.clusters.map((c) => {
+    const dates = c.members
+      .map((i) => sortedHistory[i].date)
+      .filter((x): x is string => x !== null)
+      .sort();
+    return {
+      label: sortedHistory[c.central].title,
+      items: c.members,
+      cohesion: c.cohesion,
+      from: dates[0] ?? null,
+      to: dates[dates.length - 1] ?? null,
+    };
+  });
+  const standards = standardsInForce(standardDocs, sortedDocs, hv, centroid, known);
+  return { generation, history: sortedHistory, topics, clusterThreshold: result.threshold, standards };
+}
+
+/** Standards still in force, by votes: the nearest one of each history document gets a vote. */
+function standardsInForce(
+  standardDocs: StoredDoc[],
+  historyDocs: StoredDoc[],
+  hv: Float64Array[],
+  centroid: (d: StoredDoc) => Float64Array,
+  known: (d: StoredDoc) => KnownDoc,
+): WideStandard[] {
+  const live = standardDocs.filter((d) => !['rejected', 'superseded', 'deprecated'].includes(d.status ?? ''));
+  const sv = live.map(centroid);
+  const votes = new Array<number>(live.length).fill(0);
+  const sums = new Array<number>(live.length).fill(0);
+  hv.forEach((h, hi) => {
+    const self = historyDocs[hi];
+    let b = -1;
+    let bs = -Infinity;
+    sv.forEach((s, j) => {
+      // A design indexed as both types must not vote for itself, nor for its own issue's documents.
+      if (live[j].filePath === self.filePath || (self.issueId !== null && live[j].issueId === self.issueId)) return;
+      const x = dot(h, s);
+      sums[j] += x;
+      if (x > bs) {
+        bs = x;
+        b = j;
+      }
+    });
+    if (b >= 0) votes[b]++;
+  });
+  return live
+    .map((d, j) => ({ ...known(d), votes: votes[j], meanScore: sums[j] / hv.length }))
+    .sort((a, b) => b.votes - a.votes || b.meanScore - a.meanScore || compareText(a.path, b.path));
 }
 
 /** A document's date: a frontmatter date field, else the indexed mtime. */

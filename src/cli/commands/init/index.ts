@@ -42,18 +42,7 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
     standards: found.filter((f) => f.types.includes('standard')).map((f) => f.folder),
     history: found.filter((f) => f.types.includes('history')).map((f) => f.folder),
   };
-  // Most teams' finished work lives in git: its first-parent history is proposed whenever there is one.
-  const gitHistory = await detectGitHistory(root);
-  // With a GitHub remote and a signed-in GitHub CLI, its closed issues and merged pull requests too.
-  const onGithub = gitHistory !== null && (await githubRemote(root));
-  const github = onGithub && (await ghReady(root));
-  if (github && !opts.json)
-    out('GitHub CLI signed in: `agentos index` will fetch closed issues and merged pull requests with gh -> history');
-  // Said when it is off too: pull requests' descriptions and the issues they close are much of what merged work says.
-  else if (onGithub && !opts.json)
-    out(
-      'GitHub CLI not signed in (`gh auth status`): pull request descriptions and closed issues are not read; git history only',
-    );
+  const { gitHistory, github } = await detectHistory(root, opts.json ? null : out);
   if (!opts.json) printFound(out, root, found, gitHistory);
 
   // Ask only a person at a terminal; --yes (or no terminal, or CI) takes the proposal.
@@ -79,23 +68,9 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
   if (writeIgnore) await writeFileAtomic(gitignoreFile, GITIGNORE);
 
   if (opts.json) {
-    io.stdout.write(
-      JSON.stringify(
-        {
-          root,
-          found,
-          gitHistory,
-          github,
-          chosen: choice,
-          corpus,
-          config: configFile,
-          gitignore: writeIgnore ? gitignoreFile : null,
-          asked: interactive,
-        },
-        null,
-        2,
-      ) + '\n',
-    );
+    const wrote = { config: configFile, gitignore: writeIgnore ? gitignoreFile : null, asked: interactive };
+    const json = { root, found, gitHistory, github, chosen: choice, corpus, ...wrote };
+    io.stdout.write(JSON.stringify(json, null, 2) + '\n');
     return ExitCode.Ok;
   }
   out(
@@ -112,6 +87,25 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
     out('Next: agentos index --include-history');
   }
   return ExitCode.Ok;
+}
+
+/**
+ * The completed work beside the folders: most teams' finished work lives in git, and its first-parent history is
+ * proposed whenever there is one; with a GitHub remote and a signed-in GitHub CLI, its closed issues and merged pull
+ * requests too. Said either way (`say`, null for --json): pull requests' descriptions and the issues they close are
+ * much of what merged work says.
+ */
+async function detectHistory(root: string, say: ((s?: string) => void) | null) {
+  const gitHistory = await detectGitHistory(root);
+  const onGithub = gitHistory !== null && (await githubRemote(root));
+  const github = onGithub && (await ghReady(root));
+  if (github)
+    say?.('GitHub CLI signed in: `agentos index` will fetch closed issues and merged pull requests with gh -> history');
+  else if (onGithub)
+    say?.(
+      'GitHub CLI not signed in (`gh auth status`): pull request descriptions and closed issues are not read; git history only',
+    );
+  return { gitHistory, github };
 }
 
 function printFound(
