@@ -94,27 +94,20 @@ await bundle('work-memory/embeddings/inference-worker.js', 'worker/index.cjs');
 // dist/vendor/pino.cjs — pino (~20 CommonJS files, ~13 ms to require on every `issue start`) as one
 // file, ~7 ms. src/shared/log/logger.ts loads it when present; it uses only pino's sync file
 // destination, never a transport (whose worker a bundle could not find).
-await build({
-  entryPoints: [createRequire(import.meta.url).resolve('pino')],
-  outfile: path.join(root, 'dist', 'vendor', 'pino.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-});
+await vendor('pino', 'pino.cjs');
+await vendor('yaml', 'yaml.cjs');
 
-await build({
-  entryPoints: [createRequire(import.meta.url).resolve('yaml')],
-  outfile: path.join(root, 'dist', 'vendor', 'yaml.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  // Less to parse; names are kept (yaml's errors and nodes are told apart by them).
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-});
+/** A package as one minified CommonJS file under dist/vendor/. Names are kept (yaml's errors and nodes are told apart by them). */
+async function vendor(pkg, outfile) {
+  await build({
+    entryPoints: [createRequire(import.meta.url).resolve(pkg)],
+    outfile: path.join(root, 'dist', 'vendor', outfile),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+}

@@ -6,7 +6,7 @@
 // agentos only prompts when stdin is a TTY and CI is unset.
 import { cliEnv, copyDemo } from '../helpers/cli.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -334,6 +334,12 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
     expect(third.code).toBe(0);
     expect(comparable(third.stdout)).toBe(comparable(first.stdout));
     expect(readFileSync(cacheFile).equals(Buffer.alloc(bytes.length, 7))).toBe(false);
+    // Writable by others (not this user's alone): not used, and written anew as this user's.
+    chmodSync(cacheFile, 0o666);
+    const fourth = await check();
+    expect(fourth.code).toBe(0);
+    expect(comparable(fourth.stdout)).toBe(comparable(first.stdout));
+    expect(statSync(cacheFile).mode & 0o077).toBe(0);
     // Node's own switch turns it off: nothing read or written.
     rmSync(path.join(cacheRoot, 'code-cache'), { recursive: true, force: true });
     const off = await run(['issue', 'start', abs(DOCKER), '--non-interactive', '--json', '-o', freshOut()], {

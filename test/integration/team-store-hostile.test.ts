@@ -14,6 +14,8 @@ import path from 'node:path';
 import { indexedDemo, runCli, type CliResult, commitConfig } from '../helpers/cli.js';
 import { personUrl, sqlAt, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { MIGRATION_LOCK, migrationLock } from '../../src/shared/team-store/schema.js';
+import { connectTeamStore } from '../../src/shared/team-store/connect.js';
+import { fetchDocuments } from '../../src/work-memory/org/fetch.js';
 
 jest.setTimeout(300_000);
 
@@ -641,6 +643,42 @@ describe("rows from before the CHECKs cannot change anybody else's check", () =>
     // What no reader reads weighs nothing (schema version 7): the document and each of its terms left out of the counts.
     expect(await counted()).toBe(docsBefore - 1);
     expect(await termsCounted()).toBe(termsBefore - bigTerms);
+  });
+
+  test('a chunk whose text is longer than agentos writes: its document is skipped by every reader and counted by none', async () => {
+    const counted = async () =>
+      (await sql<{ docs: number }>(`SELECT docs FROM repositories WHERE name = 'acme/evil'`))[0].docs;
+    const recount = () =>
+      asMallory(`SELECT agentos.refresh_statistics((SELECT id FROM repositories WHERE name = 'acme/evil'))`);
+    await recount();
+    const docsBefore = await counted();
+    // A document of Mallory's, as a sync writes one: a title in its metadata, a unit vector (a teammate's, readable to all).
+    const demoChunk = `(SELECT c.embedding FROM chunks c JOIN documents d ON d.id = c.document_id JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo' ORDER BY c.id LIMIT 1)`;
+    const [doc] = await asMallory<{ id: string }>(
+      `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata)
+       SELECT (SELECT id FROM repositories WHERE name = 'acme/evil'), 'docs/long-chunk.md', 'h', 'd', ARRAY['history'], d.metadata
+       FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'acme/demo' ORDER BY d.path LIMIT 1
+       RETURNING id::text AS id`,
+    );
+    const chunk = (ordinal: number, excerpt: string) =>
+      asMallory(
+        `INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding) SELECT $1, $2, 'x', $3, ${demoChunk}`,
+        [doc.id, ordinal, excerpt],
+      );
+    await chunk(0, 'a passage');
+    await recount();
+    expect(await counted()).toBe(docsBefore + 1);
+    // One more chunk whose excerpt is 4,001 characters (agentos writes at most 4,000): no reader reads the document now.
+    await chunk(1, 'x'.repeat(4001));
+    await recount();
+    expect(await counted()).toBe(docsBefore);
+    const client = await connectTeamStore(pg.url, 10_000);
+    const read = await fetchDocuments(client, [doc.id], 384).finally(() => client.end());
+    expect(read.docs).toEqual([]);
+    expect(read.skipped).toEqual([
+      'team store: skipped acme/evil:docs/long-chunk.md: a chunk whose text is longer than agentos writes',
+    ]);
+    expect((await decisions()).map(({ status, first }) => ({ status, first }))).toEqual(baseline);
   });
 
   test('negative term statistics: no score becomes NaN, every status and first match as before', async () => {

@@ -183,19 +183,27 @@ const VERSION_6: string[] = [
 
 /**
  * Version 7 (issue 47): a document counts in the statistics only when a reader would read it: it has
- * chunks and stays within DOCUMENT_LIMITS, which every reader checks before reading a document
- * (work-memory/org/fetch.ts). Before, a document of 10,001 chunks, skipped by every reader, still
- * weighed in the totals and in every term it held. A document's lexical length is clamped to an
- * integer as version 6's recount clamps it (a sum past 2^31 failed the recount).
+ * chunks and stays within DOCUMENT_LIMITS, and its chunks and term counts have the shape every reader
+ * checks (work-memory/org/fetch.ts). Before, a document of 10,001 chunks, skipped by every reader,
+ * still weighed in the totals and in every term it held. (Its metadata's shape is the client's to
+ * judge, a path is measured in characters here and UTF-16 units there, and a vector from before
+ * version 4's unit CHECK, which readers skip, still counts: pgvector's functions are not on this
+ * function's fixed search_path.) A document's lexical length
+ * is clamped to an integer as version 6's recount clamps it (a sum past 2^31 failed the recount).
+ * `repositories.chunks` stays every chunk stored: `store status` shows what the store holds.
  */
 const COUNTABLE = 'agentos.countable(d.id)';
 const VERSION_7: string[] = [
+  // One pass over a document's chunks (at most one past the limit) and one over its terms: the reader's rules for
+  // both (a chunk's text over the lengths agentos writes, a term count that is not a positive count), then its row's.
   `CREATE FUNCTION agentos.countable(doc bigint) RETURNS boolean LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS
-     $$ SELECT EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = doc)
-          AND (SELECT count(*) FROM (SELECT 1 FROM agentos.chunks c WHERE c.document_id = doc LIMIT ${L.chunks + 1}) x) <= ${L.chunks}
-          AND (SELECT count(*) FROM (SELECT 1 FROM agentos.document_terms t WHERE t.document_id = doc LIMIT ${L.terms + 1}) y) <= ${L.terms}
-          AND EXISTS (SELECT 1 FROM agentos.documents d WHERE d.id = doc AND pg_catalog.length(d.path) <= ${L.path}
-                        AND pg_catalog.octet_length(d.metadata::text) <= ${L.metadataBytes}) $$`,
+     $$ SELECT (SELECT count(*) BETWEEN 1 AND ${L.chunks}
+                       AND count(*) FILTER (WHERE pg_catalog.length(c.section) > ${L.section} OR pg_catalog.length(c.excerpt) > ${L.excerpt}) = 0
+                  FROM (SELECT section, excerpt FROM agentos.chunks WHERE document_id = doc LIMIT ${L.chunks + 1}) c)
+           AND (SELECT count(*) <= ${L.terms} AND count(*) FILTER (WHERE t.tf <= 0) = 0
+                  FROM (SELECT tf FROM agentos.document_terms WHERE document_id = doc LIMIT ${L.terms + 1}) t)
+           AND EXISTS (SELECT 1 FROM agentos.documents d WHERE d.id = doc AND pg_catalog.length(d.path) <= ${L.path}
+                         AND pg_catalog.octet_length(d.metadata::text) <= ${L.metadataBytes}) $$`,
   `REVOKE ALL ON FUNCTION agentos.countable(bigint) FROM PUBLIC`,
   `CREATE OR REPLACE FUNCTION agentos.refresh_statistics(repo bigint) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
      $$ BEGIN
