@@ -432,6 +432,24 @@ describe('shared attempts on a real PostgreSQL', () => {
     };
     expect(second.truncated).toBeFalsy();
     expect(one.pulled + second.pulled).toBe(flood);
+    // The whole flood pulled, Alice's session starts: Dave's thousands fill at most MAX_PER_TEAMMATE lines of
+    // "Avoid", and her own recent failure is still there (issue 47: a flood filled the list).
+    const { MAX_PER_TEAMMATE } = await import('../../src/knowledge/recall.js');
+    expect((await as('alice@acme.test', a, ['run', '--', 'sh', '-c', 'exit 3'])).code).toBe(3);
+    const start = await as(
+      'alice@acme.test',
+      a,
+      ['hooks', 'run', 'session-start'],
+      '{"hook_event_name":"SessionStart"}',
+    );
+    expect(start.code).toBe(0);
+    const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+    expect(context).toContain('**Avoid (failed recently):**');
+    expect(context).toContain("sh -c 'exit 3'");
+    const floodLines = context.split('\n').filter((l) => l.includes('make flood-'));
+    expect(floodLines.length).toBeGreaterThan(0);
+    expect(floodLines.length).toBeLessThanOrEqual(MAX_PER_TEAMMATE);
     await sql(`DELETE FROM attempts WHERE id LIKE '01FQQQ%'`);
   });
 
