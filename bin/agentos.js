@@ -53,7 +53,12 @@ run.then(async (code) => {
  */
 function loadCli() {
   try {
-    return Promise.resolve(requireCached(require('node:path').join(__dirname, '..', 'dist', 'main', 'index.cjs')));
+    // `issue start` keeps a code cache of its own (code-cache.js): it is the start people wait for.
+    const i = args.indexOf('issue');
+    const variant = i >= 0 && args[i + 1] === 'start' ? 'check' : 'other';
+    return Promise.resolve(
+      requireCached(require('node:path').join(__dirname, '..', 'dist', 'main', 'index.cjs'), variant),
+    );
   } catch (e) {
     if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('index.cjs'))
       return import('../dist/cli/cli.js');
