@@ -75,6 +75,35 @@ const recountEverySql = (counts: string) =>
    END $$`;
 
 /**
+ * The statistics of one repository, recounted from its rows (version 6 created it, version 7 replaced it):
+ * `len` is a document's lexical length from sum(t.tf), `counts` which documents count (d is the document).
+ */
+const refreshStatisticsSql = (
+  create: 'CREATE FUNCTION' | 'CREATE OR REPLACE FUNCTION',
+  len: string,
+  counts: string,
+  why: string,
+) =>
+  `${create} agentos.refresh_statistics(repo bigint) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
+     $$ BEGIN
+       IF NOT agentos.may_write(repo) THEN RAISE EXCEPTION 'only an owner of repository % or an administrator recounts it', repo USING ERRCODE = '42501'; END IF;
+       UPDATE agentos.documents d SET lexical_len = s.len FROM (SELECT d2.id, ${len}::int AS len FROM agentos.documents d2 LEFT JOIN agentos.document_terms t ON t.document_id = d2.id
+           WHERE d2.repository_id = repo GROUP BY d2.id) s WHERE d.id = s.id AND d.lexical_len IS DISTINCT FROM s.len;
+       -- ${why}
+       DELETE FROM agentos.repository_terms WHERE repository_id = repo;
+       INSERT INTO agentos.repository_terms (term, repository_id, df)
+         SELECT t.term, repo, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id
+         WHERE d.repository_id = repo AND ${counts} GROUP BY t.term;
+       UPDATE agentos.repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len, chunks = s.chunks
+         FROM (SELECT count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
+                      count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len,
+                      (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = repo)::int AS chunks
+               FROM agentos.documents d WHERE d.repository_id = repo AND ${counts}) s
+         WHERE r.id = repo AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s.docs, s.history_docs, s.standard_docs, s.lexical_len, s.chunks);
+       UPDATE agentos.repositories SET counted = true WHERE id = repo AND NOT counted;
+     END $$`;
+
+/**
  * Version 6, least privilege (issue 47). A writer holds no table-wide UPDATE or DELETE (either let
  * `LOCK TABLE … ACCESS EXCLUSIVE` stop every reader): rows are added with INSERT, on the columns a
  * client may say, and removed or recounted only through the functions here, which run as the store's
@@ -123,24 +152,12 @@ const VERSION_6: string[] = [
     `CREATE TRIGGER ${t}_removed AFTER DELETE ON agentos.${t} REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION agentos.mark_uncounted()`,
   ]),
   // The statistics of one repository, recounted from its rows: called by a sync of it, as its owner or an administrator.
-  `CREATE FUNCTION agentos.refresh_statistics(repo bigint) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
-     $$ BEGIN
-       IF NOT agentos.may_write(repo) THEN RAISE EXCEPTION 'only an owner of repository % or an administrator recounts it', repo USING ERRCODE = '42501'; END IF;
-       UPDATE agentos.documents d SET lexical_len = s.len FROM (SELECT d2.id, COALESCE(sum(t.tf), 0)::int AS len FROM agentos.documents d2 LEFT JOIN agentos.document_terms t ON t.document_id = d2.id
-           WHERE d2.repository_id = repo GROUP BY d2.id) s WHERE d.id = s.id AND d.lexical_len IS DISTINCT FROM s.len;
-       -- A document with no chunk is never found (and one a reader skips is read for nothing): only documents with chunks count.
-       DELETE FROM agentos.repository_terms WHERE repository_id = repo;
-       INSERT INTO agentos.repository_terms (term, repository_id, df)
-         SELECT t.term, repo, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id
-         WHERE d.repository_id = repo AND EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id) GROUP BY t.term;
-       UPDATE agentos.repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len, chunks = s.chunks
-         FROM (SELECT count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
-                      count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len,
-                      (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = repo)::int AS chunks
-               FROM agentos.documents d WHERE d.repository_id = repo AND EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id)) s
-         WHERE r.id = repo AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s.docs, s.history_docs, s.standard_docs, s.lexical_len, s.chunks);
-       UPDATE agentos.repositories SET counted = true WHERE id = repo AND NOT counted;
-     END $$`,
+  refreshStatisticsSql(
+    'CREATE FUNCTION',
+    'COALESCE(sum(t.tf), 0)',
+    'EXISTS (SELECT 1 FROM agentos.chunks c WHERE c.document_id = d.id)',
+    'A document with no chunk is never found (and one a reader skips is read for nothing): only documents with chunks count.',
+  ),
   // A repository's documents removed (all of them when ids is null), with their chunks and terms: its owners' and administrators' only.
   `CREATE FUNCTION agentos.remove_documents(repo bigint, ids bigint[]) RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
      $$ DECLARE n integer;
@@ -205,24 +222,12 @@ const VERSION_7: string[] = [
            AND EXISTS (SELECT 1 FROM agentos.documents d WHERE d.id = doc AND pg_catalog.length(d.path) <= ${L.path}
                          AND pg_catalog.octet_length(d.metadata::text) <= ${L.metadataBytes}) $$`,
   `REVOKE ALL ON FUNCTION agentos.countable(bigint) FROM PUBLIC`,
-  `CREATE OR REPLACE FUNCTION agentos.refresh_statistics(repo bigint) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS
-     $$ BEGIN
-       IF NOT agentos.may_write(repo) THEN RAISE EXCEPTION 'only an owner of repository % or an administrator recounts it', repo USING ERRCODE = '42501'; END IF;
-       UPDATE agentos.documents d SET lexical_len = s.len FROM (SELECT d2.id, LEAST(COALESCE(sum(t.tf), 0), 2147483647)::int AS len FROM agentos.documents d2
-           LEFT JOIN agentos.document_terms t ON t.document_id = d2.id WHERE d2.repository_id = repo GROUP BY d2.id) s WHERE d.id = s.id AND d.lexical_len IS DISTINCT FROM s.len;
-       -- Only what a reader reads counts: a document with no chunk is never found, and one past the limits is skipped unread.
-       DELETE FROM agentos.repository_terms WHERE repository_id = repo;
-       INSERT INTO agentos.repository_terms (term, repository_id, df)
-         SELECT t.term, repo, count(*) FROM agentos.document_terms t JOIN agentos.documents d ON d.id = t.document_id
-         WHERE d.repository_id = repo AND ${COUNTABLE} GROUP BY t.term;
-       UPDATE agentos.repositories r SET docs = s.docs, history_docs = s.history_docs, standard_docs = s.standard_docs, lexical_len = s.lexical_len, chunks = s.chunks
-         FROM (SELECT count(d.id)::int AS docs, count(d.id) FILTER (WHERE 'history' = ANY(d.types))::int AS history_docs,
-                      count(d.id) FILTER (WHERE 'standard' = ANY(d.types))::int AS standard_docs, COALESCE(sum(d.lexical_len), 0)::bigint AS lexical_len,
-                      (SELECT count(*) FROM agentos.chunks c JOIN agentos.documents d3 ON d3.id = c.document_id WHERE d3.repository_id = repo)::int AS chunks
-               FROM agentos.documents d WHERE d.repository_id = repo AND ${COUNTABLE}) s
-         WHERE r.id = repo AND (r.docs, r.history_docs, r.standard_docs, r.lexical_len, r.chunks) IS DISTINCT FROM (s.docs, s.history_docs, s.standard_docs, s.lexical_len, s.chunks);
-       UPDATE agentos.repositories SET counted = true WHERE id = repo AND NOT counted;
-     END $$`,
+  refreshStatisticsSql(
+    'CREATE OR REPLACE FUNCTION',
+    'LEAST(COALESCE(sum(t.tf), 0), 2147483647)',
+    COUNTABLE,
+    'Only what a reader reads counts: a document with no chunk is never found, and one past the limits is skipped unread.',
+  ),
   // Every repository recounted by the new rule, once.
   recountEverySql(COUNTABLE),
 ];
