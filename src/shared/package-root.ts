@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,4 +33,14 @@ function isAgentos(manifest: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A package the build bundled into one file (dist/vendor/<name>.cjs, scripts/bundle-fast.mjs), required from
+ * the package root whether the caller runs from its own file or a bundle; null when there is no build (tests
+ * run the sources) and the caller loads the package itself.
+ */
+export function requireVendored<T>(name: string): T | null {
+  const file = path.join(packageRoot(), 'dist', 'vendor', `${name}.cjs`);
+  return existsSync(file) ? (createRequire(import.meta.url)(file) as T) : null;
 }

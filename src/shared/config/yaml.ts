@@ -1,29 +1,17 @@
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import { packageRoot } from '../package-root.js';
+import { requireVendored } from '../package-root.js';
 
 type YamlModule = typeof import('yaml');
 let cached: YamlModule | null = null;
 
 /**
- * The yaml library as one file, built by `npm run build` (scripts/bundle-fast.mjs):
- * the package is 74 CommonJS files, 30-60 ms to require; the bundle ~5 ms. Found
- * from the package root, whether this module runs from its own file or a bundle.
- */
-const vendored = () => path.join(packageRoot(), 'dist', 'vendor', 'yaml.cjs');
-
-/**
  * The yaml library, loaded on first use: most `issue start` runs meet no YAML at all
  * (no config file, a brief without frontmatter). Synchronous (CommonJS), so callers
- * stay synchronous. The package itself when there is no build (tests run the sources).
+ * stay synchronous. As one file when built (the package is 74 CommonJS files, 30-60 ms
+ * to require; the bundle ~5 ms), else the package itself.
  */
 export function yaml(): YamlModule {
-  if (!cached) {
-    const require = createRequire(import.meta.url);
-    const file = vendored();
-    cached = (existsSync(file) ? require(file) : require('yaml')) as YamlModule;
-  }
+  cached ??= requireVendored<YamlModule>('yaml') ?? (createRequire(import.meta.url)('yaml') as YamlModule);
   return cached;
 }
 

@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { packageRoot } from '../package-root.js';
+import { requireVendored } from '../package-root.js';
 
 /**
  * Decisions and retrievals are written as JSON lines to `.agentos/logs/agentos.log`
@@ -36,9 +35,7 @@ type PinoModule = typeof import('pino');
  * The package itself when there is no build (tests run the sources).
  */
 async function loadPino(): Promise<PinoModule['default']> {
-  const file = path.join(packageRoot(), 'dist', 'vendor', 'pino.cjs');
-  if (existsSync(file)) return createRequire(import.meta.url)(file) as PinoModule['default'];
-  return (await import('pino')).default;
+  return requireVendored<PinoModule['default']>('pino') ?? (await import('pino')).default;
 }
 
 /** The log stays under ~2x this: one rotated copy (agentos.log.1) is kept. */
