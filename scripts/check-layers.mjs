@@ -17,7 +17,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src');
 export const RANK = { shared: 0, 'work-memory': 1, 'attempt-memory': 1, knowledge: 2, agents: 3, cli: 4 };
 
-function walk(dir) {
+/** The .ts files below `dir`. */
+export function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
     const p = path.join(dir, name);
     return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];

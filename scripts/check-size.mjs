@@ -4,22 +4,16 @@
 // MAX_FUNCTION_LINES unless the comment right above it says why with a line starting `long:`
 // (a flow read top to bottom may be longer than a screen; it has to say so). Prints each as
 // "file:line: name is N lines (at most M)"; exit 1 when there is one.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { walk } from './check-layers.mjs';
 
 export const MAX_FILE_LINES = 400;
 export const MAX_FUNCTION_LINES = 80;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-function walk(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
 
 const isFunction = (n) =>
   ts.isFunctionDeclaration(n) ||
