@@ -13,7 +13,7 @@
 // - checked whole before V8 sees it (a SHA-256 of the data heads the file): V8 itself checks only
 //   that it fits the source's length, its version and flags, not the bytes.
 // Written under a fresh temporary name (O_EXCL) and renamed into place; one file per bundle path and
-// kind of run is kept. Any failure means the bundle is compiled as usual. NODE_DISABLE_COMPILE_CACHE=1 (Node's own
+// kind of run is kept, and at most MAX_FILES in all. Any failure means the bundle is compiled as usual. NODE_DISABLE_COMPILE_CACHE=1 (Node's own
 // switch) turns it off.
 'use strict';
 
@@ -120,12 +120,25 @@ function saveCodeCache() {
       const tmp = `${target}.${process.pid}.${require('node:crypto').randomBytes(6).toString('hex')}.tmp`;
       fs.writeFileSync(tmp, Buffer.concat([digest(data), data]), { mode: 0o600, flag: 'wx' });
       fs.renameSync(tmp, target);
-      for (const f of fs.readdirSync(plan.dir))
-        if (f.startsWith(`${plan.stem}-`) && f !== plan.name) fs.rmSync(path.join(plan.dir, f), { force: true });
+      prune(plan);
     } catch {
       // a read-only home, a full disk: the next run compiles again
     }
   }
+}
+
+/** Cache files kept in the folder at most: an install at another path (npx, a second clone) writes its own. */
+const MAX_FILES = 12;
+
+/** Older caches of the same bundle and kind of run go; beyond MAX_FILES, the least recently written. */
+function prune(plan) {
+  const files = fs
+    .readdirSync(plan.dir)
+    .filter((f) => f.endsWith('.bin') && f !== plan.name)
+    .map((f) => ({ f, mtime: fs.lstatSync(path.join(plan.dir, f)).mtimeMs }));
+  const stale = files.filter(({ f }) => f.startsWith(`${plan.stem}-`));
+  const others = files.filter(({ f }) => !f.startsWith(`${plan.stem}-`)).sort((a, b) => b.mtime - a.mtime);
+  for (const { f } of [...stale, ...others.slice(MAX_FILES - 1)]) fs.rmSync(path.join(plan.dir, f), { force: true });
 }
 
 /**

@@ -6,7 +6,17 @@
 // agentos only prompts when stdin is a TTY and CI is unset.
 import { cliEnv, copyDemo } from '../helpers/cli.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import Module from 'node:module';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -348,6 +358,20 @@ describe('issue start --non-interactive --json on the demo briefs', () => {
     });
     expect(off.code).toBe(0);
     expect(files()).toEqual([]);
+    // Installs at other paths (npx, other clones) write their own: the folder keeps at most 12, the newest.
+    mkdirSync(path.join(cacheRoot, 'code-cache'), { recursive: true, mode: 0o700 });
+    for (let i = 0; i < 20; i++) {
+      const other = path.join(cacheRoot, 'code-cache', `other${String(i).padStart(2, '0')}-x.bin`);
+      writeFileSync(other, 'x', { mode: 0o600 });
+      utimesSync(other, 1_000_000 + i, 1_000_000 + i);
+    }
+    expect((await check()).code).toBe(0);
+    const kept = files();
+    expect(kept).toHaveLength(12);
+    expect(kept).toContain(written[0]);
+    expect(kept.filter((f) => f.startsWith('other')).sort()).toEqual(
+      Array.from({ length: 11 }, (_, i) => `other${String(i + 9).padStart(2, '0')}-x.bin`),
+    );
   });
 
   test('ending while the worker is still loading the runtime exits cleanly (no abort from inside ONNX Runtime)', async () => {
