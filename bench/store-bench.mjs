@@ -89,7 +89,8 @@ function statementName(sql) {
   const s = sql.replace(/\s+/g, ' ').trim();
   if (/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|SET)/i.test(s)) return s.split(' ')[0].toUpperCase();
   if (/FROM repository_terms/.test(s)) return 'document frequencies (repository_terms)';
-  if (/JOIN document_terms t ON t.term/.test(s)) return 'lexical candidates (document_terms BM25)';
+  if (/WITH p AS MATERIALIZED|JOIN document_terms t ON t.term/.test(s))
+    return 'lexical candidates (document_terms BM25)';
   if (/ORDER BY embedding <#>/.test(s)) return 'vector candidates (HNSW)';
   if (/FROM chunks WHERE document_id/.test(s)) return 'fetch: chunks';
   if (/FROM document_terms WHERE document_id/.test(s)) return 'fetch: term counts';

@@ -518,6 +518,65 @@ describe('an administrator keeps what docs/team-store.md gives her (version 6 to
 });
 
 describe('one repository cannot outweigh another (issue 47)', () => {
+  test("5,000 one-chunk documents holding the terms of the demo's matches: counted in Mallory's statistics, they change no teammate's score", async () => {
+    const evilId = `(SELECT id FROM repositories WHERE name = 'acme/evil')`;
+    const scores = async () =>
+      Promise.all(
+        briefs.map(async (b) => {
+          const { json } = await check(b);
+          const first = json.matches[0];
+          return {
+            status: json.status,
+            first: first ? `${first.repository}:${first.path}` : null,
+            score: first?.score,
+          };
+        }),
+      );
+    const before = await scores();
+    // Every term of every document a brief matches first, in thousands of Mallory's documents: each of those
+    // terms becomes as common as a stop word in the organisation, which lowers the originals' lexical evidence.
+    const originals = [...new Set(before.flatMap((b) => (b.first?.startsWith('acme/demo:') ? [b.first] : [])))].map(
+      (f) => f.slice('acme/demo:acme/demo:'.length),
+    );
+    expect(originals.length).toBeGreaterThan(0);
+    await asMallory(
+      `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) SELECT ${evilId}, 'flood/' || g || '.md', 'h' || g, 'd' || g, '{history}', '{"title": "flood"}' FROM generate_series(1, 5000) g`,
+    );
+    // One chunk each, a random unit vector (far from every brief): a document every reader reads, so the server counts it.
+    await asMallory(
+      `INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding)
+       SELECT d.id, 0, 'flood', 'flood', v.e FROM documents d CROSS JOIN LATERAL (
+         SELECT (array_agg(x / sqrt(s)))::vector(384) AS e FROM (SELECT x, sum(x * x) OVER () AS s FROM (SELECT random() - 0.5 + 0 * d.id AS x FROM generate_series(1, 384)) a) b) v
+       WHERE d.repository_id = ${evilId} AND d.path LIKE 'flood/%'`,
+    );
+    await asMallory(
+      `INSERT INTO document_terms (document_id, term, tf)
+       SELECT f.id, t.term, t.tf FROM documents f
+       JOIN documents o ON o.repository_id = (SELECT id FROM repositories WHERE name = 'acme/demo') AND o.path = ($1::text[])[1 + (f.id % array_length($1::text[], 1))]
+       JOIN document_terms t ON t.document_id = o.id
+       WHERE f.repository_id = ${evilId} AND f.path LIKE 'flood/%'`,
+      [originals],
+    );
+    await asMallory(`SELECT agentos.refresh_statistics(${evilId})`);
+    try {
+      const [stats] = await sql<{ docs: number; terms: number }>(
+        `SELECT docs, (SELECT count(*) FROM repository_terms WHERE df >= 1000 AND repository_id = ${evilId})::int AS terms FROM repositories WHERE name = 'acme/evil'`,
+      );
+      // The flood is Mallory's to count: her repository's totals hold it.
+      expect(stats.docs).toBeGreaterThan(5_000);
+      expect(stats.terms).toBeGreaterThan(20);
+      // Each document is weighed by its own repository's statistics: the demo's statuses and scores do not move.
+      const after = await scores();
+      expect(after.map(({ status, first }) => ({ status, first }))).toEqual(
+        before.map(({ status, first }) => ({ status, first })),
+      );
+      after.forEach((a, i) => expect(a.score ?? 0).toBeCloseTo(before[i].score ?? 0, 6));
+    } finally {
+      await sql(`DELETE FROM documents WHERE repository_id = ${evilId} AND path LIKE 'flood/%'`);
+      await sql(`SELECT agentos.refresh_statistics(${evilId})`);
+    }
+  });
+
   test("30 copies of a teammate's document in Mallory's repository: the duplicate still alerts, the original is still shown", async () => {
     const alerted = baseline
       .map((d, i) => ({ ...d, i }))

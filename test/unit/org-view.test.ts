@@ -1,11 +1,13 @@
 // The org view (src/work-memory/org/org-view.ts) without a server: this repository's
-// index plus documents fetched from other repositories must weigh terms and count
-// documents as one index holding every document of the organisation would.
+// index plus documents fetched from other repositories, each document weighed as its own
+// repository's index would weigh it, and documents counted as one index holding every
+// document of the organisation would count them.
 import { Bm25Index, type LexicalDoc } from '../../src/work-memory/lexical/bm25.js';
 import { termCounts } from '../../src/work-memory/lexical/tokenize.js';
-import { ForeignDocs, OrgIndex, foreignKey, orgCorpusStats, orgLexical } from '../../src/work-memory/org/org-view.js';
+import { ForeignDocs, OrgIndex, foreignKey, orgLexical, repositoryTerms } from '../../src/work-memory/org/org-view.js';
 import type { FetchedDoc, OrgRepository } from '../../src/work-memory/org/fetch.js';
-import { LEXICAL_POSTINGS_BUDGET, lexicalCandidates, vectorCandidates } from '../../src/work-memory/org/fetch.js';
+import { vectorCandidates } from '../../src/work-memory/org/fetch.js';
+import { LEXICAL_POSTINGS_BUDGET, lexicalCandidates } from '../../src/work-memory/org/fetch-lexical.js';
 import { vectorFromBinary, vectorText } from '../../src/shared/team-store/vector.js';
 import type { TeamStoreClient } from '../../src/shared/team-store/connect.js';
 import { workKey } from '../../src/work-memory/scoring/match.js';
@@ -44,59 +46,62 @@ const fetched = (
   };
 };
 
-describe('orgLexical: BM25 weighed over the whole organisation', () => {
+describe("orgLexical: each document weighed by its own repository's statistics (issue 47)", () => {
   const localDocs = [doc('a.md', 'redis queue retry budget'), doc('b.md', 'logging json correlation')];
-  // The other repositories hold more than was fetched: their statistics count all of it.
+  // The other repository holds more than was fetched: its statistics count all of it.
   const theirs = [
     doc('c.md', 'redis streams consumer'),
     doc('d.md', 'redis queue backoff retry'),
     doc('e.md', 'css layout grid'),
   ];
-  const repos: OrgRepository[] = [
-    {
-      id: '1',
-      name: 'acme/web',
-      docs: 3,
-      historyDocs: 3,
-      standardDocs: 0,
-      lexicalLen: theirs.reduce((n, d) => n + d.len, 0),
-    },
-  ];
-  const orgDf = new Map<string, number>();
-  for (const d of theirs) for (const t of d.tf.keys()) orgDf.set(t, (orgDf.get(t) ?? 0) + 1);
-  const everything = new Bm25Index([
-    ...localDocs,
-    ...theirs.map((d) => ({ ...d, path: foreignKey('acme/web', d.path) })),
-  ]);
+  const web = (docs: LexicalDoc[]): OrgRepository => ({
+    id: '1',
+    name: 'acme/web',
+    docs: docs.length,
+    historyDocs: docs.length,
+    standardDocs: 0,
+    lexicalLen: docs.reduce((n, d) => n + d.len, 0),
+  });
+  const dfOf = (docs: LexicalDoc[]) => {
+    const df = new Map<string, number>();
+    for (const d of docs) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+    return new Map([['1', df]]);
+  };
   const local = new Bm25Index(localDocs);
-  const view = orgLexical(
-    { bm25: local, templates: { shingle: 8, minDocs: 3, docs: 2, hashes: new Set(), examples: [] } },
-    [fetched('acme/web', 'd.md', 'redis queue backoff retry', [])],
-    orgCorpusStats(local, repos, orgDf),
-  );
+  const lexicalData = {
+    bm25: local,
+    templates: { shingle: 8, minDocs: 3, docs: 2, hashes: new Set<number>(), examples: [] },
+  };
+  const view = (docs: LexicalDoc[]) =>
+    orgLexical(lexicalData, [fetched('acme/web', 'd.md', 'redis queue backoff retry', [])], [web(docs)], dfOf(docs));
+  const query = ['redis', 'queue', 'retry'];
+  const d = foreignKey('acme/web', 'd.md');
 
-  test('idf, document share and collection size equal those of one index over every document', () => {
-    expect(view.bm25.docCount).toBe(5);
-    for (const term of ['redis', 'queue', 'retry', 'css', 'logging', 'unseen']) {
-      expect(view.bm25.idf(term)).toBeCloseTo(everything.idf(term), 12);
-      expect(view.bm25.docShare(term)).toBeCloseTo(everything.docShare(term), 12);
+  test("a fetched document scores as in one index of its own repository's documents; a local one as in the local index", () => {
+    const theirIndex = new Bm25Index(theirs.map((x) => ({ ...x, path: foreignKey('acme/web', x.path) })));
+    const v = view(theirs);
+    for (const [p, own] of [
+      ['a.md', local],
+      [d, theirIndex],
+    ] as const) {
+      expect(v.bm25.scoreDoc(query, p)!.bm25).toBeCloseTo(own.scoreDoc(query, p)!.bm25, 12);
+      expect(v.bm25.scoreDoc(query, p)!.norm).toBeCloseTo(own.scoreDoc(query, p)!.norm, 12);
+      expect(v.bm25.weigherOf(p).idf('redis')).toBeCloseTo(own.idf('redis'), 12);
+      expect(v.bm25.idfSum(p)).toBeCloseTo(own.idfSum(p), 12);
     }
+    // Documents not fetched are counted, never returned; the best share of the brief first.
+    const hits = v.bm25.search(query);
+    expect(hits.map((h) => h.path).sort()).toEqual([d, 'a.md'].sort());
+    expect(hits[0].norm).toBeGreaterThanOrEqual(hits[1].norm);
   });
 
-  test('a fetched document and a local one score as they would in the one index', () => {
-    const query = ['redis', 'queue', 'retry'];
-    for (const p of ['a.md', foreignKey('acme/web', 'd.md')]) {
-      expect(view.bm25.scoreDoc(query, p)!.bm25).toBeCloseTo(everything.scoreDoc(query, p)!.bm25, 12);
-      expect(view.bm25.scoreDoc(query, p)!.norm).toBeCloseTo(everything.scoreDoc(query, p)!.norm, 12);
-    }
-    // Documents not fetched are counted, never returned.
-    const held = new Set(['a.md', foreignKey('acme/web', 'd.md')]);
-    expect(view.bm25.search(query).map((h) => h.path)).toEqual(
-      everything
-        .search(query)
-        .map((h) => h.path)
-        .filter((p) => held.has(p)),
-    );
+  test("a flood in the other repository holding the local document's words changes no local score", () => {
+    const flood = [...theirs, ...Array.from({ length: 500 }, (_, i) => doc(`f${i}.md`, 'redis queue retry budget'))];
+    const before = view(theirs).bm25.scoreDoc(query, 'a.md')!;
+    const after = view(flood).bm25.scoreDoc(query, 'a.md')!;
+    expect(after).toEqual(before);
+    // Her own documents now weigh those words as the common words they are in her repository.
+    expect(view(flood).bm25.scoreDoc(query, d)!.bm25).toBeLessThan(view(theirs).bm25.scoreDoc(query, d)!.bm25 / 2);
   });
 });
 
@@ -228,13 +233,13 @@ test("a teammate's repository named `github` cannot replace this repository's ow
   ]);
 });
 
-describe('lexicalCandidates: the rarest terms within the postings budget, planned through the terms index', () => {
+describe("lexicalCandidates: each repository's weightiest terms within the postings budget, planned through the terms index", () => {
   function fakeClient(fail = false) {
     const statements: Array<{ text: string; params: unknown[] }> = [];
     const client = {
       query: async (text: string, params: unknown[] = []) => {
         statements.push({ text: text.replace(/\s+/g, ' ').trim(), params });
-        if (text.includes('JOIN document_terms t')) {
+        if (text.includes('FROM document_terms t')) {
           if (fail) throw new Error('canceling statement due to statement timeout');
           return { rows: [{ document_id: '7' }, { document_id: '3' }] };
         }
@@ -243,46 +248,111 @@ describe('lexicalCandidates: the rarest terms within the postings budget, planne
     };
     return { client: client as unknown as TeamStoreClient, statements };
   }
+  const term = (repository: string, t: string, idf: number, df: number, weight = idf / 10) => ({
+    repository,
+    term: t,
+    idf,
+    df,
+    weight,
+    avgLen: 40,
+  });
   const weighted = [
-    { term: 'common', idf: 0.1, df: LEXICAL_POSTINGS_BUDGET - 10 },
-    { term: 'rare', idf: 5, df: 12 },
-    { term: 'middling', idf: 2, df: 20_000 },
-    { term: 'nowhere', idf: 0, df: 0 },
+    term('1', 'common', 0.1, LEXICAL_POSTINGS_BUDGET - 10),
+    term('1', 'rare', 5, 12),
+    term('2', 'middling', 2, 20_000),
+    term('1', 'nowhere', 0, 0),
   ];
 
-  test('rarest first until the budget: the commonest term is left to the client, and the index is told the terms (= ANY)', async () => {
+  test('weightiest first until the budget: the commonest term is left to the client, and the index is told the terms (= ANY)', async () => {
     const { client, statements } = fakeClient();
-    expect([...(await lexicalCandidates(client, weighted, 50, 20, ['1', '2']))]).toEqual(['7', '3']);
-    const q = statements.find((s) => s.text.includes('JOIN document_terms t'))!;
-    expect(q.params[0]).toEqual(['rare', 'middling']);
-    expect(q.params[1]).toEqual([5, 2]);
-    expect(q.text).toContain('WHERE t.term = ANY($1::text[])');
+    expect([...(await lexicalCandidates(client, weighted, 20))]).toEqual(['7', '3']);
+    const q = statements.find((s) => s.text.includes('FROM document_terms t'))!;
+    expect(q.params.slice(0, 4)).toEqual([
+      ['rare', 'middling'],
+      ['1', '2'],
+      [0.5, 0.2],
+      [40, 40],
+    ]);
+    expect(q.params[7]).toEqual(['rare', 'middling']);
+    expect(q.text).toContain('WHERE t.term = ANY($8::text[])');
     // Nested loops off for this statement alone: one document lookup per posting cost more than the scan it replaced.
     expect(statements.map((s) => s.text.split(' ').slice(0, 3).join(' '))).toEqual([
       'SAVEPOINT lexical',
       'SET LOCAL enable_nestloop',
-      'SELECT t.document_id, sum(q.idf',
+      'SET LOCAL enable_mergejoin',
+      'WITH p AS',
       'ROLLBACK TO SAVEPOINT',
     ]);
   });
 
+  test("a term made common in one repository keeps its weight in the others: each posting counts by its own repository's", async () => {
+    const { client, statements } = fakeClient();
+    const flood = term('9', 'redis', 0.05, 20_000, 0.001);
+    await lexicalCandidates(client, [flood, term('1', 'redis', 6, 3, 0.6), term('1', 'queue', 3, 40, 0.3)], 20);
+    const q = statements.find((s) => s.text.includes('FROM document_terms t'))!;
+    expect(q.params.slice(0, 3)).toEqual([
+      ['redis', 'redis', 'queue'],
+      ['9', '1', '1'],
+      [0.001, 0.6, 0.3],
+    ]);
+    expect(q.params[7]).toEqual(['redis', 'queue']);
+    expect(q.text).toContain('ON q.term = p.term AND q.repository_id = p.repository_id');
+    expect(q.params[8]).toEqual(['9', '1']);
+  });
+
   test('a few postings: the planner keeps its nested loop (one lookup each is the cheaper plan there)', async () => {
     const { client, statements } = fakeClient();
-    await lexicalCandidates(client, [weighted[1], { term: 'scarce', idf: 4, df: 30 }], 50, 20, ['1']);
+    await lexicalCandidates(client, [weighted[1], term('1', 'scarce', 4, 30)], 20);
     expect(statements.some((s) => s.text.includes('enable_nestloop'))).toBe(false);
-    expect(statements.map((s) => s.text.split(' ')[0])).toEqual(['SAVEPOINT', 'SELECT', 'ROLLBACK']);
+    // Postings are still matched to their weights by hashing, never by sorting them on their text.
+    expect(statements.map((s) => s.text.split(' ').slice(0, 3).join(' '))).toEqual([
+      'SAVEPOINT lexical',
+      'SET LOCAL enable_mergejoin',
+      'WITH p AS',
+      'ROLLBACK TO SAVEPOINT',
+    ]);
   });
 
   test('a statement that fails still gives the setting back before the error reaches the caller', async () => {
     const { client, statements } = fakeClient(true);
-    await expect(lexicalCandidates(client, weighted, 50, 20, ['1'])).rejects.toThrow('statement timeout');
+    await expect(lexicalCandidates(client, weighted, 20)).rejects.toThrow('statement timeout');
     expect(statements[statements.length - 1].text).toBe('ROLLBACK TO SAVEPOINT lexical');
   });
 
-  test('no usable term or no repository: no statement at all', async () => {
+  test('no usable term: no statement at all', async () => {
     const { client, statements } = fakeClient();
-    expect((await lexicalCandidates(client, [weighted[3]], 50, 20, ['1'])).size).toBe(0);
-    expect((await lexicalCandidates(client, weighted, 50, 20, [])).size).toBe(0);
+    expect((await lexicalCandidates(client, [weighted[3]], 20)).size).toBe(0);
+    expect((await lexicalCandidates(client, [], 20)).size).toBe(0);
     expect(statements).toHaveLength(0);
+  });
+});
+
+describe('repositoryTerms: the brief as each repository weighs it', () => {
+  const repo = (id: string, docs: number): OrgRepository => ({
+    id,
+    name: `acme/${id}`,
+    docs,
+    historyDocs: docs,
+    standardDocs: 0,
+    lexicalLen: docs * 20,
+  });
+  test("IDF by the repository's own counts; the weights of the brief's terms there sum to at most 1", () => {
+    const dfs = new Map([
+      [
+        '1',
+        new Map([
+          ['redis', 2],
+          ['queue', 10],
+        ]),
+      ],
+      ['2', new Map([['redis', 5000]])],
+    ]);
+    const out = repositoryTerms([repo('1', 100), repo('2', 5000)], dfs, ['redis', 'queue', 'retry']);
+    expect(out.map((t) => `${t.repository}:${t.term}`)).toEqual(['1:redis', '1:queue', '2:redis']);
+    // A term in every document of a repository weighs next to nothing there.
+    expect(out[2].weight).toBeLessThan(0.001);
+    const one = out.filter((t) => t.repository === '1');
+    expect(one[0].idf).toBeCloseTo(Math.log(1 + (100 - 2 + 0.5) / 2.5), 12);
+    expect(one.reduce((n, t) => n + t.weight, 0)).toBeLessThan(1);
   });
 });

@@ -11,7 +11,7 @@ import type { HistoryStatus } from './classify.js';
 import { checkHistory, embedBriefChunks, type HistoryMatch } from './history.js';
 import { matchPaths } from '../scoring/match.js';
 import { briefForCheck } from './brief-limit.js';
-import type { LexicalData } from '../lexical/file.js';
+import type { LexicalData, LexicalView } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
 import { briefPlace, type FilingPlace } from '../scoring/filing.js';
 import { retrieveStandards, standardsNamedIn, withSuccessors, type StandardContext } from './standards.js';
@@ -31,7 +31,7 @@ export function scoringFor(
   config: Config,
   text: string,
   o: {
-    lexical: LexicalData | null;
+    lexical: LexicalView | null;
     chunks?: string[];
     model: boolean;
     ownIssue?: string;

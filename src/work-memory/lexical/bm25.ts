@@ -55,8 +55,24 @@ export function bm25Idf(docCount: number, df: number): number {
   return df === 0 ? 0 : Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 }
 
+/**
+ * What a check reads of the lexical side: one collection (Bm25Index), or several read as one with each
+ * document weighed by its own (partitioned.ts, the org-scope check).
+ */
+export interface LexicalScorer {
+  search(queryTokens: string[], k?: number, only?: (path: string) => boolean): LexicalHit[];
+  scoreDoc(queryTokens: string[], path: string): LexicalHit | null;
+  termsOf(path: string): ReadonlyMap<string, number> | undefined;
+  /** IDF and document share in the collection a brief is weighed by when no document is named. */
+  idf(term: string): number;
+  docShare(term: string): number;
+  idfSum(path: string): number;
+  /** The collection whose statistics weigh this document. */
+  weigherOf(path: string): Bm25Index;
+}
+
 /** BM25 over whole documents, postings built at load. */
-export class Bm25Index implements LexicalIndex {
+export class Bm25Index implements LexicalIndex, LexicalScorer {
   private readonly postings = new Map<string, Array<[number, number]>>();
   private readonly byPath = new Map<string, number>();
   private readonly avgLen: number;
@@ -154,6 +170,25 @@ export class Bm25Index implements LexicalIndex {
   }
 
   search(queryTokens: string[], k?: number, only?: (path: string) => boolean): LexicalHit[] {
+    const { hits, self, terms } = this.ranked(queryTokens, k, only);
+    return hits.map(({ i, s }) => this.hit(i, s, self, terms));
+  }
+
+  /** The best documents by BM25, without the terms each shares (a partitioned search merges these, then reads its best). */
+  scores(
+    queryTokens: string[],
+    k?: number,
+    only?: (path: string) => boolean,
+  ): Array<{ path: string; bm25: number; norm: number }> {
+    const { hits, self } = this.ranked(queryTokens, k, only);
+    return hits.map(({ i, s }) => ({ path: this.docs[i].path, bm25: s, norm: Math.min(1, s / self) }));
+  }
+
+  private ranked(
+    queryTokens: string[],
+    k?: number,
+    only?: (path: string) => boolean,
+  ): { hits: Array<{ i: number; s: number }>; self: number; terms: string[] } {
     const scores = new Map<number, number>();
     const terms = [...new Set(queryTokens)];
     for (const t of terms) {
@@ -166,7 +201,11 @@ export class Bm25Index implements LexicalIndex {
     const hits: Array<{ i: number; s: number }> = [];
     for (const [i, s] of scores) if (!only || only(this.docs[i].path)) hits.push({ i, s });
     hits.sort((a, b) => b.s - a.s || (this.docs[a.i].path < this.docs[b.i].path ? -1 : 1));
-    return hits.slice(0, k ?? hits.length).map(({ i, s }) => this.hit(i, s, self, terms));
+    return { hits: hits.slice(0, k ?? hits.length), self, terms };
+  }
+
+  weigherOf(): Bm25Index {
+    return this;
   }
 
   termsOf(path: string): ReadonlyMap<string, number> | undefined {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Bm25Index, type LexicalDoc } from './bm25.js';
+import { Bm25Index, type LexicalDoc, type LexicalScorer } from './bm25.js';
 import { detectTemplates, stripTemplates, type TemplateSet } from './templates.js';
 import { termCounts, tokenize } from './tokenize.js';
 import { indexPaths } from '../index/layout.js';
@@ -51,6 +51,12 @@ const templatesFromJson = (t: TemplatesJson): TemplateSet => ({
 
 export interface LexicalData {
   bm25: Bm25Index;
+  templates: TemplateSet;
+}
+
+/** The lexical side a check scores with: one index, or this repository's beside other repositories' (the org view). */
+export interface LexicalView {
+  bm25: LexicalScorer;
   templates: TemplateSet;
 }
 

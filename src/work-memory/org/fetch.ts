@@ -1,7 +1,8 @@
 /**
  * What the org-scope check reads from the team store (issue 23): the other
  * repositories it may compare with, the candidates each retriever proposes there
- * (pgvector's HNSW for the vectors, BM25 over the term tables for the words), and
+ * (pgvector's HNSW for the vectors; BM25 over the term tables for the words, in
+ * fetch-lexical.ts), and
  * those candidates whole: metadata, chunk vectors, term counts. Everything else
  * (the scoring) happens on the client, exactly as for the local index.
  * Every value is a query parameter.
@@ -10,7 +11,6 @@ import { isNormalRepositoryName } from '../../shared/team-store/repository.js';
 import { checkedMetadata, count, vectorProblem } from './checked.js';
 import { oneLine } from '../../shared/sanitize.js';
 import type { TeamStoreClient } from '../../shared/team-store/connect.js';
-import { B, K1 } from '../lexical/bm25.js';
 import { vectorFromBinary, vectorText } from '../../shared/team-store/vector.js';
 import { DOCUMENT_LIMITS } from '../../shared/team-store/limits.js';
 import type { CorpusType, DocMetadata } from '../corpus/types.js';
@@ -152,97 +152,22 @@ async function exactCandidates(
 }
 
 /**
- * One statement planned with a setting of its own (`SET LOCAL` inside savepoint `name`; none when `setting` is
- * null): rolling back to the savepoint ends the setting, and the rest of the read (one snapshot) plans as usual.
+ * One statement planned with settings of its own (`SET LOCAL` inside savepoint `name`; none when `setting` is
+ * null or empty): rolling back to the savepoint ends them, and the rest of the read (one snapshot) plans as usual.
  */
-async function withPlannerSetting<T>(
+export async function withPlannerSetting<T>(
   client: TeamStoreClient,
   name: string,
-  setting: string | null,
+  setting: string | string[] | null,
   run: () => Promise<T>,
 ): Promise<T> {
   await client.query(`SAVEPOINT ${name}`); // names and settings are this file's literals, never input
   try {
-    if (setting) await client.query(`SET LOCAL ${setting}`);
+    for (const s of setting === null ? [] : [setting].flat()) await client.query(`SET LOCAL ${s}`);
     return await run();
   } finally {
     await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
   }
-}
-
-/** Documents of the given repositories holding a term, per term. */
-export async function orgDocumentFrequencies(
-  client: TeamStoreClient,
-  terms: string[],
-  repositories: string[],
-): Promise<Map<string, number>> {
-  if (!terms.length || !repositories.length) return new Map();
-  const rows = await client.query<{ term: string; df: string }>(
-    // Each repository's count held to [0, its documents]: one repository's wrong statistics cannot turn another's scores into NaN.
-    `SELECT t.term, sum(LEAST(GREATEST(t.df, 0), GREATEST(r.docs, 0)))::bigint::text AS df FROM repository_terms t JOIN repositories r ON r.id = t.repository_id
-     WHERE t.term = ANY($1::text[]) AND t.repository_id = ANY($2::bigint[]) GROUP BY t.term`,
-    [terms, repositories],
-  );
-  // Summed as bigint (two repositories claiming 2^31 documents would overflow int and fail every check) and read as a number.
-  return new Map(rows.rows.map((r) => [r.term, Number(r.df)]));
-}
-
-/**
- * Postings read per lexical candidate query at most: the brief's rarest terms are
- * kept until their documents add up to this; the commonest (which move a BM25 score
- * least) are dropped from candidate generation only, and every candidate is then
- * scored on all its terms by the client. The statement's time grows with the postings
- * it sums: at 1M chunks 237 ms a check at 200,000, 116 ms at 50,000. The 50 checks of
- * bench/store-bench.mjs answered the same at both (status, first five matches, scores;
- * at 100,000 and at 1M chunks).
- */
-export const LEXICAL_POSTINGS_BUDGET = 50_000;
-
-/**
- * Above this many postings the lexical candidates' statement turns nested loops off: at 191,000 postings one
- * document lookup each cost 413 ms against a hash join's ~100 ms (1M chunks); at a few hundred the lookups
- * are the cheaper plan, and the planner, told the terms (`= ANY`), picks them.
- */
-const NESTED_LOOP_POSTINGS = 10_000;
-
-/** The best `want` documents of the given repositories by BM25 of the weighted terms (weights: the collection's IDF). */
-export async function lexicalCandidates(
-  client: TeamStoreClient,
-  weighted: Array<{ term: string; idf: number; df: number }>,
-  avgLen: number,
-  want: number,
-  repositories: string[],
-): Promise<Set<string>> {
-  const terms: typeof weighted = [];
-  let postings = 0;
-  for (const w of [...weighted].filter((x) => x.idf > 0 && x.df > 0).sort((a, b) => b.idf - a.idf)) {
-    if (terms.length && postings + w.df > LEXICAL_POSTINGS_BUDGET) break;
-    terms.push(w);
-    postings += w.df;
-  }
-  if (!terms.length || !repositories.length) return new Set();
-  // The terms' postings through their index, then hashed against the documents: joined only through the
-  // unnested list, the planner could not see how few rows the terms hold and scanned every posting of the
-  // store (6M rows, 300 ms a check at 1M chunks); told the terms (`= ANY`) it reads theirs, but one document
-  // lookup per posting unless nested loops are off (bench/store-bench.mjs --explain: 309 -> 166 ms at 191,000 postings).
-  // Nested loops off only for many postings: for a few, one lookup each beats hashing every document of the organisation.
-  const rows = await withPlannerSetting(
-    client,
-    'lexical',
-    postings > NESTED_LOOP_POSTINGS ? 'enable_nestloop = off' : null,
-    () =>
-      client.query<{ document_id: string }>(
-        // tf and lengths held non-negative: a forged row cannot rank itself first with a negative denominator.
-        `SELECT t.document_id, sum(q.idf * (GREATEST(t.tf, 0) * ($3::float8 + 1)) / (GREATEST(t.tf, 0) + $3::float8 * (1 - $4::float8 + $4::float8 * GREATEST(d.lexical_len, 0) / $5::float8) + 1e-9)) AS s
-       FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::float8[])) AS q(term, idf)
-       JOIN document_terms t ON t.term = q.term
-       JOIN documents d ON d.id = t.document_id
-       WHERE t.term = ANY($1::text[]) AND d.repository_id = ANY($6::bigint[])
-       GROUP BY t.document_id ORDER BY s DESC, t.document_id LIMIT $7`,
-        [terms.map((t) => t.term), terms.map((t) => t.idf), K1, B, avgLen, repositories, want],
-      ),
-  );
-  return new Set(rows.rows.map((r) => r.document_id));
 }
 
 /** One candidate document whole, as the client scores it. */

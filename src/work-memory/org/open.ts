@@ -6,20 +6,12 @@
 import type { TeamStoreClient } from '../../shared/team-store/connect.js';
 import type { CorpusType } from '../corpus/types.js';
 import type { VectorIndex } from '../index/types.js';
-import { lexicalTokens, type LexicalData } from '../lexical/file.js';
+import { lexicalTokens, type LexicalData, type LexicalView } from '../lexical/file.js';
 import { candidateDepth, informativeChunks, lexicalOnlyDepth, type Scoring } from '../scoring/rank.js';
-import {
-  fetchDocuments,
-  lexicalCandidates,
-  orgDocumentFrequencies,
-  orgRepositories,
-  vectorCandidates,
-  type FetchedDoc,
-  type ModelMatch,
-} from './fetch.js';
-import { foreignKey, ForeignDocs, OrgIndex, orgCorpusStats, orgLexical } from './org-view.js';
+import { fetchDocuments, orgRepositories, vectorCandidates, type FetchedDoc, type ModelMatch } from './fetch.js';
+import { lexicalCandidates, repositoryDocumentFrequencies, type RepositoryFrequencies } from './fetch-lexical.js';
+import { foreignKey, ForeignDocs, OrgIndex, orgLexical, repositoryTerms } from './org-view.js';
 import { oneLine } from '../../shared/sanitize.js';
-import { bm25Idf } from '../lexical/bm25.js';
 
 export interface OrgRequest {
   /** This repository's name in the store (its documents come from the local index instead), null when it has none. */
@@ -38,7 +30,7 @@ export interface OrgRequest {
 
 export interface OrgView {
   index: VectorIndex;
-  lexical: LexicalData | null;
+  lexical: LexicalView | null;
   /** The other repositories compared with. */
   repositories: string[];
   /** Repositories skipped: their vectors were made by another model. */
@@ -83,26 +75,27 @@ async function readView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView
     for (const id of await vectorCandidates(client, kept, candidateDepth(q.k, q.scoring), q.type, idSet))
       candidates.add(id);
   }
-  const orgDf = new Map<string, number>();
-  const stats = q.localLexical ? orgCorpusStats(q.localLexical.bm25, usable, orgDf) : null;
-  if (q.localLexical && stats) {
+  // Each repository's own document frequencies: its documents are weighed by its statistics alone (issue 47).
+  const dfs: RepositoryFrequencies = new Map();
+  if (q.localLexical) {
     const tokens = [...new Set(lexicalTokens(q.scoring.briefText, q.localLexical.templates))];
-    for (const [term, df] of await orgDocumentFrequencies(client, tokens, ids)) orgDf.set(term, df);
-    const weighted = tokens.map((term) => ({
-      term,
-      df: orgDf.get(term) ?? 0,
-      idf: bm25Idf(stats.docCount, stats.df(term)),
-    }));
+    await repositoryDocumentFrequencies(client, { terms: tokens, repositories: ids }, dfs);
     // As deep as rescore reads the lexical list: `want` with the model, the keyword fallback's depth without.
     const depth = q.scoring.method === 'lexical' ? lexicalOnlyDepth(q.k) : candidateDepth(q.k, q.scoring);
-    for (const id of await lexicalCandidates(client, weighted, stats.avgLen, depth, ids)) candidates.add(id);
+    for (const id of await lexicalCandidates(client, repositoryTerms(usable, dfs, tokens), depth)) candidates.add(id);
   }
   const { docs: all, skipped } = await fetchDocuments(client, [...candidates], q.model.dimensions);
   const { docs: fetched, ambiguous } = distinctKeys(all, (key) => q.local.doc?.(key) !== undefined);
   if (q.localLexical) {
-    // Every term of the fetched documents is weighed (the reverse lexical share sums their IDF).
-    const missing = [...new Set(fetched.flatMap((f) => [...f.tf.keys()]))].filter((t) => !orgDf.has(t));
-    for (const [term, df] of await orgDocumentFrequencies(client, missing, ids)) orgDf.set(term, df);
+    // Every term of the fetched documents is weighed (the reverse lexical share sums their IDF), by its repository.
+    const idOf = new Map(usable.map((r) => [r.name, r.id]));
+    const pairs = new Map<string, { repository: string; term: string }>();
+    for (const f of fetched) {
+      const repository = idOf.get(f.repository)!;
+      for (const term of f.tf.keys())
+        if (!dfs.get(repository)?.has(term)) pairs.set(`${repository}\u0000${term}`, { repository, term });
+    }
+    await repositoryDocumentFrequencies(client, { pairs: [...pairs.values()] }, dfs);
   }
   const totals = { all: 0, history: 0, standard: 0 };
   for (const r of usable) {
@@ -112,7 +105,7 @@ async function readView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView
   }
   return {
     index: new OrgIndex(q.local, new ForeignDocs(fetched), totals),
-    lexical: q.localLexical && stats ? orgLexical(q.localLexical, fetched, stats) : null,
+    lexical: q.localLexical ? orgLexical(q.localLexical, fetched, usable, dfs) : null,
     repositories: usable.map((r) => r.name),
     otherModel,
     fetched: fetched.length,

@@ -11,10 +11,12 @@
  */
 import { dot, meanVector } from '../embeddings/embedder.js';
 import type { CorpusType } from '../corpus/types.js';
-import { Bm25Index, type CorpusStats, type LexicalDoc } from '../lexical/bm25.js';
-import type { LexicalData } from '../lexical/file.js';
+import { Bm25Index, bm25Idf, type CorpusStats, type LexicalDoc } from '../lexical/bm25.js';
+import type { LexicalData, LexicalView } from '../lexical/file.js';
+import { PartitionedBm25 } from '../lexical/partitioned.js';
 import type { SearchHit, StoredDoc, VectorIndex } from '../index/types.js';
 import type { FetchedDoc, OrgRepository } from './fetch.js';
+import type { RepositoryFrequencies, RepositoryTerm } from './fetch-lexical.js';
 
 /** Labels of fetched chunks start here: far above any local label, so the two never meet. */
 const FOREIGN_LABELS = 2 ** 40;
@@ -134,35 +136,54 @@ export class OrgIndex implements VectorIndex {
   }
 }
 
-/**
- * The whole organisation as BM25 weighs it: documents, mean length and each term's
- * document count, summed over this repository's lexical index and the other
- * repositories' totals (`orgDf`: their document counts per term, read live).
- */
-export function orgCorpusStats(
-  local: Bm25Index,
-  repositories: OrgRepository[],
-  orgDf: Map<string, number>,
-): CorpusStats {
-  const docCount = local.docs.length + repositories.reduce((n, r) => n + r.docs, 0);
-  const totalLen = local.heldLength + repositories.reduce((n, r) => n + r.lexicalLen, 0);
-  return {
-    docCount,
-    avgLen: docCount ? Math.max(1, totalLen / docCount) : 1,
-    df: (term) => local.heldDf(term) + (orgDf.get(term) ?? 0),
-  };
+/** A repository's collection as BM25 weighs it: its own totals and document frequencies (read live). */
+export function repositoryStats(r: OrgRepository, df: ReadonlyMap<string, number> | undefined): CorpusStats {
+  return { docCount: r.docs, avgLen: r.docs ? Math.max(1, r.lexicalLen / r.docs) : 1, df: (t) => df?.get(t) ?? 0 };
 }
 
-/** This repository's lexical index plus the fetched documents, weighing terms as the whole organisation does. */
-export function orgLexical(local: LexicalData, fetched: FetchedDoc[], stats: CorpusStats): LexicalData {
-  const foreignDocs: LexicalDoc[] = fetched.map((f) => ({
-    path: foreignKey(f.repository, f.path),
-    len: f.lexicalLen,
-    tf: f.tf,
-  }));
-  const bm25 = new Bm25Index([...local.bm25.docs, ...foreignDocs], stats);
+/**
+ * The brief's terms as each repository weighs them, for the store's lexical candidates (fetch.ts): the IDF
+ * there, and the weight, which is the IDF over the brief's score against itself there (so a document's sum
+ * is the share of the brief it matches, comparable between repositories).
+ */
+export function repositoryTerms(
+  repositories: OrgRepository[],
+  dfs: RepositoryFrequencies,
+  tokens: string[],
+): RepositoryTerm[] {
+  const out: RepositoryTerm[] = [];
+  for (const r of repositories) {
+    const stats = repositoryStats(r, dfs.get(r.id));
+    const self = new Bm25Index([], stats).selfScore(tokens) || 1;
+    for (const term of new Set(tokens)) {
+      const df = stats.df(term);
+      const idf = bm25Idf(stats.docCount, df);
+      if (df > 0 && idf > 0) out.push({ repository: r.id, term, idf, df, weight: idf / self, avgLen: stats.avgLen });
+    }
+  }
+  return out;
+}
+
+/**
+ * This repository's lexical index beside the documents fetched from each other repository, every document
+ * weighed by its own repository's statistics (lexical/partitioned.ts): what one writer adds to her
+ * repository changes how her documents score, never a teammate's.
+ */
+export function orgLexical(
+  local: LexicalData,
+  fetched: FetchedDoc[],
+  repositories: OrgRepository[],
+  dfs: RepositoryFrequencies,
+): LexicalView {
+  const parts: Bm25Index[] = [local.bm25];
+  for (const r of repositories) {
+    const docs: LexicalDoc[] = fetched
+      .filter((f) => f.repository === r.name)
+      .map((f) => ({ path: foreignKey(f.repository, f.path), len: f.lexicalLen, tf: f.tf }));
+    if (docs.length) parts.push(new Bm25Index(docs, repositoryStats(r, dfs.get(r.id))));
+  }
   // Boilerplate is judged by this repository's templates: the brief is written here.
-  return { bm25, templates: local.templates };
+  return { bm25: new PartitionedBm25(parts), templates: local.templates };
 }
 
 /**

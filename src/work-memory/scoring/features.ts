@@ -77,15 +77,12 @@ export interface CandidateEvidence {
   nearestOther?: number | null;
   /** A tracker's report: where it stands in its tracker's filing order (filing.ts). */
   filed?: FilingPlace | null;
+  /** How its own collection weighs terms, when not as the query's (the org view weighs each repository by its own). */
+  weights?: TermWeights;
 }
 
-/** What the feature pass needs of the brief and the corpus. */
-export interface QueryEvidence {
-  briefTitle: string;
-  briefTokens: string[];
-  corpusDocs: number;
-  /** The brief's own place when it is itself a report (filing.ts); absent: a new brief, filed after everything. */
-  briefFiled?: FilingPlace | null;
+/** How a collection weighs terms: what every IDF-weighted feature reads. */
+export interface TermWeights {
   /** IDF of a term in the corpus (0 when unseen). */
   idf(term: string): number;
   /** Share of the corpus's documents holding a term. */
@@ -100,10 +97,19 @@ export interface QueryEvidence {
   stats?: object;
 }
 
+/** What the feature pass needs of the brief and the corpus (its weights: those of a candidate without its own). */
+export interface QueryEvidence extends TermWeights {
+  briefTitle: string;
+  briefTokens: string[];
+  corpusDocs: number;
+  /** The brief's own place when it is itself a report (filing.ts); absent: a new brief, filed after everything. */
+  briefFiled?: FilingPlace | null;
+}
+
 /** Documents' distinctive terms, per statistics object, per document's term map (both held weakly). */
 const distinctiveMemo = new WeakMap<object, WeakMap<object, string[]>>();
 
-function docDistinctive(terms: ReadonlyMap<string, number>, q: QueryEvidence): string[] {
+function docDistinctive(terms: ReadonlyMap<string, number>, q: TermWeights): string[] {
   if (!q.stats) return distinctive(terms, q);
   let byDoc = distinctiveMemo.get(q.stats);
   if (!byDoc) distinctiveMemo.set(q.stats, (byDoc = new WeakMap()));
@@ -159,8 +165,17 @@ export function computeFeatures(
   const briefSet = new Set(q.briefTokens);
   const briefStems = new Set([...briefSet].map(stem));
   const briefTitle = titleWords(q.briefTitle);
-  const briefIds = [...briefSet].filter((t) => looksLikeIdentifier(t) && q.df(t) <= IDENTIFIER_MAX_DF);
-  const briefRare = distinctive(termCounts(q.briefTokens), q);
+  const briefCounts = termCounts(q.briefTokens);
+  // The brief's identifiers and distinctive terms, as each collection weighs them (one collection but in the org view).
+  const briefBy = new Map<TermWeights, { ids: string[]; rare: string[] }>();
+  const briefAs = (w: TermWeights) => {
+    let b = briefBy.get(w);
+    if (!b) {
+      const ids = [...briefSet].filter((t) => looksLikeIdentifier(t) && w.df(t) <= IDENTIFIER_MAX_DF);
+      briefBy.set(w, (b = { ids, rare: distinctive(briefCounts, w) }));
+    }
+    return b;
+  };
   const near = filedNear(
     q.briefFiled ?? null,
     cands.map((c) => c.filed ?? null),
@@ -173,13 +188,15 @@ export function computeFeatures(
     });
     if (other === -Infinity) other = reference;
     const bestOther = Math.max(GAP_REFERENCE_MIN, other);
+    const w = c.weights ?? q;
+    const { ids: briefIds, rare: briefRare } = briefAs(w);
     const shared = c.terms ? briefIds.filter((t) => c.terms!.has(t)) : [];
     return {
       features: {
         cosine: c.cosine,
         cosineMean: c.cosineMean,
         lexBrief: c.lexBrief,
-        lexDoc: reverseShare(c, briefSet, q),
+        lexDoc: reverseShare(c, briefSet, w),
         title: dice(briefTitle, titleWords(c.title)),
         titleCover: cover(titleWords(c.title), briefStems),
         identifiers: Math.min(IDENTIFIER_CAP, shared.length),
@@ -188,20 +205,20 @@ export function computeFeatures(
         corpusDocs: Math.log10(Math.max(1, q.corpusDocs)),
         briefTerms: Math.log10(Math.max(1, q.briefTokens.length)),
         docChunks: Math.log2(Math.max(1, c.chunks)),
-        rareCover: c.terms ? weightedCover(briefRare, c.terms, q) : 0,
-        docRareCover: c.terms ? weightedCover(docDistinctive(c.terms, q), briefSet, q) : 0,
+        rareCover: c.terms ? weightedCover(briefRare, c.terms, w) : 0,
+        docRareCover: c.terms ? weightedCover(docDistinctive(c.terms, w), briefSet, w) : 0,
         namedRelated: c.namedRelated ? 1 : 0,
         sameIssue: c.sameIssue ? 1 : 0,
         neighbourGap: c.cosineMean - Math.max(NEIGHBOUR_REFERENCE_MIN, c.nearestOther ?? 0),
         filedNear: near[i] ?? FILED_NEAR_UNKNOWN,
       },
-      sharedIdentifiers: shared.sort((a, b) => q.idf(b) - q.idf(a)).slice(0, 5),
+      sharedIdentifiers: shared.sort((a, b) => w.idf(b) - w.idf(a)).slice(0, 5),
     };
   });
 }
 
 /** How much of the document's distinct vocabulary (IDF-weighted) the brief uses: the lexical share the other way. */
-function reverseShare(c: CandidateEvidence, brief: Set<string>, q: QueryEvidence): number {
+function reverseShare(c: CandidateEvidence, brief: Set<string>, q: TermWeights): number {
   const terms = c.terms;
   if (!terms || terms.size === 0) return 0;
   let shared = 0;
@@ -214,7 +231,7 @@ function reverseShare(c: CandidateEvidence, brief: Set<string>, q: QueryEvidence
 
 /** The distinctive terms of a text: its DISTINCTIVE_TERMS best by tf·idf among terms the corpus holds (an unseen term tells no document apart). */
 export const DISTINCTIVE_TERMS = 12;
-function distinctive(tf: ReadonlyMap<string, number>, q: QueryEvidence): string[] {
+function distinctive(tf: ReadonlyMap<string, number>, q: TermWeights): string[] {
   // The best DISTINCTIVE_TERMS kept in order as they come (a document holds hundreds of terms,
   // sorting them all was a cold check's largest scoring pass): the same terms in the same order
   // as sorting by tf·idf, ties by term.
@@ -238,7 +255,7 @@ function distinctive(tf: ReadonlyMap<string, number>, q: QueryEvidence): string[
 }
 
 /** IDF-weighted share of `terms` found in `other`. */
-function weightedCover(terms: string[], other: { has(t: string): boolean }, q: QueryEvidence): number {
+function weightedCover(terms: string[], other: { has(t: string): boolean }, q: TermWeights): number {
   let all = 0;
   let found = 0;
   for (const t of terms) {

@@ -4,7 +4,7 @@
  */
 import type { CorpusType } from '../corpus/types.js';
 import type { VectorIndex } from '../index/types.js';
-import { lexicalTokens, type LexicalData } from '../lexical/file.js';
+import { lexicalTokens, type LexicalView } from '../lexical/file.js';
 import { byScore, groupByWork } from './group.js';
 import type { HistoryMatch } from './match.js';
 
@@ -19,7 +19,7 @@ export function lexicalOnly(
   k: number,
   depth: number,
   type: CorpusType,
-  s: { lexical: LexicalData | null; briefText: string; exclude?: (filePath: string) => boolean },
+  s: { lexical: LexicalView | null; briefText: string; exclude?: (filePath: string) => boolean },
 ): HistoryMatch[] {
   if (!s.lexical) return [];
   const tokens = lexicalTokens(s.briefText, s.lexical.templates);

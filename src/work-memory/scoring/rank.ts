@@ -1,13 +1,14 @@
 import { CHANGE_WORDS_SECTION } from '../sources/types.js';
 import type { CorpusType } from '../corpus/types.js';
 import type { VectorIndex } from '../index/types.js';
-import { lexicalTokens, type LexicalData } from '../lexical/file.js';
+import { lexicalTokens, type LexicalView } from '../lexical/file.js';
 import { byScore, groupByWork, withExcerpt } from './group.js';
 import { lexicalOnly } from './lexical-only.js';
 import { stripTemplates } from '../lexical/templates.js';
 import { nearestDocuments, toMatch, workKey, type HistoryMatch } from './match.js';
 import { fuse, referenceOf, type ScoringMethod } from './standout.js';
-import { computeFeatures } from './features.js';
+import { computeFeatures, type TermWeights } from './features.js';
+import type { Bm25Index } from '../lexical/bm25.js';
 import { copyLeaders, titleKey } from './copies.js';
 import type { LogisticModel } from './calibration-types.js';
 import {
@@ -26,7 +27,7 @@ import { placeOf, type FilingPlace } from './filing.js';
 /** How the check scores: the method, the lexical index (null when absent) and the brief. */
 export interface Scoring {
   method: ScoringMethod | 'lexical';
-  lexical: LexicalData | null;
+  lexical: LexicalView | null;
   briefText: string;
   /** The brief's chunk texts, parallel to its vectors (for briefExcerpt). */
   briefChunks?: string[];
@@ -261,6 +262,20 @@ function evidenceOf(
   },
 ): ReturnType<typeof computeFeatures> {
   const mean = meanVector(c.briefVectors);
+  const weighers = new Map<Bm25Index, TermWeights>();
+  // A document weighed by another collection than the brief's (the org view: its own repository's statistics).
+  const weightsFor = (path: string): TermWeights | undefined => {
+    const bm25 = s.lexical?.bm25;
+    const own = bm25?.weigherOf(path);
+    if (!bm25 || !own || own === bm25) return undefined;
+    let w = weighers.get(own);
+    if (!w)
+      weighers.set(
+        own,
+        (w = { idf: (t) => own.idf(t), df: (t) => own.docShare(t), idfSum: (p) => own.idfSum(p), stats: own }),
+      );
+    return w;
+  };
   return computeFeatures(
     {
       briefTitle: s.briefTitle ?? '',
@@ -284,6 +299,7 @@ function evidenceOf(
         lexBrief: base.lexical,
         title: m.title,
         terms: s.lexical?.bm25.termsOf(m.filePath),
+        weights: weightsFor(m.filePath),
         chunks: doc?.labels.length ?? 1,
         // Issue numbers name work in this repository only: another repository's #12 is not the #12 a brief cites.
         namedRelated:
