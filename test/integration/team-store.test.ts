@@ -373,6 +373,45 @@ describe('agentos store sync: the live index into the team store', () => {
     ]);
   });
 
+  test("clones of the team's repository, named by their origin: an empty one and one on a WIP branch without origin/HEAD leave the team's copy as it is (issue 47)", async () => {
+    const origin = 'https://git.example.com/acme/team.git';
+    const gitAt = (cwd: string, args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=a@b.c', '-c', 'user.name=A', ...args], { cwd, stdio: 'ignore' });
+    const run = (dir: string, args: string[]) =>
+      runCli(['-C', dir, ...args], { env: { AGENTOS_DATABASE_URL: pg.url } });
+    const teamDocs = () =>
+      sql<{ path: string; content_hash: string }>(
+        `SELECT d.path, d.content_hash FROM documents d JOIN repositories r ON r.id = d.repository_id WHERE r.name = 'git.example.com/acme/team' ORDER BY d.path`,
+      );
+    // The team's copy, published from main (the name comes from origin).
+    const team = path.join(tmp, 'team');
+    await indexedDemo(team);
+    await commitConfig(team, 'store:\n  publish: true\n');
+    gitAt(team, ['remote', 'add', 'origin', origin]);
+    expect((await run(team, ['store', 'sync'])).code).toBe(0);
+    const published = await teamDocs();
+    expect(published.length).toBeGreaterThan(5);
+    // An empty clone with the same origin and the team's config: it once published nothing over the team's copy.
+    const empty = path.join(tmp, 'team-empty');
+    await cp(path.join(team, '.agentos'), path.join(empty, '.agentos'), { recursive: true });
+    gitAt(empty, ['init', '-q', '-b', 'main']);
+    gitAt(empty, ['remote', 'add', 'origin', origin]);
+    let r = await run(empty, ['store', 'sync']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('this repository has no git history')]);
+    // A clone on a WIP branch whose origin/HEAD was never fetched: no default branch is known, nothing publishes.
+    const wip = path.join(tmp, 'team-wip');
+    await cp(team, wip, { recursive: true });
+    gitAt(wip, ['checkout', '-q', '-b', 'wip']);
+    await writeFile(path.join(wip, 'docs', 'wip.md'), '# WIP\n\nHalf a design.\n');
+    gitAt(wip, ['add', '-f', 'docs/wip.md']);
+    gitAt(wip, ['commit', '-q', '-m', 'wip']);
+    gitAt(wip, ['branch', '-D', 'main']);
+    expect((await run(wip, ['index', '--include-history', '-q'])).code).toBe(0);
+    r = await run(wip, ['store', 'sync']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('no default branch is known here')]);
+    expect(await teamDocs()).toEqual(published);
+  });
+
   test('a hostile title is stored as text; every table is still there', async () => {
     const title = `x'); DROP TABLE chunks; --`;
     await writeFile(

@@ -11,28 +11,22 @@ import { withPlannerSetting } from './fetch.js';
 export type RepositoryFrequencies = Map<string, Map<string, number>>;
 
 /**
- * Documents holding each term, per repository (issue 47: each repository's documents are weighed by its own
- * statistics). `terms` for every repository, or `pairs` for some terms of some repositories (the terms of the
- * documents fetched from each). Added to `into`.
+ * Documents holding each of the brief's terms, in each repository (issue 47: each repository's documents are
+ * weighed by its own statistics; a fetched document's other terms come with its term counts, fetch.ts).
+ * Added to `into`.
  */
 export async function repositoryDocumentFrequencies(
   client: TeamStoreClient,
-  q: { terms: string[]; repositories: string[] } | { pairs: Array<{ repository: string; term: string }> },
+  q: { terms: string[]; repositories: string[] },
   into: RepositoryFrequencies,
 ): Promise<void> {
-  if ('pairs' in q ? !q.pairs.length : !q.terms.length || !q.repositories.length) return;
-  // Each count held to [0, its repository's documents]: a wrong statistic cannot turn a score into NaN.
-  const df = `LEAST(GREATEST(t.df, 0), GREATEST(r.docs, 0)) AS df`;
+  if (!q.terms.length || !q.repositories.length) return;
   const rows = await client.query<{ repository_id: string; term: string; df: number }>(
-    'pairs' in q
-      ? `SELECT t.repository_id::text AS repository_id, t.term, ${df}
-         FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::text[])) AS q(repository_id, term)
-         JOIN repository_terms t ON t.repository_id = q.repository_id AND t.term = q.term
-         JOIN repositories r ON r.id = t.repository_id`
-      : `SELECT t.repository_id::text AS repository_id, t.term, ${df}
-         FROM repository_terms t JOIN repositories r ON r.id = t.repository_id
-         WHERE t.term = ANY($2::text[]) AND t.repository_id = ANY($1::bigint[])`,
-    'pairs' in q ? [q.pairs.map((p) => p.repository), q.pairs.map((p) => p.term)] : [q.repositories, q.terms],
+    // Each count held to [0, its repository's documents]: a wrong statistic cannot turn a score into NaN.
+    `SELECT t.repository_id::text AS repository_id, t.term, LEAST(GREATEST(t.df, 0), GREATEST(r.docs, 0)) AS df
+     FROM repository_terms t JOIN repositories r ON r.id = t.repository_id
+     WHERE t.term = ANY($2::text[]) AND t.repository_id = ANY($1::bigint[])`,
+    [q.repositories, q.terms],
   );
   for (const r of rows.rows) {
     let m = into.get(r.repository_id);

@@ -178,6 +178,8 @@ export interface FetchedDoc {
   lexicalLen: number;
   chunks: Array<{ section: string; excerpt: string; vector: Float32Array }>;
   tf: Map<string, number>;
+  /** Documents of its repository holding each of its terms (the repository's statistics, read with the terms). */
+  df?: Map<string, number>;
 }
 
 /**
@@ -238,7 +240,7 @@ async function documentsOf(client: TeamStoreClient, ids: string[], bad: Map<stri
       continue;
     }
     const doc = { repository: r.repository, path: r.path, metadata: checked.metadata, lexicalLen };
-    byId.set(r.id, { ...doc, chunks: [], tf: new Map() });
+    byId.set(r.id, { ...doc, chunks: [], tf: new Map(), df: new Map() });
   }
   return byId;
 }
@@ -275,14 +277,22 @@ async function chunksOf(
   }
 }
 
-/** Each document's term counts; a count that is not a positive count leaves its document out. */
+/**
+ * Each document's term counts, and how many documents of its repository hold each term (issue 47: it is
+ * weighed by its repository's statistics; read here, not in a statement of their own: 40 ms a check at 1M
+ * chunks). A count that is not a positive count leaves its document out.
+ */
 async function termsOf(
   client: TeamStoreClient,
   byId: Map<string, FetchedDoc>,
   bad: Map<string, string>,
 ): Promise<void> {
-  const terms = await client.query<{ document_id: string; term: string; tf: unknown }>(
-    `SELECT document_id, term, tf FROM document_terms WHERE document_id = ANY($1::bigint[])`,
+  const terms = await client.query<{ document_id: string; term: string; tf: unknown; df: number | null }>(
+    // Each frequency held to [0, its repository's documents]: a wrong statistic cannot turn a score into NaN.
+    `SELECT t.document_id, t.term, t.tf, LEAST(GREATEST(rt.df, 0), GREATEST(r.docs, 0)) AS df
+     FROM document_terms t JOIN documents d ON d.id = t.document_id JOIN repositories r ON r.id = d.repository_id
+     LEFT JOIN repository_terms rt ON rt.repository_id = d.repository_id AND rt.term = t.term
+     WHERE t.document_id = ANY($1::bigint[])`,
     [[...byId.keys()]],
   );
   for (const t of terms.rows) {
@@ -295,6 +305,7 @@ async function termsOf(
       continue;
     }
     doc.tf.set(t.term, tf);
+    if (t.df !== null) doc.df!.set(t.term, Number(t.df));
   }
 }
 

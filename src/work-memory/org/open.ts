@@ -86,16 +86,14 @@ async function readView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView
   }
   const { docs: all, skipped } = await fetchDocuments(client, [...candidates], q.model.dimensions);
   const { docs: fetched, ambiguous } = distinctKeys(all, (key) => q.local.doc?.(key) !== undefined);
-  if (q.localLexical) {
-    // Every term of the fetched documents is weighed (the reverse lexical share sums their IDF), by its repository.
-    const idOf = new Map(usable.map((r) => [r.name, r.id]));
-    const pairs = new Map<string, { repository: string; term: string }>();
-    for (const f of fetched) {
-      const repository = idOf.get(f.repository)!;
-      for (const term of f.tf.keys())
-        if (!dfs.get(repository)?.has(term)) pairs.set(`${repository}\u0000${term}`, { repository, term });
-    }
-    await repositoryDocumentFrequencies(client, { pairs: [...pairs.values()] }, dfs);
+  // Every term of the fetched documents is weighed (the reverse lexical share sums their IDF), by its repository:
+  // their frequencies came with their term counts.
+  const idOf = new Map(usable.map((r) => [r.name, r.id]));
+  for (const f of fetched) {
+    const repository = idOf.get(f.repository)!;
+    let m = dfs.get(repository);
+    if (!m) dfs.set(repository, (m = new Map()));
+    for (const [term, df] of f.df ?? []) if (!m.has(term)) m.set(term, df);
   }
   const totals = { all: 0, history: 0, standard: 0 };
   for (const r of usable) {
