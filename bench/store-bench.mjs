@@ -88,12 +88,14 @@ log(
 function statementName(sql) {
   const s = sql.replace(/\s+/g, ' ').trim();
   if (/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|SET)/i.test(s)) return s.split(' ')[0].toUpperCase();
+  // Before repository_terms: the term counts read each term's frequency in a subquery of their own.
+  if (/SELECT t\.document_id, t\.term, t\.tf|FROM document_terms WHERE document_id/.test(s))
+    return 'fetch: term counts';
   if (/FROM repository_terms/.test(s)) return 'document frequencies (repository_terms)';
   if (/WITH p AS MATERIALIZED|JOIN document_terms t ON t.term/.test(s))
     return 'lexical candidates (document_terms BM25)';
   if (/ORDER BY embedding <#>/.test(s)) return 'vector candidates (HNSW)';
   if (/FROM chunks WHERE document_id/.test(s)) return 'fetch: chunks';
-  if (/FROM document_terms WHERE document_id/.test(s)) return 'fetch: term counts';
   if (/FROM documents d JOIN repositories r/.test(s)) return 'fetch: documents';
   if (/FROM repositories/.test(s)) return 'repositories';
   return s.slice(0, 40);

@@ -289,9 +289,11 @@ async function termsOf(
 ): Promise<void> {
   const terms = await client.query<{ document_id: string; term: string; tf: unknown; df: number | null }>(
     // Each frequency held to [0, its repository's documents]: a wrong statistic cannot turn a score into NaN.
-    `SELECT t.document_id, t.term, t.tf, LEAST(GREATEST(rt.df, 0), GREATEST(r.docs, 0)) AS df
-     FROM document_terms t JOIN documents d ON d.id = t.document_id JOIN repositories r ON r.id = d.repository_id
-     LEFT JOIN repository_terms rt ON rt.repository_id = d.repository_id AND rt.term = t.term
+    // One lookup of the terms' primary key per term (a join hashed all 2M rows of repository_terms: 145 ms at 1M chunks).
+    `SELECT t.document_id, t.term, t.tf,
+       (SELECT LEAST(GREATEST(rt.df, 0), GREATEST(r.docs, 0)) FROM repository_terms rt JOIN repositories r ON r.id = rt.repository_id
+        WHERE rt.term = t.term AND rt.repository_id = d.repository_id) AS df
+     FROM document_terms t JOIN documents d ON d.id = t.document_id
      WHERE t.document_id = ANY($1::bigint[])`,
     [[...byId.keys()]],
   );
