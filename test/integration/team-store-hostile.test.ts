@@ -8,7 +8,7 @@
 // statistics, a time of `infinity`) are skipped by every client and named once: Carol's
 // checks keep their statuses and first matches.
 import { jest } from '@jest/globals';
-import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { indexedDemo, runCli, type CliResult, commitConfig } from '../helpers/cli.js';
@@ -16,6 +16,7 @@ import { personUrl, sqlAt, startPostgres, type TestPostgres } from '../helpers/p
 import { MIGRATION_LOCK, migrationLock } from '../../src/shared/team-store/schema.js';
 import { connectTeamStore } from '../../src/shared/team-store/connect.js';
 import { fetchDocuments } from '../../src/work-memory/org/fetch.js';
+import { tokenize } from '../../src/work-memory/lexical/tokenize.js';
 
 jest.setTimeout(300_000);
 
@@ -107,7 +108,7 @@ const firstScores = async () =>
   );
 
 /**
- * Every term of every document the briefs match first, put into Mallory's flood documents (`flood/…`), each
+ * The terms of every document the briefs match first, put into Mallory's flood documents (`flood/…`), each
  * flood document holding one original's terms: those terms become as common in her repository as stop words.
  */
 async function floodTerms(evilId: string, firsts: Array<{ first: string | null }>): Promise<void> {
@@ -115,14 +116,55 @@ async function floodTerms(evilId: string, firsts: Array<{ first: string | null }
     f.slice('acme/demo:acme/demo:'.length),
   );
   expect(originals.length).toBeGreaterThan(0);
+  // Only the terms a brief uses move its scores: the flood holds those of each original's terms (and stays cheap
+  // to write at the issue's 20,000 documents).
+  const briefTerms = new Set((await Promise.all(briefs.map((b) => readFile(b, 'utf8')))).flatMap((t) => tokenize(t)));
   await asMallory(
     `INSERT INTO document_terms (document_id, term, tf)
      SELECT f.id, t.term, t.tf FROM documents f
      JOIN documents o ON o.repository_id = (SELECT id FROM repositories WHERE name = 'acme/demo') AND o.path = ($1::text[])[1 + (f.id % array_length($1::text[], 1))]
-     JOIN document_terms t ON t.document_id = o.id
+     JOIN document_terms t ON t.document_id = o.id AND t.term = ANY($2::text[])
      WHERE f.repository_id = ${evilId} AND f.path LIKE 'flood/%'`,
-    [originals],
+    [originals, [...briefTerms]],
   );
+}
+
+/**
+ * Mallory's flood: `n` documents in her repository (`flood/…`), each with one chunk (a random unit vector, far
+ * from every brief: a document every reader reads) or none, holding the terms of the demo's first matches;
+ * then her repository counted again. Returns what to run to take it out.
+ */
+async function flood(
+  evilId: string,
+  n: number,
+  withChunks: boolean,
+  firsts: Array<{ first: string | null }>,
+): Promise<() => Promise<void>> {
+  await asMallory(
+    `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) SELECT ${evilId}, 'flood/' || g || '.md', 'h' || g, 'd' || g, '{history}', '{"title": "flood"}' FROM generate_series(1, ${n}) g`,
+  );
+  if (withChunks)
+    await asMallory(
+      `INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding)
+       SELECT d.id, 0, 'flood', 'flood', v.e FROM documents d CROSS JOIN LATERAL (
+         SELECT (array_agg(x / sqrt(s)))::vector(384) AS e FROM (SELECT x, sum(x * x) OVER () AS s FROM (SELECT random() - 0.5 + 0 * d.id AS x FROM generate_series(1, 384)) a) b) v
+       WHERE d.repository_id = ${evilId} AND d.path LIKE 'flood/%'`,
+    );
+  await floodTerms(evilId, firsts);
+  await asMallory(`SELECT agentos.refresh_statistics(${evilId})`);
+  return async () => {
+    await sql(`DELETE FROM documents WHERE repository_id = ${evilId} AND path LIKE 'flood/%'`);
+    await sql(`SELECT agentos.refresh_statistics(${evilId})`);
+  };
+}
+
+/** Every brief's status and first match as before, and its first match's score to 1e-6. */
+async function expectScoresKept(before: Array<{ status: string; first: string | null; score?: number }>) {
+  const after = await firstScores();
+  expect(after.map(({ status, first }) => ({ status, first }))).toEqual(
+    before.map(({ status, first }) => ({ status, first })),
+  );
+  after.forEach((a, i) => expect(a.score ?? 0).toBeCloseTo(before[i].score ?? 0, 6));
 }
 
 async function evilDocs(): Promise<Array<{ id: string; path: string }>> {
@@ -427,11 +469,8 @@ describe("the server refuses what one person may not do to another's work", () =
   test("20,000 documents with no chunks that hold the terms of the demo's matches count for nothing: every status, first match and score as before", async () => {
     const evilId = `(SELECT id FROM repositories WHERE name = 'acme/evil')`;
     const before = await firstScores();
-    await asMallory(
-      `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) SELECT ${evilId}, 'flood/' || g || '.md', 'h' || g, 'd' || g, '{history}', '{"title": "flood"}' FROM generate_series(1, 20000) g`,
-    );
-    await floodTerms(evilId, before);
-    await asMallory(`SELECT agentos.refresh_statistics(${evilId})`);
+    expect(before.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
+    const undo = await flood(evilId, 20_000, false, before);
     try {
       // The server counts documents with chunks only: the flood is no part of the repository's totals or frequencies.
       const [stats] = await sql<{ docs: number; flooded: number }>(
@@ -439,12 +478,9 @@ describe("the server refuses what one person may not do to another's work", () =
       );
       expect(stats.docs).toBeLessThan(10);
       expect(stats.flooded).toBe(0);
-      const after = await firstScores();
-      expect(after.map(({ status, first }) => ({ status, first }))).toEqual(baseline);
-      after.forEach((a, i) => expect(a.score ?? 0).toBeCloseTo(before[i].score ?? 0, 6));
+      await expectScoresKept(before);
     } finally {
-      await sql(`DELETE FROM documents WHERE repository_id = ${evilId} AND path LIKE 'flood/%'`);
-      await sql(`SELECT agentos.refresh_statistics(${evilId})`);
+      await undo();
     }
   });
 });
@@ -576,18 +612,7 @@ describe('one repository cannot outweigh another (issue 47)', () => {
   test("5,000 one-chunk documents holding the terms of the demo's matches: counted in Mallory's statistics, they change no teammate's score", async () => {
     const evilId = `(SELECT id FROM repositories WHERE name = 'acme/evil')`;
     const before = await firstScores();
-    await asMallory(
-      `INSERT INTO documents (repository_id, path, content_hash, sync_digest, types, metadata) SELECT ${evilId}, 'flood/' || g || '.md', 'h' || g, 'd' || g, '{history}', '{"title": "flood"}' FROM generate_series(1, 5000) g`,
-    );
-    // One chunk each, a random unit vector (far from every brief): a document every reader reads, so the server counts it.
-    await asMallory(
-      `INSERT INTO chunks (document_id, ordinal, section, excerpt, embedding)
-       SELECT d.id, 0, 'flood', 'flood', v.e FROM documents d CROSS JOIN LATERAL (
-         SELECT (array_agg(x / sqrt(s)))::vector(384) AS e FROM (SELECT x, sum(x * x) OVER () AS s FROM (SELECT random() - 0.5 + 0 * d.id AS x FROM generate_series(1, 384)) a) b) v
-       WHERE d.repository_id = ${evilId} AND d.path LIKE 'flood/%'`,
-    );
-    await floodTerms(evilId, before);
-    await asMallory(`SELECT agentos.refresh_statistics(${evilId})`);
+    const undo = await flood(evilId, 5_000, true, before);
     try {
       const [stats] = await sql<{ docs: number; terms: number }>(
         `SELECT docs, (SELECT count(*) FROM repository_terms WHERE df >= 1000 AND repository_id = ${evilId})::int AS terms FROM repositories WHERE name = 'acme/evil'`,
@@ -597,14 +622,9 @@ describe('one repository cannot outweigh another (issue 47)', () => {
       expect(stats.terms).toBeGreaterThan(20);
       // Each document is weighed by its own repository's statistics: the demo's statuses and scores do not move
       // (weighed by the organisation's, one related match became clear).
-      const after = await firstScores();
-      expect(after.map(({ status, first }) => ({ status, first }))).toEqual(
-        before.map(({ status, first }) => ({ status, first })),
-      );
-      after.forEach((a, i) => expect(a.score ?? 0).toBeCloseTo(before[i].score ?? 0, 6));
+      await expectScoresKept(before);
     } finally {
-      await sql(`DELETE FROM documents WHERE repository_id = ${evilId} AND path LIKE 'flood/%'`);
-      await sql(`SELECT agentos.refresh_statistics(${evilId})`);
+      await undo();
     }
   });
 
