@@ -25,6 +25,13 @@ const SECRET = 'ghp_' + 'Z'.repeat(36);
 // Each person connects as their own login role: the server, not the client, says who recorded what.
 const as = async (author: string, dir: string, args: string[], input?: string): Promise<CliResult> =>
   runCli(['-C', dir, ...args], { cwd: dir, env: { AGENTOS_DATABASE_URL: await personUrl(pg, author) }, input });
+/** What an agent is given at session start in a person's clone (the Claude Code hook's additional context). */
+async function sessionStart(author: string, dir: string): Promise<string> {
+  const start = await as(author, dir, ['hooks', 'run', 'session-start'], '{"hook_event_name":"SessionStart"}');
+  expect(start.code).toBe(0);
+  return (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext;
+}
 
 async function project(dir: string, repository: string): Promise<void> {
   await mkdir(path.join(dir, '.agentos'), { recursive: true });
@@ -295,15 +302,7 @@ describe('shared attempts on a real PostgreSQL', () => {
       expect(list.stdout).not.toMatch(/overridden/);
       // Where an agent reads it, at session start: Alice's failure is still to avoid, and what worked instead names
       // who recorded it (a teammate's success is never shown as nobody's).
-      const start = await as(
-        'dave@acme.test',
-        d,
-        ['hooks', 'run', 'session-start'],
-        '{"hook_event_name":"SessionStart"}',
-      );
-      expect(start.code).toBe(0);
-      const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } })
-        .hookSpecificOutput.additionalContext;
+      const context = await sessionStart('dave@acme.test', d);
       const line = context.split('\n').find((l) => l.includes('make publish-docs') && l.includes('❌'));
       expect(line).toContain('recorded by alice@acme.test (acme/a) in the team store');
       // Mallory's success is never shown as nobody's: wherever it appears ("Known to work", "worked instead"), it is hers.
@@ -455,15 +454,7 @@ describe('shared attempts on a real PostgreSQL', () => {
     // "Avoid", and her own recent failure is still there (issue 47: a flood filled the list).
     const { MAX_PER_TEAMMATE } = await import('../../src/knowledge/recall.js');
     expect((await as('alice@acme.test', a, ['run', '--', 'sh', '-c', 'exit 3'])).code).toBe(3);
-    const start = await as(
-      'alice@acme.test',
-      a,
-      ['hooks', 'run', 'session-start'],
-      '{"hook_event_name":"SessionStart"}',
-    );
-    expect(start.code).toBe(0);
-    const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } })
-      .hookSpecificOutput.additionalContext;
+    const context = await sessionStart('alice@acme.test', a);
     expect(context).toContain('**Avoid (failed recently):**');
     expect(context).toContain("sh -c 'exit 3'");
     // (Run with the suite's earlier records, other lines may leave the flood none: never more than its share.)

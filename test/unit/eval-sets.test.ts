@@ -5,7 +5,7 @@ import path from 'node:path';
 import { citedStandards, loadEvalSet, restrictTo, sampleById } from '../../src/work-memory/eval/sets.js';
 import { pooled } from '../../src/work-memory/eval/sweep.js';
 import { attached, standardsMetrics } from '../../src/work-memory/eval/standards-metrics.js';
-import type { CaseResult } from '../../src/work-memory/eval/run-set.js';
+import { emptyResult, type CaseResult } from '../../src/work-memory/eval/run-set.js';
 
 // Every scratch folder made here, removed after the file's tests.
 const made: string[] = [];
@@ -199,20 +199,7 @@ test('sweep samples are deterministic, nested by size, and a brief whose work is
 });
 
 test('standards metrics: a brief counts when one governing document is attached; unrelated briefs should get none', () => {
-  const base = {
-    target: null,
-    top: 0,
-    topPath: null,
-    targetRank: null,
-    targetScore: null,
-    ms: 0,
-    targets: [],
-    topPaths: [],
-    relatedPaths: [],
-    history: [],
-    group: 'g',
-    project: 'p',
-  };
+  const base = emptyResult('', 'p', 'brief', 'g');
   const c = (path: string, score: number, label: 0 | 1) => ({ path, score, label, features: null });
   const results: CaseResult[] = [
     {
@@ -252,21 +239,7 @@ test('standards metrics: a brief counts when one governing document is attached;
 });
 
 test('standards metrics: what the brief names is attached first, whatever its score, and not counted against k (as retrieveStandards)', () => {
-  const base = {
-    target: null,
-    top: 0,
-    topPath: null,
-    targetRank: null,
-    targetScore: null,
-    ms: 0,
-    targets: [],
-    topPaths: [],
-    relatedPaths: [],
-    history: [],
-    group: 'g',
-    project: 'p',
-    kind: 'brief',
-  };
+  const base = emptyResult('', 'p', 'brief', 'g');
   const c = (path: string, score: number, label: 0 | 1, cited?: number) => ({
     path,
     score,

@@ -1,7 +1,7 @@
 import type { Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../../work-memory/embeddings/embedder.js';
 import type { ModelIdentity } from '../../work-memory/index/build.js';
-import { describeChanges } from '../../work-memory/index/freshness.js';
+import { describeChanges, type Freshness } from '../../work-memory/index/freshness.js';
 import { refreshIfStale, type RefreshOutcome } from '../../work-memory/index/refresh.js';
 import type { IO } from '../../shared/io.js';
 import { terminalSafe } from '../../shared/sanitize.js';
@@ -75,14 +75,8 @@ export async function refreshIndexForCheck(io: IO, ctx: IndexRefreshContext): Pr
   return outcome;
 }
 
-type Changes = {
-  added: string[];
-  changed: string[];
-  removed: string[];
-  sources: string[];
-  configChanged: boolean;
-  metadataOutdated?: boolean;
-};
+/** What a freshness scan found changed (freshness.ts), as these lines read it. */
+type Changes = Pick<Freshness, 'added' | 'changed' | 'removed' | 'sources' | 'configChanged' | 'metadataOutdated'>;
 
 /** What the spinner says when a refresh starts: what changed, or that only the rules reading ids and relations did. */
 export function refreshStartLine(f: Changes): string {

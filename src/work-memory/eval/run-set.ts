@@ -231,7 +231,8 @@ async function embedAll(briefs: string[], e: Embedder, onProgress?: (m: string) 
   }
 }
 
-function emptyResult(id: string, project: string, kind: string, group: string): CaseResult {
+/** A case's result before anything is ranked: no target, nothing found (tests build on it too). */
+export function emptyResult(id: string, project: string, kind: string, group: string): CaseResult {
   return {
     id,
     project,

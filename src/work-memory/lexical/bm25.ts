@@ -39,8 +39,8 @@ export interface LexicalIndex {
 
 /**
  * The collection BM25 weighs terms against, when it is larger than the documents held:
- * the org-scope check holds a few candidates of other repositories but scores them
- * against every document of the organisation (src/work-memory/org). Fixed once an index
+ * the org-scope check holds a few candidates of another repository but scores them
+ * against every document of that repository (src/work-memory/org). Fixed once an index
  * is built on it: the index remembers each term's IDF.
  */
 export interface CorpusStats {
@@ -98,21 +98,9 @@ export class Bm25Index implements LexicalIndex, LexicalScorer {
     return this.stats ? this.stats.docCount : this.docs.length;
   }
 
-  /** Documents held here that contain a term (whatever collection the scores are against). */
-  heldDf(term: string): number {
-    return this.postings.get(term)?.length ?? 0;
-  }
-
-  /** Summed length of the documents held here. */
-  get heldLength(): number {
-    let total = 0;
-    for (const d of this.docs) total += d.len;
-    return total;
-  }
-
-  /** Documents holding a term, in the collection scored against. */
+  /** Documents holding a term, in the collection scored against (the documents held, without `stats`). */
   private df(term: string): number {
-    return this.stats ? this.stats.df(term) : this.heldDf(term);
+    return this.stats ? this.stats.df(term) : (this.postings.get(term)?.length ?? 0);
   }
 
   /**

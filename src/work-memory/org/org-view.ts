@@ -2,9 +2,11 @@
  * The organisation as one index for a check (issue 23, `--scope org`): this
  * repository's own live index, fresh to the last edit, plus the candidates of every
  * other repository fetched from the team store. Both are scored by the same
- * rescore() as a local check, against the statistics of the whole organisation (the
- * corpus size, and for BM25 each term's document count and the mean length), so one
- * corpus gives the same statuses and scores from either index.
+ * rescore() as a local check. Each document's words are weighed by its own
+ * repository's statistics (the corpus size, each term's document count and the mean
+ * length: issue 47), so a repository's documents score as its own check scores them,
+ * whatever the other repositories hold, and one corpus gives the same statuses and
+ * scores from either index.
  *
  * Another repository's document keeps its repository (`doc.repository`) and is keyed
  * `<repository>:<path>`, so its paths and issue ids never merge with this one's.
