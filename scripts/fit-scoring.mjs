@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Refit the standout fusion (src/work-memory/scoring/standout.ts WEIGHTS) from `agentos eval --save` output.
+// Refit the issue-11 fused score (src/work-memory/scoring/fused.ts WEIGHTS) from `agentos eval --save` output.
 // For each direction of the (cosine, lexical) plane it ranks candidates, then places the
 // logistic so that 0.5 sits where non-duplicate noise meets the budget and 0.85 where alert
 // precision at a 10% base rate meets its target. Prints the best directions by AUC.

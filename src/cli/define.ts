@@ -10,7 +10,7 @@ import { packageRoot } from '../shared/package-root.js';
 import type { IO } from '../shared/io.js';
 import { addTags } from '../shared/option-values.js';
 import { isCalendarDate } from '../shared/text/calendar.js';
-import { SCORING_METHODS, type ScoringMethod } from '../shared/config/model-values.js';
+import { RENAMED_METHODS, SCORING_METHODS } from '../shared/config/model-values.js';
 import type { CommandContext } from './context.js';
 import type { HotCommand } from './hot-specs.js';
 
@@ -101,11 +101,11 @@ export function parseShare(v: string): number {
   return n;
 }
 
-/** `--method`: a scoring method; `hybrid`, the calibrated score's first name, is still taken (the run warns). */
-export function parseScoringMethod(v: string): ScoringMethod | 'hybrid' {
-  if (v !== 'hybrid' && !(SCORING_METHODS as readonly string[]).includes(v))
+/** `--method`: a scoring method, or one of its earlier names (`hybrid`, `standout`): still taken, the run warns. */
+export function parseScoringMethod(v: string): string {
+  if (!(v in RENAMED_METHODS) && !(SCORING_METHODS as readonly string[]).includes(v))
     throw new InvalidArgumentError(`expected ${SCORING_METHODS.join(', ')}`);
-  return v as ScoringMethod | 'hybrid';
+  return v;
 }
 
 export function parseSizes(v: string): number[] {

@@ -10,7 +10,7 @@ import { summarize, type EvalMetrics, type QueryResult } from '../work-memory/ev
 import { standardsMetrics, type StandardsMetrics } from '../work-memory/eval/standards-metrics.js';
 import type { SweepRow } from '../work-memory/eval/sweep.js';
 import { calibrationVersion } from '../work-memory/scoring/calibrated.js';
-import type { ScoringMethod } from '../work-memory/scoring/standout.js';
+import { RENAMED_METHODS, type ScoringMethod } from '../shared/config/model-values.js';
 
 export interface EvalOptions {
   pairs?: string;
@@ -18,8 +18,8 @@ export interface EvalOptions {
   work?: string;
   limit: number;
   subset: number;
-  /** `hybrid` is the calibrated score's first name, still taken with a warning. */
-  method?: ScoringMethod | 'hybrid';
+  /** A scoring method, or an earlier name of one (model-values.ts RENAMED_METHODS), still taken with a warning. */
+  method?: string;
   save?: string;
   /** Corpus sizes for the sweep (`--sweep 5,10,30`; `--sweep` alone: the default sizes). */
   sweep?: number[] | true;
@@ -54,8 +54,9 @@ export async function evaluate(
   const root = ctx.root();
   // A copy: the run changes the method and thresholds without touching the context's config.
   const config = structuredClone((await ctx.config()).config);
-  if (opts.method === 'hybrid') io.stderr.write('warning: --method hybrid is now called calibrated (still read)\n');
-  if (opts.method) config.scoring.method = opts.method === 'hybrid' ? 'calibrated' : opts.method;
+  const renamed = opts.method ? RENAMED_METHODS[opts.method] : undefined;
+  if (renamed) io.stderr.write(`warning: --method ${opts.method} is now called ${renamed} (still read)\n`);
+  if (opts.method) config.scoring.method = renamed ?? (opts.method as ScoringMethod);
   const model = modelSetup(io.env, config, root);
   const progress = (m: string) => {
     if (!globals.quiet) io.stderr.write(`${m}\n`);

@@ -62,16 +62,25 @@ test('the titles are read from frontmatter that is not YAML, and the superseded 
   expect(old.status).toBe('superseded');
 }, 60_000);
 
-test('a brief that the fetch ADRs govern gets them, and one that governs nothing gets none', async () => {
+test('a brief the fetch ADRs govern at a low cosine gets nothing since the refit, and one that governs nothing gets none', async () => {
   const fetch = await context(
     '# Call the GitLab API from the new catalog plugin\n\nAdd node-fetch to the plugin and use it for the HTTP requests to the GitLab REST API, with retries.\n',
   );
-  const paths = fetch.map((i) => path.basename(i.filePath));
-  // Both fetch decisions and nothing else: the old one (0.31 when written) only because it stands far above the rest.
-  expect(paths.sort()).toEqual(['adr002-http-client.md', 'adr005-native-fetch.md']);
-  const old = fetch.find((i) => i.filePath.endsWith('adr002-http-client.md'))!;
-  expect(old.source).toBe('standout');
-  expect(old.score!).toBeLessThan(0.5);
+  // Calibration 42ce4d33 attached both fetch decisions (0.500, and 0.303 only because it stood far above the rest).
+  // Refitted from fixtures/calibration/ (fb0d48b8, issue 49) the governs score reads them 0.200 and 0.146: a passage
+  // cosine of 0.44, under the 5th percentile of the governing standards in the development data (0.49), and under the
+  // standout floor (0.3). Lowering that floor bought no recall on markdown-dev and cost 2-4 points of another
+  // project's briefs getting nothing (docs/scoring.md). Nothing is attached, and nothing else is.
+  expect(fetch).toEqual([]);
+  // A brief about the plugins' HTTP client itself: both, over the line (0.94 and 0.83 at fb0d48b8).
+  const client = await context(
+    '# HTTP requests in the catalog backend plugin\n\nThe catalog backend plugin makes HTTP requests to the GitLab REST API. Which HTTP client should backend plugins use for fetch requests?\n',
+  );
+  expect(client.map((i) => [path.basename(i.filePath), i.source]).sort()).toEqual([
+    ['adr002-http-client.md', 'retrieved'],
+    ['adr005-native-fetch.md', 'retrieved'],
+  ]);
+  expect(client.every((i) => i.score! >= 0.5)).toBe(true);
   const none = await context(
     '# Publish the community newsletter\n\nWrite the quarterly newsletter post with the dates of the next two meetups.\n',
   );

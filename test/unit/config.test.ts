@@ -316,12 +316,12 @@ describe('loadConfig', () => {
 });
 
 describe('scoring (issue 11)', () => {
-  test('scoring.method defaults to calibrated, accepts standout and cosine, rejects anything else', () => {
-    expect(parseConfig({ scoring: { method: 'standout' } }).config.scoring.method).toBe('standout');
+  test('scoring.method defaults to calibrated, accepts fused and cosine, rejects anything else', () => {
+    expect(parseConfig({ scoring: { method: 'fused' } }).config.scoring.method).toBe('fused');
     expect(parseConfig({}).config.scoring.method).toBe('calibrated');
     expect(parseConfig({ scoring: { method: 'cosine' } }).config.scoring.method).toBe('cosine');
     expect(parseConfig({ scoring: { method: 'bm25' } }, 'c.yaml').errors).toEqual([
-      'c.yaml: scoring.method: expected calibrated, standout, cosine, got "bm25"',
+      'c.yaml: scoring.method: expected calibrated, fused, cosine, got "bm25"',
     ]);
   });
 
@@ -330,6 +330,13 @@ describe('scoring (issue 11)', () => {
     expect(r.config.scoring.method).toBe('calibrated');
     expect(r.errors).toEqual([]);
     expect(r.warnings).toEqual(['c.yaml: scoring.method: hybrid is now called calibrated (still read; rename it)']);
+  });
+
+  test('scoring.method: standout, the first name of the issue-11 fused score, is still read, with a warning', () => {
+    const r = parseConfig({ scoring: { method: 'standout' } }, 'c.yaml');
+    expect(r.config.scoring.method).toBe('fused');
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual(['c.yaml: scoring.method: standout is now called fused (still read; rename it)']);
   });
 });
 

@@ -4,7 +4,13 @@
 // document of the organisation would count them.
 import { Bm25Index, type LexicalDoc } from '../../src/work-memory/lexical/bm25.js';
 import { termCounts } from '../../src/work-memory/lexical/tokenize.js';
-import { ForeignDocs, OrgIndex, foreignKey, orgLexical, repositoryTerms } from '../../src/work-memory/org/org-view.js';
+import {
+  ForeignDocs,
+  OrgVectorIndex,
+  foreignKey,
+  orgLexical,
+  repositoryTerms,
+} from '../../src/work-memory/org/org-view.js';
 import type { FetchedDoc, OrgRepository } from '../../src/work-memory/org/fetch.js';
 import { vectorCandidates } from '../../src/work-memory/org/fetch.js';
 import { LEXICAL_POSTINGS_BUDGET, lexicalCandidates } from '../../src/work-memory/org/fetch-lexical.js';
@@ -105,13 +111,13 @@ describe("orgLexical: each document weighed by its own repository's statistics (
   });
 });
 
-describe('OrgIndex: the local index and fetched documents as one store', () => {
+describe('OrgVectorIndex: the local index and fetched documents as one index', () => {
   const local = new InMemoryIndex([historyDoc(0, { score: 0.6 }), standardDoc(0, { score: 0.5 })]);
   const foreign = new ForeignDocs([
     fetched('acme/web', 'docs/issues/12.md', 'x', [basis(0), basis(1)]),
     fetched('acme/api', 'adr.md', 'y', [basis(2)], ['standard']),
   ]);
-  const index = new OrgIndex(local, foreign, { all: 40, history: 30, standard: 10 });
+  const index = new OrgVectorIndex(local, foreign, { all: 40, history: 30, standard: 10 });
 
   test('search merges both, best first; counts add the whole of the other repositories', () => {
     const hits = index.search(basis(0), 3, 'history');

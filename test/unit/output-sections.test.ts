@@ -186,7 +186,7 @@ describe('section text', () => {
     expect(linkedPastWorkSection({ ...calibrated, score: 0.9 })).toContain(
       '(score 0.9000, status: done) as a likely duplicate.',
     );
-    // The cosine and standout methods' scores stay similarities.
+    // The cosine and fused methods' scores stay similarities.
     expect(relatedPastWorkSection([match()])).toContain('(similarity 0.7200, status: done)');
   });
 

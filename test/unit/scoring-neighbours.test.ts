@@ -220,8 +220,11 @@ describe("`agentos ci` leaves the issue's own record out of its check (check/run
 describe("each candidate's whole text is read down to its own model's related floor", () => {
   it("a report and a markdown file at the same passage cosine, between the two models' floors: only the one whose floor is lower is read whole", () => {
     const md = sameWorkModel().floors.related;
-    const trk = trackerSameWorkModel().floors.related;
-    expect(md).not.toBe(trk); // the test needs two different floors to tell them apart
+    // Two different floors to tell them apart (a project's own line is a tracker model of its own): 0.034 apart, as
+    // the shipped floors were at calibration 42ce4d33.
+    const shipped = trackerSameWorkModel();
+    const trackerModel = { ...shipped, floors: { ...shipped.floors, related: md - 0.034 } };
+    const trk = trackerModel.floors.related;
     const c = (md + trk) / 2 - 0.05; // under one floor's margin, over the other's
     const read: string[] = [];
     class Recording extends MeanIndex {
@@ -238,6 +241,7 @@ describe("each candidate's whole text is read down to its own model's related fl
       lexical: null,
       briefText: '# Crash\n\nbody',
       briefTitle: 'Crash',
+      trackerModel,
     });
     expect(read.filter((p) => p === 'docs/done/9-x.md' || p === 'tracker:5')).toEqual([
       trk < md ? 'tracker:5' : 'docs/done/9-x.md',

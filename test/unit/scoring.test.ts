@@ -1,5 +1,5 @@
 /** Issue 11: the hybrid fusion, the lexical-only rule, one match per work, wrapper headers, draft layouts, eval inputs. */
-import { fuse, PRIOR_REFERENCE, referenceOf, REF_RANK } from '../../src/work-memory/scoring/standout.js';
+import { fuse, PRIOR_REFERENCE, referenceOf, REF_RANK } from '../../src/work-memory/scoring/fused.js';
 import { groupByWork } from '../../src/work-memory/scoring/group.js';
 import { LEXICAL_ONLY_CAP, lexicalOnlyScore, nearVerbatim } from '../../src/work-memory/scoring/lexical-only.js';
 import { extractMetadata, stripWrapperHeader } from '../../src/work-memory/corpus/metadata.js';

@@ -26,8 +26,11 @@ export function isConfiguredDtype(v: unknown): v is ConfiguredDtype {
 /**
  * `calibrated` (default): the calibrated probability of src/work-memory/scoring/calibrated.ts (issue 20);
  *   its first name, `hybrid`, is still read, with a warning.
- * `standout`: the issue-11 score (src/work-memory/scoring/standout.ts), kept to compare against.
+ * `fused`: the issue-11 score (src/work-memory/scoring/fused.ts), kept to compare against; its first name,
+ *   `standout`, is still read, with a warning (the word names how far a candidate stands above the others).
  * `cosine`: the best-chunk cosine alone.
  */
-export type ScoringMethod = 'calibrated' | 'standout' | 'cosine';
-export const SCORING_METHODS: readonly ScoringMethod[] = ['calibrated', 'standout', 'cosine'];
+export type ScoringMethod = 'calibrated' | 'fused' | 'cosine';
+export const SCORING_METHODS: readonly ScoringMethod[] = ['calibrated', 'fused', 'cosine'];
+/** Earlier names of a scoring method, still read (config, `--method`) with a warning: each says what it is now. */
+export const RENAMED_METHODS: Readonly<Record<string, ScoringMethod>> = { hybrid: 'calibrated', standout: 'fused' };

@@ -1,5 +1,11 @@
 import { DEFAULT_CONFIG, type Config } from './schema.js';
-import { CONFIGURED_DTYPES, isConfiguredDtype, SCORING_METHODS, type ScoringMethod } from './model-values.js';
+import {
+  CONFIGURED_DTYPES,
+  isConfiguredDtype,
+  RENAMED_METHODS,
+  SCORING_METHODS,
+  type ScoringMethod,
+} from './model-values.js';
 import { globProblem, isObject, parseAttempts, parseSources, type Raw } from './parse-memories.js';
 
 export { globProblem };
@@ -225,9 +231,10 @@ function parseStore(r: Reader, config: Config): void {
 function parseScoring(r: Reader, config: Config): void {
   const scoring = r.section('scoring', ['method']);
   if (!scoring || scoring.method === undefined) return;
-  if (scoring.method === 'hybrid') {
-    r.warn('scoring.method: hybrid is now called calibrated (still read; rename it)');
-    config.scoring.method = 'calibrated';
+  const renamed = typeof scoring.method === 'string' ? RENAMED_METHODS[scoring.method] : undefined;
+  if (renamed) {
+    r.warn(`scoring.method: ${scoring.method as string} is now called ${renamed} (still read; rename it)`);
+    config.scoring.method = renamed;
   } else if (!(SCORING_METHODS as readonly unknown[]).includes(scoring.method))
     r.err('scoring.method', `expected ${SCORING_METHODS.join(', ')}, got ${JSON.stringify(scoring.method)}`);
   else config.scoring.method = scoring.method as ScoringMethod;

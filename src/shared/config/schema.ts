@@ -85,7 +85,7 @@ export interface Config {
     /** `org`: every attempt also goes to the team store (redacted here first), and the team's come back as warnings. */
     scope: 'repo' | 'org';
   };
-  /** How similarity is scored: the calibrated probability (default), the issue-11 standout score, or the cosine alone. */
+  /** How similarity is scored: the calibrated probability (default), the issue-11 fused score, or the cosine alone. */
   scoring: { method: ScoringMethod };
 }
 

@@ -34,7 +34,7 @@ export function formatScore(score: number): string {
 export const isSameWorkScore = (m: { components?: { features?: unknown } | null }): boolean =>
   Boolean(m.components?.features);
 
-/** A match's score as every answer shows it, named for what it is: "score 0.9100" (calibrated: the chance of the same work, as the MCP answer and the alert say) or "similarity 0.9100" (cosine, standout). */
+/** A match's score as every answer shows it, named for what it is: "score 0.9100" (calibrated: the chance of the same work, as the MCP answer and the alert say) or "similarity 0.9100" (cosine, fused). */
 export function scoreText(m: { score: number; components?: { features?: unknown } | null }): string {
   return `${isSameWorkScore(m) ? 'score' : 'similarity'} ${formatScore(m.score)}`;
 }

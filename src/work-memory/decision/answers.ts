@@ -207,7 +207,7 @@ export function projectScale(config: { scoring: { method: string } }, root: stri
 export const lineOfMethod = (method: string): string | null => /\+project-line@(\w+)/.exec(method)?.[1] ?? null;
 
 /**
- * Whether an answer was given on this scale; answers kept before the method was renamed say `hybrid@<version>`.
+ * Whether an answer was given on this scale, under the method's name then or now.
  * Given the answer's past work, an answer on an earlier calibration counts too where the model that scored that
  * work is unchanged since (a refit of the trackers' model leaves a markdown project's labels on their scale).
  */
@@ -221,7 +221,8 @@ export function sameScale(kept: string | undefined, scale: string, filePath?: st
 }
 
 function sameBaseScale(kept: string, scale: string, filePath?: string): boolean {
-  const k = kept.replace(/^hybrid@/, 'calibrated@');
+  // Answers kept before a method was renamed say its first name (`hybrid@<version>`, `standout`).
+  const k = kept === 'standout' ? 'fused' : kept.replace(/^hybrid@/, 'calibrated@');
   if (kept === scale || k === scale) return true;
   const then = /^calibrated@(\w+)$/.exec(k)?.[1];
   return Boolean(

@@ -322,7 +322,9 @@ async function askStandards(
   const { texts, vectors } = await embedBriefChunks(c.text, e);
   const gov = new Set(governing);
   const scoring = caseScoring(b, c, texts, config);
-  const found = rescore(b.index, vectors, STANDARD_CANDIDATES, 'standard', scoring);
+  // Every candidate the retrievers propose at the product's depth, not only the best by today's governs score: what
+  // a refit reads is then the same whatever calibration ran the eval (the metrics take the best, as the product).
+  const found = rescore(b.index, vectors, STANDARD_CANDIDATES, 'standard', { ...scoring, keepAll: true });
   // As the product: a standard that is also past work counts only where the history check places it as related (check/standards.ts).
   const history = checkHistory(b.index, vectors, config.history.k, config.thresholds, scoring);
   const related = new Set(history.matches.flatMap(matchPaths));

@@ -10,7 +10,7 @@ import { lexicalTokens, type LexicalData, type LexicalView } from '../lexical/fi
 import { candidateDepth, informativeChunks, lexicalOnlyDepth, type Scoring } from '../scoring/rank.js';
 import { fetchDocuments, orgRepositories, vectorCandidates, type FetchedDoc, type ModelMatch } from './fetch.js';
 import { lexicalCandidates, repositoryDocumentFrequencies, type RepositoryFrequencies } from './fetch-lexical.js';
-import { foreignKey, ForeignDocs, OrgIndex, orgLexical, repositoryTerms } from './org-view.js';
+import { foreignKey, ForeignDocs, OrgVectorIndex, orgLexical, repositoryTerms } from './org-view.js';
 import { oneLine } from '../../shared/sanitize.js';
 
 export interface OrgRequest {
@@ -102,7 +102,7 @@ async function readView(client: TeamStoreClient, q: OrgRequest): Promise<OrgView
     totals.standard += r.standardDocs;
   }
   return {
-    index: new OrgIndex(q.local, new ForeignDocs(fetched), totals),
+    index: new OrgVectorIndex(q.local, new ForeignDocs(fetched), totals),
     lexical: q.localLexical ? orgLexical(q.localLexical, fetched, usable, dfs) : null,
     repositories: usable.map((r) => r.name),
     otherModel,

@@ -97,7 +97,7 @@ export class ForeignDocs {
 }
 
 /** The local index and the fetched documents as one VectorIndex, sized as the whole organisation. */
-export class OrgIndex implements VectorIndex {
+export class OrgVectorIndex implements VectorIndex {
   constructor(
     private readonly local: VectorIndex,
     private readonly foreign: ForeignDocs,

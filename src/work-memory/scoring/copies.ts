@@ -4,7 +4,7 @@
  * COPY_COSINE_ANY_TITLE, whatever its title) is the same
  * work, counted once. Thirty copies of a teammate's issue published in another repository turned
  * its duplicate alert into "clear": each copy stood beside the original as competing work (the
- * gap) and filled the brief's reference (the standout). This repository's own documents are never
+ * gap) and filled the brief's reference (the standout feature). This repository's own documents are never
  * grouped with each other here: their scores stay as they were.
  */
 import { dot } from '../embeddings/embedder.js';

@@ -5,7 +5,7 @@
  * their place was measured on the development sets (docs/scoring.md).
  */
 import { tokenize } from '../lexical/tokenize.js';
-import { PRIOR_REFERENCE, REF_RANK } from './standout.js';
+import { PRIOR_REFERENCE, REF_RANK } from './fused.js';
 import { filedNear, type FilingPlace } from './filing.js';
 
 export const FEATURE_NAMES = [
@@ -32,8 +32,8 @@ export const FEATURE_NAMES = [
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type Features = Record<FeatureName, number>;
 
-/** The brief's reference (the 4th-best candidate, and the prior with fewer): the standout score's own (standout.ts). */
-export { REF_RANK } from './standout.js';
+/** The brief's reference (the 4th-best candidate, and the prior with fewer): the fused score's own (fused.ts). */
+export { REF_RANK } from './fused.js';
 export const PRIOR_REFERENCE_COSINE = PRIOR_REFERENCE.cosine;
 /** An identifier shared by more than this share of the corpus's documents says nothing about which work. */
 const IDENTIFIER_MAX_DF = 0.05;

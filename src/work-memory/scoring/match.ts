@@ -13,7 +13,7 @@ export interface MatchComponents {
   cosine: number;
   lexical: number;
   shared: string[];
-  /** The issue-11 score's per-query reference (method standout). */
+  /** The issue-11 score's per-query reference (method fused). */
   reference?: { cosine: number; lexical: number };
   features?: Features;
   /** Each feature's push on the log-odds, relative to an average candidate of the fit. */
@@ -43,7 +43,7 @@ export interface HistoryMatch {
   paths?: string[];
   /** The brief's passage that scored highest against this match. */
   briefExcerpt?: string;
-  /** What the score is made of (calibrated and standout scoring): semantic, lexical, and the shared rare terms. */
+  /** What the score is made of (calibrated and fused scoring): semantic, lexical, and the shared rare terms. */
   components?: MatchComponents;
   /** Index of the brief chunk behind `score` (internal: resolved into briefExcerpt). */
   briefChunk?: number;

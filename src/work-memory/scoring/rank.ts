@@ -6,7 +6,7 @@ import { byScore, groupByWork, withExcerpt } from './group.js';
 import { lexicalOnly } from './lexical-only.js';
 import { stripTemplates } from '../lexical/templates.js';
 import { nearestDocuments, toMatch, workKey, type HistoryMatch } from './match.js';
-import { fuse, referenceOf, type ScoringMethod } from './standout.js';
+import { fuse, referenceOf, type ScoringMethod } from './fused.js';
 import { computeFeatures, type TermWeights } from './features.js';
 import type { Bm25Index } from '../lexical/bm25.js';
 import { copyLeaders, titleKey } from './copies.js';
@@ -85,7 +85,7 @@ export function rescore(
   const c = candidatesOf(index, allVectors, k, type, s);
   const ranked = (scored: HistoryMatch[]) => groupByWork(scored.sort(byScore)).slice(0, s.keepAll ? undefined : k);
   if (s.method === 'cosine') return ranked(c.parts.map(({ m, base }) => withExcerpt({ ...m, components: base }, s)));
-  if (s.method === 'standout') {
+  if (s.method === 'fused') {
     // The issue-11 score, kept to compare against: both parts relative to the brief's 4th-best candidate.
     const reference = referenceOf(c.parts.map(({ base }) => base));
     return ranked(

@@ -36,10 +36,9 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
         .argParser(parseShare),
     )
     .addOption(
-      new Option(
-        '--method <method>',
-        'scoring method for this run: calibrated (default), standout or cosine',
-      ).argParser(parseScoringMethod),
+      new Option('--method <method>', 'scoring method for this run: calibrated (default), fused or cosine').argParser(
+        parseScoringMethod,
+      ),
     )
     .option('--save <file>', 'also write per-query results (input of `agentos calibrate --results`)')
     .option('--json', 'print the report as JSON on stdout')

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError } from '../../../shared/errors.js';
 import { type EvalMetrics } from '../../../work-memory/eval/metrics.js';
+import type { QueryResult } from '../../../work-memory/eval/metrics.js';
 
 import { evaluate, type EvalOptions, type EvalReport } from '../../evaluate.js';
 
@@ -55,13 +56,33 @@ export function renderReport(r: EvalReport): string {
   return lines.join('\n');
 }
 
+/**
+ * A save is an input (of `agentos calibrate --results` and scripts/fit-calibration.mjs, issue 49): the same run gives
+ * the same file, so it carries no wall-clock time; the printed report keeps them.
+ */
+export function withoutTimings(report: EvalReport, results: readonly QueryResult[]): object {
+  const metricsOf = ({ timings: _t, ...m }: EvalMetrics) => m;
+  const { timings: _timings, metrics, byProject, ...rest } = report;
+  return {
+    report: {
+      ...rest,
+      metrics: metricsOf(metrics),
+      ...(byProject
+        ? { byProject: Object.fromEntries(Object.entries(byProject).map(([k, m]) => [k, metricsOf(m)])) }
+        : {}),
+    },
+    results: results.map(({ ms: _ms, ...r }) => r),
+  };
+}
+
 export async function runEval(ctx: CommandContext, opts: EvalOptions): Promise<number> {
   const { io } = ctx;
   if (opts.pairs === '') throw new UsageError('eval: --pairs needs a file');
   if (opts.sweep && !opts.pairs)
     throw new UsageError('eval: --sweep needs --pairs (a labelled set to sample projects from)');
   const { report, results } = await evaluate(ctx, opts);
-  if (opts.save) await writeFile(path.resolve(io.cwd, opts.save), JSON.stringify({ report, results }) + '\n');
+  if (opts.save)
+    await writeFile(path.resolve(io.cwd, opts.save), JSON.stringify(withoutTimings(report, results)) + '\n');
   io.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : renderReport(report) + '\n');
   return ExitCode.Ok;
 }
