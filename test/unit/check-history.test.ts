@@ -5,6 +5,7 @@
  * exactly 0.85, so the boundary cases run through the store as well as through
  * classifyScore directly.
  */
+import { parseBrief } from '../../src/work-memory/check/parsed-brief.js';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -432,7 +433,7 @@ describe('retrieval', () => {
         chunks: [{ vector: onE2 }],
       },
     ]);
-    const vectors = await embedBrief(BRIEF, embedder);
+    const vectors = await embedBrief(parseBrief(BRIEF), embedder);
     expect(vectors.length).toBe(2);
     const nearest = nearestDocuments(store, vectors, 3, 'history');
     expect(nearest.map((m) => m.issueId)).toEqual(['200', '101']);

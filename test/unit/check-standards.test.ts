@@ -3,6 +3,8 @@
  * 5 candidates, keep score >= 0.7, best 3, one entry per document; manual
  * --context comes first and wins over a retrieved document with the same path.
  */
+import { parseBrief } from '../../src/work-memory/check/parsed-brief.js';
+import { citationsIn } from '../../src/work-memory/corpus/citations.js';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -173,7 +175,7 @@ describe('retrieveStandards: what the brief names (corpus/citations.ts)', () => 
       RULE,
       undefined,
       undefined,
-      standardsNamedIn(store, 'Store sessions as ADR-0007 decided.'),
+      standardsNamedIn(store, citationsIn('Store sessions as ADR-0007 decided.')),
     );
     expect(items.map((s) => [s.filePath, s.source])).toEqual([
       ['docs/adrs/0007-decision-7.md', 'cited'],
@@ -324,7 +326,7 @@ describe('runChecks: standards outcome', () => {
     expect(embedder.calls).toHaveLength(1);
     expect(o.standards.error).toBeNull();
     expect(o.standards.items.map((s) => s.score)).toEqual([0.9, 0.72]);
-    expect(await embedBrief(BRIEF, embedder)).toHaveLength(embedder.calls[0].length);
+    expect(await embedBrief(parseBrief(BRIEF), embedder)).toHaveLength(embedder.calls[0].length);
   });
 
   test('standards off: no lookup', async () => {
@@ -495,7 +497,7 @@ describe('through issue start', () => {
 });
 
 test('fakes: this brief is one chunk, embedded to e0', async () => {
-  const vectors = await embedBrief(BRIEF, new FakeEmbedder());
+  const vectors = await embedBrief(parseBrief(BRIEF), new FakeEmbedder());
   expect(vectors).toEqual([basis(0)]);
 });
 

@@ -1,6 +1,7 @@
 // Issue 12: hostile and unusual input, case by case, where the cause is a function.
 // The inputs are the sizes that hung before the fix (minutes); a super-linear
 // regression makes these tests run into jest's timeout instead of passing.
+import { parseBrief } from '../../src/work-memory/check/parsed-brief.js';
 import { spawnSync } from 'node:child_process';
 import { jest } from '@jest/globals';
 import { link, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -209,7 +210,7 @@ describe('the work spent on one brief is capped', () => {
     const embedder = new FakeEmbedder();
     const notes: string[] = [];
     const text = Array.from({ length: 200 }, (_, i) => `## Part ${i}\n\n${'word '.repeat(60)}`).join('\n\n');
-    const vectors = await embedBrief(text, embedder, notes);
+    const vectors = await embedBrief(parseBrief(text), embedder, notes);
     expect(vectors).toHaveLength(MAX_BRIEF_CHUNKS);
     expect(embedder.calls.flat()).toHaveLength(MAX_BRIEF_CHUNKS);
     expect(notes).toEqual([expect.stringMatching(/^the brief has \d+ chunks: the check compared the first 16$/)]);

@@ -1,4 +1,5 @@
 /** What a text names as other work (issue 29): relation phrases, related sections, `Issue #N`; never a duplicate, never a list number. */
+import { parseBrief } from '../../src/work-memory/check/parsed-brief.js';
 import {
   briefRelations,
   declaredIssueId,
@@ -54,27 +55,29 @@ test('a duplicate, reopen or fix of #N is the same work, not a sibling', () => {
 });
 
 test('a brief knows its own id from its H1, and names as related what it cites', () => {
-  const b = briefRelations('# Issue #19: Batch engine\n\nRelated: #22, #3\n');
+  const b = parseBrief('# Issue #19: Batch engine\n\nRelated: #22, #3\n').relations;
   expect(b.own).toBe('19');
   expect([...b.related]).toEqual(['3', '22']);
   expect(namesAsRelated(b, { issueId: '022' })).toBe(true);
   expect(namesAsRelated(b, { issueId: '5', related: ['19'] })).toBe(true);
   expect(namesAsRelated(b, { issueId: '5', related: ['20'] })).toBe(false);
-  expect(namesAsRelated(briefRelations('# Retry\n\nNothing cited.'), { issueId: '5', related: ['19'] })).toBe(false);
+  expect(namesAsRelated(parseBrief('# Retry\n\nNothing cited.').relations, { issueId: '5', related: ['19'] })).toBe(
+    false,
+  );
 });
 
 test('a design asked as a brief knows its own issue from its header field, so the work that names it is its sibling', () => {
   // The head of Aletheia's docs/lld/done/10116-linkedin-oauth.md (public, MIT): the file number is a series of its own.
   const design =
     '# 10116 - Feature: LinkedIn OAuth Authentication\n\n## 1. Context & Goal\n* **Issue:** #116\n* **Related Issues:** #117 (spike), #25 (superseded)\n';
-  const b = briefRelations(design);
+  const b = parseBrief(design).relations;
   expect(b.own).toBe('116');
   expect([...b.related]).toEqual(['25', '117']);
   // Its Firefox port names #116 as related: a sibling, not a copy.
   expect(namesAsRelated(b, { issueId: '206', related: ['116', '214'] })).toBe(true);
   expect(namesAsRelated(b, { issueId: '206', related: ['214'] })).toBe(false);
   // The same order as an indexed document: the header field before the H1.
-  expect(briefRelations('# Issue #10116: OAuth\n\nIssue: #116\n').own).toBe('116');
+  expect(parseBrief('# Issue #10116: OAuth\n\nIssue: #116\n').relations.own).toBe('116');
 });
 
 test.each([
@@ -107,7 +110,7 @@ test('declaredIssueId on hostile input: a megabyte line, a URL that never ends, 
 });
 
 test("isOwnIssue: the brief's stated issue is a file's stated one, one a commit or pull request closes, or GitHub's report of it", () => {
-  const brief = briefRelations('# Issue #19: Link checking pipeline\n\nBody.');
+  const brief = parseBrief('# Issue #19: Link checking pipeline\n\nBody.').relations;
   const origin = (o: { kind: string; ref: string; closes?: string[]; source?: string }) => ({
     closes: [],
     source: 'github',
@@ -128,23 +131,25 @@ test("isOwnIssue: the brief's stated issue is a file's stated one, one a commit 
   );
   expect(isOwnIssue(brief, {})).toBe(false);
   // A brief that states no issue is nobody's.
-  expect(isOwnIssue(briefRelations('# Link checking pipeline\n\nFixes the crawler.'), { ownIssue: '19' })).toBe(false);
+  expect(isOwnIssue(parseBrief('# Link checking pipeline\n\nFixes the crawler.').relations, { ownIssue: '19' })).toBe(
+    false,
+  );
 });
 
 test('a brief states its issue the way a document does: frontmatter, a header field, an H1 that opens with it', () => {
-  expect(briefRelations('---\nrepo: acme/tool\nissue: 19\n---\n# Link checking pipeline\n').own).toBe('19');
-  expect(briefRelations('---\nissue: "#0019"\n---\n# Link checking pipeline\n').own).toBe('19');
+  expect(parseBrief('---\nrepo: acme/tool\nissue: 19\n---\n# Link checking pipeline\n').relations.own).toBe('19');
+  expect(parseBrief('---\nissue: "#0019"\n---\n# Link checking pipeline\n').relations.own).toBe('19');
   // A frontmatter id that is not a number states no number, whatever the H1 says.
-  expect(briefRelations('---\nissue: PROJ-7\n---\n# Issue #7: Retry\n').own).toBeNull();
-  expect(briefRelations('# #19 - Feature: Batch engine\n').own).toBe('19');
+  expect(parseBrief('---\nissue: PROJ-7\n---\n# Issue #7: Retry\n').relations.own).toBeNull();
+  expect(parseBrief('# #19 - Feature: Batch engine\n').relations.own).toBe('19');
   // A heading that cites another issue is not the brief's own.
-  expect(briefRelations('# Follow-up to #19: retry the 529s\n').own).toBeNull();
-  expect(briefRelations('# Issue #0: nothing\n').own).toBeNull();
-  expect(briefRelations('---\nissue: https://github.com/acme/tool/issues/19\n---\n# Pipeline\n').own).toBe('19');
+  expect(parseBrief('# Follow-up to #19: retry the 529s\n').relations.own).toBeNull();
+  expect(parseBrief('# Issue #0: nothing\n').relations.own).toBeNull();
+  expect(parseBrief('---\nissue: https://github.com/acme/tool/issues/19\n---\n# Pipeline\n').relations.own).toBe('19');
   // A heading inside a code block is not the brief's.
-  expect(briefRelations('```\n# #12 retries\n```\n\n# Pipeline\n').own).toBeNull();
+  expect(parseBrief('```\n# #12 retries\n```\n\n# Pipeline\n').relations.own).toBeNull();
   // The caller that knows the brief's issue says so: a title that opens with another number is not it.
-  const ci = briefRelations('# #12 follow-up: Windows support\n\nThe same on Windows.', '50');
+  const ci = parseBrief('# #12 follow-up: Windows support\n\nThe same on Windows.', { ownIssue: '50' }).relations;
   expect(ci.own).toBe('50');
   expect(briefRelations('# #12 follow-up: Windows support\n', null).own).toBeNull();
 });
@@ -166,8 +171,8 @@ test("Bugzilla's references name other work: a clone, a regression's cause, See 
   expect(namedRelatedIds('Related to bug 4. Duplicate of bug 7. See also bug 7.')).toEqual(['4']);
   expect(namedRelatedIds('Fixing bug 3 in the parser; the bug 5 repro.')).toEqual([]);
   // A tracker export's id carries its product (`seamonkey/1645662`): its number is what a text cites.
-  expect(namesAsRelated(briefRelations(clone), { issueId: 'seamonkey/1645662' })).toBe(true);
-  expect(namesAsRelated(briefRelations(clone), { issueId: 'seamonkey/1645663' })).toBe(false);
-  expect(namesAsRelated(briefRelations('See also #12.'), { issueId: 'owner/repo#12' })).toBe(true);
-  expect(namesAsRelated(briefRelations('See also #12.'), { issueId: 'PROJ-12' })).toBe(false);
+  expect(namesAsRelated(parseBrief(clone).relations, { issueId: 'seamonkey/1645662' })).toBe(true);
+  expect(namesAsRelated(parseBrief(clone).relations, { issueId: 'seamonkey/1645663' })).toBe(false);
+  expect(namesAsRelated(parseBrief('See also #12.').relations, { issueId: 'owner/repo#12' })).toBe(true);
+  expect(namesAsRelated(parseBrief('See also #12.').relations, { issueId: 'PROJ-12' })).toBe(false);
 });

@@ -1,4 +1,5 @@
 /** The calibrated same-work score (issue 20): features, the model and its floors, explanations. */
+import { parseBrief } from '../../src/work-memory/check/parsed-brief.js';
 import {
   calibratedScore,
   commitSameWorkModel,
@@ -20,7 +21,6 @@ import {
   type QueryEvidence,
 } from '../../src/work-memory/scoring/features.js';
 import { informativeChunks, rescore } from '../../src/work-memory/scoring/rank.js';
-import { briefRelations } from '../../src/work-memory/corpus/relations.js';
 import type { CorpusType } from '../../src/work-memory/corpus/types.js';
 import { basis, indexWithScores } from '../helpers/fakes.js';
 import { detectTemplates } from '../../src/work-memory/lexical/templates.js';
@@ -419,7 +419,7 @@ test("the brief's own issue: a document or a commit that states it is raised to 
     lexical: null,
     briefText: brief,
     briefTitle: 'Link checking pipeline',
-    briefRelations: briefRelations(brief),
+    briefRelations: parseBrief(brief).relations,
   });
   const own = rescore(index, [basis(0)], 10, 'history', scoring('# Issue #19: Link checking pipeline\n\nbody'));
   const byPath = new Map(own.map((m) => [m.filePath, m]));
@@ -472,7 +472,7 @@ test("the brief's own issue keeps its raise when its whole text was not read (fa
     lexical: null,
     briefText: brief,
     briefTitle: 'Link checking pipeline',
-    briefRelations: briefRelations(brief),
+    briefRelations: parseBrief(brief).relations,
   };
   const own = rescore(index, [basis(0)], 30, 'history', s).find(
     (m) => m.filePath === 'docs/audit/done/121-past-work-20/001-issue.md',

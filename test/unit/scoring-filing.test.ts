@@ -1,4 +1,5 @@
 /** A report's place in its tracker's filing order (issue 29, scoring/filing.ts) and the filedNear feature. */
+import { parseBrief } from '../../src/work-memory/check/parsed-brief.js';
 import { briefPlace, filedNear, placeOf, placeOfKey, type FilingPlace } from '../../src/work-memory/scoring/filing.js';
 import { computeFeatures, FILED_NEAR_UNKNOWN, type CandidateEvidence } from '../../src/work-memory/scoring/features.js';
 import type { WorkOrigin } from '../../src/work-memory/corpus/types.js';
@@ -142,7 +143,7 @@ describe('the scorer reads each report’s place and the brief’s (rank.ts, che
   const text = '# Crash on start\n\nThe app crashes on start.';
   const check = (ownIssue?: string) => {
     const s = {
-      ...scoringFor(structuredClone(DEFAULT_CONFIG), text, { lexical: null, model: true, ownIssue }),
+      ...scoringFor(structuredClone(DEFAULT_CONFIG), parseBrief(text, { ownIssue }), { lexical: null, model: true }),
       method: 'calibrated' as const,
     };
     return new Map(rescore(index(), [basis(0)], 5, 'history', s).map((m) => [m.filePath, m]));
@@ -174,7 +175,8 @@ describe('the scorer reads each report’s place and the brief’s (rank.ts, che
 
 describe('the brief’s own place (check/run.ts scoringFor)', () => {
   const place = (text: string, ownIssue?: string) =>
-    scoringFor(structuredClone(DEFAULT_CONFIG), text, { lexical: null, model: true, ownIssue }).briefFiled ?? null;
+    scoringFor(structuredClone(DEFAULT_CONFIG), parseBrief(text, { ownIssue }), { lexical: null, model: true })
+      .briefFiled ?? null;
 
   it('is the issue `agentos ci` was told, or the one the brief states, in GitHub’s series', () => {
     expect(place('# Crash on start', '12')).toEqual(briefPlace('github', '12'));

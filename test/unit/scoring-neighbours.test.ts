@@ -1,4 +1,5 @@
 /** Where a report's nearest other work lies (scoring/neighbours.ts): the trackers' evidence against a crowded report. */
+import { parseBrief } from '../../src/work-memory/check/parsed-brief.js';
 import { nearestOtherWork } from '../../src/work-memory/scoring/neighbours.js';
 import {
   computeFeatures,
@@ -189,7 +190,7 @@ describe("`agentos ci` leaves the issue's own record out of its check (check/run
   };
   const text = '# Crash on start\n\nThe app crashes on start.';
   const scoring = (ownIssue?: string) => ({
-    ...scoringFor(structuredClone(DEFAULT_CONFIG), text, { lexical: null, model: true, ownIssue }),
+    ...scoringFor(structuredClone(DEFAULT_CONFIG), parseBrief(text, { ownIssue }), { lexical: null, model: true }),
     method: 'calibrated' as const,
   });
 

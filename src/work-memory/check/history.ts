@@ -1,6 +1,6 @@
 import { chunkMarkdown } from '../chunks/chunk.js';
 import { capBriefChunks, MAX_CHECK_CHARS } from './brief-limit.js';
-import { extractMetadata } from '../corpus/metadata.js';
+import type { ParsedBrief } from './parsed-brief.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import type { VectorIndex } from '../index/types.js';
 import { classifyScore, type HistoryStatus, type Thresholds } from './classify.js';
@@ -19,18 +19,18 @@ export interface HistoryCheck {
 }
 
 /** Embed the brief as the index embeds documents. */
-export async function embedBrief(text: string, embedder: Embedder, notes?: string[]): Promise<Float32Array[]> {
-  return (await embedBriefChunks(text, embedder, notes)).vectors;
+export async function embedBrief(brief: ParsedBrief, embedder: Embedder, notes?: string[]): Promise<Float32Array[]> {
+  return (await embedBriefChunks(brief, embedder, notes)).vectors;
 }
 
 /** The brief's chunks (their text, for "why it matched") and their vectors. */
 export async function embedBriefChunks(
-  text: string,
+  brief: ParsedBrief,
   embedder: Embedder,
   notes?: string[],
 ): Promise<{ texts: string[]; vectors: Float32Array[] }> {
-  const { metadata, body } = extractMetadata('brief.md', text, ['history'], '');
-  const chunks = chunkMarkdown(body, metadata.title, {
+  const { title, body, text } = brief;
+  const chunks = chunkMarkdown(body, title, {
     maxTokens: embedder.maxTokens - 2,
     minTokens: 24,
     countTokens: (t) => embedder.countTokens(t),

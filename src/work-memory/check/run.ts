@@ -1,4 +1,3 @@
-import { briefRelations } from '../corpus/relations.js';
 import type { LogisticModel } from '../scoring/calibration-types.js';
 import type { ProjectLine } from '../scoring/project-line.js';
 import { emptyLocalIndex } from './no-local-index.js';
@@ -10,18 +9,12 @@ import type { VectorIndex } from '../index/types.js';
 import type { HistoryStatus } from './classify.js';
 import { checkHistory, embedBriefChunks, type HistoryMatch } from './history.js';
 import { matchPaths } from '../scoring/match.js';
-import { briefForCheck } from './brief-limit.js';
+import { parseBrief, type ParsedBrief } from './parsed-brief.js';
 import type { LexicalData, LexicalView } from '../lexical/file.js';
 import type { Scoring } from '../scoring/rank.js';
 import { briefPlace, type FilingPlace } from '../scoring/filing.js';
 import { retrieveStandards, standardsNamedIn, withSuccessors, type StandardContext } from './standards.js';
-import { extractMetadata } from '../corpus/metadata.js';
 import { orgSummary, type OrgRequest, type OrgSummary, type OrgView } from '../org/open.js';
-
-/** The brief's title as the index would read it (H1, else first line): the title feature compares it with past titles. */
-export function briefTitle(text: string): string {
-  return extractMetadata('brief.md', text, ['history'], '').metadata.title;
-}
 
 /**
  * How every ranking of a text is scored (issue start, context, search, eval: one rule).
@@ -29,30 +22,29 @@ export function briefTitle(text: string): string {
  */
 export function scoringFor(
   config: Config,
-  text: string,
+  brief: ParsedBrief,
   o: {
     lexical: LexicalView | null;
     chunks?: string[];
     model: boolean;
-    ownIssue?: string;
     filed?: FilingPlace | null;
     trackerModel?: LogisticModel;
   },
 ): Scoring {
-  const relations = briefRelations(text, o.ownIssue);
+  const { relations, ownIssue } = brief;
   // A brief that is issue #N (told by `agentos ci`, or stated as the same-issue rule reads it) stands at
   // N in GitHub's filing order; any other is newer than every report.
   const filed = o.filed ?? (relations.own ? briefPlace('github', relations.own) : null);
   return {
     method: o.model ? (o.lexical ? config.scoring.method : 'cosine') : 'lexical',
     lexical: o.lexical,
-    briefText: text,
-    briefTitle: briefTitle(text),
+    briefText: brief.text,
+    briefTitle: brief.title,
     briefRelations: relations,
     briefChunks: o.chunks,
     lines: scoringLines(config),
     ...(filed ? { briefFiled: filed } : {}),
-    ...(o.ownIssue ? { exclude: isRecordOf(o.ownIssue) } : {}),
+    ...(ownIssue ? { exclude: isRecordOf(ownIssue) } : {}),
     ...(o.trackerModel ? { trackerModel: o.trackerModel } : {}),
   };
 }
@@ -198,18 +190,18 @@ async function checkOnce(
       `the model could not be loaded (${errorMessage(loaded.error)}); answering from the lexical index (method: lexical), which never reports a duplicate unless the brief is a near-verbatim copy`,
     );
   const t1 = now();
-  const limited = briefForCheck(briefText); // bounded work per brief, and the user is told which part
-  if (limited.note) warnings.push(limited.note);
+  // Read once: bounded work per brief (the user is told which part), and every step below reads this value.
+  const brief = parseBrief(briefText, { ownIssue: opts.ownIssue });
+  if (brief.limitNote) warnings.push(brief.limitNote);
   const { texts, vectors } = loaded.embedder
-    ? await embedBriefChunks(limited.text, loaded.embedder, warnings)
+    ? await embedBriefChunks(brief, loaded.embedder, warnings)
     : { texts: [], vectors: [] };
   timings.embedMs = now() - t1;
   // The calibrated score needs the lexical index; without one the score is the cosine (and a warning said why).
-  const scoring = scoringFor(config, limited.text, {
+  const scoring = scoringFor(config, brief, {
     lexical,
     chunks: texts,
     model: Boolean(loaded.embedder),
-    ownIssue: opts.ownIssue,
     trackerModel: own.line?.model,
   });
   const t2 = now();
@@ -218,7 +210,7 @@ async function checkOnce(
     ? await historyOutcome(config, deps, opts, asked, run)
     : { status: 'clear' as const, matches: [], nearest: [], error: null, method };
   const standards = opts.standards
-    ? standardsOutcome(config, opts, asked, history, briefText)
+    ? standardsOutcome(config, opts, asked, history, brief)
     : { items: [], error: null, method };
   timings.queryMs = now() - t2;
   return { history, standards, warnings, timings };
@@ -320,7 +312,7 @@ function standardsOutcome(
   opts: CheckOptions,
   q: Asked,
   history: HistoryOutcome,
-  briefText: string,
+  brief: ParsedBrief,
 ): StandardsOutcome {
   const { index, vectors, scoring } = q;
   // What the history check shows (a duplicate or related work): a design there is not repeated as a standard.
@@ -342,7 +334,7 @@ function standardsOutcome(
     { candidates: config.standards.candidates, threshold: config.thresholds.standards, k: config.standards.k },
     scoring,
     relatedHere,
-    standardsNamedIn(index, briefText),
+    standardsNamedIn(index, brief.citations),
   ).filter((s) => !shown.has(s.filePath));
   return { items: withSuccessors(index, items), error: null, method: q.method };
 }

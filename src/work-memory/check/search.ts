@@ -1,4 +1,5 @@
 import type { Config } from '../../shared/config/schema.js';
+import { parseBrief } from './parsed-brief.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { CorpusType } from '../corpus/types.js';
 import type { Embedder } from '../embeddings/embedder.js';
@@ -87,7 +88,12 @@ export async function rankQuery(
   o: { types: CorpusType[]; limit: number; org?: OrgSearch },
 ): Promise<SearchResult[]> {
   const vectors = embedder ? await embedder.embed([query]) : [];
-  const scoring = scoringFor(config, query, { lexical, chunks: [query], model: Boolean(embedder) });
+  // A query is scored as a brief is (its title, the issue it states); it is embedded whole, as one passage.
+  const scoring = scoringFor(config, parseBrief(query, { whole: true }), {
+    lexical,
+    chunks: [query],
+    model: Boolean(embedder),
+  });
   if (!o.org) return searchIndex(index, vectors, scoring, o);
   // Org scope: each type's candidates come from the team store; if it cannot answer, the local index does, and says so.
   const perType: Array<[CorpusType, HistoryMatch[]]> = [];

@@ -8,7 +8,7 @@ import type { StoredDoc, VectorIndex } from '../index/types.js';
 import { nearestDocuments } from './history.js';
 import { rescore, type Scoring } from '../scoring/rank.js';
 import type { HistoryMatch } from '../scoring/match.js';
-import { namedStandards } from '../corpus/citations.js';
+import { namedStandards, type Citations } from '../corpus/citations.js';
 
 export interface StandardContext {
   filePath: string;
@@ -237,10 +237,10 @@ export function snippetOf(m: { excerpt: string; summary: string }): string {
 /** A brief that names more than this many standards is a list of them, not a brief: the first ones are attached. */
 export const MAX_CITED = 5;
 
-/** The ADRs and standards of the index that the brief names (corpus/citations.ts). */
-export function standardsNamedIn(index: VectorIndex, briefText: string): string[] {
+/** The ADRs and standards of the index that the brief names (its citations, read once: check/parsed-brief.ts). */
+export function standardsNamedIn(index: VectorIndex, cited: Citations): string[] {
   const docs = index.documents?.('standard') ?? [];
-  return docs.length ? namedStandards(briefText, docs) : [];
+  return docs.length ? namedStandards(cited, docs) : [];
 }
 
 /**

@@ -41,11 +41,20 @@ const SLUG_NOISE = new Set(['adr', 'use', 'for', 'and', 'the', 'with', 'from', '
 /** Path segments compared from the end: a URL's host and repository are not part of the document's path. */
 const MAX_SEGMENTS = 12;
 
-/** Paths (repository-relative) of the ADRs and standards the text names, in the index's order. */
-export function namedStandards(text: string, docs: readonly CitableDoc[]): string[] {
-  const adrs = numbers(text, ADR_WORD);
-  const standards = numbers(text, STANDARD_WORD);
-  const mentioned = fileMentions(text);
+/** What a text names, read in one pass: ADR and standard numbers, and the paths and numbered file names it writes. */
+export interface Citations {
+  adrs: ReadonlySet<number>;
+  standards: ReadonlySet<number>;
+  mentioned: Mentions;
+}
+
+export function citationsIn(text: string): Citations {
+  return { adrs: numbers(text, ADR_WORD), standards: numbers(text, STANDARD_WORD), mentioned: fileMentions(text) };
+}
+
+/** Paths (repository-relative) of the ADRs and standards a text names (or its citations, read once), in the index's order. */
+export function namedStandards(cited: string | Citations, docs: readonly CitableDoc[]): string[] {
+  const { adrs, standards, mentioned } = typeof cited === 'string' ? citationsIn(cited) : cited;
   // A number two ADRs (or two standards) share names neither: which one was meant is not known.
   const byNumber = new Map<string, number>();
   for (const d of docs) {
@@ -123,7 +132,7 @@ function runsOn(text: string, at: number, first: boolean): boolean {
   return /[\w\u2013-]/.test(c);
 }
 
-interface Mentions {
+export interface Mentions {
   /** Whether the text names this path: itself, a longer path ending in it (a URL), or a tail of it with a folder. */
   names(path: string): boolean;
   /** Numbered file stems written anywhere (`00008-json-report-schema`). */

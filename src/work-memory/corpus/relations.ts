@@ -14,9 +14,6 @@
  * #12 +++" opens every clone: a clone is the next piece of work, never a copy).
  */
 
-import { splitFrontmatter } from './frontmatter.js';
-import { firstH1 } from './heading.js';
-
 /** Issue ids (digits, leading zeros dropped) a text names as related or prerequisite work. */
 export function namedRelatedIds(text: string, ownId: string | null = null): string[] {
   const ids = new Set<string>();
@@ -84,22 +81,13 @@ export interface BriefRelations {
 }
 
 /**
- * `ownIssue`: the issue the brief is when its caller knows it (`agentos ci`: the issue just opened,
- * whose title may well open with another issue's number); null, none; absent, read from the text.
+ * `own`: the issue the brief is, either as its caller knows it (`given`: `agentos ci`'s issue just opened, whose
+ * title may well open with another issue's number, and which is normalised here) or as the text states it
+ * (statedIssueId, read with the brief's metadata: check/parsed-brief.ts); null, none.
  */
-export function briefRelations(text: string, ownIssue?: string | null): BriefRelations {
-  const own =
-    ownIssue === undefined
-      ? statedIssueOf(text)
-      : ownIssue === null
-        ? null
-        : (/^0*(\d{1,7})$/.exec(ownIssue)?.[1] ?? null);
-  return { own, related: new Set(namedRelatedIds(text, own)) };
-}
-
-function statedIssueOf(text: string): string | null {
-  const fm = splitFrontmatter(text);
-  return statedIssueId(fm.data, firstH1(fm.body), fm.body);
+export function briefRelations(text: string, own: string | null, given = false): BriefRelations {
+  const id = own !== null && given ? (/^0*(\d{1,7})$/.exec(own)?.[1] ?? null) : own;
+  return { own: id, related: new Set(namedRelatedIds(text, id)) };
 }
 
 /** `# Issue #19: …`, `# #19 - Feature: …`: a heading that opens with its issue (not "Follow-up to #19"). */

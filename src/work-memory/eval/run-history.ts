@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseBrief } from '../check/parsed-brief.js';
 import { checkHistory, embedBrief } from '../check/history.js';
 import { matchPaths, type HistoryMatch } from '../scoring/match.js';
 import { readLiveSources } from '../index/source-plan.js';
@@ -106,7 +107,11 @@ function askOwnDocument(
   // The product's own scoring rule (title, floors at the configured lines, cosine without a lexical index).
   // Every candidate kept (keepAll), its features read whole: the rows a refit of the project's line reads (eval/refit.ts).
   const scoring: Scoring = {
-    ...scoringFor(config, texts.get(d.filePath) ?? '', { lexical, model: true, filed: placeOf(d.origin) }),
+    ...scoringFor(config, parseBrief(texts.get(d.filePath) ?? '', { whole: true }), {
+      lexical,
+      model: true,
+      filed: placeOf(d.origin),
+    }),
     exclude: sameWork,
     keepAll: true,
     wholeText: 'all',
@@ -139,9 +144,10 @@ async function askClosedDuplicate(
   p: { key: string; of: string; text: string },
 ): Promise<QueryResult> {
   const s0 = performance.now();
-  const vectors = await embedBrief(p.text, embedder);
+  const brief = parseBrief(p.text, { whole: true });
+  const vectors = await embedBrief(brief, embedder);
   const scoring: Scoring = {
-    ...scoringFor(config, p.text, { lexical, model: true, filed: placeOfKey(p.key) }),
+    ...scoringFor(config, brief, { lexical, model: true, filed: placeOfKey(p.key) }),
     keepAll: true,
     wholeText: 'all',
   };

@@ -4,6 +4,7 @@
  * own scoring, and keep per-brief results with every candidate's features
  * and label (the input of scripts/fit-calibration.mjs).
  */
+import { parseBrief, type ParsedBrief } from '../check/parsed-brief.js';
 import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { UsageError } from '../../shared/errors.js';
@@ -129,7 +130,8 @@ export async function runSet(o: SetRunOptions): Promise<SetRun> {
       for (const other of built) {
         if (other === b) continue;
         for (const c of other.project.cases.filter((x) => x.kind !== 'design_cites_standard')) {
-          const r = await askStandards(b, c, e, o.config, []);
+          const brief = parseBrief(c.text, { whole: true });
+          const r = askStandards(b, c, { brief, ...(await embedBriefChunks(brief, e)) }, o.config, []);
           results.push({
             ...emptyResult(`${c.id}@${b.project.name}`, b.project.name, 'cross_project', c.group),
             standards: { governing: [], candidates: r, crossProject: true, standardDocs: standardCount(b.index) },
@@ -224,7 +226,7 @@ async function embedAll(briefs: string[], e: Embedder, onProgress?: (m: string) 
     countTokens: (t: string) => e.countTokens(t),
     embed: async (ts: string[]) => (texts.push(...ts), ts.map(() => new Float32Array(e.dimensions))),
   };
-  for (const b of briefs) await embedBriefChunks(b, collector);
+  for (const b of briefs) await embedBriefChunks(parseBrief(b, { whole: true }), collector);
   for (let i = 0; i < texts.length; i += SLICE) {
     await e.embed(texts.slice(i, i + SLICE));
     if (i % (SLICE * 10) === 0) onProgress?.(`embedding briefs ${i}/${texts.length}`);
@@ -251,25 +253,27 @@ export function emptyResult(id: string, project: string, kind: string, group: st
   };
 }
 
-function caseScoring(b: Built, c: EvalCase, chunks: string[], config: Config): Scoring {
+function caseScoring(b: Built, c: EvalCase, brief: ParsedBrief, chunks: string[], config: Config): Scoring {
   const excluded = new Set(c.exclude.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p));
   const filed = c.reportId !== undefined ? briefPlace('tracker', c.reportId) : null;
   return {
-    ...scoringFor(config, c.text, { lexical: b.lexical, chunks, model: true, filed }),
+    ...scoringFor(config, brief, { lexical: b.lexical, chunks, model: true, filed }),
     exclude: excluded.size ? (p) => excluded.has(p) : undefined,
     wholeText: 'all',
   };
 }
 
 /** A brief as `eval --save` asks it: its candidates kept whole, so a refit does not start from what the shipped score chose. */
-function savedScoring(b: Built, c: EvalCase, chunks: string[], config: Config): Scoring {
-  return { ...caseScoring(b, c, chunks, config), keepAll: true };
+function savedScoring(b: Built, c: EvalCase, brief: ParsedBrief, chunks: string[], config: Config): Scoring {
+  return { ...caseScoring(b, c, brief, chunks, config), keepAll: true };
 }
 
 async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<CaseResult> {
-  const { texts, vectors } = await embedBriefChunks(c.text, e);
+  // Read once, as the product reads a brief; whole, as the eval always asked (its briefs are under the check's limit).
+  const brief = parseBrief(c.text, { whole: true });
+  const { texts, vectors } = await embedBriefChunks(brief, e);
   const s0 = performance.now();
-  const scoring = savedScoring(b, c, texts, config);
+  const scoring = savedScoring(b, c, brief, texts, config);
   const { nearest: all } = checkHistory(b.index, vectors, CANDIDATES, config.thresholds, scoring);
   const ms = performance.now() - s0;
   const targets = c.expected.map((id) => b.pathOf.get(id)).filter((p): p is string => !!p);
@@ -305,23 +309,24 @@ async function ask(b: Built, c: EvalCase, e: Embedder, config: Config): Promise<
       b.index.docCount('standard') > 0
         ? {
             governing,
-            candidates: await askStandards(b, c, e, config, governing),
+            candidates: askStandards(b, c, { brief, texts, vectors }, config, governing),
             standardDocs: standardCount(b.index),
           }
         : undefined,
   };
 }
 
-async function askStandards(
+/** The standards check's candidates for a brief already read and embedded (ask). */
+function askStandards(
   b: Built,
   c: EvalCase,
-  e: Embedder,
+  asked: { brief: ParsedBrief; texts: string[]; vectors: Float32Array[] },
   config: Config,
   governing: string[],
-): Promise<Candidate[]> {
-  const { texts, vectors } = await embedBriefChunks(c.text, e);
+): Candidate[] {
+  const { brief, texts, vectors } = asked;
   const gov = new Set(governing);
-  const scoring = caseScoring(b, c, texts, config);
+  const scoring = caseScoring(b, c, brief, texts, config);
   // Every candidate the retrievers propose at the product's depth, not only the best by today's governs score: what
   // a refit reads is then the same whatever calibration ran the eval (the metrics take the best, as the product).
   const found = rescore(b.index, vectors, STANDARD_CANDIDATES, 'standard', { ...scoring, keepAll: true });
@@ -329,7 +334,7 @@ async function askStandards(
   const history = checkHistory(b.index, vectors, config.history.k, config.thresholds, scoring);
   const related = new Set(history.matches.flatMap(matchPaths));
   const historyScore = new Map(history.nearest.flatMap((m) => matchPaths(m).map((p) => [p, m.score] as const)));
-  const named = new Map(standardsNamedIn(b.index, c.text).map((p, i) => [p, i] as const));
+  const named = new Map(standardsNamedIn(b.index, brief.citations).map((p, i) => [p, i] as const));
   const out: Candidate[] = found.map((m) => ({
     path: m.filePath,
     label: gov.has(m.filePath) ? 1 : 0,
