@@ -9,10 +9,10 @@
  * minute before trying again, so that hooks stay fast while it is down.
  */
 import type { Config } from '../shared/config/schema.js';
-import { errorMessage, TeamStoreUnavailableError } from '../shared/errors.js';
+import { errorMessage } from '../shared/errors.js';
 import { withTeamStoreDeadline, type TeamStoreClient } from '../shared/team-store/connect.js';
 import { repositoryName } from '../shared/team-store/repository.js';
-import { SCHEMA_VERSION, schemaVersion } from '../shared/team-store/schema.js';
+import { requireCurrentSchema } from '../shared/team-store/schema.js';
 import { storeUrl } from '../shared/team-store/url.js';
 import { oneLine } from '../shared/sanitize.js';
 import type { SharedQueue } from './open.js';
@@ -91,15 +91,7 @@ export async function shareAttempts(
   noteConnecting(root, now(), deadline);
   try {
     const report = await withTeamStoreDeadline(url, deadline, async (client) => {
-      const version = await schemaVersion(client);
-      if (version < SCHEMA_VERSION)
-        throw new TeamStoreUnavailableError(
-          `the store's schema is version ${version}; shared attempts need version ${SCHEMA_VERSION} (the author is the login role): run \`agentos store init\``,
-        );
-      if (version > SCHEMA_VERSION)
-        throw new TeamStoreUnavailableError(
-          `the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`,
-        );
+      await requireCurrentSchema(client);
       const r: ShareReport = {
         sent: 0,
         rejected: 0,

@@ -12,7 +12,7 @@ import { addTags } from '../shared/option-values.js';
 import { isCalendarDate } from '../shared/text/calendar.js';
 import { RENAMED_METHODS, SCORING_METHODS } from '../shared/config/model-values.js';
 import type { CommandContext } from './context.js';
-import type { HotCommand } from './hot-specs.js';
+import type { HotCommand } from './flag-spec.js';
 
 /** What a definition's action uses: the run's context (built on first use), where its exit code goes, and the I/O. */
 export interface CommandDeps {

@@ -12,12 +12,13 @@
  * HOT_WORDS (hot-specs.ts). The flags are read from the same specs commander is built from.
  */
 import type { HookRunOptions } from '../agents/hooks/run.js';
-import type { CheckOptions } from './commands/attempt/index.js';
+import type { CheckOptions } from './commands/attempt/check/index.js';
 import type { RunOptions } from './commands/run/index.js';
 import type { IO } from '../shared/io.js';
 import { guardActionsLog } from '../shared/actions-log.js';
 import { addTags, HOOK_EVENTS } from '../shared/option-values.js';
-import { ATTEMPT_CHECK, flagDefaults, flagTable, HOOKS_RUN, RUN, type FlagSpec } from './hot-specs.js';
+import { ATTEMPT_CHECK, flagDefaults, flagTable, HOOKS_RUN, RUN } from './hot-specs.js';
+import type { FlagSpec } from './flag-spec.js';
 
 export { processIO } from '../shared/io.js';
 
@@ -124,7 +125,7 @@ export async function runFastRoute(route: FastRoute, io: IO): Promise<number> {
       const { runRun } = await import('./commands/run/index.js');
       return await runRun(ctx, route.words, route.opts);
     }
-    const { runAttemptCheck } = await import('./commands/attempt/index.js');
+    const { runAttemptCheck } = await import('./commands/attempt/check/index.js');
     return await runAttemptCheck(ctx, route.words, route.opts);
   } catch (e) {
     const { reportError } = await import('./report-error.js');

@@ -3,9 +3,9 @@
  * `agentos index` after a build (one command never imports another; both import this).
  */
 import type { CommandContext } from './context.js';
-import { IndexUnavailableError, TeamStoreUnavailableError } from '../shared/errors.js';
+import { IndexUnavailableError } from '../shared/errors.js';
 import { repositoryName } from '../shared/team-store/repository.js';
-import { SCHEMA_VERSION, schemaVersion } from '../shared/team-store/schema.js';
+import { requireCurrentSchema } from '../shared/team-store/schema.js';
 import { syncToTeamStore, type SyncReport } from '../work-memory/index/team-store-sync.js';
 import { withTeamStore } from './team-store.js';
 import { CONFIG_PATH, MAX_CONFIG_BYTES, parseConfigText } from '../shared/config/load.js';
@@ -27,13 +27,7 @@ export async function syncTeamStore(ctx: CommandContext): Promise<SyncReport> {
   return withTeamStore(
     ctx,
     async (client) => {
-      const version = await schemaVersion(client);
-      if (version !== SCHEMA_VERSION)
-        throw new TeamStoreUnavailableError(
-          version === 0
-            ? 'the store has no agentos schema yet: run `agentos store init`'
-            : `the store's schema is version ${version}, this agentos writes ${SCHEMA_VERSION}: run \`agentos store init\` (or upgrade agentos)`,
-        );
+      await requireCurrentSchema(client);
       return syncToTeamStore(client, local, lexical, repository);
     },
     true,

@@ -324,7 +324,7 @@ describe('--scope org on a real PostgreSQL with pgvector', () => {
       const { r, json } = await start(other, briefs[0], ['--scope', 'org']);
       expect(json.scope).toBe('repo');
       expect(r.stderr).toContain(
-        `the store's schema is version 1, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``,
+        `the store's schema is version 1, older than this agentos (${SCHEMA_VERSION}): run \`agentos store init\``,
       );
     } finally {
       await sql(`UPDATE agentos_schema SET version = ${SCHEMA_VERSION}`);

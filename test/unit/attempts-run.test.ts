@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { ConfirmCancelled, inquirerProceed } from '../../src/attempt-memory/confirm.js';
 import { openAttemptMemory } from '../../src/attempt-memory/open.js';
-import { parseAttempts } from '../../src/cli/commands/attempt/index.js';
+import { parseAttempts } from '../../src/cli/commands/attempt/record/index.js';
 import { runRun, type RunOptions } from '../../src/cli/commands/run/index.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config/schema.js';
 import { ExitCode } from '../../src/shared/errors.js';

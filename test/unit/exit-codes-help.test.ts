@@ -47,7 +47,8 @@ function codeFiles(folder: string): string[] {
     : readdirSync(at)
         .filter((f) => f.endsWith('.ts'))
         .map((f) => path.join(at, f));
-  const home = path.dirname(own[0]);
+  // A subcommand's folder (store/init) may read what its command shares (store/…); never another command's.
+  const home = path.join(CLI, 'commands', folder.split('/')[0]) + path.sep;
   const seen = new Set<string>();
   const todo = [...own];
   while (todo.length) {
@@ -58,7 +59,7 @@ function codeFiles(folder: string): string[] {
       // The registry and the context build every command; another command's folder is never imported (check-layers).
       if (!t.startsWith(CLI + path.sep) || t === path.join(CLI, 'cli.ts') || t === path.join(CLI, 'context.ts'))
         continue;
-      if (t.startsWith(path.join(CLI, 'commands') + path.sep) && path.dirname(t) !== home) continue;
+      if (t.startsWith(path.join(CLI, 'commands') + path.sep) && !t.startsWith(home)) continue;
       todo.push(t);
     }
   }
@@ -105,17 +106,17 @@ for (const c of program.commands) walk(c, [c.name()]);
 const FOLDER: Record<string, string> = {
   'issue start': 'issue-start',
   'worked-on': 'worked-on',
-  'attempt record': 'attempt',
-  'attempt check': 'attempt',
-  'attempt list': 'attempt',
-  'hooks install': 'hooks',
-  'hooks uninstall': 'hooks',
+  'attempt record': 'attempt/record',
+  'attempt check': 'attempt/check',
+  'attempt list': 'attempt/list',
+  'hooks install': 'hooks/install',
+  'hooks uninstall': 'hooks/uninstall',
   'model fetch': 'model',
-  'store init': 'store/index.ts',
-  'store status': 'store/index.ts',
-  'store remove': 'store/index.ts',
+  'store init': 'store/init',
+  'store status': 'store/status',
+  'store remove': 'store/remove',
   'ci github': 'ci',
-  'store sync': 'store/sync.ts',
+  'store sync': 'store/sync',
 };
 
 test('every command with a folder of its own is checked', () => {
@@ -149,8 +150,14 @@ test('codes from what src/cli/ shares count for each command that reaches it, an
   expect(codesIn('issue-start')).toContain(ExitCode.IndexUnavailable);
   expect(codeFiles('index')).toContain(path.join(CLI, 'publish.ts'));
   // store status reaches the connection (exit 7), not publishing (which can also say 4).
-  expect(codeFiles('store/index.ts')).toContain(path.join(CLI, 'team-store.ts'));
-  expect(codeFiles('store/index.ts')).not.toContain(path.join(CLI, 'publish.ts'));
+  expect(codeFiles('store/status')).toContain(path.join(CLI, 'team-store.ts'));
+  expect(codeFiles('store/status')).not.toContain(path.join(CLI, 'publish.ts'));
+  expect(codeFiles('store/sync')).toContain(path.join(CLI, 'publish.ts'));
+  // A subcommand reads what its command shares, never a sibling it does not import.
+  expect(codeFiles('attempt/record')).toContain(path.join(CLI, 'commands', 'attempt', 'common.ts'));
+  expect(codeFiles('attempt/record').some((f) => f.includes(`${path.sep}attempt${path.sep}list${path.sep}`))).toBe(
+    false,
+  );
   for (const folder of ['issue-start', 'ci', 'index', 'store'])
     expect(
       codeFiles(folder).filter(

@@ -10,7 +10,7 @@ import {
 import { UsageError } from '../../src/shared/errors.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runHooksInstall } from '../../src/cli/commands/hooks/index.js';
+import { runHooksInstall } from '../../src/cli/commands/hooks/install/index.js';
 import { makeIO, makeProject, testContext } from '../helpers/fakes.js';
 
 const PREFIX = 'agentos';

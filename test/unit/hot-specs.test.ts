@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildProgram } from '../../src/cli/cli.js';
-import { ATTEMPT_CHECK, HOOKS_RUN, HOT_WORDS, RUN, type HotCommand } from '../../src/cli/hot-specs.js';
+import { ATTEMPT_CHECK, HOOKS_RUN, HOT_WORDS, RUN } from '../../src/cli/hot-specs.js';
+import type { HotCommand } from '../../src/cli/flag-spec.js';
 import { parseFastRoute } from '../../src/cli/fast-path.js';
 import { REPO } from '../helpers/paths.js';
 import { makeIO } from '../helpers/fakes.js';

@@ -24,6 +24,24 @@ export async function schemaVersion(client: TeamStoreClient): Promise<number> {
   return r.rows[0]?.version ?? 0;
 }
 
+/**
+ * Why a store at this schema version cannot be read or written by this agentos, in one wording for every reader
+ * and writer (checks, syncs, shared attempts, `store remove`); null when it can.
+ */
+export function schemaProblem(version: number): string | null {
+  if (version === SCHEMA_VERSION) return null;
+  if (version === 0) return 'the store has no agentos schema yet: run `agentos store init`';
+  return version < SCHEMA_VERSION
+    ? `the store's schema is version ${version}, older than this agentos (${SCHEMA_VERSION}): run \`agentos store init\``
+    : `the store's schema is version ${version}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`;
+}
+
+/** The one check before reading or writing the store: its schema is this agentos' version, else exit 7 with why. */
+export async function requireCurrentSchema(client: TeamStoreClient): Promise<void> {
+  const problem = schemaProblem(await schemaVersion(client));
+  if (problem) throw new TeamStoreUnavailableError(problem);
+}
+
 /** What `store init` did: the version before and after, and whether pgvector was installed now. */
 export interface MigrationResult {
   from: number;
@@ -103,10 +121,7 @@ export async function migrate(client: TeamStoreClient): Promise<MigrationResult>
       throw e;
     }
     const from = await schemaVersion(client);
-    if (from > SCHEMA_VERSION)
-      throw new TeamStoreUnavailableError(
-        `the store's schema is version ${from}, newer than this agentos knows (${SCHEMA_VERSION}); upgrade agentos`,
-      );
+    if (from > SCHEMA_VERSION) throw new TeamStoreUnavailableError(schemaProblem(from)!);
     try {
       for (let v = from; v < SCHEMA_VERSION; v++) for (const sql of MIGRATIONS[v]) await client.query(sql);
     } catch (e) {

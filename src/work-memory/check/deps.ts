@@ -3,11 +3,10 @@ import { modelSetup } from '../index/model-setup.js';
 import { openIndex } from '../index/hnsw-index.js';
 import { openLexical } from '../lexical/file.js';
 import type { CheckDeps } from './run.js';
-import { TeamStoreUnavailableError } from '../../shared/errors.js';
 import type { StartedWorker } from '../embeddings/worker-runner.js';
 import { withTeamStoreDeadline } from '../../shared/team-store/connect.js';
 import { repositoryName } from '../../shared/team-store/repository.js';
-import { SCHEMA_VERSION, schemaVersion } from '../../shared/team-store/schema.js';
+import { requireCurrentSchema } from '../../shared/team-store/schema.js';
 import { plainTextWarning, storeConfigured, storeUrl, target } from '../../shared/team-store/url.js';
 import type { ModelMatch } from '../org/fetch.js';
 import { openOrgView, type OrgRequest } from '../org/open.js';
@@ -66,11 +65,7 @@ async function openOrg(
     );
   }
   return withTeamStoreDeadline(url, config.store.timeoutMs, async (client) => {
-    const version = await schemaVersion(client);
-    if (version !== SCHEMA_VERSION)
-      throw new TeamStoreUnavailableError(
-        `the store's schema is version ${version}, this agentos reads ${SCHEMA_VERSION}: run \`agentos store init\``,
-      );
+    await requireCurrentSchema(client);
     const view = await openOrgView(client, { ...q, self, model });
     return { ...view, notes: [...notes, ...view.notes], where: target(url) };
   });

@@ -1,6 +1,7 @@
 import { type Command } from 'commander';
-import { RUN } from '../../hot-specs.js';
+import { RUN } from './spec.js';
 import { type CommandDeps, addFlags } from '../../define.js';
+import type { RunOptions } from './index.js';
 
 /** `agentos run`: its flags, help and exit codes; the run function is loaded only when it runs. */
 export function define(program: Command, { context, setCode }: CommandDeps): void {
@@ -17,7 +18,7 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
       'after',
       `\nExit status: the command's own (128+N when signal N ended it; 127 not found, 126 not executable).\nagentos' own codes apply only when the command did not run: 2 usage, 6 not run (a repeat), 130 Ctrl-C at the prompt.`,
     )
-    .action(async (argv: string[], opts) => {
+    .action(async (argv: string[], opts: RunOptions) => {
       const { runRun } = await import('./index.js');
       setCode(await runRun(context(), argv, opts));
     });

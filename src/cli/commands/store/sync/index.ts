@@ -1,16 +1,19 @@
 /** `agentos store sync`: this repository's live index into the team store (and what `index` runs after a build). */
-import type { CommandContext } from '../../context.js';
-import { ExitCode, TeamStoreUnavailableError, UsageError, errorMessage } from '../../../shared/errors.js';
-import { describeSync, notPublishing, syncTeamStore } from '../../publish.js';
-import { sharingAttempts } from '../../../attempt-memory/open.js';
-import { MAX_PULL_ROWS, notMemberWarning, shareAttempts, type ShareReport } from '../../../attempt-memory/share.js';
-import { repositoryName } from '../../../shared/team-store/repository.js';
+import type { CommandContext } from '../../../context.js';
+import { ExitCode, TeamStoreUnavailableError, UsageError, errorMessage } from '../../../../shared/errors.js';
+import { describeSync, notPublishing, syncTeamStore } from '../../../publish.js';
+import { sharingAttempts } from '../../../../attempt-memory/open.js';
+import { MAX_PULL_ROWS, notMemberWarning, shareAttempts, type ShareReport } from '../../../../attempt-memory/share.js';
+import { repositoryName } from '../../../../shared/team-store/repository.js';
 
 /** Push this repository's live index into the team store (what `index` does after a build when a store is configured). */
-export async function runStoreSync(
-  ctx: CommandContext,
-  opts: { json?: boolean; anyBranch?: boolean },
-): Promise<number> {
+export interface TeamStoreSyncOptions {
+  json?: boolean;
+  /** Replace the team's copy from a branch other than the default one. */
+  anyBranch?: boolean;
+}
+
+export async function runStoreSync(ctx: CommandContext, opts: TeamStoreSyncOptions): Promise<number> {
   const why = await notPublishing(ctx, { explicit: true, anyBranch: opts.anyBranch === true });
   if (why) throw new UsageError(`store sync: ${why}`);
   const report = await syncTeamStore(ctx);

@@ -1,14 +1,9 @@
-/**
- * `agentos attempt record | check | list`: the attempt memory by hand (and for
- * tools that are not hooks). `check` exits 0 either way: it informs, `run` decides.
- */
-import type { CommandContext } from '../../context.js';
-import { HOOK_STORE_DEADLINE_MS, shareBestEffort } from '../../../attempt-memory/share.js';
-import type { Config } from '../../../shared/config/schema.js';
-import { isOutcome, OUTCOMES, type NewAttempt, type Outcome } from '../../../attempt-memory/types.js';
-import { renderAttemptLine, renderRepeatWarning } from '../../../attempt-memory/render.js';
-import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
-import { loadProject, paint, requireCommand } from './common.js';
+/** `agentos attempt record`: one attempt by hand, or JSON from stdin (tools that are not hooks). */
+import type { CommandContext } from '../../../context.js';
+import { shareBestEffort } from '../../../../attempt-memory/share.js';
+import { isOutcome, OUTCOMES, type NewAttempt, type Outcome } from '../../../../attempt-memory/types.js';
+import { ExitCode, UsageError, errorMessage } from '../../../../shared/errors.js';
+import { loadProject } from '../common.js';
 
 export interface RecordOptions {
   outcome?: Outcome;
@@ -76,124 +71,6 @@ export async function runAttemptRecord(
     else
       for (const r of recorded)
         io.stdout.write(`Recorded ${r.outcome} ${r.id}${r.tags.length ? ` (tags: ${r.tags.join(', ')})` : ''}\n`);
-  } finally {
-    memory.close();
-  }
-  return ExitCode.Ok;
-}
-
-export interface CheckOptions {
-  tool: string;
-  command?: string;
-  context?: string;
-  tags: string[];
-  json?: boolean;
-}
-
-export async function runAttemptCheck(ctx: CommandContext, words: string[], opts: CheckOptions): Promise<number> {
-  const { io } = ctx;
-  const command = requireCommand(words, opts.command, 'attempt check');
-  const project = await loadProject(ctx);
-  const threshold = project.config.attempts.repeatThreshold;
-  let warnings;
-  try {
-    await refreshFromTeam(ctx, project.config);
-    const memory = await ctx.attempts('read');
-    try {
-      warnings = memory.checkRepeat({ tool: opts.tool, command, context: opts.context ?? null, tags: opts.tags });
-    } finally {
-      memory.close();
-    }
-  } catch (e) {
-    // The check informs; it never blocks. Say what failed.
-    io.stderr.write(`agentos: attempt check failed: ${errorMessage(e)}. No history was consulted.\n`);
-    if (opts.json)
-      io.stdout.write(
-        JSON.stringify({ command, status: 'error', error: errorMessage(e), repeat: false, warnings: [] }, null, 2) +
-          '\n',
-      );
-    return ExitCode.Ok;
-  }
-  if (opts.json) {
-    io.stdout.write(
-      JSON.stringify(
-        { command, status: 'ok', method: 'lexical:attempts', threshold, repeat: warnings.length > 0, warnings },
-        null,
-        2,
-      ) + '\n',
-    );
-  } else if (warnings.length > 0) {
-    io.stdout.write(
-      renderRepeatWarning(warnings, threshold, project.config.attempts.failureLookbackDays, await paint(io, 'stdout')),
-    );
-  } else {
-    io.stdout.write(`No similar failure in the last ${project.config.attempts.failureLookbackDays} days.\n`);
-  }
-  return ExitCode.Ok;
-}
-
-/**
- * The team's recent attempts first (attempts.scope: org; at most every few minutes, within the hooks'
- * deadline), as `run` reads them: a teammate's failure warns here too. Informs only: a refresh that
- * cannot happen (the memory busy or read-only, the store away) is said, and the local check goes on.
- */
-async function refreshFromTeam(ctx: CommandContext, config: Config): Promise<void> {
-  if (!config.attempts.enabled || config.attempts.scope !== 'org') return;
-  try {
-    const writable = await ctx.attempts('write');
-    try {
-      const warning = await shareBestEffort(
-        ctx.root(),
-        config,
-        writable.queue,
-        ctx.io.env,
-        'refresh',
-        () => new Date(),
-        HOOK_STORE_DEADLINE_MS,
-      );
-      if (warning) ctx.io.stderr.write(`agentos: warning: ${warning}\n`);
-    } finally {
-      writable.close();
-    }
-  } catch (e) {
-    ctx.io.stderr.write(
-      `agentos: warning: the team's attempts were not refreshed (${errorMessage(e)}); checked against this machine's records\n`,
-    );
-  }
-}
-
-export interface ListOptions {
-  failures?: boolean;
-  successes?: boolean;
-  since?: Date;
-  tag?: string;
-  session?: string;
-  all?: boolean;
-  limit?: number;
-  json?: boolean;
-}
-
-export async function runAttemptList(ctx: CommandContext, opts: ListOptions): Promise<number> {
-  const { io } = ctx;
-  if (opts.failures && opts.successes)
-    throw new UsageError('attempt list: --failures and --successes exclude each other');
-  const memory = await ctx.attempts('write');
-  try {
-    const records = memory.list({
-      outcome: opts.failures ? 'failure' : opts.successes ? 'success' : undefined,
-      since: opts.since,
-      tag: opts.tag,
-      sessionId: opts.session,
-      includeArchived: Boolean(opts.all),
-      limit: opts.limit,
-    });
-    if (opts.json) {
-      io.stdout.write(JSON.stringify({ attempts: records }, null, 2) + '\n');
-    } else {
-      if (records.length === 0) io.stdout.write('No attempts recorded (that match).\n');
-      const p = await paint(io, 'stdout');
-      for (const r of records) io.stdout.write(renderAttemptLine(r, p));
-    }
   } finally {
     memory.close();
   }
