@@ -10,6 +10,7 @@ import { summarize, type EvalMetrics, type QueryResult } from '../work-memory/ev
 import { standardsMetrics, type StandardsMetrics } from '../work-memory/eval/standards-metrics.js';
 import type { SweepRow } from '../work-memory/eval/sweep.js';
 import { calibrationVersion } from '../work-memory/scoring/calibrated.js';
+import { embeddingMethod } from '../work-memory/check/run.js';
 import { RENAMED_METHODS, type ScoringMethod } from '../shared/config/model-values.js';
 
 export interface EvalOptions {
@@ -61,7 +62,7 @@ export async function evaluate(
   const progress = (m: string) => {
     if (!globals.quiet) io.stderr.write(`${m}\n`);
   };
-  const method = `embedding:${model.identity.modelId}+hnsw`;
+  const method = embeddingMethod(model.identity.modelId);
   if (opts.pairs) return evaluatePairs(ctx, opts, { pairs: opts.pairs, config, model, method, progress });
   const { runHistoryEval } = await import('../work-memory/eval/run-history.js');
   const run = await runHistoryEval({ root, config, model, onProgress: progress });

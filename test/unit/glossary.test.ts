@@ -30,6 +30,20 @@ test.each(defs)('%s: %s declares %s', (_word, file, name) => {
   expect(text).toMatch(new RegExp(`export (?:async )?(?:function|const|class|interface|type) ${name}\\b`));
 });
 
+/** The words of a row's first cell, each as it may be written in code: "duplicate line" is also duplicateLine, duplicate_line. */
+const spellings = (word: string) =>
+  word
+    .replace(/`/g, '')
+    .split(/,\s*|\s*\/\s*/)
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean)
+    .map((w) => new RegExp(w.split(/[\s-]+/).join('[\\s_-]?'), 'i'));
+
+test.each(defs)('%s: %s speaks of it (a row that points at the wrong file fails)', (word, file) => {
+  const text = readFileSync(path.join(REPO, file), 'utf8');
+  expect({ word, file, spoken: spellings(word).some((re) => re.test(text)) }).toEqual({ word, file, spoken: true });
+});
+
 test('one word for one thing: the index, the attempt memory and the team store are never just "store" in a name', () => {
   // The three were all called "store" once (issue 33); a file or exported name saying Store means the team store.
   const offenders: string[] = [];

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { AttemptMemoryHandle } from '../../attempt-memory/open.js';
-import type { CheckDeps } from '../../work-memory/check/run.js';
+import { embeddingMethod, type CheckDeps } from '../../work-memory/check/run.js';
 import { CONFIG_PATH, loadConfig } from '../../shared/config/load.js';
 import { DEFAULT_CONFIG, type Config } from '../../shared/config/schema.js';
 import type { Embedder } from '../../work-memory/embeddings/embedder.js';
@@ -110,7 +110,7 @@ export class ProjectSession {
   /** The check's dependencies, served from what is already open. */
   checkDeps(): CheckDeps {
     return {
-      method: `embedding:${this.model.identity.modelId}+hnsw`,
+      method: embeddingMethod(this.model.identity.modelId),
       identity: this.model.identity,
       loadEmbedder: () => this.loadEmbedder(),
       openIndex: () => this.openIndex(),

@@ -1,5 +1,6 @@
 export type HistoryStatus = 'clear' | 'related_context' | 'duplicate_alert';
 
+/** The duplicate line (an alert at or above it) and the related line (related work at or above it). */
 export interface Thresholds {
   duplicate: number;
   related: number;

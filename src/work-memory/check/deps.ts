@@ -2,7 +2,7 @@ import type { Config } from '../../shared/config/schema.js';
 import { modelSetup } from '../index/model-setup.js';
 import { openIndex } from '../index/hnsw-index.js';
 import { openLexical } from '../lexical/file.js';
-import type { CheckDeps } from './run.js';
+import { embeddingMethod, type CheckDeps } from './run.js';
 import type { StartedWorker } from '../embeddings/worker-runner.js';
 import { withTeamStoreDeadline } from '../../shared/team-store/connect.js';
 import { repositoryName } from '../../shared/team-store/repository.js';
@@ -21,7 +21,7 @@ export function defaultCheckDeps(
 ): CheckDeps {
   const model = modelSetup(env, config, root, worker);
   return {
-    method: `embedding:${model.identity.modelId}+hnsw`,
+    method: embeddingMethod(model.identity.modelId),
     identity: model.identity,
     loadEmbedder: () => model.load('query'),
     openIndex: () => openIndex(root, model.identity),

@@ -69,13 +69,22 @@ export function scoringLines(config: Config): Scoring['lines'] {
   };
 }
 
+/**
+ * The method every answer reports when the model answered: the model (with its precision) and the HNSW index, e.g.
+ * "embedding:Xenova/all-MiniLM-L6-v2@int8+hnsw"; `+project-line@<id>` and `+pgvector` are added where they answer.
+ * Without the model the method is `lexical`. One definition: the CLI, the MCP server, search and eval report it.
+ */
+export function embeddingMethod(modelId: string): string {
+  return `embedding:${modelId}+hnsw`;
+}
+
 /** Where the memory comes from; tests pass a fake embedder and an in-memory index. */
 export interface CheckDeps {
   loadEmbedder: () => Promise<Embedder>;
   /** The embedder a finished load gave, else null: never starts or waits for a load (for what --verbose reports). */
   loadedEmbedder?: () => Embedder | null;
   openIndex: () => Promise<VectorIndex>;
-  /** e.g. "embedding:Xenova/all-MiniLM-L6-v2@int8+hnsw" — reported as the method that answered. */
+  /** embeddingMethod's: reported as the method that answered. */
   method: string;
   /** What the embedder will be, known without loading it: lets a stale index be updated first. */
   identity?: ModelIdentity;

@@ -177,7 +177,7 @@ function reportNumber(id: string): string {
   return m ? String(Number(m[1])) : id;
 }
 
-/** Does the brief name this past work as other work, or the past work name the brief? */
+/** Does the brief name this past work as other work, or the past work name the brief (sibling work: capped under the alert line)? */
 export function namesAsRelated(brief: BriefRelations, doc: { issueId: string | null; related?: string[] }): boolean {
   const id = doc.issueId === null ? null : reportNumber(doc.issueId);
   return (id !== null && brief.related.has(id)) || (brief.own !== null && (doc.related ?? []).includes(brief.own));

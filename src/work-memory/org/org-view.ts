@@ -1,5 +1,5 @@
 /**
- * The organisation as one index for a check (issue 23, `--scope org`): this
+ * The org view's index: the organisation as one index for a check (issue 23, `--scope org`): this
  * repository's own live index, fresh to the last edit, plus the candidates of every
  * other repository fetched from the team store. Both are scored by the same
  * rescore() as a local check. Each document's words are weighed by its own

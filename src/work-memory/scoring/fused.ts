@@ -1,5 +1,5 @@
 /**
- * The issue-11 score (ADR-0005), kept as `scoring.method: fused` to compare
+ * The issue-11 fused score (ADR-0005), kept as `scoring.method: fused` to compare
  * against; the default is the calibrated probability of calibrated.ts (ADR-0014). Measured on real duplicate
  * reports, neither the MiniLM cosine nor BM25 separates "has a duplicate"
  * from "has none" well by its level (AUC 0.62 / 0.60): generic briefs sit

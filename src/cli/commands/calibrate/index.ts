@@ -1,3 +1,4 @@
+/** `agentos calibrate`: the project's own lines placed on its own labels; it does not refit the shipped calibration. */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';

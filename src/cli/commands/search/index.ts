@@ -6,7 +6,7 @@ import { assertExplicitModelDir } from '../../../work-memory/embeddings/model-lo
 import { ExitCode, UsageError, errorMessage } from '../../../shared/errors.js';
 import { openLexical } from '../../../work-memory/lexical/file.js';
 import { queryLexical, rankQuery, type OrgSearch } from '../../../work-memory/check/search.js';
-import type { CheckScope } from '../../../work-memory/check/run.js';
+import { embeddingMethod, type CheckScope } from '../../../work-memory/check/run.js';
 import { orgSummary, type OrgSummary } from '../../../work-memory/org/open.js';
 import { checkScope, describeScope } from '../../ui/scope.js';
 import { debugLine, useColor } from '../../../shared/io.js';
@@ -55,7 +55,7 @@ export async function runSearch(ctx: CommandContext, query: string, opts: Search
     globals,
     `search: model (${model.location.source}) and index loaded in ${Math.round(performance.now() - t0)} ms`,
   );
-  const method = embedder ? `embedding:${embedder.modelId}+hnsw` : 'lexical';
+  const method = embedder ? embeddingMethod(embedder.modelId) : 'lexical';
   const org = scope === 'org' ? await orgSearch(ctx, method) : undefined;
   const ranked = await rankQuery(index, embedder, lexical, config, query, {
     types: opts.type ? [opts.type] : ['history', 'standard'],
