@@ -133,7 +133,7 @@ function jsonl<T>(file: string): T[] {
     .filter((x): x is T => x !== null);
 }
 
-/** Designs are finished work and also govern later work (the product's default globs index them as both). */
+/** Designs are completed work and also govern later work (the product's default globs index them as both). */
 function typesOf(kind: string): CorpusType[] {
   if (kind === 'adr' || kind === 'standard') return ['standard'];
   if (kind === 'lld') return ['history', 'standard'];

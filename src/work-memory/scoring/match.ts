@@ -27,6 +27,7 @@ export interface MatchComponents {
   why?: string[];
 }
 
+/** One piece of past work a check found: a document of completed work (and the pieces of the same work it stands for). */
 export interface HistoryMatch {
   issueId: string | null;
   title: string;

@@ -7,7 +7,7 @@ export function define(program: Command, { context, setCode }: CommandDeps): voi
   program
     .command('init')
     .description(
-      'detect where this project keeps decisions and finished work; write a commented .agentos/config.yaml and .agentos/.gitignore',
+      'detect where this project keeps decisions and completed work; write a commented .agentos/config.yaml and .agentos/.gitignore',
     )
     .option('-y, --yes', 'do not ask: take the detected folders')
     .option('--force', 'replace an existing .agentos/config.yaml (and .agentos/.gitignore)')

@@ -6,7 +6,7 @@ import { countGlobMatches, literalGlob } from '../../../work-memory/corpus/glob-
 import type { CorpusType } from '../../../work-memory/corpus/types.js';
 
 /**
- * Folders projects keep decisions and finished work in. Each candidate offers
+ * Folders projects keep decisions and completed work in. Each candidate offers
  * globs from the most specific to the most general; the first that matches
  * files is proposed. Paths match case-insensitively (docs/LLDs = docs/llds).
  */

@@ -21,7 +21,7 @@ export interface InitOptions {
 export const GITIGNORE_PATH = '.agentos/.gitignore';
 
 /**
- * `agentos init`: detect where the project keeps decisions and finished work
+ * `agentos init`: detect where the project keeps decisions and completed work
  * (decide), ask at a terminal which folders are which (ask), write a commented
  * config and a .gitignore (act). Never overwrites a config without --force.
  */
@@ -90,7 +90,7 @@ export async function runInit(ctx: CommandContext, opts: InitOptions): Promise<n
 }
 
 /**
- * The completed work beside the folders: most teams' finished work lives in git, and its first-parent history is
+ * The completed work beside the folders: most teams keep most of it in git, and its first-parent history is
  * proposed whenever there is one; with a GitHub remote and a signed-in GitHub CLI, its closed issues and merged pull
  * requests too. Said either way (`say`, null for --json): pull requests' descriptions and the issues they close are
  * much of what merged work says.
