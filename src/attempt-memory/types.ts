@@ -34,7 +34,7 @@ export interface AttemptRecord {
   error: string | null;
   /** The one line that says why it failed, read the way the tool writes it (cause.ts), redacted. */
   cause: string | null;
-  /** What the work was for, redacted. */
+  /** The attempt context: what the work was for (`--context <text>`, an agent's `context`), redacted. */
   context: string | null;
   /**
    * The piece of work (issue id, normalised: "27", not "#027") it was tried for: given,

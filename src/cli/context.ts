@@ -34,6 +34,7 @@ export interface Prompts {
   init?: InitAsker;
 }
 
+/** The command context: what every command is handed (the GitHub CLI's factory), never a brief's or a session's context. */
 export interface CommandContext {
   readonly io: IO;
   readonly globals: GlobalOptions;

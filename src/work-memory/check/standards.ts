@@ -10,6 +10,7 @@ import { rescore, type Scoring } from '../scoring/rank.js';
 import type { HistoryMatch } from '../scoring/match.js';
 import { namedStandards, type Citations } from '../corpus/citations.js';
 
+/** A brief's context: one ADR, standard or document attached to it, retrieved, cited, or given by hand (`--context <file>`). */
 export interface StandardContext {
   filePath: string;
   title: string;
