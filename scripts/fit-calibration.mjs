@@ -29,7 +29,7 @@ import { gunzipSync } from 'node:zlib';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readFitInput } from './fit-inputs.mjs';
+import { keptBy, readFitInput } from './fit-inputs.mjs';
 
 // The product's own arithmetic, from the build: said in one line when there is none (not a module-not-found trace).
 const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'work-memory');
@@ -113,6 +113,9 @@ const SETTINGS = {
   // markdown-dev (0.9 gave 9.9% in the product's eval), and held out Aletheia reads 0.910 against 0.866 at 0.9.
   FIT_UNRELATED_NONE: Number(env.FIT_UNRELATED_NONE ?? 0.95),
   FIT_IGNORE_NAMED: env.FIT_IGNORE_NAMED === '1',
+  // What scripts/fit-inputs.mjs kept of each save (its nearest candidates per brief, the decimals): FIT_TOP above
+  // `nearest` reads no more rows than it.
+  inputs: Object.fromEntries(files.map((f) => [repoPath(f), keptBy(f)])),
 };
 const LAMBDA = SETTINGS.FIT_LAMBDA;
 const TRAIN_TOP = SETTINGS.FIT_TOP;
@@ -600,10 +603,6 @@ if (write) {
   const inputs = [...files, ...(governsFrom ? [governsFrom] : []), ...(trackerFrom ? [trackerFrom] : [])].map(
     (f) => `${repoPath(f)} sha256:${createHash('sha256').update(contentOf(f)).digest('hex').slice(0, 12)}`,
   );
-  const version = createHash('sha256')
-    .update(JSON.stringify({ sameWork, trackerSameWork, governs }))
-    .digest('hex')
-    .slice(0, 8);
   const clean = (m) => ({
     intercept: round6(m.intercept),
     features: Object.fromEntries(
@@ -614,6 +613,17 @@ if (write) {
     ),
     floors: m.floors,
   });
+  // Of the numbers as written (rounded to 1e-6), not the doubles: a last-bit difference elsewhere names the same version.
+  const version = createHash('sha256')
+    .update(
+      JSON.stringify({
+        sameWork: clean(sameWork),
+        trackerSameWork: trackerSameWork && clean(trackerSameWork),
+        governs: clean(governs ?? sameWork),
+      }),
+    )
+    .digest('hex')
+    .slice(0, 8);
   // The versions this one descends from (the build's calibration, the one being replaced) and a fingerprint of each
   // same-work model: a project's answers on an earlier version still count where their model did not change.
   const fingerprint = (m) => (m ? createHash('sha256').update(JSON.stringify(m)).digest('hex').slice(0, 8) : undefined);

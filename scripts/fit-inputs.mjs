@@ -39,7 +39,8 @@ const STANDARD_PATH = /(^|\/)(adrs?|standards|decisions)\//i;
 const opaque = (s) => createHash('sha256').update(s).digest('hex').slice(0, 12);
 /** A path as the fit tells it apart: the same path the same name, an ADR or standard still one. */
 const pathName = (p) => `${STANDARD_PATH.test(p) ? 'standards' : 'work'}/${opaque(p)}`;
-const num = (x) => Math.round(x * 1e5) / 1e5;
+const DECIMALS = 5;
+const num = (x) => Math.round(x * 10 ** DECIMALS) / 10 ** DECIMALS;
 
 /** A candidate as the fit reads it; a standards candidate keeps its (opaque) path, which the fit compares. */
 function candidate(c, withPath) {
@@ -66,7 +67,8 @@ function canonical(cands) {
     .map((c) => ({ c, k: key(c) }))
     .sort((a, b) => {
       for (let i = 0; i < a.k.length; i++) if (a.k[i] !== b.k[i]) return a.k[i] - b.k[i];
-      return (a.c.path ?? '').localeCompare(b.c.path ?? '');
+      const [p, q] = [a.c.path ?? '', b.c.path ?? ''];
+      return p < q ? -1 : p > q ? 1 : 0;
     })
     .map(({ c }) => c);
 }
@@ -82,6 +84,8 @@ function nearest(history) {
 export function trimSave(save) {
   return {
     format: FORMAT,
+    // What was kept, recorded with it: the fit writes it into the calibration's header.
+    kept: { nearest: KEPT_NEAREST, decimals: DECIMALS },
     features: KEPT_FEATURES,
     results: save.results.map((r) => ({
       id: opaque(r.id),
@@ -108,10 +112,19 @@ const expand = (names, c) => {
   return { ...rest, features: Object.fromEntries(names.map((n, i) => [n, f[i]])) };
 };
 
+/** What a fit input kept (`kept`: candidates per brief and decimals), or null for a whole `agentos eval --save`. */
+export function keptBy(file) {
+  return readData(file).kept ?? null;
+}
+
+function readData(file) {
+  const bytes = readFileSync(file);
+  return JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
+}
+
 /** The results of a fit input (`.json.gz` from trimSave) or of a whole `agentos eval --save` (`.json`). */
 export function readFitInput(file) {
-  const bytes = readFileSync(file);
-  const data = JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
+  const data = readData(file);
   if (data.format !== FORMAT) return data.results;
   return data.results.map((r) => ({
     ...r,

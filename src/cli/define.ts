@@ -1,6 +1,6 @@
 /**
  * What every command's definition (commands/<name>/define.ts) is made with: the exit-code
- * lines of its help, examples, the option parsers, the hot commands' flags (hot-specs.ts), and
+ * lines of its help, examples, the option parsers, addFlags (a hot command's flags from its spec.ts), and
  * the dependencies a definition's action needs. cli.ts is the registry that calls each define.
  */
 import { readFileSync } from 'node:fs';

@@ -1,10 +1,10 @@
-/** A hot command's flags as data (hot-specs.ts): what commander and the fast route are both built from. */
+/** A hot command's flags as data (its commands/…/spec.ts; hot-specs.ts lists them): what commander and the fast route are both built from. */
 export interface FlagSpec<K extends string = string> {
   /** `--tags` */
   flag: string;
   /** The placeholder in help (`<list>`); none for a boolean. */
   value?: string;
-  /** The options property it sets: a key of the command's options type, so a flag the run function never reads does not compile. */
+  /** The options property it sets: a key of the command's options type, so a flag with no such option does not compile. */
   key: K;
   kind: 'string' | 'tags' | 'boolean' | 'choice';
   choices?: readonly string[];

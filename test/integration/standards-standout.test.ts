@@ -67,12 +67,12 @@ test('a brief the fetch ADRs govern at a low cosine gets nothing since the refit
     '# Call the GitLab API from the new catalog plugin\n\nAdd node-fetch to the plugin and use it for the HTTP requests to the GitLab REST API, with retries.\n',
   );
   // Calibration 42ce4d33 attached both fetch decisions (0.500, and 0.303 only because it stood far above the rest).
-  // Refitted from fixtures/calibration/ (fb0d48b8, issue 49) the governs score reads them 0.200 and 0.146: a passage
+  // Refitted from fixtures/calibration/ (1302c8d1, issue 49) the governs score reads them 0.200 and 0.146: a passage
   // cosine of 0.44, under the 5th percentile of the governing standards in the development data (0.49), and under the
   // standout floor (0.3). Lowering that floor bought no recall on markdown-dev and cost 2-4 points of another
   // project's briefs getting nothing (docs/scoring.md). Nothing is attached, and nothing else is.
   expect(fetch).toEqual([]);
-  // A brief about the plugins' HTTP client itself: both, over the line (0.94 and 0.83 at fb0d48b8).
+  // A brief about the plugins' HTTP client itself: both, over the line (0.94 and 0.83 at 1302c8d1).
   const client = await context(
     '# HTTP requests in the catalog backend plugin\n\nThe catalog backend plugin makes HTTP requests to the GitLab REST API. Which HTTP client should backend plugins use for fetch requests?\n',
   );

@@ -34,7 +34,7 @@ function importsOf(file: string): string[] {
 }
 
 /**
- * A command's folder (or one file of a folder several commands share, store/sync.ts), and
+ * A command's or a subcommand's folder (store/sync), and
  * every module of src/cli/ it reaches: what two commands share (brief-check.ts,
  * team-store.ts, ui/) returns and throws on their behalf. Lower layers are left out: nearly
  * every command reaches nearly all of them, so their codes are listed by hand (and checked
@@ -42,11 +42,9 @@ function importsOf(file: string): string[] {
  */
 function codeFiles(folder: string): string[] {
   const at = path.join(CLI, 'commands', folder);
-  const own = folder.endsWith('.ts')
-    ? [at]
-    : readdirSync(at)
-        .filter((f) => f.endsWith('.ts'))
-        .map((f) => path.join(at, f));
+  const own = readdirSync(at)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(at, f));
   // A subcommand's folder (store/init) may read what its command shares (store/…); never another command's.
   const home = path.join(CLI, 'commands', folder.split('/')[0]) + path.sep;
   const seen = new Set<string>();

@@ -1,4 +1,4 @@
-/** The hot lines' flags are declared once (src/cli/hot-specs.ts): bin routes exactly their words, and both routes read the same flags. */
+/** The hot lines' flags are declared once (each command's spec.ts, listed by src/cli/hot-specs.ts): bin routes exactly their words, and both routes read the same flags. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildProgram } from '../../src/cli/cli.js';

@@ -47,3 +47,12 @@ test('a long brief is cut once, said once; what it cites at its end is still rea
   // Whole (eval, search): nothing cut.
   expect(parseBrief(text, { whole: true }).text).toBe(text);
 });
+
+test("the issue a brief states is read as an indexed document's is: after a tool's wrapper header", () => {
+  // Before the brief was read once, its own issue came from the wrapper's heading ("LLD Finalized"): none. Now it is
+  // the rule corpus/metadata.ts applies to the documents it is compared with (statedIssueId after the wrapper).
+  const wrapped =
+    '# LLD Finalized\n\nPath: docs/lld/active/19-x.md\nStatus: APPROVED\n\n---\n\n# Issue #19: Retry the crawler\n\nBody.\n';
+  expect(parseBrief(wrapped).relations.own).toBe('19');
+  expect(parseBrief(wrapped).title).toBe('Retry the crawler');
+});
