@@ -25,11 +25,10 @@
 // floors: the lowest best-passage cosine at which the same work is still found in the sets,
 //   so that no alert and no "related" comes without absolute semantic evidence.
 import { createHash } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { keptBy, readFitInput } from './fit-inputs.mjs';
+import { readFitInput } from './fit-inputs.mjs';
 
 // The product's own arithmetic, from the build: said in one line when there is none (not a module-not-found trace).
 const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'work-memory');
@@ -93,6 +92,13 @@ for (const n of [...wanted, ...trackerWanted, ...govWanted]) {
     process.exit(2);
   }
 }
+// Each input read once (its results, what it kept, its digest), whichever part of the fit asks for it.
+const inputsRead = new Map();
+const input = (f) => {
+  if (!inputsRead.has(f)) inputsRead.set(f, readFitInput(f));
+  return inputsRead.get(f);
+};
+
 // Every setting that changes the result, in one place: the written file's header records all of them (issue 49).
 const env = process.env;
 const SETTINGS = {
@@ -115,7 +121,7 @@ const SETTINGS = {
   FIT_IGNORE_NAMED: env.FIT_IGNORE_NAMED === '1',
   // What scripts/fit-inputs.mjs kept of each save (its nearest candidates per brief, the decimals): FIT_TOP above
   // `nearest` reads no more rows than it.
-  inputs: Object.fromEntries(files.map((f) => [repoPath(f), keptBy(f)])),
+  inputs: Object.fromEntries(files.map((f) => [repoPath(f), input(f).kept])),
 };
 const LAMBDA = SETTINGS.FIT_LAMBDA;
 const TRAIN_TOP = SETTINGS.FIT_TOP;
@@ -128,7 +134,7 @@ if (files.length === 0) {
   );
   process.exit(2);
 }
-const results = files.flatMap((f) => readFitInput(f));
+const results = files.flatMap((f) => input(f).results);
 // FIT_IGNORE_NAMED=1: as if no text named another as related work (measures what that rule is worth).
 if (SETTINGS.FIT_IGNORE_NAMED)
   for (const r of results) for (const c of r.history ?? []) if (c.features) c.features.namedRelated = 0;
@@ -136,7 +142,9 @@ const historyCase = (r) => !/_adr$|^design_cites_standard$|^cross_project$/.test
 const briefs = results.filter((r) => historyCase(r) && r.history?.length);
 const projects = [...new Set(briefs.map((r) => r.project))].sort();
 // The tracker briefs the trackers' model is fitted and judged on (--tracker-from), by project.
-const trackerBriefs = trackerFrom ? readFitInput(trackerFrom).filter((r) => historyCase(r) && r.history?.length) : null;
+const trackerBriefs = trackerFrom
+  ? input(trackerFrom).results.filter((r) => historyCase(r) && r.history?.length)
+  : null;
 /** The briefs a domain is judged on: the trackers' from --tracker-from when given. */
 const briefsOf = (domain) => (domain === 'tracker' && trackerBriefs ? trackerBriefs : briefs);
 
@@ -465,7 +473,7 @@ for (const d of DOMAINS) {
 }
 
 // ---------- governs: the standards check ----------
-const stdResults = governsFrom ? readFitInput(governsFrom) : results;
+const stdResults = governsFrom ? input(governsFrom).results : results;
 const stdCases = stdResults.filter(
   (r) => r.standards && (r.standards.crossProject || r.standards.governing.length > 0),
 );
@@ -598,10 +606,9 @@ if (write) {
   assertFinite(sameWork, 'sameWork');
   if (trackerSameWork) assertFinite(trackerSameWork, 'trackerSameWork');
   if (governs) assertFinite(governs, 'governs');
-  // Named by content (a gzip's own bytes may differ by platform), from the repository's root.
-  const contentOf = (f) => (f.endsWith('.gz') ? gunzipSync(readFileSync(f)) : readFileSync(f));
+  // Named by content, from the repository's root.
   const inputs = [...files, ...(governsFrom ? [governsFrom] : []), ...(trackerFrom ? [trackerFrom] : [])].map(
-    (f) => `${repoPath(f)} sha256:${createHash('sha256').update(contentOf(f)).digest('hex').slice(0, 12)}`,
+    (f) => `${repoPath(f)} sha256:${input(f).digest}`,
   );
   const clean = (m) => ({
     intercept: round6(m.intercept),

@@ -112,25 +112,23 @@ const expand = (names, c) => {
   return { ...rest, features: Object.fromEntries(names.map((n, i) => [n, f[i]])) };
 };
 
-/** What a fit input kept (`kept`: candidates per brief and decimals), or null for a whole `agentos eval --save`. */
-export function keptBy(file) {
-  return readData(file).kept ?? null;
-}
-
-function readData(file) {
-  const bytes = readFileSync(file);
-  return JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
-}
-
-/** The results of a fit input (`.json.gz` from trimSave) or of a whole `agentos eval --save` (`.json`). */
+/**
+ * A fit input (`.json.gz` from trimSave, or a whole `agentos eval --save` as `.json`), read once: its results, what it
+ * kept (`kept`: candidates per brief and decimals; null for a whole save) and its content's digest, by which the
+ * calibration's header names it (of the content, not the gzip's bytes, which may differ by platform).
+ */
 export function readFitInput(file) {
-  const data = readData(file);
-  if (data.format !== FORMAT) return data.results;
-  return data.results.map((r) => ({
+  const bytes = readFileSync(file);
+  const content = file.endsWith('.gz') ? gunzipSync(bytes) : bytes;
+  const data = JSON.parse(content.toString('utf8'));
+  const digest = createHash('sha256').update(content).digest('hex').slice(0, 12);
+  if (data.format !== FORMAT) return { results: data.results, kept: null, digest };
+  const results = data.results.map((r) => ({
     ...r,
     history: r.history.map((c) => expand(data.features, c)),
     ...(r.standards
       ? { standards: { ...r.standards, candidates: r.standards.candidates.map((c) => expand(data.features, c)) } }
       : {}),
   }));
+  return { results, kept: data.kept ?? null, digest };
 }

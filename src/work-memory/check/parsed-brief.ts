@@ -21,13 +21,14 @@ export interface ParsedBrief {
   ownIssue?: string;
   /** The issue it is (the caller's, else the one it states) and the work it names as other work. */
   relations: BriefRelations;
-  /** The ADRs, standards and files it names, read from the whole brief: one cited at its end is still named. */
-  citations: Citations;
+  /** The ADRs, standards and files it names, read from the whole brief (one cited at its end is still named), on first use: a history-only check or a search never reads them. */
+  readonly citations: Citations;
 }
 
 export function parseBrief(text: string, o: { ownIssue?: string; whole?: boolean } = {}): ParsedBrief {
   const limited = o.whole ? { text, note: null } : briefForCheck(text);
   const { metadata, body } = extractMetadata('brief.md', limited.text, ['history'], '');
+  let cited: Citations | undefined;
   return {
     text: limited.text,
     limitNote: limited.note,
@@ -35,6 +36,8 @@ export function parseBrief(text: string, o: { ownIssue?: string; whole?: boolean
     body,
     ...(o.ownIssue !== undefined ? { ownIssue: o.ownIssue } : {}),
     relations: briefRelations(limited.text, o.ownIssue ?? metadata.ownIssue ?? null, o.ownIssue !== undefined),
-    citations: citationsIn(text),
+    get citations() {
+      return (cited ??= citationsIn(text));
+    },
   };
 }

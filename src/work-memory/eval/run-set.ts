@@ -329,7 +329,7 @@ function askStandards(
   const scoring = caseScoring(b, c, brief, texts, config);
   // Every candidate the retrievers propose at the product's depth, not only the best by today's governs score: what
   // a refit reads is then the same whatever calibration ran the eval (the metrics take the best, as the product).
-  const found = rescore(b.index, vectors, STANDARD_CANDIDATES, 'standard', { ...scoring, keepAll: true });
+  const found = rescore(b.index, vectors, STANDARD_CANDIDATES, 'standard', savedScoring(b, c, brief, texts, config));
   // As the product: a standard that is also past work counts only where the history check places it as related (check/standards.ts).
   const history = checkHistory(b.index, vectors, config.history.k, config.thresholds, scoring);
   const related = new Set(history.matches.flatMap(matchPaths));

@@ -1,6 +1,5 @@
-/** What `hooks install` and `hooks uninstall` share: which agent, which settings file, read and written atomically. */
+/** What `hooks install` and `hooks uninstall` share: which agent, which settings file, and reading it (both write it with shared/fsutil/atomic-write.ts). */
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../../shared/errors.js';
@@ -61,11 +60,4 @@ export function readText(file: string): string | null {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new UsageError(`${file}: cannot read (${(e as Error).message})`);
   }
-}
-
-export async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.agentos-${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
 }

@@ -1,15 +1,9 @@
 /** `agentos hooks install <agent>`: agentos' entries merged into the agent's settings (idempotent, never clobbers). */
 import type { CommandContext } from '../../../context.js';
+import { writeFileAtomic } from '../../../../shared/fsutil/atomic-write.js';
 import { ExitCode, UsageError } from '../../../../shared/errors.js';
 import { formatSettings, installHooks, lineDiff, parseSettings } from '../../../../agents/hooks/agent-settings.js';
-import {
-  agentFor,
-  defaultCommandPrefix,
-  readText,
-  settingsFile,
-  writeAtomic,
-  type SettingsScope,
-} from '../settings.js';
+import { agentFor, defaultCommandPrefix, readText, settingsFile, type SettingsScope } from '../settings.js';
 
 export interface HooksInstallOptions extends SettingsScope {
   onRepeat: 'warn' | 'ask';
@@ -39,7 +33,7 @@ export async function runHooksInstall(ctx: CommandContext, agent: string, opts: 
     io.stderr.write(`dry run: ${file} not written\n`);
     return ExitCode.Ok;
   }
-  await writeAtomic(file, after);
+  await writeFileAtomic(file, after);
   if (added.length) io.stderr.write(`installed agentos ${spec.label} hooks (${added.join(', ')}) in ${file}\n`);
   if (updated.length)
     io.stderr.write(`updated agentos ${spec.label} hooks (${updated.join(', ')}) in ${file} to these options\n`);

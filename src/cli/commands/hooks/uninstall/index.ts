@@ -1,8 +1,9 @@
 /** `agentos hooks uninstall <agent>`: exactly the entries agentos added, removed. */
 import type { CommandContext } from '../../../context.js';
+import { writeFileAtomic } from '../../../../shared/fsutil/atomic-write.js';
 import { ExitCode } from '../../../../shared/errors.js';
 import { formatSettings, lineDiff, parseSettings, uninstallHooks } from '../../../../agents/hooks/agent-settings.js';
-import { agentFor, readText, settingsFile, writeAtomic, type SettingsScope } from '../settings.js';
+import { agentFor, readText, settingsFile, type SettingsScope } from '../settings.js';
 
 export async function runHooksUninstall(ctx: CommandContext, agent: string, opts: SettingsScope): Promise<number> {
   const { io } = ctx;
@@ -24,7 +25,7 @@ export async function runHooksUninstall(ctx: CommandContext, agent: string, opts
     io.stderr.write(`dry run: ${file} not written\n`);
     return ExitCode.Ok;
   }
-  await writeAtomic(file, after);
+  await writeFileAtomic(file, after);
   io.stderr.write(`removed ${removed} agentos hook${removed === 1 ? '' : 's'} from ${file}\n`);
   return ExitCode.Ok;
 }
